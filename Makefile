@@ -1,0 +1,93 @@
+# Referee. GNU make. `make run` serves the app on the LAN; `make test` runs every test.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PORT ?= 8000
+WORKERS ?= 2
+VENV := .venv
+PY := $(VENV)/bin/python
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.stamp
+TRANSLATIONS := referee/translations
+POT := $(TRANSLATIONS)/messages.pot
+PO_FILES := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
+MO_FILES := $(PO_FILES:.po=.mo)
+APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
+
+.PHONY: help venv install translations messages run test test-sqlite test-pg typecheck \
+        system-deps bench lint clean
+
+help:
+	@echo "make run      serve on the LAN with gunicorn (PORT=$(PORT)); prints the URL to open"
+	@echo "make test     set everything up and run every test (SQLite, then PostgreSQL)"
+	@echo "make bench    print benchmark figures (tests/bench)"
+	@echo "make messages extract strings and update the .po files"
+	@echo "make clean    remove the venv and caches"
+
+## The virtualenv is rebuilt only when pyproject.toml or constraints.txt change.
+venv install: $(STAMP)
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test]'
+	touch $@
+
+## Compiled catalogues (.mo) are build products, not in git.
+translations: $(MO_FILES)
+$(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/messages.po | $(STAMP)
+	$(BIN)/pybabel compile --use-fuzzy -d $(TRANSLATIONS) -l $* --statistics
+
+## Extract every marked string (_, gettext, ngettext, lazy _l, the rules' no-op N_) and
+## merge it into the catalogues. Then translate the new entries in pt_BR/messages.po.
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k N_ --sort-output --no-location --width=100 \
+	    --project=Referee -o $(POT) .
+	$(BIN)/pybabel update -i $(POT) -d $(TRANSLATIONS) --no-fuzzy-matching --width=100 \
+	    --ignore-obsolete
+	rm -f $(POT)
+
+run: $(STAMP) translations
+	@$(PY) -c 'from referee import create_app; create_app()'   # schema + secret key, once
+	@$(PY) tools/lan_urls.py $(PORT)
+	@exec $(BIN)/gunicorn --bind 0.0.0.0:$(PORT) --workers $(WORKERS) \
+	    --access-logfile - 'referee:create_app()'
+
+## Debian packages the tests need (root only; skipped when already there).
+system-deps:
+	@missing=""; \
+	test -x /usr/bin/chromium || missing="$$missing chromium chromium-driver fonts-liberation"; \
+	command -v pg_virtualenv >/dev/null || missing="$$missing postgresql"; \
+	if [ -n "$$missing" ]; then \
+	    if [ "$$(id -u)" = 0 ]; then \
+	        $(APT_GET) update -qq && $(APT_GET) install -y -qq --no-install-recommends $$missing; \
+	    else \
+	        echo "warning: missing Debian packages:$$missing (run as root to install)" >&2; \
+	    fi; \
+	fi
+
+test: system-deps $(STAMP) translations typecheck test-sqlite test-pg
+
+typecheck: $(STAMP)
+	@if [ -d referee/rules ]; then $(BIN)/mypy --strict referee/rules; \
+	else echo "referee/rules not there yet: mypy skipped"; fi
+
+# pytest exits 5 when it collected nothing: that must fail, so no `|| true` anywhere.
+test-sqlite: $(STAMP) translations
+	$(BIN)/pytest
+
+test-pg: $(STAMP) translations
+	@if command -v pg_virtualenv >/dev/null; then \
+	    pg_virtualenv sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// $(BIN)/pytest -q tests/web'; \
+	else echo "pg_virtualenv not found: PostgreSQL run skipped" >&2; fi
+
+bench: $(STAMP) translations
+	$(PY) -m tests.bench.run
+
+lint: $(STAMP)
+	$(BIN)/python -m compileall -q referee tests
+	$(BIN)/mypy referee
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .hypothesis *.egg-info tests/e2e/screenshots
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+	find $(TRANSLATIONS) -name '*.mo' -delete

@@ -1,0 +1,89 @@
+"""Referee: a referee and scorekeeper for Brazilian card games played with real cards.
+
+Nothing here imports Flask at module level: `import referee.rules` must stay pure
+(tests/test_purity.py), and importing a subpackage runs this file first.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build the app. Its database schema is created (by running the migrations) if missing.
+
+    `config` overrides everything else; it may carry "INSTANCE_PATH" to use another
+    instance folder (tests).
+    """
+    from flask import Flask
+
+    config = dict(config or {})
+    app = Flask(
+        __name__,
+        instance_path=str(config.pop("INSTANCE_PATH", ROOT / "instance")),
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+
+    from referee import config as config_module
+
+    config_module.load(app, config)
+
+    from referee import errorpages, i18n, security
+    from referee.extensions import babel, csrf, db, migrate
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
+    babel.init_app(app, locale_selector=i18n.select_locale)
+    csrf.init_app(app)
+    i18n.init_app(app)
+    security.init_app(app)
+    errorpages.init_app(app)
+
+    from referee import api
+    from referee.views import hands, home, tables
+
+    app.register_blueprint(home.bp)
+    app.register_blueprint(tables.bp)
+    app.register_blueprint(hands.bp)
+    app.register_blueprint(api.bp, url_prefix="/api/v1")
+
+    @app.url_defaults
+    def static_version(endpoint: str, values: dict[str, Any]) -> None:
+        # Cache-busting: static URLs carry the file's mtime, so they can be cached for long.
+        if endpoint == "static" and "filename" in values and "v" not in values:
+            try:
+                values["v"] = int((Path(app.static_folder or "") / values["filename"]).stat().st_mtime)
+            except OSError:
+                pass
+
+    app.jinja_env.globals["has_endpoint"] = lambda name: name in app.view_functions
+
+    with app.app_context():
+        _ensure_schema()
+
+    return app
+
+
+def _ensure_schema() -> None:
+    """Run the migrations when the database is not at the latest revision (idempotent)."""
+    from alembic.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+    from flask_migrate import upgrade
+
+    from referee.extensions import db
+
+    with db.engine.connect() as connection:
+        current = set(MigrationContext.configure(connection).get_current_heads())
+    heads = set(ScriptDirectory(str(MIGRATIONS)).get_heads())
+    if current != heads:
+        upgrade(directory=str(MIGRATIONS))

@@ -1,0 +1,230 @@
+"""The JSON API (api.md, v1): tables, hands, voids, settlement and the OpenAPI document.
+
+Every handler is thin: parse the body, call one ledger function, answer. Errors of the rules
+engine become 400/422 with the engine's sentence in the table's language; nothing is stored
+when a write is refused (the ledger validates before it writes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from flask import Blueprint, Response, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import force_locale, gettext as _
+
+from referee import ledger
+from referee.extensions import csrf
+from referee.i18n import render_text
+from referee.models import Table
+from referee.rules.errors import InvalidInput, RulesError
+from referee.rules.text import N_, Text
+
+from .openapi import document
+
+bp = Blueprint("api", __name__)
+csrf.exempt(bp)  # the API authenticates writes with a bearer token, not a cookie
+
+F = TypeVar("F", bound=Callable[..., ResponseReturnValue])
+ACTOR = "API"
+
+
+def error(status: int, code: str, message: str, field: str | None = None) -> tuple[Response, int]:
+    body: dict[str, Any] = {"code": code, "message": message}
+    if field:
+        body["field"] = field
+    return jsonify({"error": body}), status
+
+
+def rules_error(exc: RulesError, locale: str = "pt_BR") -> tuple[Response, int]:
+    status = 400 if isinstance(exc, InvalidInput) else 422
+    with force_locale(locale):
+        return error(status, exc.code, render_text(exc.text), exc.field)
+
+
+def json_body() -> dict[str, Any]:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise BadBody()
+    return body
+
+
+class BadBody(Exception):
+    pass
+
+
+def with_table(write: bool) -> Callable[[F], F]:
+    """Load the table (404), check the scorer token for writes (401), map errors to answers."""
+
+    def decorate(view: F) -> F:
+        @wraps(view)
+        def wrapper(table_id: str, **kwargs: Any) -> ResponseReturnValue:
+            try:
+                table = ledger.get_table(table_id)
+            except ledger.NotFound:
+                return error(404, "not_found", _("There is no table with this id."))
+            with force_locale(table.locale):
+                if write and not ledger.token_matches(table, _bearer()):
+                    return error(401, "unauthorized", _("Writing to this table needs its scorer token (Authorization: Bearer …)."))
+                try:
+                    return view(table, **kwargs)
+                except BadBody:
+                    return error(400, "invalid_input", _("The body must be a JSON object."))
+                except RulesError as exc:
+                    return rules_error(exc, table.locale)
+                except ledger.Conflict as exc:
+                    body = {"code": "conflict", "message": render_text(exc.text)}
+                    if exc.current is not None:
+                        body["current_number"] = exc.current
+                    return jsonify({"error": body}), 409
+                except ledger.NotFound:
+                    return error(404, "not_found", _("There is no such hand at this table."))
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def _bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _sep, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def urls(table: Table) -> dict[str, str]:
+    return {
+        "table": url_for("tables.show", table_id=table.id, _external=True),
+        "watch": url_for("tables.watch", table_id=table.id, _external=True),
+    }
+
+
+@bp.get("/openapi.json")
+def openapi() -> ResponseReturnValue:
+    return jsonify(document(url_for("api.openapi", _external=True).rsplit("/openapi.json", 1)[0]))
+
+
+@bp.post("/tables")
+def create_table() -> ResponseReturnValue:
+    try:
+        body = json_body()
+    except BadBody:
+        return error(400, "invalid_input", _("The body must be a JSON object."))
+    locale = ledger.LOCALES.get(str(body.get("language")), "pt_BR")
+    allowed = {"game", "players", "dealer", "name", "options", "teams", "language"}
+    unknown = sorted(set(body) - allowed)
+    try:
+        if unknown:
+            raise InvalidInput(Text(N_("A table has no field called %(name)s."), name=unknown[0]), field=unknown[0])
+        if "game" not in body or "players" not in body:
+            missing = "game" if "game" not in body else "players"
+            return error(400, "invalid_input", _("The field %(name)s is required.", name=missing), missing)
+        if body.get("teams") is not None and body.get("game") != "samba":
+            raise InvalidInput(Text(N_("Teams are only for Samba.")), field="teams")
+        table, token = ledger.create_table(
+            game=body["game"],
+            players=body["players"],
+            dealer=body.get("dealer"),
+            name=body.get("name"),
+            options=body.get("options"),
+            locale=body.get("language"),
+        )
+    except RulesError as exc:
+        return rules_error(exc, locale)
+    answer = ledger.table_answer(table, urls=urls(table))
+    answer = {key: answer[key] for key in ("id", "game", "name", "players", "options", "language", "stock", "next_dealer", "urls")}
+    answer["teams"] = [[p] for p in answer["players"]] if table.game != "samba" else []
+    answer["token"] = token
+    response = jsonify(answer)
+    response.status_code = 201
+    response.headers["Location"] = url_for("api.get_table", table_id=table.id)
+    return response
+
+
+
+
+@bp.get("/tables/<table_id>")
+@with_table(write=False)
+def get_table(table: Table) -> ResponseReturnValue:
+    return jsonify(ledger.table_answer(table, urls=urls(table)))
+
+
+@bp.post("/tables/<table_id>/hands")
+@with_table(write=True)
+def record_hand(table: Table) -> ResponseReturnValue:
+    body = json_body()
+    record = {k: v for k, v in body.items() if k not in ("expected_number", "replaces", "reason")}
+    key = request.headers.get("Idempotency-Key") or None
+    if key is not None and not 1 <= len(key) <= 100:
+        raise InvalidInput(Text(N_("The Idempotency-Key header must have 1 to 100 characters.")), field="Idempotency-Key")
+    reason = body.get("reason", "")
+    if not isinstance(reason, str):
+        raise InvalidInput(Text(N_("The reason must be text.")), field="reason")
+    hand, answer, replayed = ledger.record_hand(
+        table,
+        record,
+        expected_number=body.get("expected_number"),
+        actor=ACTOR,
+        idempotency_key=key,
+        replaces=body.get("replaces"),
+        reason=reason,
+    )
+    response = jsonify(answer)
+    response.status_code = 201
+    response.headers["Location"] = url_for("api.get_hand", table_id=table.id, number=hand.number)
+    if replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+
+
+@bp.post("/tables/<table_id>/hands/preview")
+@with_table(write=False)
+def preview_hand(table: Table) -> ResponseReturnValue:
+    """Judge a record and answer what it would settle, storing nothing (no token needed)."""
+    body = json_body()
+    preview = ledger.preview_hand(table, body)
+    return jsonify(
+        {
+            "number": preview.number,
+            "dealer": preview.dealer,
+            "next_dealer": preview.next_dealer,
+            "deltas": dict(preview.settlement.deltas),
+            "contract": dict(preview.contract),
+            "breakdown": [{"label": render_text(line.text), "amount": line.amount} for line in preview.settlement.lines],
+            "payments": [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in preview.settlement.payments],
+        }
+    )
+
+
+@bp.get("/tables/<table_id>/hands/<int:number>")
+@with_table(write=False)
+def get_hand(table: Table, number: int) -> ResponseReturnValue:
+    for hand in ledger.all_hands(table):
+        if hand.number == number:
+            return jsonify(ledger.hand_answer(table, hand))
+    raise ledger.NotFound()
+
+
+@bp.post("/tables/<table_id>/hands/<int:number>/void")
+@with_table(write=True)
+def void_hand(table: Table, number: int) -> ResponseReturnValue:
+    body = request.get_json(silent=True) if request.data else {}
+    if not isinstance(body, dict):
+        raise BadBody()
+    reason = body.get("reason", "")
+    if not isinstance(reason, str):
+        raise InvalidInput(Text(N_("The reason must be text.")), field="reason")
+    hand = ledger.void_hand(table, number, reason=reason, actor=ACTOR)
+    answer = ledger.hand_answer(table, hand)
+    answer["totals"] = ledger.totals(table)
+    answer["next_dealer"] = ledger.current_dealer(table)
+    return jsonify(answer)
+
+
+@bp.get("/tables/<table_id>/settlement")
+@with_table(write=False)
+def settlement(table: Table) -> ResponseReturnValue:
+    return jsonify(ledger.settlement(table))

@@ -1,0 +1,243 @@
+"""The OpenAPI 3.1 document of the v1 API.
+
+Enumerations (games, suits, calls) and option names come from the rules package itself, so
+the document cannot drift from what the engine accepts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.rules import KNOWN_GAMES
+from referee.rules.cards import Suit
+from referee.rules.jubileu import ALL_CALLS, OPTIONS
+
+ERRORS = {
+    "400": "The body is not JSON, a field has the wrong type, a required field is missing, or an option is unknown.",
+    "401": "A write without a valid scorer token.",
+    "404": "No such table or hand.",
+    "409": "A conflict: expected_number is not the next hand number, the hand was just recorded by another client, the hand is already void, or the table is finished.",
+    "422": "Well formed but against the rules (an illegal call, tricks that do not add up, a player not seated at the table, ...). Nothing is stored.",
+}
+
+
+def _error_responses(*codes: str) -> dict[str, Any]:
+    return {code: {"description": ERRORS[code], "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}} for code in codes}
+
+
+def _option_schema(spec: Any) -> dict[str, Any]:
+    schema: dict[str, Any] = {"description": f"{spec.label} ({spec.rule_ref or 'house'}): {spec.help}", "default": spec.default}
+    if spec.kind == "bool":
+        schema["type"] = "boolean"
+    elif spec.kind == "choice":
+        schema.update(type="string", enum=[c.value for c in spec.choices])
+    elif spec.kind == "int":
+        schema.update(type="integer", minimum=spec.minimum, maximum=spec.maximum)
+    else:
+        schema.update(type="string", pattern=r"^\d+([.,]\d{1,2})?$")
+    return schema
+
+
+def document(server: str) -> dict[str, Any]:
+    players = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 13}}
+    suit = {"type": "string", "enum": [s.value for s in Suit]}
+    json_ok = lambda ref, description="OK": {  # noqa: E731
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}},
+    }
+    table_id = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    number = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+    bearer = [{"scorer": []}]
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Referee API",
+            "version": "1.0.0",
+            "description": "Record card-game hands played with real cards and get the settlement. "
+            "Players are named by display name, unique within a table, listed in order of play. "
+            "Error messages are sentences in the table's language (pt-BR by default).",
+        },
+        "servers": [{"url": server}],
+        "components": {
+            "securitySchemes": {"scorer": {"type": "http", "scheme": "bearer", "description": "The token answered when the table was created."}},
+            "schemas": {
+                "Error": {
+                    "type": "object",
+                    "required": ["error"],
+                    "properties": {
+                        "error": {
+                            "type": "object",
+                            "required": ["code", "message"],
+                            "properties": {
+                                "code": {"type": "string"},
+                                "message": {"type": "string", "description": "A full sentence a player can act on."},
+                                "field": {"type": "string", "description": "Where in the posted record, e.g. auction[3] or tricks.Ana."},
+                                "current_number": {"type": "integer", "description": "409 only: the number of the latest stored hand."},
+                            },
+                        }
+                    },
+                },
+                "TableCreate": {
+                    "type": "object",
+                    "required": ["game", "players"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "game": {"type": "string", "enum": list(KNOWN_GAMES), "description": "Games not refereed yet answer 422."},
+                        "players": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 40}, "description": "Order of play."},
+                        "dealer": {"type": "string", "description": "First dealer; default the last player."},
+                        "name": {"type": "string", "maxLength": 120},
+                        "language": {"type": "string", "enum": ["pt-BR", "en"], "default": "pt-BR"},
+                        "options": {"$ref": "#/components/schemas/JubileuOptions"},
+                        "teams": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}, "description": "Samba only."},
+                    },
+                },
+                "JubileuOptions": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {spec.name: _option_schema(spec) for spec in OPTIONS},
+                },
+                "Table": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "game": {"type": "string"},
+                        "name": {"type": "string"},
+                        "players": {"type": "array", "items": {"type": "string"}},
+                        "options": {"type": "object"},
+                        "language": {"type": "string"},
+                        "hands": {"type": "array", "items": {"$ref": "#/components/schemas/HandAnswer"}},
+                        "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
+                        "stock": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "Starting chips, apart from the net totals."},
+                        "next_dealer": {"type": "string"},
+                        "next_number": {"type": "integer"},
+                        "finished": {"type": "boolean"},
+                        "winner": {"type": ["string", "integer", "null"]},
+                        "urls": {"type": "object", "properties": {"table": {"type": "string"}, "watch": {"type": "string"}}},
+                    },
+                },
+                "TableCreated": {
+                    "allOf": [
+                        {"$ref": "#/components/schemas/Table"},
+                        {"type": "object", "required": ["id", "token", "urls"], "properties": {"token": {"type": "string", "description": "The scorer's secret; shown only here."}}},
+                    ]
+                },
+                "JubileuHand": {
+                    "type": "object",
+                    "required": ["ultima"],
+                    "description": "Give `auction` (checked call by call) or, when only the final contract is known, `contract`; both must agree if both are given.",
+                    "properties": {
+                        "dealer": {"type": "string", "description": "Default: the dealer by rotation."},
+                        "ultima": suit,
+                        "aces": {"type": "object", "additionalProperties": {"type": "integer", "enum": [3, 4]}, "description": "Who holds 3 or 4 aces."},
+                        "auction": {
+                            "type": "array",
+                            "items": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string", "enum": [c.value for c in ALL_CALLS]}], "minItems": 2, "maxItems": 2},
+                        },
+                        "contract": {
+                            "type": "object",
+                            "required": ["bid"],
+                            "properties": {
+                                "bid": {"type": "string", "enum": [c.value for c in ALL_CALLS], "description": "passo with no declarers: everybody passed."},
+                                "declarers": {"type": "array", "items": {"type": "string"}},
+                            },
+                        },
+                        "trump": suit,
+                        "called": suit,
+                        "partner": {"type": "string"},
+                        "tricks": players,
+                        "expected_number": {"type": "integer", "description": "Refused with 409 unless it is the next hand number."},
+                        "replaces": {"type": "integer", "description": "A correction: voids this hand in the same write and takes its place in the dealing rotation."},
+                        "reason": {"type": "string", "maxLength": 200, "description": "Why the replaced hand was voided."},
+                    },
+                },
+                "HandAnswer": {
+                    "type": "object",
+                    "properties": {
+                        "number": {"type": "integer"},
+                        "dealer": {"type": "string"},
+                        "next_dealer": {"type": "string"},
+                        "deltas": {"type": "object", "additionalProperties": {"type": "integer"}},
+                        "totals": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "Running totals right after this hand was recorded."},
+                        "contract": {
+                            "type": "object",
+                            "properties": {
+                                "bid": {"type": "string", "enum": [c.value for c in ALL_CALLS]},
+                                "declarers": {"type": "array", "items": {"type": "string"}},
+                                "partner": {"type": "string"},
+                                "trump": suit,
+                                "called": suit,
+                            },
+                        },
+                        "breakdown": {"type": "array", "items": {"type": "object", "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}}}},
+                        "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}},
+                        "record": {"$ref": "#/components/schemas/JubileuHand"},
+                        "void": {"type": "boolean"},
+                        "voided": {"type": "object", "properties": {"at": {"type": "string", "format": "date-time"}, "by": {"type": "string"}, "reason": {"type": "string"}}},
+                        "replaces": {"type": "integer"},
+                    },
+                },
+                "Transfer": {
+                    "type": "object",
+                    "required": ["from", "to", "amount"],
+                    "properties": {"from": {"type": "string"}, "to": {"type": "string"}, "amount": {"type": "integer", "minimum": 1}, "money": {"type": "string"}},
+                },
+                "Settlement": {
+                    "type": "object",
+                    "properties": {
+                        "balances": {"type": "object", "additionalProperties": {"type": "integer"}},
+                        "transfers": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}, "description": "The fewest payments that settle the balances."},
+                        "money": {"type": "object", "additionalProperties": {"type": "string"}},
+                    },
+                },
+                "Void": {"type": "object", "properties": {"reason": {"type": "string", "maxLength": 200}}},
+            },
+        },
+        "paths": {
+            "/openapi.json": {"get": {"summary": "This document.", "responses": {"200": {"description": "OpenAPI 3.1"}}}},
+            "/tables": {
+                "post": {
+                    "summary": "Create a table.",
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TableCreate"}}}},
+                    "responses": {"201": json_ok("TableCreated", "Created; the token is shown only now."), **_error_responses("400", "422")},
+                }
+            },
+            "/tables/{table_id}": {
+                "get": {"summary": "A table with its hands, totals and next dealer.", "parameters": [table_id], "responses": {"200": json_ok("Table"), **_error_responses("404")}}
+            },
+            "/tables/{table_id}/hands": {
+                "post": {
+                    "summary": "Record the next hand.",
+                    "security": bearer,
+                    "parameters": [table_id, {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string", "minLength": 1, "maxLength": 100}, "description": "A retry with the same key answers the first answer and stores nothing new."}],
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JubileuHand"}}}},
+                    "responses": {"201": json_ok("HandAnswer", "Stored."), **_error_responses("400", "401", "404", "409", "422")},
+                }
+            },
+            "/tables/{table_id}/hands/preview": {
+                "post": {
+                    "summary": "Judge a hand without storing it.",
+                    "parameters": [table_id],
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JubileuHand"}}}},
+                    "responses": {"200": json_ok("HandAnswer"), **_error_responses("400", "404", "409", "422")},
+                }
+            },
+            "/tables/{table_id}/hands/{number}": {
+                "get": {"summary": "One hand as answered when recorded.", "parameters": [table_id, number], "responses": {"200": json_ok("HandAnswer"), **_error_responses("404")}}
+            },
+            "/tables/{table_id}/hands/{number}/void": {
+                "post": {
+                    "summary": "Void a hand. It stays in the history, marked void; totals and rotation follow.",
+                    "security": bearer,
+                    "parameters": [table_id, number],
+                    "requestBody": {"required": False, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Void"}}}},
+                    "responses": {"200": json_ok("HandAnswer", "Voided."), **_error_responses("400", "401", "404", "409")},
+                }
+            },
+            "/tables/{table_id}/settlement": {
+                "get": {"summary": "Running balances and the fewest transfers that settle them.", "parameters": [table_id], "responses": {"200": json_ok("Settlement"), **_error_responses("404")}}
+            },
+        },
+    }
+
+
+__all__ = ["document"]

@@ -1,0 +1,94 @@
+"""Configuration: defaults here; instance/config.py, the environment and the dict given to
+create_app() override them, in that order."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+LANGUAGES = ["pt_BR", "en"]
+
+
+def defaults(instance_path: str) -> dict[str, Any]:
+    return {
+        "SQLALCHEMY_DATABASE_URI": "sqlite:///" + os.path.join(instance_path, "referee.sqlite3"),
+        "MAX_CONTENT_LENGTH": 64 * 1024,
+        "BABEL_DEFAULT_LOCALE": "pt_BR",
+        "BABEL_DEFAULT_TIMEZONE": "America/Sao_Paulo",
+        "LANGUAGES": list(LANGUAGES),
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "WTF_CSRF_TIME_LIMIT": None,
+        "SQLALCHEMY_TRACK_MODIFICATIONS": False,
+        # Static URLs carry ?v=<mtime> (see create_app), so browsers may keep them long.
+        "SEND_FILE_MAX_AGE_DEFAULT": 30 * 24 * 3600,
+    }
+
+
+def normalise_database_url(url: str) -> str:
+    """Point bare PostgreSQL URLs at the psycopg 3 driver (the only one we install)."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def load(app: Flask, config: dict[str, Any] | None) -> None:
+    """Fill app.config: defaults, instance/config.py, environment, then `config`."""
+    app.config.from_mapping(defaults(app.instance_path))
+    app.config.from_pyfile("config.py", silent=True)  # instance/config.py
+
+    if url := os.environ.get("DATABASE_URL"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = url
+    if key := os.environ.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = key
+
+    if config:
+        app.config.from_mapping(config)
+
+    app.config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(
+        app.config["SQLALCHEMY_DATABASE_URI"]
+    )
+    if app.config["SQLALCHEMY_DATABASE_URI"] in ("sqlite://", "sqlite:///:memory:"):
+        # One shared in-memory database for every connection (tests, embedding).
+        from sqlalchemy.pool import StaticPool
+
+        options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+        options.setdefault("poolclass", StaticPool)
+        options.setdefault("connect_args", {"check_same_thread": False})
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+
+    if not app.config.get("SECRET_KEY"):
+        if app.config.get("TESTING"):
+            app.config["SECRET_KEY"] = secrets.token_urlsafe(32)
+        else:
+            app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
+
+
+def _instance_secret_key(instance: Path) -> str:
+    """Read instance/secret_key, creating it (mode 0600) on first run."""
+    path = instance / "secret_key"
+    try:
+        key = path.read_text(encoding="ascii").strip()
+        if key:
+            return key
+    except FileNotFoundError:
+        pass
+    instance.mkdir(parents=True, exist_ok=True)
+    # Write a private temp file, then link it into place: atomic, and the first of several
+    # workers starting together wins while the others read its key.
+    tmp = instance / f".secret_key.{os.getpid()}.{secrets.token_hex(4)}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(secrets.token_urlsafe(48) + "\n")
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        pass
+    finally:
+        tmp.unlink()
+    return path.read_text(encoding="ascii").strip()

@@ -1,0 +1,45 @@
+"""The SQLAlchemy object and engine pragmas."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import MetaData, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase
+
+# Named constraints, so Alembic batch operations on SQLite can find and alter them.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+db = SQLAlchemy(model_class=Base)
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
+    """WAL + busy timeout: without them concurrent commits fail with "database is locked"."""
+    module = type(dbapi_connection).__module__
+    if not module.startswith(("sqlite3", "pysqlite")):
+        return
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA database_list")
+        files = [row[2] for row in cursor.fetchall() if row[1] == "main"]
+        if files and files[0]:  # "" for :memory: and temporary databases
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA busy_timeout=15000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+    finally:
+        cursor.close()

@@ -1,0 +1,83 @@
+"""App-wide error handlers: a friendly HTML page, or the API's JSON error under /api/."""
+
+from __future__ import annotations
+
+from flask import Flask, render_template, request
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "payload_too_large",
+    422: "unprocessable",
+    429: "too_many_requests",
+    500: "internal_error",
+}
+
+
+def _message(status: int) -> str:
+    # One sentence a player can act on; functions so gettext runs in the request's locale.
+    messages = {
+        400: _("The request could not be understood. Go back and try again."),
+        401: _("Only the scorer of this table can do that."),
+        403: _("You are not allowed to do that."),
+        404: _("We could not find this page. Check the address or start from the home page."),
+        405: _("This address does not accept that kind of request."),
+        409: _("Someone changed this table at the same time. Reload the page and try again."),
+        413: _("What you sent is too large."),
+        422: _("That breaks a rule of the game."),
+        429: _("Too many requests at once. Wait a moment and try again."),
+        500: _("Something went wrong on our side. The hands recorded so far are safe; "
+               "try again in a moment."),
+    }
+    return messages.get(status, messages[500])
+
+
+def _titles(status: int) -> str:
+    titles = {
+        400: _("Bad request"),
+        401: _("Scorer only"),
+        403: _("Not allowed"),
+        404: _("Page not found"),
+        405: _("Not allowed here"),
+        409: _("Conflict"),
+        413: _("Too large"),
+        422: _("Against the rules"),
+        429: _("Slow down"),
+        500: _("Server error"),
+    }
+    return titles.get(status, titles[500])
+
+
+def handle_http_error(error: HTTPException) -> ResponseReturnValue:
+    status = error.code or 500
+    if status not in CODES:
+        status = 500 if status >= 500 else 400
+    message = _message(status)
+    if isinstance(error, CSRFError):
+        message = _("This form has expired or was already sent. Reload the page and try again.")
+    if request.path.startswith("/api/"):
+        body = {"error": {"code": CODES[status], "message": message}}
+        return body, status, _extra_headers(error)
+    page = render_template(
+        "errors/error.html", status=status, title=_titles(status), message=message
+    )
+    return page, status, _extra_headers(error)
+
+
+def _extra_headers(error: HTTPException) -> list[tuple[str, str]]:
+    """Keep what the exception says beyond the body (Allow on 405, Retry-After on 429)."""
+    return [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(HTTPException, handle_http_error)
+    # Flask wraps any unhandled exception in InternalServerError(original_exception=...).
+    app.register_error_handler(InternalServerError, handle_http_error)

@@ -1,0 +1,84 @@
+"""WTForms for the pages. A form only gathers input: the rules engine (through the ledger)
+judges it, and its sentence is shown next to the field it names.
+
+The table form is built per game from the game's option specs, so a new house rule appears on
+the page the moment the engine declares it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, Field, RadioField, StringField
+from wtforms.validators import Length, Optional
+
+from referee.i18n import render_text
+from referee.rules.game import GameRules
+from referee.rules.options import OptionSpec
+
+OPTION_PREFIX = "opt_"
+
+
+class TableForm(FlaskForm):
+    name = StringField(_l("Name of the table (optional)"), validators=[Optional(), Length(max=120)])
+    dealer = RadioField(_l("Who deals first"), default="3")
+
+
+def table_form(rules: GameRules[Any, Any], formdata: Any = None) -> TableForm:
+    """A table form for ``rules``: one name field per seat and one field per house rule."""
+
+    class Form(TableForm):
+        pass
+
+    for i in range(rules.max_players):
+        setattr(Form, f"player_{i}", StringField(_l("Player %(n)s", n=i + 1), validators=[Length(max=40)]))
+    for spec in rules.option_specs:
+        setattr(Form, OPTION_PREFIX + spec.name, _option_field(spec))
+    form = Form(formdata=formdata)
+    form.dealer.choices = [(str(i), str(i + 1)) for i in range(rules.max_players)]
+    if form.dealer.data is None:
+        form.dealer.data = str(rules.max_players - 1)
+    return form
+
+
+def _option_field(spec: OptionSpec) -> Field:
+    label = render_text(spec.label)
+    description = render_text(spec.help)
+    if spec.kind == "bool":
+        return BooleanField(label, default=bool(spec.default), description=description)
+    if spec.kind == "choice":
+        return RadioField(
+            label,
+            choices=[(c.value, render_text(c.label)) for c in spec.choices],
+            default=spec.default,
+            description=description,
+        )
+    return StringField(label, default=str(spec.default), description=description)
+
+
+def option_values(form: TableForm, rules: GameRules[Any, Any]) -> dict[str, object]:
+    """The posted options in API shape (the engine validates them)."""
+    values: dict[str, object] = {}
+    for spec in rules.option_specs:
+        data = getattr(form, OPTION_PREFIX + spec.name).data
+        if spec.kind == "int":
+            text = (data or "").strip() or "0"
+            values[spec.name] = int(text) if text.isdigit() else text
+        elif spec.kind == "bool":
+            values[spec.name] = bool(data)
+        else:
+            values[spec.name] = data if data is not None else spec.default
+    return values
+
+
+def field_for(error_field: str | None) -> str | None:
+    """Map an engine error's field ("players[2]", "options.x") to the form field's name."""
+    if not error_field:
+        return None
+    if error_field.startswith("players[") and error_field.endswith("]"):
+        return f"player_{error_field[8:-1]}"
+    if error_field.startswith("options."):
+        return OPTION_PREFIX + error_field[8:]
+    return {"dealer": "dealer", "name": "name"}.get(error_field)

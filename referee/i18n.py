@@ -1,0 +1,73 @@
+"""Locale selection and locale-aware number helpers for templates.
+
+The language is the `lang` cookie (set by /lang/<code>), else pt_BR. A view may force a locale
+for one request (e.g. a table's own language) by setting `g.locale` before rendering.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from babel.numbers import format_currency, format_decimal
+from flask import Flask, current_app, g, request
+from flask_babel import get_locale, gettext
+
+from referee.rules.text import Text
+
+MINUS = "\u2212"  # a real minus sign, not a hyphen
+LANG_COOKIE = "lang"
+
+
+def N_(message: str) -> str:
+    """Mark a string for extraction without translating it (translated later, with _())."""
+    return message
+
+
+def select_locale() -> str:
+    languages: list[str] = current_app.config["LANGUAGES"]
+    forced = g.get("locale")
+    if forced in languages:
+        return str(forced)
+    cookie = request.cookies.get(LANG_COOKIE)
+    if cookie in languages:
+        return str(cookie)
+    return str(current_app.config["BABEL_DEFAULT_LOCALE"])
+
+
+def _locale() -> str:
+    return str(get_locale() or current_app.config["BABEL_DEFAULT_LOCALE"])
+
+
+def fmt_int(n: int) -> str:
+    """1234 -> "1.234" (pt_BR) / "1,234" (en); negatives with a real minus sign."""
+    text = format_decimal(abs(int(n)), locale=_locale())
+    return f"{MINUS}{text}" if n < 0 else text
+
+
+def fmt_signed(n: int) -> str:
+    """Signed display: "+3", "−3", "0"."""
+    if n > 0:
+        return "+" + fmt_int(n)
+    return fmt_int(n)
+
+
+def fmt_money(value: Decimal | str | int) -> str:
+    """A decimal amount (Decimal or decimal string) in BRL for the current locale: "R$ 1.234,50"."""
+    try:
+        amount = value if isinstance(value, Decimal) else Decimal(str(value))
+    except InvalidOperation as exc:
+        raise ValueError(f"not a decimal amount: {value!r}") from exc
+    text = format_currency(abs(amount), "BRL", locale=_locale())
+    return f"{MINUS}{text}" if amount < 0 else text
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.filters.update(fmt_int=fmt_int, fmt_signed=fmt_signed, fmt_money=fmt_money)
+    app.jinja_env.globals.update(
+        fmt_int=fmt_int, fmt_signed=fmt_signed, fmt_money=fmt_money, get_locale=get_locale
+    )
+
+
+def render_text(text: Text) -> str:
+    """A sentence from the rules engine in the current language (see referee.rules.text)."""
+    return text.render(gettext)

@@ -1,0 +1,436 @@
+"""The one bridge between the database and the rules.
+
+Views and the API call these functions; these call the rules engine and the models. State is
+derived from stored events: a table's totals are the sum of its live hands' deltas, the dealer
+is the last live hand's ``next_dealer``, and a void is a new event, never a deletion.
+
+Each write validates everything first (the engine raises a :class:`RulesError` with a sentence
+and nothing is stored), then stores in one transaction. The unique (table, number) constraint
+is what guarantees a single hand N when two phones write at once: the loser gets a
+:class:`Conflict`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from decimal import Decimal
+from typing import Any
+
+from flask_babel import force_locale
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+
+from referee.db import db
+from referee.i18n import render_text
+from referee.models import Hand, HandEvent, IdempotencyKey, Seat, Table
+from referee.rules import GameRules, get_game
+from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
+from referee.rules.settle import Settlement, fewest_transfers
+from referee.rules.text import N_, Text, text_from_json, text_to_json
+
+NAME_MAX = 40
+TABLE_NAME_MAX = 120
+REASON_MAX = 200
+LOCALES = {"pt_BR": "pt_BR", "pt-BR": "pt_BR", "pt": "pt_BR", "en": "en"}
+
+
+class Conflict(Exception):
+    """The write lost a race or targets a finished table (HTTP 409). Carries a sentence."""
+
+    def __init__(self, text: Text, *, current: int | None = None) -> None:
+        super().__init__(str(text))
+        self.text = text
+        self.current = current
+
+
+class NotFound(Exception):
+    """No such table or hand (HTTP 404)."""
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def new_token() -> str:
+    """A scorer token: 256 random bits, shown once, stored only as a hash."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(table: Table, token: str | None) -> bool:
+    return bool(token) and hmac.compare_digest(table.scorer_token_hash, hash_token(token or ""))
+
+
+def _clean_name(raw: object, *, field: str) -> str:
+    if not isinstance(raw, str) or not raw.strip():
+        raise InvalidInput(Text(N_("Each player needs a name.")), field=field)
+    name = " ".join(raw.split())
+    if len(name) > NAME_MAX:
+        raise InvalidInput(Text(N_("A name has at most %(max)s letters."), max=NAME_MAX), field=field)
+    return name
+
+
+def create_table(
+    *,
+    game: object,
+    players: object,
+    dealer: object = None,
+    name: object = None,
+    options: object = None,
+    locale: object = None,
+) -> tuple[Table, str]:
+    """Validate and store a new table; answers the table and its scorer token (shown once)."""
+    rules = get_game(game)
+    if not isinstance(players, Sequence) or isinstance(players, str):
+        raise InvalidInput(Text(N_("Players must be a list of names in order of play.")), field="players")
+    names = [_clean_name(p, field=f"players[{i}]") for i, p in enumerate(players)]
+    if not rules.min_players <= len(names) <= rules.max_players:
+        count = (
+            Text(N_("exactly %(n)s"), n=rules.min_players)
+            if rules.min_players == rules.max_players
+            else Text(N_("%(low)s to %(high)s"), low=rules.min_players, high=rules.max_players)
+        )
+        raise RulesError(
+            Text(N_("%(game)s is played by %(count)s players, not %(given)s."), game=rules.name, count=count, given=len(names)),
+            field="players",
+        )
+    folded = [n.casefold() for n in names]
+    for i, n in enumerate(folded):
+        if n in folded[:i]:
+            raise RulesError(Text(N_("Two players are called %(name)s; give each a different name."), name=names[i]), field=f"players[{i}]")
+    if dealer is None:
+        first_dealer = len(names) - 1  # api.md: the last player deals, so the first speaks first
+    else:
+        if not isinstance(dealer, str):
+            raise InvalidInput(Text(N_("The dealer must be given by name.")), field="dealer")
+        matches = [i for i, n in enumerate(names) if n == " ".join(dealer.split())]
+        if not matches:
+            raise RulesError(Text(N_("%(name)s is not seated at this table."), name=dealer), field="dealer")
+        first_dealer = matches[0]
+    if name is not None and not isinstance(name, str):
+        raise InvalidInput(Text(N_("The table's name must be text.")), field="name")
+    title = " ".join((name or "").split())[:TABLE_NAME_MAX]
+    if locale is not None and locale not in LOCALES:
+        raise InvalidInput(Text(N_("The language must be pt-BR or en.")), field="language")
+    parsed = rules.parse_options(options)
+    token = new_token()
+    table = Table(
+        id=secrets.token_urlsafe(16),
+        game=rules.slug,
+        name=title,
+        options=rules.options_json(parsed),
+        locale=LOCALES.get(str(locale), "pt_BR") if locale is not None else "pt_BR",
+        scorer_token_hash=hash_token(token),
+        first_dealer=first_dealer,
+    )
+    table.seats = [Seat(position=i, name=n) for i, n in enumerate(names)]
+    db.session.add(table)
+    db.session.commit()
+    return table, token
+
+
+def get_table(table_id: str) -> Table:
+    table = db.session.get(Table, table_id)
+    if table is None:
+        raise NotFound()
+    return table
+
+
+def rules_of(table: Table) -> GameRules[Any, Any]:
+    return get_game(table.game)
+
+
+def options_of(table: Table) -> Any:
+    return rules_of(table).parse_options(table.options)
+
+
+def players_of(table: Table) -> tuple[str, ...]:
+    return tuple(seat.name for seat in table.seats)
+
+
+def all_hands(table: Table) -> list[Hand]:
+    return list(db.session.scalars(select(Hand).where(Hand.table_id == table.id).order_by(Hand.number)))
+
+
+def live_hands(table: Table) -> list[Hand]:
+    return [h for h in all_hands(table) if not h.is_void]
+
+
+def next_number(table: Table) -> int:
+    """Hand numbers are never reused: a voided hand 3 keeps its number and the next is 4."""
+    top = db.session.scalar(select(func.max(Hand.number)).where(Hand.table_id == table.id))
+    return (top or 0) + 1
+
+
+def current_dealer(table: Table, hands: Sequence[Hand] | None = None) -> str:
+    """Who deals the next hand: the rotation after the latest live hand.
+
+    "Latest" is by table position: a correction takes the place of the hand it replaced, so
+    correcting hand 3 after hand 5 does not pull the deal back to hand 3's successor.
+    """
+    live = [h for h in (hands if hands is not None else all_hands(table)) if not h.is_void]
+    if not live:
+        return players_of(table)[table.first_dealer]
+    last = max(live, key=lambda h: (position(h), h.number))
+    return str(last.result["next_dealer"])
+
+
+def position(hand: Hand) -> int:
+    return int(hand.result.get("position", hand.number))
+
+
+def totals(table: Table, hands: Sequence[Hand] | None = None) -> dict[str, int]:
+    """Net result per player: the sum of the live hands' deltas (the starting stock is apart)."""
+    result = {name: 0 for name in players_of(table)}
+    for hand in hands if hands is not None else all_hands(table):
+        if hand.is_void:
+            continue
+        for name, delta in hand.result["deltas"].items():
+            result[name] += int(delta)
+    return result
+
+
+# --------------------------------------------------------------------------- hands
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A validated, settled hand not yet stored: what the confirm step shows."""
+
+    number: int
+    dealer: str
+    hand: Any
+    settlement: Settlement
+    next_dealer: str
+    contract: Mapping[str, object]
+
+
+def preview_hand(table: Table, raw: object, *, dealer: str | None = None) -> Preview:
+    """Judge a record without storing it. Raises :class:`RulesError` with the engine's sentence."""
+    if table.finished_at is not None:
+        raise Conflict(Text(N_("This table is finished: no more hands can be recorded.")))
+    rules = rules_of(table)
+    options = rules.parse_options(table.options)
+    players = players_of(table)
+    hand = rules.parse_hand(raw, players=players, options=options, dealer=dealer or current_dealer(table))
+    settlement = rules.settle(hand, options)
+    return Preview(
+        number=next_number(table),
+        dealer=rules.dealer_of(hand),
+        hand=hand,
+        settlement=settlement,
+        next_dealer=rules.next_dealer(players, hand, options),
+        contract=rules.contract_json(hand),
+    )
+
+
+def record_hand(
+    table: Table,
+    raw: Mapping[str, object],
+    *,
+    expected_number: object = None,
+    actor: str = "",
+    idempotency_key: str | None = None,
+    replaces: object = None,
+    reason: str = "",
+) -> tuple[Hand, dict[str, Any], bool]:
+    """Validate, settle and store one hand. Answers ``(hand, answer, replayed)``.
+
+    ``replayed`` is true when ``idempotency_key`` was seen before: the first answer is returned
+    and nothing new is stored. ``replaces`` voids that hand in the same transaction (a
+    correction) and takes its place in the rotation.
+    """
+    if idempotency_key:
+        stored = _stored_answer(table, idempotency_key)
+        if stored is not None:
+            return stored[0], stored[1], True
+    number = next_number(table)
+    if expected_number is not None:
+        if isinstance(expected_number, bool) or not isinstance(expected_number, int):
+            raise InvalidInput(Text(N_("expected_number must be a whole number.")), field="expected_number")
+        if expected_number != number:
+            raise Conflict(
+                Text(
+                    N_("Hand %(expected)s was already recorded by another phone; the next hand is number %(number)s."),
+                    expected=expected_number,
+                    number=number,
+                )
+                if expected_number < number
+                else Text(N_("The next hand is number %(number)s, not %(expected)s."), expected=expected_number, number=number),
+                current=number - 1,
+            )
+    hands = all_hands(table)
+    old: Hand | None = None
+    dealer = current_dealer(table, hands)
+    if replaces is not None:
+        old = _find(hands, replaces)
+        if old.is_void:
+            raise Conflict(Text(N_("Hand %(number)s is already void."), number=old.number))
+        dealer = str(old.record.get("dealer", dealer))
+    preview = preview_hand(table, raw, dealer=dealer)
+    rules = rules_of(table)
+    running = totals(table, [h for h in hands if h is not old])
+    for name, delta in preview.settlement.deltas.items():
+        running[name] += delta
+    result: dict[str, Any] = {
+        "number": number,
+        "dealer": preview.dealer,
+        "next_dealer": preview.next_dealer,
+        "deltas": dict(preview.settlement.deltas),
+        "totals": running,
+        "contract": dict(preview.contract),
+        "lines": [{"text": text_to_json(line.text), "amount": line.amount} for line in preview.settlement.lines],
+        "payments": [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in preview.settlement.payments],
+    }
+    if preview.settlement.carry:
+        result["carry"] = preview.settlement.carry
+    if old is not None:
+        result["position"] = position(old)
+        result["replaces"] = old.number
+    hand = Hand(table_id=table.id, number=number, record=rules.hand_json(preview.hand), result=result, created_by=actor[:60])
+    db.session.add(hand)
+    if old is not None:
+        db.session.add(HandEvent(hand=old, kind="void", reason=(reason or "")[:REASON_MAX], actor=actor[:60]))
+    answer = hand_answer(table, hand)
+    if idempotency_key:
+        db.session.add(IdempotencyKey(table_id=table.id, key=idempotency_key[:100], status=201, body={"number": number}))
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        if idempotency_key:
+            stored = _stored_answer(table, idempotency_key)
+            if stored is not None:
+                return stored[0], stored[1], True
+        raise Conflict(
+            Text(N_("Hand %(number)s was just recorded by another phone."), number=number),
+            current=number,
+        ) from None
+    return hand, answer, False
+
+
+def _stored_answer(table: Table, key: str) -> tuple[Hand, dict[str, Any]] | None:
+    row = db.session.scalar(select(IdempotencyKey).where(IdempotencyKey.table_id == table.id, IdempotencyKey.key == key[:100]))
+    if row is None:
+        return None
+    hand = db.session.scalar(select(Hand).where(Hand.table_id == table.id, Hand.number == row.body["number"]))
+    assert hand is not None
+    return hand, hand_answer(table, hand)
+
+
+def _find(hands: Sequence[Hand], number: object) -> Hand:
+    for hand in hands:
+        if hand.number == number:
+            return hand
+    raise NotFound()
+
+
+def void_hand(table: Table, number: int, *, reason: str = "", actor: str = "") -> Hand:
+    """Mark hand ``number`` void. It stays in the history with who voided it, when and why."""
+    if table.finished_at is not None:
+        raise Conflict(Text(N_("This table is finished: its hands can no longer change.")))
+    hand = _find(all_hands(table), number)
+    if hand.is_void:
+        raise Conflict(Text(N_("Hand %(number)s is already void."), number=number))
+    if not isinstance(reason, str):
+        raise InvalidInput(Text(N_("The reason must be text.")), field="reason")
+    db.session.add(HandEvent(hand=hand, kind="void", reason=" ".join(reason.split())[:REASON_MAX], actor=actor[:60]))
+    db.session.commit()
+    return hand
+
+
+# --------------------------------------------------------------------------- answers
+
+
+def breakdown(hand: Hand) -> list[dict[str, object]]:
+    """The stored "why this score" lines, rendered in the current language."""
+    return [{"label": render_text(text_from_json(line["text"])), "amount": line["amount"]} for line in hand.result.get("lines", [])]
+
+
+def hand_answer(table: Table, hand: Hand) -> dict[str, Any]:
+    """A hand as the API answers it (api.md), in the table's language."""
+    with force_locale(table.locale):
+        result = hand.result
+        answer: dict[str, Any] = {
+            "number": hand.number,
+            "dealer": result["dealer"],
+            "next_dealer": result["next_dealer"],
+            "deltas": result["deltas"],
+            "totals": result["totals"],
+            "contract": result["contract"],
+            "breakdown": breakdown(hand),
+            "payments": result.get("payments", []),
+            "record": hand.record,
+        }
+        if "replaces" in result:
+            answer["replaces"] = result["replaces"]
+        void = hand.void_event
+        if void is not None:
+            answer["void"] = True
+            answer["voided"] = {"at": _iso(void.at), "by": void.actor, "reason": void.reason}
+        return answer
+
+
+def _iso(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.isoformat()
+
+
+def stock(table: Table) -> dict[str, int]:
+    """The starting stock per player (starting chips, talha), reported apart from net totals."""
+    start = table.options.get("starting_chips", table.options.get("talha", 0))
+    return {name: int(start or 0) for name in players_of(table)}
+
+
+def money(table: Table, chips: int) -> str | None:
+    """``chips`` in money at the table's chip value, as a decimal string; None when chips only."""
+    value = Decimal(str(table.options.get("chip_value", table.options.get("unit_value", "0"))))
+    if value == 0:
+        return None
+    return format(value * chips, "f")
+
+
+def settlement(table: Table) -> dict[str, Any]:
+    """Running balances and the fewest transfers that settle them (in chips and in money)."""
+    balances = totals(table)
+    transfers = []
+    for t in fewest_transfers(balances):
+        item: dict[str, Any] = {"from": t.payer, "to": t.payee, "amount": t.amount}
+        cash = money(table, t.amount)
+        if cash is not None:
+            item["money"] = cash
+        transfers.append(item)
+    answer: dict[str, Any] = {"balances": balances, "transfers": transfers}
+    if money(table, 1) is not None:
+        answer["money"] = {name: money(table, amount) for name, amount in balances.items()}
+    return answer
+
+
+def table_answer(table: Table, *, urls: Mapping[str, str]) -> dict[str, Any]:
+    """``GET /tables/{id}``: the table as created (no token), its hands, totals and the dealer."""
+    hands = all_hands(table)
+    return {
+        "id": table.id,
+        "game": table.game,
+        "name": table.name,
+        "players": list(players_of(table)),
+        "options": table.options,
+        "language": table.locale.replace("_", "-"),
+        "created_at": _iso(table.created_at),
+        "hands": [hand_answer(table, h) for h in hands],
+        "totals": totals(table, hands),
+        "stock": stock(table),
+        "next_dealer": current_dealer(table, hands),
+        "next_number": (max((h.number for h in hands), default=0)) + 1,
+        "finished": table.finished_at is not None,
+        "winner": None,
+        "urls": dict(urls),
+    }

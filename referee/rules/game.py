@@ -1,0 +1,51 @@
+"""The small surface every game module offers the ledger (architecture.md, habit 2).
+
+The ledger never looks inside a game: it parses options and hands, settles, and asks who deals
+next, all through :class:`GameRules`. Adding a game is writing one module and one registry line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol, TypeVar
+
+from .options import OptionSpec, OptionValue
+from .settle import Settlement
+
+O = TypeVar("O")
+H = TypeVar("H")
+
+
+class GameRules(Protocol[O, H]):
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+    option_specs: tuple[OptionSpec, ...]
+
+    def parse_options(self, raw: object) -> O:
+        """Options as posted, defaults filled in; :class:`InvalidInput` for unknown names or values."""
+
+    def options_json(self, options: O) -> dict[str, OptionValue]:
+        """Every option with its value."""
+
+    def parse_hand(self, raw: object, *, players: Sequence[str], options: O, dealer: str) -> H:
+        """A validated hand, or a :class:`RulesError` with a sentence; ``dealer`` is the rotation's."""
+
+    def hand_json(self, hand: H) -> dict[str, object]:
+        """The hand record as stored and exported (api.md), derived fields filled in."""
+
+    def dealer_of(self, hand: H) -> str:
+        """Who dealt the hand."""
+
+    def settle(self, hand: H, options: O) -> Settlement:
+        """Who pays whom."""
+
+    def first_speaker(self, players: Sequence[str], dealer: str, options: O) -> str:
+        """Who speaks (or leads) first when ``dealer`` deals."""
+
+    def next_dealer(self, players: Sequence[str], hand: H, options: O) -> str:
+        """Who deals after ``hand``."""
+
+    def contract_json(self, hand: H) -> Mapping[str, object]:
+        """What was played, for the answer and the history (api.md ``contract``)."""

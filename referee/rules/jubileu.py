@@ -1,0 +1,1032 @@
+"""Jubileu: the auction, the contract details and the chip settlement (rules.md §1).
+
+Four players, 52 cards, an auction on a 21-step ladder. The ladder is written once, lowest
+first, in :data:`LADDER`; bids of "practically equal value" share a rank and the few overcalls
+allowed inside such a tier are data in :data:`TIER_OVERCALLS`. Everything else (which calls are
+legal now, whether a record is consistent, who pays whom) is derived from those two tables and
+the table's :class:`JubileuOptions`.
+
+The module's surface: :data:`OPTIONS` (house rules as data), :class:`Auction` (with
+``legal_calls``/``verify_call``/``call``), :func:`parse_hand` (a posted record to a validated
+:class:`JubileuHand`, or a :class:`~referee.rules.errors.RulesError` with a sentence) and
+:func:`settle`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Final
+
+from . import seats
+from .cards import Suit
+from .errors import IllegalCall, InconsistentHand, InvalidInput, RulesError
+from .options import Choice, OptionSpec, OptionValue, parse_options
+from .settle import Line, Payment, Settlement
+from .text import N_, Text
+
+SLUG: Final = "jubileu"
+PLAYERS: Final = 4
+TRICKS: Final = 13
+
+
+class Kind(Enum):
+    """What a contract promises: at least T tricks, or an exact small number (misère)."""
+
+    PLUS = "plus"
+    MISERE = "misere"
+
+
+class Trump(Enum):
+    """Who names trump for the contract."""
+
+    DECLARER = "declarer"
+    ULTIMA = "ultima"  # the suit of the dealer's last card
+    PARTNER = "partner"  # Jogo Obrigatório: the partner chooses
+    NONE = "none"  # Meia Miséria is played without trump
+
+
+class Bid(Enum):
+    """Every bid, by its API slug. Enum order is the ladder order (see :data:`LADDER`)."""
+
+    JUBILEU = "jubileu"
+    JUBILEU_DA_ULTIMA = "jubileu_da_ultima"
+    SOLO_SETE = "solo_sete"
+    SOLO_SETE_DA_ULTIMA = "solo_sete_da_ultima"
+    MEIA_MISERIA = "meia_miseria"
+    SOLO_OITO = "solo_oito"
+    SOLO_OITO_DA_ULTIMA = "solo_oito_da_ultima"
+    JOGO_OBRIGATORIO = "jogo_obrigatorio"
+    SOLO_NOVE = "solo_nove"
+    SOLO_NOVE_DA_ULTIMA = "solo_nove_da_ultima"
+    SOLO_DEZ = "solo_dez"
+    SOLO_DEZ_DA_ULTIMA = "solo_dez_da_ultima"
+    MISERIA = "miseria"
+    SOLO_ONZE = "solo_onze"
+    SOLO_ONZE_DA_ULTIMA = "solo_onze_da_ultima"
+    SOLO_DOZE = "solo_doze"
+    SOLO_DOZE_DA_ULTIMA = "solo_doze_da_ultima"
+    SOLO_TREZE = "solo_treze"
+    SOLO_TREZE_DA_ULTIMA = "solo_treze_da_ultima"
+    MISERIA_ABERTA = "miseria_aberta"
+    MISERIA_ABERTA_COM_COLOQUIO = "miseria_aberta_com_coloquio"
+
+    @property
+    def info(self) -> BidInfo:
+        return _INFO[self]
+
+    @property
+    def rank(self) -> int:
+        return _INFO[self].rank
+
+    @property
+    def label(self) -> str:
+        """The bid's name at the table. Game terms are proper names and are not translated."""
+        return _INFO[self].name
+
+
+class Pass(Enum):
+    """"Passo": a call that is not a bid."""
+
+    PASSO = "passo"
+
+    @property
+    def label(self) -> str:
+        return "Passo"
+
+
+Call = Bid | Pass
+PASSO: Final = Pass.PASSO
+
+
+@dataclass(frozen=True, kw_only=True)
+class BidInfo:
+    """One rung of the ladder (rules.md §1(c), the hierarchy table)."""
+
+    name: str
+    rank: int
+    tricks: int  # tricks required; for misère contracts the exact number (0 or 1)
+    value: int  # chips per paying player when made exactly
+    kind: Kind
+    trump: Trump
+    partnership: bool = False
+
+
+def _b(name: str, rank: int, tricks: int, value: int, trump: Trump, *, kind: Kind = Kind.PLUS, partnership: bool = False) -> BidInfo:
+    return BidInfo(name=name, rank=rank, tricks=tricks, value=value, kind=kind, trump=trump, partnership=partnership)
+
+
+D, U = Trump.DECLARER, Trump.ULTIMA
+#: The ladder, lowest first: (bid, rung). Equal ranks form the tiers of "practically equal" bids.
+LADDER: Final[tuple[tuple[Bid, BidInfo], ...]] = (
+    (Bid.JUBILEU, _b("Jubileu", 1, 7, 2, D, partnership=True)),
+    (Bid.JUBILEU_DA_ULTIMA, _b("Jubileu da Última", 2, 7, 2, U, partnership=True)),
+    (Bid.SOLO_SETE, _b("Solo Sete", 3, 7, 2, D)),
+    (Bid.SOLO_SETE_DA_ULTIMA, _b("Solo Sete da Última", 4, 7, 2, U)),
+    (Bid.MEIA_MISERIA, _b("Meia Miséria", 5, 1, 3, Trump.NONE, kind=Kind.MISERE)),
+    (Bid.SOLO_OITO, _b("Solo Oito", 5, 8, 3, D)),
+    (Bid.SOLO_OITO_DA_ULTIMA, _b("Solo Oito da Última", 5, 8, 3, U)),
+    (Bid.JOGO_OBRIGATORIO, _b("Jogo Obrigatório", 6, 8, 3, Trump.PARTNER, partnership=True)),
+    (Bid.SOLO_NOVE, _b("Solo Nove", 7, 9, 4, D)),
+    (Bid.SOLO_NOVE_DA_ULTIMA, _b("Solo Nove da Última", 8, 9, 4, U)),
+    (Bid.SOLO_DEZ, _b("Solo Dez", 9, 10, 5, D)),
+    (Bid.SOLO_DEZ_DA_ULTIMA, _b("Solo Dez da Última", 9, 10, 5, U)),
+    (Bid.MISERIA, _b("Miséria", 9, 0, 5, D, kind=Kind.MISERE)),
+    (Bid.SOLO_ONZE, _b("Solo Onze", 10, 11, 6, D)),
+    (Bid.SOLO_ONZE_DA_ULTIMA, _b("Solo Onze da Última", 11, 11, 6, U)),
+    (Bid.SOLO_DOZE, _b("Solo Doze", 12, 12, 7, D)),
+    (Bid.SOLO_DOZE_DA_ULTIMA, _b("Solo Doze da Última", 13, 12, 7, U)),
+    (Bid.SOLO_TREZE, _b("Solo Treze", 14, 13, 8, D)),
+    (Bid.SOLO_TREZE_DA_ULTIMA, _b("Solo Treze da Última", 15, 13, 8, U)),
+    (Bid.MISERIA_ABERTA, _b("Miséria Aberta", 16, 0, 10, D, kind=Kind.MISERE)),
+    (Bid.MISERIA_ABERTA_COM_COLOQUIO, _b("Miséria Aberta com Colóquio", 17, 0, 15, D, kind=Kind.MISERE)),
+)
+del D, U
+_INFO: Final = dict(LADDER)
+assert tuple(_INFO) == tuple(Bid), "the enum and the ladder must list the bids in the same order"
+
+#: Inside a tier (equal rank) the first to speak prevails (J-L3, J-L4), except for these
+#: overcalls, which the text allows explicitly. Joining Meia Miséria is not an overcall: see
+#: :meth:`Auction.verify_call`.
+TIER_OVERCALLS: Final[frozenset[tuple[Bid, Bid]]] = frozenset(
+    {
+        (Bid.SOLO_OITO, Bid.SOLO_OITO_DA_ULTIMA),
+        (Bid.SOLO_DEZ, Bid.SOLO_DEZ_DA_ULTIMA),
+    }
+)
+#: Under the literal reading of JUB-8 only the very next speaker is barred from this overcall.
+LITERAL_TIER_OVERCALL: Final = (Bid.SOLO_DEZ, Bid.MISERIA)
+
+#: The calls in the order a page shows them: pass first, then the ladder.
+ALL_CALLS: Final[tuple[Call, ...]] = (PASSO, *Bid)
+
+
+def parse_call(raw: object, *, field: str) -> Call:
+    if isinstance(raw, str):
+        if raw == PASSO.value:
+            return PASSO
+        try:
+            return Bid(raw)
+        except ValueError:
+            pass
+    raise InvalidInput(Text(N_("%(call)s is not a Jubileu call."), call=str(raw)), field=field)
+
+
+# --------------------------------------------------------------------------- options
+
+OPTIONS: Final[tuple[OptionSpec, ...]] = (
+    OptionSpec(
+        name="overtricks",
+        kind="bool",
+        default=True,
+        label=Text(N_("Overtricks are paid")),
+        help=Text(N_("A declarer who makes more tricks than promised gets one more chip per extra trick from each payer.")),
+        rule_ref="JUB-4",
+    ),
+    OptionSpec(
+        name="overtricks_in_partnerships",
+        kind="bool",
+        default=True,
+        label=Text(N_("Overtricks also in partnership contracts")),
+        help=Text(N_("When off, only solo contracts earn the overtrick chips.")),
+        rule_ref="JUB-4",
+    ),
+    OptionSpec(
+        name="misere_margin",
+        kind="choice",
+        default="deviation",
+        choices=(
+            Choice(value="deviation", label=Text(N_("By how far it missed"))),
+            Choice(value="flat", label=Text(N_("Always the contract's value"))),
+        ),
+        label=Text(N_("A failed misère costs")),
+        help=Text(N_("By default each trick beyond the first one missed adds a chip, as for other contracts.")),
+        rule_ref="JUB-5",
+    ),
+    OptionSpec(
+        name="meia_miseria_settlement",
+        kind="choice",
+        default="everyone",
+        choices=(
+            Choice(value="everyone", label=Text(N_("With all three others"))),
+            Choice(value="non_declarers", label=Text(N_("Only with the players who did not declare it"))),
+        ),
+        label=Text(N_("Several Meia Miséria declarers settle")),
+        help=Text(N_("Each declarer plays for himself; this says whether declarers also pay each other.")),
+        rule_ref="JUB-6",
+    ),
+    OptionSpec(
+        name="meia_miseria_join",
+        kind="choice",
+        default="anyone",
+        choices=(
+            Choice(value="anyone", label=Text(N_("Anyone, even after passing"))),
+            Choice(value="not_passed", label=Text(N_("Only players who have not passed"))),
+        ),
+        label=Text(N_("Who may join a Meia Miséria")),
+        help=Text(N_("A join can be announced out of turn while Meia Miséria is the highest bid.")),
+        rule_ref="JUB-7",
+    ),
+    OptionSpec(
+        name="miseria_over_solo_dez",
+        kind="choice",
+        default="barred",
+        choices=(
+            Choice(value="barred", label=Text(N_("Never"))),
+            Choice(value="next_barred", label=Text(N_("Only the very next speaker is barred"))),
+        ),
+        label=Text(N_("Miséria over a Solo Dez")),
+        help=Text(N_("Among equal bids the first to speak prevails; the literal text only bars the next speaker.")),
+        rule_ref="JUB-8",
+    ),
+    OptionSpec(
+        name="jogo_obrigatorio_bidders",
+        kind="choice",
+        default="aces",
+        choices=(
+            Choice(value="aces", label=Text(N_("Only a player with 3 or 4 aces"))),
+            Choice(value="anyone", label=Text(N_("Anyone (not advised)"))),
+        ),
+        label=Text(N_("Who may bid Jogo Obrigatório")),
+        help=Text(N_("A player with 3 or 4 aces must bid at least Jogo Obrigatório either way.")),
+        rule_ref="JUB-9",
+    ),
+    OptionSpec(
+        name="jubileu_self_ace",
+        kind="choice",
+        default="refuse",
+        choices=(
+            Choice(value="refuse", label=Text(N_("Not allowed"))),
+            Choice(value="solo", label=Text(N_("He plays alone at the Jubileu value"))),
+        ),
+        label=Text(N_("A Jubileu declarer calls an ace he holds")),
+        help=Text(N_("By default the partner must be another player.")),
+        rule_ref="JUB-11",
+    ),
+    OptionSpec(
+        name="jogo_obrigatorio_self_king",
+        kind="choice",
+        default="refuse",
+        choices=(
+            Choice(value="refuse", label=Text(N_("Not allowed"))),
+            Choice(value="solo", label=Text(N_("He plays alone for 8 tricks"))),
+        ),
+        label=Text(N_("With four aces, calling a king he holds")),
+        help=Text(N_("By default the called king must be in another player's hand.")),
+        rule_ref="JUB-10",
+    ),
+    OptionSpec(
+        name="first_speaker",
+        kind="choice",
+        default="after_dealer",
+        choices=(
+            Choice(value="after_dealer", label=Text(N_("The player after the dealer"))),
+            Choice(value="before_dealer", label=Text(N_("The player before the dealer"))),
+        ),
+        label=Text(N_("Who speaks first")),
+        help=Text(N_("By default the first to receive cards speaks first; the auction goes on in order of play.")),
+        rule_ref="JUB-1",
+    ),
+    OptionSpec(
+        name="auction_end",
+        kind="choice",
+        default="pass_final",
+        choices=(
+            Choice(value="pass_final", label=Text(N_("A pass is final"))),
+            Choice(value="three_passes", label=Text(N_("A player may bid again; three passes in a row end it"))),
+        ),
+        label=Text(N_("End of the auction")),
+        help=Text(N_("Either way a player who passed may still join a Meia Miséria.")),
+        rule_ref="JUB-2",
+    ),
+    OptionSpec(
+        name="all_pass",
+        kind="choice",
+        default="next_dealer",
+        choices=(
+            Choice(value="next_dealer", label=Text(N_("The deal passes on"))),
+            Choice(value="redeal", label=Text(N_("The same dealer deals again"))),
+        ),
+        label=Text(N_("When everybody passes")),
+        help=Text(N_("No chips move in a hand where everybody passed.")),
+        rule_ref="JUB-3",
+    ),
+    OptionSpec(
+        name="starting_chips",
+        kind="int",
+        default=0,
+        minimum=0,
+        maximum=100_000,
+        label=Text(N_("Chips each player starts with")),
+        help=Text(N_("Only for display: balances are always counted from zero.")),
+        rule_ref="JUB-15",
+    ),
+    OptionSpec(
+        name="chip_value",
+        kind="money",
+        default="0",
+        label=Text(N_("Money per chip")),
+        help=Text(N_("Zero means chips only.")),
+    ),
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class JubileuOptions:
+    """The house rules of one table; the defaults are the chosen readings of rules.md §1(e)."""
+
+    overtricks: bool = True
+    overtricks_in_partnerships: bool = True
+    misere_margin: str = "deviation"
+    meia_miseria_settlement: str = "everyone"
+    meia_miseria_join: str = "anyone"
+    miseria_over_solo_dez: str = "barred"
+    jogo_obrigatorio_bidders: str = "aces"
+    jubileu_self_ace: str = "refuse"
+    jogo_obrigatorio_self_king: str = "refuse"
+    first_speaker: str = "after_dealer"
+    auction_end: str = "pass_final"
+    all_pass: str = "next_dealer"
+    starting_chips: int = 0
+    chip_value: str = "0"
+
+    @classmethod
+    def from_json(cls, raw: object) -> JubileuOptions:
+        """Options as posted (unknown names and bad values refused), defaults filled in."""
+        values: dict[str, OptionValue] = parse_options(OPTIONS, raw)
+        return cls(**values)  # type: ignore[arg-type]
+
+    def to_json(self) -> dict[str, OptionValue]:
+        return {spec.name: getattr(self, spec.name) for spec in OPTIONS}
+
+
+# --------------------------------------------------------------------------- the auction
+
+
+def first_speaker(players: Sequence[str], dealer: str, options: JubileuOptions) -> str:
+    """JUB-1: by default the player after the dealer in order of play speaks first."""
+    return seats.after(players, dealer, 1 if options.first_speaker == "after_dealer" else -1)
+
+
+def next_dealer(players: Sequence[str], dealer: str, options: JubileuOptions, *, all_passed: bool) -> str:
+    """The deal passes on in order of play, unless everybody passed and the table redeals (JUB-3)."""
+    if all_passed and options.all_pass == "redeal":
+        return dealer
+    return seats.after(players, dealer)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Contract:
+    """The auction's outcome: the winning bid and its declarer(s) (several only for Meia Miséria)."""
+
+    bid: Bid
+    declarers: tuple[str, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {"bid": self.bid.value, "declarers": list(self.declarers)}
+
+
+class Auction:
+    """The auction of one hand, call by call.
+
+    ``legal_calls()`` lists what the player to speak may say, ``joiners()`` who may join a
+    standing Meia Miséria out of turn; ``verify_call`` raises :class:`IllegalCall` with the reason;
+    ``call`` records a call after verifying it. A page builds its buttons from ``legal_calls()``
+    and a forged request is refused by the same ``verify_call``: one definition of legal.
+    """
+
+    def __init__(
+        self,
+        *,
+        players: Sequence[str],
+        dealer: str,
+        options: JubileuOptions,
+        aces: Mapping[str, int] | None = None,
+    ) -> None:
+        self.players = tuple(players)
+        self.options = options
+        self.aces: Mapping[str, int] = MappingProxyType(dict(aces or {}))
+        self.order = seats.order_from(self.players, first_speaker(self.players, dealer, options))
+        self.calls: list[tuple[str, Call]] = []
+        self.standing: Bid | None = None
+        self.declarers: list[str] = []
+        self.dealer = dealer
+        self.passed: set[str] = set()  # whose pass counts (since the standing bid, under three_passes)
+        self.turn: str | None = self.order[0]
+        self.barred_from_literal_overcall: str | None = None
+
+    # -- questions
+
+    @property
+    def complete(self) -> bool:
+        return self.turn is None
+
+    @property
+    def contract(self) -> Contract | None:
+        """The contract once complete; ``None`` while open or when everybody passed."""
+        if not self.complete or self.standing is None:
+            return None
+        return Contract(bid=self.standing, declarers=tuple(self.declarers))
+
+    def forced(self, player: str) -> bool:
+        """J-L7: a holder of 3 or 4 aces must bid at least Jogo Obrigatório."""
+        return self.aces.get(player, 0) >= 3
+
+    def may_bid_jogo_obrigatorio(self, player: str) -> bool:
+        return self.options.jogo_obrigatorio_bidders == "anyone" or self.forced(player)
+
+    def legal_calls(self) -> list[Call]:
+        """The calls the player to speak may make now (empty once the auction is complete)."""
+        if self.turn is None:
+            return []
+        return [c for c in ALL_CALLS if self._reason(self.turn, c) is None]
+
+    def joiners(self) -> list[str]:
+        """Players other than the one to speak who may join the standing Meia Miséria now."""
+        if self.turn is None:
+            return []
+        return [p for p in self.order if p != self.turn and self._reason(p, Bid.MEIA_MISERIA) is None]
+
+    def can_call(self, player: str, call: Call) -> bool:
+        return self._reason(player, call) is None
+
+    def verify_call(self, player: str, call: Call, *, field: str | None = None) -> None:
+        reason = self._reason(player, call)
+        if reason is not None:
+            raise IllegalCall(reason, field=field)
+
+    # -- actions
+
+    def call(self, player: str, call: Call, *, field: str | None = None) -> None:
+        """Record ``call`` by ``player`` after checking it (raises :class:`IllegalCall`)."""
+        self.verify_call(player, call, field=field)
+        in_turn = player == self.turn
+        if self._is_join(player, call):
+            self.declarers.append(player)
+            # Joining puts him back in the auction: if a higher bid later supersedes the Meia
+            # Miséria, he bids on like anyone who has not passed.
+            self.passed.discard(player)
+        elif isinstance(call, Pass):
+            self.passed.add(player)
+        else:
+            assert isinstance(call, Bid)
+            self.standing = call
+            self.declarers = [player]
+            if self.options.auction_end == "three_passes":
+                self.passed = set()
+        self.calls.append((player, call))
+        if in_turn:  # an out-of-turn join uses nobody's turn
+            self.turn = self._next_speaker(player)
+            self.barred_from_literal_overcall = self.turn if call is Bid.SOLO_DEZ else None
+
+    @classmethod
+    def replay(
+        cls,
+        *,
+        players: Sequence[str],
+        dealer: str,
+        options: JubileuOptions,
+        aces: Mapping[str, int] | None,
+        calls: Sequence[tuple[str, Call]],
+    ) -> Auction:
+        """An auction with ``calls`` already made; undo is a replay without the last call."""
+        auction = cls(players=players, dealer=dealer, options=options, aces=aces)
+        for i, (player, call) in enumerate(calls):
+            auction.call(player, call, field=f"auction[{i}]")
+        return auction
+
+    # -- internals
+
+    def _is_join(self, player: str, call: Call) -> bool:
+        return call is Bid.MEIA_MISERIA and self.standing is Bid.MEIA_MISERIA and player not in self.declarers
+
+    def _next_speaker(self, after: str) -> str | None:
+        """The next player in speaking order who still has a say, or None when the auction is over.
+
+        The auction is over when every player other than the standing declarer(s) has passed
+        (since the standing bid, under ``three_passes``). Declarers do not speak while their
+        bid stands; under the default a pass is final, so passed players are skipped too.
+        """
+        others = [p for p in self.order if p not in self.declarers]
+        if all(p in self.passed for p in others):
+            return None
+        start = self.order.index(after)
+        for step in range(1, len(self.order) + 1):
+            candidate = self.order[(start + step) % len(self.order)]
+            if candidate in self.declarers:
+                continue
+            if candidate in self.passed and self.options.auction_end == "pass_final":
+                continue
+            return candidate
+        return None  # pragma: no cover - unreachable: some other player has not passed
+
+    def _reason(self, player: str, call: Call) -> Text | None:
+        """Why ``player`` may not make ``call`` now, or None when he may."""
+        if self.turn is None:
+            return Text(N_("The auction is already over."))
+        if player not in self.players:
+            return Text(N_("%(name)s is not seated at this table."), name=player)
+        if self._is_join(player, call):
+            return self._join_reason(player)
+        if player != self.turn:
+            if call is Bid.MEIA_MISERIA and self.standing is Bid.MEIA_MISERIA:
+                return Text(N_("%(name)s has already declared Meia Miséria."), name=player)
+            return Text(N_("It is not %(name)s's turn: %(turn)s speaks now."), name=player, turn=self.turn)
+        standing = self.standing
+        jo_rank = Bid.JOGO_OBRIGATORIO.rank
+        if isinstance(call, Pass):
+            if self.forced(player) and (standing is None or standing.rank < jo_rank):
+                return Text(
+                    N_("%(name)s holds %(aces)s aces and may not pass: he must bid at least Jogo Obrigatório."),
+                    name=player,
+                    aces=self.aces[player],
+                )
+            return None
+        if call is Bid.JOGO_OBRIGATORIO and not self.may_bid_jogo_obrigatorio(player):
+            return Text(N_("Only a player holding 3 or 4 aces may bid Jogo Obrigatório."))
+        if self.forced(player) and call.rank < jo_rank:
+            return Text(
+                N_("%(name)s holds %(aces)s aces and must bid at least Jogo Obrigatório."),
+                name=player,
+                aces=self.aces[player],
+            )
+        if standing is None or call.rank > standing.rank:
+            return None
+        if call.rank < standing.rank:
+            return Text(
+                N_("%(call)s is lower than the standing %(standing)s: bid higher or pass."),
+                call=call.label,
+                standing=standing.label,
+            )
+        if (standing, call) in TIER_OVERCALLS:
+            return None
+        if (
+            (standing, call) == LITERAL_TIER_OVERCALL
+            and self.options.miseria_over_solo_dez == "next_barred"
+            and player != self.barred_from_literal_overcall
+        ):
+            return None
+        if call is standing:
+            return Text(N_("%(call)s has already been bid: bid higher or pass."), call=call.label)
+        return Text(
+            N_("%(call)s cannot be bid over %(standing)s: among bids of practically equal value, the first to speak prevails."),
+            call=call.label,
+            standing=standing.label,
+        )
+
+    def _join_reason(self, player: str) -> Text | None:
+        if self.forced(player):
+            return Text(
+                N_("%(name)s holds %(aces)s aces and may not join Meia Miséria: he must bid at least Jogo Obrigatório."),
+                name=player,
+                aces=self.aces[player],
+            )
+        if player in self.passed and player != self.turn and self.options.meia_miseria_join == "not_passed":
+            return Text(N_("%(name)s has passed and, under this table's rules, may no longer join Meia Miséria."), name=player)
+        return None
+
+
+# --------------------------------------------------------------------------- the hand record
+
+
+@dataclass(frozen=True, kw_only=True)
+class JubileuHand:
+    """A validated Jubileu hand. Build it with :func:`parse_hand`; it cannot hold a broken hand."""
+
+    players: tuple[str, ...]
+    dealer: str
+    ultima: Suit
+    aces: Mapping[str, int] = field(default_factory=dict)
+    auction: tuple[tuple[str, Call], ...] | None = None
+    contract: Contract | None = None  # None: everybody passed
+    trump: Suit | None = None
+    called: Suit | None = None
+    partner: str | None = None
+    tricks: Mapping[str, int] | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """The record as api.md gives it (dealer and trump filled in where derived)."""
+        out: dict[str, object] = {"dealer": self.dealer, "ultima": self.ultima.value}
+        if self.aces:
+            out["aces"] = dict(self.aces)
+        if self.auction is not None:
+            out["auction"] = [[p, c.value] for p, c in self.auction]
+        else:
+            out["contract"] = self.contract.to_json() if self.contract else {"bid": PASSO.value, "declarers": []}
+        for key, value in (("trump", self.trump), ("called", self.called)):
+            if value is not None:
+                out[key] = value.value
+        if self.partner is not None:
+            out["partner"] = self.partner
+        if self.tricks is not None:
+            out["tricks"] = dict(self.tricks)
+        return out
+
+
+_RECORD_FIELDS: Final = frozenset(
+    {"dealer", "ultima", "aces", "auction", "contract", "trump", "called", "partner", "tricks", "expected_number"}
+)
+
+
+def parse_suit(raw: object, *, field: str) -> Suit:
+    if isinstance(raw, str):
+        try:
+            return Suit(raw)
+        except ValueError:
+            pass
+    raise InvalidInput(Text(N_("%(value)s is not a suit (copas, ouros, espadas or paus)."), value=str(raw)), field=field)
+
+
+def parse_hand(
+    raw: object,
+    *,
+    players: Sequence[str],
+    options: JubileuOptions,
+    dealer: str,
+) -> JubileuHand:
+    """Validate a posted Jubileu record against the rules, or raise a :class:`RulesError`.
+
+    ``dealer`` is the dealer by rotation; a record may name another seated player (api.md). The
+    checks run in the order a player would look: shape, the auction call by call, then the
+    contract details, then the tricks.
+    """
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(Text(N_("A hand must be a JSON object.")))
+    for key in raw:
+        if key not in _RECORD_FIELDS:
+            raise InvalidInput(Text(N_("A Jubileu hand has no field called %(name)s."), name=str(key)), field=str(key))
+    players = tuple(players)
+    if "dealer" in raw and raw["dealer"] is not None:
+        dealer = seats.require_player(players, raw["dealer"], field="dealer")
+    if "ultima" not in raw:
+        raise InvalidInput(Text(N_("The suit of the dealer's last card (the última) is required.")), field="ultima")
+    ultima = parse_suit(raw["ultima"], field="ultima")
+    aces = _parse_aces(players, raw.get("aces"))
+
+    auction_contract: Contract | None = None
+    auction_calls: tuple[tuple[str, Call], ...] | None = None
+    has_auction = raw.get("auction") is not None
+    has_contract = raw.get("contract") is not None
+    if not has_auction and not has_contract:
+        raise InvalidInput(Text(N_("Give the auction or, if only that is known, the final contract.")), field="auction")
+    if has_auction:
+        auction_calls, auction_contract = _replay_auction(players, dealer, options, aces, raw["auction"])
+    contract = auction_contract
+    if has_contract:
+        given = _parse_contract(players, raw["contract"])
+        if has_auction:
+            # Several Meia Miséria declarers may be listed in any order: compare them as a set.
+            if _contract_key(given) != _contract_key(auction_contract):
+                raise InconsistentHand(Text(N_("The contract does not match the auction.")), field="contract")
+        else:
+            _check_direct_contract(given, aces, options)
+            contract = given
+
+    trump = called = None
+    partner = None
+    tricks = None
+    if contract is None:
+        for key in ("trump", "called", "partner"):
+            if raw.get(key) is not None:
+                raise InconsistentHand(Text(N_("Everybody passed, so there is no %(what)s to give."), what=key), field=key)
+        if raw.get("tricks") is not None:
+            raise InconsistentHand(Text(N_("Everybody passed: no tricks were played.")), field="tricks")
+    else:
+        trump, called, partner = _check_details(players, contract, ultima, aces, options, raw)
+        tricks = seats.require_counts(
+            players, raw.get("tricks"), field="tricks", total=TRICKS, maximum=TRICKS, what=Text(N_("Tricks"))
+        )
+    return JubileuHand(
+        players=players,
+        dealer=dealer,
+        ultima=ultima,
+        aces=MappingProxyType(aces),
+        auction=auction_calls,
+        contract=contract,
+        trump=trump,
+        called=called,
+        partner=partner,
+        tricks=MappingProxyType(tricks) if tricks is not None else None,
+    )
+
+
+def _parse_aces(players: Sequence[str], raw: object) -> dict[str, int]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(Text(N_("Aces must be given as player and count, e.g. {\"Ana\": 3}.")), field="aces")
+    aces: dict[str, int] = {}
+    for name, count in raw.items():
+        seats.require_player(players, name, field=f"aces.{name}")
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise InvalidInput(Text(N_("The number of aces must be a whole number.")), field=f"aces.{name}")
+        if count == 0:
+            continue
+        if count not in (3, 4):
+            raise InconsistentHand(
+                Text(N_("Only holders of 3 or 4 aces are entered; %(name)s has %(count)s."), name=name, count=count),
+                field=f"aces.{name}",
+            )
+        aces[name] = count
+    if len(aces) > 1:
+        raise InconsistentHand(Text(N_("Only one player can hold 3 or 4 of the four aces.")), field="aces")
+    return aces
+
+
+def _replay_auction(
+    players: tuple[str, ...],
+    dealer: str,
+    options: JubileuOptions,
+    aces: Mapping[str, int],
+    raw: object,
+) -> tuple[tuple[tuple[str, Call], ...], Contract | None]:
+    if not isinstance(raw, Sequence) or isinstance(raw, str):
+        raise InvalidInput(Text(N_("The auction must be a list of [player, call] pairs.")), field="auction")
+    auction = Auction(players=players, dealer=dealer, options=options, aces=aces)
+    for i, item in enumerate(raw):
+        where = f"auction[{i}]"
+        if not isinstance(item, Sequence) or isinstance(item, str) or len(item) != 2:
+            raise InvalidInput(Text(N_("Each call must be a [player, call] pair.")), field=where)
+        player = seats.require_player(players, item[0], field=where)
+        auction.call(player, parse_call(item[1], field=where), field=where)
+    if not auction.complete:
+        raise IllegalCall(
+            Text(N_("The auction is not finished: %(name)s still has to speak."), name=auction.turn or ""),
+            field="auction",
+        )
+    return tuple(auction.calls), auction.contract
+
+
+def _parse_contract(players: Sequence[str], raw: object) -> Contract | None:
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(Text(N_("The contract must be an object with bid and declarers.")), field="contract")
+    bid = parse_call(raw.get("bid"), field="contract.bid")
+    names = raw.get("declarers", [])
+    if not isinstance(names, Sequence) or isinstance(names, str):
+        raise InvalidInput(Text(N_("The declarers must be a list of players.")), field="contract.declarers")
+    declarers = tuple(seats.require_player(players, n, field=f"contract.declarers[{i}]") for i, n in enumerate(names))
+    if len(set(declarers)) != len(declarers):
+        raise InconsistentHand(Text(N_("A declarer is named twice.")), field="contract.declarers")
+    if isinstance(bid, Pass):
+        if declarers:
+            raise InconsistentHand(Text(N_("When everybody passed there is no declarer.")), field="contract.declarers")
+        return None
+    if not declarers:
+        raise InvalidInput(Text(N_("Name the declarer.")), field="contract.declarers")
+    if len(declarers) > 1 and bid is not Bid.MEIA_MISERIA:
+        raise InconsistentHand(
+            Text(N_("Only Meia Miséria may have several declarers; %(bid)s has one."), bid=bid.label),
+            field="contract.declarers",
+        )
+    return Contract(bid=bid, declarers=declarers)
+
+
+def _contract_key(contract: Contract | None) -> tuple[Bid, frozenset[str]] | None:
+    return None if contract is None else (contract.bid, frozenset(contract.declarers))
+
+
+def _check_direct_contract(contract: Contract | None, aces: Mapping[str, int], options: JubileuOptions) -> None:
+    """Without the auction, still refuse what no auction could have produced (J-L6, J-L7)."""
+    forced = next(iter(aces), None)
+    if contract is None:
+        if forced is not None:
+            raise InconsistentHand(
+                Text(N_("%(name)s holds %(count)s aces and could not have passed."), name=forced, count=aces[forced]),
+                field="contract",
+            )
+        return
+    if (
+        contract.bid is Bid.JOGO_OBRIGATORIO
+        and options.jogo_obrigatorio_bidders == "aces"
+        and contract.declarers[0] not in aces
+    ):
+        raise InconsistentHand(Text(N_("Only a player holding 3 or 4 aces may bid Jogo Obrigatório.")), field="contract")
+    if forced is not None and contract.bid.rank < Bid.JOGO_OBRIGATORIO.rank:
+        raise InconsistentHand(
+            Text(
+                N_("%(name)s holds %(count)s aces, so the contract must be at least Jogo Obrigatório."),
+                name=forced,
+                count=aces[forced],
+            ),
+            field="contract",
+        )
+
+
+def _check_details(
+    players: tuple[str, ...],
+    contract: Contract,
+    ultima: Suit,
+    aces: Mapping[str, int],
+    options: JubileuOptions,
+    raw: Mapping[str, object],
+) -> tuple[Suit | None, Suit | None, str | None]:
+    """Trump, called card and partner for the contract (J-L8 to J-L11)."""
+    bid, info = contract.bid, contract.bid.info
+    declarer = contract.declarers[0]
+    trump = parse_suit(raw["trump"], field="trump") if raw.get("trump") is not None else None
+    called = parse_suit(raw["called"], field="called") if raw.get("called") is not None else None
+    partner = seats.require_player(players, raw["partner"], field="partner") if raw.get("partner") is not None else None
+
+    if info.trump is Trump.NONE and trump is not None:
+        raise InconsistentHand(Text(N_("Meia Miséria is played without trump.")), field="trump")
+    if info.trump is Trump.ULTIMA:
+        if trump is None:
+            trump = ultima
+        elif trump is not ultima:
+            raise InconsistentHand(
+                Text(N_("In %(bid)s the trump is the suit of the última (%(suit)s)."), bid=bid.label, suit=ultima.label),
+                field="trump",
+            )
+    if info.trump in (Trump.DECLARER, Trump.PARTNER) and trump is None:
+        raise InvalidInput(Text(N_("Give the trump suit of %(bid)s."), bid=bid.label), field="trump")
+
+    if not info.partnership:
+        if called is not None:
+            raise InconsistentHand(Text(N_("%(bid)s has no called card."), bid=bid.label), field="called")
+        if partner is not None:
+            raise InconsistentHand(Text(N_("%(bid)s is played without a partner."), bid=bid.label), field="partner")
+        return trump, None, None
+
+    if partner is None:
+        raise InvalidInput(Text(N_("Give the partner: the player who holds the called card.")), field="partner")
+    if bid is Bid.JOGO_OBRIGATORIO:
+        four_aces = aces.get(declarer, 4) == 4  # with "anyone may bid it" a non-holder calls a king
+        if called is None and four_aces:
+            raise InvalidInput(Text(N_("Give the suit of the king the declarer called.")), field="called")
+        if called is not None and trump is called:
+            what = Text(N_("the called king")) if four_aces else Text(N_("the fourth ace"))
+            raise InconsistentHand(
+                Text(N_("The trump cannot be the suit of %(what)s (%(suit)s)."), what=what, suit=called.label),
+                field="trump",
+            )
+        if partner == declarer and (not four_aces or options.jogo_obrigatorio_self_king == "refuse"):
+            raise InconsistentHand(
+                Text(N_("The partner in Jogo Obrigatório must be another player, the holder of the called card.")),
+                field="partner",
+            )
+        return trump, called, partner
+    # Jubileu and Jubileu da Última: an ace called by suit, never the trump ace.
+    if called is None:
+        raise InvalidInput(Text(N_("Give the suit of the called ace.")), field="called")
+    if called is trump:
+        raise InconsistentHand(
+            Text(N_("The called ace cannot be the ace of trumps (%(suit)s)."), suit=called.label), field="called"
+        )
+    if partner == declarer and options.jubileu_self_ace == "refuse":
+        raise InconsistentHand(
+            Text(N_("The partner must be another player: the declarer cannot call an ace he holds himself.")),
+            field="partner",
+        )
+    return trump, called, partner
+
+
+# --------------------------------------------------------------------------- settlement
+
+
+@dataclass(frozen=True, kw_only=True)
+class Outcome:
+    """How one declarer's contract went: made or not, and the chips each payer owes."""
+
+    made: bool
+    tricks: int
+    per_payer: int
+    lines: tuple[Line, ...]
+
+
+def outcome(bid: Bid, tricks: int, options: JubileuOptions, *, partnership: bool) -> Outcome:
+    """Chips per paying player for ``tricks`` taken by the declaring side (rules.md §1(d)).
+
+    >>> outcome(Bid.SOLO_NOVE, 7, JubileuOptions(), partnership=False).per_payer
+    5
+    >>> outcome(Bid.SOLO_NOVE, 8, JubileuOptions(), partnership=False).per_payer
+    4
+    """
+    info = bid.info
+    v = info.value
+    if info.kind is Kind.PLUS:
+        made = tricks >= info.tricks
+        margin = tricks - info.tricks if made else info.tricks - tricks
+    else:
+        made = tricks == info.tricks
+        margin = abs(tricks - info.tricks)
+    if made:
+        extra = margin if info.kind is Kind.PLUS and options.overtricks else 0
+        if partnership and not options.overtricks_in_partnerships:
+            extra = 0
+        lines = [Line(text=Text(N_("%(bid)s made"), bid=bid.label), amount=v)]
+        if extra:
+            lines.append(Line(text=Text(N_("%(count)s overtrick(s)"), count=extra), amount=extra))
+        return Outcome(made=True, tricks=tricks, per_payer=v + extra, lines=tuple(lines))
+    flat = info.kind is Kind.MISERE and options.misere_margin == "flat"
+    extra = 0 if flat else max(0, margin - 1)
+    if info.kind is Kind.MISERE:
+        failed = Text(N_("%(bid)s failed with %(count)s trick(s)"), bid=bid.label, count=tricks)
+    else:
+        failed = Text(N_("%(bid)s failed by %(count)s trick(s)"), bid=bid.label, count=margin)
+    lines = [Line(text=failed, amount=v)]
+    if extra:
+        lines.append(Line(text=Text(N_("%(count)s trick(s) beyond the first"), count=extra), amount=extra))
+    return Outcome(made=False, tricks=tricks, per_payer=v + extra, lines=tuple(lines))
+
+
+def settle(hand: JubileuHand, options: JubileuOptions) -> Settlement:
+    """Who pays whom for a validated hand. Deltas always sum to zero.
+
+    Solo: the declarer receives ``a`` from each of the three others, or pays each ``a``.
+    Partnership: each defender pays one of the pair (the defender next after the declarer in
+    order of play pays the declarer, JUB-12), or the other way round. Several Meia Miséria
+    declarers: each is settled as his own solo (JUB-6), and the results add up.
+    """
+    players = hand.players
+    contract = hand.contract
+    if contract is None:
+        return Settlement(players=players, lines=(Line(text=Text(N_("Everybody passed: no chips move.")), amount=0),))
+    assert hand.tricks is not None
+    tricks = hand.tricks
+    bid = contract.bid
+    payments: list[Payment] = []
+    lines: list[Line] = []
+    if bid.info.partnership and hand.partner is not None and hand.partner != contract.declarers[0]:
+        declarer, partner = contract.declarers[0], hand.partner
+        result = outcome(bid, tricks[declarer] + tricks[partner], options, partnership=True)
+        defenders = [p for p in seats.order_from(players, declarer) if p not in (declarer, partner)]
+        for side, defender in zip((declarer, partner), defenders):
+            payments.append(_pay(defender, side, result))
+        lines.extend(result.lines)
+        return Settlement(players=players, payments=tuple(payments), lines=tuple(lines))
+    solo_declarers = contract.declarers
+    opponents_of = {
+        d: [p for p in seats.order_from(players, d) if p != d and (options.meia_miseria_settlement == "everyone" or p not in solo_declarers)]
+        for d in solo_declarers
+    }
+    for declarer in solo_declarers:
+        result = outcome(bid, tricks[declarer], options, partnership=False)
+        for other in opponents_of[declarer]:
+            payments.append(_pay(other, declarer, result))
+        if len(solo_declarers) > 1:
+            lines.extend(Line(text=Text(N_("%(name)s: %(line)s"), name=declarer, line=ln.text), amount=ln.amount) for ln in result.lines)
+        else:
+            lines.extend(result.lines)
+    return Settlement(players=players, payments=tuple(p for p in payments if p.amount), lines=tuple(lines))
+
+
+def _pay(opponent: str, declarer: str, result: Outcome) -> Payment:
+    if result.made:
+        return Payment(payer=opponent, payee=declarer, amount=result.per_payer)
+    return Payment(payer=declarer, payee=opponent, amount=result.per_payer)
+
+
+def contract_summary(hand: JubileuHand) -> dict[str, object]:
+    """The contract as the API answers it: bid, declarers and, where they apply, partner and trump."""
+    if hand.contract is None:
+        return {"bid": PASSO.value, "declarers": []}
+    out = hand.contract.to_json()
+    if hand.partner is not None:
+        out["partner"] = hand.partner
+    if hand.trump is not None:
+        out["trump"] = hand.trump.value
+    if hand.called is not None:
+        out["called"] = hand.called.value
+    return out
+
+
+class JubileuRules:
+    """Jubileu behind the :class:`~referee.rules.game.GameRules` surface."""
+
+    slug = SLUG
+    name = "Jubileu"
+    min_players = PLAYERS
+    max_players = PLAYERS
+    option_specs = OPTIONS
+
+    def parse_options(self, raw: object) -> JubileuOptions:
+        return JubileuOptions.from_json(raw)
+
+    def options_json(self, options: JubileuOptions) -> dict[str, OptionValue]:
+        return options.to_json()
+
+    def parse_hand(self, raw: object, *, players: Sequence[str], options: JubileuOptions, dealer: str) -> JubileuHand:
+        return parse_hand(raw, players=players, options=options, dealer=dealer)
+
+    def hand_json(self, hand: JubileuHand) -> dict[str, object]:
+        return hand.to_json()
+
+    def dealer_of(self, hand: JubileuHand) -> str:
+        return hand.dealer
+
+    def settle(self, hand: JubileuHand, options: JubileuOptions) -> Settlement:
+        return settle(hand, options)
+
+    def first_speaker(self, players: Sequence[str], dealer: str, options: JubileuOptions) -> str:
+        return first_speaker(players, dealer, options)
+
+    def next_dealer(self, players: Sequence[str], hand: JubileuHand, options: JubileuOptions) -> str:
+        return next_dealer(players, hand.dealer, options, all_passed=hand.contract is None)
+
+    def contract_json(self, hand: JubileuHand) -> Mapping[str, object]:
+        return contract_summary(hand)
+
+
+RULES: Final = JubileuRules()

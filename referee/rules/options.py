@@ -1,0 +1,97 @@
+"""House-rule options described as data.
+
+Each game lists its options as :class:`OptionSpec` values: the API validates posted options
+against them, the table form renders them (label, one-line help, choices) and the chosen reading
+of the rule digest is the ``default``. One description serves the engine, the API and the page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from .errors import InvalidInput
+from .text import N_, Text
+
+OptionValue = bool | int | str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Choice:
+    value: str
+    label: Text
+
+
+@dataclass(frozen=True, kw_only=True)
+class OptionSpec:
+    """One house rule: its API name, kind, default and the words that explain it."""
+
+    name: str
+    kind: str  # "bool" | "choice" | "int" | "money"
+    default: OptionValue
+    label: Text
+    help: Text
+    choices: tuple[Choice, ...] = ()
+    minimum: int = 0
+    maximum: int = 1_000_000
+    rule_ref: str = ""
+
+    def parse(self, raw: object) -> OptionValue:
+        """The value as the engine uses it, or :class:`InvalidInput` with a sentence."""
+        field = f"options.{self.name}"
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            raise InvalidInput(Text(N_("Option %(name)s takes true or false."), name=self.name), field=field)
+        if self.kind == "choice":
+            allowed = [c.value for c in self.choices]
+            if isinstance(raw, str) and raw in allowed:
+                return raw
+            raise InvalidInput(
+                Text(N_("Option %(name)s takes one of: %(values)s."), name=self.name, values=", ".join(allowed)),
+                field=field,
+            )
+        if self.kind == "int":
+            if isinstance(raw, int) and not isinstance(raw, bool) and self.minimum <= raw <= self.maximum:
+                return raw
+            raise InvalidInput(
+                Text(
+                    N_("Option %(name)s takes a whole number from %(low)s to %(high)s."),
+                    name=self.name,
+                    low=self.minimum,
+                    high=self.maximum,
+                ),
+                field=field,
+            )
+        if self.kind == "money":
+            return parse_money(raw, field=field, name=self.name)
+        raise AssertionError(f"unknown option kind {self.kind}")
+
+
+def parse_money(raw: object, *, field: str, name: str) -> str:
+    """Money travels as a decimal string ("0.50"); it is never a float, so cents stay exact."""
+    if isinstance(raw, str):
+        try:
+            value = Decimal(raw.strip().replace(",", "."))
+        except InvalidOperation:
+            value = Decimal(-1)
+        if value.is_finite() and Decimal(0) <= value <= Decimal(1_000_000) and value == value.quantize(Decimal("0.01")):
+            return format(value.quantize(Decimal("0.01")) if value != value.to_integral() else value.to_integral(), "f")
+    raise InvalidInput(
+        Text(N_("Option %(name)s takes an amount of money such as \"0.50\" (at most two decimals)."), name=name),
+        field=field,
+    )
+
+
+def parse_options(specs: Sequence[OptionSpec], raw: object) -> dict[str, OptionValue]:
+    """Every option with its value, defaults filled in. Unknown names are refused, not ignored."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(Text(N_("Options must be an object of name and value.")), field="options")
+    by_name = {spec.name: spec for spec in specs}
+    for name in raw:
+        if name not in by_name:
+            raise InvalidInput(Text(N_("There is no option called %(name)s."), name=str(name)), field=f"options.{name}")
+    return {spec.name: spec.parse(raw[spec.name]) if spec.name in raw else spec.default for spec in specs}

@@ -1,0 +1,114 @@
+"""Home page (tables in progress), language switch, favicon."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_babel import format_timedelta
+from sqlalchemy import func, select
+
+from referee.db import db
+from referee.i18n import LANG_COOKIE
+from referee.models import Hand, Table
+
+bp = Blueprint("home", __name__)
+
+HOME_LIMIT = 50
+
+# Display names of the games. Proper nouns: the same in every language.
+# TODO(lead): take these from the rules registry (referee.rules.GAMES) once it lands.
+GAME_NAMES = {
+    "jubileu": "Jubileu",
+    "quatrilho": "Quatrilho",
+    "samba": "Samba",
+    "koziri": "Koziri",
+    "injun": "Injun",
+    "kentucky_derby": "Kentucky Derby",
+    "lift_smoke": "Lift Smoke",
+    "el_gato": "El Gato",
+    "relogio": "Relógio",
+    "cachorro": "Cachorro",
+}
+
+
+def game_name(slug: str) -> str:
+    return GAME_NAMES.get(slug, slug.replace("_", " ").title())
+
+
+@bp.get("/")
+def index() -> ResponseReturnValue:
+    """Tables in progress, most recently active first."""
+    last_hand = (
+        select(Hand.table_id, func.max(Hand.created_at).label("last"), func.count().label("n"))
+        .group_by(Hand.table_id)
+        .subquery()
+    )
+    last = func.coalesce(last_hand.c.last, Table.created_at)
+    rows = db.session.execute(
+        select(Table, last.label("last"), func.coalesce(last_hand.c.n, 0))
+        .outerjoin(last_hand, last_hand.c.table_id == Table.id)
+        .where(Table.finished_at.is_(None))
+        .order_by(last.desc())
+        .limit(HOME_LIMIT)
+    ).all()
+    now = datetime.now(timezone.utc)
+    tables = [
+        {
+            "table": table,
+            "game": game_name(table.game),
+            "players": [seat.name for seat in table.seats],
+            "hands": hands,
+            "last": format_timedelta(_aware(last_at) - now, add_direction=True),
+            "last_iso": _aware(last_at).isoformat(),
+        }
+        for table, last_at, hands in rows
+    ]
+    return render_template("home/index.html", tables=tables)
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite hands back naive datetimes even for DateTime(timezone=True); they are UTC.
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+@bp.get("/lang/<code>")
+def set_language(code: str) -> ResponseReturnValue:
+    """Remember the chosen language in a cookie and go back where the user was."""
+    if code not in current_app.config["LANGUAGES"]:
+        code = current_app.config["BABEL_DEFAULT_LOCALE"]
+    response = redirect(_same_site_referrer() or url_for("home.index"))
+    response.set_cookie(
+        LANG_COOKIE, code, max_age=365 * 24 * 3600, httponly=True, samesite="Lax"
+    )
+    return response
+
+
+def _same_site_referrer() -> str | None:
+    """The referrer's path if it is on this site (never redirect elsewhere)."""
+    if not request.referrer:
+        return None
+    ref = urlsplit(request.referrer)
+    if ref.netloc != request.host or not ref.path.startswith("/"):
+        return None
+    if ref.path.startswith(("//", "/lang/")):  # "//host" would leave the site
+        return None
+    return ref.path + (f"?{ref.query}" if ref.query else "")
+
+
+@bp.get("/favicon.ico")
+def favicon() -> ResponseReturnValue:
+    return send_from_directory(
+        current_app.static_folder or "static", "favicon.svg", mimetype="image/svg+xml",
+        max_age=7 * 24 * 3600,
+    )

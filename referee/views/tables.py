@@ -1,0 +1,221 @@
+"""Table pages: create, scoreboard, history, void and correct, settle-up, watch.
+
+Thin views in the POST-redirect-GET style: read the form, call one ledger function, flash,
+redirect. Who may write is decided by the scorer token the browser holds for the table (kept
+in the signed session cookie when the table is created here, or pasted by the scorer).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+
+from referee import ledger
+from referee.forms import field_for, option_values, table_form
+from referee.i18n import render_text
+from referee.models import Table
+from referee.rules import GAMES, get_game
+from referee.rules.errors import RulesError
+from referee.rules.text import text_from_json
+
+bp = Blueprint("tables", __name__)
+
+RECENT = 3
+TOKENS = "scorer_tokens"
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def load(table_id: str) -> Table:
+    try:
+        return ledger.get_table(table_id)
+    except ledger.NotFound:
+        abort(404)
+
+
+def remember_token(table: Table, token: str) -> None:
+    tokens = dict(session.get(TOKENS, {}))
+    tokens[table.id] = token
+    session[TOKENS] = tokens
+    session.permanent = True
+
+
+def can_score(table: Table) -> bool:
+    return ledger.token_matches(table, session.get(TOKENS, {}).get(table.id))
+
+
+def require_scorer(table: Table) -> None:
+    if not can_score(table):
+        abort(401)
+
+
+def actor() -> str:
+    return _("Scorer")
+
+
+def board(table: Table) -> dict[str, Any]:
+    """Everything the scoreboard shows, derived from the stored hands."""
+    hands = ledger.all_hands(table)
+    totals = ledger.totals(table, hands)
+    players = ledger.players_of(table)
+    dealer = ledger.current_dealer(table, hands)
+    rules = ledger.rules_of(table)
+    options = rules.parse_options(table.options)
+    speaker = rules.first_speaker(players, dealer, options)
+    settlement = ledger.settlement(table)
+    start = ledger.stock(table)
+    return {
+        "table": table,
+        "game_name": rules.name,
+        "players": players,
+        "totals": totals,
+        "stock": start,
+        "money": settlement.get("money"),
+        "transfers": settlement["transfers"],
+        "dealer": dealer,
+        "speaker": speaker,
+        "next_number": max((h.number for h in hands), default=0) + 1,
+        "hands": hands,
+        "recent": [h for h in reversed(hands)][:RECENT],
+        "live_count": sum(1 for h in hands if not h.is_void),
+        "can_score": can_score(table),
+    }
+
+
+def lines_of(hand: Any) -> list[dict[str, Any]]:
+    return [{"label": render_text(text_from_json(line["text"])), "amount": line["amount"]} for line in hand.result.get("lines", [])]
+
+
+@bp.app_context_processor
+def inject_helpers() -> dict[str, Any]:
+    from referee.views import labels
+
+    return {"hand_lines": lines_of, "labels": labels, "render_text": render_text}
+
+
+# --------------------------------------------------------------------------- create
+
+
+@bp.route("/tables/new", methods=["GET", "POST"])
+def new() -> ResponseReturnValue:
+    game = request.args.get("game", "jubileu")
+    if game not in GAMES:
+        abort(404)
+    rules = get_game(game)
+    form = table_form(rules, request.form if request.method == "POST" else None)
+    error = None
+    if request.method == "POST" and form.validate():
+        players = [getattr(form, f"player_{i}").data or "" for i in range(rules.max_players)]
+        dealer_index = int(form.dealer.data or rules.max_players - 1)
+        try:
+            names = [" ".join(p.split()) for p in players]
+            table, token = ledger.create_table(
+                game=game,
+                players=names,
+                dealer=names[dealer_index] if 0 <= dealer_index < len(names) and names[dealer_index] else None,
+                name=form.name.data,
+                options=option_values(form, rules),
+                locale=None,
+            )
+        except RulesError as exc:
+            error = render_text(exc.text)
+            target = field_for(exc.field)
+            if target and hasattr(form, target):
+                getattr(form, target).errors = [error]
+                error = None if target.startswith("player_") or target.startswith("opt_") else error
+        else:
+            remember_token(table, token)
+            flash(_("Table created. Good game!"), "success")
+            return redirect(url_for("tables.show", table_id=table.id))
+    elif request.method == "POST":
+        error = _("Check the fields marked below.")
+    status = 422 if request.method == "POST" else 200
+    return render_template("tables/new.html", form=form, rules=rules, error=error), status
+
+
+# --------------------------------------------------------------------------- read
+
+
+@bp.get("/t/<table_id>")
+def show(table_id: str) -> ResponseReturnValue:
+    table = load(table_id)
+    return render_template("tables/show.html", **board(table), watching=False)
+
+
+@bp.get("/w/<table_id>")
+def watch(table_id: str) -> ResponseReturnValue:
+    """The read-only view: the same scoreboard without any control that writes."""
+    table = load(table_id)
+    data = board(table)
+    data["can_score"] = False
+    return render_template("tables/show.html", **data, watching=True)
+
+
+@bp.get("/t/<table_id>/history")
+def history(table_id: str) -> ResponseReturnValue:
+    table = load(table_id)
+    return render_template("tables/history.html", **board(table))
+
+
+@bp.get("/t/<table_id>/settle")
+def settle(table_id: str) -> ResponseReturnValue:
+    table = load(table_id)
+    return render_template("tables/settle.html", **board(table))
+
+
+@bp.post("/t/<table_id>/scorer")
+def claim(table_id: str) -> ResponseReturnValue:
+    """Become this table's scorer on this phone by pasting the scorer token."""
+    table = load(table_id)
+    token = (request.form.get("token") or "").strip()
+    if ledger.token_matches(table, token):
+        remember_token(table, token)
+        flash(_("This phone can now record hands at this table."), "success")
+    else:
+        flash(_("That scorer code is not right for this table."), "error")
+    return redirect(url_for("tables.show", table_id=table.id))
+
+
+# --------------------------------------------------------------------------- void
+
+
+@bp.route("/t/<table_id>/hands/<int:number>/void", methods=["GET", "POST"])
+def void(table_id: str, number: int) -> ResponseReturnValue:
+    table = load(table_id)
+    require_scorer(table)
+    hand = next((h for h in ledger.all_hands(table) if h.number == number), None)
+    if hand is None:
+        abort(404)
+    error = None
+    reason = ""
+    if request.method == "POST":
+        reason = " ".join((request.form.get("reason") or "").split())
+        if not reason:
+            error = _("Say why the hand is voided: the history keeps the reason.")
+        else:
+            try:
+                ledger.void_hand(table, number, reason=reason, actor=actor())
+            except ledger.Conflict as exc:
+                flash(render_text(exc.text), "error")
+            else:
+                flash(_("Hand %(number)s is void. Totals and the deal were recomputed.", number=number), "success")
+            return redirect(url_for("tables.show", table_id=table.id))
+    return render_template("tables/void.html", table=table, hand=hand, error=error, reason=reason), (422 if error else 200)
+
+
+@bp.post("/t/<table_id>/hands/<int:number>/undo")
+def undo(table_id: str, number: int) -> ResponseReturnValue:
+    """The "undo" right after saving: a void with a standard reason, nothing erased."""
+    table = load(table_id)
+    require_scorer(table)
+    try:
+        ledger.void_hand(table, number, reason=_("Undone right after it was recorded."), actor=actor())
+    except (ledger.Conflict, ledger.NotFound):
+        flash(_("That hand could not be undone."), "error")
+    else:
+        flash(_("Hand %(number)s was undone (it stays in the history, marked void).", number=number), "success")
+    return redirect(url_for("tables.show", table_id=table.id))

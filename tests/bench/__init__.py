@@ -1,0 +1,1 @@
+"""Benchmarks: scripts that print figures (not assertions). Run with `make bench`."""

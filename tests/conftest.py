@@ -1,0 +1,58 @@
+"""Shared fixtures. TEST_DATABASE_URL picks the database (default: in-memory SQLite).
+
+    pg_virtualenv sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// .venv/bin/pytest -q tests/web'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import text
+
+from referee import create_app
+from referee.extensions import db
+
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "sqlite://")
+
+
+@pytest.fixture
+def app(tmp_path) -> Iterator[Flask]:
+    """A fresh app on an empty database whose schema came from the migrations.
+
+    In-memory SQLite is new for every app. On a shared server database (PostgreSQL) every
+    test starts from empty tables: all rows are removed after each test (the schema stays,
+    so the migrations run once per session).
+    """
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": TEST_DATABASE_URL,
+            "WTF_CSRF_ENABLED": False,
+            "SECRET_KEY": "test",
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+        }
+    )
+    yield app
+    with app.app_context():
+        db.session.remove()
+        if db.engine.dialect.name == "postgresql":
+            _empty_all_tables()
+        db.engine.dispose()
+
+
+def _empty_all_tables() -> None:
+    names = ", ".join(
+        f'"{t.name}"' for t in db.metadata.sorted_tables if t.name != "alembic_version"
+    )
+    if names:
+        with db.engine.begin() as connection:
+            connection.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
