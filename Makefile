@@ -40,7 +40,7 @@ $(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/message
 ## Extract every marked string (_, gettext, ngettext, lazy _l, the rules' no-op N_) and
 ## merge it into the catalogues. Then translate the new entries in pt_BR/messages.po.
 messages: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -k _l -k N_ --sort-output --no-location --width=100 \
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k N_ -k NP_:1,2 --sort-output --no-location --width=100 \
 	    --project=Referee -o $(POT) .
 	$(BIN)/pybabel update -i $(POT) -d $(TRANSLATIONS) --no-fuzzy-matching --width=100 \
 	    --ignore-obsolete

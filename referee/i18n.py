@@ -10,7 +10,7 @@ from decimal import Decimal, InvalidOperation
 
 from babel.numbers import format_currency, format_decimal
 from flask import Flask, current_app, g, request
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale, get_translations
 
 from referee.rules.text import Text
 
@@ -70,4 +70,5 @@ def init_app(app: Flask) -> None:
 
 def render_text(text: Text) -> str:
     """A sentence from the rules engine in the current language (see referee.rules.text)."""
-    return text.render(gettext)
+    translations = get_translations()
+    return text.render(translations.gettext, translations.ngettext)

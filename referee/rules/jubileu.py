@@ -25,7 +25,7 @@ from .cards import Suit
 from .errors import IllegalCall, InconsistentHand, InvalidInput, RulesError
 from .options import Choice, OptionSpec, OptionValue, parse_options
 from .settle import Line, Payment, Settlement
-from .text import N_, Text
+from .text import N_, NP_, Text
 
 SLUG: Final = "jubileu"
 PLAYERS: Final = 4
@@ -917,17 +917,17 @@ def outcome(bid: Bid, tricks: int, options: JubileuOptions, *, partnership: bool
             extra = 0
         lines = [Line(text=Text(N_("%(bid)s made"), bid=bid.label), amount=v)]
         if extra:
-            lines.append(Line(text=Text(N_("%(count)s overtrick(s)"), count=extra), amount=extra))
+            lines.append(Line(text=Text(*NP_("%(count)s overtrick", "%(count)s overtricks"), count=extra), amount=extra))
         return Outcome(made=True, tricks=tricks, per_payer=v + extra, lines=tuple(lines))
     flat = info.kind is Kind.MISERE and options.misere_margin == "flat"
     extra = 0 if flat else max(0, margin - 1)
     if info.kind is Kind.MISERE:
-        failed = Text(N_("%(bid)s failed with %(count)s trick(s)"), bid=bid.label, count=tricks)
+        failed = Text(*NP_("%(bid)s failed with %(count)s trick", "%(bid)s failed with %(count)s tricks"), bid=bid.label, count=tricks)
     else:
-        failed = Text(N_("%(bid)s failed by %(count)s trick(s)"), bid=bid.label, count=margin)
+        failed = Text(*NP_("%(bid)s failed by %(count)s trick", "%(bid)s failed by %(count)s tricks"), bid=bid.label, count=margin)
     lines = [Line(text=failed, amount=v)]
     if extra:
-        lines.append(Line(text=Text(N_("%(count)s trick(s) beyond the first"), count=extra), amount=extra))
+        lines.append(Line(text=Text(*NP_("%(count)s trick beyond the first", "%(count)s tricks beyond the first"), count=extra), amount=extra))
     return Outcome(made=False, tricks=tricks, per_payer=v + extra, lines=tuple(lines))
 
 

@@ -99,6 +99,38 @@ class Flow:
         self.speaker = first_speaker(self.players, self.dealer, self.options)
         self.error: str | None = None
         self.error_step: str | None = None
+        self._sanitize()
+
+    def _sanitize(self) -> None:
+        """Make any draft safe to show: unknown values are dropped, and an auction is cut at
+        its first illegal call, whose sentence becomes the page's error (a forged or stale
+        link shows the rule it breaks, never a crash)."""
+        d = self.draft
+        if d.ultima not in Suit._value2member_map_:
+            d.ultima = None
+        if d.aces is not None and not (
+            isinstance(d.aces, dict) and all(k in self.players and v in (3, 4) for k, v in d.aces.items()) and len(d.aces) <= 1
+        ):
+            d.aces = None
+        if not isinstance(d.calls, list):
+            d.calls = []
+        if d.tricks is not None and not (isinstance(d.tricks, dict) and all(isinstance(v, int) for v in d.tricks.values())):
+            d.tricks = None
+        if d.aces is None:
+            d.calls = []
+            return
+        auction = Auction(players=self.players, dealer=self.dealer, options=self.options, aces=d.aces)
+        for i, item in enumerate(d.calls):
+            try:
+                player, raw = item
+                auction.call(str(player), parse_call(raw, field="auction"))
+            except RulesError as exc:
+                self.error = render_text(exc.text)
+                d.calls = d.calls[:i]
+                return
+            except (TypeError, ValueError):
+                d.calls = d.calls[:i]
+                return
 
     # -- judging
 
@@ -144,7 +176,8 @@ class Flow:
             return "tricks"
         if where in DETAILS and getattr(d, where) is None:
             return where
-        self.error = render_text(error.text)
+        if self.error is None:
+            self.error = render_text(error.text)
         self.error_step = where
         return where
 
@@ -195,6 +228,7 @@ class Flow:
             d.tricks = self._read_tricks()
         elif kind == "back" and arg in STEPS:
             self._clear_from(arg)
+        self._sanitize()
 
     def _read_tricks(self) -> dict[str, int]:
         """Tricks per player from the steppers; a single blank is filled so the total is 13."""

@@ -14,9 +14,42 @@
     if (input.max !== "" && value > Number(input.max)) value = Number(input.max);
     if (String(value) === input.value) return;
     input.value = String(value);
+    input.setAttribute("data-touched", "");
     input.dispatchEvent(new Event("input", { bubbles: true }));
     input.dispatchEvent(new Event("change", { bubbles: true }));
   });
+
+  // Counts that must add up (tricks to 13): the last input fills itself with what is left,
+  // until the scorer types into it. The server does the same for a single blank count.
+  function fillTotal(form) {
+    var inputs = form.querySelectorAll('input[type="number"]');
+    if (!inputs.length) return;
+    var total = parseInt(form.getAttribute("data-total"), 10);
+    var last = inputs[inputs.length - 1];
+    var sum = 0;
+    for (var i = 0; i < inputs.length - 1; i++) sum += parseInt(inputs[i].value, 10) || 0;
+    if (!last.hasAttribute("data-touched")) last.value = String(Math.max(0, total - sum));
+    sum += parseInt(last.value, 10) || 0;
+    var out = form.querySelector("[data-total-out]");
+    if (out) {
+      out.textContent = out.getAttribute(sum === total ? "data-ok" : "data-off")
+        .replace("{sum}", String(sum)).replace("{total}", String(total));
+      out.classList.toggle("negative", sum !== total);
+    }
+  }
+  document.addEventListener("input", function (event) {
+    var form = event.target.closest && event.target.closest("form[data-total]");
+    if (!form) return;
+    var inputs = form.querySelectorAll('input[type="number"]');
+    if (event.isTrusted && event.target === inputs[inputs.length - 1]) event.target.setAttribute("data-touched", "");
+    fillTotal(form);
+  });
+  function init() {
+    var forms = document.querySelectorAll("form[data-total]");
+    for (var i = 0; i < forms.length; i++) fillTotal(forms[i]);
+  }
+  document.addEventListener("DOMContentLoaded", init);
+  document.addEventListener("htmx:load", init);
 
   // htmx: send the CSRF token (from <meta name="csrf-token">) with every request.
   document.addEventListener("htmx:configRequest", function (event) {
