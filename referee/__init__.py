@@ -38,7 +38,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     config_module.load(app, config)
 
-    from referee import errorpages, i18n, security
+    from referee import compress, errorpages, i18n, security
     from referee.extensions import babel, csrf, db, migrate
 
     db.init_app(app)
@@ -47,6 +47,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
+    compress.init_app(app)
     errorpages.init_app(app)
 
     from referee import api

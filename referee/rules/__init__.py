@@ -28,6 +28,20 @@ KNOWN_GAMES: Final = (
     "cachorro",
 )
 
+#: Display names: proper nouns, the same in every language.
+GAME_NAMES: Final = {
+    "jubileu": "Jubileu",
+    "quatrilho": "Quatrilho",
+    "samba": "Samba",
+    "koziri": "Koziri",
+    "injun": "Injun",
+    "kentucky_derby": "Kentucky Derby",
+    "lift_smoke": "Lift Smoke",
+    "el_gato": "El Gato",
+    "relogio": "Relógio",
+    "cachorro": "Paciência do Cachorro",
+}
+
 GAMES: Final[dict[str, GameRules[Any, Any]]] = {
     jubileu.SLUG: jubileu.RULES,
 }
@@ -46,4 +60,4 @@ def get_game(slug: object) -> GameRules[Any, Any]:
     return GAMES[slug]
 
 
-__all__ = ["GAMES", "KNOWN_GAMES", "GameRules", "InvalidInput", "RulesError", "UnknownGame", "get_game"]
+__all__ = ["GAMES", "GAME_NAMES", "KNOWN_GAMES", "GameRules", "InvalidInput", "RulesError", "UnknownGame", "get_game"]

@@ -849,8 +849,8 @@ def _check_details(
             raise InconsistentHand(Text(N_("%(bid)s is played without a partner."), bid=bid.label), field="partner")
         return trump, None, None
 
-    if partner is None:
-        raise InvalidInput(Text(N_("Give the partner: the player who holds the called card.")), field="partner")
+    # Checked in the order things are settled at the table: the called card and the trump
+    # first, the partner last (the flow asks in this order and offers only accepted values).
     if bid is Bid.JOGO_OBRIGATORIO:
         four_aces = aces.get(declarer, 4) == 4  # with "anyone may bid it" a non-holder calls a king
         if called is None and four_aces:
@@ -861,6 +861,8 @@ def _check_details(
                 Text(N_("The trump cannot be the suit of %(what)s (%(suit)s)."), what=what, suit=called.label),
                 field="trump",
             )
+        if partner is None:
+            raise InvalidInput(Text(N_("Give the partner: the player who holds the called card.")), field="partner")
         if partner == declarer and (not four_aces or options.jogo_obrigatorio_self_king == "refuse"):
             raise InconsistentHand(
                 Text(N_("The partner in Jogo Obrigatório must be another player, the holder of the called card.")),
@@ -874,6 +876,8 @@ def _check_details(
         raise InconsistentHand(
             Text(N_("The called ace cannot be the ace of trumps (%(suit)s)."), suit=called.label), field="called"
         )
+    if partner is None:
+        raise InvalidInput(Text(N_("Give the partner: the player who holds the called card.")), field="partner")
     if partner == declarer and options.jubileu_self_ace == "refuse":
         raise InconsistentHand(
             Text(N_("The partner must be another player: the declarer cannot call an ace he holds himself.")),

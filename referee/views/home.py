@@ -6,6 +6,7 @@ from datetime import datetime, timezone
 from urllib.parse import urlsplit
 
 from flask import (
+    abort,
     Blueprint,
     current_app,
     redirect,
@@ -21,26 +22,11 @@ from sqlalchemy import func, select
 from referee.db import db
 from referee.i18n import LANG_COOKIE
 from referee.models import Hand, Table
+from referee.rules import GAME_NAMES
 
 bp = Blueprint("home", __name__)
 
 HOME_LIMIT = 50
-
-# Display names of the games. Proper nouns: the same in every language.
-# TODO(lead): take these from the rules registry (referee.rules.GAMES) once it lands.
-GAME_NAMES = {
-    "jubileu": "Jubileu",
-    "quatrilho": "Quatrilho",
-    "samba": "Samba",
-    "koziri": "Koziri",
-    "injun": "Injun",
-    "kentucky_derby": "Kentucky Derby",
-    "lift_smoke": "Lift Smoke",
-    "el_gato": "El Gato",
-    "relogio": "Relógio",
-    "cachorro": "Cachorro",
-}
-
 
 def game_name(slug: str) -> str:
     return GAME_NAMES.get(slug, slug.replace("_", " ").title())
@@ -112,3 +98,14 @@ def favicon() -> ResponseReturnValue:
         current_app.static_folder or "static", "favicon.svg", mimetype="image/svg+xml",
         max_age=7 * 24 * 3600,
     )
+
+
+@bp.get("/games/<slug>")
+def game_rules(slug: str) -> ResponseReturnValue:
+    """How Referee judges a game: drawn from the engine's own tables (ladder, options), so the
+    page and the referee can never disagree."""
+    if slug != "jubileu":
+        abort(404)
+    from referee.rules.jubileu import LADDER, OPTIONS
+
+    return render_template("home/rules_jubileu.html", ladder=LADDER, options=OPTIONS)

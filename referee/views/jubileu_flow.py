@@ -164,6 +164,10 @@ class Flow:
             return "aces"
         if d.direct and d.contract is None:
             return "contract"
+        if self.contract_bid() is Bid.JOGO_OBRIGATORIO and d.called is None:
+            # At the table the partner shows himself (4th ace or called king) and then names
+            # trump, so ask in that order: the trump buttons can then leave out that suit.
+            return "called"
         preview, error = self.judge()
         if error is None:
             return "preview"

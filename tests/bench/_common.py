@@ -1,0 +1,283 @@
+"""Shared helpers for the benchmarks: the machine line, a gunicorn server started and stopped by
+PID, a closed-loop HTTP load generator and figure printing. Benchmarks PRINT, never assert."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import platform
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST = "127.0.0.1"  # loopback only
+GUNICORN = Path(sys.executable).with_name("gunicorn")
+
+_machine_printed = False
+
+
+def machine() -> None:
+    """Print the machine once per process (each bench module calls it; the runner shares it)."""
+    global _machine_printed
+    if _machine_printed:
+        return
+    _machine_printed = True
+    print(
+        f"machine: nproc={os.cpu_count()} python={platform.python_version()} "
+        f"({platform.python_implementation()}) {platform.system()} {platform.machine()}",
+        flush=True,
+    )
+
+
+def figure(label: str, value: float, unit: str, target: str, ok: bool | None) -> None:
+    """One line per figure, with its target and PASS/MISS, so a reader sees it at a glance."""
+    verdict = "" if ok is None else ("PASS" if ok else "MISS")
+    print(f"  {label:<44} {value:>12,.1f} {unit:<8} target {target:<14} {verdict}", flush=True)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+# --------------------------------------------------------------------------- the server
+
+
+@dataclass
+class Server:
+    proc: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    @property
+    def base(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    def worker_pids(self) -> list[int]:
+        """The gunicorn workers: the master's children (from /proc/<pid>/task/*/children)."""
+        pids: list[int] = []
+        for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
+            try:
+                pids += [int(p) for p in (task / "children").read_text().split()]
+            except OSError:
+                pass
+        return sorted(pids)
+
+
+def status_kb(pid: int, key: str) -> int | None:
+    """A /proc/<pid>/status field in kB (VmHWM, VmRSS), or None when the process is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+@contextmanager
+def gunicorn(app: str, env: dict[str, str], workers: int = 2, ready_path: str = "/") -> Iterator[Server]:
+    """Serve `app` (a gunicorn app spec) on 127.0.0.1:<free port>; stop it by PID on exit."""
+    port = free_port()
+    log = Path(tempfile.mkstemp(prefix="bench-gunicorn-", suffix=".log")[1])
+    full_env = {**os.environ, **env, "PYTHONPATH": str(ROOT)}
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [str(GUNICORN), "--bind", f"{HOST}:{port}", "--workers", str(workers),
+             "--worker-class", "sync", "--log-level", "warning", app],
+            cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    server = Server(proc=proc, port=port, log=log)
+    try:
+        _wait_ready(server, ready_path, workers)
+        yield server
+    finally:
+        stop(proc)
+        log.unlink(missing_ok=True)
+
+
+def _wait_ready(server: Server, path: str, workers: int, timeout: float = 30.0) -> None:
+    """Until the server answers and every worker is forked (then a moment for them to import)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.proc.poll() is not None:
+            raise RuntimeError(f"gunicorn exited ({server.proc.returncode}):\n{server.log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(server.base + path, timeout=5) as response:
+                response.read()
+            answered = True
+        except urllib.error.HTTPError:
+            answered = True
+        except OSError:
+            answered = False
+        if answered and len(server.worker_pids()) >= workers:
+            # warm both workers up: each answers a few requests before the clock starts
+            for _ in range(4 * workers):
+                try:
+                    with urllib.request.urlopen(server.base + path, timeout=10) as response:
+                        response.read()
+                except urllib.error.HTTPError:
+                    pass
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"gunicorn did not answer in {timeout:.0f} s:\n{server.log.read_text()[-3000:]}")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the master by its PID (it stops its workers), SIGKILL if it lingers."""
+    if proc.poll() is not None:
+        return
+    workers = []
+    try:
+        workers = [int(p) for t in Path(f"/proc/{proc.pid}/task").iterdir() for p in (t / "children").read_text().split()]
+    except OSError:
+        pass
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=5)
+    for pid in workers:  # orphans, should the master have died without reaping them
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+# --------------------------------------------------------------------------- HTTP
+
+
+def post_json(base: str, path: str, body: Any, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    request = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), method="POST",
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"null")
+
+
+@dataclass
+class LoadResult:
+    duration: float
+    latencies: list[float] = field(default_factory=list)  # seconds, successful requests only
+    errors: dict[str, int] = field(default_factory=dict)
+    finished_at: list[float] = field(default_factory=list)  # completion times since start
+    client_cpu: float = 0.0
+
+    @property
+    def ok(self) -> int:
+        return len(self.latencies)
+
+    @property
+    def rate(self) -> float:
+        return self.ok / self.duration if self.duration else 0.0
+
+    def percentile(self, p: float) -> float:
+        """Nearest-rank percentile in milliseconds."""
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        rank = max(1, min(len(ordered), int(round(p / 100 * len(ordered) + 0.5))))
+        return ordered[rank - 1] * 1000
+
+    def rate_by_window(self, windows: int = 5) -> list[float]:
+        step = self.duration / windows
+        counts = [0] * windows
+        for t in self.finished_at:
+            counts[min(windows - 1, int(t / step))] += 1
+        return [c / step for c in counts]
+
+
+def drive(
+    port: int,
+    clients: list[Callable[[int], tuple[str, bytes, dict[str, str]]]],
+    seconds: float,
+    expect: int = 201,
+) -> LoadResult:
+    """Closed loop: one thread per client, each sending its next request as soon as the previous
+    answer is in, for `seconds`. A client maps its request index to (path, body, headers).
+
+    http.client keeps the connection open when the server allows it; gunicorn's sync workers
+    close after every answer, so each request pays for a new TCP connection (as a phone would).
+    """
+    result = LoadResult(duration=seconds)
+    lock = threading.Lock()
+    start_gate = threading.Barrier(len(clients) + 1)
+    t0 = 0.0
+
+    def run(client: Callable[[int], tuple[str, bytes, dict[str, str]]]) -> None:
+        connection = http.client.HTTPConnection(HOST, port, timeout=30)
+        mine: list[float] = []
+        done: list[float] = []
+        errors: dict[str, int] = {}
+        start_gate.wait()
+        deadline = t0 + seconds
+        i = 0
+        while True:
+            path, body, headers = client(i)
+            started = time.perf_counter()
+            if started >= deadline:
+                break
+            try:
+                connection.request("POST", path, body=body, headers=headers)
+                response = connection.getresponse()
+                payload = response.read()
+                ended = time.perf_counter()
+                if response.status == expect:
+                    mine.append(ended - started)
+                    done.append(ended - t0)
+                    i += 1
+                else:
+                    key = f"HTTP {response.status}: {payload[:160].decode(errors='replace')}"
+                    errors[key] = errors.get(key, 0) + 1
+                if response.getheader("Connection", "").lower() == "close":
+                    connection.close()
+            except (OSError, http.client.HTTPException) as exc:
+                errors[type(exc).__name__] = errors.get(type(exc).__name__, 0) + 1
+                connection.close()
+        connection.close()
+        with lock:
+            result.latencies += mine
+            result.finished_at += done
+            for key, n in errors.items():
+                result.errors[key] = result.errors.get(key, 0) + n
+
+    threads = [threading.Thread(target=run, args=(c,), daemon=True) for c in clients]
+    for thread in threads:
+        thread.start()
+    cpu0 = time.process_time()
+    t0 = time.perf_counter() + 0.05
+    start_gate.wait()
+    for thread in threads:
+        thread.join(seconds + 60)
+    result.duration = max([seconds, *result.finished_at])
+    result.client_cpu = time.process_time() - cpu0
+    return result
+
+
+def report_load(name: str, result: LoadResult) -> None:
+    print(f"  [{name}] {result.ok} requests OK in {result.duration:.1f} s; "
+          f"load generator CPU {result.client_cpu:.1f} s "
+          f"({100 * result.client_cpu / result.duration:.0f}% of one core)", flush=True)
+    windows = result.rate_by_window()
+    print("  [{}] req/s per {:.0f} s window: {}".format(
+        name, result.duration / len(windows), " ".join(f"{r:,.0f}" for r in windows)), flush=True)
+    for key, n in sorted(result.errors.items(), key=lambda kv: -kv[1])[:5]:
+        print(f"  [{name}] ERROR x{n}: {key}", flush=True)
