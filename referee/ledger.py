@@ -270,6 +270,9 @@ def record_hand(
     old: Hand | None = None
     dealer = current_dealer(table, hands)
     if replaces is not None:
+        # A hand number, strictly: true == 1 and 1.0 == 1 in Python would otherwise pick hand 1.
+        if isinstance(replaces, bool) or not isinstance(replaces, int):
+            raise InvalidInput(Text(N_("replaces must be the number of the hand to correct.")), field="replaces")
         old = _find(hands, replaces)
         if old.is_void:
             raise Conflict(Text(N_("Hand %(number)s is already void."), number=old.number))

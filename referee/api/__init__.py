@@ -119,7 +119,8 @@ def create_table() -> ResponseReturnValue:
             raise InvalidInput(Text(N_("A table has no field called %(name)s."), name=unknown[0]), field=unknown[0])
         if "game" not in body or "players" not in body:
             missing = "game" if "game" not in body else "players"
-            return error(400, "invalid_input", _("The field %(name)s is required.", name=missing), missing)
+            with force_locale(locale):  # the language asked for, like every other error here
+                return error(400, "invalid_input", _("The field %(name)s is required.", name=missing), missing)
         if body.get("teams") is not None and body.get("game") != "samba":
             raise InvalidInput(Text(N_("Teams are only for Samba.")), field="teams")
         table, token = ledger.create_table(

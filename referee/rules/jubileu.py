@@ -201,8 +201,8 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             Choice(value="deviation", label=Text(N_("By how far it missed"))),
             Choice(value="flat", label=Text(N_("Always the contract's value"))),
         ),
-        label=Text(N_("A failed misère costs")),
-        help=Text(N_("By default each trick beyond the first one missed adds a chip, as for other contracts.")),
+        label=Text(N_("A failed Miséria or Meia Miséria costs")),
+        help=Text(N_("By default each missed trick after the first adds a chip, as in the other contracts.")),
         rule_ref="JUB-5",
     ),
     OptionSpec(
@@ -213,8 +213,8 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             Choice(value="everyone", label=Text(N_("With all three others"))),
             Choice(value="non_declarers", label=Text(N_("Only with the players who did not declare it"))),
         ),
-        label=Text(N_("Several Meia Miséria declarers settle")),
-        help=Text(N_("Each declarer plays for himself; this says whether declarers also pay each other.")),
+        label=Text(N_("Several Meia Miséria declarers settle with")),
+        help=Text(N_("Each declarer plays alone; this says whether declarers also pay each other.")),
         rule_ref="JUB-6",
     ),
     OptionSpec(
@@ -238,7 +238,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             Choice(value="next_barred", label=Text(N_("Only the very next speaker is barred"))),
         ),
         label=Text(N_("Miséria over a Solo Dez")),
-        help=Text(N_("Among equal bids the first to speak prevails; the literal text only bars the next speaker.")),
+        help=Text(N_("Among equal bids the first to speak prevails; a literal reading of the rule book bars only the next speaker.")),
         rule_ref="JUB-8",
     ),
     OptionSpec(
@@ -259,9 +259,9 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         default="refuse",
         choices=(
             Choice(value="refuse", label=Text(N_("Not allowed"))),
-            Choice(value="solo", label=Text(N_("He plays alone at the Jubileu value"))),
+            Choice(value="solo", label=Text(N_("The declarer plays alone at the Jubileu value"))),
         ),
-        label=Text(N_("A Jubileu declarer calls an ace he holds")),
+        label=Text(N_("A Jubileu declarer calls an ace in their own hand")),
         help=Text(N_("By default the partner must be another player.")),
         rule_ref="JUB-11",
     ),
@@ -271,9 +271,9 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         default="refuse",
         choices=(
             Choice(value="refuse", label=Text(N_("Not allowed"))),
-            Choice(value="solo", label=Text(N_("He plays alone for 8 tricks"))),
+            Choice(value="solo", label=Text(N_("The declarer plays alone for 8 tricks"))),
         ),
-        label=Text(N_("With four aces, calling a king he holds")),
+        label=Text(N_("With four aces, calling a king in their own hand")),
         help=Text(N_("By default the called king must be in another player's hand.")),
         rule_ref="JUB-10",
     ),
@@ -298,7 +298,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             Choice(value="three_passes", label=Text(N_("A player may bid again; three passes in a row end it"))),
         ),
         label=Text(N_("End of the auction")),
-        help=Text(N_("Either way a player who passed may still join a Meia Miséria.")),
+        help=Text(N_("Who may still join a Meia Miséria is a separate house rule.")),
         rule_ref="JUB-2",
     ),
     OptionSpec(
@@ -539,7 +539,7 @@ class Auction:
         if isinstance(call, Pass):
             if self.forced(player) and (standing is None or standing.rank < jo_rank):
                 return Text(
-                    N_("%(name)s holds %(aces)s aces and may not pass: he must bid at least Jogo Obrigatório."),
+                    N_("%(name)s holds %(aces)s aces, so passing is not allowed: the bid must be at least Jogo Obrigatório."),
                     name=player,
                     aces=self.aces[player],
                 )
@@ -579,7 +579,7 @@ class Auction:
     def _join_reason(self, player: str) -> Text | None:
         if self.forced(player):
             return Text(
-                N_("%(name)s holds %(aces)s aces and may not join Meia Miséria: he must bid at least Jogo Obrigatório."),
+                N_("%(name)s holds %(aces)s aces, so joining Meia Miséria is not allowed: the bid must be at least Jogo Obrigatório."),
                 name=player,
                 aces=self.aces[player],
             )
@@ -688,9 +688,13 @@ def parse_hand(
     partner = None
     tricks = None
     if contract is None:
-        for key in ("trump", "called", "partner"):
+        for key, sentence in (
+            ("trump", N_("Everybody passed, so there is no trump to give.")),
+            ("called", N_("Everybody passed, so there is no called card to give.")),
+            ("partner", N_("Everybody passed, so there is no partner to give.")),
+        ):
             if raw.get(key) is not None:
-                raise InconsistentHand(Text(N_("Everybody passed, so there is no %(what)s to give."), what=key), field=key)
+                raise InconsistentHand(Text(sentence), field=key)
         if raw.get("tricks") is not None:
             raise InconsistentHand(Text(N_("Everybody passed: no tricks were played.")), field="tricks")
     else:
@@ -856,11 +860,12 @@ def _check_details(
         if called is None and four_aces:
             raise InvalidInput(Text(N_("Give the suit of the king the declarer called.")), field="called")
         if called is not None and trump is called:
-            what = Text(N_("the called king")) if four_aces else Text(N_("the fourth ace"))
-            raise InconsistentHand(
-                Text(N_("The trump cannot be the suit of %(what)s (%(suit)s)."), what=what, suit=called.label),
-                field="trump",
+            sentence = (
+                N_("The trump cannot be the suit of the called king (%(suit)s).")
+                if four_aces
+                else N_("The trump cannot be the suit of the fourth ace (%(suit)s).")
             )
+            raise InconsistentHand(Text(sentence, suit=called.label), field="trump")
         if partner is None:
             raise InvalidInput(Text(N_("Give the partner: the player who holds the called card.")), field="partner")
         if partner == declarer and (not four_aces or options.jogo_obrigatorio_self_king == "refuse"):
@@ -880,7 +885,7 @@ def _check_details(
         raise InvalidInput(Text(N_("Give the partner: the player who holds the called card.")), field="partner")
     if partner == declarer and options.jubileu_self_ace == "refuse":
         raise InconsistentHand(
-            Text(N_("The partner must be another player: the declarer cannot call an ace he holds himself.")),
+            Text(N_("The partner must be another player: the declarer cannot call an ace from their own hand.")),
             field="partner",
         )
     return trump, called, partner

@@ -50,7 +50,7 @@ def require_counts(
     The order in which the counts were typed never matters: the result is keyed by seat order.
     """
     if not isinstance(raw, Mapping):
-        raise InvalidInput(Text(N_("%(what)s must be given per player."), what=what), field=field)
+        raise InvalidInput(Text(N_("%(what)s: give a count for each player."), what=what), field=field)
     for name in raw:
         require_player(players, name, field=f"{field}.{name}")
     counts: dict[str, int] = {}
@@ -81,7 +81,7 @@ def require_counts(
     if total is not None and sum(counts.values()) != total:
         raise InconsistentHand(
             Text(
-                N_("%(what)s add up to %(sum)s, but they must add up to %(total)s."),
+                N_("%(what)s: the total is %(sum)s; it must be %(total)s."),
                 what=what,
                 sum=sum(counts.values()),
                 total=total,

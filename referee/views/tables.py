@@ -202,7 +202,7 @@ def void(table_id: str, number: int) -> ResponseReturnValue:
             except ledger.Conflict as exc:
                 flash(render_text(exc.text), "error")
             else:
-                flash(_("Hand %(number)s is void. Totals and the deal were recomputed.", number=number), "success")
+                flash(_("Hand %(number)s is void. Balances and the deal were recomputed.", number=number), "success")
             return redirect(url_for("tables.show", table_id=table.id))
     return render_template("tables/void.html", table=table, hand=hand, error=error, reason=reason), (422 if error else 200)
 

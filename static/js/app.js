@@ -44,6 +44,14 @@
     if (event.isTrusted && event.target === inputs[inputs.length - 1]) event.target.setAttribute("data-touched", "");
     fillTotal(form);
   });
+  // New table: the "who deals first" choices show the names as they are typed.
+  document.addEventListener("input", function (event) {
+    var seat = event.target.getAttribute && event.target.getAttribute("data-seat-name");
+    if (seat === null || seat === undefined) return;
+    var label = document.querySelector('[data-seat-label="' + seat + '"]');
+    if (label) label.textContent = event.target.value.trim() || label.getAttribute("data-default");
+  });
+
   function init() {
     var forms = document.querySelectorAll("form[data-total]");
     for (var i = 0; i < forms.length; i++) fillTotal(forms[i]);

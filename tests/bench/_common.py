@@ -3,10 +3,10 @@ PID, a closed-loop HTTP load generator and figure printing. Benchmarks PRINT, ne
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import platform
+import shutil
 import signal
 import socket
 import subprocess
@@ -39,6 +39,15 @@ def machine() -> None:
         f"({platform.python_implementation()}) {platform.system()} {platform.machine()}",
         flush=True,
     )
+    load()
+
+
+def load() -> None:
+    """The load average: other work on the machine skews every figure, so say so."""
+    one, five, _fifteen = os.getloadavg()
+    busy = one > 0.5 * (os.cpu_count() or 1)
+    note = "  (BUSY: other processes are using the CPUs; figures will be low and noisy)" if busy else ""
+    print(f"  load average now: {one:.2f} (1 min), {five:.2f} (5 min){note}", flush=True)
 
 
 def figure(label: str, value: float, unit: str, target: str, ok: bool | None) -> None:
@@ -89,51 +98,63 @@ def status_kb(pid: int, key: str) -> int | None:
 
 
 @contextmanager
-def gunicorn(app: str, env: dict[str, str], workers: int = 2, ready_path: str = "/") -> Iterator[Server]:
+def gunicorn(app: str, env: dict[str, str], workers: int = 2) -> Iterator[Server]:
     """Serve `app` (a gunicorn app spec) on 127.0.0.1:<free port>; stop it by PID on exit."""
     port = free_port()
-    log = Path(tempfile.mkstemp(prefix="bench-gunicorn-", suffix=".log")[1])
-    full_env = {**os.environ, **env, "PYTHONPATH": str(ROOT)}
+    scratch = Path(tempfile.mkdtemp(prefix="bench-gunicorn-"))
+    log = scratch / "gunicorn.log"
+    ready = scratch / "ready"
+    ready.mkdir()
+    full_env = {**os.environ, **env, "PYTHONPATH": str(ROOT), "BENCH_READY_DIR": str(ready)}
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [str(GUNICORN), "--bind", f"{HOST}:{port}", "--workers", str(workers),
-             "--worker-class", "sync", "--log-level", "warning", app],
+            [str(GUNICORN), "--config", str(Path(__file__).with_name("gunicorn_conf.py")),
+             "--bind", f"{HOST}:{port}", "--workers", str(workers), "--worker-class", "sync",
+             "--log-level", "warning", app],
             cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT,
         )
     server = Server(proc=proc, port=port, log=log)
     try:
-        _wait_ready(server, ready_path, workers)
+        _wait_ready(server, ready, workers)
         yield server
     finally:
         stop(proc)
-        log.unlink(missing_ok=True)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _wait_ready(server: Server, path: str, workers: int, timeout: float = 30.0) -> None:
-    """Until the server answers and every worker is forked (then a moment for them to import)."""
+def _wait_ready(server: Server, ready: Path, workers: int, timeout: float = 30.0) -> None:
+    """Until every worker has loaded the app (gunicorn_conf.post_worker_init) and answers."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.proc.poll() is not None:
             raise RuntimeError(f"gunicorn exited ({server.proc.returncode}):\n{server.log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(server.base + path, timeout=5) as response:
-                response.read()
-            answered = True
-        except urllib.error.HTTPError:
-            answered = True
-        except OSError:
-            answered = False
-        if answered and len(server.worker_pids()) >= workers:
-            # warm both workers up: each answers a few requests before the clock starts
-            for _ in range(4 * workers):
-                try:
-                    with urllib.request.urlopen(server.base + path, timeout=10) as response:
-                        response.read()
-                except urllib.error.HTTPError:
-                    pass
-            return
-        time.sleep(0.1)
-    raise RuntimeError(f"gunicorn did not answer in {timeout:.0f} s:\n{server.log.read_text()[-3000:]}")
+        if len(list(ready.iterdir())) >= workers:
+            try:
+                with socket.create_connection((HOST, server.port), timeout=5):
+                    return
+            except OSError:
+                pass
+        time.sleep(0.05)
+    raise RuntimeError(f"gunicorn was not ready in {timeout:.0f} s:\n{server.log.read_text()[-3000:]}")
+
+
+@contextmanager
+def referee_server(workdir: Path) -> Iterator[Server]:
+    """Our production server: gunicorn, 2 sync workers, the real factory (tests/bench/wsgi.py),
+    DATABASE_URL at a temp SQLite file and a temp instance folder, both under `workdir`."""
+    env = {
+        "DATABASE_URL": f"sqlite:///{workdir / 'referee.sqlite3'}",
+        "BENCH_INSTANCE_PATH": str(workdir / "instance"),
+    }
+    # Schema and secret key once, before the workers start (as `make run` does): two workers
+    # migrating a fresh database at the same moment would race.
+    subprocess.run(
+        [sys.executable, "-c", "from tests.bench.wsgi import referee; referee()"],
+        cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, check=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    with gunicorn("tests.bench.wsgi:referee()", env) as server:
+        yield server
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
@@ -214,8 +235,11 @@ def drive(
     """Closed loop: one thread per client, each sending its next request as soon as the previous
     answer is in, for `seconds`. A client maps its request index to (path, body, headers).
 
-    http.client keeps the connection open when the server allows it; gunicorn's sync workers
-    close after every answer, so each request pays for a new TCP connection (as a phone would).
+    Each request is one raw HTTP/1.1 exchange on a new TCP connection with `Connection: close`
+    (gunicorn's sync workers close after every answer anyway, as they would with a phone): the
+    request bytes are sent at once and the answer read to EOF. No http.client parsing, so the
+    generator stays light (a few % of a core) and measures the server, not itself. Latency is
+    connect to last byte.
     """
     result = LoadResult(duration=seconds)
     lock = threading.Lock()
@@ -223,7 +247,6 @@ def drive(
     t0 = 0.0
 
     def run(client: Callable[[int], tuple[str, bytes, dict[str, str]]]) -> None:
-        connection = http.client.HTTPConnection(HOST, port, timeout=30)
         mine: list[float] = []
         done: list[float] = []
         errors: dict[str, int] = {}
@@ -232,27 +255,33 @@ def drive(
         i = 0
         while True:
             path, body, headers = client(i)
+            head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+            request = (
+                f"POST {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\n{head}"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+            ).encode() + body
             started = time.perf_counter()
             if started >= deadline:
                 break
             try:
-                connection.request("POST", path, body=body, headers=headers)
-                response = connection.getresponse()
-                payload = response.read()
+                with socket.create_connection((HOST, port), timeout=30) as sock:
+                    sock.sendall(request)
+                    chunks = []
+                    while chunk := sock.recv(65536):
+                        chunks.append(chunk)
                 ended = time.perf_counter()
-                if response.status == expect:
+                answer = b"".join(chunks)
+                status = int(answer[9:12]) if answer.startswith(b"HTTP/1.") else 0
+                if status == expect:
                     mine.append(ended - started)
                     done.append(ended - t0)
                     i += 1
                 else:
-                    key = f"HTTP {response.status}: {payload[:160].decode(errors='replace')}"
+                    _, _, payload = answer.partition(b"\r\n\r\n")
+                    key = f"HTTP {status}: {payload[:160].decode(errors='replace')}"
                     errors[key] = errors.get(key, 0) + 1
-                if response.getheader("Connection", "").lower() == "close":
-                    connection.close()
-            except (OSError, http.client.HTTPException) as exc:
+            except (OSError, ValueError) as exc:
                 errors[type(exc).__name__] = errors.get(type(exc).__name__, 0) + 1
-                connection.close()
-        connection.close()
         with lock:
             result.latencies += mine
             result.finished_at += done

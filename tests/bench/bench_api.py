@@ -5,11 +5,14 @@
 - Ours: gunicorn, 2 sync workers, the real factory (tests/bench/wsgi.py: `create_app()` with a
   temp instance folder), DATABASE_URL pointing at a temp SQLite file.
 - Bare: tests/bench/bare_app.py (Flask + one INSERT into SQLite, same pragmas), same gunicorn.
-- Load: a Python closed-loop generator (threads + http.client), 20 clients for ~10 s, each client
-  posting valid hands to its own table, so we measure throughput, not numbering conflicts. wrk
-  cannot give each connection its own table (its Lua request() does not know the connection), and
-  a shared table would turn the run into a 409 storm. Same generator for both servers, so the
-  ratio is fair; its own CPU use is printed (it shares the 2 cores with the server).
+- Load: a Python closed-loop generator (_common.drive: threads, one raw HTTP/1.1 exchange per
+  request on a new connection, as gunicorn's sync workers close after each answer), 20 clients
+  for ~10 s, each posting valid hands, in order, to its own table: we measure throughput, not
+  numbering conflicts. wrk cannot give each connection its own table (its Lua request() does not
+  know the connection), and a shared table would turn the run into a 409 storm. Same generator
+  for both servers, so the ratio is fair; its CPU use is printed (it shares the 2 cores).
+- The bare server is also driven by wrk for 5 s, as a check that the Python generator is not
+  the bottleneck.
 - Then the peak RSS (VmHWM) of each worker of our server, read from /proc after the load.
 """
 
@@ -17,13 +20,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from ._common import ROOT, HOST, LoadResult, drive, figure, gunicorn, machine, post_json, report_load, status_kb
+from ._common import HOST, LoadResult, drive, figure, gunicorn, load, machine, post_json, referee_server, report_load, status_kb
 from .hands import PLAYERS, TEMPLATES, record
 
 CLIENTS = 20
@@ -31,6 +34,7 @@ SECONDS = float(os.environ.get("BENCH_SECONDS", "10"))
 P95_TARGET_MS = 50.0
 RATIO_TARGET = 0.5
 RSS_TARGET_MB = 80.0
+WRK_SECONDS = 5.0
 
 
 def bodies() -> list[bytes]:
@@ -64,18 +68,7 @@ def print_latency(name: str, result: LoadResult) -> None:
 
 
 def run_ours(workdir: Path) -> tuple[LoadResult, list[tuple[int, int | None, int | None]], int]:
-    instance = workdir / "instance"
-    env = {
-        "DATABASE_URL": f"sqlite:///{workdir / 'referee.sqlite3'}",
-        "BENCH_INSTANCE_PATH": str(instance),
-    }
-    # Schema and secret key once, before the workers start (as `make run` does): two workers
-    # migrating a fresh database at the same moment would race.
-    subprocess.run(
-        [sys.executable, "-c", "from tests.bench.wsgi import referee; referee()"],
-        cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, check=True,
-    )
-    with gunicorn("tests.bench.wsgi:referee()", env, ready_path="/api/v1/openapi.json") as server:
+    with referee_server(workdir) as server:
         tables = []
         for n in range(CLIENTS):
             status, answer = post_json(server.base, "/api/v1/tables", {
@@ -83,28 +76,63 @@ def run_ours(workdir: Path) -> tuple[LoadResult, list[tuple[int, int | None, int
             if status != 201:
                 raise RuntimeError(f"POST /api/v1/tables answered {status}: {answer}")
             tables.append((answer["id"], answer["token"]))
-        # each table's first hand must be accepted, or the whole run is errors
         result = drive(server.port, clients_for(tables, "/api/v1"), SECONDS)
         memory = [(pid, status_kb(pid, "VmHWM"), status_kb(pid, "VmRSS")) for pid in server.worker_pids()]
         return result, memory, result.ok // CLIENTS
 
 
-def run_bare(workdir: Path) -> LoadResult:
+def run_bare(workdir: Path) -> tuple[LoadResult, str | None]:
     env = {"BARE_DB": str(workdir / "bare.sqlite3")}
     with gunicorn("tests.bench.bare_app:create_app()", env) as server:
         tables = [(f"bare{n}", "x" * 43) for n in range(CLIENTS)]
-        return drive(server.port, clients_for(tables, ""), SECONDS)
+        result = drive(server.port, clients_for(tables, ""), SECONDS)
+        return result, wrk_cross_check(server.port, workdir)
+
+
+def wrk_cross_check(port: int, workdir: Path) -> str | None:
+    """The bare server under wrk too (it has no per-table numbering, so wrk can drive it): if wrk
+    gets much more out of it than the Python generator, the generator is the bottleneck."""
+    wrk = shutil.which("wrk") or "/usr/bin/wrk"
+    if not Path(wrk).exists():
+        return None
+    script = workdir / "bare.lua"
+    body = bodies()[0].decode()
+    script.write_text(
+        'wrk.method = "POST"\n'
+        f"wrk.body = {json.dumps(body)}\n"
+        'wrk.headers["Content-Type"] = "application/json"\n'
+    )
+    seconds = max(1, round(WRK_SECONDS))
+    try:
+        out = subprocess.run(
+            [wrk, "-t2", f"-c{CLIENTS}", f"-d{seconds}s", "--latency", "-s", str(script),
+             f"http://{HOST}:{port}/tables/wrk/hands"],
+            capture_output=True, text=True, timeout=seconds + 30,
+        ).stdout
+    except subprocess.TimeoutExpired:
+        return "wrk did not finish in time"
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    pct = dict(re.findall(r"^\s+(50|90|99)%\s+(\S+)$", out, re.M))
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    if not rate:
+        return "wrk gave no figure:\n" + out[-1000:]
+    return (f"{float(rate.group(1)):,.0f} req/s, p50 {pct.get('50')}, p90 {pct.get('90')}, p99 {pct.get('99')}"
+            + (f", {non2xx.group(1)} non-2xx" if non2xx else ""))
 
 
 def main() -> None:
     machine()
-    print(f"  load: {CLIENTS} clients, {SECONDS:.0f} s each run, Python threads + http.client "
+    print(f"  load: {CLIENTS} clients, {SECONDS:.0f} s each run, Python threads + raw sockets "
           f"(closed loop, one table per client), gunicorn 2 sync workers on {HOST}")
     workdir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
     try:
         ours, memory, per_table = run_ours(workdir)
         print_latency("ours", ours)
         print(f"  [ours] about {per_table} hands per table at the end of the run")
+        windows = ours.rate_by_window()
+        if windows[-1] < 0.7 * max(windows):
+            print(f"  [ours] NOTE: throughput falls as tables grow ({max(windows):,.0f} -> {windows[-1]:,.0f} req/s):"
+                  " the cost of a POST grows with the hands already at the table")
         for pid, hwm, rss in memory:
             figure(f"worker {pid}: peak RSS (VmHWM)", (hwm or 0) / 1024, "MB", f"< {RSS_TARGET_MB:.0f} MB",
                    hwm is not None and hwm / 1024 < RSS_TARGET_MB)
@@ -112,8 +140,11 @@ def main() -> None:
         if not memory:
             print("  workers' memory: no worker found under the gunicorn master")
 
-        bare = run_bare(workdir)
+        load()
+        bare, wrk_line = run_bare(workdir)
         print_latency("bare", bare)
+        if wrk_line:
+            print(f"  [bare] cross-check with wrk -t2 -c{CLIENTS} -d{WRK_SECONDS:.0f}s (same body): {wrk_line}")
         ratio = ours.rate / bare.rate if bare.rate else 0.0
         figure("throughput ratio ours / bare", 100 * ratio, "%", f">= {100 * RATIO_TARGET:.0f} %", ratio >= RATIO_TARGET)
     finally:

@@ -146,27 +146,51 @@ def contract_record(bid: str, declarer: str, tricks: Mapping[str, int], **extra:
 
 
 def fewest_transfers_brute_force(balances: Mapping[str, int]) -> int:
-    """The fewest payments settling ``balances``, by exhaustive search (tiny cases only).
+    """The fewest payments settling ``balances``, by exhaustive search (small cases only).
 
-    Tries every set of k payer->payee edges, k = 0, 1, 2, …, and every positive integer amount
-    on each edge up to the largest balance; answers the first k for which some choice settles
-    everything. Independent of the app's subset-partition algorithm.
+    Tries every set of k payer->payee edges, k = 1, 2, …, and answers the first k for which
+    positive amounts on those edges settle everything. Amounts on an edge set without a cycle
+    are forced (peel the leaves); with a cycle every amount up to the largest balance is tried.
+    Independent of the app's subset-partition algorithm.
     """
     names = [n for n, v in balances.items() if v != 0]
     if not names:
         return 0
-    top = max(abs(v) for v in balances.values())
     pairs = [(a, b) for a in names for b in names if a != b]
     for k in range(1, len(names)):
         for edges in itertools.combinations(pairs, k):
-            touched = {p for e in edges for p in e}
-            if touched != set(names):
+            if {p for e in edges for p in e} != set(names):
                 continue
-            for amounts in itertools.product(range(1, top + 1), repeat=k):
-                net = dict.fromkeys(names, 0)
-                for (payer, payee), amount in zip(edges, amounts):
-                    net[payer] -= amount
-                    net[payee] += amount
-                if all(net[n] == balances[n] for n in names):
-                    return k
+            if _settles(edges, balances):
+                return k
     raise AssertionError(f"no settlement found for {balances}")
+
+
+def _settles(edges: Sequence[tuple[str, str]], balances: Mapping[str, int]) -> bool:
+    remaining = list(edges)
+    need = {n: balances[n] for e in edges for n in e}  # what each still has to receive (+) or pay (-)
+    while remaining:
+        degree: dict[str, int] = {}
+        for a, b in remaining:
+            degree[a] = degree.get(a, 0) + 1
+            degree[b] = degree.get(b, 0) + 1
+        leaf = next((n for n, d in degree.items() if d == 1), None)
+        if leaf is None:  # a cycle: try every amount
+            top = max(abs(v) for v in balances.values())
+            for amounts in itertools.product(range(1, top + 1), repeat=len(remaining)):
+                net = dict(need)
+                for (payer, payee), amount in zip(remaining, amounts):
+                    net[payer] += amount
+                    net[payee] -= amount
+                if not any(net.values()):
+                    return True
+            return False
+        edge = next(e for e in remaining if leaf in e)
+        payer, payee = edge
+        amount = -need[leaf] if leaf == payer else need[leaf]
+        if amount <= 0:
+            return False
+        need[payer] += amount
+        need[payee] -= amount
+        remaining.remove(edge)
+    return not any(need.values())

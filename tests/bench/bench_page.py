@@ -1,0 +1,106 @@
+"""Page weight of the table page /t/<id> (scorer's view, a few hands recorded) and of everything
+it loads: stylesheets, scripts (htmx, app.js), icons and images named in its HTML.
+
+`.venv/bin/python -m tests.bench.bench_page`. Sizes are raw bytes and gzip (compresslevel 6,
+computed here on the raw bytes, whatever the server sends). Prints; never asserts.
+"""
+
+from __future__ import annotations
+
+import gzip
+import http.cookiejar
+import re
+import shutil
+import tempfile
+import urllib.parse
+import urllib.request
+from html.parser import HTMLParser
+from pathlib import Path
+
+from ._common import figure, machine, post_json, referee_server
+from .hands import PLAYERS, record
+
+HANDS = 5
+TARGET_KB = 60.0
+
+
+class Resources(HTMLParser):
+    """The URLs a browser fetches for a page: link href (stylesheet, icon, preload, manifest),
+    script src, img src (and srcset's first entry)."""
+
+    FETCHED_RELS = {"stylesheet", "icon", "shortcut", "apple-touch-icon", "preload", "modulepreload", "manifest"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[tuple[str, str]] = []  # (kind, url)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "link" and a.get("href") and set(a.get("rel", "").lower().split()) & self.FETCHED_RELS:
+            self.urls.append((f"link {a['rel']}", a["href"]))
+        elif tag == "script" and a.get("src"):
+            self.urls.append(("script", a["src"]))
+        elif tag in ("img", "source") and (a.get("src") or a.get("srcset")):
+            self.urls.append((tag, a.get("src") or a["srcset"].split(",")[0].split()[0]))
+
+
+def gz(data: bytes) -> int:
+    return len(gzip.compress(data, compresslevel=6))
+
+
+def main() -> None:
+    machine()
+    workdir = Path(tempfile.mkdtemp(prefix="referee-bench-page-"))
+    try:
+        with referee_server(workdir) as server:
+            status, table = post_json(server.base, "/api/v1/tables", {"game": "jubileu", "players": list(PLAYERS), "name": "Sexta no clube"})
+            assert status == 201, table
+            for k in range(HANDS):
+                status, answer = post_json(server.base, f"/api/v1/tables/{table['id']}/hands", record(PLAYERS, k),
+                                           {"Authorization": f"Bearer {table['token']}"})
+                assert status == 201, answer
+            jar = http.cookiejar.CookieJar()
+            opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+            page_url = f"{server.base}/t/{table['id']}"
+            html = opener.open(page_url, timeout=10).read()
+            # become the scorer on this "phone" (the claim form), so the page is the scorer's view
+            match = re.search(rb'name="csrf_token" value="([^"]+)"', html) or re.search(rb'name="csrf-token" content="([^"]+)"', html)
+            view = "visitor"
+            if match:
+                form = urllib.parse.urlencode({"csrf_token": match.group(1).decode(), "token": table["token"]}).encode()
+                try:
+                    opener.open(urllib.request.Request(f"{page_url}/scorer", data=form, headers={"Referer": page_url}), timeout=10).read()
+                    html = opener.open(page_url, timeout=10).read()
+                    view = "visitor (claim refused)" if b'class="claim"' in html else "scorer"
+                except urllib.error.HTTPError as exc:
+                    print(f"  (claiming the table as scorer failed: HTTP {exc.code}; measuring the visitor's view)")
+            parser = Resources()
+            parser.feed(html.decode("utf-8", errors="replace"))
+
+            rows = [(f"/t/<id> (HTML, {view} view, {HANDS} hands)", len(html), gz(html))]
+            seen: set[str] = set()
+            for kind, url in parser.urls:
+                absolute = urllib.parse.urljoin(page_url, url)
+                if absolute in seen or not absolute.startswith(server.base):  # once each; loopback only
+                    continue
+                seen.add(absolute)
+                try:
+                    body = opener.open(absolute, timeout=10).read()
+                except urllib.error.HTTPError as exc:
+                    print(f"  MISSING {kind} {url}: HTTP {exc.code}")
+                    continue
+                rows.append((f"{urllib.parse.urlsplit(absolute).path} ({kind})", len(body), gz(body)))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    print(f"  {'resource':<58} {'raw B':>9} {'gzip B':>9}")
+    for name, raw, zipped in rows:
+        print(f"  {name:<58} {raw:>9,} {zipped:>9,}")
+    total_raw = sum(r for _, r, _ in rows)
+    total_gz = sum(z for _, _, z in rows)
+    print(f"  {'total (' + str(len(rows)) + ' requests)':<58} {total_raw:>9,} {total_gz:>9,}")
+    figure("page weight /t/<id> + resources, gzip", total_gz / 1024, "KB", f"< {TARGET_KB:.0f} KB", total_gz / 1024 < TARGET_KB)
+
+
+if __name__ == "__main__":
+    main()
