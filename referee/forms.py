@@ -12,6 +12,7 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, RadioField, StringField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, Optional
 
 from referee.i18n import render_text
@@ -37,7 +38,7 @@ def table_form(rules: GameRules[Any, Any], formdata: Any = None) -> TableForm:
     for spec in rules.option_specs:
         setattr(Form, OPTION_PREFIX + spec.name, _option_field(spec))
     form = Form(formdata=formdata)
-    form.dealer.choices = [(str(i), str(i + 1)) for i in range(rules.max_players)]
+    form.dealer.choices = [SelectChoice(str(i), str(i + 1)) for i in range(rules.max_players)]
     if form.dealer.data is None:
         form.dealer.data = str(rules.max_players - 1)
     return form
@@ -51,7 +52,7 @@ def _option_field(spec: OptionSpec) -> Field:
     if spec.kind == "choice":
         return RadioField(
             label,
-            choices=[(c.value, render_text(c.label)) for c in spec.choices],
+            choices=[SelectChoice(c.value, render_text(c.label)) for c in spec.choices],
             default=spec.default,
             description=description,
         )

@@ -10,7 +10,7 @@ from decimal import Decimal, InvalidOperation
 
 from babel.numbers import format_currency, format_decimal
 from flask import Flask, current_app, g, request
-from flask_babel import get_locale, get_translations
+from flask_babel import format_datetime, get_locale, get_translations
 
 from referee.rules.text import Text
 
@@ -64,7 +64,11 @@ def fmt_money(value: Decimal | str | int) -> str:
 def init_app(app: Flask) -> None:
     app.jinja_env.filters.update(fmt_int=fmt_int, fmt_signed=fmt_signed, fmt_money=fmt_money)
     app.jinja_env.globals.update(
-        fmt_int=fmt_int, fmt_signed=fmt_signed, fmt_money=fmt_money, get_locale=get_locale
+        fmt_int=fmt_int,
+        fmt_signed=fmt_signed,
+        fmt_money=fmt_money,
+        get_locale=get_locale,
+        format_datetime=format_datetime,
     )
 
 

@@ -16,13 +16,15 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Mapping, Sequence
+import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
 from flask_babel import force_locale
-from sqlalchemy import func, select
+from sqlalchemy import exists, func, select
+from sqlalchemy.orm import joinedload, selectinload
 from sqlalchemy.exc import IntegrityError
 
 from referee.db import db
@@ -137,7 +139,7 @@ def create_table(
 
 
 def get_table(table_id: str) -> Table:
-    table = db.session.get(Table, table_id)
+    table = db.session.get(Table, table_id, options=[joinedload(Table.seats)])
     if table is None:
         raise NotFound()
     return table
@@ -155,41 +157,71 @@ def players_of(table: Table) -> tuple[str, ...]:
     return tuple(seat.name for seat in table.seats)
 
 
+class HandLike(Protocol):
+    """What rotation and totals need of a hand; both :class:`Hand` and :class:`Row` have it."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def result(self) -> dict[str, Any]: ...
+
+    @property
+    def is_void(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Row:
+    """A hand as the write path reads it: one query for the whole table, no ORM objects and no
+    lazy loads (the void flag comes from an EXISTS over the hand's events)."""
+
+    id: int
+    number: int
+    result: dict[str, Any]
+    is_void: bool
+
+
+def hand_rows(table: Table) -> list[Row]:
+    voided = exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void")
+    query = select(Hand.id, Hand.number, Hand.result, voided).where(Hand.table_id == table.id).order_by(Hand.number)
+    return [Row(id=i, number=n, result=r, is_void=bool(v)) for i, n, r, v in db.session.execute(query)]
+
+
 def all_hands(table: Table) -> list[Hand]:
-    return list(db.session.scalars(select(Hand).where(Hand.table_id == table.id).order_by(Hand.number)))
+    """Every hand of the table with its events (two queries), for the pages and answers."""
+    query = select(Hand).where(Hand.table_id == table.id).order_by(Hand.number).options(selectinload(Hand.events))
+    return list(db.session.scalars(query))
 
 
-def live_hands(table: Table) -> list[Hand]:
-    return [h for h in all_hands(table) if not h.is_void]
-
-
-def next_number(table: Table) -> int:
+def next_number(table: Table, hands: Sequence[HandLike] | None = None) -> int:
     """Hand numbers are never reused: a voided hand 3 keeps its number and the next is 4."""
+    if hands is not None:
+        return max((h.number for h in hands), default=0) + 1
     top = db.session.scalar(select(func.max(Hand.number)).where(Hand.table_id == table.id))
     return (top or 0) + 1
 
 
-def current_dealer(table: Table, hands: Sequence[Hand] | None = None) -> str:
+def current_dealer(table: Table, hands: Sequence[HandLike] | None = None) -> str:
     """Who deals the next hand: the rotation after the latest live hand.
 
     "Latest" is by table position: a correction takes the place of the hand it replaced, so
     correcting hand 3 after hand 5 does not pull the deal back to hand 3's successor.
     """
-    live = [h for h in (hands if hands is not None else all_hands(table)) if not h.is_void]
+    live = [h for h in (hands if hands is not None else hand_rows(table)) if not h.is_void]
     if not live:
         return players_of(table)[table.first_dealer]
     last = max(live, key=lambda h: (position(h), h.number))
     return str(last.result["next_dealer"])
 
 
-def position(hand: Hand) -> int:
+def position(hand: HandLike) -> int:
     return int(hand.result.get("position", hand.number))
 
 
-def totals(table: Table, hands: Sequence[Hand] | None = None) -> dict[str, int]:
+def totals(table: Table, hands: Sequence[HandLike] | None = None) -> dict[str, int]:
     """Net result per player: the sum of the live hands' deltas (the starting stock is apart)."""
     result = {name: 0 for name in players_of(table)}
-    for hand in hands if hands is not None else all_hands(table):
+    for hand in hands if hands is not None else hand_rows(table):
         if hand.is_void:
             continue
         for name, delta in hand.result["deltas"].items():
@@ -212,23 +244,37 @@ class Preview:
     contract: Mapping[str, object]
 
 
-def preview_hand(table: Table, raw: object, *, dealer: str | None = None) -> Preview:
+def preview_hand(table: Table, raw: object, *, dealer: str | None = None, rows: Sequence[Row] | None = None) -> Preview:
     """Judge a record without storing it. Raises :class:`RulesError` with the engine's sentence."""
     if table.finished_at is not None:
         raise Conflict(Text(N_("This table is finished: no more hands can be recorded.")))
+    rows = hand_rows(table) if rows is None else rows
     rules = rules_of(table)
     options = rules.parse_options(table.options)
     players = players_of(table)
-    hand = rules.parse_hand(raw, players=players, options=options, dealer=dealer or current_dealer(table))
+    hand = rules.parse_hand(raw, players=players, options=options, dealer=dealer or current_dealer(table, rows))
     settlement = rules.settle(hand, options)
     return Preview(
-        number=next_number(table),
+        number=next_number(table, rows),
         dealer=rules.dealer_of(hand),
         hand=hand,
         settlement=settlement,
         next_dealer=rules.next_dealer(players, hand, options),
         contract=rules.contract_json(hand),
     )
+
+
+def _whole_number(value: object, *, field: str, sentence: str, minimum: int = 1) -> int:
+    # true == 1 and 1.0 == 1 in Python; a hand number must really be an integer.
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise InvalidInput(Text(sentence), field=field)
+    return value
+
+
+def _digest(raw: Mapping[str, object], replaces: object) -> str:
+    """A fingerprint of a write, so a reused Idempotency-Key with another hand is refused."""
+    body = json.dumps({"record": raw, "replaces": replaces}, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(body.encode()).hexdigest()
 
 
 def record_hand(
@@ -239,47 +285,53 @@ def record_hand(
     actor: str = "",
     idempotency_key: str | None = None,
     replaces: object = None,
-    reason: str = "",
+    reason: object = "",
 ) -> tuple[Hand, dict[str, Any], bool]:
     """Validate, settle and store one hand. Answers ``(hand, answer, replayed)``.
 
-    ``replayed`` is true when ``idempotency_key`` was seen before: the first answer is returned
-    and nothing new is stored. ``replaces`` voids that hand in the same transaction (a
-    correction) and takes its place in the rotation.
+    ``replayed`` is true when ``idempotency_key`` was seen before with the same hand: the first
+    answer is returned and nothing new is stored. ``replaces`` voids that hand in the same
+    transaction (a correction) and takes its place in the rotation. The whole history is read
+    in one query; the answer is built after the commit, so the write lock is held briefly.
     """
-    if idempotency_key:
-        stored = _stored_answer(table, idempotency_key)
+    key = idempotency_key[:100] if idempotency_key else None
+    digest = _digest(raw, replaces)
+    if key:
+        stored = _stored_answer(table, key, digest)
         if stored is not None:
             return stored[0], stored[1], True
-    number = next_number(table)
     if expected_number is not None:
-        if isinstance(expected_number, bool) or not isinstance(expected_number, int):
-            raise InvalidInput(Text(N_("expected_number must be a whole number.")), field="expected_number")
-        if expected_number != number:
-            raise Conflict(
-                Text(
-                    N_("Hand %(expected)s was already recorded by another phone; the next hand is number %(number)s."),
-                    expected=expected_number,
-                    number=number,
-                )
-                if expected_number < number
-                else Text(N_("The next hand is number %(number)s, not %(expected)s."), expected=expected_number, number=number),
-                current=number - 1,
+        expected_number = _whole_number(
+            expected_number, field="expected_number", sentence=N_("expected_number must be a hand number (1 or more).")
+        )
+    reason = _reason(reason)
+    rows = hand_rows(table)
+    number = next_number(table, rows)
+    if expected_number is not None and expected_number != number:
+        raise Conflict(
+            Text(
+                N_("Hand %(expected)s was already recorded by another phone; the next hand is number %(number)s."),
+                expected=expected_number,
+                number=number,
             )
-    hands = all_hands(table)
-    old: Hand | None = None
-    dealer = current_dealer(table, hands)
+            if expected_number < number
+            else Text(N_("The next hand is number %(number)s, not %(expected)s."), expected=expected_number, number=number),
+            current=number - 1,
+        )
+    old: Row | None = None
+    dealer = current_dealer(table, rows)
     if replaces is not None:
-        # A hand number, strictly: true == 1 and 1.0 == 1 in Python would otherwise pick hand 1.
-        if isinstance(replaces, bool) or not isinstance(replaces, int):
-            raise InvalidInput(Text(N_("replaces must be the number of the hand to correct.")), field="replaces")
-        old = _find(hands, replaces)
+        wanted = _whole_number(replaces, field="replaces", sentence=N_("replaces must be the number of the hand to correct."))
+        old = next((r for r in rows if r.number == wanted), None)
+        if old is None:
+            raise NotFound()
         if old.is_void:
             raise Conflict(Text(N_("Hand %(number)s is already void."), number=old.number))
-        dealer = str(old.record.get("dealer", dealer))
-    preview = preview_hand(table, raw, dealer=dealer)
+        dealer = str(old.result["dealer"])
+    preview = preview_hand(table, raw, dealer=dealer, rows=rows)
     rules = rules_of(table)
-    running = totals(table, [h for h in hands if h is not old])
+    kept = [r for r in rows if r is not old]
+    running = totals(table, kept)
     for name, delta in preview.settlement.deltas.items():
         running[name] += delta
     result: dict[str, Any] = {
@@ -300,30 +352,48 @@ def record_hand(
     hand = Hand(table_id=table.id, number=number, record=rules.hand_json(preview.hand), result=result, created_by=actor[:60])
     db.session.add(hand)
     if old is not None:
-        db.session.add(HandEvent(hand=old, kind="void", reason=(reason or "")[:REASON_MAX], actor=actor[:60]))
-    answer = hand_answer(table, hand)
-    if idempotency_key:
-        db.session.add(IdempotencyKey(table_id=table.id, key=idempotency_key[:100], status=201, body={"number": number}))
+        db.session.add(HandEvent(hand_id=old.id, kind="void", reason=reason, actor=actor[:60]))
+    if key:
+        db.session.add(IdempotencyKey(table_id=table.id, key=key, status=201, body={"number": number, "digest": digest}))
     try:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        if idempotency_key:
-            stored = _stored_answer(table, idempotency_key)
+        if key:
+            stored = _stored_answer(table, key, digest)
             if stored is not None:
                 return stored[0], stored[1], True
         raise Conflict(
             Text(N_("Hand %(number)s was just recorded by another phone."), number=number),
             current=number,
         ) from None
+    answer = _answer(table, number=number, result=result, record=hand.record, void=None)
+    # After a correction the table's next dealer is not the corrected hand's successor.
+    answer["next_dealer"] = current_dealer(table, [*kept, Row(id=hand.id, number=number, result=result, is_void=False)])
     return hand, answer, False
 
 
-def _stored_answer(table: Table, key: str) -> tuple[Hand, dict[str, Any]] | None:
-    row = db.session.scalar(select(IdempotencyKey).where(IdempotencyKey.table_id == table.id, IdempotencyKey.key == key[:100]))
+def _reason(reason: object) -> str:
+    if not isinstance(reason, str):
+        raise InvalidInput(Text(N_("The reason must be text.")), field="reason")
+    reason = " ".join(reason.split())
+    if len(reason) > REASON_MAX:
+        raise InvalidInput(Text(N_("The reason has at most %(max)s characters."), max=REASON_MAX), field="reason")
+    return reason
+
+
+def _stored_answer(table: Table, key: str, digest: str) -> tuple[Hand, dict[str, Any]] | None:
+    row = db.session.scalar(select(IdempotencyKey).where(IdempotencyKey.table_id == table.id, IdempotencyKey.key == key))
     if row is None:
         return None
-    hand = db.session.scalar(select(Hand).where(Hand.table_id == table.id, Hand.number == row.body["number"]))
+    if row.body.get("digest", digest) != digest:
+        raise InconsistentHand(
+            Text(N_("This Idempotency-Key was already used for a different hand; send a new key for a new hand.")),
+            field="Idempotency-Key",
+        )
+    hand = db.session.scalar(
+        select(Hand).where(Hand.table_id == table.id, Hand.number == row.body["number"]).options(selectinload(Hand.events))
+    )
     assert hand is not None
     return hand, hand_answer(table, hand)
 
@@ -335,50 +405,61 @@ def _find(hands: Sequence[Hand], number: object) -> Hand:
     raise NotFound()
 
 
-def void_hand(table: Table, number: int, *, reason: str = "", actor: str = "") -> Hand:
-    """Mark hand ``number`` void. It stays in the history with who voided it, when and why."""
+def void_hand(table: Table, number: int, *, reason: object = "", actor: str = "") -> Hand:
+    """Mark hand ``number`` void. It stays in the history with who voided it, when and why.
+
+    A partial unique index allows one void event per hand, so two phones voiding the same hand
+    at the same moment store one void and the other gets a :class:`Conflict`.
+    """
     if table.finished_at is not None:
         raise Conflict(Text(N_("This table is finished: its hands can no longer change.")))
+    reason = _reason(reason)
     hand = _find(all_hands(table), number)
     if hand.is_void:
         raise Conflict(Text(N_("Hand %(number)s is already void."), number=number))
-    if not isinstance(reason, str):
-        raise InvalidInput(Text(N_("The reason must be text.")), field="reason")
-    db.session.add(HandEvent(hand=hand, kind="void", reason=" ".join(reason.split())[:REASON_MAX], actor=actor[:60]))
-    db.session.commit()
+    db.session.add(HandEvent(hand=hand, kind="void", reason=reason, actor=actor[:60]))
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict(Text(N_("Hand %(number)s is already void."), number=number)) from None
     return hand
 
 
 # --------------------------------------------------------------------------- answers
 
 
-def breakdown(hand: Hand) -> list[dict[str, object]]:
-    """The stored "why this score" lines, rendered in the current language."""
-    return [{"label": render_text(text_from_json(line["text"])), "amount": line["amount"]} for line in hand.result.get("lines", [])]
+def breakdown(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A stored hand's "why this score" lines, rendered in the current language."""
+    return [{"label": render_text(text_from_json(line["text"])), "amount": line["amount"]} for line in result.get("lines", [])]
 
 
 def hand_answer(table: Table, hand: Hand) -> dict[str, Any]:
-    """A hand as the API answers it (api.md), in the table's language."""
+    """A stored hand as the API answers it (api.md), in the table's language."""
+    return _answer(table, number=hand.number, result=hand.result, record=hand.record, void=hand.void_event)
+
+
+def _answer(
+    table: Table, *, number: int, result: Mapping[str, Any], record: Mapping[str, Any], void: HandEvent | None
+) -> dict[str, Any]:
     with force_locale(table.locale):
-        result = hand.result
         answer: dict[str, Any] = {
-            "number": hand.number,
+            "number": number,
             "dealer": result["dealer"],
             "next_dealer": result["next_dealer"],
             "deltas": result["deltas"],
             "totals": result["totals"],
             "contract": result["contract"],
-            "breakdown": breakdown(hand),
+            "breakdown": breakdown(result),
             "payments": result.get("payments", []),
-            "record": hand.record,
+            "record": record,
         }
-        if "replaces" in result:
-            answer["replaces"] = result["replaces"]
-        void = hand.void_event
-        if void is not None:
-            answer["void"] = True
-            answer["voided"] = {"at": _iso(void.at), "by": void.actor, "reason": void.reason}
-        return answer
+    if "replaces" in result:
+        answer["replaces"] = result["replaces"]
+    if void is not None:
+        answer["void"] = True
+        answer["voided"] = {"at": _iso(void.at), "by": void.actor, "reason": void.reason}
+    return answer
 
 
 def _iso(moment: datetime) -> str:

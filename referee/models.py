@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from referee.db import db
@@ -95,6 +95,17 @@ class Hand(db.Model):
 
 class HandEvent(db.Model):
     """Something that happened to a hand after it was recorded (for now: "void")."""
+
+    # One void per hand: the partial unique index makes a second, simultaneous void fail.
+    __table_args__ = (
+        Index(
+            "uq_hand_event_one_void",
+            "hand_id",
+            unique=True,
+            sqlite_where=text("kind = 'void'"),
+            postgresql_where=text("kind = 'void'"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id", ondelete="CASCADE"), index=True)

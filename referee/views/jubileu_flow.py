@@ -164,10 +164,6 @@ class Flow:
             return "aces"
         if d.direct and d.contract is None:
             return "contract"
-        if self.contract_bid() is Bid.JOGO_OBRIGATORIO and d.called is None:
-            # At the table the partner shows himself (4th ace or called king) and then names
-            # trump, so ask in that order: the trump buttons can then leave out that suit.
-            return "called"
         preview, error = self.judge()
         if error is None:
             return "preview"
@@ -176,6 +172,10 @@ class Flow:
             auction = self.auction()
             if auction is not None and not auction.complete:
                 return "auction"
+        if where not in ("ultima", "aces", "auction", "contract") and self.contract_bid() is Bid.JOGO_OBRIGATORIO and d.called is None:
+            # At the table the partner shows himself (4th ace or called king) and then names
+            # trump, so ask in that order: the trump buttons can then leave out that suit.
+            return "called"
         if where == "tricks" and d.tricks is None:
             return "tricks"
         if where in DETAILS and getattr(d, where) is None:
@@ -213,13 +213,18 @@ class Flow:
             seat, _s, call = arg.partition(":")
             if seat.isdigit() and int(seat) < len(self.players):
                 d.calls.append([self.players[int(seat)], call])
+                self._clear_details()
         elif kind == "undo" and d.calls:
             d.calls.pop()
+            self._clear_details()
         elif kind == "direct":
             d.direct, d.calls = True, []
+            self._clear_details()
         elif kind == "auction":
             d.direct, d.contract = False, None
+            self._clear_details()
         elif kind == "contract":
+            self._clear_details()
             bid = request.args.get("bid", "")
             declarers = [self.players[int(i)] for i in request.args.getlist("declarer") if i.isdigit() and int(i) < len(self.players)]
             d.contract = {"bid": bid, "declarers": declarers}
@@ -244,6 +249,12 @@ class Flow:
         if len(blank) == 1:
             counts[blank[0]] = max(0, TRICKS - sum(v or 0 for v in counts.values()))
         return {n: v or 0 for n, v in counts.items()}
+
+    def _clear_details(self) -> None:
+        """A different contract makes its details meaningless: ask them again."""
+        d = self.draft
+        d.trump = d.called = d.partner = None
+        d.tricks = None
 
     def _clear_from(self, step: str) -> None:
         d = self.draft

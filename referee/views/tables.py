@@ -19,7 +19,6 @@ from referee.i18n import render_text
 from referee.models import Table
 from referee.rules import GAMES, get_game
 from referee.rules.errors import RulesError
-from referee.rules.text import text_from_json
 
 bp = Blueprint("tables", __name__)
 
@@ -87,7 +86,7 @@ def board(table: Table) -> dict[str, Any]:
 
 
 def lines_of(hand: Any) -> list[dict[str, Any]]:
-    return [{"label": render_text(text_from_json(line["text"])), "amount": line["amount"]} for line in hand.result.get("lines", [])]
+    return ledger.breakdown(hand.result)
 
 
 @bp.app_context_processor
@@ -98,6 +97,10 @@ def inject_helpers() -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- create
+
+
+class _Incomplete(Exception):
+    """Some names are missing: the form shows every one of them before asking the engine."""
 
 
 @bp.route("/tables/new", methods=["GET", "POST"])
@@ -111,7 +114,12 @@ def new() -> ResponseReturnValue:
     if request.method == "POST" and form.validate():
         players = [getattr(form, f"player_{i}").data or "" for i in range(rules.max_players)]
         dealer_index = int(form.dealer.data or rules.max_players - 1)
+        blank = [i for i, name in enumerate(players) if not name.strip()]
+        for i in blank:
+            getattr(form, f"player_{i}").errors = [_("Write this player's name.")]
         try:
+            if blank:
+                raise _Incomplete()
             names = [" ".join(p.split()) for p in players]
             table, token = ledger.create_table(
                 game=game,
@@ -121,12 +129,14 @@ def new() -> ResponseReturnValue:
                 options=option_values(form, rules),
                 locale=None,
             )
+        except _Incomplete:
+            error = _("Check the fields marked below.")
         except RulesError as exc:
             error = render_text(exc.text)
             target = field_for(exc.field)
             if target and hasattr(form, target):
                 getattr(form, target).errors = [error]
-                error = None if target.startswith("player_") or target.startswith("opt_") else error
+                error = _("Check the fields marked below.")
         else:
             remember_token(table, token)
             flash(_("Table created. Good game!"), "success")

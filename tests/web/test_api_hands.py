@@ -509,7 +509,7 @@ def test_expected_number_right_is_stored(client: FlaskClient, table: dict) -> No
     assert record_ok(client, table, {**solo_record("Ana"), "expected_number": 2})["number"] == 2
 
 
-@pytest.mark.parametrize("expected", [1, 3, 7, 0, -1])
+@pytest.mark.parametrize("expected", [1, 3, 7])
 def test_expected_number_wrong_is_409(app: Flask, client: FlaskClient, table: dict, expected: int) -> None:
     record_ok(client, table, solo_record("Dani"))
     before = state(client, table["id"])
@@ -517,6 +517,15 @@ def test_expected_number_wrong_is_409(app: Flask, client: FlaskClient, table: di
     error = assert_error(response, 409, code="conflict")
     assert "2" in error["message"]
     assert error.get("current_number") == 1
+    assert state(client, table["id"]) == before
+    assert stored_hands(app) == 1
+
+
+@pytest.mark.parametrize("expected", [0, -1])
+def test_expected_number_below_one_is_400(app: Flask, client: FlaskClient, table: dict, expected: int) -> None:
+    record_ok(client, table, solo_record("Dani"))
+    before = state(client, table["id"])
+    assert_error(post_hand(client, table, {**solo_record("Ana"), "expected_number": expected}), 400, field="expected_number")
     assert state(client, table["id"]) == before
     assert stored_hands(app) == 1
 
@@ -615,3 +624,13 @@ def test_preview_judges_without_storing(app: Flask, client: FlaskClient, table: 
     bad = client.post(f"{API}/tables/{table['id']}/hands/preview", json={**EXAMPLE_RECORD, "trump": "paus"})
     assert_error(bad, 422, field="trump")
     assert stored_hands(app) == 0
+
+
+def test_an_idempotency_key_reused_for_another_hand_is_refused(app: Flask, client: FlaskClient, table: dict) -> None:
+    key = {"Idempotency-Key": "phone-1-hand-1"}
+    record_ok(client, table, solo_record("Dani"), headers=key)
+    before = state(client, table["id"])
+    response = post_hand(client, table, solo_record("Ana"), headers=key)
+    assert_error(response, 422, field="Idempotency-Key")
+    assert state(client, table["id"]) == before
+    assert stored_hands(app) == 1

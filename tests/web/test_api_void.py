@@ -211,3 +211,31 @@ def test_replaces_must_be_a_hand_number(client: FlaskClient, replaces: object) -
     before = state(client, table["id"])
     assert_error(post_hand(client, table, {**solo_record("Dani"), "replaces": replaces}), 400, field="replaces")
     assert state(client, table["id"]) == before
+
+
+def test_a_reason_over_200_characters_is_refused(client: FlaskClient, table: dict[str, Any]) -> None:
+    before = state(client, table["id"])
+    assert_error(void(client, table, 2, reason="x" * 201), 400, field="reason")
+    assert state(client, table["id"]) == before
+    assert void(client, table, 2, reason="x" * 200).status_code == 200
+
+
+def test_the_database_keeps_one_void_per_hand(app: Flask, client: FlaskClient, table: dict[str, Any]) -> None:
+    """Two phones voiding the same hand at the same moment: the second void cannot be stored."""
+    from sqlalchemy.exc import IntegrityError
+
+    assert void(client, table, 1, reason="first").status_code == 200
+    with app.app_context():
+        hand = db.session.scalar(db.select(Hand).where(Hand.table_id == table["id"], Hand.number == 1))
+        db.session.add(HandEvent(hand_id=hand.id, kind="void", reason="second", actor="x"))
+        with pytest.raises(IntegrityError):
+            db.session.commit()
+        db.session.rollback()
+
+
+def test_a_correction_answers_the_table_s_next_dealer(client: FlaskClient, table: dict[str, Any]) -> None:
+    """Correcting hand 1 (dealt by Dani) after hand 3 (dealt by Bia): Caio still deals next."""
+    answer = record_ok(client, table, {**solo_record("Dani", 9), "replaces": 1, "reason": "wrong tricks"})
+    assert answer["dealer"] == "Dani"
+    assert answer["next_dealer"] == "Caio"
+    assert get_table(client, table["id"])["next_dealer"] == "Caio"

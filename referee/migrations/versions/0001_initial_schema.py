@@ -92,9 +92,19 @@ def upgrade():
         sa.PrimaryKeyConstraint("id", name=op.f("pk_hand_event")),
     )
     op.create_index(op.f("ix_hand_event_hand_id"), "hand_event", ["hand_id"], unique=False)
+    # One void per hand, even when two phones void it at the same moment.
+    op.create_index(
+        "uq_hand_event_one_void",
+        "hand_event",
+        ["hand_id"],
+        unique=True,
+        sqlite_where=sa.text("kind = 'void'"),
+        postgresql_where=sa.text("kind = 'void'"),
+    )
 
 
 def downgrade():
+    op.drop_index("uq_hand_event_one_void", table_name="hand_event")
     op.drop_index(op.f("ix_hand_event_hand_id"), table_name="hand_event")
     op.drop_table("hand_event")
     op.drop_index(op.f("ix_seat_table_id"), table_name="seat")
