@@ -23,7 +23,9 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
-db = SQLAlchemy(model_class=Base)
+# Objects stay readable after a commit: a request that stores a hand then answers with it
+# should not reload the table and its seats from the database.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 
 
 @event.listens_for(Engine, "connect")

@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from decimal import Decimal
-from typing import Any, Protocol
+from typing import Any
 
 from flask_babel import force_locale
 from sqlalchemy import exists, func, select
@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 
 from referee.db import db
 from referee.i18n import render_text
-from referee.models import Hand, HandEvent, IdempotencyKey, Seat, Table
+from referee.models import Hand, HandDelta, HandEvent, IdempotencyKey, Seat, Table
 from referee.rules import GameRules, get_game
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
 from referee.rules.settle import Settlement, fewest_transfers
@@ -157,75 +157,65 @@ def players_of(table: Table) -> tuple[str, ...]:
     return tuple(seat.name for seat in table.seats)
 
 
-class HandLike(Protocol):
-    """What rotation and totals need of a hand; both :class:`Hand` and :class:`Row` have it."""
-
-    @property
-    def number(self) -> int: ...
-
-    @property
-    def result(self) -> dict[str, Any]: ...
-
-    @property
-    def is_void(self) -> bool: ...
-
-
-@dataclass(frozen=True)
-class Row:
-    """A hand as the write path reads it: one query for the whole table, no ORM objects and no
-    lazy loads (the void flag comes from an EXISTS over the hand's events)."""
-
-    id: int
-    number: int
-    result: dict[str, Any]
-    is_void: bool
-
-
-def hand_rows(table: Table) -> list[Row]:
-    voided = exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void")
-    query = select(Hand.id, Hand.number, Hand.result, voided).where(Hand.table_id == table.id).order_by(Hand.number)
-    return [Row(id=i, number=n, result=r, is_void=bool(v)) for i, n, r, v in db.session.execute(query)]
+def _voided() -> Any:
+    """True for a hand that has a void event (an EXISTS over the indexed events)."""
+    return exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void")
 
 
 def all_hands(table: Table) -> list[Hand]:
-    """Every hand of the table with its events (two queries), for the pages and answers."""
+    """Every hand of the table with its events (two queries), for the history and the API."""
     query = select(Hand).where(Hand.table_id == table.id).order_by(Hand.number).options(selectinload(Hand.events))
     return list(db.session.scalars(query))
 
 
-def next_number(table: Table, hands: Sequence[HandLike] | None = None) -> int:
+def recent_hands(table: Table, count: int) -> list[Hand]:
+    """The last ``count`` hands, newest first, with their events."""
+    query = (
+        select(Hand).where(Hand.table_id == table.id).order_by(Hand.number.desc()).limit(count).options(selectinload(Hand.events))
+    )
+    return list(db.session.scalars(query))
+
+
+def live_count(table: Table) -> int:
+    return db.session.scalar(select(func.count()).select_from(Hand).where(Hand.table_id == table.id, ~_voided())) or 0
+
+
+def next_number(table: Table) -> int:
     """Hand numbers are never reused: a voided hand 3 keeps its number and the next is 4."""
-    if hands is not None:
-        return max((h.number for h in hands), default=0) + 1
     top = db.session.scalar(select(func.max(Hand.number)).where(Hand.table_id == table.id))
     return (top or 0) + 1
 
 
-def current_dealer(table: Table, hands: Sequence[HandLike] | None = None) -> str:
+def current_dealer(table: Table) -> str:
     """Who deals the next hand: the rotation after the latest live hand.
 
-    "Latest" is by table position: a correction takes the place of the hand it replaced, so
+    "Latest" is by position: a correction takes the place of the hand it replaced, so
     correcting hand 3 after hand 5 does not pull the deal back to hand 3's successor.
     """
-    live = [h for h in (hands if hands is not None else hand_rows(table)) if not h.is_void]
-    if not live:
-        return players_of(table)[table.first_dealer]
-    last = max(live, key=lambda h: (position(h), h.number))
-    return str(last.result["next_dealer"])
+    query = (
+        select(Hand.next_dealer)
+        .where(Hand.table_id == table.id, ~_voided())
+        .order_by(Hand.position.desc(), Hand.number.desc())
+        .limit(1)
+    )
+    dealer = db.session.scalar(query)
+    return dealer if dealer is not None else players_of(table)[table.first_dealer]
 
 
-def position(hand: HandLike) -> int:
-    return int(hand.result.get("position", hand.number))
+def totals(table: Table) -> dict[str, int]:
+    """Net result per player: the sum of the live hands' deltas (the starting stock is apart).
 
-
-def totals(table: Table, hands: Sequence[HandLike] | None = None) -> dict[str, int]:
-    """Net result per player: the sum of the live hands' deltas (the starting stock is apart)."""
-    result = {name: 0 for name in players_of(table)}
-    for hand in hands if hands is not None else hand_rows(table):
-        if hand.is_void:
-            continue
-        for name, delta in hand.result["deltas"].items():
-            result[name] += int(delta)
+    One aggregate query, whatever the length of the evening."""
+    query = (
+        select(HandDelta.seat, func.sum(HandDelta.amount))
+        .join(Hand, Hand.id == HandDelta.hand_id)
+        .where(Hand.table_id == table.id, ~_voided())
+        .group_by(HandDelta.seat)
+    )
+    players = players_of(table)
+    result = {name: 0 for name in players}
+    for seat, amount in db.session.execute(query):
+        result[players[seat]] = int(amount)
     return result
 
 
@@ -244,18 +234,17 @@ class Preview:
     contract: Mapping[str, object]
 
 
-def preview_hand(table: Table, raw: object, *, dealer: str | None = None, rows: Sequence[Row] | None = None) -> Preview:
+def preview_hand(table: Table, raw: object, *, dealer: str | None = None, number: int | None = None) -> Preview:
     """Judge a record without storing it. Raises :class:`RulesError` with the engine's sentence."""
     if table.finished_at is not None:
         raise Conflict(Text(N_("This table is finished: no more hands can be recorded.")))
-    rows = hand_rows(table) if rows is None else rows
     rules = rules_of(table)
     options = rules.parse_options(table.options)
     players = players_of(table)
-    hand = rules.parse_hand(raw, players=players, options=options, dealer=dealer or current_dealer(table, rows))
+    hand = rules.parse_hand(raw, players=players, options=options, dealer=dealer or current_dealer(table))
     settlement = rules.settle(hand, options)
     return Preview(
-        number=next_number(table, rows),
+        number=number or next_number(table),
         dealer=rules.dealer_of(hand),
         hand=hand,
         settlement=settlement,
@@ -305,8 +294,7 @@ def record_hand(
             expected_number, field="expected_number", sentence=N_("expected_number must be a hand number (1 or more).")
         )
     reason = _reason(reason)
-    rows = hand_rows(table)
-    number = next_number(table, rows)
+    number = next_number(table)
     if expected_number is not None and expected_number != number:
         raise Conflict(
             Text(
@@ -318,20 +306,21 @@ def record_hand(
             else Text(N_("The next hand is number %(number)s, not %(expected)s."), expected=expected_number, number=number),
             current=number - 1,
         )
-    old: Row | None = None
-    dealer = current_dealer(table, rows)
+    old: Hand | None = None
     if replaces is not None:
         wanted = _whole_number(replaces, field="replaces", sentence=N_("replaces must be the number of the hand to correct."))
-        old = next((r for r in rows if r.number == wanted), None)
+        old = db.session.scalar(
+            select(Hand).where(Hand.table_id == table.id, Hand.number == wanted).options(selectinload(Hand.events))
+        )
         if old is None:
             raise NotFound()
         if old.is_void:
             raise Conflict(Text(N_("Hand %(number)s is already void."), number=old.number))
-        dealer = str(old.result["dealer"])
-    preview = preview_hand(table, raw, dealer=dealer, rows=rows)
+    preview = preview_hand(table, raw, dealer=old.dealer if old else None, number=number)
     rules = rules_of(table)
-    kept = [r for r in rows if r is not old]
-    running = totals(table, kept)
+    running = totals(table)
+    for name, delta in (old.result["deltas"] if old else {}).items():
+        running[name] -= int(delta)
     for name, delta in preview.settlement.deltas.items():
         running[name] += delta
     result: dict[str, Any] = {
@@ -347,9 +336,19 @@ def record_hand(
     if preview.settlement.carry:
         result["carry"] = preview.settlement.carry
     if old is not None:
-        result["position"] = position(old)
         result["replaces"] = old.number
-    hand = Hand(table_id=table.id, number=number, record=rules.hand_json(preview.hand), result=result, created_by=actor[:60])
+    players = players_of(table)
+    hand = Hand(
+        table_id=table.id,
+        number=number,
+        position=old.position if old else number,
+        dealer=preview.dealer,
+        next_dealer=preview.next_dealer,
+        record=rules.hand_json(preview.hand),
+        result=result,
+        created_by=actor[:60],
+        deltas=[HandDelta(seat=seat, amount=preview.settlement.deltas[name]) for seat, name in enumerate(players) if preview.settlement.deltas[name]],
+    )
     db.session.add(hand)
     if old is not None:
         db.session.add(HandEvent(hand_id=old.id, kind="void", reason=reason, actor=actor[:60]))
@@ -369,7 +368,7 @@ def record_hand(
         ) from None
     answer = _answer(table, number=number, result=result, record=hand.record, void=None)
     # After a correction the table's next dealer is not the corrected hand's successor.
-    answer["next_dealer"] = current_dealer(table, [*kept, Row(id=hand.id, number=number, result=result, is_void=False)])
+    answer["next_dealer"] = current_dealer(table) if old is not None else preview.next_dealer
     return hand, answer, False
 
 
@@ -482,9 +481,9 @@ def money(table: Table, chips: int) -> str | None:
     return format(value * chips, "f")
 
 
-def settlement(table: Table) -> dict[str, Any]:
+def settlement(table: Table, *, balances: dict[str, int] | None = None) -> dict[str, Any]:
     """Running balances and the fewest transfers that settle them (in chips and in money)."""
-    balances = totals(table)
+    balances = totals(table) if balances is None else balances
     transfers = []
     for t in fewest_transfers(balances):
         item: dict[str, Any] = {"from": t.payer, "to": t.payee, "amount": t.amount}
@@ -510,9 +509,9 @@ def table_answer(table: Table, *, urls: Mapping[str, str]) -> dict[str, Any]:
         "language": table.locale.replace("_", "-"),
         "created_at": _iso(table.created_at),
         "hands": [hand_answer(table, h) for h in hands],
-        "totals": totals(table, hands),
+        "totals": totals(table),
         "stock": stock(table),
-        "next_dealer": current_dealer(table, hands),
+        "next_dealer": current_dealer(table),
         "next_number": (max((h.number for h in hands), default=0)) + 1,
         "finished": table.finished_at is not None,
         "winner": None,

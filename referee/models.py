@@ -64,7 +64,7 @@ class Seat(db.Model):
 
 class Hand(db.Model):
     # (table_id, number) is unique: this is what prevents two hand 7s at one table.
-    __table_args__ = (UniqueConstraint("table_id", "number"),)
+    __table_args__ = (UniqueConstraint("table_id", "number"), Index("ix_hand_table_id_position", "table_id", "position"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[str] = mapped_column(
@@ -75,11 +75,18 @@ class Hand(db.Model):
     result: Mapped[dict[str, Any]] = mapped_column(JSON)  # the 201 answer body minus totals
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     created_by: Mapped[str] = mapped_column(String(60), default="")  # device or role label
+    # Derived from the record when it is stored, kept as columns so the write path and the
+    # scoreboard never decode the whole history: the place in the dealing rotation (a
+    # correction takes the place of the hand it replaces), who dealt and who deals next.
+    position: Mapped[int]
+    dealer: Mapped[str] = mapped_column(String(40))
+    next_dealer: Mapped[str] = mapped_column(String(40))
 
     table: Mapped[Table] = relationship(back_populates="hands")
     events: Mapped[list[HandEvent]] = relationship(
         back_populates="hand", order_by="HandEvent.id"
     )
+    deltas: Mapped[list[HandDelta]] = relationship(cascade="all, delete-orphan")
 
     @property
     def void_event(self) -> HandEvent | None:
@@ -91,6 +98,18 @@ class Hand(db.Model):
 
     def __repr__(self) -> str:
         return f"<Hand {self.table_id}#{self.number}>"
+
+
+class HandDelta(db.Model):
+    """What one seat won or lost in one hand: the rows that totals and standings add up in SQL."""
+
+    __tablename__ = "hand_delta"
+    __table_args__ = (UniqueConstraint("hand_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id", ondelete="CASCADE"))
+    seat: Mapped[int]  # the seat position, so a renamed player keeps his history
+    amount: Mapped[int]
 
 
 class HandEvent(db.Model):

@@ -137,7 +137,7 @@ class Flow:
     def judge(self, draft: Draft | None = None) -> tuple[ledger.Preview | None, RulesError | None]:
         draft = draft or self.draft
         try:
-            return ledger.preview_hand(self.table, draft.record(), dealer=self.dealer), None
+            return ledger.preview_hand(self.table, draft.record(), dealer=self.dealer, number=draft.n or None), None
         except RulesError as exc:
             return None, exc
 

@@ -56,31 +56,29 @@ def actor() -> str:
     return _("Scorer")
 
 
-def board(table: Table) -> dict[str, Any]:
-    """Everything the scoreboard shows, derived from the stored hands."""
-    hands = ledger.all_hands(table)
-    totals = ledger.totals(table, hands)
+def board(table: Table, *, history: bool = False) -> dict[str, Any]:
+    """Everything the scoreboard shows. A handful of small queries whatever the number of
+    hands; the whole history is loaded only for the history page."""
+    totals = ledger.totals(table)
     players = ledger.players_of(table)
-    dealer = ledger.current_dealer(table, hands)
+    dealer = ledger.current_dealer(table)
     rules = ledger.rules_of(table)
     options = rules.parse_options(table.options)
-    speaker = rules.first_speaker(players, dealer, options)
-    settlement = ledger.settlement(table)
-    start = ledger.stock(table)
+    settlement = ledger.settlement(table, balances=totals)
     return {
         "table": table,
         "game_name": rules.name,
         "players": players,
         "totals": totals,
-        "stock": start,
+        "stock": ledger.stock(table),
         "money": settlement.get("money"),
         "transfers": settlement["transfers"],
         "dealer": dealer,
-        "speaker": speaker,
-        "next_number": max((h.number for h in hands), default=0) + 1,
-        "hands": hands,
-        "recent": [h for h in reversed(hands)][:RECENT],
-        "live_count": sum(1 for h in hands if not h.is_void),
+        "speaker": rules.first_speaker(players, dealer, options),
+        "next_number": ledger.next_number(table),
+        "hands": ledger.all_hands(table) if history else [],
+        "recent": ledger.recent_hands(table, RECENT),
+        "live_count": ledger.live_count(table),
         "can_score": can_score(table),
     }
 
@@ -168,7 +166,7 @@ def watch(table_id: str) -> ResponseReturnValue:
 @bp.get("/t/<table_id>/history")
 def history(table_id: str) -> ResponseReturnValue:
     table = load(table_id)
-    return render_template("tables/history.html", **board(table))
+    return render_template("tables/history.html", **board(table, history=True))
 
 
 @bp.get("/t/<table_id>/settle")

@@ -71,7 +71,7 @@ def test_home_with_tables(page, live_app, live_server, axe_check, shot) -> None:
             db.session.add(table)
             db.session.flush()
             for n in range(1, 4 - i):
-                db.session.add(Hand(table_id=table.id, number=n, record={}, result={}))
+                db.session.add(Hand(table_id=table.id, number=n, position=n, dealer="", next_dealer="", record={}, result={}))
         db.session.commit()
     page.goto(live_server + "/")
     assert page.get_by_text("Sexta no clube").is_visible()

@@ -95,7 +95,7 @@ def test_home_lists_tables_in_progress(app: Flask, client: FlaskClient) -> None:
         )
         db.session.add_all([table, done])
         db.session.flush()
-        db.session.add(Hand(table_id=table.id, number=1, record={}, result={}))
+        db.session.add(Hand(table_id=table.id, number=1, position=1, dealer="", next_dealer="", record={}, result={}))
         from referee.models import utcnow
 
         done.finished_at = utcnow()

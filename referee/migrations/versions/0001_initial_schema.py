@@ -37,6 +37,9 @@ def upgrade():
         sa.Column("result", sa.JSON(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("created_by", sa.String(length=60), nullable=False),
+        sa.Column("position", sa.Integer(), nullable=False),
+        sa.Column("dealer", sa.String(length=40), nullable=False),
+        sa.Column("next_dealer", sa.String(length=40), nullable=False),
         sa.ForeignKeyConstraint(
             ["table_id"], ["game_table.id"],
             name=op.f("fk_hand_table_id_game_table"), ondelete="CASCADE",
@@ -45,6 +48,19 @@ def upgrade():
         sa.UniqueConstraint("table_id", "number", name=op.f("uq_hand_table_id_number")),
     )
     op.create_index(op.f("ix_hand_table_id"), "hand", ["table_id"], unique=False)
+    op.create_index("ix_hand_table_id_position", "hand", ["table_id", "position"], unique=False)
+    op.create_table(
+        "hand_delta",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("hand_id", sa.Integer(), nullable=False),
+        sa.Column("seat", sa.Integer(), nullable=False),
+        sa.Column("amount", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["hand_id"], ["hand.id"], name=op.f("fk_hand_delta_hand_id_hand"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_hand_delta")),
+        sa.UniqueConstraint("hand_id", "seat", name=op.f("uq_hand_delta_hand_id_seat")),
+    )
     op.create_table(
         "idempotency_key",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -104,6 +120,8 @@ def upgrade():
 
 
 def downgrade():
+    op.drop_table("hand_delta")
+    op.drop_index("ix_hand_table_id_position", table_name="hand")
     op.drop_index("uq_hand_event_one_void", table_name="hand_event")
     op.drop_index(op.f("ix_hand_event_hand_id"), table_name="hand_event")
     op.drop_table("hand_event")
