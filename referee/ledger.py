@@ -23,7 +23,7 @@ from decimal import Decimal
 from typing import Any
 
 from flask_babel import force_locale
-from sqlalchemy import exists, func, select
+from sqlalchemy import exists, func, insert, select
 from sqlalchemy.orm import joinedload, selectinload
 from sqlalchemy.exc import IntegrityError
 
@@ -187,19 +187,26 @@ def next_number(table: Table) -> int:
 
 
 def current_dealer(table: Table) -> str:
-    """Who deals the next hand: the rotation after the latest live hand.
+    """Who deals the next hand: the rotation after the latest live hand."""
+    return rotation(table)[1]
 
-    "Latest" is by position: a correction takes the place of the hand it replaced, so
-    correcting hand 3 after hand 5 does not pull the deal back to hand 3's successor.
+
+def rotation(table: Table) -> tuple[int, str]:
+    """The next hand's number and dealer, in one statement.
+
+    The dealer follows the latest live hand by position: a correction takes the place of the
+    hand it replaced, so correcting hand 3 after hand 5 does not pull the deal back.
     """
-    query = (
+    top = select(func.max(Hand.number)).where(Hand.table_id == table.id).scalar_subquery()
+    dealer = (
         select(Hand.next_dealer)
         .where(Hand.table_id == table.id, ~_voided())
         .order_by(Hand.position.desc(), Hand.number.desc())
         .limit(1)
+        .scalar_subquery()
     )
-    dealer = db.session.scalar(query)
-    return dealer if dealer is not None else players_of(table)[table.first_dealer]
+    number, name = db.session.execute(select(top, dealer)).one()
+    return (number or 0) + 1, name if name is not None else players_of(table)[table.first_dealer]
 
 
 def totals(table: Table) -> dict[str, int]:
@@ -294,7 +301,7 @@ def record_hand(
             expected_number, field="expected_number", sentence=N_("expected_number must be a hand number (1 or more).")
         )
     reason = _reason(reason)
-    number = next_number(table)
+    number, dealer = rotation(table)
     if expected_number is not None and expected_number != number:
         raise Conflict(
             Text(
@@ -316,7 +323,7 @@ def record_hand(
             raise NotFound()
         if old.is_void:
             raise Conflict(Text(N_("Hand %(number)s is already void."), number=old.number))
-    preview = preview_hand(table, raw, dealer=old.dealer if old else None, number=number)
+    preview = preview_hand(table, raw, dealer=old.dealer if old else dealer, number=number)
     rules = rules_of(table)
     running = totals(table)
     for name, delta in (old.result["deltas"] if old else {}).items():
@@ -347,9 +354,16 @@ def record_hand(
         record=rules.hand_json(preview.hand),
         result=result,
         created_by=actor[:60],
-        deltas=[HandDelta(seat=seat, amount=preview.settlement.deltas[name]) for seat, name in enumerate(players) if preview.settlement.deltas[name]],
     )
     db.session.add(hand)
+    db.session.flush()  # the hand's id, for its deltas: one multi-row insert, no ids read back
+    deltas = [
+        {"hand_id": hand.id, "seat": seat, "amount": preview.settlement.deltas[name]}
+        for seat, name in enumerate(players)
+        if preview.settlement.deltas[name]
+    ]
+    if deltas:
+        db.session.execute(insert(HandDelta), deltas)
     if old is not None:
         db.session.add(HandEvent(hand_id=old.id, kind="void", reason=reason, actor=actor[:60]))
     if key:
