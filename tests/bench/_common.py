@@ -138,9 +138,13 @@ def _wait_ready(server: Server, ready: Path, workers: int, timeout: float = 30.0
     raise RuntimeError(f"gunicorn was not ready in {timeout:.0f} s:\n{server.log.read_text()[-3000:]}")
 
 
+#: Workers for our server and the bare one alike (BENCH_WORKERS), as `make run` would use.
+WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
+
+
 @contextmanager
 def referee_server(workdir: Path) -> Iterator[Server]:
-    """Our production server: gunicorn, 2 sync workers, the real factory (tests/bench/wsgi.py),
+    """Our production server: gunicorn, WORKERS sync workers, the real factory (tests/bench/wsgi.py),
     DATABASE_URL at a temp SQLite file and a temp instance folder, both under `workdir`."""
     env = {
         "DATABASE_URL": f"sqlite:///{workdir / 'referee.sqlite3'}",
@@ -153,7 +157,7 @@ def referee_server(workdir: Path) -> Iterator[Server]:
         cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, check=True,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
-    with gunicorn("tests.bench.wsgi:referee()", env) as server:
+    with gunicorn("tests.bench.wsgi:referee()", env, workers=WORKERS) as server:
         yield server
 
 
