@@ -23,8 +23,9 @@ from decimal import Decimal
 from typing import Any
 
 from flask_babel import force_locale
-from sqlalchemy import exists, func, insert, select
-from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy import bindparam, exists, func, insert, select, update
+from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.exc import IntegrityError
 
 from referee.db import db
@@ -131,6 +132,8 @@ def create_table(
         locale=LOCALES.get(str(locale), "pt_BR") if locale is not None else "pt_BR",
         scorer_token_hash=hash_token(token),
         first_dealer=first_dealer,
+        state=_state(balances={n: 0 for n in names}, next_number=1, next_dealer=names[first_dealer]),
+        version=0,
     )
     table.seats = [Seat(position=i, name=n) for i, n in enumerate(names)]
     db.session.add(table)
@@ -139,7 +142,7 @@ def create_table(
 
 
 def get_table(table_id: str) -> Table:
-    table = db.session.get(Table, table_id, options=[joinedload(Table.seats)])
+    table = db.session.scalar(_TABLE, {"table_id": table_id})
     if table is None:
         raise NotFound()
     return table
@@ -154,12 +157,39 @@ def options_of(table: Table) -> Any:
 
 
 def players_of(table: Table) -> tuple[str, ...]:
-    return tuple(seat.name for seat in table.seats)
+    """The players in order of play (read once per request: seats never change)."""
+    players: tuple[str, ...] | None = table.__dict__.get("_players")
+    if players is None:
+        players = tuple(db.session.scalars(_PLAYERS, {"table_id": table.id}))
+        table.__dict__["_players"] = players
+    return players
 
 
 def _voided() -> Any:
     """True for a hand that has a void event (an EXISTS over the indexed events)."""
     return exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void")
+
+
+# The write path's statements, built once: building a statement and its cache key costs more
+# than running it on SQLite, and these run on every hand recorded.
+_TABLE = select(Table).where(Table.id == bindparam("table_id"))
+_PLAYERS = select(Seat.name).where(Seat.table_id == bindparam("table_id")).order_by(Seat.position)
+_NEXT_NUMBER = select(func.max(Hand.number)).where(Hand.table_id == bindparam("table_id"))
+_ROTATION = select(
+    _NEXT_NUMBER.scalar_subquery(),
+    select(Hand.next_dealer)
+    .where(Hand.table_id == bindparam("table_id"), ~_voided())
+    .order_by(Hand.position.desc(), Hand.number.desc())
+    .limit(1)
+    .scalar_subquery(),
+)
+_TOTALS = (
+    select(HandDelta.seat, func.sum(HandDelta.amount))
+    .join(Hand, Hand.id == HandDelta.hand_id)
+    .where(Hand.table_id == bindparam("table_id"), ~_voided())
+    .group_by(HandDelta.seat)
+)
+_LIVE_COUNT = select(func.count()).select_from(Hand).where(Hand.table_id == bindparam("table_id"), ~_voided())
 
 
 def all_hands(table: Table) -> list[Hand]:
@@ -177,53 +207,61 @@ def recent_hands(table: Table, count: int) -> list[Hand]:
 
 
 def live_count(table: Table) -> int:
-    return db.session.scalar(select(func.count()).select_from(Hand).where(Hand.table_id == table.id, ~_voided())) or 0
+    return db.session.scalar(_LIVE_COUNT, {"table_id": table.id}) or 0
 
 
 def next_number(table: Table) -> int:
     """Hand numbers are never reused: a voided hand 3 keeps its number and the next is 4."""
-    top = db.session.scalar(select(func.max(Hand.number)).where(Hand.table_id == table.id))
-    return (top or 0) + 1
+    return int(table.state["next_number"])
 
 
 def current_dealer(table: Table) -> str:
-    """Who deals the next hand: the rotation after the latest live hand."""
-    return rotation(table)[1]
-
-
-def rotation(table: Table) -> tuple[int, str]:
-    """The next hand's number and dealer, in one statement.
-
-    The dealer follows the latest live hand by position: a correction takes the place of the
-    hand it replaced, so correcting hand 3 after hand 5 does not pull the deal back.
-    """
-    top = select(func.max(Hand.number)).where(Hand.table_id == table.id).scalar_subquery()
-    dealer = (
-        select(Hand.next_dealer)
-        .where(Hand.table_id == table.id, ~_voided())
-        .order_by(Hand.position.desc(), Hand.number.desc())
-        .limit(1)
-        .scalar_subquery()
-    )
-    number, name = db.session.execute(select(top, dealer)).one()
-    return (number or 0) + 1, name if name is not None else players_of(table)[table.first_dealer]
+    """Who deals the next hand (kept in the table's state; see :func:`rebuild_state`)."""
+    return str(table.state["next_dealer"])
 
 
 def totals(table: Table) -> dict[str, int]:
-    """Net result per player: the sum of the live hands' deltas (the starting stock is apart).
+    """Net result per player: the sum of the live hands' deltas (the starting stock is apart)."""
+    balances = table.state["balances"]
+    return {name: int(balances.get(name, 0)) for name in players_of(table)}
 
-    One aggregate query, whatever the length of the evening."""
-    query = (
-        select(HandDelta.seat, func.sum(HandDelta.amount))
-        .join(Hand, Hand.id == HandDelta.hand_id)
-        .where(Hand.table_id == table.id, ~_voided())
-        .group_by(HandDelta.seat)
-    )
+
+def _state(*, balances: Mapping[str, int], next_number: int, next_dealer: str) -> dict[str, Any]:
+    return {"balances": dict(balances), "next_number": next_number, "next_dealer": next_dealer}
+
+
+def rebuild_state(table: Table) -> dict[str, Any]:
+    """The table's state derived from its hands alone: what the cached state must always equal.
+
+    Balances are one aggregate over the live hands' deltas; the next dealer follows the latest
+    live hand by position (a correction takes the place of the hand it replaced, so correcting
+    hand 3 after hand 5 does not pull the deal back); numbers are never reused.
+    """
     players = players_of(table)
-    result = {name: 0 for name in players}
-    for seat, amount in db.session.execute(query):
-        result[players[seat]] = int(amount)
-    return result
+    balances = {name: 0 for name in players}
+    for seat, amount in db.session.execute(_TOTALS, {"table_id": table.id}):
+        balances[players[seat]] = int(amount)
+    top, dealer = db.session.execute(_ROTATION, {"table_id": table.id}).one()
+    return _state(
+        balances=balances,
+        next_number=(top or 0) + 1,
+        next_dealer=dealer if dealer is not None else players[table.first_dealer],
+    )
+
+
+def _save_state(table: Table, state: dict[str, Any]) -> None:
+    """Replace the table's state if nobody else did since we read it; else :class:`Conflict`."""
+    done = db.session.execute(
+        update(Table)
+        .where(Table.id == table.id, Table.version == table.version)
+        .values(state=state, version=table.version + 1)
+        .execution_options(synchronize_session=False)
+    )
+    if done.rowcount != 1:
+        db.session.rollback()
+        raise Conflict(Text(N_("Another phone changed this table at the same moment. Check the table and try again.")))
+    set_committed_value(table, "state", state)
+    set_committed_value(table, "version", table.version + 1)
 
 
 # --------------------------------------------------------------------------- hands
@@ -301,7 +339,7 @@ def record_hand(
             expected_number, field="expected_number", sentence=N_("expected_number must be a hand number (1 or more).")
         )
     reason = _reason(reason)
-    number, dealer = rotation(table)
+    number, dealer = next_number(table), current_dealer(table)
     if expected_number is not None and expected_number != number:
         raise Conflict(
             Text(
@@ -369,6 +407,12 @@ def record_hand(
     if key:
         db.session.add(IdempotencyKey(table_id=table.id, key=key, status=201, body={"number": number, "digest": digest}))
     try:
+        db.session.flush()
+        if old is None:
+            state = _state(balances=running, next_number=number + 1, next_dealer=preview.next_dealer)
+        else:
+            state = rebuild_state(table)  # a correction may or may not move the deal: ask the hands
+        _save_state(table, state)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
@@ -382,7 +426,7 @@ def record_hand(
         ) from None
     answer = _answer(table, number=number, result=result, record=hand.record, void=None)
     # After a correction the table's next dealer is not the corrected hand's successor.
-    answer["next_dealer"] = current_dealer(table) if old is not None else preview.next_dealer
+    answer["next_dealer"] = current_dealer(table)
     return hand, answer, False
 
 
@@ -432,6 +476,8 @@ def void_hand(table: Table, number: int, *, reason: object = "", actor: str = ""
         raise Conflict(Text(N_("Hand %(number)s is already void."), number=number))
     db.session.add(HandEvent(hand=hand, kind="void", reason=reason, actor=actor[:60]))
     try:
+        db.session.flush()
+        _save_state(table, rebuild_state(table))
         db.session.commit()
     except IntegrityError:
         db.session.rollback()

@@ -33,6 +33,12 @@ class Table(db.Model):
     first_dealer: Mapped[int]  # seat position
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Derived from the hands and kept here so recording a hand reads nothing but this row:
+    # {"balances": {name: net}, "next_number": n, "next_dealer": name}. Every write replaces
+    # it under ``version`` (UPDATE ... WHERE version = v), so two writers never both win; voids
+    # and corrections rebuild it from the hands (ledger.rebuild_state).
+    state: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    version: Mapped[int] = mapped_column(default=0)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.position", cascade="all, delete-orphan"
