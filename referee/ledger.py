@@ -30,7 +30,7 @@ from sqlalchemy.exc import IntegrityError
 
 from referee.db import db
 from referee.i18n import render_text
-from referee.models import Hand, HandDelta, HandEvent, IdempotencyKey, Seat, Table
+from referee.models import Hand, HandDelta, HandEvent, IdempotencyKey, Seat, Table, utcnow
 from referee.rules import GameRules, get_game
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
 from referee.rules.settle import Settlement, fewest_transfers
@@ -320,8 +320,8 @@ def record_hand(
     idempotency_key: str | None = None,
     replaces: object = None,
     reason: object = "",
-) -> tuple[Hand, dict[str, Any], bool]:
-    """Validate, settle and store one hand. Answers ``(hand, answer, replayed)``.
+) -> tuple[int, dict[str, Any], bool]:
+    """Validate, settle and store one hand. Answers ``(number, answer, replayed)``.
 
     ``replayed`` is true when ``idempotency_key`` was seen before with the same hand: the first
     answer is returned and nothing new is stored. ``replaces`` voids that hand in the same
@@ -383,30 +383,34 @@ def record_hand(
     if old is not None:
         result["replaces"] = old.number
     players = players_of(table)
-    hand = Hand(
-        table_id=table.id,
-        number=number,
-        position=old.position if old else number,
-        dealer=preview.dealer,
-        next_dealer=preview.next_dealer,
-        record=rules.hand_json(preview.hand),
-        result=result,
-        created_by=actor[:60],
-    )
-    db.session.add(hand)
-    db.session.flush()  # the hand's id, for its deltas: one multi-row insert, no ids read back
-    deltas = [
-        {"hand_id": hand.id, "seat": seat, "amount": preview.settlement.deltas[name]}
-        for seat, name in enumerate(players)
-        if preview.settlement.deltas[name]
-    ]
-    if deltas:
-        db.session.execute(insert(HandDelta), deltas)
-    if old is not None:
-        db.session.add(HandEvent(hand_id=old.id, kind="void", reason=reason, actor=actor[:60]))
-    if key:
-        db.session.add(IdempotencyKey(table_id=table.id, key=key, status=201, body={"number": number, "digest": digest}))
+    record = rules.hand_json(preview.hand)
+    row = {
+        "table_id": table.id,
+        "number": number,
+        "position": old.position if old else number,
+        "dealer": preview.dealer,
+        "next_dealer": preview.next_dealer,
+        "record": record,
+        "result": result,
+        "created_by": actor[:60],
+        "created_at": utcnow(),
+    }
     try:
+        # One transaction: the hand, its deltas, the void of a corrected hand, the key and the
+        # table's new state. A second phone writing the same number fails on the unique
+        # (table, number) constraint or on the state's version, and gets a Conflict.
+        hand_id = db.session.execute(insert(Hand).returning(Hand.id), row).scalar_one()
+        deltas = [
+            {"hand_id": hand_id, "seat": seat, "amount": preview.settlement.deltas[name]}
+            for seat, name in enumerate(players)
+            if preview.settlement.deltas[name]
+        ]
+        if deltas:
+            db.session.execute(insert(HandDelta), deltas)
+        if old is not None:
+            db.session.add(HandEvent(hand_id=old.id, kind="void", reason=reason, actor=actor[:60]))
+        if key:
+            db.session.add(IdempotencyKey(table_id=table.id, key=key, status=201, body={"number": number, "digest": digest}))
         db.session.flush()
         if old is None:
             state = _state(balances=running, next_number=number + 1, next_dealer=preview.next_dealer)
@@ -424,10 +428,10 @@ def record_hand(
             Text(N_("Hand %(number)s was just recorded by another phone."), number=number),
             current=number,
         ) from None
-    answer = _answer(table, number=number, result=result, record=hand.record, void=None)
+    answer = _answer(table, number=number, result=result, record=record, void=None)
     # After a correction the table's next dealer is not the corrected hand's successor.
     answer["next_dealer"] = current_dealer(table)
-    return hand, answer, False
+    return number, answer, False
 
 
 def _reason(reason: object) -> str:
@@ -439,7 +443,7 @@ def _reason(reason: object) -> str:
     return reason
 
 
-def _stored_answer(table: Table, key: str, digest: str) -> tuple[Hand, dict[str, Any]] | None:
+def _stored_answer(table: Table, key: str, digest: str) -> tuple[int, dict[str, Any]] | None:
     row = db.session.scalar(select(IdempotencyKey).where(IdempotencyKey.table_id == table.id, IdempotencyKey.key == key))
     if row is None:
         return None
@@ -452,7 +456,7 @@ def _stored_answer(table: Table, key: str, digest: str) -> tuple[Hand, dict[str,
         select(Hand).where(Hand.table_id == table.id, Hand.number == row.body["number"]).options(selectinload(Hand.events))
     )
     assert hand is not None
-    return hand, hand_answer(table, hand)
+    return hand.number, hand_answer(table, hand)
 
 
 def _find(hands: Sequence[Hand], number: object) -> Hand:

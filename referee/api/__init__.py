@@ -162,7 +162,7 @@ def record_hand(table: Table) -> ResponseReturnValue:
     reason = body.get("reason", "")
     if not isinstance(reason, str):
         raise InvalidInput(Text(N_("The reason must be text.")), field="reason")
-    hand, answer, replayed = ledger.record_hand(
+    number, answer, replayed = ledger.record_hand(
         table,
         record,
         expected_number=body.get("expected_number"),
@@ -173,7 +173,7 @@ def record_hand(table: Table) -> ResponseReturnValue:
     )
     response = jsonify(answer)
     response.status_code = 201
-    response.headers["Location"] = url_for("api.get_hand", table_id=table.id, number=hand.number)
+    response.headers["Location"] = url_for("api.get_hand", table_id=table.id, number=number)
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"
     return response

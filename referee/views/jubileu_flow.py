@@ -381,7 +381,7 @@ def save(table: Table, *, all_pass: bool = False) -> ResponseReturnValue:
     if request.form.get("renumber"):
         draft.n = ledger.next_number(table)
     try:
-        hand, _answer, replayed = ledger.record_hand(
+        number, _answer, replayed = ledger.record_hand(
             table,
             draft.record(),
             expected_number=draft.n or None,
@@ -399,7 +399,7 @@ def save(table: Table, *, all_pass: bool = False) -> ResponseReturnValue:
         ctx["error"] = render_text(exc.text)
         return render_template("tables/jubileu_hand.html", **ctx), 422
     if draft.replaces is not None:
-        flash(_("Hand %(old)s was corrected: it is void and hand %(number)s takes its place.", old=draft.replaces, number=hand.number), "success")
+        flash(_("Hand %(old)s was corrected: it is void and hand %(number)s takes its place.", old=draft.replaces, number=number), "success")
     elif not replayed:
-        flash(_("Hand %(number)s recorded.", number=hand.number), "success")
-    return redirect(url_for("tables.show", table_id=table.id, saved=hand.number))
+        flash(_("Hand %(number)s recorded.", number=number), "success")
+    return redirect(url_for("tables.show", table_id=table.id, saved=number))

@@ -634,3 +634,48 @@ def test_an_idempotency_key_reused_for_another_hand_is_refused(app: Flask, clien
     assert_error(response, 422, field="Idempotency-Key")
     assert state(client, table["id"]) == before
     assert stored_hands(app) == 1
+
+
+def test_a_hand_number_taken_meanwhile_is_a_409_not_a_500(
+    app: Flask, client: FlaskClient, table: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two phones read "next is hand 2" at once; the slower one's insert hits the unique
+    (table, number) constraint. It must get a 409 with a sentence, and nothing half-stored."""
+    from referee import ledger
+
+    record_ok(client, table, solo_record("Dani"))
+    record_ok(client, table, solo_record("Ana"))
+    before = state(client, table["id"])
+    monkeypatch.setattr(ledger, "next_number", lambda t: 2)  # the stale read
+    response = post_hand(client, table, solo_record("Bia"))
+    error = assert_error(response, 409, code="conflict")
+    assert "2" in error["message"]
+    monkeypatch.undo()
+    assert state(client, table["id"]) == before
+    assert stored_hands(app) == 2
+
+
+def test_a_table_changed_meanwhile_is_a_409(app: Flask, client: FlaskClient, table: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another writer moved the table's state between our read and our write (version check)."""
+    from sqlalchemy import update
+
+    from referee import ledger
+    from referee.extensions import db
+    from referee.models import Table
+
+    real_preview = ledger.preview_hand
+
+    def preview_then_someone_else_writes(*args: Any, **kwargs: Any) -> Any:
+        result = real_preview(*args, **kwargs)
+        db.session.execute(
+            update(Table).where(Table.id == table["id"]).values(version=Table.version + 1),
+            execution_options={"synchronize_session": False},  # as another process would
+        )
+        return result
+
+    before = state(client, table["id"])
+    monkeypatch.setattr(ledger, "preview_hand", preview_then_someone_else_writes)
+    assert_error(post_hand(client, table, solo_record("Dani")), 409, code="conflict")
+    monkeypatch.undo()
+    assert state(client, table["id"]) == before
+    assert stored_hands(app) == 0
