@@ -1,32 +1,40 @@
-"""Gzip for text answers, because phones at a club table are often on a weak connection.
+"""Gzip for CSS, JavaScript, JSON and SVG, because phones at a club table are often on a
+weak connection and gunicorn does not compress.
 
-gunicorn does not compress, and a table may have no proxy in front of it, so the app does:
-HTML, CSS, JS, JSON and SVG over 500 bytes are gzipped when the client accepts it. Static
-files are compressed once per file version and kept in memory (they are few and small).
+HTML pages are left alone: they carry the CSRF token next to text an attacker could reflect,
+and compressing both together is the BREACH attack; pages are small anyway. Only complete
+(200) answers are compressed, so byte ranges stay right. Static files are compressed once per
+version and kept in memory; their gzip variant has its own ETag and answers 304 to it.
 """
 
 from __future__ import annotations
 
 import gzip
-from functools import lru_cache
 
 from flask import Flask, Response, request
 
 MIN_SIZE = 500
-TYPES = ("text/", "application/json", "application/javascript", "image/svg+xml", "application/manifest+json")
+TYPES = ("text/css", "text/javascript", "application/json", "application/javascript", "image/svg+xml", "application/manifest+json")
+_STATIC: dict[tuple[str, str], bytes] = {}
 
 
-@lru_cache(maxsize=64)
-def _static_gzip(key: tuple[str, str], data: bytes) -> bytes:
-    return gzip.compress(data, compresslevel=9, mtime=0)
+def _static_gzip(path: str, etag: str, data: bytes) -> bytes:
+    key = (path, etag)
+    if key not in _STATIC:
+        if len(_STATIC) > 64:
+            _STATIC.clear()
+        _STATIC[key] = gzip.compress(data, compresslevel=9, mtime=0)
+    return _STATIC[key]
 
 
 def init_app(app: Flask) -> None:
     @app.after_request
     def compress(response: Response) -> Response:
+        etag, weak = response.get_etag()
+        if etag and request.if_none_match.contains(etag + "-gz") and response.status_code == 200:
+            return Response(status=304, headers={"ETag": f'"{etag}-gz"', "Vary": "Accept-Encoding"})
         if (
-            response.status_code < 200
-            or response.status_code in (204, 304)
+            response.status_code != 200
             or "gzip" not in request.headers.get("Accept-Encoding", "").lower()
             or "Content-Encoding" in response.headers
             or not (response.mimetype or "").startswith(TYPES)
@@ -38,13 +46,12 @@ def init_app(app: Flask) -> None:
         if len(data) < MIN_SIZE:
             return response
         if request.endpoint == "static":
-            body = _static_gzip((request.path, response.headers.get("ETag", "")), data)
+            body = _static_gzip(request.path, etag or "", data)
         else:
             body = gzip.compress(data, compresslevel=6, mtime=0)
         response.set_data(body)
         response.headers["Content-Encoding"] = "gzip"
         response.vary.add("Accept-Encoding")
-        etag, weak = response.get_etag()
         if etag:
             response.set_etag(etag + "-gz", weak=weak)
         return response

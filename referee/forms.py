@@ -66,7 +66,9 @@ def option_values(form: TableForm, rules: GameRules[Any, Any]) -> dict[str, obje
         data = getattr(form, OPTION_PREFIX + spec.name).data
         if spec.kind == "int":
             text = (data or "").strip() or "0"
-            values[spec.name] = int(text) if text.isdigit() else text
+            # Plain ASCII digits only ("²".isdigit() is true); anything else goes to the engine
+            # as text, which refuses it with its sentence.
+            values[spec.name] = int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else text
         elif spec.kind == "bool":
             values[spec.name] = bool(data)
         else:

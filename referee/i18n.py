@@ -18,11 +18,6 @@ MINUS = "\u2212"  # a real minus sign, not a hyphen
 LANG_COOKIE = "lang"
 
 
-def N_(message: str) -> str:
-    """Mark a string for extraction without translating it (translated later, with _())."""
-    return message
-
-
 def select_locale() -> str:
     languages: list[str] = current_app.config["LANGUAGES"]
     forced = g.get("locale")

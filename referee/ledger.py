@@ -1,15 +1,17 @@
 """The one bridge between the database and the rules.
 
-Views and the API call these functions; these call the rules engine and the models. State is
-derived from stored events: a table's totals are the sum of its live hands' deltas, the dealer
-is the last live hand's ``next_dealer``, and a void is a new event, never a deletion.
+Views and the API call these functions; these call the rules engine and the models. What a
+hand says is stored as events: the hand (its record, its settlement, its deltas per seat) and,
+later, a void event; nothing is deleted. A table's balances, next hand number and next dealer
+are derived from those events and kept on the table row (``Table.state``) so that recording a
+hand reads nothing else; every write replaces that state under a version check, and voids and
+corrections rebuild it from the hands (:func:`rebuild_state`).
 
 Each write validates everything first (the engine raises a :class:`RulesError` with a sentence
 and nothing is stored), then stores in one transaction. The unique (table, number) constraint
-is what guarantees a single hand N when two phones write at once: the loser gets a
-:class:`Conflict`.
+and the state's version are what guarantee a single hand N when two phones write at once: the
+loser gets a :class:`Conflict`.
 """
-
 from __future__ import annotations
 
 import hashlib
@@ -40,6 +42,11 @@ NAME_MAX = 40
 TABLE_NAME_MAX = 120
 REASON_MAX = 200
 LOCALES = {"pt_BR": "pt_BR", "pt-BR": "pt_BR", "pt": "pt_BR", "en": "en"}
+
+
+#: Who made a write, stored as a code (pages show it in the reader's language).
+BY_SCORER = "scorer"
+BY_API = "api"
 
 
 class Conflict(Exception):
@@ -120,7 +127,7 @@ def create_table(
     if name is not None and not isinstance(name, str):
         raise InvalidInput(Text(N_("The table's name must be text.")), field="name")
     title = " ".join((name or "").split())[:TABLE_NAME_MAX]
-    if locale is not None and locale not in LOCALES:
+    if locale is not None and (not isinstance(locale, str) or locale not in LOCALES):
         raise InvalidInput(Text(N_("The language must be pt-BR or en.")), field="language")
     parsed = rules.parse_options(options)
     token = new_token()
@@ -221,7 +228,8 @@ def current_dealer(table: Table) -> str:
 
 
 def totals(table: Table) -> dict[str, int]:
-    """Net result per player: the sum of the live hands' deltas (the starting stock is apart)."""
+    """Net result per player: the live hands' deltas added up (kept in the table's state and
+    rebuilt from the hands by :func:`rebuild_state`); the starting stock is reported apart."""
     balances = table.state["balances"]
     return {name: int(balances.get(name, 0)) for name in players_of(table)}
 
@@ -298,6 +306,11 @@ def preview_hand(table: Table, raw: object, *, dealer: str | None = None, number
     )
 
 
+def payments_json(settlement: Settlement) -> list[dict[str, Any]]:
+    """Who pays whom in a hand, as the API answers it."""
+    return [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in settlement.payments]
+
+
 def _whole_number(value: object, *, field: str, sentence: str, minimum: int = 1) -> int:
     # true == 1 and 1.0 == 1 in Python; a hand number must really be an integer.
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
@@ -325,8 +338,8 @@ def record_hand(
 
     ``replayed`` is true when ``idempotency_key`` was seen before with the same hand: the first
     answer is returned and nothing new is stored. ``replaces`` voids that hand in the same
-    transaction (a correction) and takes its place in the rotation. The whole history is read
-    in one query; the answer is built after the commit, so the write lock is held briefly.
+    transaction (a correction) and takes its place in the rotation. Nothing but the table row is
+    read: its state gives the number, the dealer and the balances.
     """
     key = idempotency_key[:100] if idempotency_key else None
     digest = _digest(raw, replaces)
@@ -354,9 +367,7 @@ def record_hand(
     old: Hand | None = None
     if replaces is not None:
         wanted = _whole_number(replaces, field="replaces", sentence=N_("replaces must be the number of the hand to correct."))
-        old = db.session.scalar(
-            select(Hand).where(Hand.table_id == table.id, Hand.number == wanted).options(selectinload(Hand.events))
-        )
+        old = get_hand(table, wanted)
         if old is None:
             raise NotFound()
         if old.is_void:
@@ -376,7 +387,7 @@ def record_hand(
         "totals": running,
         "contract": dict(preview.contract),
         "lines": [{"text": text_to_json(line.text), "amount": line.amount} for line in preview.settlement.lines],
-        "payments": [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in preview.settlement.payments],
+        "payments": payments_json(preview.settlement),
     }
     if preview.settlement.carry:
         result["carry"] = preview.settlement.carry
@@ -409,13 +420,17 @@ def record_hand(
             db.session.execute(insert(HandDelta), deltas)
         if old is not None:
             db.session.add(HandEvent(hand_id=old.id, kind="void", reason=reason, actor=actor[:60]))
-        if key:
-            db.session.add(IdempotencyKey(table_id=table.id, key=key, status=201, body={"number": number, "digest": digest}))
         db.session.flush()
         if old is None:
             state = _state(balances=running, next_number=number + 1, next_dealer=preview.next_dealer)
         else:
             state = rebuild_state(table)  # a correction may or may not move the deal: ask the hands
+        answer = _answer(table, number=number, result=result, record=record, void=None)
+        answer["next_dealer"] = state["next_dealer"]  # after a correction: the table's, not the hand's
+        if key:  # a retry with this key gets this very answer back
+            db.session.add(
+                IdempotencyKey(table_id=table.id, key=key, status=201, body={"number": number, "digest": digest, "answer": answer})
+            )
         _save_state(table, state)
         db.session.commit()
     except IntegrityError:
@@ -428,9 +443,6 @@ def record_hand(
             Text(N_("Hand %(number)s was just recorded by another phone."), number=number),
             current=number,
         ) from None
-    answer = _answer(table, number=number, result=result, record=record, void=None)
-    # After a correction the table's next dealer is not the corrected hand's successor.
-    answer["next_dealer"] = current_dealer(table)
     return number, answer, False
 
 
@@ -443,6 +455,12 @@ def _reason(reason: object) -> str:
     return reason
 
 
+def stored_number(table: Table, key: str) -> int | None:
+    """The hand already stored under an Idempotency-Key, if any (a double tap on "confirm")."""
+    row = db.session.scalar(select(IdempotencyKey).where(IdempotencyKey.table_id == table.id, IdempotencyKey.key == key[:100]))
+    return int(row.body["number"]) if row is not None else None
+
+
 def _stored_answer(table: Table, key: str, digest: str) -> tuple[int, dict[str, Any]] | None:
     row = db.session.scalar(select(IdempotencyKey).where(IdempotencyKey.table_id == table.id, IdempotencyKey.key == key))
     if row is None:
@@ -452,18 +470,15 @@ def _stored_answer(table: Table, key: str, digest: str) -> tuple[int, dict[str, 
             Text(N_("This Idempotency-Key was already used for a different hand; send a new key for a new hand.")),
             field="Idempotency-Key",
         )
-    hand = db.session.scalar(
-        select(Hand).where(Hand.table_id == table.id, Hand.number == row.body["number"]).options(selectinload(Hand.events))
-    )
-    assert hand is not None
-    return hand.number, hand_answer(table, hand)
+    return int(row.body["number"]), dict(row.body["answer"])
 
 
-def _find(hands: Sequence[Hand], number: object) -> Hand:
-    for hand in hands:
-        if hand.number == number:
-            return hand
-    raise NotFound()
+def get_hand(table: Table, number: object) -> Hand | None:
+    """Hand ``number`` of the table with its events (one indexed query), or None."""
+    if isinstance(number, bool) or not isinstance(number, int):
+        return None
+    query = select(Hand).where(Hand.table_id == table.id, Hand.number == number).options(selectinload(Hand.events))
+    return db.session.scalar(query)
 
 
 def void_hand(table: Table, number: int, *, reason: object = "", actor: str = "") -> Hand:
@@ -475,7 +490,9 @@ def void_hand(table: Table, number: int, *, reason: object = "", actor: str = ""
     if table.finished_at is not None:
         raise Conflict(Text(N_("This table is finished: its hands can no longer change.")))
     reason = _reason(reason)
-    hand = _find(all_hands(table), number)
+    hand = get_hand(table, number)
+    if hand is None:
+        raise NotFound()
     if hand.is_void:
         raise Conflict(Text(N_("Hand %(number)s is already void."), number=number))
     db.session.add(HandEvent(hand=hand, kind="void", reason=reason, actor=actor[:60]))
@@ -531,6 +548,50 @@ def _iso(moment: datetime) -> str:
     return moment.isoformat()
 
 
+@dataclass(frozen=True)
+class Overview:
+    table: Table
+    players: tuple[str, ...]
+    hands: int  # live hands
+    last: datetime  # last activity
+
+
+def overview(table_ids: Sequence[str]) -> list[Overview]:
+    """Open tables among ``table_ids``, most recently active first (three queries in all)."""
+    if not table_ids:
+        return []
+    tables = list(db.session.scalars(select(Table).where(Table.id.in_(table_ids), Table.finished_at.is_(None))))
+    if not tables:
+        return []
+    ids = [t.id for t in tables]
+    activity = {
+        tid: (last, live)
+        for tid, last, live in db.session.execute(
+            select(Hand.table_id, func.max(Hand.created_at), func.count().filter(~_voided()))
+            .where(Hand.table_id.in_(ids))
+            .group_by(Hand.table_id)
+        )
+    }
+    names: dict[str, list[str]] = {tid: [] for tid in ids}
+    for tid, name in db.session.execute(select(Seat.table_id, Seat.name).where(Seat.table_id.in_(ids)).order_by(Seat.table_id, Seat.position)):
+        names[tid].append(name)
+    rows = [
+        Overview(
+            table=t,
+            players=tuple(names[t.id]),
+            hands=int(activity.get(t.id, (None, 0))[1] or 0),
+            last=activity.get(t.id, (None, 0))[0] or t.created_at,
+        )
+        for t in tables
+    ]
+    return sorted(rows, key=lambda r: _aware(r.last), reverse=True)
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite hands back naive datetimes even for DateTime(timezone=True); they are UTC.
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
 def stock(table: Table) -> dict[str, int]:
     """The starting stock per player (starting chips, talha), reported apart from net totals."""
     start = table.options.get("starting_chips", table.options.get("talha", 0))
@@ -576,7 +637,8 @@ def table_answer(table: Table, *, urls: Mapping[str, str]) -> dict[str, Any]:
         "totals": totals(table),
         "stock": stock(table),
         "next_dealer": current_dealer(table),
-        "next_number": (max((h.number for h in hands), default=0)) + 1,
+        "next_number": next_number(table),
+        "teams": [[name] for name in players_of(table)],
         "finished": table.finished_at is not None,
         "winner": None,
         "urls": dict(urls),

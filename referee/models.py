@@ -78,7 +78,7 @@ class Hand(db.Model):
     )
     number: Mapped[int]
     record: Mapped[dict[str, Any]] = mapped_column(JSON)  # the API hand record, dealer filled in
-    result: Mapped[dict[str, Any]] = mapped_column(JSON)  # the 201 answer body minus totals
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)  # what the referee said: deltas, running totals, contract, breakdown lines (as msgids)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     created_by: Mapped[str] = mapped_column(String(60), default="")  # device or role label
     # Derived from the record when it is stored, kept as columns so the write path and the
@@ -114,7 +114,7 @@ class HandDelta(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id", ondelete="CASCADE"))
-    seat: Mapped[int]  # the seat position, so a renamed player keeps his history
+    seat: Mapped[int]  # the seat position: totals are added up per seat, then named
     amount: Mapped[int]
 
 

@@ -28,7 +28,7 @@ bp = Blueprint("api", __name__)
 csrf.exempt(bp)  # the API authenticates writes with a bearer token, not a cookie
 
 F = TypeVar("F", bound=Callable[..., ResponseReturnValue])
-ACTOR = "API"
+ACTOR = ledger.BY_API
 
 
 def error(status: int, code: str, message: str, field: str | None = None) -> tuple[Response, int]:
@@ -195,7 +195,7 @@ def preview_hand(table: Table) -> ResponseReturnValue:
             "deltas": dict(preview.settlement.deltas),
             "contract": dict(preview.contract),
             "breakdown": [{"label": render_text(line.text), "amount": line.amount} for line in preview.settlement.lines],
-            "payments": [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in preview.settlement.payments],
+            "payments": ledger.payments_json(preview.settlement),
         }
     )
 
@@ -203,10 +203,10 @@ def preview_hand(table: Table) -> ResponseReturnValue:
 @bp.get("/tables/<table_id>/hands/<int:number>")
 @with_table(write=False)
 def get_hand(table: Table, number: int) -> ResponseReturnValue:
-    for hand in ledger.all_hands(table):
-        if hand.number == number:
-            return jsonify(ledger.hand_answer(table, hand))
-    raise ledger.NotFound()
+    hand = ledger.get_hand(table, number)
+    if hand is None:
+        raise ledger.NotFound()
+    return jsonify(ledger.hand_answer(table, hand))
 
 
 @bp.post("/tables/<table_id>/hands/<int:number>/void")

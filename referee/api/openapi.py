@@ -110,6 +110,7 @@ def document(server: str) -> dict[str, Any]:
                         "stock": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "Starting chips, apart from the net totals."},
                         "next_dealer": {"type": "string"},
                         "next_number": {"type": "integer"},
+                        "teams": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}, "description": "Each player a team of one, except in Samba."},
                         "finished": {"type": "boolean"},
                         "winner": {"type": ["string", "integer", "null"]},
                         "urls": {"type": "object", "properties": {"table": {"type": "string"}, "watch": {"type": "string"}}},
@@ -145,9 +146,33 @@ def document(server: str) -> dict[str, Any]:
                         "called": suit,
                         "partner": {"type": "string"},
                         "tricks": players,
-                        "expected_number": {"type": "integer", "description": "Refused with 409 unless it is the next hand number."},
-                        "replaces": {"type": "integer", "description": "A correction: voids this hand in the same write and takes its place in the dealing rotation."},
-                        "reason": {"type": "string", "maxLength": 200, "description": "Why the replaced hand was voided."},
+                    },
+                },
+                "JubileuHandWrite": {
+                    "description": "A hand to record: the record plus how to write it.",
+                    "allOf": [
+                        {"$ref": "#/components/schemas/JubileuHand"},
+                        {
+                            "type": "object",
+                            "properties": {
+                                "expected_number": {"type": "integer", "minimum": 1, "description": "Refused with 409 unless it is the next hand number."},
+                                "replaces": {"type": "integer", "minimum": 1, "description": "A correction: voids this hand in the same write and takes its place in the dealing rotation."},
+                                "reason": {"type": "string", "maxLength": 200, "description": "Why the replaced hand was voided."},
+                            },
+                        },
+                    ],
+                },
+                "Preview": {
+                    "type": "object",
+                    "description": "What a hand would settle; nothing is stored.",
+                    "properties": {
+                        "number": {"type": "integer"},
+                        "dealer": {"type": "string"},
+                        "next_dealer": {"type": "string"},
+                        "deltas": {"type": "object", "additionalProperties": {"type": "integer"}},
+                        "contract": {"type": "object"},
+                        "breakdown": {"type": "array", "items": {"type": "object", "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}}}},
+                        "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}},
                     },
                 },
                 "HandAnswer": {
@@ -209,7 +234,7 @@ def document(server: str) -> dict[str, Any]:
                     "summary": "Record the next hand.",
                     "security": bearer,
                     "parameters": [table_id, {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string", "minLength": 1, "maxLength": 100}, "description": "A retry with the same key answers the first answer and stores nothing new."}],
-                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JubileuHand"}}}},
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JubileuHandWrite"}}}},
                     "responses": {"201": json_ok("HandAnswer", "Stored."), **_error_responses("400", "401", "404", "409", "422")},
                 }
             },
@@ -218,7 +243,7 @@ def document(server: str) -> dict[str, Any]:
                     "summary": "Judge a hand without storing it.",
                     "parameters": [table_id],
                     "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JubileuHand"}}}},
-                    "responses": {"200": json_ok("HandAnswer"), **_error_responses("400", "404", "409", "422")},
+                    "responses": {"200": json_ok("Preview"), **_error_responses("400", "404", "409", "422")},
                 }
             },
             "/tables/{table_id}/hands/{number}": {

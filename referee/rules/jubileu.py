@@ -286,7 +286,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             Choice(value="before_dealer", label=Text(N_("The player before the dealer"))),
         ),
         label=Text(N_("Who speaks first")),
-        help=Text(N_("By default the first to receive cards speaks first; the auction goes on in order of play.")),
+        help=Text(N_("By default the first to receive cards speaks first and the auction goes round like the play; otherwise it goes the other way. The dealer always speaks last.")),
         rule_ref="JUB-1",
     ),
     OptionSpec(
@@ -295,7 +295,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         default="pass_final",
         choices=(
             Choice(value="pass_final", label=Text(N_("A pass is final"))),
-            Choice(value="three_passes", label=Text(N_("A player may bid again; three passes in a row end it"))),
+            Choice(value="three_passes", label=Text(N_("A player may bid again; it ends when all the others have passed since the last bid"))),
         ),
         label=Text(N_("End of the auction")),
         help=Text(N_("Who may still join a Meia Miséria is a separate house rule.")),
@@ -365,9 +365,19 @@ class JubileuOptions:
 # --------------------------------------------------------------------------- the auction
 
 
+def speaking_order(players: Sequence[str], dealer: str, options: JubileuOptions) -> tuple[str, ...]:
+    """JUB-1: by default the auction starts after the dealer and goes on in order of play, the
+    dealer last. Under the alternative it starts before the dealer and runs the other way
+    round, the dealer still last."""
+    if options.first_speaker == "after_dealer":
+        return seats.order_from(players, seats.after(players, dealer))
+    backwards = tuple(reversed(players))
+    return seats.order_from(backwards, seats.after(backwards, dealer))
+
+
 def first_speaker(players: Sequence[str], dealer: str, options: JubileuOptions) -> str:
-    """JUB-1: by default the player after the dealer in order of play speaks first."""
-    return seats.after(players, dealer, 1 if options.first_speaker == "after_dealer" else -1)
+    """Who speaks first in the auction (and, in this app's display, "speaks first")."""
+    return speaking_order(players, dealer, options)[0]
 
 
 def next_dealer(players: Sequence[str], dealer: str, options: JubileuOptions, *, all_passed: bool) -> str:
@@ -408,7 +418,7 @@ class Auction:
         self.players = tuple(players)
         self.options = options
         self.aces: Mapping[str, int] = MappingProxyType(dict(aces or {}))
-        self.order = seats.order_from(self.players, first_speaker(self.players, dealer, options))
+        self.order = speaking_order(self.players, dealer, options)
         self.calls: list[tuple[str, Call]] = []
         self.standing: Bid | None = None
         self.declarers: list[str] = []
@@ -626,7 +636,7 @@ class JubileuHand:
 
 
 _RECORD_FIELDS: Final = frozenset(
-    {"dealer", "ultima", "aces", "auction", "contract", "trump", "called", "partner", "tricks", "expected_number"}
+    {"dealer", "ultima", "aces", "auction", "contract", "trump", "called", "partner", "tricks"}
 )
 
 
@@ -663,7 +673,7 @@ def parse_hand(
     if "ultima" not in raw:
         raise InvalidInput(Text(N_("The suit of the dealer's last card (the última) is required.")), field="ultima")
     ultima = parse_suit(raw["ultima"], field="ultima")
-    aces = _parse_aces(players, raw.get("aces"))
+    aces = parse_aces(players, raw.get("aces"))
 
     auction_contract: Contract | None = None
     auction_calls: tuple[tuple[str, Call], ...] | None = None
@@ -696,7 +706,10 @@ def parse_hand(
             if raw.get(key) is not None:
                 raise InconsistentHand(Text(sentence), field=key)
         if raw.get("tricks") is not None:
-            raise InconsistentHand(Text(N_("Everybody passed: no tricks were played.")), field="tricks")
+            # A score sheet replayed mechanically may send zeros: accept them, refuse real counts.
+            counts = seats.require_counts(players, raw["tricks"], field="tricks", total=None, maximum=TRICKS, what=Text(N_("Tricks")))
+            if any(counts.values()):
+                raise InconsistentHand(Text(N_("Everybody passed: no tricks were played.")), field="tricks")
     else:
         trump, called, partner = _check_details(players, contract, ultima, aces, options, raw)
         tricks = seats.require_counts(
@@ -716,7 +729,8 @@ def parse_hand(
     )
 
 
-def _parse_aces(players: Sequence[str], raw: object) -> dict[str, int]:
+def parse_aces(players: Sequence[str], raw: object) -> dict[str, int]:
+    """Who holds 3 or 4 aces (at most one player can); a 0 is dropped, anything else refused."""
     if raw is None:
         return {}
     if not isinstance(raw, Mapping):
@@ -818,6 +832,13 @@ def _check_direct_contract(contract: Contract | None, aces: Mapping[str, int], o
         )
 
 
+def calls_king(aces: Mapping[str, int], declarer: str) -> bool:
+    """In Jogo Obrigatório the partner is called by a king unless the declarer holds exactly 3
+    aces (then it is the holder of the 4th ace). A non-holder, allowed under the "anyone may
+    bid it" option, calls a king too."""
+    return aces.get(declarer, 4) != 3
+
+
 def _check_details(
     players: tuple[str, ...],
     contract: Contract,
@@ -856,7 +877,7 @@ def _check_details(
     # Checked in the order things are settled at the table: the called card and the trump
     # first, the partner last (the flow asks in this order and offers only accepted values).
     if bid is Bid.JOGO_OBRIGATORIO:
-        four_aces = aces.get(declarer, 4) == 4  # with "anyone may bid it" a non-holder calls a king
+        four_aces = calls_king(aces, declarer)
         if called is None and four_aces:
             raise InvalidInput(Text(N_("Give the suit of the king the declarer called.")), field="called")
         if called is not None and trump is called:

@@ -17,12 +17,11 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import format_timedelta
-from sqlalchemy import func, select
 
-from referee.db import db
+from referee import ledger
 from referee.i18n import LANG_COOKIE
-from referee.models import Hand, Table
 from referee.rules import GAME_NAMES
+from referee.views.tables import known_tables
 
 bp = Blueprint("home", __name__)
 
@@ -34,31 +33,19 @@ def game_name(slug: str) -> str:
 
 @bp.get("/")
 def index() -> ResponseReturnValue:
-    """Tables in progress, most recently active first."""
-    last_hand = (
-        select(Hand.table_id, func.max(Hand.created_at).label("last"), func.count().label("n"))
-        .group_by(Hand.table_id)
-        .subquery()
-    )
-    last = func.coalesce(last_hand.c.last, Table.created_at)
-    rows = db.session.execute(
-        select(Table, last.label("last"), func.coalesce(last_hand.c.n, 0))
-        .outerjoin(last_hand, last_hand.c.table_id == Table.id)
-        .where(Table.finished_at.is_(None))
-        .order_by(last.desc())
-        .limit(HOME_LIMIT)
-    ).all()
+    """The tables this phone knows (created, scored or opened here), most recently active
+    first. Other tables are not listed: knowing a table's id is what lets one read it."""
     now = datetime.now(timezone.utc)
     tables = [
         {
-            "table": table,
-            "game": game_name(table.game),
-            "players": [seat.name for seat in table.seats],
-            "hands": hands,
-            "last": format_timedelta(_aware(last_at) - now, add_direction=True),
-            "last_iso": _aware(last_at).isoformat(),
+            "table": row.table,
+            "game": game_name(row.table.game),
+            "players": list(row.players),
+            "hands": row.hands,
+            "last": format_timedelta(_aware(row.last) - now, add_direction=True),
+            "last_iso": _aware(row.last).isoformat(),
         }
-        for table, last_at, hands in rows
+        for row in ledger.overview(known_tables())
     ]
     return render_template("home/index.html", tables=tables)
 

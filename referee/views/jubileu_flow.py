@@ -19,15 +19,19 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from referee import ledger
+from referee.views.tables import offer_undo
 from referee.i18n import render_text
 from referee.models import Table
 from referee.rules.cards import Suit
 from referee.rules.errors import RulesError
-from referee.rules.jubileu import Auction, Bid, Pass, Trump, first_speaker, parse_call
+from referee.rules.jubileu import TRICKS, Auction, Bid, Pass, Trump, calls_king, first_speaker, parse_aces, parse_call
 
+_FIELD_TYPES: dict[str, type] = {
+    "n": int, "key": str, "dealer": str, "ultima": str, "aces": dict, "calls": list, "direct": bool,
+    "contract": dict, "trump": str, "called": str, "partner": str, "tricks": dict, "replaces": int, "reason": str,
+}
 STEPS = ("ultima", "aces", "auction", "contract", "trump", "called", "partner", "tricks", "preview")
 DETAILS = ("called", "trump", "partner")
-TRICKS = 13
 
 
 @dataclass
@@ -36,6 +40,7 @@ class Draft:
 
     n: int = 0  # the hand number the scorer is recording (expected_number)
     key: str = ""  # idempotency key: a double tap on "confirm" stores one hand
+    dealer: str | None = None  # fixed when the flow starts: a retry is judged as first sent
     ultima: str | None = None
     aces: dict[str, int] | None = None  # None: not asked yet; {}: nobody
     calls: list[list[str]] = field(default_factory=list)
@@ -50,18 +55,40 @@ class Draft:
 
     @classmethod
     def load(cls, raw: str | None) -> Draft:
-        """A draft from the query string. Anything malformed starts a fresh draft."""
+        """A draft from the query string: fields of the wrong type are dropped, so a forged or
+        damaged link starts that part again instead of failing (the engine judges the rest)."""
         try:
             data = json.loads(raw or "{}")
-            return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
-        except (ValueError, TypeError, AttributeError):
+        except ValueError:
             return cls()
+        if not isinstance(data, dict):
+            return cls()
+        kept = {}
+        for name, kind in _FIELD_TYPES.items():
+            value = data.get(name)
+            if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
+                kept[name] = value
+        draft = cls(**kept)
+        draft.calls = [list(c) for c in draft.calls if isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) for x in c)]
+        if draft.contract is not None and not (
+            isinstance(draft.contract.get("bid"), str)
+            and isinstance(draft.contract.get("declarers"), list)
+            and all(isinstance(x, str) for x in draft.contract["declarers"])
+        ):
+            draft.contract = None
+        if draft.tricks is not None and not all(
+            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in draft.tricks.items()
+        ):
+            draft.tricks = None
+        return draft
 
     def dump(self) -> str:
         return json.dumps({k: v for k, v in asdict(self).items() if v not in (None, [], "", False)}, separators=(",", ":"), ensure_ascii=False)
 
     def record(self) -> dict[str, Any]:
         record: dict[str, Any] = {"ultima": self.ultima}
+        if self.dealer is not None:
+            record["dealer"] = self.dealer
         if self.aces:
             record["aces"] = self.aces
         if self.direct:
@@ -72,6 +99,13 @@ class Draft:
             if getattr(self, key) is not None:
                 record[key] = getattr(self, key)
         return record
+
+
+def small_int(text: str | None, below: int) -> int | None:
+    """A seat index or a count typed in a form: plain ASCII digits below ``below``, else None."""
+    if text and text.isascii() and text.isdigit() and len(text) <= 4 and int(text) < below:
+        return int(text)
+    return None
 
 
 def step_of(error: RulesError) -> str:
@@ -90,12 +124,15 @@ class Flow:
         self.options = self.rules.parse_options(table.options)
         self.players = ledger.players_of(table)
         if draft.replaces is not None:
-            old = next((h for h in ledger.all_hands(table) if h.number == draft.replaces and not h.is_void), None)
+            old = ledger.get_hand(table, draft.replaces)
             if old is None:
                 abort(404)
-            self.dealer = str(old.record["dealer"])
+            self.dealer = old.dealer
+        elif draft.dealer in self.players:
+            self.dealer = draft.dealer
         else:
             self.dealer = ledger.current_dealer(table)
+        draft.dealer = self.dealer
         self.speaker = first_speaker(self.players, self.dealer, self.options)
         self.error: str | None = None
         self.error_step: str | None = None
@@ -108,14 +145,14 @@ class Flow:
         d = self.draft
         if d.ultima not in Suit._value2member_map_:
             d.ultima = None
-        if d.aces is not None and not (
-            isinstance(d.aces, dict) and all(k in self.players and v in (3, 4) for k, v in d.aces.items()) and len(d.aces) <= 1
-        ):
-            d.aces = None
-        if not isinstance(d.calls, list):
-            d.calls = []
-        if d.tricks is not None and not (isinstance(d.tricks, dict) and all(isinstance(v, int) for v in d.tricks.values())):
-            d.tricks = None
+        for name in ("trump", "called"):
+            if getattr(d, name) not in Suit._value2member_map_:
+                setattr(d, name, None)
+        if d.aces is not None:
+            try:
+                d.aces = parse_aces(self.players, d.aces)
+            except RulesError:
+                d.aces = None
         if d.aces is None:
             d.calls = []
             return
@@ -206,13 +243,15 @@ class Flow:
             if arg == "none":
                 d.aces = {}
             else:
-                seat, _s, count = arg.partition(":")
-                if seat.isdigit() and int(seat) < len(self.players) and count in ("3", "4"):
-                    d.aces = {self.players[int(seat)]: int(count)}
+                seat_text, _s, count = arg.partition(":")
+                seat = small_int(seat_text, len(self.players))
+                if seat is not None and count in ("3", "4"):
+                    d.aces = {self.players[seat]: int(count)}
         elif kind == "call":
-            seat, _s, call = arg.partition(":")
-            if seat.isdigit() and int(seat) < len(self.players):
-                d.calls.append([self.players[int(seat)], call])
+            seat_text, _s, call = arg.partition(":")
+            seat = small_int(seat_text, len(self.players))
+            if seat is not None:
+                d.calls.append([self.players[seat], call])
                 self._clear_details()
         elif kind == "undo" and d.calls:
             d.calls.pop()
@@ -226,11 +265,13 @@ class Flow:
         elif kind == "contract":
             self._clear_details()
             bid = request.args.get("bid", "")
-            declarers = [self.players[int(i)] for i in request.args.getlist("declarer") if i.isdigit() and int(i) < len(self.players)]
+            seats = [small_int(i, len(self.players)) for i in request.args.getlist("declarer")]
+            declarers = [self.players[i] for i in seats if i is not None]
             d.contract = {"bid": bid, "declarers": declarers}
         elif kind in DETAILS:
-            if kind == "partner" and arg.isdigit() and int(arg) < len(self.players):
-                d.partner = self.players[int(arg)]
+            seat = small_int(arg, len(self.players))
+            if kind == "partner" and seat is not None:
+                d.partner = self.players[seat]
             elif arg in Suit._value2member_map_:
                 setattr(d, kind, arg)
         elif kind == "tricks":
@@ -243,8 +284,7 @@ class Flow:
         """Tricks per player from the steppers; a single blank is filled so the total is 13."""
         counts: dict[str, int | None] = {}
         for i, name in enumerate(self.players):
-            raw = (request.args.get(f"t{i}") or "").strip()
-            counts[name] = int(raw) if raw.isdigit() else None
+            counts[name] = small_int((request.args.get(f"t{i}") or "").strip(), 100)
         blank = [n for n, v in counts.items() if v is None]
         if len(blank) == 1:
             counts[blank[0]] = max(0, TRICKS - sum(v or 0 for v in counts.values()))
@@ -312,6 +352,10 @@ class Flow:
             ctx["trump_rule"] = self.contract_bid().info.trump  # type: ignore[union-attr]
         ctx["Trump"] = Trump
         ctx["bids"] = list(Bid)
+        ctx["total"] = TRICKS
+        ctx["redeal"] = self.options.all_pass == "redeal"
+        side = self.side()
+        ctx["king"] = bool(side) and calls_king(self.draft.aces or {}, side[0])
         return ctx
 
     def side(self) -> list[str]:
@@ -337,9 +381,9 @@ def page(table: Table) -> ResponseReturnValue:
         draft.n = ledger.next_number(table)
     if request.args.get("ultima") and draft.ultima is None:
         draft.ultima = request.args["ultima"] if request.args["ultima"] in Suit._value2member_map_ else None
-    if request.args.get("replaces", "").isdigit() and draft.replaces is None:
-        draft.replaces = int(request.args["replaces"])
-        draft.reason = (request.args.get("reason") or "")[:200]
+    replaces = small_int(request.args.get("replaces"), 1_000_000)
+    if replaces is not None and draft.replaces is None:
+        draft.replaces = replaces
         _prefill(table, draft)
     flow = Flow(table, draft)
     action = request.args.get("action")
@@ -350,8 +394,8 @@ def page(table: Table) -> ResponseReturnValue:
 
 def _prefill(table: Table, draft: Draft) -> None:
     """A correction starts from the hand it corrects; the scorer changes what was wrong."""
-    old = next((h for h in ledger.all_hands(table) if h.number == draft.replaces), None)
-    if old is None:
+    old = ledger.get_hand(table, draft.replaces) if draft.replaces is not None else None
+    if old is None or old.is_void:
         abort(404)
     rec = old.record
     draft.ultima = rec.get("ultima")
@@ -368,6 +412,9 @@ def _prefill(table: Table, draft: Draft) -> None:
 def save(table: Table, *, all_pass: bool = False) -> ResponseReturnValue:
     """POST: store the hand (or an all-pass hand straight from the first steps)."""
     draft = Draft.load(request.form.get("d"))
+    replayed_number = ledger.stored_number(table, draft.key) if draft.key else None
+    if replayed_number is not None:  # a double tap, or a retry after a lost answer
+        return redirect(url_for("tables.show", table_id=table.id))
     flow = Flow(table, draft)
     if all_pass:
         speaking = Auction(players=flow.players, dealer=flow.dealer, options=flow.options).order
@@ -377,7 +424,7 @@ def save(table: Table, *, all_pass: bool = False) -> ResponseReturnValue:
         draft.trump = draft.called = draft.partner = None
         draft.tricks = None
     if draft.replaces is not None:
-        draft.reason = " ".join((request.form.get("reason") or draft.reason).split())[:200]
+        draft.reason = " ".join(str(request.form.get("reason") or draft.reason).split())[:200]
     if request.form.get("renumber"):
         draft.n = ledger.next_number(table)
     try:
@@ -385,7 +432,7 @@ def save(table: Table, *, all_pass: bool = False) -> ResponseReturnValue:
             table,
             draft.record(),
             expected_number=draft.n or None,
-            actor=_("Scorer"),
+            actor=ledger.BY_SCORER,
             idempotency_key=draft.key or None,
             replaces=draft.replaces,
             reason=draft.reason,
@@ -401,5 +448,5 @@ def save(table: Table, *, all_pass: bool = False) -> ResponseReturnValue:
     if draft.replaces is not None:
         flash(_("Hand %(old)s was corrected: it is void and hand %(number)s takes its place.", old=draft.replaces, number=number), "success")
     elif not replayed:
-        flash(_("Hand %(number)s recorded.", number=number), "success")
-    return redirect(url_for("tables.show", table_id=table.id, saved=number))
+        offer_undo(table, number)
+    return redirect(url_for("tables.show", table_id=table.id))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
+from referee import ledger
 from referee.rules.cards import Suit
 from referee.rules.jubileu import ALL_CALLS
 
@@ -15,15 +16,29 @@ def call(slug: str) -> str:
     return _CALLS.get(slug, slug)
 
 
+def _suit(slug: str | None) -> Suit | None:
+    return Suit(slug) if slug in Suit._value2member_map_ else None
+
+
 def suit(slug: str | None) -> str:
-    if not slug:
-        return ""
-    return Suit(slug).label.render(_)
+    card = _suit(slug)
+    return card.label.render(_) if card else ""
 
 
 def symbol(slug: str | None) -> str:
-    return Suit(slug).symbol if slug else ""
+    card = _suit(slug)
+    return card.symbol if card else ""
 
 
 def red(slug: str | None) -> bool:
-    return bool(slug) and Suit(slug).is_red
+    card = _suit(slug)
+    return bool(card and card.is_red)
+
+
+def by(code: str | None) -> str:
+    """Who made a write, as "by ..." in the reader's language (Portuguese contracts the
+    preposition with the article, "pelo marcador", so the whole phrase is translated)."""
+    phrases = {ledger.BY_SCORER: _("by the scorer"), ledger.BY_API: _("by the API")}
+    if not code:
+        return _("by someone")
+    return phrases.get(code) or _("by %(name)s", name=code)

@@ -36,11 +36,48 @@ def load(table_id: str) -> Table:
         abort(404)
 
 
-def remember_token(table: Table, token: str) -> None:
-    tokens = dict(session.get(TOKENS, {}))
-    tokens[table.id] = token
-    session[TOKENS] = tokens
+#: How many tables a phone remembers (scorer codes, tables seen): the session cookie must stay
+#: far below the 4 KB browsers accept.
+REMEMBERED = 20
+SEEN = "seen_tables"
+UNDO = "undo"
+
+
+def _remember(key: str, table_id: str, value: object) -> None:
+    """Keep ``value`` for the table under ``key``, most recent last, at most REMEMBERED."""
+    entries = {k: v for k, v in dict(session.get(key, {})).items() if k != table_id}
+    entries[table_id] = value
+    session[key] = dict(list(entries.items())[-REMEMBERED:])
     session.permanent = True
+
+
+def remember_token(table: Table, token: str) -> None:
+    _remember(TOKENS, table.id, token)
+
+
+def remember_seen(table: Table) -> None:
+    """The home page lists the tables this phone knows; nobody else's (the id is the secret)."""
+    if table.id not in session.get(SEEN, {}):
+        _remember(SEEN, table.id, 1)
+
+
+def known_tables() -> list[str]:
+    return list(dict.fromkeys([*session.get(TOKENS, {}), *session.get(SEEN, {})]))
+
+
+def offer_undo(table: Table, number: int) -> None:
+    """Offer "undo" for the hand just recorded on this phone (not for a correction)."""
+    session[UNDO] = {"table": table.id, "number": number}
+
+
+def undoable(table: Table, next_number: int) -> int | None:
+    """The hand this phone may still undo: its own last hand, if it is still the latest."""
+    offer = session.get(UNDO) or {}
+    if offer.get("table") == table.id and offer.get("number") == next_number - 1:
+        hand = ledger.get_hand(table, offer["number"])
+        if hand is not None and not hand.is_void:
+            return hand.number
+    return None
 
 
 def can_score(table: Table) -> bool:
@@ -50,10 +87,6 @@ def can_score(table: Table) -> bool:
 def require_scorer(table: Table) -> None:
     if not can_score(table):
         abort(401)
-
-
-def actor() -> str:
-    return _("Scorer")
 
 
 def board(table: Table, *, history: bool = False) -> dict[str, Any]:
@@ -151,16 +184,21 @@ def new() -> ResponseReturnValue:
 @bp.get("/t/<table_id>")
 def show(table_id: str) -> ResponseReturnValue:
     table = load(table_id)
-    return render_template("tables/show.html", **board(table), watching=False)
+    remember_seen(table)
+    data = board(table)
+    data["undo"] = undoable(table, data["next_number"]) if data["can_score"] else None
+    data["scorer_code"] = session.get(TOKENS, {}).get(table.id) if data["can_score"] else None
+    return render_template("tables/show.html", **data, watching=False)
 
 
 @bp.get("/w/<table_id>")
 def watch(table_id: str) -> ResponseReturnValue:
     """The read-only view: the same scoreboard without any control that writes."""
     table = load(table_id)
+    remember_seen(table)
     data = board(table)
     data["can_score"] = False
-    return render_template("tables/show.html", **data, watching=True)
+    return render_template("tables/show.html", **data, watching=True, undo=None, scorer_code=None)
 
 
 @bp.get("/t/<table_id>/history")
@@ -195,23 +233,26 @@ def claim(table_id: str) -> ResponseReturnValue:
 def void(table_id: str, number: int) -> ResponseReturnValue:
     table = load(table_id)
     require_scorer(table)
-    hand = next((h for h in ledger.all_hands(table) if h.number == number), None)
+    hand = ledger.get_hand(table, number)
     if hand is None:
         abort(404)
     error = None
     reason = ""
     if request.method == "POST":
-        reason = " ".join((request.form.get("reason") or "").split())
+        reason = " ".join(str(request.form.get("reason") or "").split())
         if not reason:
             error = _("Say why the hand is voided: the history keeps the reason.")
         else:
             try:
-                ledger.void_hand(table, number, reason=reason, actor=actor())
+                ledger.void_hand(table, number, reason=reason, actor=ledger.BY_SCORER)
             except ledger.Conflict as exc:
                 flash(render_text(exc.text), "error")
+            except RulesError as exc:
+                error = render_text(exc.text)
             else:
                 flash(_("Hand %(number)s is void. Balances and the deal were recomputed.", number=number), "success")
-            return redirect(url_for("tables.show", table_id=table.id))
+            if error is None:
+                return redirect(url_for("tables.show", table_id=table.id))
     return render_template("tables/void.html", table=table, hand=hand, error=error, reason=reason), (422 if error else 200)
 
 
@@ -220,8 +261,12 @@ def undo(table_id: str, number: int) -> ResponseReturnValue:
     """The "undo" right after saving: a void with a standard reason, nothing erased."""
     table = load(table_id)
     require_scorer(table)
+    if undoable(table, ledger.next_number(table)) != number:
+        flash(_("Only the hand this phone just recorded can be undone; use the history to void another."), "error")
+        return redirect(url_for("tables.show", table_id=table.id))
+    session.pop(UNDO, None)
     try:
-        ledger.void_hand(table, number, reason=_("Undone right after it was recorded."), actor=actor())
+        ledger.void_hand(table, number, reason=_("Undone right after it was recorded."), actor=ledger.BY_SCORER)
     except (ledger.Conflict, ledger.NotFound):
         flash(_("That hand could not be undone."), "error")
     else:

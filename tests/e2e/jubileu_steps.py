@@ -125,10 +125,12 @@ def enter_tricks(page: Page, tricks: Sequence[int], *, tap: bool = False) -> Non
     press(page, "tricks", tap=tap)
 
 
-def confirm(page: Page, *, tap: bool = False) -> None:
-    """Preview step: the POST form's submit button stores the hand; back on the table page."""
+def confirm(page: Page, *, tap: bool = False, correction: bool = False) -> None:
+    """Preview step: the POST form's submit button stores the hand; back on the table page,
+    where this phone may undo the hand it just saved (never a correction)."""
     _go(page, page.locator('form[action$="/hand"] button[type="submit"]'), tap=tap)
-    assert "saved=" in page.url, page.url
+    assert "/hand" not in page.url, page.url
+    expect(page.locator(".undo-bar")).to_have_count(0 if correction else 1)
 
 
 def record_hand(

@@ -52,29 +52,26 @@ def test_tap_targets_are_big_enough(page, live_server) -> None:
     assert small == []
 
 
-def test_home_with_tables(page, live_app, live_server, axe_check, shot) -> None:
-    from referee.extensions import db
-    from referee.models import Hand, Seat, Table
+def test_home_with_tables(page, live_server, axe_check, shot) -> None:
+    """Home lists the tables this phone has opened, most recent first, with their players."""
+    import json
+    import urllib.request
 
-    with live_app.app_context():
-        for i, (game, name, players) in enumerate(
-            [
-                ("jubileu", "Sexta no clube", ["Ana", "Bia", "Caio", "Dani"]),
-                ("quatrilho", "", ["Edu", "Fábio", "Gabi", "Heloísa", "Iara"]),
-            ]
-        ):
-            table = Table(
-                id=f"e2e-home-{i}", game=game, name=name, options={},
-                scorer_token_hash="0" * 64, first_dealer=len(players) - 1,
-                seats=[Seat(position=p, name=n) for p, n in enumerate(players)],
-            )
-            db.session.add(table)
-            db.session.flush()
-            for n in range(1, 4 - i):
-                db.session.add(Hand(table_id=table.id, number=n, position=n, dealer="", next_dealer="", record={}, result={}))
-        db.session.commit()
+    def api(path: str, body: dict, token: str | None = None) -> dict:
+        headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+        request = urllib.request.Request(live_server + path, data=json.dumps(body).encode(), headers=headers)
+        with urllib.request.urlopen(request) as answer:
+            return json.load(answer)
+
+    club = api("/api/v1/tables", {"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"], "name": "Sexta no clube"})
+    api(f"/api/v1/tables/{club['id']}/hands", {"ultima": "copas", "auction": [[p, "passo"] for p in ["Ana", "Bia", "Caio", "Dani"]]}, club["token"])
+    kitchen = api("/api/v1/tables", {"game": "jubileu", "players": ["Edu", "Fábio", "Gabi", "Heloísa"]})
+    unseen = api("/api/v1/tables", {"game": "jubileu", "players": ["Xavier", "Yara", "Zeca", "Wanda"], "name": "Mesa alheia"})
+    for table in (kitchen, club):
+        page.goto(f"{live_server}/w/{table['id']}")
     page.goto(live_server + "/")
     assert page.get_by_text("Sexta no clube").is_visible()
-    assert page.get_by_text("Edu · Fábio · Gabi · Heloísa · Iara").is_visible()
+    assert page.get_by_text("Edu · Fábio · Gabi · Heloísa").is_visible()
+    assert page.get_by_text("Mesa alheia").count() == 0 and unseen["id"] not in page.content()
     shot(page, "home-tables")
     axe_check(page)

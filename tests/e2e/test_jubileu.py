@@ -377,7 +377,7 @@ def test_correct_a_hand(page, live_server, shot) -> None:
     reason = "Contamos mal as vazas"
     page.fill("#reason", reason)
     shot(page, "jub-08-correction-preview")
-    confirm(page)
+    confirm(page, correction=True)
     assert balances(page) == want
     assert dealer_shown(page) == "Ana"  # the correction takes hand 1's place in the rotation
     page.goto(f"{live_server}/t/{tid}/history")

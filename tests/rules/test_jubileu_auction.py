@@ -655,7 +655,11 @@ def test_first_speaker_before_dealer() -> None:
     auction = make(first_speaker="before_dealer")
     assert auction.turn == "Caio"
     auction.call("Caio", Bid.SOLO_SETE)
-    assert auction.turn == "Dani"  # then on in order of play
+    assert auction.turn == "Bia"  # then round the other way, the dealer (Dani) last
+    auction.call("Bia", Pass.PASSO)
+    assert auction.turn == "Ana"
+    auction.call("Ana", Pass.PASSO)
+    assert auction.turn == "Dani"
     assert make(dealer="Ana", first_speaker="before_dealer").turn == "Dani"
 
 

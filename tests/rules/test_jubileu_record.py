@@ -89,8 +89,15 @@ def test_unknown_fields_are_refused(key: str) -> None:
     refused({**direct("solo_sete", trump="paus"), key: 1}, InvalidInput, key, field=key)
 
 
-def test_expected_number_is_a_known_field() -> None:
-    parse({**direct("solo_sete", trump="paus"), "expected_number": 3})
+def test_transport_fields_are_not_part_of_the_record() -> None:
+    """expected_number travels with the request (the API strips it); the engine refuses it."""
+    refused({**direct("solo_sete", trump="paus"), "expected_number": 3}, InvalidInput, "expected_number")
+
+
+def test_an_all_pass_record_may_carry_all_zero_tricks() -> None:
+    passes = {"ultima": "copas", "auction": [[p, "passo"] for p in ("Ana", "Bia", "Caio", "Dani")]}
+    parse({**passes, "tricks": {"Ana": 0, "Bia": 0, "Caio": 0, "Dani": 0}})
+    refused({**passes, "tricks": {"Ana": 13, "Bia": 0, "Caio": 0, "Dani": 0}}, InconsistentHand, "tricks")
 
 
 def test_auction_or_contract_is_required() -> None:

@@ -109,7 +109,10 @@ def test_enumerations_come_from_the_engine(document: dict) -> None:
     calls = hand["auction"]["items"]["prefixItems"][1]["enum"]
     assert calls[0] == "passo" and "jogo_obrigatorio" in calls and "miseria_aberta_com_coloquio" in calls
     assert len(calls) == 22
-    assert {"expected_number", "replaces", "reason"} <= set(hand)
+    assert not {"expected_number", "replaces", "reason"} & set(hand)  # the record holds no transport field
+    write = schemas["JubileuHandWrite"]["allOf"]
+    assert write[0] == {"$ref": "#/components/schemas/JubileuHand"}
+    assert {"expected_number", "replaces", "reason"} <= set(write[1]["properties"])
     assert schemas["JubileuHand"]["required"] == ["ultima"]
 
 

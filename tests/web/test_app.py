@@ -80,32 +80,34 @@ def test_language_switch_ignores_unknown_codes_and_foreign_referrers(client: Fla
     assert "Mesas em andamento" not in client.get("/").get_data(as_text=True)
 
 
-def test_home_lists_tables_in_progress(app: Flask, client: FlaskClient) -> None:
-    from referee.models import Hand, Seat, Table
+def test_home_lists_only_the_tables_this_phone_knows(app: Flask, client: FlaskClient) -> None:
+    """A table's id is its read secret (api.md), so home lists the tables this browser created
+    or opened, never everybody's."""
+    from referee.models import utcnow
 
+    def create(name: str) -> dict:
+        body = {"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"], "name": name}
+        return client.post("/api/v1/tables", json=body).get_json()
+
+    mine, other, done = create("Sexta no clube"), create("Mesa de outro"), create("Terminada")
+    auth = {"Authorization": f"Bearer {mine['token']}"}
+    record = {"ultima": "copas", "auction": [[p, "passo"] for p in ["Ana", "Bia", "Caio", "Dani"]]}
+    assert client.post(f"/api/v1/tables/{mine['id']}/hands", json=record, headers=auth).status_code == 201
+    assert "Sexta no clube" not in client.get("/").get_data(as_text=True)  # never opened here
+    client.get(f"/t/{mine['id']}")
+    client.get(f"/w/{done['id']}")
     with app.app_context():
-        table = Table(
-            id="t" * 22, game="jubileu", name="Sexta no clube", options={},
-            scorer_token_hash="0" * 64, first_dealer=3,
-            seats=[Seat(position=i, name=n) for i, n in enumerate(["Ana", "Bia", "Caio", "Dani"])],
-        )
-        done = Table(
-            id="d" * 22, game="samba", name="Terminada", options={},
-            scorer_token_hash="0" * 64, first_dealer=0,
-        )
-        db.session.add_all([table, done])
-        db.session.flush()
-        db.session.add(Hand(table_id=table.id, number=1, position=1, dealer="", next_dealer="", record={}, result={}))
-        from referee.models import utcnow
+        from referee.models import Table
 
-        done.finished_at = utcnow()
+        db.session.get(Table, done["id"]).finished_at = utcnow()
         db.session.commit()
     html = client.get("/").get_data(as_text=True)
     assert "Sexta no clube" in html
     assert "Ana · Bia · Caio · Dani" in html
     assert "1 mão" in html
+    assert "Mesa de outro" not in html
     assert "Terminada" not in html
-
+    assert other["id"] not in html
 
 def test_unknown_page_is_a_friendly_html_404(client: FlaskClient) -> None:
     response = client.get("/no/such/page")
@@ -156,8 +158,8 @@ def test_favicon_and_static_assets(client: FlaskClient) -> None:
     assert client.get("/favicon.ico").status_code == 200
     html = client.get("/").get_data(as_text=True)
     assert "/static/css/app.css?v=" in html
-    assert "/static/vendor/htmx-2.0." in html
-    for path in ("/static/css/app.css", "/static/js/app.js", "/static/favicon.svg"):
+    assert "/static/js/app.js?v=" in html
+    for path in ("/static/css/app.css", "/static/js/app.js", "/static/favicon.svg", "/static/vendor/htmx-2.0.11.min.js"):
         assert client.get(path).status_code == 200, path
 
 
