@@ -342,7 +342,7 @@ def record_hand(
     read: its state gives the number, the dealer and the balances.
     """
     key = idempotency_key[:100] if idempotency_key else None
-    digest = _digest(raw, replaces)
+    digest = _digest(raw, replaces) if key else ""
     if key:
         stored = _stored_answer(table, key, digest)
         if stored is not None:
@@ -406,6 +406,8 @@ def record_hand(
         "created_by": actor[:60],
         "created_at": utcnow(),
     }
+    # The answer needs nothing from the database: build it before taking the write lock.
+    answer = _answer(table, number=number, result=result, record=record, void=None)
     try:
         # One transaction: the hand, its deltas, the void of a corrected hand, the key and the
         # table's new state. A second phone writing the same number fails on the unique
@@ -425,7 +427,6 @@ def record_hand(
             state = _state(balances=running, next_number=number + 1, next_dealer=preview.next_dealer)
         else:
             state = rebuild_state(table)  # a correction may or may not move the deal: ask the hands
-        answer = _answer(table, number=number, result=result, record=record, void=None)
         answer["next_dealer"] = state["next_dealer"]  # after a correction: the table's, not the hand's
         if key:  # a retry with this key gets this very answer back
             db.session.add(
