@@ -44,6 +44,9 @@ class GameRules(Protocol[O, H]):
     def first_speaker(self, players: Sequence[str], dealer: str, options: O) -> str:
         """Who speaks (or leads) first when ``dealer`` deals."""
 
+    def sitting_out(self, players: Sequence[str], dealer: str, options: O) -> str | None:
+        """Who does not play the hand ``dealer`` deals (five at a four-handed game), if anyone."""
+
     def next_dealer(self, players: Sequence[str], hand: H, options: O) -> str:
         """Who deals after ``hand``."""
 

@@ -1052,6 +1052,9 @@ class JubileuRules:
     def first_speaker(self, players: Sequence[str], dealer: str, options: JubileuOptions) -> str:
         return first_speaker(players, dealer, options)
 
+    def sitting_out(self, players: Sequence[str], dealer: str, options: JubileuOptions) -> str | None:
+        return None  # always four at the table
+
     def next_dealer(self, players: Sequence[str], hand: JubileuHand, options: JubileuOptions) -> str:
         return next_dealer(players, hand.dealer, options, all_passed=hand.contract is None)
 
