@@ -2,41 +2,39 @@
 
 from __future__ import annotations
 
-from types import ModuleType
-
 from flask import Blueprint, abort
 from flask.typing import ResponseReturnValue
 
-from referee.views import jubileu_flow
+from referee.models import Table
+from referee.views import flow
+from referee.views.jubileu_flow import JubileuFlow
 from referee.views.tables import load, require_scorer
 
 bp = Blueprint("hands", __name__)
 
-FLOWS: dict[str, ModuleType] = {"jubileu": jubileu_flow}
+FLOWS: dict[str, type[flow.Flow]] = {"jubileu": JubileuFlow}
 
 
-def _flow(table_id: str) -> tuple[ModuleType, object]:
+def _table_and_flow(table_id: str) -> tuple[Table, type[flow.Flow]]:
     table = load(table_id)
     require_scorer(table)
-    flow = FLOWS.get(table.game)
-    if flow is None:
+    flow_class = FLOWS.get(table.game)
+    if flow_class is None:
         abort(404)
-    return flow, table
+    return table, flow_class
 
 
 @bp.get("/t/<table_id>/hand")
 def record(table_id: str) -> ResponseReturnValue:
-    flow, table = _flow(table_id)
-    return flow.page(table)  # type: ignore[no-any-return]
+    return flow.page(*_table_and_flow(table_id))
 
 
 @bp.post("/t/<table_id>/hand")
 def save(table_id: str) -> ResponseReturnValue:
-    flow, table = _flow(table_id)
-    return flow.save(table)  # type: ignore[no-any-return]
+    return flow.save(*_table_and_flow(table_id))
 
 
 @bp.post("/t/<table_id>/hand/all-pass")
 def all_pass(table_id: str) -> ResponseReturnValue:
-    flow, table = _flow(table_id)
-    return flow.save(table, all_pass=True)  # type: ignore[no-any-return]
+    """Jubileu's two-tap "everybody passed" (the form carries all_pass=1)."""
+    return flow.save(*_table_and_flow(table_id))

@@ -1,0 +1,255 @@
+"""The machinery every game's "record a hand" page shares.
+
+A game's flow is one guided page. The draft record travels in the query string (``?d=...``),
+so every step is a plain GET: the browser's back button steps back, a reload repeats nothing,
+and nothing is stored until the final POST. Which step comes next, and which choices a step
+offers, is decided by asking the engine: the draft is judged as if it were complete, and the
+first complaint names the step that still needs an answer (:meth:`Flow.legal` offers exactly
+the values the engine accepts).
+
+A game supplies a :class:`Draft` subclass (its fields and how they make an API record) and a
+:class:`Flow` subclass (its steps, its buttons' actions and its template). Loading a damaged
+or forged draft, fixing the dealer when the flow starts, retries, conflicts and undo are
+handled here, once.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar, TypeVar
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+
+from referee import ledger
+from referee.i18n import render_text
+from referee.models import Table
+from referee.rules.errors import RulesError
+from referee.views.tables import offer_undo
+
+D = TypeVar("D", bound="Draft")
+
+
+def small_int(text: str | None, below: int) -> int | None:
+    """A seat index or a count typed in a form: plain ASCII digits below ``below``, else None."""
+    if text and text.isascii() and text.isdigit() and len(text) <= 4 and int(text) < below:
+        return int(text)
+    return None
+
+
+@dataclass
+class Draft:
+    """What every draft carries besides the game's own fields."""
+
+    n: int = 0  # the hand number the scorer is recording (sent as expected_number)
+    key: str = ""  # idempotency key: a double tap on "confirm" stores one hand
+    dealer: str | None = None  # fixed when the flow starts: a retry is judged as first sent
+    replaces: int | None = None  # a correction of this hand
+    reason: str = ""
+
+    #: Each field's JSON type; a field of another type is dropped when a draft is loaded.
+    TYPES: ClassVar[dict[str, type]] = {"n": int, "key": str, "dealer": str, "replaces": int, "reason": str}
+
+    @classmethod
+    def load(cls: type[D], raw: str | None) -> D:
+        """A draft from the query string: fields of the wrong type are dropped, so a forged or
+        damaged link starts that part again instead of failing (the engine judges the rest)."""
+        try:
+            data = json.loads(raw or "{}")
+        except ValueError:
+            return cls()
+        if not isinstance(data, dict):
+            return cls()
+        kept = {}
+        for name, kind in cls.TYPES.items():
+            value = data.get(name)
+            if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
+                kept[name] = value
+        draft = cls(**kept)
+        draft.clean()
+        return draft
+
+    def clean(self) -> None:
+        """Deeper shape checks of the game's own fields (lists of pairs, nested objects)."""
+
+    def dump(self) -> str:
+        # Keep {}: for a field like Jubileu's aces it means "asked: nobody", unlike None.
+        values = {k: v for k, v in asdict(self).items() if v not in (None, [], "", False)}
+        return json.dumps(values, separators=(",", ":"), ensure_ascii=False)
+
+    def record(self) -> dict[str, Any]:
+        """The API record this draft stands for."""
+        raise NotImplementedError
+
+    def replace(self: D, **changes: Any) -> D:
+        return type(self)(**{**asdict(self), **changes})
+
+
+def step_of(error: RulesError, steps: tuple[str, ...]) -> str:
+    """Which step an engine complaint belongs to (by the first name of the field it points at)."""
+    name = (error.field or "").split(".")[0].split("[")[0]
+    return name if name in steps else steps[-1]
+
+
+class Flow:
+    """One page view: the table, the draft, and what the engine says of it."""
+
+    template: ClassVar[str]
+    draft_class: ClassVar[type[Draft]]
+    steps: ClassVar[tuple[str, ...]]  # in order; the last one is the preview
+
+    def __init__(self, table: Table, draft: Draft) -> None:
+        self.table = table
+        self.draft = draft
+        self.rules = ledger.rules_of(table)
+        self.options = self.rules.parse_options(table.options)
+        self.players = ledger.players_of(table)
+        if draft.replaces is not None:
+            old = ledger.get_hand(table, draft.replaces)
+            if old is None:
+                abort(404)
+            self.dealer = old.dealer
+        elif draft.dealer in self.players:
+            self.dealer = draft.dealer
+        else:
+            self.dealer = ledger.current_dealer(table)
+        draft.dealer = self.dealer
+        self.speaker = self.rules.first_speaker(self.players, self.dealer, self.options)
+        self.sitting_out = self.rules.sitting_out(self.players, self.dealer, self.options)
+        self.error: str | None = None
+        self.sanitize()
+
+    # -- for the game to fill in
+
+    def sanitize(self) -> None:
+        """Drop values the game cannot show; put the engine's sentence in ``self.error``."""
+
+    def apply(self, action: str) -> None:
+        """Apply the button pressed (``kind:argument``)."""
+
+    def step(self) -> str:
+        raise NotImplementedError
+
+    def extra_context(self, step: str) -> dict[str, Any]:
+        return {}
+
+    def prefill(self, old_record: dict[str, Any]) -> None:
+        """A correction starts from the hand it corrects."""
+
+    def before_save(self, form: Any) -> None:
+        """Last changes from the confirm form (e.g. an all-pass shortcut)."""
+
+    def start(self, args: Any) -> None:
+        """Values a link into the flow may carry (e.g. the suit tapped on the table page)."""
+
+    # -- shared
+
+    def judge(self, draft: Draft | None = None) -> tuple[ledger.Preview | None, RulesError | None]:
+        draft = draft or self.draft
+        try:
+            return ledger.preview_hand(self.table, draft.record(), dealer=self.dealer, number=draft.n or None), None
+        except RulesError as exc:
+            return None, exc
+
+    def complaint(self) -> tuple[ledger.Preview | None, str, RulesError | None]:
+        """The preview if the draft is complete, else the step the engine's complaint is about."""
+        preview, error = self.judge()
+        if error is None:
+            return preview, self.steps[-1], None
+        return None, step_of(error, self.steps), error
+
+    def legal(self, name: str, candidates: list[Any]) -> list[Any]:
+        """The candidate values for ``name`` that the engine accepts (its complaint moves on)."""
+        ok = []
+        for value in candidates:
+            _preview, error = self.judge(self.draft.replace(**{name: value}))
+            if error is None or step_of(error, self.steps) != name:
+                ok.append(value)
+        return ok
+
+    def show_error(self, error: RulesError) -> None:
+        if self.error is None:
+            self.error = render_text(error.text)
+
+    def context(self) -> dict[str, Any]:
+        step = self.step()
+        return {
+            "table": self.table,
+            "flow": self,
+            "draft": self.draft,
+            "d": self.draft.dump(),
+            "step": step,
+            "players": self.players,
+            "dealer": self.dealer,
+            "speaker": self.speaker,
+            "sitting_out": self.sitting_out,
+            "error": self.error,
+            **self.extra_context(step),
+        }
+
+    def render(self, status: int = 200, **extra: Any) -> ResponseReturnValue:
+        return render_template(self.template, **{**self.context(), **extra}), status
+
+
+def page(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
+    """GET: show the step the draft is at, after applying the button pressed (if any)."""
+    draft = flow_class.draft_class.load(request.args.get("d"))
+    if not draft.key:
+        draft.key = secrets.token_urlsafe(16)
+        draft.n = ledger.next_number(table)
+    replaces = small_int(request.args.get("replaces"), 1_000_000)
+    prefill = None
+    if replaces is not None and draft.replaces is None:
+        old = ledger.get_hand(table, replaces)
+        if old is None or old.is_void:
+            abort(404)
+        draft.replaces = replaces
+        prefill = dict(old.record)
+    flow = flow_class(table, draft)
+    flow.start(request.args)
+    if prefill is not None:
+        flow.prefill(prefill)
+        flow.sanitize()
+    action = request.args.get("action")
+    if action:
+        flow.apply(action)
+        flow.sanitize()
+    return flow.render()
+
+
+def save(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
+    """POST: store the hand the draft describes; a retry of a stored draft just redirects."""
+    draft = flow_class.draft_class.load(request.form.get("d"))
+    if draft.key and ledger.stored_number(table, draft.key) is not None:
+        return redirect(url_for("tables.show", table_id=table.id))  # a double tap, or a retry
+    flow = flow_class(table, draft)
+    flow.before_save(request.form)
+    if draft.replaces is not None:
+        draft.reason = " ".join(str(request.form.get("reason") or draft.reason).split())[:200]
+    if request.form.get("renumber"):
+        draft.n = ledger.next_number(table)
+    try:
+        number, _answer, replayed = ledger.record_hand(
+            table,
+            draft.record(),
+            expected_number=draft.n or None,
+            actor=ledger.BY_SCORER,
+            idempotency_key=draft.key or None,
+            replaces=draft.replaces,
+            reason=draft.reason,
+        )
+    except ledger.Conflict as exc:
+        return flow.render(409, conflict=render_text(exc.text))
+    except RulesError as exc:
+        return flow.render(422, error=render_text(exc.text))
+    if draft.replaces is not None:
+        flash(_("Hand %(old)s was corrected: it is void and hand %(number)s takes its place.", old=draft.replaces, number=number), "success")
+    elif not replayed:
+        offer_undo(table, number)
+    return redirect(url_for("tables.show", table_id=table.id))
+
+
+__all__ = ["Draft", "Flow", "page", "save", "small_int", "step_of"]
