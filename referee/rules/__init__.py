@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from . import jubileu
+from . import jubileu, quatrilho
 from .errors import InvalidInput, RulesError, UnknownGame
 from .game import GameRules
 from .text import N_, Text
@@ -44,6 +44,7 @@ GAME_NAMES: Final = {
 
 GAMES: Final[dict[str, GameRules[Any, Any]]] = {
     jubileu.SLUG: jubileu.RULES,
+    quatrilho.SLUG: quatrilho.RULES,
 }
 
 

@@ -1,9 +1,13 @@
-"""Suits and their names. Ranks arrive with the games that need them."""
+"""Suits and their names; the 40-card Spanish deck (Quatrilho). Other ranks arrive with the games that need them."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
+from .errors import InconsistentHand, InvalidInput
 from .text import N_, Text
 
 
@@ -35,3 +39,108 @@ _NAMES = {
     Suit.ESPADAS: N_("spades"),
     Suit.PAUS: N_("clubs"),
 }
+
+
+# --------------------------------------------------------------------------- the Spanish deck
+
+#: Spanish-deck ranks in the API spelling (api.md), weakest-numbered first. The 8s and 9s are
+#: removed, leaving 10 ranks x 4 suits = 40 cards (rules.md §7(a)). "10" is the Dama (Sota),
+#: "11" the Valete (Cavalo), "12" the Rei.
+SPANISH_RANKS: Final = ("1", "2", "3", "4", "5", "6", "7", "10", "11", "12")
+
+#: Ranks of a full Spanish or French deck that the 40-card deck leaves out: naming one is a rule
+#: break (422), not a typo (400).
+REMOVED_SPANISH_RANKS: Final = ("8", "9")
+
+_FIGURES: Final = {"1": 3, "2": 1, "3": 1, "4": 0, "5": 0, "6": 0, "7": 0, "10": 1, "11": 1, "12": 1}
+
+_RANK_NAMES: Final = {
+    "1": N_("Ace"),
+    "2": N_("Two"),
+    "3": N_("Three"),
+    "4": N_("Four"),
+    "5": N_("Five"),
+    "6": N_("Six"),
+    "7": N_("Seven"),
+    "10": N_("Queen"),  # Dama (Sota)
+    "11": N_("Jack"),  # Valete (Cavalo)
+    "12": N_("King"),  # Rei
+}
+
+
+def figures_of(rank: str) -> int:
+    """Figures a Spanish card is worth in Quatrilho (rules.md §7(a)): the Ás 3; the 3, 2, Rei,
+    Valete and Dama 1 each; the 4 to 7 ("brancas") nothing.
+
+    >>> figures_of("1"), figures_of("3"), figures_of("12"), figures_of("7")
+    (3, 1, 1, 0)
+    >>> 4 * sum(figures_of(r) for r in SPANISH_RANKS) + 3  # with the 3 for the last trick
+    35
+    """
+    return _FIGURES[rank]
+
+
+def rank_label(rank: str) -> Text:
+    """A Spanish rank's name (English msgid; the pt-BR catalogue gives Ás, Dois, ..., Dama, Valete, Rei)."""
+    return Text(_RANK_NAMES[rank])
+
+
+@dataclass(frozen=True, kw_only=True)
+class Card:
+    """One card of the 40-card Spanish deck: ``Card(rank="3", suit=Suit.PAUS)``."""
+
+    rank: str
+    suit: Suit
+
+    def __post_init__(self) -> None:
+        if self.rank not in SPANISH_RANKS:
+            raise ValueError(f"{self.rank!r} is not a rank of the 40-card Spanish deck")
+
+    @property
+    def figures(self) -> int:
+        return figures_of(self.rank)
+
+    @property
+    def label(self) -> Text:
+        return Text(N_("%(rank)s of %(suit)s"), rank=rank_label(self.rank), suit=self.suit.label)
+
+    def to_json(self) -> dict[str, str]:
+        return {"rank": self.rank, "suit": self.suit.value}
+
+    @classmethod
+    def parse(cls, raw: object, *, field: str) -> Card:
+        """A card from the API shape ``{"rank": "3", "suit": "paus"}``.
+
+        A wrong shape is :class:`InvalidInput` (400); an 8 or a 9, which the 40-card deck leaves
+        out, is :class:`InconsistentHand` (422).
+        """
+        if not isinstance(raw, Mapping) or set(raw) != {"rank", "suit"}:
+            raise InvalidInput(
+                Text(N_("A card must be given as rank and suit, e.g. {\"rank\": \"3\", \"suit\": \"paus\"}.")),
+                field=field,
+            )
+        rank, suit = raw["rank"], raw["suit"]
+        if isinstance(rank, str) and rank in REMOVED_SPANISH_RANKS:
+            raise InconsistentHand(
+                Text(N_("There is no %(rank)s in the 40-card deck: the 8s and 9s are taken out."), rank=rank),
+                field=f"{field}.rank",
+            )
+        if not isinstance(rank, str) or rank not in SPANISH_RANKS:
+            raise InvalidInput(
+                Text(
+                    N_("%(rank)s is not a card rank; use one of: %(ranks)s."),
+                    rank=str(rank),
+                    ranks=", ".join(SPANISH_RANKS),
+                ),
+                field=f"{field}.rank",
+            )
+        if not isinstance(suit, str) or suit not in {s.value for s in Suit}:
+            raise InvalidInput(
+                Text(N_("%(value)s is not a suit (copas, ouros, espadas or paus)."), value=str(suit)),
+                field=f"{field}.suit",
+            )
+        return cls(rank=rank, suit=Suit(suit))
+
+
+#: The 40 cards, suit by suit.
+SPANISH_DECK: Final = tuple(Card(rank=r, suit=s) for s in Suit for r in SPANISH_RANKS)

@@ -44,18 +44,32 @@ def require_counts(
     total: int | None,
     maximum: int,
     what: Text,
+    seated: Sequence[str] | None = None,
+    required: bool = True,
 ) -> dict[str, int]:
     """A count per player (tricks, figures): whole numbers, every player named, adding to ``total``.
 
     The order in which the counts were typed never matters: the result is keyed by seat order.
+
+    ``seated``: the whole table, when only ``players`` (those who play this hand) have counts; a
+    seated player who does not play (sits out) is refused with his own sentence, a name not
+    seated at all as :class:`UnknownPlayer`. ``required=False``: players may be left out (the
+    result then holds only those given).
     """
     if not isinstance(raw, Mapping):
         raise InvalidInput(Text(N_("%(what)s: give a count for each player."), what=what), field=field)
     for name in raw:
-        require_player(players, name, field=f"{field}.{name}")
+        require_player(players if seated is None else seated, name, field=f"{field}.{name}")
+        if name not in players:
+            raise InconsistentHand(
+                Text(N_("%(what)s: %(name)s does not play this hand, so has no count."), what=what, name=name),
+                field=f"{field}.{name}",
+            )
     counts: dict[str, int] = {}
     for name in players:
         if name not in raw:
+            if not required:
+                continue
             raise InvalidInput(
                 Text(N_("%(what)s: the count for %(name)s is missing."), what=what, name=name),
                 field=f"{field}.{name}",

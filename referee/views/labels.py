@@ -6,8 +6,10 @@ from __future__ import annotations
 from flask_babel import gettext as _
 
 from referee import ledger
-from referee.rules.cards import Suit
+from referee.rules.cards import SPANISH_RANKS, Suit, rank_label
 from referee.rules.jubileu import ALL_CALLS
+from referee.rules.quatrilho import Call as QCall
+from referee.rules.quatrilho import Mode
 
 _CALLS = {c.value: c.label for c in ALL_CALLS}
 
@@ -42,3 +44,26 @@ def by(code: str | None) -> str:
     if not code:
         return _("by someone")
     return phrases.get(code) or _("by %(name)s", name=code)
+
+
+def rank(code: str) -> str:
+    """A Spanish-deck rank's name ("Ás", "Rei") in the reader's language."""
+    return rank_label(code).render(_) if code in SPANISH_RANKS else code
+
+
+#: The card corner as players read it: A, 2..7, and the court cards by their Portuguese letters.
+_SHORT = {"1": "A", "10": "D", "11": "V", "12": "R"}
+
+
+def rank_short(code: str) -> str:
+    return _SHORT.get(code, code)
+
+
+def mode(code: str) -> str:
+    """A Quatrilho contract's name (proper names, the same in every language)."""
+    return Mode(code).label if code in Mode._value2member_map_ else code
+
+
+def qcall(code: str) -> str:
+    """An answer in Quatrilho's "É bom?" round."""
+    return QCall(code).label if code in QCall._value2member_map_ else code

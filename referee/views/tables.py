@@ -108,6 +108,7 @@ def board(table: Table, *, history: bool = False) -> dict[str, Any]:
         "transfers": settlement["transfers"],
         "dealer": dealer,
         "speaker": rules.first_speaker(players, dealer, options),
+        "sitting_out": rules.sitting_out(players, dealer, options),
         "next_number": ledger.next_number(table),
         "hands": ledger.all_hands(table) if history else [],
         "recent": ledger.recent_hands(table, RECENT),

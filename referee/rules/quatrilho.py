@@ -1,0 +1,1198 @@
+"""Quatrilho: seats, the "É bom?" auction, the hand record and the settlement (rules.md §7).
+
+Four players (a fifth sits out each hand), 40 Spanish cards, 10 tricks, 35 figures. A hand is
+a chamada (the caller and the holder of the called card against the other two), a solo preto
+(natural, or with one card exchanged), a solo branco, a carreguete (nobody bid; each for
+himself) or goes "a monte" (redealt, nothing paid).
+
+The module's surface: :data:`OPTIONS` (house rules as data) and :class:`QuatrilhoOptions`; the
+seating helpers :func:`active_players`, :func:`sitting_out`, :func:`first_speaker`,
+:func:`next_dealer`; :class:`Auction` (``legal_calls``/``verify_call``/``call``) with
+:func:`legal_answers` and :func:`resolve_auction`; :func:`parse_hand` (a posted record to a
+validated :class:`QuatrilhoHand`, or a :class:`~referee.rules.errors.RulesError` with a
+sentence); :func:`settle`; and :data:`RULES` for the registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from types import MappingProxyType
+from typing import Final
+
+from . import seats
+from .cards import Card
+from .errors import IllegalCall, InconsistentHand, InvalidInput
+from .options import Choice, OptionSpec, OptionValue, parse_options
+from .settle import Line, Payment, Settlement
+from .text import N_, NP_, Text
+
+SLUG: Final = "quatrilho"
+PLAYING: Final = 4  # players in each hand
+MAX_PLAYERS: Final = 5  # the fifth sits out (cinqüilho)
+TRICKS: Final = 10
+FIGURES: Final = 35  # 32 in the cards + 3 for the last trick
+LAST_TRICK: Final = 3
+MAX_PER_TRICK: Final = 12  # four aces
+WINNING: Final = 18  # "metade de 35, + 1" (Q-L8)
+FIGURES_PER_POINT: Final = 3
+CAPOTE: Final = 22  # "taxa máxima", 11 x 2
+ONE_TRICK: Final = 10
+SOLO_PRETO_EXTRA: Final = 10  # "a taxa normal + 10 unidades"
+GIVER_DIFFERENCE: Final = 10  # the giver pays 10 less / receives 10 more
+MANCHA_BELOW: Final = 9  # the caller's own pile below 9 figures (QUA-12)
+
+
+class Mode(Enum):
+    """What was played. Proper names at the table; not translated."""
+
+    CHAMADA = "chamada"
+    SOLO_PRETO = "solo_preto"
+    SOLO_BRANCO = "solo_branco"
+    CARREGUETE = "carreguete"
+    MONTE = "monte"
+
+    @property
+    def label(self) -> str:
+        return _MODE_NAMES[self]
+
+
+_MODE_NAMES: Final = {
+    Mode.CHAMADA: "Chamada",
+    Mode.SOLO_PRETO: "Solo preto",
+    Mode.SOLO_BRANCO: "Solo branco",
+    Mode.CARREGUETE: "Carreguete",
+    Mode.MONTE: "A monte",
+}
+
+#: Modes that nobody declares: what a table plays when everybody passed.
+NO_BID_MODES: Final = (Mode.CARREGUETE, Mode.MONTE)
+
+
+class Call(Enum):
+    """What a player may say in the auction (api.md)."""
+
+    PASSO = "passo"
+    CHAMO = "chamo"  # "I call" (after asking "É bom?")
+    E_BOM = "e_bom"  # the answer to "É bom?" of a player who will not solo
+    SOLO_BRANCO = "solo_branco"
+    SOLO_PRETO = "solo_preto"  # with a card exchanged
+    SOLO_PRETO_NATURAL = "solo_preto_natural"
+
+    @property
+    def label(self) -> str:
+        return _CALL_NAMES[self]
+
+
+_CALL_NAMES: Final = {
+    Call.PASSO: "Passo",
+    Call.CHAMO: "Chamo",
+    Call.E_BOM: "É bom",
+    Call.SOLO_BRANCO: "Solo branco",
+    Call.SOLO_PRETO: "Solo preto",
+    Call.SOLO_PRETO_NATURAL: "Solo preto natural",
+}
+
+#: Q-L1, lowest first: "1) solo preto – natural e demais, na ordem; 2) solo branco". A chamada
+#: ranks below every solo and is only possible when nobody solos; carreguete is what is left.
+SOLO_PRIORITY: Final = (Call.SOLO_BRANCO, Call.SOLO_PRETO, Call.SOLO_PRETO_NATURAL)
+SOLO_MODE: Final = {
+    Call.SOLO_BRANCO: Mode.SOLO_BRANCO,
+    Call.SOLO_PRETO: Mode.SOLO_PRETO,
+    Call.SOLO_PRETO_NATURAL: Mode.SOLO_PRETO,
+}
+
+
+def parse_call(raw: object, *, field: str) -> Call:
+    if isinstance(raw, Call):
+        return raw
+    if isinstance(raw, str):
+        try:
+            return Call(raw)
+        except ValueError:
+            pass
+    raise InvalidInput(
+        Text(N_("%(call)s is not a Quatrilho call; use one of: %(calls)s."), call=str(raw), calls=", ".join(c.value for c in Call)),
+        field=field,
+    )
+
+
+# --------------------------------------------------------------------------- options
+
+OPTIONS: Final[tuple[OptionSpec, ...]] = (
+    OptionSpec(
+        name="variant",
+        kind="choice",
+        default="padrao",
+        choices=(
+            Choice(value="padrao", label=Text(N_("Standard rules"))),
+            Choice(value="timbo", label=Text(N_("Timbó"))),
+        ),
+        label=Text(N_("Variant")),
+        help=Text(N_("Timbó: a monte when nobody bids, solo branco 10 per opponent, the card giver loses like the others, the cutter sits out. An option set explicitly wins over the variant.")),
+        rule_ref="§7(a), §7(d)",
+    ),
+    OptionSpec(
+        name="no_bid",
+        kind="choice",
+        default="carreguete",
+        choices=(
+            Choice(value="carreguete", label=Text(N_("Carreguete: played each for himself"))),
+            Choice(value="monte", label=Text(N_("A monte: redeal, nothing paid"))),
+        ),
+        label=Text(N_("When nobody calls or solos")),
+        help=Text(N_("Only what the page offers first: a hand may always be recorded as either.")),
+        rule_ref="§7(d)",
+    ),
+    OptionSpec(
+        name="solo_branco_rate",
+        kind="int",
+        default=16,
+        minimum=1,
+        maximum=1000,
+        label=Text(N_("Solo branco: units per opponent")),
+        help=Text(N_("16 in the standard rules (48 in all), 10 in Timbó.")),
+        rule_ref="§7(d)",
+    ),
+    OptionSpec(
+        name="giver_on_loss",
+        kind="choice",
+        default="plus_10",
+        choices=(
+            Choice(value="plus_10", label=Text(N_("Receives 10 more than the others"))),
+            Choice(value="same", label=Text(N_("Receives the same as the others (Timbó)"))),
+        ),
+        label=Text(N_("When a solo preto with an exchange loses, the player who gave the card")),
+        help=Text(N_("On a win the giver always pays 10 less than the others.")),
+        rule_ref="QUA-6",
+    ),
+    OptionSpec(
+        name="sit_out",
+        kind="choice",
+        default="dealer",
+        choices=(
+            Choice(value="dealer", label=Text(N_("The dealer"))),
+            Choice(value="cutter", label=Text(N_("The cutter (the player before the dealer)"))),
+        ),
+        label=Text(N_("With five players, who sits out")),
+        help=Text(N_("The player sitting out neither pays nor receives.")),
+        rule_ref="QUA-10",
+    ),
+    OptionSpec(
+        name="one_trick",
+        kind="choice",
+        default="flat_10",
+        choices=(
+            Choice(value="flat_10", label=Text(N_("Always 10"))),
+            Choice(value="cap_10", label=Text(N_("The normal rate, but at most 10"))),
+        ),
+        label=Text(N_("When the losing side took a single trick")),
+        help=Text(N_("One trick, even without figures, saves the losers from the capote (22).")),
+        rule_ref="QUA-2",
+    ),
+    OptionSpec(
+        name="carreguete_rate",
+        kind="int",
+        default=6,
+        minimum=1,
+        maximum=1000,
+        label=Text(N_("Carreguete: units the loser pays each other player")),
+        help=Text(N_("The player with the most figures pays the minimum rate, 6, to each of the other three.")),
+        rule_ref="§7(d)",
+    ),
+    OptionSpec(
+        name="solo_natural_extra",
+        kind="int",
+        default=0,
+        minimum=0,
+        maximum=1000,
+        label=Text(N_("Solo natural: extra units per opponent")),
+        help=Text(N_("A solo preto without an exchange pays more, as the table agrees; 0 means the same as with an exchange.")),
+        rule_ref="QUA-7",
+    ),
+    OptionSpec(
+        name="talha",
+        kind="int",
+        default=100,
+        minimum=0,
+        maximum=100_000,
+        label=Text(N_("Starting units per player (talha)")),
+        help=Text(N_("Only for display: balances are always counted from zero.")),
+        rule_ref="§7(a)",
+    ),
+    OptionSpec(
+        name="unit_value",
+        kind="money",
+        default="0",
+        label=Text(N_("Money per unit")),
+        help=Text(N_("Zero means units only.")),
+    ),
+    OptionSpec(
+        name="capote_in_solos",
+        kind="bool",
+        default=False,
+        label=Text(N_("Capote and the one-trick rate also in solo preto")),
+        help=Text(N_("When on, a solo preto with all 10 tricks uses 22 (one trick to the losers: 10) as the normal rate before adding 10.")),
+        rule_ref="QUA-3",
+    ),
+    OptionSpec(
+        name="caller_alone",
+        kind="choice",
+        default="per_opponent",
+        choices=(
+            Choice(value="per_opponent", label=Text(N_("The normal rate with each of the three"))),
+            Choice(value="as_solo", label=Text(N_("As a solo preto without exchange (10 more each)"))),
+        ),
+        label=Text(N_("A caller who called a card from his own hand")),
+        help=Text(N_("He plays alone against three and still wins with 18 figures.")),
+        rule_ref="QUA-4",
+    ),
+    OptionSpec(
+        name="solo_rate_from",
+        kind="choice",
+        default="winning_side",
+        choices=(
+            Choice(value="winning_side", label=Text(N_("The winning side's figures"))),
+            Choice(value="soloist", label=Text(N_("Always the soloist's figures"))),
+        ),
+        label=Text(N_("Solo preto: the normal rate counts")),
+        help=Text(N_("Figures divided by 3, remainder dropped.")),
+        rule_ref="QUA-5",
+    ),
+    OptionSpec(
+        name="carreguete_compare",
+        kind="choice",
+        default="figures",
+        choices=(
+            Choice(value="figures", label=Text(N_("Figures"))),
+            Choice(value="points", label=Text(N_("Points (figures divided by 3)"))),
+        ),
+        label=Text(N_("Carreguete: the loser is the one with the most")),
+        help=Text(N_("Comparing figures breaks ties that points would leave.")),
+        rule_ref="QUA-8",
+    ),
+    OptionSpec(
+        name="carreguete_ties",
+        kind="choice",
+        default="tied_pay",
+        choices=(
+            Choice(value="tied_pay", label=Text(N_("Each tied player pays each player not tied"))),
+            Choice(value="redeal", label=Text(N_("Nobody pays; the hand counts as a redeal"))),
+        ),
+        label=Text(N_("Carreguete: a tie for the most")),
+        help=Text(N_("Payments between tied players cancel out.")),
+        rule_ref="QUA-8",
+    ),
+)
+
+#: What ``variant: "timbo"`` presets (rules.md §7(a), §7(d)); an option given explicitly wins.
+TIMBO_PRESET: Final[Mapping[str, OptionValue]] = MappingProxyType(
+    {"no_bid": "monte", "solo_branco_rate": 10, "giver_on_loss": "same", "sit_out": "cutter"}
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuatrilhoOptions:
+    """The house rules of one table; the defaults are the chosen readings of rules.md §7(e)."""
+
+    variant: str = "padrao"
+    no_bid: str = "carreguete"
+    solo_branco_rate: int = 16
+    giver_on_loss: str = "plus_10"
+    sit_out: str = "dealer"
+    one_trick: str = "flat_10"
+    carreguete_rate: int = 6
+    solo_natural_extra: int = 0
+    talha: int = 100
+    unit_value: str = "0"
+    capote_in_solos: bool = False
+    caller_alone: str = "per_opponent"
+    solo_rate_from: str = "winning_side"
+    carreguete_compare: str = "figures"
+    carreguete_ties: str = "tied_pay"
+
+    @classmethod
+    def from_json(cls, raw: object) -> QuatrilhoOptions:
+        """Options as posted (unknown names and bad values refused), defaults filled in; under
+        ``variant: "timbo"`` the Timbó preset fills what was not given explicitly."""
+        values: dict[str, OptionValue] = parse_options(OPTIONS, raw)
+        if values["variant"] == "timbo":
+            given = raw if isinstance(raw, Mapping) else {}
+            for name, value in TIMBO_PRESET.items():
+                if name not in given:
+                    values[name] = value
+        return cls(**values)  # type: ignore[arg-type]
+
+    def to_json(self) -> dict[str, OptionValue]:
+        """Every option's effective value (preset included), so the result reads back the same."""
+        return {spec.name: getattr(self, spec.name) for spec in OPTIONS}
+
+
+# --------------------------------------------------------------------------- seats
+
+
+def _check_table(players: Sequence[str]) -> None:
+    if not PLAYING <= len(players) <= MAX_PLAYERS:
+        raise InvalidInput(
+            Text(N_("Quatrilho is played by 4 players, or 5 with one sitting out; this table has %(count)s."), count=len(players)),
+            field="players",
+        )
+
+
+def sitting_out(players: Sequence[str], dealer: str, options: QuatrilhoOptions) -> str | None:
+    """Who sits out when ``dealer`` deals: nobody at 4; at 5 the dealer, or under
+    ``sit_out="cutter"`` the cutter, who sits just before the dealer in order of play (he cuts
+    from the dealer's left while play runs to the right, rules.md §7(a); api.md).
+
+    >>> sitting_out(("Ana", "Bia", "Caio", "Dani", "Edu"), "Edu", QuatrilhoOptions())
+    'Edu'
+    >>> sitting_out(("Ana", "Bia", "Caio", "Dani", "Edu"), "Edu", QuatrilhoOptions(sit_out="cutter"))
+    'Dani'
+    """
+    if len(players) <= PLAYING:
+        return None
+    if options.sit_out == "cutter":
+        return seats.after(players, dealer, -1)
+    return dealer
+
+
+def active_players(players: Sequence[str], dealer: str, options: QuatrilhoOptions) -> tuple[str, ...]:
+    """The four who play the hand, in order of play from the mão (the player after the dealer),
+    skipping whoever sits out.
+
+    >>> active_players(("Ana", "Bia", "Caio", "Dani"), "Dani", QuatrilhoOptions())
+    ('Ana', 'Bia', 'Caio', 'Dani')
+    >>> active_players(("Ana", "Bia", "Caio", "Dani", "Edu"), "Bia", QuatrilhoOptions(sit_out="cutter"))
+    ('Caio', 'Dani', 'Edu', 'Bia')
+    """
+    out = sitting_out(players, dealer, options)
+    return tuple(p for p in seats.order_from(players, seats.after(players, dealer)) if p != out)
+
+
+def first_speaker(players: Sequence[str], dealer: str, options: QuatrilhoOptions) -> str:
+    """The mão: first to the dealer's right, who speaks and leads first (rules.md §7(a))."""
+    return active_players(players, dealer, options)[0]
+
+
+def next_dealer(players: Sequence[str], dealer: str, options: QuatrilhoOptions) -> str:
+    """The deal passes to the next player in order of play, whatever was played.
+
+    A hand that went "a monte" (or a carreguete tie under ``carreguete_ties="redeal"``) is
+    recorded as a hand and the deal moves on too: the text only says "reinicia-se nova jogada"
+    (a new deal starts) and names no dealer, so the usual rotation applies.
+    """
+    return seats.after(players, dealer)
+
+
+# --------------------------------------------------------------------------- the auction
+
+
+class Auction:
+    """The "É bom?" auction of one hand (Q-L1), call by call.
+
+    Each of the four active players speaks once, in order of play from the mão:
+
+    * Until somebody calls or solos, a player says ``passo``, ``chamo`` (he asks "É bom?") or a
+      solo. A pass is final: passing says he wants neither to call nor to solo (the seed's
+      PASSAR), so he is not asked again.
+    * After ``chamo`` each later player answers ``e_bom`` (he will not solo) or announces a solo
+      ("não é bom" commits him to it). A call stands only if nobody solos.
+    * After a solo, a later player may only announce a higher solo (natural > with exchange >
+      branco, :data:`SOLO_PRIORITY`); between equal solos the earlier speaker from the mão has
+      priority (QUA-9), so an equal or lower solo after it is refused.
+
+    ``legal_calls()`` lists what the player to speak may say; ``verify_call`` raises
+    :class:`IllegalCall` with the reason; ``call`` records a call after verifying it. The page's
+    buttons and the record check use the same ``_reason``: one definition of legal.
+    """
+
+    def __init__(self, *, active: Sequence[str]) -> None:
+        if len(active) != PLAYING or len(set(active)) != PLAYING:
+            raise ValueError("an auction needs the four active players")
+        self.active = tuple(active)
+        self.calls: list[tuple[str, Call]] = []
+        self.caller: str | None = None
+        self.solo: tuple[str, Call] | None = None  # the standing (best) solo and who announced it
+        self.said_e_bom: set[str] = set()
+
+    # -- questions
+
+    @property
+    def turn(self) -> str | None:
+        n = len(self.calls)
+        return self.active[n] if n < len(self.active) else None
+
+    @property
+    def complete(self) -> bool:
+        return self.turn is None
+
+    def result(self, *, no_bid: Mode = Mode.CARREGUETE) -> tuple[Mode, str | None]:
+        """The contract once complete: the best solo, else the chamada, else ``no_bid``."""
+        if not self.complete:
+            raise ValueError("the auction is not complete")
+        if self.solo is not None:
+            return SOLO_MODE[self.solo[1]], self.solo[0]
+        if self.caller is not None:
+            return Mode.CHAMADA, self.caller
+        return no_bid, None
+
+    def legal_calls(self) -> list[Call]:
+        """The calls the player to speak may make now (empty once the auction is complete)."""
+        if self.turn is None:
+            return []
+        return [c for c in Call if self._reason(self.turn, c) is None]
+
+    def can_call(self, player: str, call: Call) -> bool:
+        return self._reason(player, call) is None
+
+    def verify_call(self, player: str, call: Call, *, field: str | None = None) -> None:
+        reason = self._reason(player, call)
+        if reason is not None:
+            raise IllegalCall(reason, field=field)
+
+    # -- actions
+
+    def call(self, player: str, call: Call, *, field: str | None = None) -> None:
+        """Record ``call`` by ``player`` after checking it (raises :class:`IllegalCall`)."""
+        self.verify_call(player, call, field=field)
+        if call is Call.CHAMO:
+            self.caller = player
+        elif call is Call.E_BOM:
+            self.said_e_bom.add(player)
+        elif call in SOLO_MODE:
+            self.solo = (player, call)
+        self.calls.append((player, call))
+
+    @classmethod
+    def replay(cls, *, active: Sequence[str], calls: Sequence[tuple[str, Call | str]]) -> Auction:
+        """An auction with ``calls`` already made (each checked; :class:`IllegalCall` names the first bad one)."""
+        auction = cls(active=active)
+        for i, item in enumerate(calls):
+            where = f"auction[{i}]"
+            if isinstance(item, str) or not isinstance(item, Sequence) or len(item) != 2:
+                raise InvalidInput(Text(N_("Each call must be a [player, call] pair.")), field=where)
+            player, raw_call = item[0], item[1]
+            if not isinstance(player, str):
+                raise InvalidInput(Text(N_("A player must be given by name.")), field=where)
+            auction.call(player, parse_call(raw_call, field=where), field=where)
+        return auction
+
+    # -- internals
+
+    def _reason(self, player: str, call: Call) -> Text | None:
+        """Why ``player`` may not make ``call`` now, or None when he may."""
+        turn = self.turn
+        if player not in self.active:
+            return Text(N_("%(name)s does not play this hand and has no say in the auction."), name=player)
+        if call in SOLO_MODE and player in self.said_e_bom:
+            return Text(N_("%(name)s answered \"é bom\" and may no longer announce a solo."), name=player)
+        if turn is None:
+            return Text(N_("The auction is already over: every player has spoken."))
+        if player != turn:
+            if any(p == player for p, _ in self.calls):
+                return Text(N_("%(name)s has already spoken: %(turn)s speaks now."), name=player, turn=turn)
+            return Text(N_("It is not %(name)s's turn: %(turn)s speaks now."), name=player, turn=turn)
+        if call is Call.PASSO:
+            if self.caller is not None:
+                return Text(
+                    N_("%(caller)s asked \"É bom?\": %(name)s answers \"é bom\" or announces a solo."),
+                    caller=self.caller,
+                    name=player,
+                )
+            return None
+        if call is Call.CHAMO:
+            if self.solo is not None:
+                return Text(
+                    N_("A call is only allowed when nobody wants to solo, and %(name)s announced %(solo)s."),
+                    name=self.solo[0],
+                    solo=self.solo[1].label,
+                )
+            if self.caller is not None:
+                return Text(
+                    N_("%(caller)s has already called: %(name)s answers \"é bom\" or announces a solo."),
+                    caller=self.caller,
+                    name=player,
+                )
+            return None
+        if call is Call.E_BOM:
+            if self.caller is None:
+                return Text(N_("\"É bom\" answers a call, and nobody has called: %(name)s may pass or announce a solo."), name=player)
+            return None
+        if self.solo is not None and SOLO_PRIORITY.index(call) <= SOLO_PRIORITY.index(self.solo[1]):
+            return Text(
+                N_("%(name)s's %(solo)s has priority: after it only a higher solo may be announced (natural, then with an exchange, then branco)."),
+                name=self.solo[0],
+                solo=self.solo[1].label,
+            )
+        return None
+
+
+def legal_answers(calls_so_far: Sequence[tuple[str, Call | str]], active: Sequence[str]) -> list[str]:
+    """What the next speaker may say after ``calls_so_far`` (for the page's "É bom?" helper).
+
+    >>> legal_answers([], ("Ana", "Bia", "Caio", "Dani"))
+    ['passo', 'chamo', 'solo_branco', 'solo_preto', 'solo_preto_natural']
+    >>> legal_answers([("Ana", "chamo")], ("Ana", "Bia", "Caio", "Dani"))
+    ['e_bom', 'solo_branco', 'solo_preto', 'solo_preto_natural']
+    >>> legal_answers([("Ana", "solo_preto")], ("Ana", "Bia", "Caio", "Dani"))
+    ['passo', 'solo_preto_natural']
+    """
+    return [c.value for c in Auction.replay(active=active, calls=calls_so_far).legal_calls()]
+
+
+def resolve_auction(
+    calls: Sequence[tuple[str, Call | str]], active: Sequence[str], *, no_bid: Mode = Mode.CARREGUETE
+) -> tuple[Mode, str | None]:
+    """Which contract a complete auction gives and who plays it (``no_bid`` when all passed).
+
+    >>> resolve_auction([("Ana", "passo"), ("Bia", "chamo"), ("Caio", "e_bom"), ("Dani", "e_bom")], ("Ana", "Bia", "Caio", "Dani"))
+    (<Mode.CHAMADA: 'chamada'>, 'Bia')
+    >>> resolve_auction([("Ana", "chamo"), ("Bia", "solo_branco"), ("Caio", "solo_preto"), ("Dani", "e_bom")], ("Ana", "Bia", "Caio", "Dani"))
+    (<Mode.SOLO_PRETO: 'solo_preto'>, 'Caio')
+    """
+    auction = Auction.replay(active=active, calls=calls)
+    if not auction.complete:
+        raise IllegalCall(
+            Text(N_("The auction is not finished: %(name)s still has to speak."), name=auction.turn or ""),
+            field="auction",
+        )
+    return auction.result(no_bid=no_bid)
+
+
+# --------------------------------------------------------------------------- the hand record
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuatrilhoHand:
+    """A validated Quatrilho hand. Build it with :func:`parse_hand`; it cannot hold a broken hand.
+
+    ``figures``/``tricks`` are keyed by the active players in order of play; for solo branco
+    ``tricks`` holds the soloist's count (and any other given) and ``figures`` is None.
+    """
+
+    players: tuple[str, ...]
+    dealer: str
+    active: tuple[str, ...]
+    sitting_out: str | None
+    mode: Mode
+    declarer: str | None = None
+    called_card: Card | None = None
+    partner: str | None = None
+    giver: str | None = None
+    figures: Mapping[str, int] | None = None
+    tricks: Mapping[str, int] | None = None
+    auction: tuple[tuple[str, Call], ...] | None = None
+
+    @property
+    def caller_alone(self) -> bool:
+        """Q-L9: the caller called a card from his own hand."""
+        return self.mode is Mode.CHAMADA and self.partner == self.declarer
+
+    def to_json(self) -> dict[str, object]:
+        """The record as api.md gives it, dealer filled in."""
+        out: dict[str, object] = {"dealer": self.dealer, "mode": self.mode.value}
+        if self.declarer is not None:
+            out["declarer"] = self.declarer
+        if self.called_card is not None:
+            out["called_card"] = self.called_card.to_json()
+        if self.partner is not None:
+            out["partner"] = self.partner
+        if self.giver is not None:
+            out["giver"] = self.giver
+        if self.figures is not None:
+            out["figures"] = dict(self.figures)
+        if self.tricks is not None:
+            out["tricks"] = dict(self.tricks)
+        if self.auction is not None:
+            out["auction"] = [[p, c.value] for p, c in self.auction]
+        return out
+
+
+_RECORD_FIELDS: Final = frozenset(
+    {"dealer", "mode", "declarer", "called_card", "partner", "giver", "figures", "tricks", "auction"}
+)
+
+#: Fields each mode may carry besides dealer, mode and auction.
+_ALLOWED: Final[Mapping[Mode, frozenset[str]]] = MappingProxyType(
+    {
+        Mode.CHAMADA: frozenset({"declarer", "called_card", "partner", "figures", "tricks"}),
+        Mode.SOLO_PRETO: frozenset({"declarer", "giver", "figures", "tricks"}),
+        Mode.SOLO_BRANCO: frozenset({"declarer", "tricks"}),
+        Mode.CARREGUETE: frozenset({"figures", "tricks"}),
+        Mode.MONTE: frozenset(),
+    }
+)
+
+_NOT_IN_MODE: Final = {
+    "declarer": N_("Nobody declares in a hand played as %(mode)s: leave out the declarer."),
+    "called_card": N_("Only a chamada has a called card; this hand is %(mode)s."),
+    "partner": N_("Only a chamada has a partner; this hand is %(mode)s."),
+    "giver": N_("Only a solo preto can have a card giver; this hand is %(mode)s."),
+    "figures": N_("Figures are not counted in %(mode)s: leave them out."),
+    "tricks": N_("No tricks are played when the cards go a monte: leave them out."),
+}
+_NOT_IN_MONTE: Final = {
+    "figures": N_("Nothing is played when the cards go a monte: leave out the figures."),
+    "tricks": N_("Nothing is played when the cards go a monte: leave out the tricks."),
+}
+
+
+def parse_mode(raw: object) -> Mode:
+    if isinstance(raw, str):
+        try:
+            return Mode(raw)
+        except ValueError:
+            pass
+    if raw is None:
+        raise InvalidInput(Text(N_("Say what was played (the mode): %(modes)s."), modes=", ".join(m.value for m in Mode)), field="mode")
+    raise InvalidInput(
+        Text(N_("%(mode)s is not a Quatrilho mode; use one of: %(modes)s."), mode=str(raw), modes=", ".join(m.value for m in Mode)),
+        field="mode",
+    )
+
+
+def _active_player(players: Sequence[str], active: Sequence[str], raw: object, *, field: str) -> str:
+    """A seated player who plays this hand (the one sitting out cannot declare, partner or give)."""
+    name = seats.require_player(players, raw, field=field)
+    if name not in active:
+        raise InconsistentHand(Text(N_("%(name)s sits out this hand and cannot take part in it."), name=name), field=field)
+    return name
+
+
+def _counts(
+    players: Sequence[str],
+    active: Sequence[str],
+    raw: object,
+    *,
+    field: str,
+    total: int,
+    maximum: int,
+    sentence: str,
+) -> dict[str, int]:
+    if raw is None:
+        raise InvalidInput(Text(_MISSING[field]), field=field)
+    counts = seats.require_counts(
+        active, raw, field=field, total=None, maximum=maximum, what=Text(_WHAT[field]), seated=players
+    )
+    if sum(counts.values()) != total:
+        raise InconsistentHand(Text(sentence, sum=sum(counts.values()), total=total), field=field)
+    return counts
+
+
+_WHAT: Final = {"figures": N_("Figures"), "tricks": N_("Tricks")}
+_MISSING: Final = {
+    "figures": N_("Give the figures each player who played won (they add up to 35)."),
+    "tricks": N_("Give the tricks each player who played won (they add up to 10)."),
+}
+
+
+def _check_figures_against_tricks(figures: Mapping[str, int], tricks: Mapping[str, int]) -> None:
+    """Q-L3 per player: figures belong to whoever won the trick, so 0 tricks means 0 figures and
+    t tricks hold at most 12t + 3 figures (four aces in each, plus the last-trick bonus)."""
+    for name, count in figures.items():
+        t = tricks[name]
+        if t == 0 and count > 0:
+            raise InconsistentHand(
+                Text(
+                    *NP_(
+                        "%(name)s took no trick, so cannot have won figures (%(count)s figure entered).",
+                        "%(name)s took no trick, so cannot have won figures (%(count)s figures entered).",
+                    ),
+                    name=name,
+                    count=count,
+                ),
+                field=f"figures.{name}",
+            )
+        most = MAX_PER_TRICK * t + LAST_TRICK
+        if count > most:
+            raise InconsistentHand(
+                Text(
+                    *NP_(
+                        "%(name)s took %(count)s trick, which holds at most %(most)s figures (12 per trick plus 3 for the last); %(figures)s were entered.",
+                        "%(name)s took %(count)s tricks, which hold at most %(most)s figures (12 per trick plus 3 for the last); %(figures)s were entered.",
+                    ),
+                    name=name,
+                    count=t,
+                    most=most,
+                    figures=count,
+                ),
+                field=f"figures.{name}",
+            )
+
+
+def _parse_auction(players: tuple[str, ...], active: tuple[str, ...], raw: object) -> Auction:
+    if isinstance(raw, str) or not isinstance(raw, Sequence):
+        raise InvalidInput(Text(N_("The auction must be a list of [player, call] pairs.")), field="auction")
+    auction = Auction(active=active)
+    for i, item in enumerate(raw):
+        where = f"auction[{i}]"
+        if isinstance(item, str) or not isinstance(item, Sequence) or len(item) != 2:
+            raise InvalidInput(Text(N_("Each call must be a [player, call] pair.")), field=where)
+        player = seats.require_player(players, item[0], field=where)
+        auction.call(player, parse_call(item[1], field=where), field=where)
+    if not auction.complete:
+        raise IllegalCall(
+            Text(N_("The auction is not finished: %(name)s still has to speak."), name=auction.turn or ""),
+            field="auction",
+        )
+    return auction
+
+
+def _check_auction_agrees(auction: Auction, mode: Mode, declarer: str | None, giver: str | None) -> None:
+    """The record's mode, declarer and exchange must be what the auction produced (Q-L1, Q-L2)."""
+    result_mode, winner = auction.result()
+    if winner is None:
+        if mode not in NO_BID_MODES:
+            raise InconsistentHand(
+                Text(N_("Everybody passed in the auction, so the hand is a carreguete or goes a monte, not %(mode)s."), mode=mode.label),
+                field="mode",
+            )
+        return
+    if mode is not result_mode:
+        raise InconsistentHand(
+            Text(N_("The auction gives %(contract)s by %(name)s, but the record says %(mode)s."), contract=result_mode.label, name=winner, mode=mode.label),
+            field="mode",
+        )
+    if declarer != winner:
+        raise InconsistentHand(
+            Text(N_("The auction gives %(contract)s to %(name)s, who must be the declarer."), contract=result_mode.label, name=winner),
+            field="declarer",
+        )
+    if auction.solo is not None and auction.solo[1] is Call.SOLO_PRETO_NATURAL and giver is not None:
+        raise InconsistentHand(
+            Text(N_("%(name)s announced a natural solo, so no card was exchanged and there is no giver."), name=winner),
+            field="giver",
+        )
+    if auction.solo is not None and auction.solo[1] is Call.SOLO_PRETO and giver is None:
+        raise InconsistentHand(
+            Text(N_("%(name)s announced a solo preto with an exchange: name the player who gave the requested card (or record the call as solo_preto_natural)."), name=winner),
+            field="giver",
+        )
+
+
+def parse_hand(raw: object, *, players: Sequence[str], options: QuatrilhoOptions, dealer: str) -> QuatrilhoHand:
+    """Validate a posted Quatrilho record against the rules, or raise a :class:`RulesError`.
+
+    ``dealer`` is the dealer by rotation; a record may name another seated player (api.md). The
+    checks run in the order a player would look: shape, the auction, the contract (declarer,
+    called card, partner, giver), then the counts (figures, tricks, and the two together).
+    """
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(Text(N_("A hand must be a JSON object.")))
+    for key in raw:
+        if key not in _RECORD_FIELDS:
+            raise InvalidInput(Text(N_("A Quatrilho hand has no field called %(name)s."), name=str(key)), field=str(key))
+    players = tuple(players)
+    _check_table(players)
+    if raw.get("dealer") is not None:
+        dealer = seats.require_player(players, raw["dealer"], field="dealer")
+    active = active_players(players, dealer, options)
+    out = sitting_out(players, dealer, options)
+    mode = parse_mode(raw.get("mode"))
+
+    auction = _parse_auction(players, active, raw["auction"]) if raw.get("auction") is not None else None
+
+    for key in ("declarer", "called_card", "partner", "giver", "figures", "tricks"):
+        if raw.get(key) is not None and key not in _ALLOWED[mode]:
+            if key == "giver" and mode is Mode.SOLO_BRANCO:
+                raise InconsistentHand(Text(N_("A solo branco may not exchange any card, so there is no giver.")), field="giver")
+            if mode is Mode.MONTE and key in _NOT_IN_MONTE:
+                raise InconsistentHand(Text(_NOT_IN_MONTE[key]), field=key)
+            raise InconsistentHand(Text(_NOT_IN_MODE[key], mode=mode.label), field=key)
+
+    declarer = called = partner = giver = None
+    if mode in (Mode.CHAMADA, Mode.SOLO_PRETO, Mode.SOLO_BRANCO):
+        if raw.get("declarer") is None:
+            what = N_("Name the caller (the declarer).") if mode is Mode.CHAMADA else N_("Name the soloist (the declarer).")
+            raise InvalidInput(Text(what), field="declarer")
+        declarer = _active_player(players, active, raw["declarer"], field="declarer")
+    if mode is Mode.CHAMADA:
+        if raw.get("called_card") is None:
+            raise InvalidInput(Text(N_("Give the called card, e.g. {\"rank\": \"3\", \"suit\": \"paus\"}.")), field="called_card")
+        called = Card.parse(raw["called_card"], field="called_card")
+        if raw.get("partner") is None:
+            raise InvalidInput(
+                Text(N_("Give the partner: the player who holds the called card (the caller himself if he called his own card).")),
+                field="partner",
+            )
+        partner = _active_player(players, active, raw["partner"], field="partner")
+    if mode is Mode.SOLO_PRETO and raw.get("giver") is not None:
+        giver = _active_player(players, active, raw["giver"], field="giver")
+        if giver == declarer:
+            raise InconsistentHand(
+                Text(N_("The giver is the opponent who gave the soloist the requested card, so it cannot be %(name)s, the soloist."), name=giver),
+                field="giver",
+            )
+    if auction is not None:
+        _check_auction_agrees(auction, mode, declarer, giver)
+
+    figures = tricks = None
+    if mode in (Mode.CHAMADA, Mode.SOLO_PRETO, Mode.CARREGUETE):
+        figures = _counts(
+            players, active, raw.get("figures"), field="figures", total=FIGURES, maximum=FIGURES,
+            sentence=N_("The figures add up to %(sum)s; they must add up to %(total)s."),
+        )
+        if mode is not Mode.CARREGUETE or raw.get("tricks") is not None:
+            tricks = _counts(
+                players, active, raw.get("tricks"), field="tricks", total=TRICKS, maximum=TRICKS,
+                sentence=N_("The tricks add up to %(sum)s; they must add up to %(total)s."),
+            )
+            _check_figures_against_tricks(figures, tricks)
+    elif mode is Mode.SOLO_BRANCO:
+        assert declarer is not None
+        tricks = _solo_branco_tricks(players, active, declarer, raw.get("tricks"))
+
+    return QuatrilhoHand(
+        players=players,
+        dealer=dealer,
+        active=active,
+        sitting_out=out,
+        mode=mode,
+        declarer=declarer,
+        called_card=called,
+        partner=partner,
+        giver=giver,
+        figures=MappingProxyType(figures) if figures is not None else None,
+        tricks=MappingProxyType(tricks) if tricks is not None else None,
+        auction=tuple(auction.calls) if auction is not None else None,
+    )
+
+
+def _solo_branco_tricks(players: Sequence[str], active: Sequence[str], soloist: str, raw: object) -> dict[str, int]:
+    """Q-L7: play stops at the soloist's first trick, so his count is 0 (won) or 1 (lost). Other
+    players' counts are optional; given in full with a clean solo they cover all 10 tricks."""
+    if raw is None:
+        raise InvalidInput(Text(N_("Give the number of tricks %(name)s took: 0 (won) or 1 (lost)."), name=soloist), field=f"tricks.{soloist}")
+    counts = seats.require_counts(
+        active, raw, field="tricks", total=None, maximum=TRICKS, what=Text(N_("Tricks")), seated=players, required=False
+    )
+    if soloist not in counts:
+        raise InvalidInput(Text(N_("Give the number of tricks %(name)s took: 0 (won) or 1 (lost)."), name=soloist), field=f"tricks.{soloist}")
+    if counts[soloist] not in (0, 1):
+        raise InconsistentHand(
+            Text(
+                N_("A solo branco stops at the soloist's first trick, so %(name)s took 0 tricks (won) or 1 (lost), not %(count)s."),
+                name=soloist,
+                count=counts[soloist],
+            ),
+            field=f"tricks.{soloist}",
+        )
+    total = sum(counts.values())
+    if total > TRICKS or (counts[soloist] == 0 and len(counts) == len(active) and total != TRICKS):
+        raise InconsistentHand(
+            Text(N_("The tricks add up to %(sum)s; a solo branco won without a trick has all 10 tricks played, and there are never more than 10."), sum=total),
+            field="tricks",
+        )
+    return counts
+
+
+# --------------------------------------------------------------------------- settlement
+
+
+def points(figures: int) -> int:
+    """Points for ``figures``: 1 point per 3 figures, the remainder dropped (rules.md §7(a)).
+
+    >>> points(20)  # the seed: "20 : 3 = 6 (resto 2, desprezado)"
+    6
+    >>> points(35)  # the whole game: 11 points
+    11
+    >>> points(18)  # the minimum rate ("taxa mínima")
+    6
+    """
+    return figures // FIGURES_PER_POINT
+
+
+def chamada_rate(winning_figures: int, losing_tricks: int, options: QuatrilhoOptions) -> int:
+    """Units per player in a chamada (rules.md §7(d)): 22 for a capote (the losers took no
+    trick), 10 when the losers took exactly one trick (QUA-2; under ``one_trick="cap_10"`` the
+    normal rate capped at 10), else the normal rate P = figures // 3.
+
+    >>> chamada_rate(20, 3, QuatrilhoOptions())  # the seed's example: "quem perdeu paga 6"
+    6
+    >>> chamada_rate(35, 0, QuatrilhoOptions())  # vinte-e-dois
+    22
+    >>> chamada_rate(35, 1, QuatrilhoOptions())  # one trick, even without figures
+    10
+    >>> chamada_rate(26, 1, QuatrilhoOptions()), chamada_rate(26, 1, QuatrilhoOptions(one_trick="cap_10"))
+    (10, 8)
+    """
+    return _rate(points(winning_figures), losing_tricks, options)[0]
+
+
+def _rate(p: int, losing_tricks: int | None, options: QuatrilhoOptions) -> tuple[int, str]:
+    """The rate for normal points ``p`` and the losers' tricks: (amount, "normal"|"capote"|"one_trick")."""
+    if losing_tricks == 0:
+        return CAPOTE, "capote"
+    if losing_tricks == 1:
+        return ONE_TRICK, "one_trick"
+    return p, "normal"
+
+
+def _names(names: Sequence[str]) -> Text | str:
+    """ "Ana", "Ana and Caio", "Bia, Caio and Dani" (translatable joiners)."""
+    if len(names) == 1:
+        return names[0]
+    if len(names) == 2:
+        return Text(N_("%(first)s and %(second)s"), first=names[0], second=names[1])
+    return Text(N_("%(first)s, %(second)s and %(third)s"), first=names[0], second=names[1], third=names[2])
+
+
+def _rate_lines(p: int, amount: int, case: str, winners: Sequence[str], losers: Sequence[str], winning_figures: int, options: QuatrilhoOptions) -> list[Line]:
+    won = Text(
+        N_("%(names)s won with %(figures)s of the 35 figures: %(points)s points (figures divided by 3)."),
+        names=_names(winners),
+        figures=winning_figures,
+        points=p,
+    )
+    if case == "capote":
+        return [Line(text=won, amount=p), Line(text=Text(N_("Capote (vinte-e-dois): %(names)s took all 10 tricks, so the rate is 22."), names=_names(winners)), amount=amount)]
+    if case == "one_trick":
+        if options.one_trick == "flat_10":
+            text = Text(N_("%(names)s took a single trick, so the rate is 10 instead of %(points)s."), names=_names(losers), points=p)
+        else:
+            text = Text(N_("%(names)s took a single trick, so the rate is at most 10: %(amount)s."), names=_names(losers), amount=amount)
+        return [Line(text=won, amount=p), Line(text=text, amount=amount)]
+    return [Line(text=won, amount=p)]
+
+
+def _pay(payer: str, payee: str, amount: int) -> list[Payment]:
+    return [Payment(payer=payer, payee=payee, amount=amount)] if amount > 0 else []
+
+
+def settle(hand: QuatrilhoHand, options: QuatrilhoOptions) -> Settlement:
+    """Who pays whom for a validated hand (rules.md §7(d)). Deltas always sum to zero; the
+    player sitting out is in the settlement with 0."""
+    if hand.mode is Mode.CHAMADA:
+        payments, lines = _settle_chamada(hand, options)
+    elif hand.mode is Mode.SOLO_PRETO:
+        payments, lines = _settle_solo_preto(hand, options)
+    elif hand.mode is Mode.SOLO_BRANCO:
+        payments, lines = _settle_solo_branco(hand, options)
+    elif hand.mode is Mode.CARREGUETE:
+        payments, lines = _settle_carreguete(hand, options)
+    else:
+        payments, lines = [], [Line(text=Text(N_("Nobody bid and the cards went a monte: nothing is paid.")), amount=0)]
+    if hand.sitting_out is not None:
+        lines.append(Line(text=Text(N_("%(name)s sat out this hand."), name=hand.sitting_out), amount=0))
+    return Settlement(players=hand.players, payments=tuple(payments), lines=tuple(lines))
+
+
+def _settle_chamada(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[list[Payment], list[Line]]:
+    """2 v 2: each loser pays the rate, each winner receives it (QUA-1); losers are paired with
+    winners in order of play. Mancha: a losing caller with fewer than 9 figures of his own pays
+    both winners, his partner nothing (QUA-12, QUA-13). Caller alone: the rate with each of the
+    three (QUA-4), or as a solo preto without giver under ``caller_alone="as_solo"``."""
+    assert hand.figures is not None and hand.tricks is not None and hand.declarer is not None and hand.partner is not None
+    figures, tricks, caller = hand.figures, hand.tricks, hand.declarer
+    if hand.caller_alone and options.caller_alone == "as_solo":
+        return _settle_solo(hand, options, natural=True, declared_solo=False)
+    side = (caller,) if hand.caller_alone else tuple(p for p in hand.active if p in (caller, hand.partner))
+    others = tuple(p for p in hand.active if p not in side)
+    side_figures = sum(figures[p] for p in side)
+    won = side_figures >= WINNING
+    winners, losers = (side, others) if won else (others, side)
+    w = max(side_figures, FIGURES - side_figures)
+    p = points(w)
+    amount, case = _rate(p, sum(tricks[x] for x in losers), options)
+    lines = _rate_lines(p, amount, case, winners, losers, w, options)
+    payments: list[Payment] = []
+    if hand.caller_alone:
+        lines.append(Line(text=Text(N_("%(name)s called a card from his own hand and played alone against three: the rate with each of them."), name=caller), amount=amount))
+        for other in others:
+            payments += _pay(other, caller, amount) if won else _pay(caller, other, amount)
+        return payments, lines
+    if not won and figures[caller] < MANCHA_BELOW:
+        lines.append(
+            Line(
+                text=Text(
+                    N_("Mancha: %(name)s, the caller, made only %(count)s figures in his own pile (fewer than 9) and pays for both; %(partner)s pays nothing."),
+                    name=caller,
+                    count=figures[caller],
+                    partner=hand.partner,
+                ),
+                amount=2 * amount,
+            )
+        )
+        for winner in winners:
+            payments += _pay(caller, winner, amount)
+        return payments, lines
+    for loser, winner in zip(losers, winners):
+        payments += _pay(loser, winner, amount)
+    return payments, lines
+
+
+def _settle_solo_preto(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[list[Payment], list[Line]]:
+    return _settle_solo(hand, options, natural=hand.giver is None, declared_solo=True)
+
+
+def _settle_solo(hand: QuatrilhoHand, options: QuatrilhoOptions, *, natural: bool, declared_solo: bool) -> tuple[list[Payment], list[Line]]:
+    """Solo preto: each opponent pays or receives the rate + 10 (plus the natural extra when no
+    card was exchanged, QUA-7). With a giver: on a win he pays 10 less (the rate); on a loss he
+    receives 10 more (rate + 20), or the same as the others under ``giver_on_loss="same"``
+    (QUA-6). The rate is ``points`` of the winning side's figures (QUA-5; or of the soloist's
+    under ``solo_rate_from="soloist"``); capote and one trick only under ``capote_in_solos``
+    (QUA-3). Also used for a caller alone under ``caller_alone="as_solo"`` (no natural extra:
+    he did not announce a solo)."""
+    assert hand.figures is not None and hand.tricks is not None and hand.declarer is not None
+    soloist, figures, tricks = hand.declarer, hand.figures, hand.tricks
+    opponents = tuple(p for p in hand.active if p != soloist)
+    own = figures[soloist]
+    won = own >= WINNING
+    w = own if won else FIGURES - own
+    basis = w if options.solo_rate_from == "winning_side" else own
+    p = points(basis)
+    losing_tricks = (TRICKS - tricks[soloist]) if won else tricks[soloist]
+    amount, case = _rate(p, losing_tricks, options) if options.capote_in_solos else (p, "normal")
+    winners, losers = ((soloist,), opponents) if won else (opponents, (soloist,))
+    lines: list[Line] = []
+    if declared_solo:
+        kind = Text(N_("Solo preto natural")) if natural else Text(N_("Solo preto with an exchange"))
+        verdict = N_("%(kind)s won by %(name)s with %(figures)s figures.") if won else N_("%(kind)s lost by %(name)s with %(figures)s figures.")
+        lines.append(Line(text=Text(verdict, kind=kind, name=soloist, figures=own), amount=0))
+    else:
+        lines.append(
+            Line(
+                text=Text(N_("%(name)s called a card from his own hand and played alone against three: settled as a solo preto without exchange."), name=soloist),
+                amount=0,
+            )
+        )
+    if options.solo_rate_from == "winning_side":
+        rate_text = Text(N_("Normal rate from the winning side's %(figures)s figures: %(points)s."), figures=basis, points=p)
+    else:
+        rate_text = Text(N_("Normal rate from the soloist's %(figures)s figures: %(points)s."), figures=basis, points=p)
+    lines.append(Line(text=rate_text, amount=p))
+    lines += _rate_lines(p, amount, case, winners, losers, w, options)[1:]
+    lines.append(Line(text=Text(N_("Solo preto: 10 more from or to each opponent.")), amount=SOLO_PRETO_EXTRA))
+    per = amount + SOLO_PRETO_EXTRA
+    if natural and declared_solo and options.solo_natural_extra:
+        lines.append(Line(text=Text(N_("Solo natural (no card exchanged): the table's extra per opponent.")), amount=options.solo_natural_extra))
+        per += options.solo_natural_extra
+    payments: list[Payment] = []
+    for opponent in opponents:
+        share = per
+        if opponent == hand.giver:
+            if won:
+                share = per - GIVER_DIFFERENCE
+                lines.append(Line(text=Text(N_("%(name)s gave the requested card and pays 10 less."), name=opponent), amount=share))
+            elif options.giver_on_loss == "plus_10":
+                share = per + GIVER_DIFFERENCE
+                lines.append(Line(text=Text(N_("%(name)s gave the requested card and receives 10 more."), name=opponent), amount=share))
+            else:
+                lines.append(Line(text=Text(N_("%(name)s gave the requested card and receives the same as the others."), name=opponent), amount=share))
+        payments += _pay(opponent, soloist, share) if won else _pay(soloist, opponent, share)
+    return payments, lines
+
+
+def _settle_solo_branco(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[list[Payment], list[Line]]:
+    """Solo branco: the rate (16, Timbó 10) with each opponent; lost on the soloist's first trick."""
+    assert hand.tricks is not None and hand.declarer is not None
+    soloist = hand.declarer
+    rate = options.solo_branco_rate
+    won = hand.tricks[soloist] == 0
+    if won:
+        text = Text(N_("Solo branco won: %(name)s took no trick and receives %(rate)s from each opponent."), name=soloist, rate=rate)
+    else:
+        text = Text(N_("Solo branco lost: %(name)s took a trick and pays %(rate)s to each opponent."), name=soloist, rate=rate)
+    payments: list[Payment] = []
+    for opponent in hand.active:
+        if opponent != soloist:
+            payments += _pay(opponent, soloist, rate) if won else _pay(soloist, opponent, rate)
+    return payments, [Line(text=text, amount=rate)]
+
+
+def carreguete_losers(figures: Mapping[str, int], options: QuatrilhoOptions) -> tuple[str, ...]:
+    """Who made the most (QUA-8): by figures, or by points under ``carreguete_compare="points"``.
+    Several players when they tie for the most, in the order of ``figures``.
+
+    >>> carreguete_losers({"Ana": 12, "Bia": 11, "Caio": 6, "Dani": 6}, QuatrilhoOptions())
+    ('Ana',)
+    >>> carreguete_losers({"Ana": 12, "Bia": 14, "Caio": 3, "Dani": 6}, QuatrilhoOptions(carreguete_compare="points"))
+    ('Ana', 'Bia')
+    """
+    score = {p: (points(f) if options.carreguete_compare == "points" else f) for p, f in figures.items()}
+    top = max(score.values())
+    return tuple(p for p in figures if score[p] == top)
+
+
+def _settle_carreguete(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[list[Payment], list[Line]]:
+    """The player with the most pays the rate to each other player. Ties (QUA-8): each tied
+    player pays each player not tied, or nobody pays under ``carreguete_ties="redeal"``."""
+    assert hand.figures is not None
+    figures = hand.figures
+    losers = carreguete_losers(figures, options)
+    rate = options.carreguete_rate
+    what = Text(N_("points")) if options.carreguete_compare == "points" else Text(N_("figures"))
+    top = max(points(figures[p]) if options.carreguete_compare == "points" else figures[p] for p in losers)
+    if len(losers) > 1 and options.carreguete_ties == "redeal":
+        return [], [
+            Line(
+                text=Text(N_("Carreguete: %(names)s tie for the most %(what)s (%(top)s); nobody pays and the hand counts as a redeal."), names=_names(losers), what=what, top=top),
+                amount=0,
+            )
+        ]
+    if len(losers) == 1:
+        text = Text(N_("Carreguete: %(name)s made the most %(what)s (%(top)s) and pays %(rate)s to each other player."), name=losers[0], what=what, top=top, rate=rate)
+    else:
+        text = Text(N_("Carreguete: %(names)s tie for the most %(what)s (%(top)s); each pays %(rate)s to each player not tied."), names=_names(losers), what=what, top=top, rate=rate)
+    payments: list[Payment] = []
+    for loser in losers:
+        for other in hand.active:
+            if other not in losers:
+                payments += _pay(loser, other, rate)
+    return payments, [Line(text=text, amount=rate)]
+
+
+def contract_summary(hand: QuatrilhoHand) -> dict[str, object]:
+    """What was played, as the API answers it (every key present, None where it does not apply)."""
+    return {
+        "mode": hand.mode.value,
+        "declarer": hand.declarer,
+        "partner": hand.partner,
+        "giver": hand.giver,
+        "called_card": hand.called_card.to_json() if hand.called_card is not None else None,
+        "sitting_out": hand.sitting_out,
+    }
+
+
+class QuatrilhoRules:
+    """Quatrilho behind the :class:`~referee.rules.game.GameRules` surface."""
+
+    slug = SLUG
+    name = "Quatrilho"
+    min_players = PLAYING
+    max_players = MAX_PLAYERS
+    option_specs = OPTIONS
+
+    def parse_options(self, raw: object) -> QuatrilhoOptions:
+        return QuatrilhoOptions.from_json(raw)
+
+    def options_json(self, options: QuatrilhoOptions) -> dict[str, OptionValue]:
+        return options.to_json()
+
+    def parse_hand(self, raw: object, *, players: Sequence[str], options: QuatrilhoOptions, dealer: str) -> QuatrilhoHand:
+        return parse_hand(raw, players=players, options=options, dealer=dealer)
+
+    def hand_json(self, hand: QuatrilhoHand) -> dict[str, object]:
+        return hand.to_json()
+
+    def dealer_of(self, hand: QuatrilhoHand) -> str:
+        return hand.dealer
+
+    def settle(self, hand: QuatrilhoHand, options: QuatrilhoOptions) -> Settlement:
+        return settle(hand, options)
+
+    def first_speaker(self, players: Sequence[str], dealer: str, options: QuatrilhoOptions) -> str:
+        return first_speaker(players, dealer, options)
+
+    def sitting_out(self, players: Sequence[str], dealer: str, options: QuatrilhoOptions) -> str | None:
+        return sitting_out(players, dealer, options)
+
+    def next_dealer(self, players: Sequence[str], hand: QuatrilhoHand, options: QuatrilhoOptions) -> str:
+        return next_dealer(players, hand.dealer, options)
+
+    def contract_json(self, hand: QuatrilhoHand) -> Mapping[str, object]:
+        return contract_summary(hand)
+
+
+RULES: Final = QuatrilhoRules()

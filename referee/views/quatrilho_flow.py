@@ -1,0 +1,253 @@
+"""Recording a Quatrilho hand: the contract (or the "É bom?" helper that finds it), who plays
+it, the called card from a picture of the 40-card deck, its holder, the card exchange of a
+solo preto, figures with the last trick's 3 added by one tap, tricks, a preview naming the
+case, confirm. The shared machinery is in :mod:`referee.views.flow`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from flask import request
+
+from referee.rules.cards import SPANISH_RANKS, Suit, figures_of
+from referee.rules.errors import RulesError
+from referee.rules.quatrilho import Auction, Call, Mode, active_players, parse_call
+from referee.views import flow
+
+STEPS = ("mode", "auction", "declarer", "called_card", "partner", "giver", "figures", "tricks", "preview")
+FIGURES = 35  # all figures of a hand, with the 3 of the last trick
+LAST_TRICK = 3
+TRICKS = 10
+
+
+@dataclass
+class QuatrilhoDraft(flow.Draft):
+    """A Quatrilho hand under construction. ``figures`` are the card figures each player took;
+    the 3 of the last trick are added to ``last`` when the record is built."""
+
+    mode: str | None = None
+    calls: list[list[str]] = field(default_factory=list)  # the optional "É bom?" auction
+    helper: bool = False  # the auction helper is open
+    declarer: str | None = None
+    called_card: dict[str, str] | None = None
+    partner: str | None = None
+    exchange: bool | None = None  # solo preto: None not asked, False natural, True with a giver
+    giver: str | None = None
+    figures: dict[str, int] | None = None
+    last: str | None = None
+    tricks: dict[str, int] | None = None
+
+    TYPES: ClassVar[dict[str, type]] = {
+        **flow.Draft.TYPES,
+        "mode": str, "calls": list, "helper": bool, "declarer": str, "called_card": dict, "partner": str,
+        "exchange": bool, "giver": str, "figures": dict, "last": str, "tricks": dict,
+    }
+
+    def clean(self) -> None:
+        self.calls = [list(c) for c in self.calls if isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) for x in c)]
+        card = self.called_card
+        if card is not None and not (isinstance(card.get("rank"), str) and isinstance(card.get("suit"), str)):
+            self.called_card = None
+        for name in ("figures", "tricks"):
+            counts = getattr(self, name)
+            if counts is not None and not all(isinstance(k, str) and type(v) is int for k, v in counts.items()):
+                setattr(self, name, None)
+
+    def record(self) -> dict[str, Any]:
+        record: dict[str, Any] = {"mode": self.mode}
+        if self.dealer is not None:
+            record["dealer"] = self.dealer
+        for key in ("declarer", "called_card", "partner", "giver", "tricks"):
+            if getattr(self, key) is not None:
+                record[key] = getattr(self, key)
+        if self.figures is not None:
+            figures = dict(self.figures)
+            if self.last in figures:
+                figures[self.last] += LAST_TRICK
+            record["figures"] = figures
+        if self.calls and not self.helper:
+            record["auction"] = self.calls
+        return record
+
+
+class QuatrilhoFlow(flow.Flow):
+    template = "tables/quatrilho_hand.html"
+    draft_class = QuatrilhoDraft
+    steps = STEPS
+    draft: QuatrilhoDraft
+
+    @property
+    def active(self) -> tuple[str, ...]:
+        return active_players(self.players, self.dealer, self.options)
+
+    def sanitize(self) -> None:
+        d = self.draft
+        if d.mode not in Mode._value2member_map_:
+            d.mode = None
+        for name in ("declarer", "partner", "giver", "last"):
+            if getattr(d, name) not in self.active:
+                setattr(d, name, None)
+        if d.calls:
+            try:
+                self.helper_auction()
+            except RulesError as exc:
+                self.show_error(exc)
+                d.calls = d.calls[:-1]
+
+    def helper_auction(self) -> Auction:
+        calls = [(p, parse_call(c, field="auction")) for p, c in self.draft.calls]
+        return Auction.replay(active=self.active, calls=calls)
+
+    def step(self) -> str:
+        d = self.draft
+        if d.helper:
+            return "auction"
+        if d.mode is None:
+            return "mode"
+        mode = Mode(d.mode)
+        _preview, where, error = self.complaint()
+        if where in ("declarer", "called_card", "partner") and getattr(d, where) is None:
+            return where
+        if mode is Mode.SOLO_PRETO and d.exchange is None and where not in ("mode", "declarer"):
+            return "giver"  # natural, or with a card exchange (and who gave it)
+        if mode is Mode.SOLO_PRETO and d.exchange and d.giver is None:
+            return "giver"
+        if error is None:
+            return where
+        if where == "figures" and d.figures is None:
+            return "figures"
+        if where == "tricks" and d.tricks is None:
+            return "tricks"
+        self.show_error(error)
+        return where
+
+    # -- actions
+
+    def apply(self, action: str) -> None:
+        d = self.draft
+        kind, _sep, arg = action.partition(":")
+        if kind == "mode" and arg in Mode._value2member_map_:
+            self._reset()
+            d.mode = arg
+        elif kind == "helper":
+            self._reset()
+            d.helper, d.calls = True, []
+        elif kind == "call":
+            seat = flow.small_int(arg.partition(":")[0], len(self.players))
+            if seat is not None:
+                d.calls.append([self.players[seat], arg.partition(":")[2]])
+                self._finish_helper()
+        elif kind == "undo" and d.calls:
+            d.calls.pop()
+            d.helper = True
+        elif kind in ("declarer", "partner", "giver", "last"):
+            seat = flow.small_int(arg, len(self.players))
+            if seat is not None:
+                setattr(d, kind, self.players[seat])
+                if kind == "declarer":
+                    d.called_card = d.partner = d.giver = None
+        elif kind == "natural":
+            d.exchange, d.giver = False, None
+        elif kind == "exchange":
+            d.exchange = True
+        elif kind == "card":
+            rank, _s, suit = arg.partition(":")
+            if rank in SPANISH_RANKS and suit in Suit._value2member_map_:
+                d.called_card = {"rank": rank, "suit": suit}
+                d.partner = None
+        elif kind == "figures":
+            d.figures = self._read_counts("f", FIGURES - LAST_TRICK)
+            seat = flow.small_int(request.args.get("last"), len(self.players))
+            d.last = self.players[seat] if seat is not None else None
+        elif kind == "tricks":
+            if d.mode == Mode.SOLO_BRANCO.value and d.declarer:
+                d.tricks = {d.declarer: 1 if arg == "1" else 0}
+            else:
+                d.tricks = self._read_counts("t", TRICKS)
+        elif kind == "back" and arg in STEPS:
+            self._clear_from(arg)
+
+    def _finish_helper(self) -> None:
+        """When the "É bom?" auction is over, it decides the contract and who plays it."""
+        auction = self.helper_auction()
+        if not auction.complete:
+            return
+        mode, declarer = auction.result(no_bid=Mode(self.options.no_bid))
+        d = self.draft
+        d.helper = False
+        d.mode, d.declarer = mode.value, declarer
+        if mode is Mode.SOLO_PRETO and auction.solo is not None:
+            d.exchange = auction.solo[1] is not Call.SOLO_PRETO_NATURAL
+
+    def _read_counts(self, prefix: str, total: int) -> dict[str, int]:
+        """Counts of the active players from the steppers; one blank is filled to the total."""
+        counts = {name: flow.small_int((request.args.get(f"{prefix}{self.players.index(name)}") or "").strip(), 100) for name in self.active}
+        blank = [n for n, v in counts.items() if v is None]
+        if len(blank) == 1:
+            counts[blank[0]] = max(0, total - sum(v or 0 for v in counts.values()))
+        return {n: v or 0 for n, v in counts.items()}
+
+    def _reset(self) -> None:
+        d = self.draft
+        d.mode, d.calls, d.helper = None, [], False
+        d.declarer = d.partner = d.giver = d.last = None
+        d.called_card = d.figures = d.tricks = None
+        d.exchange = None
+
+    def _clear_from(self, step: str) -> None:
+        d = self.draft
+        if step in ("mode", "auction"):
+            self._reset()
+            d.helper = step == "auction"
+            return
+        order = STEPS.index(step)
+        for name in STEPS[order:]:
+            if name == "giver":
+                d.exchange, d.giver = None, None
+            elif name == "figures":
+                d.figures, d.last = None, None
+            elif hasattr(d, name) and name not in ("auction", "preview"):
+                setattr(d, name, None)
+
+    def prefill(self, old: dict[str, Any]) -> None:
+        d = self.draft
+        d.mode = old.get("mode")
+        d.declarer, d.partner, d.giver = old.get("declarer"), old.get("partner"), old.get("giver")
+        d.called_card = old.get("called_card")
+        d.exchange = (d.giver is not None) if d.mode == Mode.SOLO_PRETO.value else None
+        d.tricks = old.get("tricks")
+        d.calls = [list(c) for c in old.get("auction") or []]
+        figures = dict(old.get("figures") or {}) or None
+        d.figures, d.last = figures, None
+        if figures:  # the stored counts include the last trick's 3: let the scorer point at it
+            d.last = next((n for n, v in figures.items() if v >= LAST_TRICK and (d.tricks or {}).get(n, 1) > 0), None)
+            if d.last:
+                figures[d.last] -= LAST_TRICK
+
+    # -- what the page shows
+
+    def extra_context(self, step: str) -> dict[str, Any]:
+        d = self.draft
+        ctx: dict[str, Any] = {
+            "active": self.active,
+            "modes": list(Mode),
+            "mode": Mode(d.mode) if d.mode else None,
+            "no_bid": self.options.no_bid,
+            "figures_total": FIGURES - LAST_TRICK,
+            "tricks_total": TRICKS,
+            "last_trick": LAST_TRICK,
+        }
+        if step == "auction":
+            auction = self.helper_auction()
+            ctx.update(turn=auction.turn, legal=auction.legal_calls())
+        elif step == "called_card":
+            ctx["deck"] = [(suit.value, [(rank, figures_of(rank)) for rank in SPANISH_RANKS]) for suit in Suit]
+        elif step == "partner":
+            ctx["choices"] = self.legal("partner", list(self.active))
+        elif step == "giver":
+            ctx["choices"] = [p for p in self.active if p != d.declarer]
+        elif step == "preview":
+            ctx["preview"], _error = self.judge()
+        return ctx
