@@ -549,6 +549,26 @@ def _iso(moment: datetime) -> str:
     return moment.isoformat()
 
 
+def last_round(table: Table) -> dict[str, int] | None:
+    """The last round ("la tonda"), once declared: it lasts one deal per player, so the evening
+    ends when that many live hands have been recorded since it began."""
+    if table.last_round_from is None:
+        return None
+    played = db.session.scalar(
+        select(func.count()).select_from(Hand).where(Hand.table_id == table.id, Hand.number >= table.last_round_from, ~_voided())
+    ) or 0
+    hands = len(players_of(table))
+    return {"from": table.last_round_from, "hands": hands, "played": int(played), "left": max(0, hands - int(played))}
+
+
+def declare_last_round(table: Table, *, on: bool) -> None:
+    """Start the last round with the next hand, or take the declaration back."""
+    if table.finished_at is not None:
+        raise Conflict(Text(N_("This table is finished: its hands can no longer change.")))
+    table.last_round_from = next_number(table) if on else None
+    db.session.commit()
+
+
 @dataclass(frozen=True)
 class Overview:
     table: Table
@@ -642,5 +662,6 @@ def table_answer(table: Table, *, urls: Mapping[str, str]) -> dict[str, Any]:
         "teams": [[name] for name in players_of(table)],
         "finished": table.finished_at is not None,
         "winner": None,
+        "last_round": last_round(table),
         "urls": dict(urls),
     }

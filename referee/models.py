@@ -38,6 +38,8 @@ class Table(db.Model):
     # it under ``version`` (UPDATE ... WHERE version = v), so two writers never both win; voids
     # and corrections rebuild it from the hands (ledger.rebuild_state).
     state: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # "La tonda": the number of the first hand of the last round, once a scorer declares it.
+    last_round_from: Mapped[int | None] = mapped_column(default=None)
     version: Mapped[int] = mapped_column(default=0)
 
     seats: Mapped[list[Seat]] = relationship(

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.rules import KNOWN_GAMES
+from referee.rules import GAMES, KNOWN_GAMES
 from referee.rules.cards import Suit
-from referee.rules.jubileu import ALL_CALLS, OPTIONS
+from referee.rules.cards import SPANISH_RANKS
+from referee.rules.jubileu import ALL_CALLS
+from referee.rules.quatrilho import Call as QuatrilhoCall
+from referee.rules.quatrilho import Mode
 
 ERRORS = {
     "400": "The body is not JSON, a field has the wrong type, a required field is missing, or an option is unknown.",
@@ -87,14 +90,17 @@ def document(server: str) -> dict[str, Any]:
                         "dealer": {"type": "string", "description": "First dealer; default the last player."},
                         "name": {"type": "string", "maxLength": 120},
                         "language": {"type": "string", "enum": ["pt-BR", "en"], "default": "pt-BR"},
-                        "options": {"$ref": "#/components/schemas/JubileuOptions"},
+                        "options": {"oneOf": [{"$ref": f"#/components/schemas/{slug.capitalize()}Options"} for slug in GAMES], "description": "The game's house rules; defaults filled in."},
                         "teams": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}, "description": "Samba only."},
                     },
                 },
-                "JubileuOptions": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "properties": {spec.name: _option_schema(spec) for spec in OPTIONS},
+                **{
+                    f"{slug.capitalize()}Options": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {spec.name: _option_schema(spec) for spec in rules.option_specs},
+                    }
+                    for slug, rules in GAMES.items()
                 },
                 "Table": {
                     "type": "object",
@@ -148,19 +154,39 @@ def document(server: str) -> dict[str, Any]:
                         "tricks": players,
                     },
                 },
+                "QuatrilhoHand": {
+                    "type": "object",
+                    "required": ["mode"],
+                    "description": "Figures include the 3 of the last trick and add up to 35; tricks add up to 10. With five players the one sitting out is not named.",
+                    "properties": {
+                        "dealer": {"type": "string"},
+                        "mode": {"type": "string", "enum": [m.value for m in Mode]},
+                        "declarer": {"type": "string"},
+                        "called_card": {"type": "object", "required": ["rank", "suit"], "properties": {"rank": {"type": "string", "enum": list(SPANISH_RANKS)}, "suit": suit}},
+                        "partner": {"type": "string", "description": "Holder of the called card; the caller himself means he plays alone."},
+                        "giver": {"type": ["string", "null"], "description": "Solo preto: who gave the requested card; absent or null for a solo natural."},
+                        "figures": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 35}},
+                        "tricks": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 10}},
+                        "auction": {
+                            "type": "array",
+                            "items": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string", "enum": [c.value for c in QuatrilhoCall]}], "minItems": 2, "maxItems": 2},
+                        },
+                    },
+                },
+                "QuatrilhoHandWrite": {
+                    "allOf": [{"$ref": "#/components/schemas/QuatrilhoHand"}, {"$ref": "#/components/schemas/WriteFields"}],
+                },
+                "WriteFields": {
+                    "type": "object",
+                    "properties": {
+                        "expected_number": {"type": "integer", "minimum": 1, "description": "Refused with 409 unless it is the next hand number."},
+                        "replaces": {"type": "integer", "minimum": 1, "description": "A correction: voids this hand in the same write and takes its place in the dealing rotation."},
+                        "reason": {"type": "string", "maxLength": 200, "description": "Why the replaced hand was voided."},
+                    },
+                },
                 "JubileuHandWrite": {
                     "description": "A hand to record: the record plus how to write it.",
-                    "allOf": [
-                        {"$ref": "#/components/schemas/JubileuHand"},
-                        {
-                            "type": "object",
-                            "properties": {
-                                "expected_number": {"type": "integer", "minimum": 1, "description": "Refused with 409 unless it is the next hand number."},
-                                "replaces": {"type": "integer", "minimum": 1, "description": "A correction: voids this hand in the same write and takes its place in the dealing rotation."},
-                                "reason": {"type": "string", "maxLength": 200, "description": "Why the replaced hand was voided."},
-                            },
-                        },
-                    ],
+                    "allOf": [{"$ref": "#/components/schemas/JubileuHand"}, {"$ref": "#/components/schemas/WriteFields"}],
                 },
                 "Preview": {
                     "type": "object",
@@ -195,7 +221,7 @@ def document(server: str) -> dict[str, Any]:
                         },
                         "breakdown": {"type": "array", "items": {"type": "object", "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}}}},
                         "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}},
-                        "record": {"$ref": "#/components/schemas/JubileuHand"},
+                        "record": {"oneOf": [{"$ref": "#/components/schemas/JubileuHand"}, {"$ref": "#/components/schemas/QuatrilhoHand"}]},
                         "void": {"type": "boolean"},
                         "voided": {"type": "object", "properties": {"at": {"type": "string", "format": "date-time"}, "by": {"type": "string"}, "reason": {"type": "string"}}},
                         "replaces": {"type": "integer"},
@@ -234,7 +260,7 @@ def document(server: str) -> dict[str, Any]:
                     "summary": "Record the next hand.",
                     "security": bearer,
                     "parameters": [table_id, {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string", "minLength": 1, "maxLength": 100}, "description": "A retry with the same key answers the first answer and stores nothing new."}],
-                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JubileuHandWrite"}}}},
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"oneOf": [{"$ref": "#/components/schemas/JubileuHandWrite"}, {"$ref": "#/components/schemas/QuatrilhoHandWrite"}], "description": "The record of the table's game."}}}},
                     "responses": {"201": json_ok("HandAnswer", "Stored."), **_error_responses("400", "401", "404", "409", "422")},
                 }
             },
@@ -242,7 +268,7 @@ def document(server: str) -> dict[str, Any]:
                 "post": {
                     "summary": "Judge a hand without storing it.",
                     "parameters": [table_id],
-                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JubileuHand"}}}},
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"oneOf": [{"$ref": "#/components/schemas/JubileuHand"}, {"$ref": "#/components/schemas/QuatrilhoHand"}]}}}},
                     "responses": {"200": json_ok("Preview"), **_error_responses("400", "404", "409", "422")},
                 }
             },

@@ -925,7 +925,7 @@ def _rate(p: int, losing_tricks: int | None, options: QuatrilhoOptions) -> tuple
     if losing_tricks == 0:
         return CAPOTE, "capote"
     if losing_tricks == 1:
-        return ONE_TRICK, "one_trick"
+        return (ONE_TRICK if options.one_trick == "flat_10" else min(ONE_TRICK, p)), "one_trick"
     return p, "normal"
 
 

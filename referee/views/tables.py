@@ -113,6 +113,7 @@ def board(table: Table, *, history: bool = False) -> dict[str, Any]:
         "hands": ledger.all_hands(table) if history else [],
         "recent": ledger.recent_hands(table, RECENT),
         "live_count": ledger.live_count(table),
+        "last_round": ledger.last_round(table),
         "can_score": can_score(table),
     }
 
@@ -137,22 +138,27 @@ class _Incomplete(Exception):
 
 @bp.route("/tables/new", methods=["GET", "POST"])
 def new() -> ResponseReturnValue:
-    game = request.args.get("game", "jubileu")
+    game = request.args.get("game")
+    if game is None:
+        return render_template("tables/choose_game.html", games=[(slug, GAMES[slug].name, GAMES[slug].min_players, GAMES[slug].max_players) for slug in GAMES])
     if game not in GAMES:
         abort(404)
     rules = get_game(game)
     form = table_form(rules, request.form if request.method == "POST" else None)
     error = None
     if request.method == "POST" and form.validate():
-        players = [getattr(form, f"player_{i}").data or "" for i in range(rules.max_players)]
+        players = [" ".join((getattr(form, f"player_{i}").data or "").split()) for i in range(rules.max_players)]
         dealer_index = int(form.dealer.data or rules.max_players - 1)
-        blank = [i for i, name in enumerate(players) if not name.strip()]
+        # The seats beyond the game's minimum are optional (a fifth at Quatrilho); the first
+        # ones must all be named, and an empty seat may not come before a named one.
+        last_named = max((i for i, name in enumerate(players) if name), default=-1)
+        blank = [i for i, name in enumerate(players) if not name and (i < rules.min_players or i < last_named)]
         for i in blank:
             getattr(form, f"player_{i}").errors = [_("Write this player's name.")]
         try:
             if blank:
                 raise _Incomplete()
-            names = [" ".join(p.split()) for p in players]
+            names = [name for name in players if name]
             table, token = ledger.create_table(
                 game=game,
                 players=names,
@@ -255,6 +261,21 @@ def void(table_id: str, number: int) -> ResponseReturnValue:
             if error is None:
                 return redirect(url_for("tables.show", table_id=table.id))
     return render_template("tables/void.html", table=table, hand=hand, error=error, reason=reason), (422 if error else 200)
+
+
+@bp.post("/t/<table_id>/last-round")
+def last_round(table_id: str) -> ResponseReturnValue:
+    """Declare the last round (la tonda) from the next hand on, or take it back."""
+    table = load(table_id)
+    require_scorer(table)
+    on = request.form.get("on") == "1"
+    try:
+        ledger.declare_last_round(table, on=on)
+    except ledger.Conflict as exc:
+        flash(render_text(exc.text), "error")
+    else:
+        flash(_("The last round starts now: each player deals once more.") if on else _("The last round was called off."), "success")
+    return redirect(url_for("tables.show", table_id=table.id))
 
 
 @bp.post("/t/<table_id>/hands/<int:number>/undo")

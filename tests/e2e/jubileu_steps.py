@@ -6,100 +6,38 @@ classes), never by visible text: the Portuguese catalogue is still being filled.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
-from urllib.parse import quote
 
 from playwright.sync_api import Page, expect
 
+from tests.e2e import steps
+from tests.e2e.steps import (  # noqa: F401 - re-exported: the Jubileu tests import them from here
+    MINUS,
+    action,
+    balances,
+    confirm,
+    dealer_shown,
+    draft_of,
+    hand_url,
+    preview_deltas,
+    press,
+    signed,
+    tid_of,
+)
+from tests.e2e.steps import go as _go
+
 PLAYERS = ("Ana", "Bia", "Caio", "Dani")  # in order of play; by default Dani (player 4) deals first
-MINUS = "\u2212"
 DETAIL_KINDS = ("trump", "called", "partner")
 
 
-def signed(n: int) -> str:
-    """The scoreboard's signed display: "+12", "−4" (U+2212), "0"."""
-    if n > 0:
-        return f"+{n}"
-    if n < 0:
-        return f"{MINUS}{-n}"
-    return "0"
-
-
 def expected(**deltas: int) -> dict[str, str]:
-    assert sum(deltas.values()) == 0, deltas
-    return {name: signed(deltas.get(name, 0)) for name in PLAYERS}
-
-
-def tid_of(page: Page) -> str:
-    match = re.search(r"/t/([^/?#]+)", page.url)
-    assert match, page.url
-    return match.group(1)
-
-
-def _go(page: Page, locator: Any, *, tap: bool = False) -> None:
-    """Press a control that loads a new page, and wait for that page."""
-    expect(locator).to_have_count(1)
-    with page.expect_navigation():
-        if tap:
-            locator.tap()
-        else:
-            locator.click()
-    page.wait_for_load_state()
-
-
-def action(page: Page, value: str) -> Any:
-    return page.locator(f'button[name="action"][value="{value}"]')
-
-
-def press(page: Page, value: str, *, tap: bool = False) -> None:
-    """Press the flow's button carrying name=action value=<value>."""
-    _go(page, action(page, value), tap=tap)
+    return steps.expected_for(PLAYERS, **deltas)
 
 
 def create_table(page: Page, base: str, *, tap: bool = False, name: str | None = None) -> str:
     """Fill the new-table form (four names, default dealer) and land on the table page."""
-    page.goto(f"{base}/tables/new?game=jubileu")
-    for i, player in enumerate(PLAYERS):
-        page.fill(f"#player_{i}", player)
-    if name:
-        page.fill("#name", name)
-    _go(page, page.locator('main form[method="post"] button[type="submit"]'), tap=tap)
-    assert re.search(r"/t/[^/]+$", page.url), page.url
-    return tid_of(page)
-
-
-def balances(page: Page) -> dict[str, str]:
-    """Name → balance text, from the scoreboard's .balance-row items."""
-    rows = page.locator(".scoreboard .balance-row").evaluate_all(
-        """rows => rows.map(r => [r.querySelector('.who').firstChild.textContent.trim(),
-                                  r.querySelector('.balance').textContent.trim()])"""
-    )
-    return dict(rows)
-
-
-def dealer_shown(page: Page) -> str:
-    """The name on the scoreboard row marked as dealing."""
-    rows = page.locator(".scoreboard .balance-row.is-dealer")
-    expect(rows).to_have_count(1)
-    return str(rows.locator(".who").evaluate("e => e.firstChild.textContent.trim()"))
-
-
-def preview_deltas(page: Page) -> dict[str, str]:
-    rows = page.locator(".preview-deltas li").evaluate_all(
-        "rows => rows.map(r => [r.querySelector('.who').textContent.trim(), r.querySelector('.balance').textContent.trim()])"
-    )
-    return dict(rows)
-
-
-def draft_of(page: Page) -> str:
-    """The draft the page carries (the hidden d input of its forms)."""
-    return str(page.locator('input[name="d"]').first.input_value())
-
-
-def hand_url(base: str, tid: str, draft: str, act: str) -> str:
-    return f"{base}/t/{tid}/hand?d={quote(draft)}&action={quote(act)}"
+    return steps.create_table(page, base, "jubileu", PLAYERS, tap=tap, name=name)
 
 
 def step_kind(page: Page) -> str | None:

@@ -7,9 +7,6 @@ sideways scrolling. All problems are gathered and reported together at the end.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import pytest
 from playwright.sync_api import expect
 
@@ -25,33 +22,9 @@ from tests.e2e.jubileu_steps import (
     start_hand,
     step_kind,
 )
+from tests.e2e.steps import Audit
 
 pytestmark = pytest.mark.e2e
-
-
-class Audit:
-    """Screenshot + axe + no-overflow for each page; failures are collected, not fatal."""
-
-    def __init__(self, page: Any, axe_check: Callable[..., None], shot: Callable[..., Any]) -> None:
-        self.page, self.axe_check, self.shot = page, axe_check, shot
-        self.problems: list[str] = []
-        self.seen: list[str] = []
-
-    def __call__(self, name: str, page: Any = None) -> None:
-        page = page or self.page
-        page.wait_for_load_state()
-        self.seen.append(name)
-        self.shot(page, f"a11y-{len(self.seen):02d}-{name}")
-        try:
-            self.axe_check(page)
-        except pytest.fail.Exception as exc:
-            self.problems.append(f"[{name}] {exc}")
-        width = page.evaluate("document.documentElement.scrollWidth")
-        if width > 390:
-            self.problems.append(f"[{name}] {page.url}: the page is {width}px wide, wider than the 390px screen")
-
-    def done(self) -> None:
-        assert not self.problems, "\n\n".join(self.problems)
 
 
 @pytest.fixture

@@ -273,3 +273,43 @@ def test_capote_at_least_one_trick_at_least_normal(w: int, one_trick: str) -> No
         assert one <= normal
     elif normal <= 10:
         assert one >= normal
+
+
+# --------------------------------------------------------------------------- boundaries random figures rarely hit
+
+
+@st.composite
+def carreguete_ties(draw: st.DrawFn) -> tuple[tuple[str, ...], str, QuatrilhoOptions, dict[str, Any]]:
+    """k players tie on the most figures v; the others have fewer."""
+    players, dealer, options = draw(tables())
+    active = list(active_players(players, dealer, options))
+    k = draw(st.sampled_from([2, 3]))
+    feasible = [v for v in range(1, 36) if 0 <= 35 - k * v <= (4 - k) * (v - 1)]
+    v = draw(st.sampled_from(feasible))
+    rest = composition(draw, 35 - k * v, [v - 1] * (4 - k))
+    order = draw(st.permutations(active))
+    figures = dict(zip(order, [v] * k + rest))
+    return players, dealer, options, {"mode": "carreguete", "figures": {p: figures[p] for p in active}}
+
+
+@st.composite
+def mancha_boundary(draw: st.DrawFn) -> tuple[tuple[str, ...], str, QuatrilhoOptions, dict[str, Any]]:
+    """A losing caller with 8 (mancha) or 9 (no mancha, QUA-12) figures of his own."""
+    players, dealer, options = draw(tables())
+    active = list(active_players(players, dealer, options))
+    caller, partner = draw(st.permutations(active))[:2]
+    own = draw(st.sampled_from([8, 9]))
+    partner_figures = draw(st.integers(0, 17 - own))
+    others = [p for p in active if p not in (caller, partner)]
+    first = draw(st.integers(0, 35 - own - partner_figures))
+    figures = {caller: own, partner: partner_figures, others[0]: first, others[1]: 35 - own - partner_figures - first}
+    tricks = dict(zip(active, [3, 3, 2, 2]))
+    raw = {"mode": "chamada", "declarer": caller, "partner": partner, "called_card": {"rank": "3", "suit": "ouros"},
+           "figures": {p: figures[p] for p in active}, "tricks": tricks}
+    return players, dealer, options, raw
+
+
+@given(st.one_of(carreguete_ties(), mancha_boundary()))
+def test_boundaries_match_the_oracle(case: tuple[tuple[str, ...], str, QuatrilhoOptions, dict[str, Any]]) -> None:
+    players, dealer, options, raw = case
+    assert settled(players, dealer, options, raw) == oracle(players, dealer, options, raw)

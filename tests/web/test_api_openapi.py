@@ -110,9 +110,15 @@ def test_enumerations_come_from_the_engine(document: dict) -> None:
     assert calls[0] == "passo" and "jogo_obrigatorio" in calls and "miseria_aberta_com_coloquio" in calls
     assert len(calls) == 22
     assert not {"expected_number", "replaces", "reason"} & set(hand)  # the record holds no transport field
-    write = schemas["JubileuHandWrite"]["allOf"]
-    assert write[0] == {"$ref": "#/components/schemas/JubileuHand"}
-    assert {"expected_number", "replaces", "reason"} <= set(write[1]["properties"])
+    for game in ("Jubileu", "Quatrilho"):
+        assert schemas[f"{game}HandWrite"]["allOf"] == [
+            {"$ref": f"#/components/schemas/{game}Hand"},
+            {"$ref": "#/components/schemas/WriteFields"},
+        ]
+    assert {"expected_number", "replaces", "reason"} <= set(schemas["WriteFields"]["properties"])
+    from referee.rules.quatrilho import OPTIONS as QUATRILHO_OPTIONS
+
+    assert set(schemas["QuatrilhoOptions"]["properties"]) == {spec.name for spec in QUATRILHO_OPTIONS}
     assert schemas["JubileuHand"]["required"] == ["ultima"]
 
 

@@ -28,6 +28,7 @@ def upgrade():
         sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("state", sa.JSON(), nullable=False),
         sa.Column("version", sa.Integer(), nullable=False),
+        sa.Column("last_round_from", sa.Integer(), nullable=True),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_game_table")),
     )
     op.create_table(
