@@ -24,7 +24,7 @@ OPTION_PREFIX = "opt_"
 
 class TableForm(FlaskForm):
     name = StringField(_l("Name of the table (optional)"), validators=[Optional(), Length(max=120)])
-    dealer = RadioField(_l("Who deals first"), default="3")
+    dealer = RadioField(_l("Who deals first"))  # default: the last seat of the game (table_form)
 
 
 def table_form(rules: GameRules[Any, Any], formdata: Any = None) -> TableForm:

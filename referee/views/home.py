@@ -89,10 +89,17 @@ def favicon() -> ResponseReturnValue:
 
 @bp.get("/games/<slug>")
 def game_rules(slug: str) -> ResponseReturnValue:
-    """How Referee judges a game: drawn from the engine's own tables (ladder, options), so the
-    page and the referee can never disagree."""
-    if slug != "jubileu":
-        abort(404)
-    from referee.rules.jubileu import LADDER, OPTIONS
+    """How Referee judges a game: drawn from the engine's own tables (ladder, card values,
+    options), so the page and the referee can never disagree."""
+    if slug == "jubileu":
+        from referee.rules.jubileu import LADDER
+        from referee.rules.jubileu import OPTIONS as JUBILEU_OPTIONS
 
-    return render_template("home/rules_jubileu.html", ladder=LADDER, options=OPTIONS)
+        return render_template("home/rules_jubileu.html", ladder=LADDER, options=JUBILEU_OPTIONS)
+    if slug == "quatrilho":
+        from referee.rules.cards import SPANISH_RANKS, figures_of
+        from referee.rules.quatrilho import OPTIONS as QUATRILHO_OPTIONS
+
+        values = [(rank, figures_of(rank)) for rank in SPANISH_RANKS]
+        return render_template("home/rules_quatrilho.html", values=values, options=QUATRILHO_OPTIONS)
+    abort(404)
