@@ -130,7 +130,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             Choice(value="timbo", label=Text(N_("Timbó"))),
         ),
         label=Text(N_("Variant")),
-        help=Text(N_("Timbó: a monte when nobody bids, solo branco 10 per opponent, the card giver loses like the others, the cutter sits out. An option set explicitly wins over the variant.")),
+        help=Text(N_("Timbó: a monte when nobody bids, solo branco 10 per opponent, the card giver is paid like the others when the solo loses, the cutter sits out. An option set explicitly wins over the variant.")),
         rule_ref="§7(a), §7(d)",
     ),
     OptionSpec(
@@ -138,11 +138,11 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         kind="choice",
         default="carreguete",
         choices=(
-            Choice(value="carreguete", label=Text(N_("Carreguete: played each for himself"))),
+            Choice(value="carreguete", label=Text(N_("Carreguete: everyone plays for themselves"))),
             Choice(value="monte", label=Text(N_("A monte: redeal, nothing paid"))),
         ),
         label=Text(N_("When nobody calls or solos")),
-        help=Text(N_("Only what the page offers first: a hand may always be recorded as either.")),
+        help=Text(N_("This only sets which choice the page shows first; a hand can always be recorded either way.")),
         rule_ref="§7(d)",
     ),
     OptionSpec(
@@ -244,8 +244,8 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             Choice(value="per_opponent", label=Text(N_("The normal rate with each of the three"))),
             Choice(value="as_solo", label=Text(N_("As a solo preto without exchange (10 more each)"))),
         ),
-        label=Text(N_("A caller who called a card from his own hand")),
-        help=Text(N_("He plays alone against three and still wins with 18 figures.")),
+        label=Text(N_("A caller who calls a card from their own hand")),
+        help=Text(N_("The caller then plays alone against the other three and still wins with 18 figures.")),
         rule_ref="QUA-4",
     ),
     OptionSpec(
@@ -256,7 +256,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             Choice(value="winning_side", label=Text(N_("The winning side's figures"))),
             Choice(value="soloist", label=Text(N_("Always the soloist's figures"))),
         ),
-        label=Text(N_("Solo preto: the normal rate counts")),
+        label=Text(N_("Solo preto: the normal rate is based on")),
         help=Text(N_("Figures divided by 3, remainder dropped.")),
         rule_ref="QUA-5",
     ),
@@ -761,7 +761,7 @@ def _check_auction_agrees(auction: Auction, mode: Mode, declarer: str | None, gi
         )
     if auction.solo is not None and auction.solo[1] is Call.SOLO_PRETO_NATURAL and giver is not None:
         raise InconsistentHand(
-            Text(N_("%(name)s announced a natural solo, so no card was exchanged and there is no giver."), name=winner),
+            Text(N_("%(name)s announced a natural solo, so no card was exchanged: leave out the giver."), name=winner),
             field="giver",
         )
     if auction.solo is not None and auction.solo[1] is Call.SOLO_PRETO and giver is None:
@@ -796,7 +796,7 @@ def parse_hand(raw: object, *, players: Sequence[str], options: QuatrilhoOptions
     for key in ("declarer", "called_card", "partner", "giver", "figures", "tricks"):
         if raw.get(key) is not None and key not in _ALLOWED[mode]:
             if key == "giver" and mode is Mode.SOLO_BRANCO:
-                raise InconsistentHand(Text(N_("A solo branco may not exchange any card, so there is no giver.")), field="giver")
+                raise InconsistentHand(Text(N_("A solo branco may not exchange any card: leave out the giver.")), field="giver")
             if mode is Mode.MONTE and key in _NOT_IN_MONTE:
                 raise InconsistentHand(Text(_NOT_IN_MONTE[key]), field=key)
             raise InconsistentHand(Text(_NOT_IN_MODE[key], mode=mode.label), field=key)
@@ -813,7 +813,7 @@ def parse_hand(raw: object, *, players: Sequence[str], options: QuatrilhoOptions
         called = Card.parse(raw["called_card"], field="called_card")
         if raw.get("partner") is None:
             raise InvalidInput(
-                Text(N_("Give the partner: the player who holds the called card (the caller himself if he called his own card).")),
+                Text(N_("Give the partner: the player who holds the called card (the caller, if they called their own card).")),
                 field="partner",
             )
         partner = _active_player(players, active, raw["partner"], field="partner")
@@ -998,7 +998,7 @@ def _settle_chamada(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[lis
     lines = _rate_lines(p, amount, case, winners, losers, w, options)
     payments: list[Payment] = []
     if hand.caller_alone:
-        lines.append(Line(text=Text(N_("%(name)s called a card from his own hand and played alone against three: the rate with each of them."), name=caller), amount=amount))
+        lines.append(Line(text=Text(N_("%(name)s called a card from their own hand and played alone against the other three: the rate with each of them."), name=caller), amount=amount))
         for other in others:
             payments += _pay(other, caller, amount) if won else _pay(caller, other, amount)
         return payments, lines
@@ -1053,7 +1053,7 @@ def _settle_solo(hand: QuatrilhoHand, options: QuatrilhoOptions, *, natural: boo
     else:
         lines.append(
             Line(
-                text=Text(N_("%(name)s called a card from his own hand and played alone against three: settled as a solo preto without exchange."), name=soloist),
+                text=Text(N_("%(name)s called a card from their own hand and played alone against the other three: settled as a solo preto without exchange."), name=soloist),
                 amount=0,
             )
         )

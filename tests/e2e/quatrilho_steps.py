@@ -15,10 +15,8 @@ from playwright.sync_api import Page, expect
 from tests.e2e import steps
 from tests.e2e.steps import confirm, go, press, preview_deltas
 
-# Five players in order of play. Edu (the last) deals first and sits out, Ana speaks first, and
-# the deal then passes to Ana, Bia, ... (the dealer sits out by default). The new-table form
-# preselects player 4 as the first dealer even with five names (see
-# test_default_first_dealer_of_a_five_player_table), so create_table picks Edu explicitly.
+# Five players in order of play; by default the last one (Edu) deals first and sits out, Ana
+# speaks first, and the deal then passes to Ana, Bia, ... (the dealer sits out by default).
 PLAYERS = ("Ana", "Bia", "Caio", "Dani", "Edu")
 CARD_FIGURES = 32  # what the figures step counts: the cards only, the last trick's 3 apart
 TRICKS = 10
@@ -33,9 +31,9 @@ def expected(**deltas: int) -> dict[str, str]:
 
 
 def create_table(page: Page, base: str, *, tap: bool = False, name: str | None = None) -> str:
-    """A five-player Quatrilho table with the default options (the dealer sits out), Edu
-    dealing first."""
-    return steps.create_table(page, base, "quatrilho", PLAYERS, tap=tap, name=name, dealer=seat("Edu"))
+    """A five-player Quatrilho table with the default options (the dealer sits out) and the
+    default first dealer (the last seat, Edu)."""
+    return steps.create_table(page, base, "quatrilho", PLAYERS, tap=tap, name=name)
 
 
 def sitting_out_shown(page: Page) -> list[str]:

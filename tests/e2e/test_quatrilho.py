@@ -332,15 +332,17 @@ def test_e_bom_helper_finds_the_solo_preto_natural(page, live_server, shot) -> N
 # --------------------------------------------------------------------------- 4. the first dealer
 
 
-@pytest.mark.xfail(strict=True, reason="app bug: the new-table form preselects player 4 (RadioField default '3') as the first dealer, so at five Dani deals and Edu speaks first")
 def test_default_first_dealer_of_a_five_player_table(page, live_server) -> None:
     """The form says "by default the last player deals, so player 1 speaks first", and the API
-    (api.md, ledger.create_table) makes the last of five deal: the web form should agree."""
-    from tests.e2e import steps
-
-    steps.create_table(page, live_server, "quatrilho", PLAYERS)  # dealer radio left as it comes
+    (api.md, ledger.create_table) makes the last of five deal: the web form agrees (it used to
+    preselect player 4 whatever the game)."""
+    page.goto(f"{live_server}/tables/new?game=quatrilho")
+    expect(page.locator('input[name="dealer"][value="4"]')).to_be_checked()
+    create_table(page, live_server)  # the dealer radio left as it comes
     assert dealer_shown(page) == "Edu"
     assert sitting_out_shown(page) == ["Edu"]
+    lead = page.locator(".next-hand .lead").inner_text()
+    assert lead.index("Edu") < lead.index("Ana")  # "<dealer> deals; <speaker> speaks first. …"
 
 
 # --------------------------------------------------------------------------- 5. axe on every step

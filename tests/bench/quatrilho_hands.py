@@ -1,0 +1,92 @@
+"""A realistic mix of Quatrilho hand records for the benchmarks (engine and API).
+
+Tables have five players, so the rotation and the sit-out run on every hand: the dealer sits
+out (the default), and the four who play are, in order of play, seats 0 (the mão) to 3. Each
+template is written by those seats. ``record(players, k)`` gives the k-th hand (0-based) of a
+table whose first dealer is the last player, following the rotation (the deal passes on after
+every hand, "a monte" included), so every record is valid for the hand number it is posted as.
+
+Figures include the last trick's 3 (they add up to 35, api.md); tricks add up to 10.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+PLAYERS = ("Ana", "Bia", "Caio", "Dani", "Edu")
+
+# (name, template). Seats are ints 0-3 (order of play from the mão); "auction" is
+# [[seat, call], ...]; "figures"/"tricks" are {seat: n}.
+TEMPLATES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("chamada won, normal rate (with the É bom? auction)", {
+        "mode": "chamada", "declarer": 0, "called_card": {"rank": "3", "suit": "paus"}, "partner": 2,
+        "auction": [[0, "chamo"], [1, "e_bom"], [2, "e_bom"], [3, "e_bom"]],
+        "figures": {0: 13, 1: 6, 2: 9, 3: 7}, "tricks": {0: 3, 1: 2, 2: 3, 3: 2},
+    }),
+    ("chamada capote", {
+        "mode": "chamada", "declarer": 1, "called_card": {"rank": "1", "suit": "copas"}, "partner": 3,
+        "figures": {0: 0, 1: 23, 2: 0, 3: 12}, "tricks": {0: 0, 1: 6, 2: 0, 3: 4},
+    }),
+    ("chamada, losers took one trick", {
+        "mode": "chamada", "declarer": 0, "called_card": {"rank": "2", "suit": "espadas"}, "partner": 1,
+        "figures": {0: 20, 1: 13, 2: 2, 3: 0}, "tricks": {0: 5, 1: 4, 2: 1, 3: 0},
+    }),
+    ("chamada lost with a mancha", {
+        "mode": "chamada", "declarer": 0, "called_card": {"rank": "2", "suit": "ouros"}, "partner": 3,
+        "figures": {0: 5, 1: 13, 2: 9, 3: 8}, "tricks": {0: 2, 1: 3, 2: 3, 3: 2},
+    }),
+    ("solo preto natural won (with the auction)", {
+        "mode": "solo_preto", "declarer": 2,
+        "auction": [[0, "passo"], [1, "passo"], [2, "solo_preto_natural"], [3, "passo"]],
+        "figures": {0: 5, 1: 4, 2: 23, 3: 3}, "tricks": {0: 1, 1: 2, 2: 6, 3: 1},
+    }),
+    ("solo preto with a giver, lost", {
+        "mode": "solo_preto", "declarer": 1, "giver": 3,
+        "figures": {0: 10, 1: 14, 2: 8, 3: 3}, "tricks": {0: 3, 1: 4, 2: 2, 3: 1},
+    }),
+    ("solo branco lost", {
+        "mode": "solo_branco", "declarer": 3, "tricks": {3: 1},
+    }),
+    ("carreguete", {
+        "mode": "carreguete", "figures": {0: 12, 1: 11, 2: 5, 3: 7},
+    }),
+    ("a monte", {
+        "mode": "monte",
+    }),
+)
+
+
+def dealer_of(players: tuple[str, ...], k: int) -> str:
+    """The dealer of hand k (0-based): the last player deals first, then it passes on."""
+    return players[(len(players) - 1 + k) % len(players)]
+
+
+def render(template: dict[str, Any], players: tuple[str, ...], dealer: str) -> dict[str, Any]:
+    """A template with seats replaced by names: seat 0 is the player after the dealer, and at
+    five the dealer himself sits out (seats 0-3 are the four who play)."""
+    d = players.index(dealer)
+    seat = [players[(d + 1 + i) % len(players)] for i in range(4)]
+    out: dict[str, Any] = {"dealer": dealer}
+    for key, value in template.items():
+        if key == "auction":
+            out[key] = [[seat[s], call] for s, call in value]
+        elif key in ("figures", "tricks"):
+            out[key] = {seat[s]: n for s, n in value.items()}
+        elif key in ("declarer", "partner", "giver"):
+            out[key] = seat[value]
+        else:
+            out[key] = value
+    return out
+
+
+def record(players: tuple[str, ...], k: int) -> dict[str, Any]:
+    """The k-th hand of a table: templates in turn, each for the dealer of that hand."""
+    _name, template = TEMPLATES[k % len(TEMPLATES)]
+    return render(template, players, dealer_of(players, k))
+
+
+def period(players: tuple[str, ...] = PLAYERS) -> int:
+    """After this many hands the (template, dealer) pairs repeat: lcm(templates, seats)."""
+    from math import lcm
+
+    return lcm(len(TEMPLATES), len(players))
