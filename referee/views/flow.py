@@ -76,8 +76,9 @@ class Draft:
         """Deeper shape checks of the game's own fields (lists of pairs, nested objects)."""
 
     def dump(self) -> str:
-        # Keep {}: for a field like Jubileu's aces it means "asked: nobody", unlike None.
-        values = {k: v for k, v in asdict(self).items() if v not in (None, [], "", False)}
+        # None means "not asked yet"; {} and False are answers (Jubileu's aces: "nobody";
+        # Quatrilho's exchange: "natural") and must survive the round trip.
+        values = {k: v for k, v in asdict(self).items() if v is not None and v != [] and v != ""}
         return json.dumps(values, separators=(",", ":"), ensure_ascii=False)
 
     def record(self) -> dict[str, Any]:

@@ -54,7 +54,14 @@
 
   function init() {
     var forms = document.querySelectorAll("form[data-total]");
-    for (var i = 0; i < forms.length; i++) fillTotal(forms[i]);
+    for (var i = 0; i < forms.length; i++) {
+      // A last count the server filled in (a refused entry, a correction) is the scorer's own:
+      // show it as it was typed instead of recomputing it.
+      var inputs = forms[i].querySelectorAll('input[type="number"]');
+      var last = inputs[inputs.length - 1];
+      if (last && last.value !== "") last.setAttribute("data-touched", "");
+      fillTotal(forms[i]);
+    }
   }
   document.addEventListener("DOMContentLoaded", init);
   document.addEventListener("htmx:load", init);

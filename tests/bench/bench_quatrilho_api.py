@@ -86,8 +86,9 @@ def main() -> None:
     figure("quatrilho: p99 latency", result.percentile(99), "ms", "", None)
     print(f"  [quatrilho] about {per_table} hands per table at the end of the run")
     windows = result.rate_by_window()
-    if windows and max(windows) and windows[-1] < 0.7 * max(windows):
-        print(f"  [quatrilho] NOTE: throughput falls as tables grow ({max(windows):,.0f} -> {windows[-1]:,.0f} req/s):"
+    peak = max(windows, default=0.0)
+    if peak and windows[-1] < 0.7 * peak:
+        print(f"  [quatrilho] NOTE: throughput falls as tables grow ({peak:,.0f} -> {windows[-1]:,.0f} req/s):"
               " the cost of a POST grows with the hands already at the table")
 
 
