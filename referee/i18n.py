@@ -64,6 +64,7 @@ def init_app(app: Flask) -> None:
         fmt_money=fmt_money,
         get_locale=get_locale,
         format_datetime=format_datetime,
+        render_text=render_text,
     )
 
 

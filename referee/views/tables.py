@@ -126,7 +126,7 @@ def lines_of(hand: Any) -> list[dict[str, Any]]:
 def inject_helpers() -> dict[str, Any]:
     from referee.views import labels
 
-    return {"hand_lines": lines_of, "labels": labels, "render_text": render_text}
+    return {"hand_lines": lines_of, "labels": labels}
 
 
 # --------------------------------------------------------------------------- create
