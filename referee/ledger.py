@@ -196,6 +196,15 @@ _TOTALS = (
     .where(Hand.table_id == bindparam("table_id"), ~_voided())
     .group_by(HandDelta.seat)
 )
+# Plain Core, run on the session's connection: the ORM's bulk-update path costs more than the
+# statement itself, and the table object is updated by hand (set_committed_value).
+_SAVE_STATE = (
+    update(Table.__table__)
+    .where(Table.__table__.c.id == bindparam("table_id"), Table.__table__.c.version == bindparam("read_version"))
+    .values(state=bindparam("new_state"), version=bindparam("new_version"))
+)
+_INSERT_HAND = insert(Hand.__table__).returning(Hand.__table__.c.id)
+_INSERT_DELTA = insert(HandDelta.__table__)
 _LIVE_COUNT = select(func.count()).select_from(Hand).where(Hand.table_id == bindparam("table_id"), ~_voided())
 
 
@@ -259,11 +268,8 @@ def rebuild_state(table: Table) -> dict[str, Any]:
 
 def _save_state(table: Table, state: dict[str, Any]) -> None:
     """Replace the table's state if nobody else did since we read it; else :class:`Conflict`."""
-    done = db.session.execute(
-        update(Table)
-        .where(Table.id == table.id, Table.version == table.version)
-        .values(state=state, version=table.version + 1)
-        .execution_options(synchronize_session=False)
+    done = db.session.connection().execute(
+        _SAVE_STATE, {"table_id": table.id, "read_version": table.version, "new_state": state, "new_version": table.version + 1}
     )
     if done.rowcount != 1:
         db.session.rollback()
@@ -412,14 +418,15 @@ def record_hand(
         # One transaction: the hand, its deltas, the void of a corrected hand, the key and the
         # table's new state. A second phone writing the same number fails on the unique
         # (table, number) constraint or on the state's version, and gets a Conflict.
-        hand_id = db.session.execute(insert(Hand).returning(Hand.id), row).scalar_one()
+        connection = db.session.connection()  # plain Core inserts: see _SAVE_STATE
+        hand_id = connection.execute(_INSERT_HAND, row).scalar_one()
         deltas = [
             {"hand_id": hand_id, "seat": seat, "amount": preview.settlement.deltas[name]}
             for seat, name in enumerate(players)
             if preview.settlement.deltas[name]
         ]
         if deltas:
-            db.session.execute(insert(HandDelta), deltas)
+            connection.execute(_INSERT_DELTA, deltas)
         if old is not None:
             db.session.add(HandEvent(hand_id=old.id, kind="void", reason=reason, actor=actor[:60]))
         db.session.flush()

@@ -26,7 +26,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from ._common import HOST, LoadResult, drive, figure, gunicorn, load, machine, post_json, referee_server, report_load, status_kb
+from ._common import HOST, WORKERS, LoadResult, drive, figure, gunicorn, load, machine, post_json, referee_server, report_load, status_kb
 from .hands import PLAYERS, TEMPLATES, record
 
 CLIENTS = 20
@@ -123,7 +123,7 @@ def wrk_cross_check(port: int, workdir: Path) -> str | None:
 def main() -> None:
     machine()
     print(f"  load: {CLIENTS} clients, {SECONDS:.0f} s each run, Python threads + raw sockets "
-          f"(closed loop, one table per client), gunicorn 2 sync workers on {HOST}")
+          f"(closed loop, one table per client, after a 2 s warm-up that is not measured), gunicorn {WORKERS} sync workers on {HOST}")
     workdir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
     try:
         ours, memory, per_table = run_ours(workdir)
