@@ -1,0 +1,608 @@
+"""Samba: the hand record, the checks and the score of each team (rules.md §5).
+
+Two to six players, 162 cards (three decks with their jokers). Teams meld groups (canastras:
+clean, dirty or of wild cards) and same-suit sequences (a samba is seven of them); a team needs
+two 7-card combinations to go out. Each hand scores per team; the first team to pass the target
+(10,000) wins the match.
+
+The module's surface: :data:`OPTIONS` (house rules as data) and :class:`SambaOptions`;
+:func:`min_meld` (SAM-1); :class:`TeamHand` and :class:`SambaHand` with :func:`parse_hand` (a
+posted record to a validated hand, or a :class:`~referee.rules.errors.RulesError` with a
+sentence); :func:`score_team` and :func:`score_hand` (per-team scores with their lines); and
+:func:`match_state` (the end of the match, SAM-6).
+
+Not registered in :data:`referee.rules.GAMES` yet: the web layer comes later, and so does the
+meld checker (card lists of each meld).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
+
+from . import seats
+from .errors import InconsistentHand, InvalidInput
+from .options import Choice, OptionSpec, OptionValue, parse_options
+from .settle import Line
+from .text import N_, NP_, Text
+
+SLUG: Final = "samba"
+
+# --------------------------------------------------------------------------- the cards (§5(c))
+
+JOKER: Final = 50
+TWO: Final = 20  # a wild card too
+ACE: Final = 20
+HIGH: Final = 10  # K, Q, J, 10, 9, 8
+LOW: Final = 5  # 7, 6, 5, 4 and the black 3
+JOKERS: Final = 6
+TWOS: Final = 12
+WILD_CARDS: Final = JOKERS + TWOS  # 18
+RED_THREES: Final = 6
+CARDS: Final = 162
+COMBINATION: Final = 7  # a canastra or a samba has (at least) 7 cards
+TO_GO_OUT: Final = 2  # two 7-card combinations
+#: Every card but the red 3s: 6 x 50 + 12 x 20 + 12 x 20 + 72 x 10 + 48 x 5 + 6 x 5.
+ALL_POINTS: Final = JOKERS * JOKER + TWOS * TWO + 12 * ACE + 72 * HIGH + 48 * LOW + 6 * LOW
+assert ALL_POINTS == 1770
+
+# --------------------------------------------------------------------------- the premiums (§5(d))
+
+CLEAN_CANASTRA: Final = 500
+DIRTY_CANASTRA: Final = 300
+WILD_CANASTRA: Final = 2000
+SAMBA: Final = 1500
+CANASTRAO: Final = 500  # 5 canastras
+CANASTRAO_AT: Final = 5
+CANASTRA_DE_CANASTRAS: Final = 2000  # 7 canastras
+CANASTRA_DE_CANASTRAS_AT: Final = 7
+RED_THREE: Final = 100
+ALL_RED_THREES: Final = 1000
+GOING_OUT: Final = 200
+RED_THREE_IN_HAND: Final = 500
+PENALTY: Final = 100
+
+#: The cheapest a combination can be, for the "meld points at least ..." check: a clean
+#: canastra of 7 low naturals; a dirty one is 6 low naturals and one wild (counted with the
+#: wilds); a samba is 4 5 6 7 8 9 10 of one suit (5 x 4 + 10 x 3).
+CHEAPEST_CLEAN: Final = COMBINATION * LOW  # 35
+CHEAPEST_DIRTY_NATURALS: Final = (COMBINATION - 1) * LOW  # 30, plus its wild
+CHEAPEST_SAMBA: Final = 4 * LOW + 3 * HIGH  # 50
+
+#: SAM-4: the four categories of the hidden canastra and their premium.
+HIDDEN: Final[Mapping[str, int]] = MappingProxyType(
+    {"deal_alone": 1000, "deal_with_partner": 500, "play_alone": 500, "play_with_partner": 200}
+)
+_HIDDEN_WORDS: Final = {
+    "deal_alone": N_("Went out with a canastra hidden since the deal, without the partner's melds"),
+    "deal_with_partner": N_("Went out with a canastra hidden since the deal, using the partner's melds"),
+    "play_alone": N_("Went out with a canastra hidden, formed during play, without the partner's melds"),
+    "play_with_partner": N_("Went out with a canastra hidden, formed during play, using the partner's melds"),
+}
+
+#: The penalties of §5(d), each 100 (the red 3 laid down without two combinations is the negative
+#: honour, not a penalty: it must not be counted twice).
+PENALTY_KINDS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "three_wilds": N_("Three wild cards in a canastra"),
+        "stock_out_of_turn": N_("Drew from the stock out of turn"),
+        "pile_out_of_turn": N_("Took the discard pile out of turn"),
+        "meld_out_of_turn": N_("Melded during another player's turn"),
+        "out_after_refusal": N_("Tried to go out after the partner said no"),
+        "asked_and_could_not": N_("Asked permission to go out and could not"),
+    }
+)
+
+# --------------------------------------------------------------------------- options
+
+OPTIONS: Final[tuple[OptionSpec, ...]] = (
+    OptionSpec(
+        name="target",
+        kind="int",
+        default=10000,
+        minimum=1,
+        maximum=1_000_000,
+        label=Text(N_("Points to win the match")),
+        help=Text(N_("The match ends when a team passes this total; if both do, the higher total wins.")),
+        rule_ref="§5(d)",
+    ),
+    OptionSpec(
+        name="win_at_target",
+        kind="bool",
+        default=False,
+        label=Text(N_("Reaching the target is enough")),
+        help=Text(N_("Off: a team must exceed the target (\"supera os 10.000\"); at exactly the target it plays on.")),
+        rule_ref="SAM-6",
+    ),
+    OptionSpec(
+        name="top_min_meld",
+        kind="int",
+        default=150,
+        minimum=150,
+        maximum=160,
+        label=Text(N_("Opening meld from 7,000 points")),
+        help=Text(N_("150 or 160 in card points.")),
+        rule_ref="SAM-1",
+    ),
+    OptionSpec(
+        name="six_red_threes_unmade",
+        kind="choice",
+        default="flip",
+        choices=(
+            Choice(value="flip", label=Text(N_("Minus 1,000 (the honour with its sign turned)"))),
+            Choice(value="per_card", label=Text(N_("Minus 100 per red 3 (600)"))),
+        ),
+        label=Text(N_("All six red 3s without two 7-card combinations")),
+        help=Text(N_("A team with all six red 3s but without two canastras or sambas loses this much.")),
+        rule_ref="SAM-2",
+    ),
+    OptionSpec(
+        name="canastra_bonuses_cumulative",
+        kind="bool",
+        default=False,
+        label=Text(N_("Canastrão and canastra de canastras add up")),
+        help=Text(N_("Off: 5 or 6 canastras score 500, 7 or more 2,000. On: 7 or more score 2,500.")),
+        rule_ref="SAM-3",
+    ),
+    OptionSpec(
+        name="sambas_count_for_canastrao",
+        kind="bool",
+        default=False,
+        label=Text(N_("Sambas count as canastras for the canastrão")),
+        help=Text(N_("Off: only canastras (clean, dirty and of wild cards) are counted.")),
+        rule_ref="SAM-3",
+    ),
+)
+
+TOP_MIN_MELDS: Final = (150, 160)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SambaOptions:
+    """The house rules of one table; the defaults are the chosen readings of rules.md §5(e)."""
+
+    target: int = 10000
+    win_at_target: bool = False
+    top_min_meld: int = 150
+    six_red_threes_unmade: str = "flip"
+    canastra_bonuses_cumulative: bool = False
+    sambas_count_for_canastrao: bool = False
+
+    @classmethod
+    def from_json(cls, raw: object) -> SambaOptions:
+        """Options as posted (unknown names and bad values refused), defaults filled in."""
+        values: dict[str, OptionValue] = parse_options(OPTIONS, raw)
+        if values["top_min_meld"] not in TOP_MIN_MELDS:
+            raise InvalidInput(
+                Text(N_("Option %(name)s takes one of: %(values)s."), name="top_min_meld", values="150, 160"),
+                field="options.top_min_meld",
+            )
+        return cls(**values)  # type: ignore[arg-type]
+
+    def to_json(self) -> dict[str, OptionValue]:
+        """Every option's value, so the result reads back the same."""
+        return {spec.name: getattr(self, spec.name) for spec in OPTIONS}
+
+
+# --------------------------------------------------------------------------- the opening meld
+
+
+def min_meld(total: int, options: SambaOptions) -> int:
+    """SAM-1: the card points a team's first meld (saída) needs, given its total before the hand.
+
+    >>> [min_meld(t, SambaOptions()) for t in (-5, 0, 1495, 1500, 2995, 3000, 6995, 7000)]
+    [15, 50, 50, 90, 90, 120, 120, 150]
+    """
+    if total < 0:
+        return 15
+    if total < 1500:
+        return 50
+    if total < 3000:
+        return 90
+    if total < 7000:
+        return 120
+    return options.top_min_meld
+
+
+# --------------------------------------------------------------------------- the hand record
+
+
+@dataclass(frozen=True, kw_only=True)
+class TeamHand:
+    """One team's part of a hand (api.md "Samba hand record"); ``penalties`` keeps the kinds
+    when they were given (``penalty_kinds``), else only the count."""
+
+    players: tuple[str, ...]
+    meld_points: int
+    hand_points: int
+    clean_canastras: int
+    dirty_canastras: int
+    wild_canastras: int
+    sambas: int
+    red_threes: int
+    red_threes_in_hand: int
+    hidden_canastra: str | None = None
+    penalties: int = 0
+    penalty_kinds: tuple[str, ...] | None = None
+
+    @property
+    def canastras(self) -> int:
+        return self.clean_canastras + self.dirty_canastras + self.wild_canastras
+
+    @property
+    def combinations(self) -> int:
+        """7-card combinations: canastras of every kind (SAM-9) and sambas."""
+        return self.canastras + self.sambas
+
+    @property
+    def made(self) -> bool:
+        """The team has the two 7-card combinations that allow going out and keep red 3s positive."""
+        return self.combinations >= TO_GO_OUT
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "meld_points": self.meld_points,
+            "hand_points": self.hand_points,
+            "clean_canastras": self.clean_canastras,
+            "dirty_canastras": self.dirty_canastras,
+            "wild_canastras": self.wild_canastras,
+            "sambas": self.sambas,
+            "red_threes": self.red_threes,
+            "red_threes_in_hand": self.red_threes_in_hand,
+            "hidden_canastra": self.hidden_canastra,
+            "penalties": list(self.penalty_kinds) if self.penalty_kinds is not None else self.penalties,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class SambaHand:
+    """A validated Samba hand. Build it with :func:`parse_hand`; it cannot hold a broken hand."""
+
+    teams: tuple[TeamHand, ...]
+    went_out: str | None = None
+
+    @property
+    def out_team(self) -> int | None:
+        """The index of the team that went out, or None when the stock ran out."""
+        for i, team in enumerate(self.teams):
+            if self.went_out in team.players:
+                return i
+        return None
+
+    def to_json(self) -> dict[str, object]:
+        return {"went_out": self.went_out, "teams": [t.to_json() for t in self.teams]}
+
+
+_RECORD_FIELDS: Final = frozenset({"went_out", "teams"})
+_TEAM_FIELDS: Final = (
+    "meld_points",
+    "hand_points",
+    "clean_canastras",
+    "dirty_canastras",
+    "wild_canastras",
+    "sambas",
+    "red_threes",
+    "red_threes_in_hand",
+    "hidden_canastra",
+    "penalties",
+)
+_COUNTS: Final = _TEAM_FIELDS[:8]
+_WHAT: Final = {
+    "meld_points": N_("Melded points"),
+    "hand_points": N_("Points left in hand"),
+    "clean_canastras": N_("Clean canastras"),
+    "dirty_canastras": N_("Dirty canastras"),
+    "wild_canastras": N_("Canastras of wild cards"),
+    "sambas": N_("Sambas"),
+    "red_threes": N_("Red 3s laid down"),
+    "red_threes_in_hand": N_("Red 3s left in hand"),
+}
+#: No count can exceed what 162 cards allow.
+_MAXIMUM: Final = {
+    "meld_points": ALL_POINTS,
+    "hand_points": ALL_POINTS,
+    "clean_canastras": CARDS // COMBINATION,
+    "dirty_canastras": CARDS // COMBINATION,
+    "wild_canastras": CARDS // COMBINATION,
+    "sambas": CARDS // COMBINATION,
+    "red_threes": RED_THREES,
+    "red_threes_in_hand": RED_THREES,
+}
+MAX_PENALTIES: Final = 100
+
+
+def check_teams(players: Sequence[str], teams: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
+    """The table's teams: every player in exactly one, at least two teams (api.md ``teams``)."""
+    out = tuple(tuple(team) for team in teams)
+    flat = [name for team in out for name in team]
+    if len(out) < 2 or any(not team for team in out) or sorted(flat) != sorted(players) or len(set(flat)) != len(flat):
+        raise InvalidInput(Text(N_("Every player must be in exactly one team, with at least two teams.")), field="teams")
+    return out
+
+
+def _count(raw: Mapping[str, object], key: str, *, field: str) -> int:
+    value = raw.get(key)
+    what = Text(_WHAT[key])
+    if value is None:
+        raise InvalidInput(Text(N_("%(what)s: the number is missing."), what=what), field=field)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidInput(Text(N_("%(what)s must be a whole number."), what=what), field=field)
+    if not 0 <= value <= _MAXIMUM[key]:
+        raise InconsistentHand(
+            Text(N_("%(what)s cannot be %(value)s; it goes from 0 to %(maximum)s."), what=what, value=value, maximum=_MAXIMUM[key]),
+            field=field,
+        )
+    if key in ("meld_points", "hand_points") and value % LOW:
+        raise InconsistentHand(
+            Text(N_("%(what)s: %(value)s is not possible, every card is worth a multiple of 5."), what=what, value=value),
+            field=field,
+        )
+    return value
+
+
+def _penalties(raw: object, *, field: str) -> tuple[int, tuple[str, ...] | None]:
+    if raw is None:
+        return 0, None
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        if not 0 <= raw <= MAX_PENALTIES:
+            raise InconsistentHand(
+                Text(N_("Penalties: %(value)s is not a possible number; give 0 to %(maximum)s."), value=raw, maximum=MAX_PENALTIES),
+                field=field,
+            )
+        return raw, None
+    if isinstance(raw, list) and len(raw) <= MAX_PENALTIES:
+        for i, kind in enumerate(raw):
+            if not isinstance(kind, str) or kind not in PENALTY_KINDS:
+                raise InvalidInput(
+                    Text(N_("%(kind)s is not a Samba penalty; use one of: %(kinds)s."), kind=str(kind), kinds=", ".join(PENALTY_KINDS)),
+                    field=f"{field}[{i}]",
+                )
+        return len(raw), tuple(raw)
+    raise InvalidInput(Text(N_("Penalties: give how many (a whole number) or a list of their kinds.")), field=field)
+
+
+def cheapest_meld(clean: int, dirty: int, wild: int, sambas: int) -> int:
+    """The fewest card points these canastras and sambas can hold: naturals at 5 (a samba at
+    its cheapest, 4 to 10), and the wild cards they need (7 per wild canastra, 1 per dirty one)
+    taken as 2s (20) while there are 2s, then jokers (50)."""
+    wilds = COMBINATION * wild + dirty
+    wild_points = min(wilds, TWOS) * TWO + max(0, wilds - TWOS) * JOKER
+    return clean * CHEAPEST_CLEAN + dirty * CHEAPEST_DIRTY_NATURALS + sambas * CHEAPEST_SAMBA + wild_points
+
+
+def _parse_team(raw: object, players: tuple[str, ...], *, field: str) -> TeamHand:
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(Text(N_("Each team's part of the hand must be a JSON object.")), field=field)
+    for key in raw:
+        if key not in _TEAM_FIELDS:
+            raise InvalidInput(Text(N_("A Samba team has no field called %(name)s."), name=str(key)), field=f"{field}.{key}")
+    counts = {key: _count(raw, key, field=f"{field}.{key}") for key in _COUNTS}
+    hidden = raw.get("hidden_canastra")
+    if hidden is not None and (not isinstance(hidden, str) or hidden not in HIDDEN):
+        raise InvalidInput(
+            Text(N_("%(value)s is not a hidden-canastra category; use one of: %(values)s."), value=str(hidden), values=", ".join(HIDDEN)),
+            field=f"{field}.hidden_canastra",
+        )
+    count, kinds = _penalties(raw.get("penalties"), field=f"{field}.penalties")
+    team = TeamHand(players=players, hidden_canastra=hidden, penalties=count, penalty_kinds=kinds, **counts)
+    if team.wild_canastras * COMBINATION + team.dirty_canastras > WILD_CARDS:
+        raise InconsistentHand(
+            Text(
+                N_("%(wild)s canastras of wild cards and %(dirty)s dirty canastras need more than the 18 wild cards there are."),
+                wild=team.wild_canastras,
+                dirty=team.dirty_canastras,
+            ),
+            field=f"{field}.wild_canastras",
+        )
+    if team.combinations * COMBINATION > CARDS - RED_THREES:
+        raise InconsistentHand(
+            Text(N_("%(count)s canastras and sambas need more cards than the game has."), count=team.combinations),
+            field=field,
+        )
+    least = cheapest_meld(team.clean_canastras, team.dirty_canastras, team.wild_canastras, team.sambas)
+    if team.meld_points < least:
+        raise InconsistentHand(
+            Text(
+                N_("Melded points %(points)s are too few: the canastras and sambas declared are worth at least %(least)s."),
+                points=team.meld_points,
+                least=least,
+            ),
+            field=f"{field}.meld_points",
+        )
+    return team
+
+
+def parse_hand(
+    raw: object, *, players: Sequence[str], teams: Sequence[Sequence[str]], options: SambaOptions
+) -> SambaHand:
+    """Validate a posted Samba record against the rules, or raise a :class:`RulesError`.
+
+    The checks run in the order a player would look: shape, who went out, each team's counts
+    (and what they imply: wild cards, meld points), then the table as a whole (red 3s, the
+    points of all 162 cards, going out with two 7-card combinations, the hidden canastra).
+    """
+    del options  # no check depends on the house rules yet; kept for the GameRules shape
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(Text(N_("A hand must be a JSON object.")))
+    for key in raw:
+        if key not in _RECORD_FIELDS:
+            raise InvalidInput(Text(N_("A Samba hand has no field called %(name)s."), name=str(key)), field=str(key))
+    players = tuple(players)
+    table = check_teams(players, teams)
+    went_out = raw.get("went_out")
+    if went_out is not None:
+        went_out = seats.require_player(players, went_out, field="went_out")
+    raw_teams = raw.get("teams")
+    if not isinstance(raw_teams, list):
+        raise InvalidInput(Text(N_("Give each team's part of the hand as a list, in the order of the table's teams.")), field="teams")
+    if len(raw_teams) != len(table):
+        raise InvalidInput(
+            Text(N_("This table has %(expected)s teams; the hand gives %(given)s."), expected=len(table), given=len(raw_teams)),
+            field="teams",
+        )
+    hand = SambaHand(
+        teams=tuple(_parse_team(r, t, field=f"teams[{i}]") for i, (r, t) in enumerate(zip(raw_teams, table))),
+        went_out=went_out,
+    )
+
+    reds = sum(t.red_threes + t.red_threes_in_hand for t in hand.teams)
+    if reds > RED_THREES:
+        raise InconsistentHand(Text(N_("There are only 6 red 3s; the teams give %(count)s."), count=reds), field="teams")
+    points = sum(t.meld_points + t.hand_points for t in hand.teams)
+    if points > ALL_POINTS:
+        raise InconsistentHand(
+            Text(N_("Melded and hand points add up to %(points)s; all 162 cards are worth only 1,770."), points=points),
+            field="teams",
+        )
+    wilds = sum(t.wild_canastras * COMBINATION + t.dirty_canastras for t in hand.teams)
+    if wilds > WILD_CARDS:
+        raise InconsistentHand(
+            Text(N_("The canastras declared need %(count)s wild cards; there are only 18."), count=wilds),
+            field="teams",
+        )
+    combinations = sum(t.combinations for t in hand.teams)
+    if combinations * COMBINATION > CARDS - RED_THREES:
+        raise InconsistentHand(
+            Text(N_("%(count)s canastras and sambas in all need more cards than the game has."), count=combinations),
+            field="teams",
+        )
+    least = cheapest_meld(
+        sum(t.clean_canastras for t in hand.teams),
+        sum(t.dirty_canastras for t in hand.teams),
+        sum(t.wild_canastras for t in hand.teams),
+        sum(t.sambas for t in hand.teams),
+    )
+    if least > sum(t.meld_points for t in hand.teams):
+        raise InconsistentHand(
+            Text(N_("The canastras and sambas of all teams are worth at least %(least)s, more than the points melded."), least=least),
+            field="teams",
+        )
+    out = hand.out_team
+    if out is not None and not hand.teams[out].made:
+        raise InconsistentHand(
+            Text(
+                N_("%(name)s cannot have gone out: the team needs two 7-card combinations (canastras or sambas) and has %(count)s."),
+                name=went_out,
+                count=hand.teams[out].combinations,
+            ),
+            field="went_out",
+        )
+    for i, team in enumerate(hand.teams):
+        if team.hidden_canastra is not None and i != out:
+            raise InconsistentHand(
+                Text(N_("Only the team that went out can score a hidden canastra.")),
+                field=f"teams[{i}].hidden_canastra",
+            )
+    return hand
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+@dataclass(frozen=True, kw_only=True)
+class TeamScore:
+    """A team's score for one hand and the lines that make it (they add up to ``score``)."""
+
+    players: tuple[str, ...]
+    score: int
+    lines: tuple[Line, ...]
+
+
+def canastra_premium(canastras: int, options: SambaOptions) -> int:
+    """SAM-3: canastrão (5) and canastra de canastras (7), not cumulative by default."""
+    if canastras >= CANASTRA_DE_CANASTRAS_AT:
+        return CANASTRA_DE_CANASTRAS + (CANASTRAO if options.canastra_bonuses_cumulative else 0)
+    if canastras >= CANASTRAO_AT:
+        return CANASTRAO
+    return 0
+
+
+def red_three_honour(laid: int, made: bool, options: SambaOptions) -> int:
+    """100 a red 3 laid down, 1,000 for all six; negative without two 7-card combinations
+    (SAM-2 for six: -1,000 by default, -600 under ``per_card``; SAM-12)."""
+    if laid == RED_THREES:
+        if made:
+            return ALL_RED_THREES
+        return -ALL_RED_THREES if options.six_red_threes_unmade == "flip" else -RED_THREE * laid
+    return RED_THREE * laid if made else -RED_THREE * laid
+
+
+def score_team(team: TeamHand, *, went_out: bool, options: SambaOptions) -> TeamScore:
+    """One team's hand score (§5(d)), line by line."""
+    lines: list[Line] = [Line(text=Text(N_("Melded cards")), amount=team.meld_points)]
+
+    def per(count: int, each: int, words: tuple[str, str]) -> None:
+        if count:
+            lines.append(Line(text=Text(*words, count=count), amount=count * each))
+
+    per(team.clean_canastras, CLEAN_CANASTRA, NP_("%(count)s clean canastra", "%(count)s clean canastras"))
+    per(team.dirty_canastras, DIRTY_CANASTRA, NP_("%(count)s dirty canastra", "%(count)s dirty canastras"))
+    per(team.wild_canastras, WILD_CANASTRA, NP_("%(count)s canastra of wild cards", "%(count)s canastras of wild cards"))
+    per(team.sambas, SAMBA, NP_("%(count)s samba", "%(count)s sambas"))
+    counted = team.canastras + (team.sambas if options.sambas_count_for_canastrao else 0)
+    premium = canastra_premium(counted, options)
+    if premium:
+        words = N_("Canastra de canastras") if counted >= CANASTRA_DE_CANASTRAS_AT else N_("Canastrão")
+        lines.append(Line(text=Text(words), amount=premium))
+    if team.red_threes:
+        honour = red_three_honour(team.red_threes, team.made, options)
+        words2 = (
+            NP_("%(count)s red 3 laid down", "%(count)s red 3s laid down")
+            if team.made
+            else NP_("%(count)s red 3 laid down without two 7-card combinations", "%(count)s red 3s laid down without two 7-card combinations")
+        )
+        lines.append(Line(text=Text(*words2, count=team.red_threes), amount=honour))
+    if went_out:
+        lines.append(Line(text=Text(N_("Went out")), amount=GOING_OUT))
+        if team.hidden_canastra is not None:
+            lines.append(Line(text=Text(_HIDDEN_WORDS[team.hidden_canastra]), amount=HIDDEN[team.hidden_canastra]))
+    if team.hand_points:
+        lines.append(Line(text=Text(N_("Cards left in hand")), amount=-team.hand_points))
+    per(team.red_threes_in_hand, -RED_THREE_IN_HAND, NP_("%(count)s red 3 left in hand", "%(count)s red 3s left in hand"))
+    if team.penalty_kinds is not None:
+        for kind in team.penalty_kinds:
+            lines.append(Line(text=Text(N_("Penalty: %(kind)s"), kind=Text(PENALTY_KINDS[kind])), amount=-PENALTY))
+    else:
+        per(team.penalties, -PENALTY, NP_("%(count)s penalty", "%(count)s penalties"))
+    return TeamScore(players=team.players, score=sum(line.amount for line in lines), lines=tuple(lines))
+
+
+def score_hand(hand: SambaHand, options: SambaOptions) -> tuple[TeamScore, ...]:
+    """Every team's score for the hand, in the order of the table's teams. Penalties only cost
+    the offending team ("em nenhum caso ... convertem-se em pontos para o par adversário")."""
+    out = hand.out_team
+    return tuple(score_team(team, went_out=i == out, options=options) for i, team in enumerate(hand.teams))
+
+
+# --------------------------------------------------------------------------- the match
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatchState:
+    finished: bool
+    winner: int | None  # team index
+    min_melds: tuple[int, ...]
+
+
+def match_state(totals: Sequence[int], options: SambaOptions) -> MatchState:
+    """Has the match ended, and who won (§5(d), SAM-6)?
+
+    A team passes the target when its total exceeds it (or reaches it under ``win_at_target``).
+    One team past it wins; several: the highest total wins; a tie at the top plays one more hand.
+
+    >>> match_state([10005, 9000], SambaOptions()).winner
+    0
+    >>> match_state([10000, 9000], SambaOptions()).finished
+    False
+    """
+    past = [i for i, t in enumerate(totals) if t > options.target or (options.win_at_target and t == options.target)]
+    melds = tuple(min_meld(t, options) for t in totals)
+    if not past:
+        return MatchState(finished=False, winner=None, min_melds=melds)
+    best = max(totals[i] for i in past)
+    leaders = [i for i in past if totals[i] == best]
+    if len(leaders) > 1:
+        return MatchState(finished=False, winner=None, min_melds=melds)
+    return MatchState(finished=True, winner=leaders[0], min_melds=melds)
