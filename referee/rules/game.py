@@ -7,7 +7,7 @@ next, all through :class:`GameRules`. Adding a game is writing one module and on
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from .options import OptionSpec, OptionValue
 from .settle import Settlement
@@ -52,3 +52,25 @@ class GameRules(Protocol[O, H]):
 
     def contract_json(self, hand: H) -> Mapping[str, object]:
         """What was played, for the answer and the history (api.md ``contract``)."""
+
+
+class GameModule:
+    """What every game's adapter does the same way: its options class reads and writes the
+    options, and its hand record knows its dealer and its JSON. A game subclasses this, names
+    ``options_class``, and adds the functions that are its own (parse_hand, settle, seats)."""
+
+    options_class: Any  # a class with from_json(raw) and to_json()
+
+    def parse_options(self, raw: object) -> Any:
+        return self.options_class.from_json(raw)
+
+    def options_json(self, options: Any) -> dict[str, OptionValue]:
+        result: dict[str, OptionValue] = options.to_json()
+        return result
+
+    def hand_json(self, hand: Any) -> dict[str, object]:
+        result: dict[str, object] = hand.to_json()
+        return result
+
+    def dealer_of(self, hand: Any) -> str:
+        return str(hand.dealer)

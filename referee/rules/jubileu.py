@@ -23,6 +23,7 @@ from typing import Final
 from . import seats
 from .cards import Suit
 from .errors import IllegalCall, InconsistentHand, InvalidInput, RulesError
+from .game import GameModule
 from .options import Choice, OptionSpec, OptionValue, parse_options
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
@@ -1022,7 +1023,7 @@ def contract_summary(hand: JubileuHand) -> dict[str, object]:
     return out
 
 
-class JubileuRules:
+class JubileuRules(GameModule):
     """Jubileu behind the :class:`~referee.rules.game.GameRules` surface."""
 
     slug = SLUG
@@ -1030,21 +1031,10 @@ class JubileuRules:
     min_players = PLAYERS
     max_players = PLAYERS
     option_specs = OPTIONS
-
-    def parse_options(self, raw: object) -> JubileuOptions:
-        return JubileuOptions.from_json(raw)
-
-    def options_json(self, options: JubileuOptions) -> dict[str, OptionValue]:
-        return options.to_json()
+    options_class = JubileuOptions
 
     def parse_hand(self, raw: object, *, players: Sequence[str], options: JubileuOptions, dealer: str) -> JubileuHand:
         return parse_hand(raw, players=players, options=options, dealer=dealer)
-
-    def hand_json(self, hand: JubileuHand) -> dict[str, object]:
-        return hand.to_json()
-
-    def dealer_of(self, hand: JubileuHand) -> str:
-        return hand.dealer
 
     def settle(self, hand: JubileuHand, options: JubileuOptions) -> Settlement:
         return settle(hand, options)

@@ -24,6 +24,7 @@ from typing import Final
 from . import seats
 from .cards import Card
 from .errors import IllegalCall, InconsistentHand, InvalidInput
+from .game import GameModule
 from .options import Choice, OptionSpec, OptionValue, parse_options
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
@@ -1155,7 +1156,7 @@ def contract_summary(hand: QuatrilhoHand) -> dict[str, object]:
     }
 
 
-class QuatrilhoRules:
+class QuatrilhoRules(GameModule):
     """Quatrilho behind the :class:`~referee.rules.game.GameRules` surface."""
 
     slug = SLUG
@@ -1163,21 +1164,10 @@ class QuatrilhoRules:
     min_players = PLAYING
     max_players = MAX_PLAYERS
     option_specs = OPTIONS
-
-    def parse_options(self, raw: object) -> QuatrilhoOptions:
-        return QuatrilhoOptions.from_json(raw)
-
-    def options_json(self, options: QuatrilhoOptions) -> dict[str, OptionValue]:
-        return options.to_json()
+    options_class = QuatrilhoOptions
 
     def parse_hand(self, raw: object, *, players: Sequence[str], options: QuatrilhoOptions, dealer: str) -> QuatrilhoHand:
         return parse_hand(raw, players=players, options=options, dealer=dealer)
-
-    def hand_json(self, hand: QuatrilhoHand) -> dict[str, object]:
-        return hand.to_json()
-
-    def dealer_of(self, hand: QuatrilhoHand) -> str:
-        return hand.dealer
 
     def settle(self, hand: QuatrilhoHand, options: QuatrilhoOptions) -> Settlement:
         return settle(hand, options)
