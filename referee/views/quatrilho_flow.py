@@ -238,6 +238,8 @@ class QuatrilhoFlow(flow.Flow):
             "figures_total": FIGURES - LAST_TRICK,
             "tricks_total": TRICKS,
             "last_trick": LAST_TRICK,
+            # The figures as the record will have them (the last trick's 3 added): one place.
+            "figures_with_last": d.record().get("figures") or {},
         }
         if step == "auction":
             auction = self.helper_auction()
