@@ -626,6 +626,12 @@ def stock(table: Table) -> dict[str, int]:
     return {name: int(start or 0) for name in players_of(table)}
 
 
+def stock_left(table: Table, balances: Mapping[str, int]) -> dict[str, int]:
+    """What each player has left of the starting stock: the stock plus his net result."""
+    start = stock(table)
+    return {name: start[name] + balances.get(name, 0) for name in start}
+
+
 def money(table: Table, chips: int) -> str | None:
     """``chips`` in money at the table's chip value, as a decimal string; None when chips only."""
     value = Decimal(str(table.options.get("chip_value", table.options.get("unit_value", "0"))))

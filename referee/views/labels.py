@@ -3,9 +3,11 @@ every language (they are the names players use); suit names are translated."""
 
 from __future__ import annotations
 
+from flask_babel import get_translations
 from flask_babel import gettext as _
 
 from referee import ledger
+from referee.i18n import fmt_int
 from referee.rules.cards import SPANISH_RANKS, Suit, rank_label
 from referee.rules.jubileu import ALL_CALLS
 from referee.rules.quatrilho import Call as QCall
@@ -67,3 +69,35 @@ def mode(code: str) -> str:
 def qcall(code: str) -> str:
     """An answer in Quatrilho's "É bom?" round."""
     return QCall(code).label if code in QCall._value2member_map_ else code
+
+
+# --------------------------------------------------------------------------- per-game wording
+# Words that differ by game live here, so a new game adds its words in one place instead of
+# a branch in every template.
+
+
+def ngettext(singular: str, plural: str, n: int, **values: object) -> str:
+    """A plural sentence whose ``%(num)s`` may be pre-formatted (``fmt_int``), unlike
+    flask_babel's ngettext, which fills ``num`` itself."""
+    return get_translations().ngettext(singular, plural, n) % {"num": n, **values}
+
+
+def seating_help(game: str) -> str:
+    if game == "quatrilho":
+        return _("Write the names in the order the game goes round: after player 1 comes the one who plays next, and so on. With five players, one sits out each hand (the dealer, or the cutter under the Timbó rules).")
+    return _("Write the names in the order the game goes round. In Jubileu the cards, the auction and the tricks go to the right (counter-clockwise): after player 1 comes the one to their right, and so on.")
+
+
+def last_round_title(game: str) -> str:
+    return _("La tonda!") if game == "quatrilho" else _("Last round!")
+
+
+def last_round_start(game: str) -> str:
+    return _("La tonda: start the last round") if game == "quatrilho" else _("Start the last round")
+
+
+def stock_left(game: str, left: int) -> str:
+    """What a player has left of the stock he started with (Quatrilho's talha, or chips)."""
+    if game == "quatrilho":
+        return ngettext("talha: %(num)s unit left", "talha: %(num)s units left", left, num=fmt_int(left))
+    return ngettext("%(num)s chip left", "%(num)s chips left", left, num=fmt_int(left))

@@ -104,6 +104,7 @@ def board(table: Table, *, history: bool = False) -> dict[str, Any]:
         "players": players,
         "totals": totals,
         "stock": ledger.stock(table),
+        "left": ledger.stock_left(table, totals),
         "money": settlement.get("money"),
         "transfers": settlement["transfers"],
         "dealer": dealer,
