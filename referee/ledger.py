@@ -35,7 +35,8 @@ from referee.i18n import render_text
 from referee.models import Hand, HandDelta, HandEvent, IdempotencyKey, Seat, Table, utcnow
 from referee.rules import GameRules, get_game
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
-from referee.rules.settle import Settlement, fewest_transfers
+from referee.rules.scores import TeamScores
+from referee.rules.settle import Line, Settlement, fewest_transfers
 from referee.rules.text import N_, Text, text_from_json, text_to_json
 
 NAME_MAX = 40
@@ -95,8 +96,13 @@ def create_table(
     name: object = None,
     options: object = None,
     locale: object = None,
+    teams: object = None,
+    follows: str | None = None,
 ) -> tuple[Table, str]:
-    """Validate and store a new table; answers the table and its scorer token (shown once)."""
+    """Validate and store a new table; answers the table and its scorer token (shown once).
+
+    ``teams`` is for team games (Samba): the game checks them and fills in its defaults.
+    ``follows`` names the table this one is a rematch of."""
     rules = get_game(game)
     if not isinstance(players, Sequence) or isinstance(players, str):
         raise InvalidInput(Text(N_("Players must be a list of names in order of play.")), field="players")
@@ -130,6 +136,7 @@ def create_table(
     if locale is not None and (not isinstance(locale, str) or locale not in LOCALES):
         raise InvalidInput(Text(N_("The language must be pt-BR or en.")), field="language")
     parsed = rules.parse_options(options)
+    team_of = {name: i for i, team in enumerate(rules.seat_teams(names, teams, parsed)) for name in team}
     token = new_token()
     table = Table(
         id=secrets.token_urlsafe(16),
@@ -141,8 +148,9 @@ def create_table(
         first_dealer=first_dealer,
         state=_state(balances={n: 0 for n in names}, next_number=1, next_dealer=names[first_dealer]),
         version=0,
+        follows=follows,
     )
-    table.seats = [Seat(position=i, name=n) for i, n in enumerate(names)]
+    table.seats = [Seat(position=i, name=n, team=team_of[n]) for i, n in enumerate(names)]
     db.session.add(table)
     db.session.commit()
     return table, token
@@ -167,9 +175,27 @@ def players_of(table: Table) -> tuple[str, ...]:
     """The players in order of play (read once per request: seats never change)."""
     players: tuple[str, ...] | None = table.__dict__.get("_players")
     if players is None:
-        players = tuple(db.session.scalars(_PLAYERS, {"table_id": table.id}))
+        seats = db.session.execute(_PLAYERS, {"table_id": table.id}).all()
+        players = tuple(name for name, _team in seats)
         table.__dict__["_players"] = players
+        table.__dict__["_teams"] = _group_teams(seats)
     return players
+
+
+def teams_of(table: Table) -> tuple[tuple[str, ...], ...]:
+    """The table's teams, in order of their index (each player alone where there are none)."""
+    players_of(table)
+    teams: tuple[tuple[str, ...], ...] = table.__dict__["_teams"]
+    return teams
+
+
+def _group_teams(seats: Sequence[Any]) -> tuple[tuple[str, ...], ...]:
+    if any(team is None for _name, team in seats):  # tables made before teams were stored
+        return tuple((name,) for name, _team in seats)
+    groups: dict[int, list[str]] = {}
+    for name, team in seats:
+        groups.setdefault(int(team), []).append(name)
+    return tuple(tuple(groups[i]) for i in sorted(groups))
 
 
 def _voided() -> Any:
@@ -180,7 +206,7 @@ def _voided() -> Any:
 # The write path's statements, built once: building a statement and its cache key costs more
 # than running it on SQLite, and these run on every hand recorded.
 _TABLE = select(Table).where(Table.id == bindparam("table_id"))
-_PLAYERS = select(Seat.name).where(Seat.table_id == bindparam("table_id")).order_by(Seat.position)
+_PLAYERS = select(Seat.name, Seat.team).where(Seat.table_id == bindparam("table_id")).order_by(Seat.position)
 _NEXT_NUMBER = select(func.max(Hand.number)).where(Hand.table_id == bindparam("table_id"))
 _ROTATION = select(
     _NEXT_NUMBER.scalar_subquery(),
@@ -288,19 +314,28 @@ class Preview:
     number: int
     dealer: str
     hand: Any
-    settlement: Settlement
+    settlement: Settlement | TeamScores
     next_dealer: str
     contract: Mapping[str, object]
 
 
-def preview_hand(table: Table, raw: object, *, dealer: str | None = None, number: int | None = None) -> Preview:
-    """Judge a record without storing it. Raises :class:`RulesError` with the engine's sentence."""
+def preview_hand(
+    table: Table, raw: object, *, dealer: str | None = None, number: int | None = None, correcting: bool = False
+) -> Preview:
+    """Judge a record without storing it. Raises :class:`RulesError` with the engine's sentence.
+
+    A match that is over (Samba past its target) takes no new hand, but its hands can still be
+    corrected: a wrong last hand may be what ended it."""
     if table.finished_at is not None:
         raise Conflict(Text(N_("This table is finished: no more hands can be recorded.")))
     rules = rules_of(table)
     options = rules.parse_options(table.options)
     players = players_of(table)
-    hand = rules.parse_hand(raw, players=players, options=options, dealer=dealer or current_dealer(table))
+    if not correcting and match_over(table):
+        raise Conflict(Text(N_("This match is over. Start a rematch to play on.")))
+    hand = rules.parse_hand(
+        raw, players=players, options=options, dealer=dealer or current_dealer(table), teams=teams_of(table)
+    )
     settlement = rules.settle(hand, options)
     return Preview(
         number=number or next_number(table),
@@ -312,7 +347,65 @@ def preview_hand(table: Table, raw: object, *, dealer: str | None = None, number
     )
 
 
-def payments_json(settlement: Settlement) -> list[dict[str, Any]]:
+def _lines_json(lines: Sequence[Line]) -> list[dict[str, Any]]:
+    return [{"text": text_to_json(line.text), "amount": line.amount} for line in lines]
+
+
+def standing(table: Table, balances: Mapping[str, int] | None = None) -> Mapping[str, Any] | None:
+    """For a game scored toward a target: the teams' totals, what each needs next, whether the
+    match is over and who won (None for games settled in payments)."""
+    rules = rules_of(table)
+    if not rules.scored:
+        return None
+    return rules.standing(teams_of(table), totals(table) if balances is None else balances, options_of(table))
+
+
+def match_over(table: Table) -> bool:
+    """A scored game's match has ended (a team passed the target)."""
+    match = standing(table)
+    return bool(match and match["finished"])
+
+
+def match_json(table: Table, outcome: Settlement | TeamScores, balances: Mapping[str, int]) -> dict[str, Any]:
+    """What a hand of a scored game adds to its stored result: each team's score with its lines,
+    its new total and next opening meld, and the match's end (nothing for other games)."""
+    match = standing(table, balances)
+    if match is None or not isinstance(outcome, TeamScores):
+        return {}
+    teams = [
+        {**team, "score": score.score, "lines": _lines_json(score.lines)}
+        for team, score in zip(match["teams"], outcome.teams)
+    ]
+    return {"teams": teams, "finished": match["finished"], "winner": match["winner"]}
+
+
+def preview_answer(table: Table, preview: Preview) -> dict[str, Any]:
+    """A judged, unstored hand as the API answers it (``POST …/hands/preview``): the same
+    figures a stored hand would have, totals included, in the current language."""
+    players = players_of(table)
+    running = totals(table)
+    for name, delta in preview.settlement.deltas.items():
+        running[name] += delta
+    result = {
+        "lines": _lines_json(preview.settlement.lines),
+        **match_json(table, preview.settlement, running),
+    }
+    answer: dict[str, Any] = {
+        "number": preview.number,
+        "dealer": preview.dealer,
+        "next_dealer": preview.next_dealer,
+        "deltas": {name: preview.settlement.deltas[name] for name in players},
+        "totals": running,
+        "contract": dict(preview.contract),
+        "breakdown": breakdown(result),
+        "payments": payments_json(preview.settlement),
+    }
+    if "teams" in result:
+        answer.update(teams=teams_answer(result), finished=result["finished"], winner=result["winner"])
+    return answer
+
+
+def payments_json(settlement: Settlement | TeamScores) -> list[dict[str, Any]]:
     """Who pays whom in a hand, as the API answers it."""
     return [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in settlement.payments]
 
@@ -378,28 +471,29 @@ def record_hand(
             raise NotFound()
         if old.is_void:
             raise Conflict(Text(N_("Hand %(number)s is already void."), number=old.number))
-    preview = preview_hand(table, raw, dealer=old.dealer if old else dealer, number=number)
+    preview = preview_hand(table, raw, dealer=old.dealer if old else dealer, number=number, correcting=old is not None)
     rules = rules_of(table)
     running = totals(table)
     for name, delta in (old.result["deltas"] if old else {}).items():
         running[name] -= int(delta)
     for name, delta in preview.settlement.deltas.items():
         running[name] += delta
+    players = players_of(table)
     result: dict[str, Any] = {
         "number": number,
         "dealer": preview.dealer,
         "next_dealer": preview.next_dealer,
-        "deltas": dict(preview.settlement.deltas),
+        "deltas": {name: preview.settlement.deltas[name] for name in players},
         "totals": running,
         "contract": dict(preview.contract),
-        "lines": [{"text": text_to_json(line.text), "amount": line.amount} for line in preview.settlement.lines],
+        "lines": _lines_json(preview.settlement.lines),
         "payments": payments_json(preview.settlement),
+        **match_json(table, preview.settlement, running),
     }
     if preview.settlement.carry:
         result["carry"] = preview.settlement.carry
     if old is not None:
         result["replaces"] = old.number
-    players = players_of(table)
     record = rules.hand_json(preview.hand)
     row = {
         "table_id": table.id,
@@ -518,8 +612,30 @@ def void_hand(table: Table, number: int, *, reason: object = "", actor: str = ""
 
 
 def breakdown(result: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """A stored hand's "why this score" lines, rendered in the current language."""
-    return [{"label": render_text(text_from_json(line["text"])), "amount": line["amount"]} for line in result.get("lines", [])]
+    """A stored hand's "why this score" lines, rendered in the current language (for a team
+    game, every team's lines in turn, each marked with its team's index)."""
+    lines = [_line(line) for line in result.get("lines", [])]
+    for i, team in enumerate(result.get("teams", [])):
+        lines.extend({**_line(line), "team": i} for line in team.get("lines", []))
+    return lines
+
+
+def _line(line: Mapping[str, Any]) -> dict[str, Any]:
+    return {"label": render_text(text_from_json(line["text"])), "amount": line["amount"]}
+
+
+def teams_answer(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A team game's hand: each team's score, new total, next opening meld and breakdown."""
+    return [
+        {
+            "players": team["players"],
+            "score": team["score"],
+            "total": team["total"],
+            "min_meld": team["min_meld"],
+            "breakdown": [_line(line) for line in team.get("lines", [])],
+        }
+        for team in result.get("teams", [])
+    ]
 
 
 def hand_answer(table: Table, hand: Hand) -> dict[str, Any]:
@@ -542,6 +658,10 @@ def _answer(
             "payments": result.get("payments", []),
             "record": record,
         }
+        if "teams" in result:
+            answer["teams"] = teams_answer(result)
+            answer["finished"] = result["finished"]
+            answer["winner"] = result["winner"]
     if "replaces" in result:
         answer["replaces"] = result["replaces"]
     if void is not None:
@@ -641,8 +761,12 @@ def money(table: Table, chips: int) -> str | None:
 
 
 def settlement(table: Table, *, balances: dict[str, int] | None = None) -> dict[str, Any]:
-    """Running balances and the fewest transfers that settle them (in chips and in money)."""
+    """Running balances and the fewest transfers that settle them (in chips and in money); for a
+    game scored toward a target, the match score and the winner instead (api.md)."""
     balances = totals(table) if balances is None else balances
+    match = standing(table, balances)
+    if match is not None:
+        return {**match, "totals": balances}
     transfers = []
     for t in fewest_transfers(balances):
         item: dict[str, Any] = {"from": t.payer, "to": t.payee, "amount": t.amount}
@@ -659,6 +783,7 @@ def settlement(table: Table, *, balances: dict[str, int] | None = None) -> dict[
 def table_answer(table: Table, *, urls: Mapping[str, str]) -> dict[str, Any]:
     """``GET /tables/{id}``: the table as created (no token), its hands, totals and the dealer."""
     hands = all_hands(table)
+    match = standing(table)
     return {
         "id": table.id,
         "game": table.game,
@@ -672,9 +797,44 @@ def table_answer(table: Table, *, urls: Mapping[str, str]) -> dict[str, Any]:
         "stock": stock(table),
         "next_dealer": current_dealer(table),
         "next_number": next_number(table),
-        "teams": [[name] for name in players_of(table)],
-        "finished": table.finished_at is not None,
-        "winner": None,
+        "teams": [list(team) for team in teams_of(table)],
+        "finished": table.finished_at is not None or bool(match and match["finished"]),
+        "winner": match["winner"] if match else None,
+        **({"match": match["teams"]} if match else {}),
+        "follows": table.follows,
+        "rematch": rematch_of(table),
         "last_round": last_round(table),
         "urls": dict(urls),
     }
+
+
+# --------------------------------------------------------------------------- rematches
+
+
+def rematch_of(table: Table) -> str | None:
+    """The id of the table that follows this one (its rematch), if there is one."""
+    return db.session.scalar(select(Table.id).where(Table.follows == table.id).order_by(Table.created_at).limit(1))
+
+
+def rematch(table: Table) -> tuple[Table, str]:
+    """A new match at the same table: the same players in the same seats, the same teams,
+    options and language; the deal goes on from where it stopped. Only once per table, and only
+    when its match is over (a second phone asking gets :class:`Conflict`)."""
+    if not match_over(table):
+        raise Conflict(Text(N_("This match is not over yet.")))
+    if rematch_of(table) is not None:
+        raise Conflict(Text(N_("A rematch of this table was already started.")))
+    try:
+        return create_table(
+            game=table.game,
+            players=list(players_of(table)),
+            dealer=current_dealer(table),
+            name=table.name,
+            options=table.options,
+            locale=table.locale,
+            teams=[list(team) for team in teams_of(table)],
+            follows=table.id,
+        )
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict(Text(N_("A rematch of this table was already started."))) from None

@@ -40,6 +40,9 @@ class Table(db.Model):
     state: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     # "La tonda": the number of the first hand of the last round, once a scorer declares it.
     last_round_from: Mapped[int | None] = mapped_column(default=None)
+    # A rematch: the id of the table whose match this one follows (same players and teams).
+    # Unique: a table has at most one rematch.
+    follows: Mapped[str | None] = mapped_column(String(32), default=None, index=True, unique=True)
     version: Mapped[int] = mapped_column(default=0)
 
     seats: Mapped[list[Seat]] = relationship(
@@ -63,6 +66,8 @@ class Seat(db.Model):
     )
     position: Mapped[int]
     name: Mapped[str] = mapped_column(String(40))
+    # The index of the seat's team (Samba); None where each plays for himself.
+    team: Mapped[int | None] = mapped_column(default=None)
 
     table: Mapped[Table] = relationship(back_populates="seats")
 

@@ -121,8 +121,6 @@ def create_table() -> ResponseReturnValue:
             missing = "game" if "game" not in body else "players"
             with force_locale(locale):  # the language asked for, like every other error here
                 return error(400, "invalid_input", _("The field %(name)s is required.", name=missing), missing)
-        if body.get("teams") is not None and body.get("game") != "samba":
-            raise InvalidInput(Text(N_("Teams are only for Samba.")), field="teams")
         table, token = ledger.create_table(
             game=body["game"],
             players=body["players"],
@@ -130,17 +128,31 @@ def create_table() -> ResponseReturnValue:
             name=body.get("name"),
             options=body.get("options"),
             locale=body.get("language"),
+            teams=body.get("teams"),
         )
     except RulesError as exc:
         return rules_error(exc, locale)
+    return _created(table, token)
+
+
+def _created(table: Table, token: str) -> ResponseReturnValue:
+    """The ``201`` of a new table: the table as created, with its scorer token (shown once)."""
     answer = ledger.table_answer(table, urls=urls(table))
-    answer = {key: answer[key] for key in ("id", "game", "name", "players", "options", "language", "stock", "next_dealer", "urls")}
-    answer["teams"] = [[p] for p in answer["players"]] if table.game != "samba" else []
+    keys = ("id", "game", "name", "players", "teams", "options", "language", "stock", "next_dealer", "follows", "urls")
+    answer = {key: answer[key] for key in keys}
     answer["token"] = token
     response = jsonify(answer)
     response.status_code = 201
     response.headers["Location"] = url_for("api.get_table", table_id=table.id)
     return response
+
+
+@bp.post("/tables/<table_id>/rematch")
+@with_table(write=True)
+def rematch(table: Table) -> ResponseReturnValue:
+    """A new match with the same players, teams and options, once this one is over (extension)."""
+    new, token = ledger.rematch(table)
+    return _created(new, token)
 
 
 
@@ -186,18 +198,7 @@ def record_hand(table: Table) -> ResponseReturnValue:
 def preview_hand(table: Table) -> ResponseReturnValue:
     """Judge a record and answer what it would settle, storing nothing (no token needed)."""
     body = json_body()
-    preview = ledger.preview_hand(table, body)
-    return jsonify(
-        {
-            "number": preview.number,
-            "dealer": preview.dealer,
-            "next_dealer": preview.next_dealer,
-            "deltas": dict(preview.settlement.deltas),
-            "contract": dict(preview.contract),
-            "breakdown": [{"label": render_text(line.text), "amount": line.amount} for line in preview.settlement.lines],
-            "payments": ledger.payments_json(preview.settlement),
-        }
-    )
+    return jsonify(ledger.preview_answer(table, ledger.preview_hand(table, body)))
 
 
 @bp.get("/tables/<table_id>/hands/<int:number>")

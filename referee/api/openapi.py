@@ -14,6 +14,7 @@ from referee.rules.cards import SPANISH_RANKS
 from referee.rules.jubileu import ALL_CALLS
 from referee.rules.quatrilho import Call as QuatrilhoCall
 from referee.rules.quatrilho import Mode
+from referee.rules.samba import HIDDEN, PENALTY_KINDS
 
 ERRORS = {
     "400": "The body is not JSON, a field has the wrong type, a required field is missing, or an option is unknown.",
@@ -39,6 +40,37 @@ def _option_schema(spec: Any) -> dict[str, Any]:
     else:
         schema.update(type="string", pattern=r"^\d+([.,]\d{1,2})?$")
     return schema
+
+
+HAND_RECORDS = ("JubileuHand", "QuatrilhoHand", "SambaHand")
+
+
+def _samba_team() -> dict[str, Any]:
+    count = {"type": "integer", "minimum": 0}
+    points = {"type": "integer", "minimum": 0, "maximum": 1770, "multipleOf": 5}
+    return {
+        "type": "object",
+        "required": ["meld_points", "hand_points", "clean_canastras", "dirty_canastras", "wild_canastras", "sambas", "red_threes", "red_threes_in_hand"],
+        "additionalProperties": False,
+        "properties": {
+            "meld_points": {**points, "description": "Card values of everything the team has on the table."},
+            "hand_points": {**points, "description": "Card values left in its hands, as a positive number."},
+            "clean_canastras": count,
+            "dirty_canastras": count,
+            "wild_canastras": count,
+            "sambas": count,
+            "red_threes": {"type": "integer", "minimum": 0, "maximum": 6},
+            "red_threes_in_hand": {"type": "integer", "minimum": 0, "maximum": 6},
+            "hidden_canastra": {"type": ["string", "null"], "enum": [*HIDDEN, None], "description": "Only for the team that went out."},
+            "penalties": {
+                "oneOf": [
+                    {"type": "integer", "minimum": 0, "maximum": 100},
+                    {"type": "array", "items": {"type": "string", "enum": list(PENALTY_KINDS)}},
+                ],
+                "description": "How many 100-point penalties, or the list of their kinds.",
+            },
+        },
+    }
 
 
 def document(server: str) -> dict[str, Any]:
@@ -91,7 +123,12 @@ def document(server: str) -> dict[str, Any]:
                         "name": {"type": "string", "maxLength": 120},
                         "language": {"type": "string", "enum": ["pt-BR", "en"], "default": "pt-BR"},
                         "options": {"oneOf": [{"$ref": f"#/components/schemas/{slug.capitalize()}Options"} for slug in GAMES], "description": "The game's house rules; defaults filled in."},
-                        "teams": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}, "description": "Samba only."},
+                        "teams": {
+                            "type": "array",
+                            "items": {"type": "array", "items": {"type": "string"}},
+                            "description": "Samba only: teams of equal size, every player in one. Default: partners across at 4 "
+                            "([[p0, p2], [p1, p3]]), two teams of three at 6, each for himself with 2, 3 or 5.",
+                        },
                     },
                 },
                 **{
@@ -117,8 +154,11 @@ def document(server: str) -> dict[str, Any]:
                         "next_dealer": {"type": "string"},
                         "next_number": {"type": "integer"},
                         "teams": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}, "description": "Each player a team of one, except in Samba."},
-                        "finished": {"type": "boolean"},
-                        "winner": {"type": ["string", "integer", "null"]},
+                        "finished": {"type": "boolean", "description": "The table was closed, or (Samba) the match is over."},
+                        "winner": {"type": ["string", "integer", "null"], "description": "Samba: the winning team's index."},
+                        "match": {"type": "array", "items": {"$ref": "#/components/schemas/TeamStanding"}, "description": "Samba: each team's total and next opening meld."},
+                        "follows": {"type": ["string", "null"], "description": "The table this one is a rematch of."},
+                        "rematch": {"type": ["string", "null"], "description": "The table that is this one's rematch."},
                         "urls": {"type": "object", "properties": {"table": {"type": "string"}, "watch": {"type": "string"}}},
                     },
                 },
@@ -173,6 +213,44 @@ def document(server: str) -> dict[str, Any]:
                         },
                     },
                 },
+                "SambaTeamHand": _samba_team(),
+                "SambaHand": {
+                    "type": "object",
+                    "required": ["teams"],
+                    "additionalProperties": False,
+                    "description": "One entry per team, aligned with the table's teams. Refused with 422: going out without two "
+                    "7-card combinations, more than 6 red 3s, more wild cards than 18, meld points below what the declared "
+                    "canastras and sambas must hold, more than the 1,770 points of the 162 cards, a hidden-canastra bonus for a "
+                    "team that did not go out.",
+                    "properties": {
+                        "dealer": {"type": "string", "description": "Default: the dealer by rotation."},
+                        "went_out": {"type": ["string", "null"], "description": "Who went out; null when the stock ran out."},
+                        "teams": {"type": "array", "items": {"$ref": "#/components/schemas/SambaTeamHand"}},
+                    },
+                },
+                "SambaHandWrite": {
+                    "allOf": [{"$ref": "#/components/schemas/SambaHand"}, {"$ref": "#/components/schemas/WriteFields"}],
+                },
+                "TeamStanding": {
+                    "type": "object",
+                    "properties": {
+                        "players": {"type": "array", "items": {"type": "string"}},
+                        "total": {"type": "integer"},
+                        "min_meld": {"type": "integer", "description": "The card points this team's opening meld needs in the next hand."},
+                    },
+                },
+                "TeamHandScore": {
+                    "allOf": [
+                        {"$ref": "#/components/schemas/TeamStanding"},
+                        {
+                            "type": "object",
+                            "properties": {
+                                "score": {"type": "integer", "description": "This hand's score."},
+                                "breakdown": {"type": "array", "items": {"type": "object", "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}}}},
+                            },
+                        },
+                    ]
+                },
                 "QuatrilhoHandWrite": {
                     "allOf": [{"$ref": "#/components/schemas/QuatrilhoHand"}, {"$ref": "#/components/schemas/WriteFields"}],
                 },
@@ -199,6 +277,10 @@ def document(server: str) -> dict[str, Any]:
                         "contract": {"type": "object"},
                         "breakdown": {"type": "array", "items": {"type": "object", "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}}}},
                         "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}},
+                        "totals": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "Running totals if this hand were stored."},
+                        "teams": {"type": "array", "items": {"$ref": "#/components/schemas/TeamHandScore"}, "description": "Samba: each team's score, new total and next opening meld."},
+                        "finished": {"type": "boolean", "description": "Samba: the match is over."},
+                        "winner": {"type": ["integer", "null"], "description": "Samba: the winning team's index."},
                     },
                 },
                 "HandAnswer": {
@@ -221,7 +303,10 @@ def document(server: str) -> dict[str, Any]:
                         },
                         "breakdown": {"type": "array", "items": {"type": "object", "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}}}},
                         "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}},
-                        "record": {"oneOf": [{"$ref": "#/components/schemas/JubileuHand"}, {"$ref": "#/components/schemas/QuatrilhoHand"}]},
+                        "record": {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in HAND_RECORDS]},
+                        "teams": {"type": "array", "items": {"$ref": "#/components/schemas/TeamHandScore"}, "description": "Samba: each team's score, new total and next opening meld."},
+                        "finished": {"type": "boolean", "description": "Samba: the match is over."},
+                        "winner": {"type": ["integer", "null"], "description": "Samba: the winning team's index."},
                         "void": {"type": "boolean"},
                         "voided": {"type": "object", "properties": {"at": {"type": "string", "format": "date-time"}, "by": {"type": "string"}, "reason": {"type": "string"}}},
                         "replaces": {"type": "integer"},
@@ -234,7 +319,12 @@ def document(server: str) -> dict[str, Any]:
                 },
                 "Settlement": {
                     "type": "object",
+                    "description": "Chip games: balances and transfers. Samba: the match score (teams, totals) and the winner instead.",
                     "properties": {
+                        "teams": {"type": "array", "items": {"$ref": "#/components/schemas/TeamStanding"}},
+                        "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
+                        "finished": {"type": "boolean"},
+                        "winner": {"type": ["integer", "null"]},
                         "balances": {"type": "object", "additionalProperties": {"type": "integer"}},
                         "transfers": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}, "description": "The fewest payments that settle the balances."},
                         "money": {"type": "object", "additionalProperties": {"type": "string"}},
@@ -260,7 +350,7 @@ def document(server: str) -> dict[str, Any]:
                     "summary": "Record the next hand.",
                     "security": bearer,
                     "parameters": [table_id, {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string", "minLength": 1, "maxLength": 100}, "description": "A retry with the same key answers the first answer and stores nothing new."}],
-                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"oneOf": [{"$ref": "#/components/schemas/JubileuHandWrite"}, {"$ref": "#/components/schemas/QuatrilhoHandWrite"}], "description": "The record of the table's game."}}}},
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"oneOf": [{"$ref": f"#/components/schemas/{name}Write"} for name in HAND_RECORDS], "description": "The record of the table's game."}}}},
                     "responses": {"201": json_ok("HandAnswer", "Stored."), **_error_responses("400", "401", "404", "409", "422")},
                 }
             },
@@ -268,7 +358,7 @@ def document(server: str) -> dict[str, Any]:
                 "post": {
                     "summary": "Judge a hand without storing it.",
                     "parameters": [table_id],
-                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"oneOf": [{"$ref": "#/components/schemas/JubileuHand"}, {"$ref": "#/components/schemas/QuatrilhoHand"}]}}}},
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in HAND_RECORDS]}}}},
                     "responses": {"200": json_ok("Preview"), **_error_responses("400", "404", "409", "422")},
                 }
             },
@@ -282,6 +372,14 @@ def document(server: str) -> dict[str, Any]:
                     "parameters": [table_id, number],
                     "requestBody": {"required": False, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Void"}}}},
                     "responses": {"200": json_ok("HandAnswer", "Voided."), **_error_responses("400", "401", "404", "409")},
+                }
+            },
+            "/tables/{table_id}/rematch": {
+                "post": {
+                    "summary": "Start a rematch once the match is over: a new table with the same players, teams and options.",
+                    "security": bearer,
+                    "parameters": [table_id],
+                    "responses": {"201": json_ok("TableCreated", "Created; the new table's token is shown only now."), **_error_responses("401", "404", "409")},
                 }
             },
             "/tables/{table_id}/settlement": {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from . import jubileu, quatrilho
+from . import jubileu, quatrilho, samba
 from .errors import InvalidInput, RulesError, UnknownGame
 from .game import GameRules
 from .text import N_, Text
@@ -45,6 +45,7 @@ GAME_NAMES: Final = {
 GAMES: Final[dict[str, GameRules[Any, Any]]] = {
     jubileu.SLUG: jubileu.RULES,
     quatrilho.SLUG: quatrilho.RULES,
+    samba.SLUG: samba.RULES,
 }
 
 

@@ -9,8 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
+from .errors import InvalidInput
 from .options import OptionSpec, OptionValue
+from .scores import TeamScores
 from .settle import Settlement
+from .text import N_, Text
+
+Teams = tuple[tuple[str, ...], ...]
 
 O = TypeVar("O")
 H = TypeVar("H")
@@ -22,6 +27,9 @@ class GameRules(Protocol[O, H]):
     min_players: int
     max_players: int
     option_specs: tuple[OptionSpec, ...]
+    #: True for games scored in points toward a target (Samba): a hand gives each team a score
+    #: and the table shows the match, not who pays whom.
+    scored: bool
 
     def parse_options(self, raw: object) -> O:
         """Options as posted, defaults filled in; :class:`InvalidInput` for unknown names or values."""
@@ -29,7 +37,11 @@ class GameRules(Protocol[O, H]):
     def options_json(self, options: O) -> dict[str, OptionValue]:
         """Every option with its value."""
 
-    def parse_hand(self, raw: object, *, players: Sequence[str], options: O, dealer: str) -> H:
+    def seat_teams(self, players: Sequence[str], raw: object, options: O) -> Teams:
+        """The table's teams (api.md ``teams``), defaults filled in; refuses a seating the game
+        does not allow with these options (:class:`RulesError`)."""
+
+    def parse_hand(self, raw: object, *, players: Sequence[str], options: O, dealer: str, teams: Teams = ()) -> H:
         """A validated hand, or a :class:`RulesError` with a sentence; ``dealer`` is the rotation's."""
 
     def hand_json(self, hand: H) -> dict[str, object]:
@@ -38,8 +50,12 @@ class GameRules(Protocol[O, H]):
     def dealer_of(self, hand: H) -> str:
         """Who dealt the hand."""
 
-    def settle(self, hand: H, options: O) -> Settlement:
-        """Who pays whom."""
+    def settle(self, hand: H, options: O) -> Settlement | TeamScores:
+        """Who pays whom (or, for a scored game, what each team scored)."""
+
+    def standing(self, teams: Teams, totals: Mapping[str, int], options: O) -> Mapping[str, Any] | None:
+        """For a scored game: each team's total and what it needs next, whether the match is
+        over and who won. None for games settled in payments."""
 
     def first_speaker(self, players: Sequence[str], dealer: str, options: O) -> str:
         """Who speaks (or leads) first when ``dealer`` deals."""
@@ -60,6 +76,7 @@ class GameModule:
     ``options_class``, and adds the functions that are its own (parse_hand, settle, seats)."""
 
     options_class: Any  # a class with from_json(raw) and to_json()
+    scored = False
 
     def parse_options(self, raw: object) -> Any:
         return self.options_class.from_json(raw)
@@ -74,3 +91,12 @@ class GameModule:
 
     def dealer_of(self, hand: Any) -> str:
         return str(hand.dealer)
+
+    def seat_teams(self, players: Sequence[str], raw: object, options: Any) -> Teams:
+        """Each player for himself; only team games accept ``teams``."""
+        if raw is not None:
+            raise InvalidInput(Text(N_("This game has no teams; leave teams out.")), field="teams")
+        return tuple((name,) for name in players)
+
+    def standing(self, teams: Teams, totals: Mapping[str, int], options: Any) -> Mapping[str, Any] | None:
+        return None

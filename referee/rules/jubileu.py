@@ -23,7 +23,7 @@ from typing import Final
 from . import seats
 from .cards import Suit
 from .errors import IllegalCall, InconsistentHand, InvalidInput, RulesError
-from .game import GameModule
+from .game import GameModule, Teams
 from .options import Choice, OptionSpec, OptionValue, parse_options
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
@@ -1033,7 +1033,9 @@ class JubileuRules(GameModule):
     option_specs = OPTIONS
     options_class = JubileuOptions
 
-    def parse_hand(self, raw: object, *, players: Sequence[str], options: JubileuOptions, dealer: str) -> JubileuHand:
+    def parse_hand(
+        self, raw: object, *, players: Sequence[str], options: JubileuOptions, dealer: str, teams: Teams = ()
+    ) -> JubileuHand:
         return parse_hand(raw, players=players, options=options, dealer=dealer)
 
     def settle(self, hand: JubileuHand, options: JubileuOptions) -> Settlement:

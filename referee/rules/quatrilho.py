@@ -24,7 +24,7 @@ from typing import Final
 from . import seats
 from .cards import Card
 from .errors import IllegalCall, InconsistentHand, InvalidInput
-from .game import GameModule
+from .game import GameModule, Teams
 from .options import Choice, OptionSpec, OptionValue, parse_options
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
@@ -1166,7 +1166,9 @@ class QuatrilhoRules(GameModule):
     option_specs = OPTIONS
     options_class = QuatrilhoOptions
 
-    def parse_hand(self, raw: object, *, players: Sequence[str], options: QuatrilhoOptions, dealer: str) -> QuatrilhoHand:
+    def parse_hand(
+        self, raw: object, *, players: Sequence[str], options: QuatrilhoOptions, dealer: str, teams: Teams = ()
+    ) -> QuatrilhoHand:
         return parse_hand(raw, players=players, options=options, dealer=dealer)
 
     def settle(self, hand: QuatrilhoHand, options: QuatrilhoOptions) -> Settlement:

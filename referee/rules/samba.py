@@ -11,8 +11,10 @@ posted record to a validated hand, or a :class:`~referee.rules.errors.RulesError
 sentence); :func:`score_team` and :func:`score_hand` (per-team scores with their lines); and
 :func:`match_state` (the end of the match, SAM-6).
 
-Not registered in :data:`referee.rules.GAMES` yet: the web layer comes later, and so does the
-meld checker (card lists of each meld).
+Seating: :func:`default_teams` (api.md), :func:`seat_teams` (the checks of a posted
+seating) and :func:`seats_from_draw` (the partnership draw of §5(a)). :data:`RULES` puts it all
+behind the :class:`~referee.rules.game.GameRules` surface. The meld checker (card lists of each
+meld) lives in :mod:`referee.rules.samba_melds`.
 """
 
 from __future__ import annotations
@@ -22,9 +24,13 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
+from typing import Any
+
 from . import seats
-from .errors import InconsistentHand, InvalidInput
+from .errors import InconsistentHand, InvalidInput, RulesError
+from .game import GameModule, Teams
 from .options import Choice, OptionSpec, OptionValue, parse_options
+from .scores import TeamScore, TeamScores, team_totals
 from .settle import Line
 from .text import N_, NP_, Text
 
@@ -154,6 +160,14 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         help=Text(N_("Off: only canastras (clean, dirty and of wild cards) are counted.")),
         rule_ref="SAM-3",
     ),
+    OptionSpec(
+        name="five_players",
+        kind="bool",
+        default=False,
+        label=Text(N_("Allow five players")),
+        help=Text(N_("The rule text lists 2, 3, 4 or 6 players. On: five may play, each for himself.")),
+        rule_ref="SAM-8",
+    ),
 )
 
 TOP_MIN_MELDS: Final = (150, 160)
@@ -169,6 +183,7 @@ class SambaOptions:
     six_red_threes_unmade: str = "flip"
     canastra_bonuses_cumulative: bool = False
     sambas_count_for_canastrao: bool = False
+    five_players: bool = False
 
     @classmethod
     def from_json(cls, raw: object) -> SambaOptions:
@@ -262,6 +277,7 @@ class SambaHand:
 
     teams: tuple[TeamHand, ...]
     went_out: str | None = None
+    dealer: str = ""
 
     @property
     def out_team(self) -> int | None:
@@ -272,10 +288,11 @@ class SambaHand:
         return None
 
     def to_json(self) -> dict[str, object]:
-        return {"went_out": self.went_out, "teams": [t.to_json() for t in self.teams]}
+        record: dict[str, object] = {"dealer": self.dealer} if self.dealer else {}
+        return {**record, "went_out": self.went_out, "teams": [t.to_json() for t in self.teams]}
 
 
-_RECORD_FIELDS: Final = frozenset({"went_out", "teams"})
+_RECORD_FIELDS: Final = frozenset({"dealer", "went_out", "teams"})
 _TEAM_FIELDS: Final = (
     "meld_points",
     "hand_points",
@@ -313,13 +330,93 @@ _MAXIMUM: Final = {
 MAX_PENALTIES: Final = 100
 
 
-def check_teams(players: Sequence[str], teams: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
+def check_teams(players: Sequence[str], teams: Sequence[Sequence[str]]) -> Teams:
     """The table's teams: every player in exactly one, at least two teams (api.md ``teams``)."""
     out = tuple(tuple(team) for team in teams)
     flat = [name for team in out for name in team]
     if len(out) < 2 or any(not team for team in out) or sorted(flat) != sorted(players) or len(set(flat)) != len(flat):
         raise InvalidInput(Text(N_("Every player must be in exactly one team, with at least two teams.")), field="teams")
     return out
+
+
+# --------------------------------------------------------------------------- seating (§5(a))
+
+PLAYER_COUNTS: Final = (2, 3, 4, 6)  # and 5 under the five_players option (SAM-8)
+
+
+def default_teams(players: Sequence[str], *, pairs: bool = False) -> Teams:
+    """api.md's teams: partners across the table at 4 (``[[p0, p2], [p1, p3]]``), two teams of
+    three at 6 (or, with ``pairs``, three pairs ``[[p0, p3], [p1, p4], [p2, p5]]``), each for
+    himself with 2, 3 or 5 players (SAM-11). Partners always alternate in order of play.
+
+    >>> default_teams(["A", "B", "C", "D"])
+    (('A', 'C'), ('B', 'D'))
+    >>> default_teams(["A", "B", "C", "D", "E", "F"], pairs=True)
+    (('A', 'D'), ('B', 'E'), ('C', 'F'))
+    """
+    count = len(players)
+    if count == 4:
+        size = 2
+    elif count == 6:
+        size = 2 if pairs else 3
+    else:
+        size = 1
+    groups = count // size
+    return tuple(tuple(players[i::groups]) for i in range(groups))
+
+
+def seat_teams(players: Sequence[str], raw: object, options: SambaOptions) -> Teams:
+    """The teams of a new table: the posted ``teams`` (names, every player in exactly one team,
+    teams of equal size) or :func:`default_teams`. Five players need the ``five_players`` option."""
+    count = len(players)
+    if count == 5 and not options.five_players:
+        raise RulesError(
+            Text(N_("Samba is played by 2, 3, 4 or 6 players; five need the house rule that allows it.")),
+            field="players",
+        )
+    if count not in (*PLAYER_COUNTS, 5):
+        raise RulesError(Text(N_("Samba is played by 2, 3, 4 or 6 players, not %(given)s."), given=count), field="players")
+    if raw is None:
+        return default_teams(players)
+    if not isinstance(raw, list) or not all(isinstance(team, list) and all(isinstance(n, str) for n in team) for team in raw):
+        raise InvalidInput(Text(N_("Teams must be a list of lists of player names.")), field="teams")
+    named = [[" ".join(name.split()) for name in team] for team in raw]
+    for i, team in enumerate(named):
+        for j, name in enumerate(team):
+            seats.require_player(players, name, field=f"teams[{i}][{j}]")
+    teams = check_teams(players, named)
+    if len({len(team) for team in teams}) != 1:
+        raise RulesError(Text(N_("Teams must have the same number of players.")), field="teams")
+    return teams
+
+
+def seats_from_draw(draws: Mapping[str, int]) -> tuple[tuple[str, ...], Teams]:
+    """The partnership draw of §5(a): each player draws one of as many consecutive cards as
+    there are players (4 or 6); even cards play against odd ones; the highest card is the mão,
+    and the others sit in decreasing order of their cards, so partners alternate.
+
+    Answers the order of play (the mão first; the dealer is the last, the player before the
+    mão) and the two teams (the mão's first). ``draws`` maps each name to the card's number
+    (ace 1 up to king 13).
+
+    >>> seats_from_draw({"Ana": 7, "Bia": 9, "Caio": 8, "Dani": 10})
+    (('Dani', 'Bia', 'Caio', 'Ana'), (('Dani', 'Caio'), ('Bia', 'Ana')))
+    """
+    if len(draws) not in (4, 6):
+        raise InvalidInput(Text(N_("The draw is for four or six players.")), field="draw")
+    cards = sorted(draws.values())
+    if any(not 1 <= c <= 13 for c in cards) or cards != list(range(cards[0], cards[0] + len(cards))):
+        raise InconsistentHand(
+            Text(N_("The cards drawn must be consecutive and all different, e.g. 7, 8, 9 and 10.")),
+            field="draw",
+        )
+    order = tuple(sorted(draws, key=lambda name: -draws[name]))
+    mao_parity = draws[order[0]] % 2
+    teams = (
+        tuple(n for n in order if draws[n] % 2 == mao_parity),
+        tuple(n for n in order if draws[n] % 2 != mao_parity),
+    )
+    return order, teams
 
 
 def _count(raw: Mapping[str, object], key: str, *, field: str) -> int:
@@ -415,9 +512,12 @@ def _parse_team(raw: object, players: tuple[str, ...], *, field: str) -> TeamHan
 
 
 def parse_hand(
-    raw: object, *, players: Sequence[str], teams: Sequence[Sequence[str]], options: SambaOptions
+    raw: object, *, players: Sequence[str], teams: Sequence[Sequence[str]], options: SambaOptions, dealer: str = ""
 ) -> SambaHand:
     """Validate a posted Samba record against the rules, or raise a :class:`RulesError`.
+
+    ``dealer`` is the dealer by rotation; a record may name another seated player (as the other
+    games' records may), and the answer always names one.
 
     The checks run in the order a player would look: shape, who went out, each team's counts
     (and what they imply: wild cards, meld points), then the table as a whole (red 3s, the
@@ -431,6 +531,8 @@ def parse_hand(
             raise InvalidInput(Text(N_("A Samba hand has no field called %(name)s."), name=str(key)), field=str(key))
     players = tuple(players)
     table = check_teams(players, teams)
+    if raw.get("dealer") is not None:
+        dealer = seats.require_player(players, raw["dealer"], field="dealer")
     went_out = raw.get("went_out")
     if went_out is not None:
         went_out = seats.require_player(players, went_out, field="went_out")
@@ -445,6 +547,7 @@ def parse_hand(
     hand = SambaHand(
         teams=tuple(_parse_team(r, t, field=f"teams[{i}]") for i, (r, t) in enumerate(zip(raw_teams, table))),
         went_out=went_out,
+        dealer=dealer,
     )
 
     reds = sum(t.red_threes + t.red_threes_in_hand for t in hand.teams)
@@ -499,15 +602,6 @@ def parse_hand(
 
 
 # --------------------------------------------------------------------------- scoring
-
-
-@dataclass(frozen=True, kw_only=True)
-class TeamScore:
-    """A team's score for one hand and the lines that make it (they add up to ``score``)."""
-
-    players: tuple[str, ...]
-    score: int
-    lines: tuple[Line, ...]
 
 
 def canastra_premium(canastras: int, options: SambaOptions) -> int:
@@ -606,3 +700,66 @@ def match_state(totals: Sequence[int], options: SambaOptions) -> MatchState:
     if len(leaders) > 1:
         return MatchState(finished=False, winner=None, min_melds=melds)
     return MatchState(finished=True, winner=leaders[0], min_melds=melds)
+
+
+def standing(teams: Teams, totals: Mapping[str, int], options: SambaOptions) -> dict[str, Any]:
+    """The match as the API answers it: each team's total and the opening meld it needs in the
+    next hand, whether the match is over and the winning team's index."""
+    scores = team_totals(teams, totals)
+    state = match_state(scores, options)
+    return {
+        "teams": [
+            {"players": list(team), "total": total, "min_meld": melds}
+            for team, total, melds in zip(teams, scores, state.min_melds)
+        ],
+        "finished": state.finished,
+        "winner": state.winner,
+    }
+
+
+# --------------------------------------------------------------------------- the GameRules surface
+
+
+class SambaRules(GameModule):
+    """Samba behind the :class:`~referee.rules.game.GameRules` surface: scored in points per
+    team toward the target, so ``settle`` answers :class:`TeamScores`, not payments."""
+
+    slug = SLUG
+    name = "Samba"
+    min_players = 2
+    max_players = 6
+    option_specs = OPTIONS
+    options_class = SambaOptions
+    scored = True
+
+    def seat_teams(self, players: Sequence[str], raw: object, options: SambaOptions) -> Teams:
+        return seat_teams(players, raw, options)
+
+    def parse_hand(
+        self, raw: object, *, players: Sequence[str], options: SambaOptions, dealer: str, teams: Teams = ()
+    ) -> SambaHand:
+        return parse_hand(raw, players=players, teams=teams or default_teams(players), options=options, dealer=dealer)
+
+    def settle(self, hand: SambaHand, options: SambaOptions) -> TeamScores:
+        players = tuple(name for team in hand.teams for name in team.players)
+        return TeamScores(players=players, teams=score_hand(hand, options))
+
+    def standing(self, teams: Teams, totals: Mapping[str, int], options: SambaOptions) -> dict[str, Any]:
+        return standing(teams, totals, options)
+
+    def first_speaker(self, players: Sequence[str], dealer: str, options: SambaOptions) -> str:
+        """The mão: the player after the dealer (§5(a): the player before the mão deals)."""
+        return seats.after(players, dealer)
+
+    def sitting_out(self, players: Sequence[str], dealer: str, options: SambaOptions) -> str | None:
+        return None
+
+    def next_dealer(self, players: Sequence[str], hand: SambaHand, options: SambaOptions) -> str:
+        """SAM-7: the mão, and with it the deal, moves one seat on each hand."""
+        return seats.after(players, hand.dealer)
+
+    def contract_json(self, hand: SambaHand) -> Mapping[str, object]:
+        return {"went_out": hand.went_out}
+
+
+RULES: Final = SambaRules()

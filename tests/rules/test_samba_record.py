@@ -62,7 +62,7 @@ def test_options_are_the_api_contract() -> None:
     assert [(o.name, o.default) for o in OPTIONS] == [
         ("target", 10000), ("win_at_target", False), ("top_min_meld", 150),
         ("six_red_threes_unmade", "flip"), ("canastra_bonuses_cumulative", False),
-        ("sambas_count_for_canastrao", False),
+        ("sambas_count_for_canastrao", False), ("five_players", False),
     ]
     choice = next(o for o in OPTIONS if o.name == "six_red_threes_unmade")
     assert [c.value for c in choice.choices] == ["flip", "per_card"]
@@ -72,7 +72,7 @@ def test_options_are_the_api_contract() -> None:
 
 def test_options_round_trip() -> None:
     raw = {"target": 5000, "win_at_target": True, "top_min_meld": 160, "six_red_threes_unmade": "per_card",
-           "canastra_bonuses_cumulative": True, "sambas_count_for_canastrao": True}
+           "canastra_bonuses_cumulative": True, "sambas_count_for_canastrao": True, "five_players": True}
     assert SambaOptions.from_json(raw).to_json() == raw
 
 
@@ -93,8 +93,8 @@ def test_bad_options_are_400(raw: dict[str, Any], field: str) -> None:
     assert info.value.field == field
 
 
-def test_samba_is_not_registered_yet() -> None:
-    assert "samba" not in GAMES
+def test_samba_is_registered_behind_the_game_surface() -> None:
+    assert GAMES["samba"].slug == "samba" and GAMES["samba"].scored
 
 
 # --------------------------------------------------------------------------- SAM-1
@@ -205,7 +205,7 @@ def test_individual_play() -> None:
         ({"went_out": "Caio"}, "teams"),
         ({"went_out": "Caio", "teams": [team()]}, "teams"),
         ({"went_out": "Caio", "teams": {"0": team()}}, "teams"),
-        ({**record(), "dealer": "Ana"}, "dealer"),
+        ({**record(), "dealer": 3}, "dealer"),
         (record(t0=[1, 2]), "teams[0]"),
         (record(t0={**team(), "jokers": 2}), "teams[0].jokers"),
         (record(t0={k: v for k, v in team().items() if k != "meld_points"}), "teams[0].meld_points"),

@@ -160,10 +160,10 @@ def test_unknown_game_has_its_own_code(client: FlaskClient) -> None:
         ({"game": "jubileu", "players": ["Ana", "Bia", "Ana", "Dani"]}, "players[2]"),
         ({"game": "jubileu", "players": ["Ana", "Bia", "ana", "Dani"]}, "players[2]"),
         ({"game": "jubileu", "players": PLAYERS, "dealer": "Zé"}, "dealer"),
-        ({"game": "samba", "players": PLAYERS}, "game"),
+        ({"game": "samba", "players": ["Ana", "Bia", "Caio", "Dani", "Edu"]}, "players"),
         ({"game": "koziri", "players": ["Ana", "Bia"]}, "game"),
     ],
-    ids=["three-players", "five-players", "no-players", "duplicate", "duplicate-case", "dealer-not-seated", "samba", "koziri"],
+    ids=["three-players", "five-players", "no-players", "duplicate", "duplicate-case", "dealer-not-seated", "samba-five-without-the-option", "koziri"],
 )
 def test_create_against_the_rules_is_422_and_stores_nothing(app: Flask, client: FlaskClient, body: dict, field: str) -> None:
     response = client.post(f"{API}/tables", json=body)

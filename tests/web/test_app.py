@@ -29,7 +29,7 @@ def test_in_memory_app_has_the_migrated_schema(tmp_path) -> None:
         names = set(inspect(db.engine).get_table_names())
         assert SCHEMA <= names
         version = db.session.execute(text("SELECT version_num FROM alembic_version")).scalar()
-        assert version == "0001"
+        assert version == "0002"
         # Another connection sees the same in-memory database (StaticPool).
         with db.engine.connect() as other:
             assert other.execute(text("SELECT count(*) FROM game_table")).scalar() == 0
@@ -238,3 +238,14 @@ def test_number_and_money_helpers(app: Flask) -> None:
     with app.test_request_context("/", headers={"Cookie": "lang=en"}):
         assert fmt_int(1234) == "1,234"
         assert fmt_money("1234.5") == "R$1,234.50"
+
+
+def test_the_migrations_build_exactly_the_models(tmp_path) -> None:
+    """A column added to a model without a migration (or the reverse) fails here, not in a
+    club's database after an upgrade."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://", "INSTANCE_PATH": str(tmp_path)})
+    with app.app_context(), db.engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), db.metadata) == []
