@@ -54,6 +54,55 @@ TO_GO_OUT: Final = 2  # two 7-card combinations
 ALL_POINTS: Final = JOKERS * JOKER + TWOS * TWO + 12 * ACE + 72 * HIGH + 48 * LOW + 6 * LOW
 assert ALL_POINTS == 1770
 
+
+@dataclass(frozen=True, kw_only=True)
+class CardKind:
+    """A box of the card counter: cards of the same value, and how many the 162 cards hold."""
+
+    key: str
+    label: Text
+    value: int
+    copies: int
+
+
+#: The card counter (issue 4): counting cards into these boxes gives the meld and hand points
+#: without arithmetic. Red 3s are not here: they are honours, counted apart.
+CARD_KINDS: Final = (
+    CardKind(key="jokers", label=Text(N_("Jokers")), value=JOKER, copies=JOKERS),
+    CardKind(key="twos", label=Text(N_("2s")), value=TWO, copies=TWOS),
+    CardKind(key="aces", label=Text(N_("Aces")), value=ACE, copies=12),
+    CardKind(key="high", label=Text(N_("K, Q, J, 10, 9, 8")), value=HIGH, copies=72),
+    CardKind(key="low", label=Text(N_("7, 6, 5, 4")), value=LOW, copies=48),
+    CardKind(key="black_threes", label=Text(N_("Black 3s")), value=LOW, copies=6),
+)
+
+
+def count_points(counts: Mapping[str, int]) -> int:
+    """The card points of a pile counted into the counter's boxes.
+
+    >>> count_points({"jokers": 1, "aces": 2, "low": 3})
+    105
+    """
+    return sum(kind.value * counts.get(kind.key, 0) for kind in CARD_KINDS)
+
+
+def check_card_counts(piles: Sequence[Mapping[str, int]], *, field: str | None = None) -> None:
+    """Counted cards of every pile together (each team's table and hand) never exceed what the
+    162 cards hold: 6 jokers, 12 twos, and so on."""
+    for kind in CARD_KINDS:
+        counted = sum(pile.get(kind.key, 0) for pile in piles)
+        if counted > kind.copies:
+            raise InconsistentHand(
+                Text(
+                    N_("%(count)s cards counted as %(kind)s; the 162 cards have only %(copies)s."),
+                    count=counted,
+                    kind=kind.label,
+                    copies=kind.copies,
+                ),
+                field=field,
+            )
+
+
 # --------------------------------------------------------------------------- the premiums (§5(d))
 
 CLEAN_CANASTRA: Final = 500
@@ -81,7 +130,7 @@ CHEAPEST_SAMBA: Final = 4 * LOW + 3 * HIGH  # 50
 HIDDEN: Final[Mapping[str, int]] = MappingProxyType(
     {"deal_alone": 1000, "deal_with_partner": 500, "play_alone": 500, "play_with_partner": 200}
 )
-_HIDDEN_WORDS: Final = {
+HIDDEN_WORDS: Final = {
     "deal_alone": N_("Went out with a canastra hidden since the deal, without the partner's melds"),
     "deal_with_partner": N_("Went out with a canastra hidden since the deal, using the partner's melds"),
     "play_alone": N_("Went out with a canastra hidden, formed during play, without the partner's melds"),
@@ -651,7 +700,7 @@ def score_team(team: TeamHand, *, went_out: bool, options: SambaOptions) -> Team
     if went_out:
         lines.append(Line(text=Text(N_("Went out")), amount=GOING_OUT))
         if team.hidden_canastra is not None:
-            lines.append(Line(text=Text(_HIDDEN_WORDS[team.hidden_canastra]), amount=HIDDEN[team.hidden_canastra]))
+            lines.append(Line(text=Text(HIDDEN_WORDS[team.hidden_canastra]), amount=HIDDEN[team.hidden_canastra]))
     if team.hand_points:
         lines.append(Line(text=Text(N_("Cards left in hand")), amount=-team.hand_points))
     per(team.red_threes_in_hand, -RED_THREE_IN_HAND, NP_("%(count)s red 3 left in hand", "%(count)s red 3s left in hand"))

@@ -9,11 +9,12 @@ from referee.models import Table
 from referee.views import flow
 from referee.views.jubileu_flow import JubileuFlow
 from referee.views.quatrilho_flow import QuatrilhoFlow
+from referee.views.samba_flow import SambaFlow
 from referee.views.tables import load, require_scorer
 
 bp = Blueprint("hands", __name__)
 
-FLOWS: dict[str, type[flow.Flow]] = {"jubileu": JubileuFlow, "quatrilho": QuatrilhoFlow}
+FLOWS: dict[str, type[flow.Flow]] = {"jubileu": JubileuFlow, "quatrilho": QuatrilhoFlow, "samba": SambaFlow}
 
 
 def _table_and_flow(table_id: str) -> tuple[Table, type[flow.Flow]]:

@@ -82,7 +82,31 @@ def ngettext(singular: str, plural: str, n: int, **values: object) -> str:
     return get_translations().ngettext(singular, plural, n) % {"num": n, **values}
 
 
+def turn_line(game: str, dealer: str, speaker: str) -> str:
+    """Who deals and who goes first ("speaks" where there is an auction, "plays" in Samba)."""
+    if game == "samba":
+        return _("%(dealer)s deals; %(speaker)s plays first.", dealer=dealer, speaker=speaker)
+    return _("%(dealer)s deals; %(speaker)s speaks first.", dealer=dealer, speaker=speaker)
+
+
+def team_name(players: list[str] | tuple[str, ...]) -> str:
+    """A team as players say it: "Ana & Caio", "Ana, Caio & Edu", or one name."""
+    names = list(players)
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " & " + names[-1]
+
+
+def hidden_canastra(key: str) -> str:
+    """A hidden-canastra category, in words (Samba)."""
+    from referee.rules.samba import HIDDEN_WORDS
+
+    return _(HIDDEN_WORDS[key]) if key in HIDDEN_WORDS else key
+
+
 def seating_help(game: str) -> str:
+    if game == "samba":
+        return _("Write the names in the order the game goes round (to the left). Partners sit opposite each other: with four players, 1 and 3 play against 2 and 4; with six, 1, 3 and 5 against 2, 4 and 6.")
     if game == "quatrilho":
         return _("Write the names in the order the game goes round: after player 1 comes the one who plays next, and so on. With five players, one sits out each hand (the dealer, or the cutter under the Timbó rules).")
     return _("Write the names in the order the game goes round. In Jubileu the cards, the auction and the tricks go to the right (counter-clockwise): after player 1 comes the one to their right, and so on.")

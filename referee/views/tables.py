@@ -17,8 +17,9 @@ from referee import ledger
 from referee.forms import field_for, option_values, table_form
 from referee.i18n import render_text
 from referee.models import Table
-from referee.rules import GAMES, get_game
+from referee.rules import GAMES, get_game, samba
 from referee.rules.errors import RulesError
+from referee.rules.text import N_, Text
 
 bp = Blueprint("tables", __name__)
 
@@ -106,7 +107,12 @@ def board(table: Table, *, history: bool = False) -> dict[str, Any]:
         "stock": ledger.stock(table),
         "left": ledger.stock_left(table, totals),
         "money": settlement.get("money"),
-        "transfers": settlement["transfers"],
+        "transfers": settlement.get("transfers", []),
+        # A game scored toward a target (Samba): the teams, their totals and opening melds,
+        # the end of the match and its rematch.
+        "match": ledger.standing(table, totals),
+        "target": getattr(options, "target", None),
+        "rematch": ledger.rematch_of(table) if rules.scored else None,
         "dealer": dealer,
         "speaker": rules.first_speaker(players, dealer, options),
         "sitting_out": rules.sitting_out(players, dealer, options),
@@ -160,13 +166,18 @@ def new() -> ResponseReturnValue:
             if blank:
                 raise _Incomplete()
             names = [name for name in players if name]
+            dealer = names[dealer_index] if 0 <= dealer_index < len(names) and names[dealer_index] else None
+            teams = None
+            if game in TEAM_GAMES:
+                names, teams, dealer = _seating(names, dealer)
             table, token = ledger.create_table(
                 game=game,
                 players=names,
-                dealer=names[dealer_index] if 0 <= dealer_index < len(names) and names[dealer_index] else None,
+                dealer=dealer,
                 name=form.name.data,
                 options=option_values(form, rules),
                 locale=None,
+                teams=teams,
             )
         except _Incomplete:
             error = _("Check the fields marked below.")
@@ -183,7 +194,34 @@ def new() -> ResponseReturnValue:
     elif request.method == "POST":
         error = _("Check the fields marked below.")
     status = 422 if request.method == "POST" else 200
-    return render_template("tables/new.html", form=form, rules=rules, error=error), status
+    return render_template(
+        "tables/new.html", form=form, rules=rules, error=error, team_game=game in TEAM_GAMES, ranks=DRAW_RANKS
+    ), status
+
+
+#: Games whose players form teams on the table form, and how the teams can be made.
+TEAM_GAMES = ("samba",)
+DRAW_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def _seating(names: list[str], dealer: str | None) -> tuple[list[str], list[list[str]] | None, str | None]:
+    """The seats and teams the form asks for: partners across (the default), three pairs, each
+    for himself, or the partnership draw of the rule text (each player's card decides the seats,
+    the teams and the first dealer, the player before the mão)."""
+    drawn = {name: request.form.get(f"draw_{i}", "") for i, name in enumerate(names)}
+    if any(drawn.values()):
+        if not all(card in DRAW_RANKS for card in drawn.values()):
+            raise RulesError(Text(N_("Give the card every player drew, or none.")), field="draw")
+        order, teams = samba.seats_from_draw({name: DRAW_RANKS.index(card) + 1 for name, card in drawn.items()})
+        return list(order), [list(t) for t in teams], order[-1]
+    layout = request.form.get("teams", "across")
+    if layout == "alone":
+        return names, [[name] for name in names], dealer
+    if layout == "pairs":
+        if len(names) != 6:
+            raise RulesError(Text(N_("Three pairs need six players.")), field="teams")
+        return names, [list(t) for t in samba.default_teams(names, pairs=True)], dealer
+    return names, None, dealer
 
 
 # --------------------------------------------------------------------------- read
@@ -295,3 +333,18 @@ def undo(table_id: str, number: int) -> ResponseReturnValue:
     else:
         flash(_("Hand %(number)s was undone (it stays in the history, marked void).", number=number), "success")
     return redirect(url_for("tables.show", table_id=table.id))
+
+
+@bp.post("/t/<table_id>/rematch")
+def rematch(table_id: str) -> ResponseReturnValue:
+    """A new match with the same players and teams, once this one is over; this phone scores it."""
+    table = load(table_id)
+    require_scorer(table)
+    try:
+        new, token = ledger.rematch(table)
+    except ledger.Conflict as exc:
+        flash(render_text(exc.text), "error")
+        return redirect(url_for("tables.show", table_id=table.id))
+    remember_token(new, token)
+    flash(_("Rematch! Same teams, scores back to zero."), "success")
+    return redirect(url_for("tables.show", table_id=new.id))

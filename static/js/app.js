@@ -44,12 +44,30 @@
     if (event.isTrusted && event.target === inputs[inputs.length - 1]) event.target.setAttribute("data-touched", "");
     fillTotal(form);
   });
+  // Samba's card counter: counting cards into the boxes (each input carries its value in
+  // data-points) fills the points field it belongs to (data-counter names it).
+  document.addEventListener("input", function (event) {
+    var box = event.target.closest && event.target.closest("[data-counter]");
+    if (!box) return;
+    var inputs = box.querySelectorAll("input[data-points]");
+    var sum = 0;
+    for (var i = 0; i < inputs.length; i++) {
+      sum += (parseInt(inputs[i].value, 10) || 0) * Number(inputs[i].getAttribute("data-points"));
+    }
+    var target = document.getElementById(box.getAttribute("data-counter"));
+    if (target && target.value !== String(sum)) {
+      target.value = String(sum);
+      target.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+  });
   // New table: the "who deals first" choices show the names as they are typed.
   document.addEventListener("input", function (event) {
     var seat = event.target.getAttribute && event.target.getAttribute("data-seat-name");
     if (seat === null || seat === undefined) return;
-    var label = document.querySelector('[data-seat-label="' + seat + '"]');
-    if (label) label.textContent = event.target.value.trim() || label.getAttribute("data-default");
+    var labels = document.querySelectorAll('[data-seat-label="' + seat + '"]');
+    for (var i = 0; i < labels.length; i++) {
+      labels[i].textContent = event.target.value.trim() || labels[i].getAttribute("data-default");
+    }
   });
 
   function init() {

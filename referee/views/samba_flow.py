@@ -1,0 +1,234 @@
+"""Recording a Samba hand: one form with a card per team, a live score, then confirm.
+
+Samba's arithmetic is long and done by tired people, so the page asks for what players can see
+and count: who went out, each team's canastras and sambas, red 3s, penalties by kind, and the
+card points on the table and left in hand, either typed or counted card by card into a few
+boxes (:data:`referee.rules.samba.CARD_KINDS`). The score of every team updates as the scorer
+types (``?partial=live``, fetched by htmx); without JavaScript the "check" button does the same
+on a full page. The shared machinery (draft in the URL, retries, conflicts, corrections) is in
+:mod:`referee.views.flow`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from flask import render_template, request
+from flask.typing import ResponseReturnValue
+
+from referee import ledger
+from referee.i18n import render_text
+from referee.rules import samba
+from referee.rules.errors import RulesError
+from referee.views import flow
+
+STEPS = ("form", "confirm")
+STOCK_RAN_OUT = "-"  # went_out when nobody went out (None means "not answered yet")
+
+#: A team's counts on the form, in the order the page asks for them.
+COUNTS = ("clean_canastras", "dirty_canastras", "wild_canastras", "sambas", "red_threes", "red_threes_in_hand")
+POINTS = ("meld_points", "hand_points")
+#: The card counter's piles: on the table (meld points) and left in hand (hand points).
+PILES = {"meld_points": "mc", "hand_points": "hc"}
+MAX_COUNT = 999
+
+
+@dataclass
+class SambaDraft(flow.Draft):
+    """A Samba hand under construction. Each team is a dict of what its card on the form holds:
+    counts, typed points, the card counter's piles (``mc``, ``hc``) and penalties by kind
+    (``pen``); ``penalties`` keeps a bare count (a hand recorded through the API)."""
+
+    went_out: str | None = None
+    hidden: str | None = None  # the hidden-canastra category of the team that went out
+    teams: list[dict[str, Any]] = field(default_factory=list)
+    ready: bool = False  # the scorer asked to check the hand
+
+    TYPES: ClassVar[dict[str, type]] = {**flow.Draft.TYPES, "went_out": str, "hidden": str, "teams": list, "ready": bool}
+
+    def clean(self) -> None:
+        self.teams = [_clean_team(t) for t in self.teams if isinstance(t, dict)][:6]
+        if self.hidden not in samba.HIDDEN:
+            self.hidden = None
+
+    def record(self) -> dict[str, Any]:
+        teams = [_team_record(t) for t in self.teams]
+        out = self.went_out if self.went_out != STOCK_RAN_OUT else None
+        record: dict[str, Any] = {"went_out": out, "teams": teams}
+        if self.dealer is not None:
+            record["dealer"] = self.dealer
+        return record
+
+
+def _counts(raw: object) -> dict[str, int]:
+    if not isinstance(raw, dict):
+        return {}
+    return {k: v for k, v in raw.items() if isinstance(k, str) and type(v) is int and 0 <= v <= MAX_COUNT}
+
+
+def _clean_team(raw: dict[str, Any]) -> dict[str, Any]:
+    team: dict[str, Any] = {k: raw[k] for k in (*COUNTS, *POINTS, "penalties") if type(raw.get(k)) is int}
+    for key in ("mc", "hc", "pen"):
+        counts = _counts(raw.get(key))
+        if counts:
+            team[key] = counts
+    return team
+
+
+def _team_record(team: dict[str, Any]) -> dict[str, Any]:
+    """The API record of a team's card: typed points win; else the counter's sum."""
+    record: dict[str, Any] = {key: team.get(key, 0) for key in COUNTS}
+    for key, pile in PILES.items():
+        record[key] = team[key] if key in team else samba.count_points(team.get(pile, {}))
+    kinds = [kind for kind in samba.PENALTY_KINDS for _ in range(team.get("pen", {}).get(kind, 0))]
+    record["penalties"] = team.get("penalties", 0) + len(kinds) if team.get("penalties") else kinds
+    record["hidden_canastra"] = None
+    return record
+
+
+class SambaFlow(flow.Flow):
+    template = "tables/samba_hand.html"
+    draft_class = SambaDraft
+    steps = STEPS
+    draft: SambaDraft
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.error_field: str | None = None
+
+    @property
+    def teams(self) -> tuple[tuple[str, ...], ...]:
+        return ledger.teams_of(self.table)
+
+    def sanitize(self) -> None:
+        d = self.draft
+        while len(d.teams) < len(self.teams):
+            d.teams.append({})
+        d.teams = d.teams[: len(self.teams)]
+        if d.went_out not in (*self.players, STOCK_RAN_OUT):
+            d.went_out = None
+
+    def judge(self, draft: flow.Draft | None = None) -> tuple[ledger.Preview | None, RulesError | None]:
+        """The engine's verdict, after the card counter's own check (no more cards counted than
+        the 162 hold); the hidden canastra goes to the team that went out."""
+        d: SambaDraft = draft or self.draft  # type: ignore[assignment]
+        try:
+            samba.check_card_counts([t.get(pile, {}) for t in d.teams for pile in PILES.values()], field="teams")
+        except RulesError as exc:
+            return None, exc
+        record = d.record()
+        out = self.out_team(d)
+        if out is not None and d.hidden:
+            record["teams"][out]["hidden_canastra"] = d.hidden
+        try:
+            preview = ledger.preview_hand(
+                self.table, record, dealer=self.dealer, number=d.n or None, correcting=d.replaces is not None
+            )
+        except RulesError as exc:
+            return None, exc
+        return preview, None
+
+    def out_team(self, draft: SambaDraft | None = None) -> int | None:
+        went_out = (draft or self.draft).went_out
+        return next((i for i, team in enumerate(self.teams) if went_out in team), None)
+
+    def step(self) -> str:
+        if self.draft.went_out is None or not self.draft.ready:
+            return "form"
+        _preview, error = self.judge()
+        if error is None:
+            return "confirm"
+        self.show_error(error)
+        self.error_field = error.field
+        return "form"
+
+    # -- actions
+
+    def apply(self, action: str) -> None:
+        d = self.draft
+        if action in ("check", "live"):
+            self._read_form()
+            d.ready = action == "check"
+        elif action == "back:form":
+            d.ready = False
+
+    def _read_form(self) -> None:
+        d, args = self.draft, request.args
+        went_out = args.get("went_out")
+        if went_out == STOCK_RAN_OUT:
+            d.went_out = STOCK_RAN_OUT
+        else:
+            seat = flow.small_int(went_out, len(self.players))
+            d.went_out = self.players[seat] if seat is not None else None
+        d.hidden = args.get("hidden") if args.get("hidden") in samba.HIDDEN else None
+        teams = []
+        for i, _team in enumerate(self.teams):
+            team: dict[str, Any] = {}
+            for key in COUNTS:
+                team[key] = _number(args.get(f"t{i}_{key}")) or 0
+            for key in POINTS:
+                # A number input sends "" for anything but digits: blank means "use the counter".
+                typed = flow.small_int((args.get(f"t{i}_{key}") or "").strip(), 10_000)
+                if typed is not None:
+                    team[key] = typed
+            for pile in PILES.values():
+                counts = {k.key: _number(args.get(f"t{i}_{pile}_{k.key}")) or 0 for k in samba.CARD_KINDS}
+                if any(counts.values()):
+                    team[pile] = counts
+            pen = {kind: _number(args.get(f"t{i}_pen_{kind}")) or 0 for kind in samba.PENALTY_KINDS}
+            if any(pen.values()):
+                team["pen"] = pen
+            old = _number(args.get(f"t{i}_penalties"))
+            if old:
+                team["penalties"] = old
+            teams.append(team)
+        d.teams = teams
+
+    def prefill(self, old: dict[str, Any]) -> None:
+        d = self.draft
+        d.went_out = old.get("went_out") or STOCK_RAN_OUT
+        d.teams = []
+        for team in old.get("teams") or []:
+            entry = {k: team.get(k, 0) for k in (*COUNTS, *POINTS)}
+            penalties = team.get("penalties") or 0
+            if isinstance(penalties, list):
+                entry["pen"] = {kind: penalties.count(kind) for kind in samba.PENALTY_KINDS if kind in penalties}
+            elif penalties:
+                entry["penalties"] = penalties
+            if team.get("hidden_canastra"):
+                d.hidden = team["hidden_canastra"]
+            d.teams.append(_clean_team(entry))
+
+    # -- what the page shows
+
+    def extra_context(self, step: str) -> dict[str, Any]:
+        d = self.draft
+        preview, error = self.judge() if d.went_out is not None else (None, None)
+        totals = ledger.totals(self.table)
+        match = ledger.standing(self.table, totals) or {"teams": []}
+        return {
+            "teams": self.teams,
+            "team_drafts": d.teams,
+            "records": d.record()["teams"],
+            "before": match["teams"],  # totals and opening melds before this hand
+            "out_team": self.out_team(),
+            "preview": preview,
+            "answer": ledger.preview_answer(self.table, preview) if preview else None,
+            "live_error": render_text(error.text) if error and d.went_out is not None else None,
+            "error_field": self.error_field,
+            "card_kinds": samba.CARD_KINDS,
+            "penalty_kinds": samba.PENALTY_KINDS,
+            "hidden_kinds": samba.HIDDEN,
+            "counts": COUNTS,
+            "stock_ran_out": STOCK_RAN_OUT,
+        }
+
+    def render(self, status: int = 200, **extra: Any) -> ResponseReturnValue:
+        if request.args.get("partial") == "live":
+            return render_template("tables/_samba_live.html", **{**self.context(), **extra}), status
+        return super().render(status, **extra)
+
+
+def _number(text: str | None) -> int | None:
+    return flow.small_int((text or "").strip(), MAX_COUNT + 1) if text is not None else None
