@@ -51,11 +51,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     errorpages.init_app(app)
 
     from referee import api
-    from referee.views import hands, home, tables
+    from referee.views import hands, home, melds, tables
 
     app.register_blueprint(home.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(hands.bp)
+    app.register_blueprint(melds.bp)
     app.register_blueprint(api.bp, url_prefix="/api/v1")
 
     @app.url_defaults

@@ -838,3 +838,43 @@ def rematch(table: Table) -> tuple[Table, str]:
     except IntegrityError:
         db.session.rollback()
         raise Conflict(Text(N_("A rematch of this table was already started."))) from None
+
+
+# --------------------------------------------------------------------------- the meld checker
+
+
+def meld_check(body: Mapping[str, Any]) -> dict[str, Any]:
+    """``POST /samba/meld-check``: each meld's verdict and, when a minimum is known (given, from
+    the team's total, or from a team at a table), the opening's. Rendered in the current language."""
+    from referee.rules import samba, samba_melds
+
+    body = dict(body)
+    table_id, team = body.pop("table", None), body.pop("team", None)
+    request = samba_melds.parse_check(body)
+    options = samba.SambaOptions()
+    required = None
+    if table_id is not None:
+        if not isinstance(table_id, str):
+            raise InvalidInput(Text(N_("table must be a table id.")), field="table")
+        table = get_table(table_id)
+        match = standing(table)
+        if match is None:
+            raise InconsistentHand(Text(N_("This table does not play Samba.")), field="table")
+        if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < len(match["teams"]):
+            raise InvalidInput(Text(N_("team must be the index of one of the table's teams.")), field="team")
+        options = options_of(table)
+        required = int(match["teams"][team]["min_meld"])
+    elif team is not None:
+        raise InvalidInput(Text(N_("team needs table.")), field="team")
+    if required is None:
+        required = request.minimum(options)
+    melds = [samba_melds.check_meld(meld, going_out=request.going_out) for meld in request.melds]
+    answer: dict[str, Any] = {
+        "legal": all(m.legal for m in melds),
+        "melds": [m.to_json(render_text) for m in melds],
+        "opening": None,
+    }
+    if required is not None:
+        opening = samba_melds.check_opening(request.melds, required=required, discard_top=request.discard_top, going_out=request.going_out)
+        answer["opening"] = opening.to_json(render_text)
+    return answer

@@ -157,6 +157,27 @@ def rematch(table: Table) -> ResponseReturnValue:
 
 
 
+@bp.post("/samba/meld-check")
+def meld_check() -> ResponseReturnValue:
+    """Judge Samba melds and, given the team's total or the minimum, an opening (extension).
+
+    With ``"table"`` (an id) and ``"team"`` (an index), the minimum is that team's at the table,
+    under the table's house rules. Nothing is stored and no token is needed."""
+    locale = ledger.LOCALES.get(request.args.get("language", ""), "pt_BR")
+    with force_locale(locale):
+        try:
+            body = json_body()
+        except BadBody:
+            return error(400, "invalid_input", _("The body must be a JSON object."))
+        try:
+            answer = ledger.meld_check(body)
+        except ledger.NotFound:
+            return error(404, "not_found", _("There is no table with this id."))
+        except RulesError as exc:
+            return rules_error(exc, locale)
+        return jsonify(answer)
+
+
 @bp.get("/tables/<table_id>")
 @with_table(write=False)
 def get_table(table: Table) -> ResponseReturnValue:

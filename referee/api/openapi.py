@@ -251,6 +251,56 @@ def document(server: str) -> dict[str, Any]:
                         },
                     ]
                 },
+                "MeldCheck": {
+                    "type": "object",
+                    "required": ["melds"],
+                    "additionalProperties": False,
+                    "description": "Cards are written rank then suit: A, 2-10, J, Q, K and c/♥ (copas), o/♦ (ouros), e/♠ (espadas), p/♣ (paus); a joker is JK.",
+                    "properties": {
+                        "melds": {"type": "array", "minItems": 1, "maxItems": 20, "items": {"type": "array", "maxItems": 30, "items": {"type": "string", "examples": ["Kc", "10♠", "JK"]}}},
+                        "going_out": {"type": "boolean", "default": False, "description": "Black 3s may be melded only when going out."},
+                        "discard_top": {"type": ["string", "null"], "description": "The top of the discard pile taken with the opening; it counts toward it."},
+                        "total": {"type": ["integer", "null"], "description": "The team's total before the hand: sets the opening minimum (15/50/90/120/150)."},
+                        "required": {"type": ["integer", "null"], "minimum": 0, "description": "The opening minimum itself (instead of total)."},
+                        "table": {"type": "string", "description": "With team: take the minimum (and house rules) of that team at this Samba table."},
+                        "team": {"type": "integer", "minimum": 0},
+                    },
+                },
+                "MeldVerdict": {
+                    "type": "object",
+                    "properties": {
+                        "legal": {"type": "boolean"},
+                        "kind": {"type": "string", "enum": ["group", "canastra_limpa", "canastra_suja", "canastra_de_curingas", "wild_group", "sequence", "samba", "black_threes", "illegal"]},
+                        "label": {"type": "string"},
+                        "points": {"type": "integer", "description": "Card values."},
+                        "premium": {"type": "integer", "description": "Canastra or samba premium (not counted toward an opening)."},
+                        "penalty": {"type": "integer", "description": "100 for three wild cards in a canastra (SAM-5)."},
+                        "cards": {"type": "array", "items": {"type": "string"}},
+                        "reasons": {"type": "array", "items": {"type": "string"}, "description": "Why the meld is not legal, a sentence each."},
+                        "warnings": {"type": "array", "items": {"type": "string"}},
+                    },
+                },
+                "MeldCheckAnswer": {
+                    "type": "object",
+                    "properties": {
+                        "legal": {"type": "boolean", "description": "Every meld is legal."},
+                        "melds": {"type": "array", "items": {"$ref": "#/components/schemas/MeldVerdict"}},
+                        "opening": {
+                            "type": ["object", "null"],
+                            "description": "Present when a minimum is known.",
+                            "properties": {
+                                "legal": {"type": "boolean"},
+                                "points": {"type": "integer"},
+                                "required": {"type": "integer"},
+                                "reached": {"type": "boolean"},
+                                "melds": {"type": "array", "items": {"$ref": "#/components/schemas/MeldVerdict"}},
+                                "reasons": {"type": "array", "items": {"type": "string"}},
+                                "discard_top": {"type": ["string", "null"]},
+                                "discard_meld": {"type": ["integer", "null"], "description": "The meld the discard top joined."},
+                            },
+                        },
+                    },
+                },
                 "QuatrilhoHandWrite": {
                     "allOf": [{"$ref": "#/components/schemas/QuatrilhoHand"}, {"$ref": "#/components/schemas/WriteFields"}],
                 },
@@ -372,6 +422,14 @@ def document(server: str) -> dict[str, Any]:
                     "parameters": [table_id, number],
                     "requestBody": {"required": False, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Void"}}}},
                     "responses": {"200": json_ok("HandAnswer", "Voided."), **_error_responses("400", "401", "404", "409")},
+                }
+            },
+            "/samba/meld-check": {
+                "post": {
+                    "summary": "Samba meld checker: is each meld legal, what is it worth, does the opening reach the team's minimum. Nothing is stored.",
+                    "parameters": [{"name": "language", "in": "query", "required": False, "schema": {"type": "string", "enum": ["pt-BR", "en"]}}],
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/MeldCheck"}}}},
+                    "responses": {"200": json_ok("MeldCheckAnswer"), **_error_responses("400", "404", "422")},
                 }
             },
             "/tables/{table_id}/rematch": {

@@ -60,6 +60,35 @@
       target.dispatchEvent(new Event("input", { bubbles: true }));
     }
   });
+  // Samba meld checker: a card keyboard that types into the last meld field touched.
+  var meldInput = null;
+  document.addEventListener("focusin", function (event) {
+    if (event.target.hasAttribute && event.target.hasAttribute("data-meld-input")) meldInput = event.target;
+  });
+  var pendingRank = null;
+  document.addEventListener("click", function (event) {
+    var key = event.target.closest && event.target.closest("[data-card-keyboard] button");
+    if (!key) return;
+    var input = meldInput || document.querySelector("[data-meld-input]");
+    if (!input) return;
+    var words = input.value.trim() ? input.value.trim().split(/\s+/) : [];
+    if (key.hasAttribute("data-rank")) {
+      pendingRank = key.getAttribute("data-rank");
+      var ranks = key.parentNode.querySelectorAll("[data-rank]");
+      for (var i = 0; i < ranks.length; i++) ranks[i].classList.toggle("is-picked", ranks[i] === key);
+      return;
+    }
+    if (key.hasAttribute("data-suit") && pendingRank) words.push(pendingRank + key.getAttribute("data-suit"));
+    else if (key.hasAttribute("data-card")) words.push(key.getAttribute("data-card"));
+    else if (key.hasAttribute("data-erase")) words.pop();
+    else return;
+    input.value = words.join(" ");
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var boards = document.querySelectorAll("[data-card-keyboard]");
+    for (var i = 0; i < boards.length; i++) boards[i].hidden = false;
+  });
   // New table: the "who deals first" choices show the names as they are typed.
   document.addEventListener("input", function (event) {
     var seat = event.target.getAttribute && event.target.getAttribute("data-seat-name");

@@ -1,0 +1,121 @@
+"""The Samba meld checker page: type (or tap) the cards of each meld, and see whether each is
+legal, what it is worth, and whether the whole reaches the opening meld the team needs.
+
+Nothing is stored: the form is a GET, so a checked opening can be shared as a link. The cards
+are written as on the cards themselves ("K♥ K♦ 2♣ JK", or "Kc Ko 2p"); the card keyboard of
+``static/js/app.js`` types them on a phone. The judging is :mod:`referee.rules.samba_melds`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, render_template, request
+from flask.typing import ResponseReturnValue
+
+from referee import ledger
+from referee.i18n import render_text
+
+from referee.rules.errors import RulesError
+from referee.rules.samba_melds import RANKS, Card, MeldVerdict, OpeningVerdict, check_meld, check_opening, parse_card
+from referee.rules.cards import Suit
+
+bp = Blueprint("melds", __name__)
+
+FIELDS = 3  # meld fields shown at first
+MAX_FIELDS = 12
+MINIMUMS = (15, 50, 90, 120, 150, 160)
+
+
+@dataclass
+class MeldRow:
+    """One meld field of the form: what was typed, and the verdict (or the typing error)."""
+
+    text: str
+    verdict: MeldVerdict | None = None
+    error: str | None = None
+
+
+def _cards(text: str, *, field: str) -> tuple[Card, ...]:
+    return tuple(parse_card(token, field=field) for token in re.split(r"[\s,;]+", text.strip()) if token)
+
+
+def _table_minimum() -> tuple[int | None, str | None, Any]:
+    """The opening minimum of a team at a table (``?t=<id>&team=<i>``), with the team's name."""
+    table_id, team = request.args.get("t"), request.args.get("team", "")
+    if not table_id or not team.isdigit():
+        return None, None, None
+    try:
+        table = ledger.get_table(table_id)
+    except ledger.NotFound:
+        return None, None, None
+    match = ledger.standing(table)
+    if match is None or int(team) >= len(match["teams"]):
+        return None, None, None
+    entry = match["teams"][int(team)]
+    return int(entry["min_meld"]), " & ".join(entry["players"]), table
+
+
+@bp.get("/samba/melds")
+def checker() -> ResponseReturnValue:
+    texts = [request.args.get(f"m{i}", "")[:200] for i in range(MAX_FIELDS)]
+    shown = max(FIELDS, max((i + 1 for i, t in enumerate(texts) if t.strip()), default=0))
+    if request.args.get("more"):
+        shown = min(MAX_FIELDS, shown + 1)
+    going_out = request.args.get("going_out") == "1"
+    table_minimum, team_name, table = _table_minimum()
+    required_text = request.args.get("required", "")
+    required = table_minimum
+    if required is None and required_text.isdigit() and int(required_text) in MINIMUMS:
+        required = int(required_text)
+
+    rows = [MeldRow(text=texts[i]) for i in range(shown)]
+    melds: list[tuple[Card, ...]] = []
+    for i, row in enumerate(rows):
+        if not row.text.strip():
+            continue
+        try:
+            cards = _cards(row.text, field=f"m{i}")
+        except RulesError as exc:
+            row.error = render_text(exc.text)
+            continue
+        row.verdict = check_meld(cards, going_out=going_out)
+        melds.append(cards)
+
+    top_text = request.args.get("top", "")[:20]
+    top: Card | None = None
+    top_error = None
+    if top_text.strip():
+        try:
+            top = parse_card(top_text.strip(), field="top")
+        except RulesError as exc:
+            top_error = render_text(exc.text)
+
+    opening: OpeningVerdict | None = None
+    if melds and required is not None and not any(row.error for row in rows) and top_error is None:
+        opening = check_opening(melds, required=required, discard_top=top, going_out=going_out)
+        # With the discard top added, the verdict of the meld it joined is the opening's.
+        if opening.discard_meld is not None:
+            judged = [row for row in rows if row.verdict is not None]
+            judged[opening.discard_meld].verdict = opening.melds[opening.discard_meld]
+
+    return render_template(
+        "melds/checker.html",
+        rows=rows,
+        shown=shown,
+        going_out=going_out,
+        required=required,
+        required_text=required_text,
+        minimums=MINIMUMS,
+        table_minimum=table_minimum,
+        team_name=team_name,
+        table=table,
+        top_text=top_text,
+        top_error=top_error,
+        opening=opening,
+        ranks=RANKS,
+        suits=list(Suit),
+        checked=any(t.strip() for t in texts),
+    )
