@@ -333,6 +333,8 @@ def preview_hand(
     players = players_of(table)
     if not correcting and match_over(table):
         raise Conflict(Text(N_("This match is over. Start a rematch to play on.")))
+    if correcting and rules.scored and rematch_of(table) is not None:
+        raise Conflict(Text(N_("This match has a rematch: its hands can no longer change.")))
     hand = rules.parse_hand(
         raw, players=players, options=options, dealer=dealer or current_dealer(table), teams=teams_of(table)
     )
@@ -597,6 +599,8 @@ def void_hand(table: Table, number: int, *, reason: object = "", actor: str = ""
         raise NotFound()
     if hand.is_void:
         raise Conflict(Text(N_("Hand %(number)s is already void."), number=number))
+    if rules_of(table).scored and rematch_of(table) is not None:
+        raise Conflict(Text(N_("This match has a rematch: its hands can no longer change.")))
     db.session.add(HandEvent(hand=hand, kind="void", reason=reason, actor=actor[:60]))
     try:
         db.session.flush()

@@ -244,6 +244,11 @@ def void_hand(table: Table, number: int) -> ResponseReturnValue:
     answer = ledger.hand_answer(table, hand)
     answer["totals"] = ledger.totals(table)
     answer["next_dealer"] = ledger.current_dealer(table)
+    match = ledger.standing(table)
+    if match is not None:  # the match as it stands now, not as it stood after the voided hand
+        for team, now in zip(answer.get("teams", []), match["teams"]):
+            team.update(total=now["total"], min_meld=now["min_meld"])
+        answer.update(finished=match["finished"], winner=match["winner"])
     return jsonify(answer)
 
 

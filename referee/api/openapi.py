@@ -122,7 +122,7 @@ def document(server: str) -> dict[str, Any]:
                         "dealer": {"type": "string", "description": "First dealer; default the last player."},
                         "name": {"type": "string", "maxLength": 120},
                         "language": {"type": "string", "enum": ["pt-BR", "en"], "default": "pt-BR"},
-                        "options": {"oneOf": [{"$ref": f"#/components/schemas/{slug.capitalize()}Options"} for slug in GAMES], "description": "The game's house rules; defaults filled in."},
+                        "options": {"anyOf": [{"$ref": f"#/components/schemas/{slug.capitalize()}Options"} for slug in GAMES], "description": "The game's house rules; defaults filled in."},
                         "teams": {
                             "type": "array",
                             "items": {"type": "array", "items": {"type": "string"}},
@@ -217,7 +217,6 @@ def document(server: str) -> dict[str, Any]:
                 "SambaHand": {
                     "type": "object",
                     "required": ["teams"],
-                    "additionalProperties": False,
                     "description": "One entry per team, aligned with the table's teams. Refused with 422: going out without two "
                     "7-card combinations, more than 6 red 3s, more wild cards than 18, meld points below what the declared "
                     "canastras and sambas must hold, more than the 1,770 points of the 162 cards, a hidden-canastra bonus for a "

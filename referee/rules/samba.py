@@ -453,6 +453,8 @@ def seats_from_draw(draws: Mapping[str, int]) -> tuple[tuple[str, ...], Teams]:
     """
     if len(draws) not in (4, 6):
         raise InvalidInput(Text(N_("The draw is for four or six players.")), field="draw")
+    if any(isinstance(card, bool) or not isinstance(card, int) for card in draws.values()):
+        raise InvalidInput(Text(N_("Each card drawn is a number from 1 (ace) to 13 (king).")), field="draw")
     cards = sorted(draws.values())
     if any(not 1 <= c <= 13 for c in cards) or cards != list(range(cards[0], cards[0] + len(cards))):
         raise InconsistentHand(

@@ -17,6 +17,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import format_timedelta
+from flask_babel import gettext as _
 
 from referee import ledger
 from referee.i18n import LANG_COOKIE
@@ -102,4 +103,34 @@ def game_rules(slug: str) -> ResponseReturnValue:
 
         values = [(rank, figures_of(rank)) for rank in SPANISH_RANKS]
         return render_template("home/rules_quatrilho.html", values=values, options=QUATRILHO_OPTIONS)
+    if slug == "samba":
+        from referee.rules import samba
+
+        premiums = [
+            (_("Clean canastra"), samba.CLEAN_CANASTRA),
+            (_("Dirty canastra (1 or 2 wild cards)"), samba.DIRTY_CANASTRA),
+            (_("Canastra of wild cards"), samba.WILD_CANASTRA),
+            (_("Samba (7 in sequence of one suit)"), samba.SAMBA),
+            (_("Canastrão (5 canastras)"), samba.CANASTRAO),
+            (_("Canastra de canastras (7 canastras)"), samba.CANASTRA_DE_CANASTRAS),
+            (_("Each red 3"), samba.RED_THREE),
+            (_("All six red 3s"), samba.ALL_RED_THREES),
+            (_("Going out"), samba.GOING_OUT),
+        ]
+        bands = [
+            (_("below 0"), samba.min_meld(-5, samba.SambaOptions())),
+            (_("0 to 1,495"), samba.min_meld(0, samba.SambaOptions())),
+            (_("1,500 to 2,995"), samba.min_meld(1500, samba.SambaOptions())),
+            (_("3,000 to 6,995"), samba.min_meld(3000, samba.SambaOptions())),
+            (_("7,000 or more"), samba.min_meld(7000, samba.SambaOptions())),
+        ]
+        return render_template(
+            "home/rules_samba.html",
+            card_kinds=samba.CARD_KINDS,
+            premiums=premiums,
+            hidden=samba.HIDDEN,
+            penalties=samba.PENALTY_KINDS,
+            bands=bands,
+            options=samba.OPTIONS,
+        )
     abort(404)
