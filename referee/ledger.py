@@ -869,7 +869,7 @@ def meld_check(body: Mapping[str, Any]) -> dict[str, Any]:
         options = options_of(table)
         required = int(match["teams"][team]["min_meld"])
     elif team is not None:
-        raise InvalidInput(Text(N_("team needs table.")), field="team")
+        raise InvalidInput(Text(N_("team can only be given together with table.")), field="team")
     if required is None:
         required = request.minimum(options)
     melds = [samba_melds.check_meld(meld, going_out=request.going_out) for meld in request.melds]

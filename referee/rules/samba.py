@@ -160,7 +160,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         minimum=1,
         maximum=1_000_000,
         label=Text(N_("Points to win the match")),
-        help=Text(N_("The match ends when a team passes this total; if both do, the higher total wins.")),
+        help=Text(N_("The match ends when a team passes this total; if more than one does, the highest total wins.")),
         rule_ref="§5(d)",
     ),
     OptionSpec(
@@ -214,7 +214,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         kind="bool",
         default=False,
         label=Text(N_("Allow five players")),
-        help=Text(N_("The rule text lists 2, 3, 4 or 6 players. On: five may play, each for himself.")),
+        help=Text(N_("The rule text lists 2, 3, 4 or 6 players. On: five may play, everyone alone.")),
         rule_ref="SAM-8",
     ),
 )

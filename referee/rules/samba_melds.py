@@ -78,7 +78,7 @@ _SUIT_SPELLINGS: Final = {
     "♡": Suit.COPAS, "♢": Suit.OUROS, "♤": Suit.ESPADAS, "♧": Suit.PAUS,
 }
 _JOKER_SPELLINGS: Final = frozenset({"jk", "joker", "*"})
-#: Face ranks are letters that change with the language (the pt-BR catalogue gives V, D, R, A).
+#: Face ranks as translatable letters; the pt-BR catalogue keeps J, Q, K, A (Brazilian decks print them).
 _FACES: Final = {"J": N_("J"), "Q": N_("Q"), "K": N_("K"), "A": N_("A")}
 _SUIT_ORDER: Final = tuple(Suit)
 
