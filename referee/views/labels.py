@@ -104,6 +104,17 @@ def hidden_canastra(key: str) -> str:
     return _(HIDDEN_WORDS[key]) if key in HIDDEN_WORDS else key
 
 
+def numbers_title(game: str) -> str:
+    """The heading of the new-table section with the numbers: stakes, or the match's target."""
+    return _("The match") if game == "samba" else _("Stakes")
+
+
+def dealer_help(game: str) -> str:
+    if game == "samba":
+        return _("The player before the one who plays first deals. By default the last player deals, so player 1 plays first; the partnership draw decides it too.")
+    return _("Whoever draws the lowest card deals first. By default the last player deals, so player 1 speaks first.")
+
+
 def seating_help(game: str) -> str:
     if game == "samba":
         return _("Write the names in the order the game goes round (to the left). Partners sit opposite each other: with four players, 1 and 3 play against 2 and 4; with six, 1, 3 and 5 against 2, 4 and 6.")
