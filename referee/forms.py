@@ -39,8 +39,12 @@ def table_form(rules: GameRules[Any, Any], formdata: Any = None) -> TableForm:
         setattr(Form, OPTION_PREFIX + spec.name, _option_field(spec))
     form = Form(formdata=formdata)
     form.dealer.choices = [SelectChoice(str(i), str(i + 1)) for i in range(rules.max_players)]
+    if rules.min_players != rules.max_players:
+        form.dealer.choices.insert(0, SelectChoice("", ""))  # the last player named
     if form.dealer.data is None:
-        form.dealer.data = str(rules.max_players - 1)
+        # Games with optional seats (a fifth at Quatrilho, up to six at Samba): preselecting the
+        # last seat would name an empty one; "the last player named" is the default instead.
+        form.dealer.data = str(rules.max_players - 1) if rules.min_players == rules.max_players else ""
     return form
 
 

@@ -164,3 +164,84 @@ def test_record_flow_start_all_pass_page(page, live_server, audit) -> None:
         page.locator('form[action$="/hand/all-pass"] button').tap()
     audit("table-after-all-pass")
     audit.done()
+
+
+# --------------------------------------------------------------------------- Samba
+
+
+def test_every_samba_page_passes_axe(page, live_server, axe_check, shot) -> None:  # type: ignore[no-untyped-def]
+    """The Samba pages: the new-table form (teams, the draw, a refusal), the table page empty,
+    after a hand and after the match, the hand form (counter open, an engine refusal), the
+    confirm step, and the meld checker (empty, with verdicts, with a misspelt card)."""
+    from tests.e2e import samba_steps as samba
+    from tests.e2e.steps import go, tid_of
+
+    base = live_server
+    audit = Audit(page, axe_check, shot, prefix="samba-a11y")
+    submit = 'main form[method="post"] button[type="submit"]'
+
+    # The new-table form, with the draw open; "three pairs" with four players is refused.
+    page.goto(base + "/tables/new?game=samba")
+    page.locator("details.draw > summary").click()
+    audit("new-table")
+    for i, name in enumerate(samba.PLAYERS):
+        page.fill(f"#player_{i}", name)
+    page.check('input[name="teams"][value="pairs"]')
+    go(page, page.locator(submit))
+    expect(page.locator(".field-error").first).to_be_visible()
+    audit("new-table-error")
+
+    # A table played to 3,000, so that two hands end the match.
+    page.check('input[name="teams"][value="across"]')
+    page.fill("#opt_target", "3000")
+    go(page, page.locator(submit))
+    tid = tid_of(page)
+    audit("table-empty")
+
+    # The hand form: empty, with the card counter open and counted, with an engine refusal.
+    samba.open_hand(page)
+    audit("hand-form")
+    samba.fill_team(page, 0, samba.Team(clean_canastras=1, sambas=1, red_threes=2, meld={"aces": 7, "low": 7}))
+    samba.open_counter(page, 1, "hand_points")
+    samba.choose_went_out(page, 0)
+    samba.expect_live(page, [2575, 0])
+    audit("hand-form-counter-open")
+    page.fill("#f-t0_sambas", "0")  # one canastra only: Ana cannot have gone out
+    samba.check_hand(page)
+    expect(samba.error_box(page)).to_be_visible()
+    audit("hand-form-error")
+    page.fill("#f-t0_sambas", "1")
+    samba.check_hand(page)
+    expect(samba.save_button(page)).to_have_count(1)
+    audit("hand-confirm")
+    page.emulate_media(color_scheme="dark")
+    audit("hand-confirm-dark")
+    page.emulate_media(color_scheme="light")
+    samba.confirm(page)
+    page.locator("#hand-1 details.why summary").click()
+    audit("table-one-hand")
+    page.goto(f"{base}/t/{tid}/history")
+    audit("history-one-hand")
+
+    # Hand 2 ends the match (Ana & Caio past 3,000); the match-over section.
+    page.goto(f"{base}/t/{tid}")
+    samba.record_hand(page, [samba.Team(clean_canastras=2, meld=300), samba.Team(meld=100)], 2)
+    expect(page.locator("section.match-over")).to_be_visible()
+    audit("table-match-over")
+    page.emulate_media(color_scheme="dark")
+    audit("table-match-over-dark")
+    page.emulate_media(color_scheme="light")
+
+    # The meld checker: empty, with verdicts and an opening, a misspelt card, and from a table.
+    page.goto(base + "/samba/melds")
+    audit("melds-empty")
+    page.goto(base + "/samba/melds?m0=Kc+Ko+Ke+2p+2c&m1=Kc+Ko+Ke+Kp+Kc+2p+2c&m2=4c+5c+6c&required=90")
+    expect(page.locator(".verdict.is-illegal")).to_have_count(1)
+    expect(page.locator("section.opening")).to_be_visible()
+    audit("melds-verdicts")
+    page.goto(base + "/samba/melds?m0=Kc+Ko+Zz&top=Q%3F")
+    expect(page.locator(".field-error").first).to_be_visible()
+    audit("melds-misspelt")
+    page.goto(f"{base}/samba/melds?t={tid}&team=1&m0=Ac+Ao+Ae")
+    audit("melds-for-a-team")
+    audit.done()
