@@ -345,9 +345,10 @@ def test_e_bom_helper_finds_the_solo_preto_natural(page, live_server, shot) -> N
 def test_default_first_dealer_of_a_five_player_table(page, live_server) -> None:
     """The form says "by default the last player deals, so player 1 speaks first", and the API
     (api.md, ledger.create_table) makes the last of five deal: the web form agrees (it used to
-    preselect player 4 whatever the game)."""
+    preselect player 4 whatever the game, then the fifth seat even when empty)."""
     page.goto(f"{live_server}/tables/new?game=quatrilho")
-    expect(page.locator('input[name="dealer"][value="4"]')).to_be_checked()
+    # Seats are optional past four: "the last player named" is preselected, not an empty seat.
+    expect(page.locator('input[name="dealer"][value=""]')).to_be_checked()
     create_table(page, live_server)  # the dealer radio left as it comes
     assert dealer_shown(page) == "Edu"
     assert sitting_out_shown(page) == ["Edu"]
