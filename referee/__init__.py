@@ -51,12 +51,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     errorpages.init_app(app)
 
     from referee import api
-    from referee.views import hands, home, melds, tables
+    from referee.views import hands, home, live, melds, pwa, sharing, tables
 
     app.register_blueprint(home.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(melds.bp)
+    app.register_blueprint(pwa.bp)
+    app.register_blueprint(sharing.bp)
+    app.register_blueprint(live.bp)
     app.register_blueprint(api.bp, url_prefix="/api/v1")
 
     @app.url_defaults

@@ -16,12 +16,16 @@ LANGUAGES = ["pt_BR", "en"]
 def defaults(instance_path: str) -> dict[str, Any]:
     return {
         "SQLALCHEMY_DATABASE_URI": "sqlite:///" + os.path.join(instance_path, "referee.sqlite3"),
+        # A request body larger than this is refused with 413 (a hand record is about 1 KB).
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "BABEL_DEFAULT_LOCALE": "pt_BR",
         "BABEL_DEFAULT_TIMEZONE": "America/Sao_Paulo",
         "LANGUAGES": list(LANGUAGES),
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
+        # Secure only when served over HTTPS (REFEREE_HTTPS=1): on a plain-http LAN a Secure
+        # cookie would never come back and every form would fail its CSRF check.
+        "SESSION_COOKIE_SECURE": False,
         "WTF_CSRF_TIME_LIMIT": None,
         "SQLALCHEMY_TRACK_MODIFICATIONS": False,
         # Static URLs carry ?v=<mtime> (see create_app), so browsers may keep them long.
@@ -46,9 +50,14 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
         app.config["SQLALCHEMY_DATABASE_URI"] = url
     if key := os.environ.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = key
+    if (https := os.environ.get("REFEREE_HTTPS")) is not None:
+        app.config["SESSION_COOKIE_SECURE"] = https.strip().lower() in ("1", "true", "yes", "on")
 
     if config:
         app.config.from_mapping(config)
+    # FLASK_DEBUG in the environment must never switch debug on for a served table (it would
+    # bypass the error pages); only an explicit DEBUG in the factory's config may.
+    app.debug = bool((config or {}).get("DEBUG", False))
 
     app.config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(
         app.config["SQLALCHEMY_DATABASE_URI"]

@@ -98,6 +98,7 @@ def create_table(
     locale: object = None,
     teams: object = None,
     follows: str | None = None,
+    two_key: object = False,
 ) -> tuple[Table, str]:
     """Validate and store a new table; answers the table and its scorer token (shown once).
 
@@ -132,9 +133,13 @@ def create_table(
         first_dealer = matches[0]
     if name is not None and not isinstance(name, str):
         raise InvalidInput(Text(N_("The table's name must be text.")), field="name")
-    title = " ".join((name or "").split())[:TABLE_NAME_MAX]
+    title = " ".join((name or "").split())
+    if len(title) > TABLE_NAME_MAX:
+        raise InvalidInput(Text(N_("The table's name has at most %(max)s letters."), max=TABLE_NAME_MAX), field="name")
     if locale is not None and (not isinstance(locale, str) or locale not in LOCALES):
         raise InvalidInput(Text(N_("The language must be pt-BR or en.")), field="language")
+    if not isinstance(two_key, bool):
+        raise InvalidInput(Text(N_("two_key must be true or false.")), field="two_key")
     parsed = rules.parse_options(options)
     team_of = {name: i for i, team in enumerate(rules.seat_teams(names, teams, parsed)) for name in team}
     token = new_token()
@@ -149,6 +154,7 @@ def create_table(
         state=_state(balances={n: 0 for n in names}, next_number=1, next_dealer=names[first_dealer]),
         version=0,
         follows=follows,
+        two_key=two_key,
     )
     table.seats = [Seat(position=i, name=n, team=team_of[n]) for i, n in enumerate(names)]
     db.session.add(table)
@@ -494,6 +500,8 @@ def record_hand(
     }
     if preview.settlement.carry:
         result["carry"] = preview.settlement.carry
+    if table.two_key:
+        result["two_key"] = True  # waits for a confirmation from another phone
     if old is not None:
         result["replaces"] = old.number
     record = rules.hand_json(preview.hand)
@@ -644,11 +652,17 @@ def teams_answer(result: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def hand_answer(table: Table, hand: Hand) -> dict[str, Any]:
     """A stored hand as the API answers it (api.md), in the table's language."""
-    return _answer(table, number=hand.number, result=hand.result, record=hand.record, void=hand.void_event)
+    return _answer(table, number=hand.number, result=hand.result, record=hand.record, void=hand.void_event, status=hand.status)
 
 
 def _answer(
-    table: Table, *, number: int, result: Mapping[str, Any], record: Mapping[str, Any], void: HandEvent | None
+    table: Table,
+    *,
+    number: int,
+    result: Mapping[str, Any],
+    record: Mapping[str, Any],
+    void: HandEvent | None,
+    status: str | None = None,
 ) -> dict[str, Any]:
     with force_locale(table.locale):
         answer: dict[str, Any] = {
@@ -668,6 +682,8 @@ def _answer(
             answer["winner"] = result["winner"]
     if "replaces" in result:
         answer["replaces"] = result["replaces"]
+    if result.get("two_key"):
+        answer["status"] = status or "to_confirm"
     if void is not None:
         answer["void"] = True
         answer["voided"] = {"at": _iso(void.at), "by": void.actor, "reason": void.reason}
@@ -806,6 +822,7 @@ def table_answer(table: Table, *, urls: Mapping[str, str]) -> dict[str, Any]:
         "winner": match["winner"] if match else None,
         **({"match": match["teams"]} if match else {}),
         "follows": table.follows,
+        "two_key": table.two_key,
         "rematch": rematch_of(table),
         "last_round": last_round(table),
         "urls": dict(urls),
@@ -838,6 +855,7 @@ def rematch(table: Table) -> tuple[Table, str]:
             locale=table.locale,
             teams=[list(team) for team in teams_of(table)],
             follows=table.id,
+            two_key=table.two_key,
         )
     except IntegrityError:
         db.session.rollback()
@@ -882,3 +900,91 @@ def meld_check(body: Mapping[str, Any]) -> dict[str, Any]:
         opening = samba_melds.check_opening(request.melds, required=required, discard_top=request.discard_top, going_out=request.going_out)
         answer["opening"] = opening.to_json(render_text)
     return answer
+
+
+# --------------------------------------------------------------------------- the owner's controls
+
+
+def has_hands(table: Table) -> bool:
+    """Any hand at all, voided ones included (house rules may change only before the first)."""
+    return next_number(table) > 1
+
+
+def _touch(table: Table) -> None:
+    """Commit a change to the table row and move its version on, so every phone watching sees
+    it (the live view's ETag is the version) and a concurrent writer gets a Conflict."""
+    db.session.flush()
+    _save_state(table, dict(table.state))
+    db.session.commit()
+
+
+def set_two_key(table: Table, *, on: bool) -> None:
+    """Turn two-key entry on or off (hands already recorded keep their confirmations)."""
+    if table.finished_at is not None:
+        raise Conflict(Text(N_("This table is finished: its hands can no longer change.")))
+    table.two_key = on
+    _touch(table)
+
+
+def finish_table(table: Table) -> None:
+    """Close the table: no more hands, voids or corrections; everything stays readable."""
+    if table.finished_at is None:
+        table.finished_at = utcnow()
+        _touch(table)
+
+
+def change_options(table: Table, raw: object) -> None:
+    """New house rules before the first hand (checked like a new table's, seating included)."""
+    if has_hands(table):
+        raise Conflict(Text(N_("House rules can only change before the first hand.")))
+    if table.finished_at is not None:
+        raise Conflict(Text(N_("This table is finished: its hands can no longer change.")))
+    rules = rules_of(table)
+    parsed = rules.parse_options(raw)
+    players = players_of(table)
+    teams = teams_of(table)
+    rules.seat_teams(players, [list(t) for t in teams] if any(len(t) > 1 for t in teams) else None, parsed)
+    table.options = rules.options_json(parsed)
+    _touch(table)
+
+
+
+# --------------------------------------------------------------------------- two-key entry
+
+
+def confirm_hand(table: Table, number: int, *, actor: str, owner: bool = False) -> Hand:
+    """Confirm a hand recorded under two-key entry. Another phone than the one that recorded it
+    must do it (or the owner): the same phone confirming its own hand proves nothing."""
+    hand = _two_key_hand(table, number)
+    recorder = hand.created_by.rpartition("@")[2] if "@" in hand.created_by else ""
+    device = actor.rpartition("@")[2] if "@" in actor else ""
+    if not owner and (not device or device == recorder):
+        raise InconsistentHand(Text(N_("Another phone must confirm this hand: the one that recorded it cannot.")))
+    db.session.add(HandEvent(hand=hand, kind="confirm", actor=actor[:60]))
+    _touch(table)
+    return hand
+
+
+def dispute_hand(table: Table, number: int, *, actor: str, reason: object = "") -> Hand:
+    """Flag a hand for the owner: it stays counted, marked disputed, until the owner confirms,
+    voids or corrects it."""
+    hand = _two_key_hand(table, number)
+    db.session.add(HandEvent(hand=hand, kind="dispute", reason=_reason(reason), actor=actor[:60]))
+    _touch(table)
+    return hand
+
+
+def _two_key_hand(table: Table, number: int) -> Hand:
+    if table.finished_at is not None:
+        raise Conflict(Text(N_("This table is finished: its hands can no longer change.")))
+    hand = get_hand(table, number)
+    if hand is None:
+        raise NotFound()
+    if hand.status not in ("to_confirm", "disputed"):
+        raise Conflict(Text(N_("Hand %(number)s has nothing to confirm."), number=number))
+    return hand
+
+
+def to_confirm(hands: Sequence[Hand]) -> list[Hand]:
+    """The hands still waiting for a confirmation (or disputed), oldest first."""
+    return [h for h in sorted(hands, key=lambda h: h.number) if h.status in ("to_confirm", "disputed")]

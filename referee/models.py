@@ -44,6 +44,8 @@ class Table(db.Model):
     # Unique: a table has at most one rematch.
     follows: Mapped[str | None] = mapped_column(String(32), default=None, index=True, unique=True)
     version: Mapped[int] = mapped_column(default=0)
+    # Two-key entry: a hand stays "to confirm" until another phone (or the owner) confirms it.
+    two_key: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.position", cascade="all, delete-orphan"
@@ -109,6 +111,26 @@ class Hand(db.Model):
     def is_void(self) -> bool:
         return self.void_event is not None
 
+    @property
+    def confirm_event(self) -> HandEvent | None:
+        return next((e for e in self.events if e.kind == "confirm"), None)
+
+    @property
+    def dispute_event(self) -> HandEvent | None:
+        """The latest dispute, unless a confirmation came after it."""
+        last = next((e for e in reversed(self.events) if e.kind in ("dispute", "confirm")), None)
+        return last if last is not None and last.kind == "dispute" else None
+
+    @property
+    def status(self) -> str:
+        """"confirmed" unless it was recorded under two-key entry and nobody confirmed it yet:
+        then "to_confirm", or "disputed" after a dispute; "void" for a voided hand."""
+        if self.is_void:
+            return "void"
+        if not self.result.get("two_key") or self.confirm_event is not None and self.dispute_event is None:
+            return "confirmed"
+        return "disputed" if self.dispute_event is not None else "to_confirm"
+
     def __repr__(self) -> str:
         return f"<Hand {self.table_id}#{self.number}>"
 
@@ -126,7 +148,8 @@ class HandDelta(db.Model):
 
 
 class HandEvent(db.Model):
-    """Something that happened to a hand after it was recorded (for now: "void")."""
+    """Something that happened to a hand after it was recorded: "void", and under two-key
+    entry "confirm" or "dispute"."""
 
     # One void per hand: the partial unique index makes a second, simultaneous void fail.
     __table_args__ = (
@@ -147,6 +170,39 @@ class HandEvent(db.Model):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     hand: Mapped[Hand] = relationship(back_populates="events")
+
+
+class Access(db.Model):
+    """A way in for a scorer: a scoring link (its token) or a one-time join code that becomes a
+    token when a phone redeems it. The table's owner holds the token made with the table
+    (``Table.scorer_token_hash``). Revoking sets ``revoked_at``: the token stops working at once.
+    Tokens and codes are stored only as sha256 hashes."""
+
+    __tablename__ = "access"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(String(16), default="scorer")
+    label: Mapped[str] = mapped_column(String(40), default="")
+    # A link's token, or (once redeemed) the token a join code became; unique so a token names
+    # one access and one table.
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)
+    # A join code not yet redeemed, and until when it can be.
+    code_hash: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)
+    code_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+class JoinAttempt(db.Model):
+    """A join code typed by a client (its address, hashed): the rate limit counts these."""
+
+    __tablename__ = "join_attempt"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    client: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    ok: Mapped[bool] = mapped_column(default=False)
 
 
 class IdempotencyKey(db.Model):

@@ -1,4 +1,8 @@
-"""Response headers that every page and API answer carries."""
+"""Response headers that every page, API answer, static file and error carries.
+
+Referee usually runs over plain http on a club's LAN, so nothing here assumes HTTPS: the session
+cookie gets its Secure flag only when REFEREE_HTTPS=1 (referee/config.py), and there is no HSTS.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +14,38 @@ CSP = "; ".join(
         "img-src 'self' data:",
         "style-src 'self'",
         "script-src 'self'",
+        "connect-src 'self'",
+        "worker-src 'self'",  # the service worker, /sw.js
+        "manifest-src 'self'",  # /manifest.webmanifest
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",
         "frame-ancestors 'none'",
+    ]
+)
+
+# Powerful features nobody at a card table needs are switched off for every frame. Joining a
+# table by QR uses the phone's own camera app, which opens the link: no camera here. The screen
+# wake lock (keeping the scoreboard lit) stays allowed for the site itself. Only features
+# Chromium knows are listed: an unknown name is a console error on every page.
+PERMISSIONS = ", ".join(
+    [
+        "accelerometer=()",
+        "autoplay=()",
+        "bluetooth=()",
+        "camera=()",
+        "display-capture=()",
+        "geolocation=()",
+        "gyroscope=()",
+        "hid=()",
+        "magnetometer=()",
+        "microphone=()",
+        "midi=()",
+        "payment=()",
+        "serial=()",
+        "usb=()",
+        "xr-spatial-tracking=()",
+        "screen-wake-lock=(self)",
     ]
 )
 
@@ -22,7 +54,9 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
-    "Permissions-Policy": "camera=(self), microphone=(), geolocation=(), payment=(), usb=()",
+    "Permissions-Policy": PERMISSIONS,
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
 }
 
 

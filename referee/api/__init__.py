@@ -11,11 +11,11 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, g, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import force_locale, gettext as _
 
-from referee import ledger
+from referee import access, ledger
 from referee.extensions import csrf
 from referee.i18n import render_text
 from referee.models import Table
@@ -28,7 +28,6 @@ bp = Blueprint("api", __name__)
 csrf.exempt(bp)  # the API authenticates writes with a bearer token, not a cookie
 
 F = TypeVar("F", bound=Callable[..., ResponseReturnValue])
-ACTOR = ledger.BY_API
 
 
 def error(status: int, code: str, message: str, field: str | None = None) -> tuple[Response, int]:
@@ -66,8 +65,11 @@ def with_table(write: bool) -> Callable[[F], F]:
             except ledger.NotFound:
                 return error(404, "not_found", _("There is no table with this id."))
             with force_locale(table.locale):
-                if write and not ledger.token_matches(table, _bearer()):
+                grant = access.grant(table, _bearer())
+                if write and not grant.can_score:
                     return error(401, "unauthorized", _("Writing to this table needs its scorer token (Authorization: Bearer …)."))
+                g.grant = grant
+                g.actor = access.actor(grant, via="api")
                 try:
                     return view(table, **kwargs)
                 except BadBody:
@@ -112,7 +114,7 @@ def create_table() -> ResponseReturnValue:
     except BadBody:
         return error(400, "invalid_input", _("The body must be a JSON object."))
     locale = ledger.LOCALES.get(str(body.get("language")), "pt_BR")
-    allowed = {"game", "players", "dealer", "name", "options", "teams", "language"}
+    allowed = {"game", "players", "dealer", "name", "options", "teams", "language", "two_key"}
     unknown = sorted(set(body) - allowed)
     try:
         if unknown:
@@ -129,6 +131,7 @@ def create_table() -> ResponseReturnValue:
             options=body.get("options"),
             locale=body.get("language"),
             teams=body.get("teams"),
+            two_key=body.get("two_key", False),
         )
     except RulesError as exc:
         return rules_error(exc, locale)
@@ -138,7 +141,7 @@ def create_table() -> ResponseReturnValue:
 def _created(table: Table, token: str) -> ResponseReturnValue:
     """The ``201`` of a new table: the table as created, with its scorer token (shown once)."""
     answer = ledger.table_answer(table, urls=urls(table))
-    keys = ("id", "game", "name", "players", "teams", "options", "language", "stock", "next_dealer", "follows", "urls")
+    keys = ("id", "game", "name", "players", "teams", "options", "language", "stock", "next_dealer", "follows", "two_key", "urls")
     answer = {key: answer[key] for key in keys}
     answer["token"] = token
     response = jsonify(answer)
@@ -199,7 +202,7 @@ def record_hand(table: Table) -> ResponseReturnValue:
         table,
         record,
         expected_number=body.get("expected_number"),
-        actor=ACTOR,
+        actor=g.actor,
         idempotency_key=key,
         replaces=body.get("replaces"),
         reason=reason,
@@ -240,7 +243,7 @@ def void_hand(table: Table, number: int) -> ResponseReturnValue:
     reason = body.get("reason", "")
     if not isinstance(reason, str):
         raise InvalidInput(Text(N_("The reason must be text.")), field="reason")
-    hand = ledger.void_hand(table, number, reason=reason, actor=ACTOR)
+    hand = ledger.void_hand(table, number, reason=reason, actor=g.actor)
     answer = ledger.hand_answer(table, hand)
     answer["totals"] = ledger.totals(table)
     answer["next_dealer"] = ledger.current_dealer(table)
@@ -250,6 +253,25 @@ def void_hand(table: Table, number: int) -> ResponseReturnValue:
             team.update(total=now["total"], min_meld=now["min_meld"])
         answer.update(finished=match["finished"], winner=match["winner"])
     return jsonify(answer)
+
+
+@bp.post("/tables/<table_id>/hands/<int:number>/confirm")
+@with_table(write=True)
+def confirm_hand(table: Table, number: int) -> ResponseReturnValue:
+    """Two-key entry: confirm a hand recorded by another client (extension)."""
+    hand = ledger.confirm_hand(table, number, actor=g.actor, owner=g.grant.is_owner)
+    return jsonify(ledger.hand_answer(table, hand))
+
+
+@bp.post("/tables/<table_id>/hands/<int:number>/dispute")
+@with_table(write=True)
+def dispute_hand(table: Table, number: int) -> ResponseReturnValue:
+    """Two-key entry: flag a hand for the owner (extension)."""
+    body = request.get_json(silent=True) if request.data else {}
+    if not isinstance(body, dict):
+        raise BadBody()
+    hand = ledger.dispute_hand(table, number, actor=g.actor, reason=body.get("reason", ""))
+    return jsonify(ledger.hand_answer(table, hand))
 
 
 @bp.get("/tables/<table_id>/settlement")

@@ -122,6 +122,7 @@ def document(server: str) -> dict[str, Any]:
                         "dealer": {"type": "string", "description": "First dealer; default the last player."},
                         "name": {"type": "string", "maxLength": 120},
                         "language": {"type": "string", "enum": ["pt-BR", "en"], "default": "pt-BR"},
+                        "two_key": {"type": "boolean", "default": False, "description": "Two-key entry: each hand waits for a confirmation by another client (or the owner)."},
                         "options": {"anyOf": [{"$ref": f"#/components/schemas/{slug.capitalize()}Options"} for slug in GAMES], "description": "The game's house rules; defaults filled in."},
                         "teams": {
                             "type": "array",
@@ -359,6 +360,7 @@ def document(server: str) -> dict[str, Any]:
                         "void": {"type": "boolean"},
                         "voided": {"type": "object", "properties": {"at": {"type": "string", "format": "date-time"}, "by": {"type": "string"}, "reason": {"type": "string"}}},
                         "replaces": {"type": "integer"},
+                        "status": {"type": "string", "enum": ["to_confirm", "confirmed", "disputed", "void"], "description": "Under two-key entry only."},
                     },
                 },
                 "Transfer": {
@@ -437,6 +439,23 @@ def document(server: str) -> dict[str, Any]:
                     "security": bearer,
                     "parameters": [table_id],
                     "responses": {"201": json_ok("TableCreated", "Created; the new table's token is shown only now."), **_error_responses("401", "404", "409")},
+                }
+            },
+            "/tables/{table_id}/hands/{number}/confirm": {
+                "post": {
+                    "summary": "Two-key entry: confirm a hand another client recorded (the owner may confirm any). The answer's status becomes confirmed.",
+                    "security": bearer,
+                    "parameters": [table_id, number],
+                    "responses": {"200": json_ok("HandAnswer", "Confirmed."), **_error_responses("401", "404", "409", "422")},
+                }
+            },
+            "/tables/{table_id}/hands/{number}/dispute": {
+                "post": {
+                    "summary": "Two-key entry: flag a hand for the owner; it stays counted, marked disputed, until confirmed, voided or corrected.",
+                    "security": bearer,
+                    "parameters": [table_id, number],
+                    "requestBody": {"required": False, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Void"}}}},
+                    "responses": {"200": json_ok("HandAnswer", "Disputed."), **_error_responses("400", "401", "404", "409")},
                 }
             },
             "/tables/{table_id}/settlement": {

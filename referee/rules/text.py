@@ -35,6 +35,10 @@ def _english_plural(singular: str, plural: str, n: int) -> str:
     return singular if n == 1 else plural
 
 
+#: The longest text a sentence quotes in full (see Text.__init__).
+QUOTE_MAX = 80
+
+
 @dataclass(frozen=True)
 class Text:
     """A sentence waiting for a language: ``Text(N_("%(name)s passed."), name="Ana")``.
@@ -51,7 +55,9 @@ class Text:
     def __init__(self, msgid: str, plural: str | None = None, /, **params: object) -> None:
         object.__setattr__(self, "msgid", msgid)
         object.__setattr__(self, "plural", plural)
-        object.__setattr__(self, "params", MappingProxyType(dict(params)))
+        # A sentence quotes what it refuses; a 20 KB "name" is quoted by its start only.
+        params = {k: (v[: QUOTE_MAX - 1] + "…" if isinstance(v, str) and len(v) > QUOTE_MAX else v) for k, v in params.items()}
+        object.__setattr__(self, "params", MappingProxyType(params))
         if plural is not None and not isinstance(params.get("count"), int):
             raise ValueError("a plural Text needs an integer count parameter")
 

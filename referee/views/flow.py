@@ -20,7 +20,7 @@ import secrets
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, TypeVar
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
@@ -28,7 +28,7 @@ from referee import ledger
 from referee.i18n import render_text
 from referee.models import Table
 from referee.rules.errors import RulesError
-from referee.views.tables import offer_undo
+from referee.views.tables import actor_code, offer_undo
 
 D = TypeVar("D", bound="Draft")
 
@@ -225,7 +225,13 @@ def save(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
     """POST: store the hand the draft describes; a retry of a stored draft just redirects."""
     draft = flow_class.draft_class.load(request.form.get("d"))
     if draft.key and ledger.stored_number(table, draft.key) is not None:
-        return redirect(url_for("tables.show", table_id=table.id))  # a double tap, or a retry
+        return _saved(table)  # a double tap, or a retry
+    replace = small_int(request.form.get("replace"), 1_000_000)
+    if replace is not None and draft.replaces is None:
+        # Two phones recorded the same hand: this one's version voids and replaces the other.
+        draft.replaces = replace
+        draft.reason = _("Replaced by the version entered on another phone at the same time.")
+        draft.n = ledger.next_number(table)
     flow = flow_class(table, draft)
     flow.before_save(request.form)
     if draft.replaces is not None:
@@ -237,20 +243,30 @@ def save(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
             table,
             draft.record(),
             expected_number=draft.n or None,
-            actor=ledger.BY_SCORER,
+            actor=actor_code(table),
             idempotency_key=draft.key or None,
             replaces=draft.replaces,
             reason=draft.reason,
         )
     except ledger.Conflict as exc:
-        return flow.render(409, conflict=render_text(exc.text))
+        taken = ledger.get_hand(table, exc.current) if exc.current else None
+        return flow.render(409, conflict=render_text(exc.text), taken=taken)
     except RulesError as exc:
         return flow.render(422, error=render_text(exc.text))
     if draft.replaces is not None:
         flash(_("Hand %(old)s was corrected: it is void and hand %(number)s takes its place.", old=draft.replaces, number=number), "success")
     elif not replayed:
         offer_undo(table, number)
-    return redirect(url_for("tables.show", table_id=table.id))
+    return _saved(table)
+
+
+def _saved(table: Table) -> ResponseReturnValue:
+    """After a save: a redirect to the table, or, for the page's own fetch (the offline
+    outbox in app.js), where to go, so the flashed message waits for that page."""
+    target = url_for("tables.show", table_id=table.id)
+    if request.headers.get("X-Referee-Outbox"):
+        return jsonify({"location": target})
+    return redirect(target)
 
 
 __all__ = ["Draft", "Flow", "page", "save", "small_int", "step_of"]

@@ -63,7 +63,8 @@ def set_language(code: str) -> ResponseReturnValue:
         code = current_app.config["BABEL_DEFAULT_LOCALE"]
     response = redirect(_same_site_referrer() or url_for("home.index"))
     response.set_cookie(
-        LANG_COOKIE, code, max_age=365 * 24 * 3600, httponly=True, samesite="Lax"
+        LANG_COOKIE, code, max_age=365 * 24 * 3600, httponly=True, samesite="Lax",
+        secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")),
     )
     return response
 

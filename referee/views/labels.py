@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask_babel import get_translations
 from flask_babel import gettext as _
 
-from referee import ledger
+from referee import access, ledger
 from referee.i18n import fmt_int
 from referee.rules.cards import SPANISH_RANKS, Suit, rank_label
 from referee.rules.jubileu import ALL_CALLS
@@ -41,11 +41,25 @@ def red(slug: str | None) -> bool:
 
 def by(code: str | None) -> str:
     """Who made a write, as "by ..." in the reader's language (Portuguese contracts the
-    preposition with the article, "pelo marcador", so the whole phrase is translated)."""
-    phrases = {ledger.BY_SCORER: _("by the scorer"), ledger.BY_API: _("by the API")}
+    preposition with the article, "pelo dono", so each whole phrase is translated): the role,
+    the scoring access used and the phone (see referee.access.actor)."""
+    legacy = {ledger.BY_SCORER: _("by the scorer"), ledger.BY_API: _("by the API")}
     if not code:
         return _("by someone")
-    return phrases.get(code) or _("by %(name)s", name=code)
+    if code in legacy:
+        return legacy[code]
+    who = access.parse_actor(code)
+    if who.role == access.OWNER:
+        phrase = _("by the API, with the owner's token") if who.via == "api" else _("by the owner")
+    elif who.role == access.SCORER and who.access_id is not None:
+        phrase = (
+            _("by the API, with scoring access %(n)s", n=who.access_id)
+            if who.via == "api"
+            else _("by a scorer (access %(n)s)", n=who.access_id)
+        )
+    else:
+        return _("by %(name)s", name=code)
+    return _("%(who)s, phone %(device)s", who=phrase, device=who.device) if who.device else phrase
 
 
 def rank(code: str) -> str:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+import secrets
+
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from referee import ledger
+from referee import access, ledger
 from referee.forms import field_for, option_values, table_form
 from referee.i18n import render_text
 from referee.models import Table
@@ -24,6 +26,7 @@ from referee.rules.text import N_, Text
 bp = Blueprint("tables", __name__)
 
 RECENT = 3
+PENDING_WINDOW = 30  # two-key entry: hands this recent can still be waiting for a confirmation
 TOKENS = "scorer_tokens"
 
 
@@ -81,13 +84,45 @@ def undoable(table: Table, next_number: int) -> int | None:
     return None
 
 
+def grant_of(table: Table) -> access.Grant:
+    """What this phone may do at the table (its remembered token, checked once per request)."""
+    cache = g.setdefault("grants", {})
+    if table.id not in cache:
+        cache[table.id] = access.grant(table, session.get(TOKENS, {}).get(table.id))
+    grant: access.Grant = cache[table.id]
+    return grant
+
+
 def can_score(table: Table) -> bool:
-    return ledger.token_matches(table, session.get(TOKENS, {}).get(table.id))
+    return grant_of(table).can_score
+
+
+def is_owner(table: Table) -> bool:
+    return grant_of(table).is_owner
 
 
 def require_scorer(table: Table) -> None:
     if not can_score(table):
         abort(401)
+
+
+def require_owner(table: Table) -> None:
+    if not is_owner(table):
+        abort(403)
+
+
+def device() -> str:
+    """A random id for this phone (kept in its session), so writes and confirmations can tell
+    one phone from another without accounts."""
+    if "device" not in session:
+        session["device"] = secrets.token_hex(3)
+        session.permanent = True
+    return str(session["device"])
+
+
+def actor_code(table: Table) -> str:
+    """Who is writing, as stored with the write: role, access and phone."""
+    return access.actor(grant_of(table), device())
 
 
 def board(table: Table, *, history: bool = False) -> dict[str, Any]:
@@ -122,6 +157,10 @@ def board(table: Table, *, history: bool = False) -> dict[str, Any]:
         "live_count": ledger.live_count(table),
         "last_round": ledger.last_round(table),
         "can_score": can_score(table),
+        "is_owner": is_owner(table),
+        "two_key": table.two_key,
+        "device": session.get("device", ""),
+        "pending": ledger.to_confirm(ledger.recent_hands(table, PENDING_WINDOW)) if table.two_key else [],
     }
 
 
@@ -264,7 +303,7 @@ def claim(table_id: str) -> ResponseReturnValue:
     """Become this table's scorer on this phone by pasting the scorer token."""
     table = load(table_id)
     token = (request.form.get("token") or "").strip()
-    if ledger.token_matches(table, token):
+    if access.grant(table, token).can_score:
         remember_token(table, token)
         flash(_("This phone can now record hands at this table."), "success")
     else:
@@ -290,7 +329,7 @@ def void(table_id: str, number: int) -> ResponseReturnValue:
             error = _("Say why the hand is voided: the history keeps the reason.")
         else:
             try:
-                ledger.void_hand(table, number, reason=reason, actor=ledger.BY_SCORER)
+                ledger.void_hand(table, number, reason=reason, actor=actor_code(table))
             except ledger.Conflict as exc:
                 flash(render_text(exc.text), "error")
             except RulesError as exc:
@@ -327,7 +366,7 @@ def undo(table_id: str, number: int) -> ResponseReturnValue:
         return redirect(url_for("tables.show", table_id=table.id))
     session.pop(UNDO, None)
     try:
-        ledger.void_hand(table, number, reason=_("Undone right after it was recorded."), actor=ledger.BY_SCORER)
+        ledger.void_hand(table, number, reason=_("Undone right after it was recorded."), actor=actor_code(table))
     except (ledger.Conflict, ledger.NotFound):
         flash(_("That hand could not be undone."), "error")
     else:
@@ -348,3 +387,38 @@ def rematch(table_id: str) -> ResponseReturnValue:
     remember_token(new, token)
     flash(_("Rematch! Same teams, scores back to zero."), "success")
     return redirect(url_for("tables.show", table_id=new.id))
+
+
+# --------------------------------------------------------------------------- two-key entry
+
+
+@bp.post("/t/<table_id>/hands/<int:number>/confirm")
+def confirm(table_id: str, number: int) -> ResponseReturnValue:
+    """Confirm a hand another phone recorded (two-key entry)."""
+    table = load(table_id)
+    require_scorer(table)
+    try:
+        ledger.confirm_hand(table, number, actor=actor_code(table), owner=is_owner(table))
+    except (ledger.Conflict, RulesError) as exc:
+        flash(render_text(exc.text), "error")
+    except ledger.NotFound:
+        abort(404)
+    else:
+        flash(_("Hand %(number)s confirmed.", number=number), "success")
+    return redirect(request.form.get("next") or url_for("tables.show", table_id=table.id))
+
+
+@bp.post("/t/<table_id>/hands/<int:number>/dispute")
+def dispute(table_id: str, number: int) -> ResponseReturnValue:
+    """Flag a hand for the owner (two-key entry)."""
+    table = load(table_id)
+    require_scorer(table)
+    try:
+        ledger.dispute_hand(table, number, actor=actor_code(table), reason=request.form.get("reason") or "")
+    except (ledger.Conflict, RulesError) as exc:
+        flash(render_text(exc.text), "error")
+    except ledger.NotFound:
+        abort(404)
+    else:
+        flash(_("Hand %(number)s is marked disputed; the owner will sort it out.", number=number), "success")
+    return redirect(url_for("tables.show", table_id=table.id))

@@ -113,6 +113,121 @@
   document.addEventListener("DOMContentLoaded", init);
   document.addEventListener("htmx:load", init);
 
+  // Live pages: ask whether the table changed (a 304 when it did not), and redraw the page when
+  // it did, unless the reader is typing in a field of it (then on the next change).
+  function watchTable(main) {
+    var url = main.getAttribute("data-live-version");
+    var version = main.getAttribute("data-version");
+    var busy = false;
+    function redraw() {
+      return fetch(window.location.href, { credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          if (!html) return;
+          var next = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+          if (!next) return;
+          var open = {};
+          var details = main.querySelectorAll("details[id]");
+          for (var i = 0; i < details.length; i++) open[details[i].id] = details[i].open;
+          main.innerHTML = next.innerHTML;
+          for (var id in open) { var d = document.getElementById(id); if (d) d.open = open[id]; }
+          main.setAttribute("data-version", next.getAttribute("data-version") || "");
+          version = main.getAttribute("data-version");
+          document.dispatchEvent(new Event("referee:redrawn"));
+        });
+    }
+    function tick() {
+      if (busy || document.visibilityState !== "visible") return;
+      var typing = document.activeElement && main.contains(document.activeElement) &&
+        /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName);
+      busy = true;
+      fetch(url, { credentials: "same-origin", cache: "no-cache" })
+        .then(function (r) { return r.status === 200 ? r.json() : null; })
+        .then(function (data) {
+          if (data && String(data.version) !== version && !typing) return redraw();
+        })
+        .catch(function () {})
+        .then(function () { busy = false; });
+    }
+    setInterval(tick, 1500);
+    document.addEventListener("visibilitychange", tick);
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var main = document.querySelector("main[data-live-version]");
+    if (main && window.fetch && window.DOMParser) watchTable(main);
+    // The TV view keeps the screen awake where the browser allows it (Screen Wake Lock).
+    if (document.documentElement.hasAttribute("data-wake-lock") && navigator.wakeLock) {
+      var lock = function () { navigator.wakeLock.request("screen").catch(function () {}); };
+      lock();
+      document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") lock(); });
+    }
+  });
+
+  // A lost connection does not lose a hand: saving a hand goes through fetch; when the network
+  // fails, the form (with its idempotency key) waits in localStorage and is sent again when
+  // the connection returns, or when a page of the app opens. The server stores it once.
+  var OUTBOX = "referee-outbox";
+  function outbox() {
+    try { return JSON.parse(localStorage.getItem(OUTBOX) || "[]"); } catch (e) { return []; }
+  }
+  function keepOutbox(list) {
+    try { localStorage.setItem(OUTBOX, JSON.stringify(list)); } catch (e) { /* private mode */ }
+    showOutbox();
+  }
+  function showOutbox() {
+    var list = outbox();
+    var bar = document.getElementById("outbox-bar");
+    if (!list.length) { if (bar) bar.remove(); return; }
+    if (!bar) {
+      bar = document.createElement("p");
+      bar.id = "outbox-bar";
+      bar.className = "flash flash-error outbox-bar";
+      bar.setAttribute("role", "status");
+      var main = document.querySelector("main");
+      if (main) main.insertBefore(bar, main.firstChild);
+    }
+    var text = document.body.getAttribute("data-outbox-text") || "{n}";
+    bar.textContent = text.replace("{n}", String(list.length));
+  }
+  function sendSaved(item) {
+    return fetch(item.url, {
+      method: "POST", body: item.body, credentials: "same-origin",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Referee-Outbox": "1" }
+    }).then(function (response) {
+      keepOutbox(outbox().filter(function (other) { return other.body !== item.body; }));
+      var type = response.headers.get("Content-Type") || "";
+      if (response.ok && type.indexOf("json") >= 0) {
+        return response.json().then(function (data) { window.location.href = data.location; });
+      }
+      // A conflict or a refusal: show the server's page, with its choices.
+      return response.text().then(function (html) { document.open(); document.write(html); document.close(); });
+    }, function () {
+      var list = outbox().filter(function (other) { return other.body !== item.body; });
+      list.push(item);
+      keepOutbox(list);
+      return "queued";
+    });
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.hasAttribute || !form.hasAttribute("data-outbox") || !window.fetch || !window.URLSearchParams) return;
+    event.preventDefault();
+    var data = new FormData(form);
+    if (event.submitter && event.submitter.name) data.append(event.submitter.name, event.submitter.value);
+    var buttons = form.querySelectorAll("button");
+    for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
+    sendSaved({ url: form.action, body: new URLSearchParams(data).toString(), at: Date.now() }).then(function (how) {
+      for (var i = 0; i < buttons.length; i++) buttons[i].disabled = false;
+      if (how === "queued") window.scrollTo(0, 0);
+    });
+  });
+  function flushOutbox() {
+    var list = outbox();
+    if (list.length && navigator.onLine !== false) sendSaved(list[0]);
+  }
+  window.addEventListener("online", flushOutbox);
+  document.addEventListener("DOMContentLoaded", function () { showOutbox(); flushOutbox(); });
+
   // htmx: send the CSRF token (from <meta name="csrf-token">) with every request.
   document.addEventListener("htmx:configRequest", function (event) {
     var meta = document.querySelector('meta[name="csrf-token"]');

@@ -1,0 +1,236 @@
+"""Who may do what at a table: the owner, scorers and watchers.
+
+- **Watchers** need nothing but the table's id (the read-only link, api.md): it is 128 random
+  bits, so knowing it is the permission to read.
+- The **owner** holds the token answered when the table was created (``Table.scorer_token_hash``,
+  the API's bearer token). The owner records, voids and corrects like a scorer, and alone can end
+  the table, change its house rules before the first hand, turn two-key entry on or off, and
+  create or revoke the ways in for scorers.
+- **Scorers** come in through a scoring link (a 256-bit token in the URL, for a QR code) or a
+  short **join code** the owner reads out (single use, valid for :data:`CODE_MINUTES`); a code
+  becomes a token of its own when a phone redeems it. Each way in is an :class:`Access` row, so
+  revoking one locks out exactly the phones that used it, at once.
+
+Tokens and codes are stored as sha256 hashes only. Join codes are short on purpose (a person
+types them), so typing them is rate-limited per client (:data:`ATTEMPTS` per
+:data:`WINDOW_MINUTES`), and a wrong code says only that it is wrong.
+
+Every write names who made it (:func:`actor`): the role, the access used, and the phone (a
+random id kept in the phone's session), so the history can say "by the owner, phone 3f9a".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy import func, select
+
+from referee.db import db
+from referee.models import Access, JoinAttempt, Table, utcnow
+from referee.rules.text import N_, Text
+
+OWNER = "owner"
+SCORER = "scorer"
+WATCHER = "watcher"
+
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read out at a noisy table
+CODE_LENGTH = 8  # 31**8: about 40 bits, with the rate limit and the expiry below
+CODE_MINUTES = 30
+ATTEMPTS = 10
+WINDOW_MINUTES = 10
+LABEL_MAX = 40
+
+
+class TooManyAttempts(Exception):
+    """The client typed too many join codes lately (HTTP 429)."""
+
+
+class BadCode(Exception):
+    """No such code, or it expired or was revoked (it says nothing more)."""
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    if moment is not None and moment.tzinfo is None:
+        return moment.replace(tzinfo=timezone.utc)  # SQLite hands back naive UTC
+    return moment
+
+
+@dataclass(frozen=True)
+class Grant:
+    """What a token allows at a table."""
+
+    role: str  # OWNER, SCORER or WATCHER
+    access_id: int | None = None
+
+    @property
+    def can_score(self) -> bool:
+        return self.role in (OWNER, SCORER)
+
+    @property
+    def is_owner(self) -> bool:
+        return self.role == OWNER
+
+
+WATCHING = Grant(WATCHER)
+
+
+def grant(table: Table, token: str | None) -> Grant:
+    """The role ``token`` gives at ``table``: owner, a scorer (through a live access), else a
+    watcher. A revoked access gives nothing more than watching."""
+    if not token:
+        return WATCHING
+    hashed = _hash(token)
+    if hmac.compare_digest(table.scorer_token_hash, hashed):
+        return Grant(OWNER)
+    row = db.session.execute(
+        select(Access.id, Access.role).where(
+            Access.token_hash == hashed, Access.table_id == table.id, Access.revoked_at.is_(None)
+        )
+    ).first()
+    return Grant(row.role, row.id) if row is not None else WATCHING
+
+
+def _label(raw: object) -> str:
+    return " ".join(str(raw or "").split())[:LABEL_MAX]
+
+
+def create_link(table: Table, label: object = "") -> tuple[Access, str]:
+    """A scoring link: answers the access and its token (shown once, for the link and QR code)."""
+    token = secrets.token_urlsafe(32)
+    row = Access(table_id=table.id, role=SCORER, label=_label(label), token_hash=_hash(token))
+    db.session.add(row)
+    db.session.commit()
+    return row, token
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def spaced(code: str) -> str:
+    """A code as shown and read out: two groups of four."""
+    return f"{code[:4]}-{code[4:]}"
+
+
+def normal_code(typed: str) -> str:
+    """What a person typed, as a code: case, spaces and dashes do not matter."""
+    return "".join(ch for ch in typed.upper() if ch.isalnum())[:CODE_LENGTH * 2]
+
+
+def create_code(table: Table, label: object = "") -> tuple[Access, str]:
+    """A one-time join code for a scorer, valid for CODE_MINUTES."""
+    code = new_code()
+    row = Access(
+        table_id=table.id,
+        role=SCORER,
+        label=_label(label),
+        code_hash=_hash(code),
+        code_expires_at=utcnow() + timedelta(minutes=CODE_MINUTES),
+    )
+    db.session.add(row)
+    db.session.commit()
+    return row, code
+
+
+def _client_key(client: str) -> str:
+    return _hash("client:" + client)
+
+
+def redeem_code(typed: str, *, client: str) -> tuple[Table, str]:
+    """Turn a join code into a scorer token for this phone. Raises :class:`TooManyAttempts`
+    before looking at the code when the client has typed too many lately, and :class:`BadCode`
+    for a wrong, used, expired or revoked code. Every attempt is counted."""
+    key = _client_key(client)
+    since = utcnow() - timedelta(minutes=WINDOW_MINUTES)
+    recent = db.session.scalar(select(func.count()).select_from(JoinAttempt).where(JoinAttempt.client == key, JoinAttempt.at >= since))
+    if (recent or 0) >= ATTEMPTS:
+        raise TooManyAttempts()
+    code = normal_code(typed)
+    row = db.session.scalar(select(Access).where(Access.code_hash == _hash(code))) if len(code) == CODE_LENGTH else None
+    expires = _aware(row.code_expires_at) if row is not None else None
+    ok = row is not None and row.revoked_at is None and expires is not None and expires > utcnow()
+    db.session.add(JoinAttempt(client=key, ok=ok))
+    if not ok or row is None:
+        db.session.commit()
+        raise BadCode()
+    token = secrets.token_urlsafe(32)
+    row.token_hash, row.code_hash, row.code_expires_at = _hash(token), None, None
+    db.session.commit()
+    table = db.session.get(Table, row.table_id)
+    assert table is not None
+    return table, token
+
+
+def redeem_link(token: str) -> Table | None:
+    """The table a scoring link opens (None for an unknown or revoked link)."""
+    row = db.session.scalar(select(Access).where(Access.token_hash == _hash(token), Access.revoked_at.is_(None)))
+    return db.session.get(Table, row.table_id) if row is not None else None
+
+
+def accesses(table: Table) -> list[Access]:
+    """The table's ways in that still work (links, redeemed codes, codes not yet used)."""
+    rows = db.session.scalars(
+        select(Access).where(Access.table_id == table.id, Access.revoked_at.is_(None)).order_by(Access.id)
+    )
+    now = utcnow()
+    return [r for r in rows if r.token_hash is not None or (_aware(r.code_expires_at) or now) > now]
+
+
+def revoke(table: Table, access_id: int) -> bool:
+    """Lock an access out at once; False when there is no such live access at this table."""
+    row = db.session.get(Access, access_id)
+    if row is None or row.table_id != table.id or row.revoked_at is not None:
+        return False
+    row.revoked_at = utcnow()
+    db.session.commit()
+    return True
+
+
+def actor(grant: Grant, device: str = "", *, via: str = "") -> str:
+    """The code stored with a write: ``[via/]role[:access][@device]`` (at most 60 characters).
+
+    >>> actor(Grant(OWNER), "3f9a")
+    'owner@3f9a'
+    >>> actor(Grant(SCORER, 12), via="api")
+    'api/scorer:12'
+    """
+    code = grant.role + (f":{grant.access_id}" if grant.access_id is not None else "")
+    if via:
+        code = f"{via}/{code}"
+    if device:
+        code += f"@{device}"
+    return code[:60]
+
+
+@dataclass(frozen=True)
+class Actor:
+    """A stored actor code taken apart, for the history."""
+
+    via: str
+    role: str
+    access_id: int | None
+    device: str
+
+
+def parse_actor(code: str) -> Actor:
+    """Read back :func:`actor`'s code; older codes ("scorer", "api") read as they were meant."""
+    rest, _at, device = code.partition("@")
+    via, _slash, who = rest.rpartition("/")
+    if not who:
+        who = rest
+    if who == "api":  # before roles: the API with the owner's token
+        return Actor(via="api", role=OWNER, access_id=None, device=device)
+    role, _colon, number = who.partition(":")
+    return Actor(via=via, role=role, access_id=int(number) if number.isdigit() else None, device=device)
+
+
+#: Sentences for the pages (kept here so the rules of access and their words live together).
+REVOKED = Text(N_("This scoring link was revoked by the table's owner."))

@@ -1,0 +1,255 @@
+"""Security basics for a server on a club's LAN: the headers on every kind of answer, the session
+cookie's flags, the body size cap, long strings in the JSON API, and no Werkzeug debugger."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from referee import create_app
+from referee.extensions import db
+from referee.models import Table
+from referee.security import CSP, HEADERS
+
+from .api_support import API
+
+PLAYERS = ["Ana", "Bia", "Caio", "Dani"]
+FORM = {"player_0": "Ana", "player_1": "Bia", "player_2": "Caio", "player_3": "Dani", "dealer": "3",
+        "opt_starting_chips": "0", "opt_chip_value": "0", "opt_overtricks": "y", "opt_overtricks_in_partnerships": "y"}
+TOO_BIG = 65 * 1024  # MAX_CONTENT_LENGTH is 64 KB
+
+
+def _tables(app: Flask) -> int:
+    with app.app_context():
+        return db.session.query(Table).count()
+
+
+# -- Headers on every kind of answer ------------------------------------------------------------
+
+ANSWERS: dict[str, Callable[[FlaskClient], TestResponse]] = {
+    "html page": lambda c: c.get("/"),
+    "html 404": lambda c: c.get("/no/such/page"),
+    "html 405": lambda c: c.post("/"),
+    "html 413": lambda c: c.post("/tables/new?game=jubileu", data={**FORM, "pad": "x" * TOO_BIG}),
+    "json": lambda c: c.get(f"{API}/openapi.json"),
+    "json 201": lambda c: c.post(f"{API}/tables", json={"game": "jubileu", "players": PLAYERS}),
+    "json 400": lambda c: c.post(f"{API}/tables", data="[", content_type="application/json"),
+    "json 404": lambda c: c.get(f"{API}/tables/nope"),
+    "json 413": lambda c: c.post(f"{API}/tables", data=b"x" * TOO_BIG, content_type="application/json"),
+    "static css": lambda c: c.get("/static/css/app.css"),
+    "static gzip": lambda c: c.get("/static/js/app.js", headers={"Accept-Encoding": "gzip"}),
+    "static 404": lambda c: c.get("/static/no-such-file.js"),
+    "favicon": lambda c: c.get("/favicon.ico"),
+    "manifest": lambda c: c.get("/manifest.webmanifest"),
+    "service worker": lambda c: c.get("/sw.js"),
+    "offline page": lambda c: c.get("/offline"),
+}
+
+
+@pytest.mark.parametrize("kind", list(ANSWERS))
+def test_every_answer_carries_the_security_headers(client: FlaskClient, kind: str) -> None:
+    response = ANSWERS[kind](client)
+    expected_status = {"404": 404, "405": 405, "413": 413, "400": 400, "201": 201}
+    status = next((s for word, s in expected_status.items() if kind.endswith(word)), 200)
+    assert response.status_code == status, (kind, response.status_code)
+    headers = response.headers
+    assert headers["Content-Security-Policy"] == CSP
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "same-origin"
+    assert headers["X-Frame-Options"] == "DENY"
+    assert headers["Cross-Origin-Opener-Policy"] == "same-origin"
+    assert headers["Cross-Origin-Resource-Policy"] == "same-origin"
+    assert headers["Permissions-Policy"] == HEADERS["Permissions-Policy"]
+
+
+def test_a_not_modified_static_answer_carries_them_too(client: FlaskClient) -> None:
+    first = client.get("/static/css/app.css")
+    again = client.get("/static/css/app.css", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    assert again.headers["Content-Security-Policy"] == CSP
+    assert again.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_the_content_security_policy_is_strict() -> None:
+    directives = dict(
+        (part.split(" ", 1)[0], part.split(" ", 1)[1]) for part in CSP.split("; ")
+    )
+    assert directives["default-src"] == "'self'"
+    assert directives["script-src"] == "'self'"
+    assert directives["style-src"] == "'self'"
+    assert directives["worker-src"] == "'self'"
+    assert directives["manifest-src"] == "'self'"
+    assert directives["connect-src"] == "'self'"
+    assert directives["object-src"] == "'none'"
+    assert directives["frame-ancestors"] == "'none'"
+    assert directives["form-action"] == "'self'"
+    assert directives["base-uri"] == "'self'"
+    for loose in ("unsafe-inline", "unsafe-eval", "unsafe-hashes", "*", "http:", "https:"):
+        assert loose not in CSP.split(), loose
+
+
+def test_the_permissions_policy_denies_sensors_and_keeps_the_wake_lock() -> None:
+    policy = dict(item.split("=", 1) for item in HEADERS["Permissions-Policy"].split(", "))
+    for feature in ("camera", "microphone", "geolocation", "payment", "usb", "bluetooth", "serial",
+                    "hid", "midi", "display-capture", "accelerometer", "gyroscope", "magnetometer"):
+        assert policy[feature] == "()", feature
+    assert policy["screen-wake-lock"] == "(self)"
+
+
+# -- The session cookie ---------------------------------------------------------------------------
+
+def _session_cookie(app: Flask) -> str:
+    """The Set-Cookie header of the session (a page with a form token writes the session)."""
+    response = app.test_client().get("/")
+    cookies = [c for c in response.headers.getlist("Set-Cookie") if c.startswith(app.config["SESSION_COOKIE_NAME"] + "=")]
+    assert len(cookies) == 1, response.headers.getlist("Set-Cookie")
+    return cookies[0]
+
+
+def _app(tmp_path, **config: object) -> Flask:
+    return create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://", "SECRET_KEY": "t",
+                       "INSTANCE_PATH": str(tmp_path), **config})
+
+
+def _flags(cookie: str) -> set[str]:
+    return {part.strip().split("=")[0].lower() for part in cookie.split(";")[1:]}
+
+
+def test_session_cookie_on_plain_http_is_httponly_lax_and_not_secure(tmp_path, monkeypatch) -> None:
+    monkeypatch.delenv("REFEREE_HTTPS", raising=False)
+    cookie = _session_cookie(_app(tmp_path))
+    assert "httponly" in _flags(cookie)
+    assert "SameSite=Lax" in cookie
+    assert "secure" not in _flags(cookie)
+
+
+@pytest.mark.parametrize("value", ["1", "true", "yes"])
+def test_referee_https_makes_the_session_cookie_secure(tmp_path, monkeypatch, value: str) -> None:
+    monkeypatch.setenv("REFEREE_HTTPS", value)
+    app = _app(tmp_path)
+    assert app.config["SESSION_COOKIE_SECURE"] is True
+    cookie = _session_cookie(app)
+    assert {"secure", "httponly"} <= _flags(cookie)
+    assert "SameSite=Lax" in cookie
+
+
+@pytest.mark.parametrize("value", ["0", "", "no"])
+def test_referee_https_off(tmp_path, monkeypatch, value: str) -> None:
+    monkeypatch.setenv("REFEREE_HTTPS", value)
+    app = _app(tmp_path)
+    assert app.config["SESSION_COOKIE_SECURE"] is False
+    assert "secure" not in _flags(_session_cookie(app))
+
+
+def test_the_config_given_to_create_app_wins_over_referee_https(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("REFEREE_HTTPS", "1")
+    assert _app(tmp_path, SESSION_COOKIE_SECURE=False).config["SESSION_COOKIE_SECURE"] is False
+
+
+# -- The body cap --------------------------------------------------------------------------------
+
+def test_a_too_large_api_body_is_a_json_413_sentence_and_stores_nothing(app: Flask, client: FlaskClient) -> None:
+    body = '{"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"], "name": "' + "x" * TOO_BIG + '"}'
+    response = client.post(f"{API}/tables", data=body, content_type="application/json")
+    assert response.status_code == 413
+    assert response.mimetype == "application/json"
+    error = response.get_json()["error"]
+    assert error["code"] == "payload_too_large"
+    assert error["message"] == "O que você enviou é grande demais."
+    assert _tables(app) == 0
+    # The same table, small enough, is stored: the cap is what refused it.
+    small = {"game": "jubileu", "players": PLAYERS, "name": "Sexta"}
+    assert client.post(f"{API}/tables", json=small).status_code == 201
+    assert _tables(app) == 1
+
+
+def test_a_too_large_hand_is_refused_and_stores_nothing(app: Flask, client: FlaskClient) -> None:
+    table = client.post(f"{API}/tables", json={"game": "jubileu", "players": PLAYERS}).get_json()
+    auth = {"Authorization": f"Bearer {table['token']}", "Idempotency-Key": "big-1"}
+    record = {"ultima": "copas", "auction": [[p, "passo"] for p in PLAYERS], "pad": "x" * TOO_BIG}
+    response = client.post(f"{API}/tables/{table['id']}/hands", json=record, headers=auth)
+    assert response.status_code == 413
+    assert response.get_json()["error"]["message"].endswith(".")
+    assert client.get(f"{API}/tables/{table['id']}/hands/1").status_code == 404
+
+
+def test_a_too_large_form_is_an_html_413_page_and_stores_nothing(app: Flask, client: FlaskClient) -> None:
+    response = client.post("/tables/new?game=jubileu", data={**FORM, "pad": "x" * TOO_BIG})
+    assert response.status_code == 413
+    assert response.mimetype == "text/html"
+    html = response.get_data(as_text=True)
+    assert "Grande demais" in html
+    assert "O que você enviou é grande demais." in html
+    assert _tables(app) == 0
+
+
+def test_a_body_without_content_length_is_cut_at_the_cap_too(app: Flask, client: FlaskClient) -> None:
+    """A chunked upload (no Content-Length) is counted as it is read."""
+    response = client.post(
+        f"{API}/tables",
+        input_stream=io.BytesIO(b'{"game": "jubileu", "name": "' + b"x" * TOO_BIG + b'"}'),
+        content_type="application/json",
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+    assert response.status_code == 413
+    assert _tables(app) == 0
+
+
+# -- Long strings in the JSON API ----------------------------------------------------------------
+
+LONG = "x" * 5000
+
+
+def test_long_strings_in_the_json_api_are_refused_with_a_sentence(app: Flask, client: FlaskClient) -> None:
+    refused = client.post(f"{API}/tables", json={"game": "jubileu", "players": PLAYERS[:3] + [LONG]})
+    assert refused.status_code == 400
+    assert refused.get_json()["error"]["field"] == "players[3]"
+    assert client.post(f"{API}/tables", json={"game": "jubileu", "players": PLAYERS, "language": LONG}).status_code == 400
+    assert _tables(app) == 0
+
+    table = client.post(f"{API}/tables", json={"game": "jubileu", "players": PLAYERS}).get_json()
+    auth = {"Authorization": f"Bearer {table['token']}"}
+    record = {"ultima": "copas", "auction": [[p, "passo"] for p in PLAYERS]}
+    hands = f"{API}/tables/{table['id']}/hands"
+    response = client.post(hands, json=record, headers={**auth, "Idempotency-Key": LONG[:101]})
+    assert response.status_code == 400
+    assert response.get_json()["error"]["field"] == "Idempotency-Key"
+    assert client.get(f"{hands}/1").status_code == 404
+    assert client.post(hands, json=record, headers=auth).status_code == 201
+    response = client.post(f"{hands}/1/void", json={"reason": LONG}, headers=auth)
+    assert response.status_code == 400
+    assert response.get_json()["error"]["field"] == "reason"
+    response = client.post(hands, json={**record, "replaces": 1, "reason": LONG}, headers=auth)
+    assert response.status_code == 400
+    hand = client.get(f"{hands}/1").get_json()
+    assert not hand.get("void") and "voided" not in hand, hand
+    assert client.get(f"{hands}/2").status_code == 404
+
+
+def test_a_long_table_name_is_refused(app: Flask, client: FlaskClient) -> None:
+    response = client.post(f"{API}/tables", json={"game": "jubileu", "players": PLAYERS, "name": LONG})
+    assert response.status_code == 400
+    assert _tables(app) == 0
+
+
+# -- No debugger, ever ----------------------------------------------------------------------------
+
+def test_no_debugger_console_even_with_flask_debug_in_the_environment(tmp_path, monkeypatch) -> None:
+    from werkzeug.debug import DebuggedApplication
+
+    monkeypatch.setenv("FLASK_DEBUG", "1")
+    app = _app(tmp_path)
+    assert not isinstance(app.wsgi_app, DebuggedApplication)
+    client = app.test_client()
+    for path in ("/console", "/console?__debugger__=yes&cmd=resource&f=debugger.js",
+                 "/?__debugger__=yes&cmd=resource&f=style.css"):
+        response = client.get(path)
+        assert response.status_code in (200, 404), path
+        assert b"__debugger__" not in response.data and b"Werkzeug" not in response.data, path
+    assert client.get("/console").status_code == 404
+    assert not any(rule.rule.startswith("/console") for rule in app.url_map.iter_rules())
