@@ -31,7 +31,6 @@ from sqlalchemy import func, select
 
 from referee.db import db
 from referee.models import Access, JoinAttempt, Table, utcnow
-from referee.rules.text import N_, Text
 
 OWNER = "owner"
 SCORER = "scorer"
@@ -230,7 +229,3 @@ def parse_actor(code: str) -> Actor:
         return Actor(via="api", role=OWNER, access_id=None, device=device)
     role, _colon, number = who.partition(":")
     return Actor(via=via, role=role, access_id=int(number) if number.isdigit() else None, device=device)
-
-
-#: Sentences for the pages (kept here so the rules of access and their words live together).
-REVOKED = Text(N_("This scoring link was revoked by the table's owner."))

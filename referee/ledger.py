@@ -981,7 +981,7 @@ def _two_key_hand(table: Table, number: int) -> Hand:
     if hand is None:
         raise NotFound()
     if hand.status not in ("to_confirm", "disputed"):
-        raise Conflict(Text(N_("Hand %(number)s has nothing to confirm."), number=number))
+        raise Conflict(Text(N_("Hand %(number)s is not waiting for a confirmation."), number=number))
     return hand
 
 
