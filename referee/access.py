@@ -183,6 +183,12 @@ def accesses(table: Table) -> list[Access]:
     return [r for r in rows if r.token_hash is not None or (_aware(r.code_expires_at) or now) > now]
 
 
+def labels(table: Table) -> dict[int, str]:
+    """Each access's label ("Bia"), revoked ones included, for the history's "by ..." lines."""
+    rows = db.session.execute(select(Access.id, Access.label).where(Access.table_id == table.id, Access.label != ""))
+    return {row.id: row.label for row in rows}
+
+
 def revoke(table: Table, access_id: int) -> bool:
     """Lock an access out at once; False when there is no such live access at this table."""
     row = db.session.get(Access, access_id)

@@ -39,7 +39,7 @@ def red(slug: str | None) -> bool:
     return bool(card and card.is_red)
 
 
-def by(code: str | None) -> str:
+def by(code: str | None, names: dict[int, str] | None = None) -> str:
     """Who made a write, as "by ..." in the reader's language (Portuguese contracts the
     preposition with the article, "pelo dono", so each whole phrase is translated): the role,
     the scoring access used and the phone (see referee.access.actor)."""
@@ -52,11 +52,13 @@ def by(code: str | None) -> str:
     if who.role == access.OWNER:
         phrase = _("by the API, with the owner's token") if who.via == "api" else _("by the owner")
     elif who.role == access.SCORER and who.access_id is not None:
-        phrase = (
-            _("by the API, with scoring access %(n)s", n=who.access_id)
-            if who.via == "api"
-            else _("by a scorer (access %(n)s)", n=who.access_id)
-        )
+        label = (names or {}).get(who.access_id)
+        if who.via == "api":
+            phrase = _("by the API, with scoring access %(n)s", n=who.access_id)
+        elif label:
+            phrase = _("by a scorer (%(label)s)", label=label)
+        else:
+            phrase = _("by a scorer (access %(n)s)", n=who.access_id)
     else:
         return _("by %(name)s", name=code)
     return _("%(who)s, phone %(device)s", who=phrase, device=who.device) if who.device else phrase

@@ -160,6 +160,7 @@ def board(table: Table, *, history: bool = False) -> dict[str, Any]:
         "is_owner": is_owner(table),
         "two_key": table.two_key,
         "device": session.get("device", ""),
+        "access_labels": access.labels(table),
         "pending": ledger.to_confirm(ledger.recent_hands(table, PENDING_WINDOW)) if table.two_key else [],
     }
 
