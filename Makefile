@@ -77,7 +77,7 @@ test-sqlite: $(STAMP) translations
 
 test-pg: $(STAMP) translations
 	@if command -v pg_virtualenv >/dev/null; then \
-	    pg_virtualenv sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// $(BIN)/pytest -q tests/web'; \
+	    pg_virtualenv sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// $(BIN)/pytest -q tests/web tests/proof'; \
 	else echo "pg_virtualenv not found: PostgreSQL run skipped" >&2; fi
 
 bench: $(STAMP) translations

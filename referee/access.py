@@ -98,7 +98,8 @@ def grant(table: Table, token: str | None) -> Grant:
 
 
 def _label(raw: object) -> str:
-    return " ".join(str(raw or "").split())[:LABEL_MAX]
+    """A label as typed, without control characters (a NUL would reach the database)."""
+    return "".join(ch for ch in " ".join(str(raw or "").split()) if ch.isprintable())[:LABEL_MAX]
 
 
 def create_link(table: Table, label: object = "") -> tuple[Access, str]:

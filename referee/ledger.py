@@ -79,9 +79,17 @@ def token_matches(table: Table, token: str | None) -> bool:
     return bool(token) and hmac.compare_digest(table.scorer_token_hash, hash_token(token or ""))
 
 
+def _printable(text: str, *, field: str) -> str:
+    """Refuse control characters (a NUL would reach PostgreSQL, which rejects it with a 500)."""
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+        raise InvalidInput(Text(N_("Text cannot contain control characters.")), field=field)
+    return text
+
+
 def _clean_name(raw: object, *, field: str) -> str:
     if not isinstance(raw, str) or not raw.strip():
         raise InvalidInput(Text(N_("Each player needs a name.")), field=field)
+    _printable(raw.replace("\t", " ").replace("\n", " ").replace("\r", " "), field=field)
     name = " ".join(raw.split())
     if len(name) > NAME_MAX:
         raise InvalidInput(Text(N_("A name has at most %(max)s letters."), max=NAME_MAX), field=field)
@@ -133,7 +141,7 @@ def create_table(
         first_dealer = matches[0]
     if name is not None and not isinstance(name, str):
         raise InvalidInput(Text(N_("The table's name must be text.")), field="name")
-    title = " ".join((name or "").split())
+    title = _printable(" ".join((name or "").split()), field="name")
     if len(title) > TABLE_NAME_MAX:
         raise InvalidInput(Text(N_("The table's name has at most %(max)s letters."), max=TABLE_NAME_MAX), field="name")
     if locale is not None and (not isinstance(locale, str) or locale not in LOCALES):
@@ -561,7 +569,7 @@ def record_hand(
 def _reason(reason: object) -> str:
     if not isinstance(reason, str):
         raise InvalidInput(Text(N_("The reason must be text.")), field="reason")
-    reason = " ".join(reason.split())
+    reason = _printable(" ".join(reason.split()), field="reason")
     if len(reason) > REASON_MAX:
         raise InvalidInput(Text(N_("The reason has at most %(max)s characters."), max=REASON_MAX), field="reason")
     return reason
@@ -652,7 +660,15 @@ def teams_answer(result: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def hand_answer(table: Table, hand: Hand) -> dict[str, Any]:
     """A stored hand as the API answers it (api.md), in the table's language."""
-    return _answer(table, number=hand.number, result=hand.result, record=hand.record, void=hand.void_event, status=hand.status)
+    return _answer(
+        table,
+        number=hand.number,
+        result=hand.result,
+        record=hand.record,
+        void=hand.void_event,
+        status=hand.status,
+        confirmed=hand.confirm_event,
+    )
 
 
 def _answer(
@@ -663,6 +679,7 @@ def _answer(
     record: Mapping[str, Any],
     void: HandEvent | None,
     status: str | None = None,
+    confirmed: HandEvent | None = None,
 ) -> dict[str, Any]:
     with force_locale(table.locale):
         answer: dict[str, Any] = {
@@ -684,6 +701,8 @@ def _answer(
         answer["replaces"] = result["replaces"]
     if result.get("two_key"):
         answer["status"] = status or "to_confirm"
+        if confirmed is not None:
+            answer["confirmed"] = {"at": _iso(confirmed.at), "by": confirmed.actor}
     if void is not None:
         answer["void"] = True
         answer["voided"] = {"at": _iso(void.at), "by": void.actor, "reason": void.reason}
@@ -713,7 +732,7 @@ def declare_last_round(table: Table, *, on: bool) -> None:
     if table.finished_at is not None:
         raise Conflict(Text(N_("This table is finished: its hands can no longer change.")))
     table.last_round_from = next_number(table) if on else None
-    db.session.commit()
+    _touch(table)
 
 
 @dataclass(frozen=True)
@@ -956,9 +975,7 @@ def confirm_hand(table: Table, number: int, *, actor: str, owner: bool = False) 
     """Confirm a hand recorded under two-key entry. Another phone than the one that recorded it
     must do it (or the owner): the same phone confirming its own hand proves nothing."""
     hand = _two_key_hand(table, number)
-    recorder = hand.created_by.rpartition("@")[2] if "@" in hand.created_by else ""
-    device = actor.rpartition("@")[2] if "@" in actor else ""
-    if not owner and (not device or device == recorder):
+    if not owner and _source(actor) == _source(hand.created_by):
         raise InconsistentHand(Text(N_("Another phone must confirm this hand: the one that recorded it cannot.")))
     db.session.add(HandEvent(hand=hand, kind="confirm", actor=actor[:60]))
     _touch(table)
@@ -972,6 +989,13 @@ def dispute_hand(table: Table, number: int, *, actor: str, reason: object = "") 
     db.session.add(HandEvent(hand=hand, kind="dispute", reason=_reason(reason), actor=actor[:60]))
     _touch(table)
     return hand
+
+
+def _source(actor: str) -> str:
+    """Who stands behind a write, for two-key entry: the phone on the web (its device id), the
+    token (the access) through the API."""
+    head, _at, device = actor.partition("@")
+    return f"device:{device}" if device else f"token:{head.rpartition('/')[2]}"
 
 
 def _two_key_hand(table: Table, number: int) -> Hand:

@@ -193,8 +193,8 @@ def record_hand(table: Table) -> ResponseReturnValue:
     body = json_body()
     record = {k: v for k, v in body.items() if k not in ("expected_number", "replaces", "reason")}
     key = request.headers.get("Idempotency-Key") or None
-    if key is not None and not 1 <= len(key) <= 100:
-        raise InvalidInput(Text(N_("The Idempotency-Key header must have 1 to 100 characters.")), field="Idempotency-Key")
+    if key is not None and (not 1 <= len(key) <= 100 or not key.isprintable()):
+        raise InvalidInput(Text(N_("The Idempotency-Key header must have 1 to 100 printable characters.")), field="Idempotency-Key")
     reason = body.get("reason", "")
     if not isinstance(reason, str):
         raise InvalidInput(Text(N_("The reason must be text.")), field="reason")

@@ -343,12 +343,20 @@ def document(server: str) -> dict[str, Any]:
                         "totals": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "Running totals right after this hand was recorded."},
                         "contract": {
                             "type": "object",
+                            "description": "What was played, in the game's terms (Jubileu: bid, declarers, partner, trump, called; "
+                            "Quatrilho: mode, declarer, partner, giver, called_card, sitting_out; Samba: went_out).",
                             "properties": {
                                 "bid": {"type": "string", "enum": [c.value for c in ALL_CALLS]},
                                 "declarers": {"type": "array", "items": {"type": "string"}},
-                                "partner": {"type": "string"},
-                                "trump": suit,
-                                "called": suit,
+                                "partner": {"type": ["string", "null"]},
+                                "trump": {"type": ["string", "null"], "enum": [*[s.value for s in Suit], None]},
+                                "called": {"type": ["string", "null"], "enum": [*[s.value for s in Suit], None]},
+                                "mode": {"type": "string", "enum": [m.value for m in Mode]},
+                                "declarer": {"type": ["string", "null"]},
+                                "giver": {"type": ["string", "null"]},
+                                "called_card": {"type": ["object", "null"]},
+                                "sitting_out": {"type": ["string", "null"]},
+                                "went_out": {"type": ["string", "null"]},
                             },
                         },
                         "breakdown": {"type": "array", "items": {"type": "object", "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}}}},
@@ -361,6 +369,7 @@ def document(server: str) -> dict[str, Any]:
                         "voided": {"type": "object", "properties": {"at": {"type": "string", "format": "date-time"}, "by": {"type": "string"}, "reason": {"type": "string"}}},
                         "replaces": {"type": "integer"},
                         "status": {"type": "string", "enum": ["to_confirm", "confirmed", "disputed", "void"], "description": "Under two-key entry only."},
+                        "confirmed": {"type": "object", "properties": {"at": {"type": "string", "format": "date-time"}, "by": {"type": "string"}}, "description": "Two-key entry: who confirmed the hand, and when."},
                     },
                 },
                 "Transfer": {

@@ -154,6 +154,8 @@ class Flow:
             return ledger.preview_hand(self.table, draft.record(), dealer=self.dealer, number=draft.n or None), None
         except RulesError as exc:
             return None, exc
+        except ledger.Conflict as exc:  # the table was closed (or the match ended) meanwhile
+            return None, RulesError(exc.text)
 
     def complaint(self) -> tuple[ledger.Preview | None, str, RulesError | None]:
         """The preview if the draft is complete, else the step the engine's complaint is about."""
@@ -234,6 +236,7 @@ def save(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
         draft.n = ledger.next_number(table)
     flow = flow_class(table, draft)
     flow.before_save(request.form)
+    flow.sanitize()  # what before_save filled in is judged like any draft (a forged post)
     if draft.replaces is not None:
         draft.reason = " ".join(str(request.form.get("reason") or draft.reason).split())[:200]
     if request.form.get("renumber"):

@@ -89,9 +89,10 @@ class QuatrilhoFlow(flow.Flow):
         for name in ("declarer", "partner", "giver", "last"):
             if getattr(d, name) not in self.active:
                 setattr(d, name, None)
-        if d.calls:
+        while d.calls:  # keep the longest legal start of the auction; say why the rest went
             try:
                 self.helper_auction()
+                break
             except RulesError as exc:
                 self.show_error(exc)
                 d.calls = d.calls[:-1]
@@ -138,7 +139,11 @@ class QuatrilhoFlow(flow.Flow):
             seat = flow.small_int(arg.partition(":")[0], len(self.players))
             if seat is not None:
                 d.calls.append([self.players[seat], arg.partition(":")[2]])
-                self._finish_helper()
+                try:
+                    self._finish_helper()
+                except RulesError as exc:  # a call out of turn (a stale page, a double tap)
+                    d.calls.pop()
+                    self.show_error(exc)
         elif kind == "undo" and d.calls:
             d.calls.pop()
             d.helper = True

@@ -110,7 +110,11 @@ def join_code() -> ResponseReturnValue:
 def two_key(table_id: str) -> ResponseReturnValue:
     table = load(table_id)
     require_owner(table)
-    ledger.set_two_key(table, on=request.form.get("on") == "1")
+    try:
+        ledger.set_two_key(table, on=request.form.get("on") == "1")
+    except ledger.Conflict as exc:
+        flash(render_text(exc.text), "error")
+        return redirect(url_for("sharing.share", table_id=table.id))
     flash(
         _("Two-key entry is on: each hand waits for a confirmation from another phone.")
         if table.two_key

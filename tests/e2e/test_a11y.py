@@ -245,3 +245,76 @@ def test_every_samba_page_passes_axe(page, live_server, axe_check, shot) -> None
     page.goto(f"{base}/samba/melds?t={tid}&team=1&m0=Ac+Ao+Ae")
     audit("melds-for-a-team")
     audit.done()
+
+
+# --------------------------------------------------------------------------- Sharing
+
+
+def test_every_sharing_page_passes_axe(page, browser, browser_context_args, live_server, axe_check, shot) -> None:  # type: ignore[no-untyped-def]
+    """The sharing pages: the share page for the owner (a new scoring link shown, then a new
+    join code) and for a watcher, the join page empty and with its error, the refused link, the
+    house rules, the TV view, the conflict page of two phones saving the same hand, and a table
+    page with a hand to confirm (two-key entry) on the other phone."""
+    from tests.e2e import sharing_steps as sharing
+    from tests.e2e.steps import go
+
+    base = live_server
+    audit = Audit(page, axe_check, shot, prefix="share-a11y")
+    phones = sharing.Phones(browser, browser_context_args)
+    try:
+        tid = create_table(page, base, name="Mesa da varanda")
+        sharing.open_share(page, base, tid)
+        audit("share-owner")
+        link = sharing.create_link(page, "Bia")
+        audit("share-owner-new-link")
+        sharing.create_code(page, "Caio")
+        audit("share-owner-new-code")
+        page.goto(f"{base}/t/{tid}/options")
+        expect(page.locator("#opt_starting_chips")).to_be_visible()
+        audit("options")
+        page.fill("#opt_starting_chips", "-3")
+        go(page, page.locator('main form[method="post"] button[type="submit"]'))
+        expect(page.locator(".field-error").first).to_be_visible()
+        audit("options-error")
+
+        other = phones.open("other")
+        other.goto(f"{base}/t/{tid}/share")
+        audit("share-watcher", other)
+        other.goto(f"{base}/join")
+        audit("join", other)
+        sharing.type_code(other, base, "ZZZZ-ZZZZ")
+        expect(other.locator(".field-error")).to_be_visible()
+        audit("join-error", other)
+        other.goto(f"{base}/j/not-a-real-link")
+        expect(other.locator(".error-box")).to_be_visible()
+        audit("link-refused", other)
+
+        # Two phones save hand 1: the second one's conflict page.
+        other.goto(link)
+        page.goto(f"{base}/t/{tid}")
+        sharing.start_all_pass(page, "ouros")
+        sharing.start_all_pass(other, "copas")
+        sharing.tap_all_pass(page)
+        sharing.all_pass_button(other).tap()
+        expect(other.locator(".conflict-theirs")).to_be_visible()
+        audit("conflict", other)
+        go(other, other.locator('button[name="renumber"]'))
+
+        # Two-key entry: a hand from the owner's phone waits for the other phone.
+        sharing.open_share(page, base, tid)
+        go(page, page.locator('form[action$="/two-key"] button'))
+        page.goto(f"{base}/t/{tid}")
+        sharing.start_all_pass(page, "paus")
+        sharing.tap_all_pass(page)
+        other.goto(f"{base}/t/{tid}")
+        expect(other.locator(".tag-pending")).to_be_visible()
+        expect(other.locator('form[action$="/confirm"] button')).to_be_visible()
+        audit("table-to-confirm", other)
+        other.emulate_media(color_scheme="dark")
+        audit("table-to-confirm-dark", other)
+
+        page.goto(f"{base}/tv/{tid}")
+        audit("tv")
+        audit.done()
+    finally:
+        phones.close()

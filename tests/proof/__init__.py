@@ -1,0 +1,1 @@
+"""Proof: concurrency, crash and fuzz tests against the production server and the real app."""
