@@ -27,7 +27,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from referee.db import db
 from referee.models import Access, JoinAttempt, Table, utcnow
@@ -158,6 +158,8 @@ def redeem_code(typed: str, *, client: str) -> tuple[Table, str]:
     expires = _aware(row.code_expires_at) if row is not None else None
     ok = row is not None and row.revoked_at is None and expires is not None and expires > utcnow()
     db.session.add(JoinAttempt(client=key, ok=ok))
+    # Attempts only matter inside the window: older ones go, so the table stays small.
+    db.session.execute(delete(JoinAttempt).where(JoinAttempt.at < utcnow() - timedelta(days=1)))
     if not ok or row is None:
         db.session.commit()
         raise BadCode()
