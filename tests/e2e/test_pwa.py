@@ -252,7 +252,9 @@ def test_a_slow_network_shows_the_saved_copy_marked_as_such(page, context, slow_
     started = time.monotonic()
     page.goto(base + "/_test/slow")
     waited = time.monotonic() - started
-    assert 3 < waited < 6.5, waited  # the worker waited about 4 s, not the full 7
+    # It tried the network first (about 4 s), and the saved copy (version 1, below) proves it did
+    # not wait for the 7 s answer; no upper bound on the clock, which a loaded machine would break.
+    assert waited > 3, waited
     assert page.get_by_role("heading", level=1).inner_text() == "Versão 1"
     assert page.locator("#saved-copy").inner_text().startswith("A rede está lenta ou fora do ar")
 
