@@ -4,6 +4,7 @@ create_app() override them, in that order."""
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 import secrets
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,12 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "LANGUAGES": list(LANGUAGES),
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
+        # Send the session cookie only when the session changed. Refreshing it on every answer
+        # let a slow answer (a live poll started earlier) put back an older cookie over a newer
+        # one, and the phone forgot the table it had just opened or the scoring link it had just
+        # used. The session stays valid this long after its last change:
+        "SESSION_REFRESH_EACH_REQUEST": False,
+        "PERMANENT_SESSION_LIFETIME": timedelta(days=180),
         # Secure only when served over HTTPS (REFEREE_HTTPS=1): on a plain-http LAN a Secure
         # cookie would never come back and every form would fail its CSRF check.
         "SESSION_COOKIE_SECURE": False,

@@ -437,3 +437,15 @@ def test_an_outbox_post_from_a_phone_that_lost_its_access_is_refused(app: Flask)
     owner.post(f"/t/{tid}/access/{access_id}/revoke")
     assert scorer.post(f"/t/{tid}/hand/all-pass", data=body, headers=OUTBOX).status_code == 401
     assert stored(app, tid) == []
+
+
+def test_polls_and_repeated_reads_never_resend_the_session_cookie(client) -> None:
+    """A poll answered late must not put back an older session cookie over a newer one (the
+    phone would forget a table it just opened, or a scoring link it just used): only answers
+    that change the session send the cookie."""
+    table = client.post("/api/v1/tables", json={"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"]}).get_json()
+    first = client.get(f"/w/{table['id']}")
+    assert "Set-Cookie" in first.headers  # the phone now knows this table
+    again = client.get(f"/w/{table['id']}")
+    poll = client.get(f"/t/{table['id']}/version")
+    assert "Set-Cookie" not in again.headers and "Set-Cookie" not in poll.headers
