@@ -21,6 +21,8 @@ from types import MappingProxyType
 from typing import Final
 
 from . import seats
+from .auction import Auction as AuctionBase
+from .auction import replay_pairs
 from .cards import Suit
 from .errors import IllegalCall, InconsistentHand, InvalidInput, RulesError
 from .game import GameModule, Teams
@@ -399,7 +401,7 @@ class Contract:
         return {"bid": self.bid.value, "declarers": list(self.declarers)}
 
 
-class Auction:
+class Auction(AuctionBase[Call]):
     """The auction of one hand, call by call.
 
     ``legal_calls()`` lists what the player to speak may say, ``joiners()`` who may join a
@@ -425,14 +427,16 @@ class Auction:
         self.declarers: list[str] = []
         self.dealer = dealer
         self.passed: set[str] = set()  # whose pass counts (since the standing bid, under three_passes)
-        self.turn: str | None = self.order[0]
+        self._turn: str | None = self.order[0]
         self.barred_from_literal_overcall: str | None = None
 
     # -- questions
 
+    CALLS = ALL_CALLS
+
     @property
-    def complete(self) -> bool:
-        return self.turn is None
+    def turn(self) -> str | None:
+        return self._turn
 
     @property
     def contract(self) -> Contract | None:
@@ -448,25 +452,11 @@ class Auction:
     def may_bid_jogo_obrigatorio(self, player: str) -> bool:
         return self.options.jogo_obrigatorio_bidders == "anyone" or self.forced(player)
 
-    def legal_calls(self) -> list[Call]:
-        """The calls the player to speak may make now (empty once the auction is complete)."""
-        if self.turn is None:
-            return []
-        return [c for c in ALL_CALLS if self._reason(self.turn, c) is None]
-
     def joiners(self) -> list[str]:
         """Players other than the one to speak who may join the standing Meia Miséria now."""
         if self.turn is None:
             return []
         return [p for p in self.order if p != self.turn and self._reason(p, Bid.MEIA_MISERIA) is None]
-
-    def can_call(self, player: str, call: Call) -> bool:
-        return self._reason(player, call) is None
-
-    def verify_call(self, player: str, call: Call, *, field: str | None = None) -> None:
-        reason = self._reason(player, call)
-        if reason is not None:
-            raise IllegalCall(reason, field=field)
 
     # -- actions
 
@@ -489,8 +479,8 @@ class Auction:
                 self.passed = set()
         self.calls.append((player, call))
         if in_turn:  # an out-of-turn join uses nobody's turn
-            self.turn = self._next_speaker(player)
-            self.barred_from_literal_overcall = self.turn if call is Bid.SOLO_DEZ else None
+            self._turn = self._next_speaker(player)
+            self.barred_from_literal_overcall = self._turn if call is Bid.SOLO_DEZ else None
 
     @classmethod
     def replay(
@@ -761,20 +751,7 @@ def _replay_auction(
     aces: Mapping[str, int],
     raw: object,
 ) -> tuple[tuple[tuple[str, Call], ...], Contract | None]:
-    if not isinstance(raw, Sequence) or isinstance(raw, str):
-        raise InvalidInput(Text(N_("The auction must be a list of [player, call] pairs.")), field="auction")
-    auction = Auction(players=players, dealer=dealer, options=options, aces=aces)
-    for i, item in enumerate(raw):
-        where = f"auction[{i}]"
-        if not isinstance(item, Sequence) or isinstance(item, str) or len(item) != 2:
-            raise InvalidInput(Text(N_("Each call must be a [player, call] pair.")), field=where)
-        player = seats.require_player(players, item[0], field=where)
-        auction.call(player, parse_call(item[1], field=where), field=where)
-    if not auction.complete:
-        raise IllegalCall(
-            Text(N_("The auction is not finished: %(name)s still has to speak."), name=auction.turn or ""),
-            field="auction",
-        )
+    auction = replay_pairs(Auction(players=players, dealer=dealer, options=options, aces=aces), players, raw, parse_call)
     return tuple(auction.calls), auction.contract
 
 

@@ -22,6 +22,8 @@ from types import MappingProxyType
 from typing import Final
 
 from . import seats
+from .auction import Auction as AuctionBase
+from .auction import replay_pairs
 from .cards import Card
 from .errors import IllegalCall, InconsistentHand, InvalidInput
 from .game import GameModule, Teams
@@ -389,7 +391,7 @@ def next_dealer(players: Sequence[str], dealer: str, options: QuatrilhoOptions) 
 # --------------------------------------------------------------------------- the auction
 
 
-class Auction:
+class Auction(AuctionBase[Call]):
     """The "É bom?" auction of one hand (Q-L1), call by call.
 
     Each of the four active players speaks once, in order of play from the mão:
@@ -419,14 +421,12 @@ class Auction:
 
     # -- questions
 
+    CALLS = tuple(Call)
+
     @property
     def turn(self) -> str | None:
         n = len(self.calls)
         return self.active[n] if n < len(self.active) else None
-
-    @property
-    def complete(self) -> bool:
-        return self.turn is None
 
     def result(self, *, no_bid: Mode = Mode.CARREGUETE) -> tuple[Mode, str | None]:
         """The contract once complete: the best solo, else the chamada, else ``no_bid``."""
@@ -437,20 +437,6 @@ class Auction:
         if self.caller is not None:
             return Mode.CHAMADA, self.caller
         return no_bid, None
-
-    def legal_calls(self) -> list[Call]:
-        """The calls the player to speak may make now (empty once the auction is complete)."""
-        if self.turn is None:
-            return []
-        return [c for c in Call if self._reason(self.turn, c) is None]
-
-    def can_call(self, player: str, call: Call) -> bool:
-        return self._reason(player, call) is None
-
-    def verify_call(self, player: str, call: Call, *, field: str | None = None) -> None:
-        reason = self._reason(player, call)
-        if reason is not None:
-            raise IllegalCall(reason, field=field)
 
     # -- actions
 
@@ -723,21 +709,7 @@ def _check_figures_against_tricks(figures: Mapping[str, int], tricks: Mapping[st
 
 
 def _parse_auction(players: tuple[str, ...], active: tuple[str, ...], raw: object) -> Auction:
-    if isinstance(raw, str) or not isinstance(raw, Sequence):
-        raise InvalidInput(Text(N_("The auction must be a list of [player, call] pairs.")), field="auction")
-    auction = Auction(active=active)
-    for i, item in enumerate(raw):
-        where = f"auction[{i}]"
-        if isinstance(item, str) or not isinstance(item, Sequence) or len(item) != 2:
-            raise InvalidInput(Text(N_("Each call must be a [player, call] pair.")), field=where)
-        player = seats.require_player(players, item[0], field=where)
-        auction.call(player, parse_call(item[1], field=where), field=where)
-    if not auction.complete:
-        raise IllegalCall(
-            Text(N_("The auction is not finished: %(name)s still has to speak."), name=auction.turn or ""),
-            field="auction",
-        )
-    return auction
+    return replay_pairs(Auction(active=active), players, raw, parse_call)
 
 
 def _check_auction_agrees(auction: Auction, mode: Mode, declarer: str | None, giver: str | None) -> None:
