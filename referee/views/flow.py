@@ -148,10 +148,27 @@ class Flow:
 
     # -- shared
 
+    def record(self, draft: Draft | None = None) -> dict[str, Any]:
+        """The API record the draft stands for; a game adds what only the page knows (Samba:
+        which team the hidden-canastra answer belongs to)."""
+        return (draft or self.draft).record()
+
+    def check(self, draft: Draft) -> None:
+        """Checks of the page's own before the engine's (Samba: the card counter), raising
+        :class:`RulesError`."""
+
     def judge(self, draft: Draft | None = None) -> tuple[ledger.Preview | None, RulesError | None]:
         draft = draft or self.draft
         try:
-            return ledger.preview_hand(self.table, draft.record(), dealer=self.dealer, number=draft.n or None), None
+            self.check(draft)
+            preview = ledger.preview_hand(
+                self.table,
+                self.record(draft),
+                dealer=self.dealer,
+                number=draft.n or None,
+                correcting=draft.replaces is not None,
+            )
+            return preview, None
         except RulesError as exc:
             return None, exc
         except ledger.Conflict as exc:  # the table was closed (or the match ended) meanwhile
@@ -244,7 +261,7 @@ def save(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
     try:
         number, _answer, replayed = ledger.record_hand(
             table,
-            draft.record(),
+            flow.record(),
             expected_number=draft.n or None,
             actor=actor_code(table),
             idempotency_key=draft.key or None,

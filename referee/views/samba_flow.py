@@ -44,7 +44,6 @@ class SambaDraft(flow.Draft):
     hidden: str | None = None  # the hidden-canastra category of the team that went out
     teams: list[dict[str, Any]] = field(default_factory=list)
     ready: bool = False  # the scorer asked to check the hand
-    out: int | None = None  # the index of the team that went out (set by the flow, not the URL)
 
     TYPES: ClassVar[dict[str, type]] = {**flow.Draft.TYPES, "went_out": str, "hidden": str, "teams": list, "ready": bool}
 
@@ -55,8 +54,6 @@ class SambaDraft(flow.Draft):
 
     def record(self) -> dict[str, Any]:
         teams = [_team_record(t) for t in self.teams]
-        if self.out is not None and self.hidden and self.out < len(teams):
-            teams[self.out]["hidden_canastra"] = self.hidden
         out = self.went_out if self.went_out != STOCK_RAN_OUT else None
         record: dict[str, Any] = {"went_out": out, "teams": teams}
         if self.dealer is not None:
@@ -111,26 +108,22 @@ class SambaFlow(flow.Flow):
         d.teams = d.teams[: len(self.teams)]
         if d.went_out not in (*self.players, STOCK_RAN_OUT):
             d.went_out = None
-        d.out = self.out_team()
 
-    def judge(self, draft: flow.Draft | None = None) -> tuple[ledger.Preview | None, RulesError | None]:
-        """The engine's verdict, after the card counter's own check (no more cards counted than
-        the 162 hold); the hidden canastra goes to the team that went out."""
-        d: SambaDraft = draft or self.draft  # type: ignore[assignment]
-        try:
-            samba.check_card_counts([t.get(pile, {}) for t in d.teams for pile in PILES.values()], field="teams")
-        except RulesError as exc:
-            return None, exc
-        d.out = self.out_team(d)
-        try:
-            preview = ledger.preview_hand(
-                self.table, d.record(), dealer=self.dealer, number=d.n or None, correcting=d.replaces is not None
-            )
-        except RulesError as exc:
-            return None, exc
-        except ledger.Conflict as exc:  # the match ended meanwhile (another phone, the back button)
-            return None, RulesError(exc.text)
-        return preview, None
+    def check(self, draft: flow.Draft) -> None:
+        """No more cards counted, all piles together, than the 162 hold."""
+        assert isinstance(draft, SambaDraft)
+        samba.check_card_counts([t.get(pile, {}) for t in draft.teams for pile in PILES.values()], field="teams")
+
+    def record(self, draft: flow.Draft | None = None) -> dict[str, Any]:
+        """The draft's record, the hidden-canastra answer given to the team that went out (the
+        page asks it once, not per team)."""
+        d = draft or self.draft
+        assert isinstance(d, SambaDraft)
+        record = d.record()
+        out = self.out_team(d)
+        if out is not None and d.hidden:
+            record["teams"][out]["hidden_canastra"] = d.hidden
+        return record
 
     def out_team(self, draft: SambaDraft | None = None) -> int | None:
         went_out = (draft or self.draft).went_out
@@ -165,7 +158,6 @@ class SambaFlow(flow.Flow):
             seat = flow.small_int(went_out, len(self.players))
             d.went_out = self.players[seat] if seat is not None else None
         d.hidden = args.get("hidden") if args.get("hidden") in samba.HIDDEN else None
-        d.out = self.out_team()
         teams = []
         for i, _team in enumerate(self.teams):
             team: dict[str, Any] = {}
@@ -214,7 +206,7 @@ class SambaFlow(flow.Flow):
         return {
             "teams": self.teams,
             "team_drafts": d.teams,
-            "records": d.record()["teams"],
+            "records": self.record()["teams"],
             "before": match["teams"],  # totals and opening melds before this hand
             "out_team": self.out_team(),
             "preview": preview,
