@@ -52,7 +52,13 @@ class BadCode(Exception):
     """No such code, or it expired or was revoked (it says nothing more)."""
 
 
-def _hash(secret: str) -> str:
+def new_token() -> str:
+    """A token for the owner or a scoring link: 256 random bits, shown once."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_secret(secret: str) -> str:
+    """What is stored of a token or a code: its sha256, never the secret itself."""
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
@@ -86,7 +92,7 @@ def grant(table: Table, token: str | None) -> Grant:
     watcher. A revoked access gives nothing more than watching."""
     if not token:
         return WATCHING
-    hashed = _hash(token)
+    hashed = hash_secret(token)
     if hmac.compare_digest(table.scorer_token_hash, hashed):
         return Grant(OWNER)
     row = db.session.execute(
@@ -104,8 +110,8 @@ def _label(raw: object) -> str:
 
 def create_link(table: Table, label: object = "") -> tuple[Access, str]:
     """A scoring link: answers the access and its token (shown once, for the link and QR code)."""
-    token = secrets.token_urlsafe(32)
-    row = Access(table_id=table.id, role=SCORER, label=_label(label), token_hash=_hash(token))
+    token = new_token()
+    row = Access(table_id=table.id, role=SCORER, label=_label(label), token_hash=hash_secret(token))
     db.session.add(row)
     db.session.commit()
     return row, token
@@ -132,7 +138,7 @@ def create_code(table: Table, label: object = "") -> tuple[Access, str]:
         table_id=table.id,
         role=SCORER,
         label=_label(label),
-        code_hash=_hash(code),
+        code_hash=hash_secret(code),
         code_expires_at=utcnow() + timedelta(minutes=CODE_MINUTES),
     )
     db.session.add(row)
@@ -141,7 +147,7 @@ def create_code(table: Table, label: object = "") -> tuple[Access, str]:
 
 
 def _client_key(client: str) -> str:
-    return _hash("client:" + client)
+    return hash_secret("client:" + client)
 
 
 def redeem_code(typed: str, *, client: str) -> tuple[Table, str]:
@@ -154,7 +160,7 @@ def redeem_code(typed: str, *, client: str) -> tuple[Table, str]:
     if (recent or 0) >= ATTEMPTS:
         raise TooManyAttempts()
     code = normal_code(typed)
-    row = db.session.scalar(select(Access).where(Access.code_hash == _hash(code))) if len(code) == CODE_LENGTH else None
+    row = db.session.scalar(select(Access).where(Access.code_hash == hash_secret(code))) if len(code) == CODE_LENGTH else None
     expires = _aware(row.code_expires_at) if row is not None else None
     ok = row is not None and row.revoked_at is None and expires is not None and expires > utcnow()
     db.session.add(JoinAttempt(client=key, ok=ok))
@@ -163,8 +169,8 @@ def redeem_code(typed: str, *, client: str) -> tuple[Table, str]:
     if not ok or row is None:
         db.session.commit()
         raise BadCode()
-    token = secrets.token_urlsafe(32)
-    row.token_hash, row.code_hash, row.code_expires_at = _hash(token), None, None
+    token = new_token()
+    row.token_hash, row.code_hash, row.code_expires_at = hash_secret(token), None, None
     db.session.commit()
     table = db.session.get(Table, row.table_id)
     assert table is not None
@@ -173,7 +179,7 @@ def redeem_code(typed: str, *, client: str) -> tuple[Table, str]:
 
 def redeem_link(token: str) -> Table | None:
     """The table a scoring link opens (None for an unknown or revoked link)."""
-    row = db.session.scalar(select(Access).where(Access.token_hash == _hash(token), Access.revoked_at.is_(None)))
+    row = db.session.scalar(select(Access).where(Access.token_hash == hash_secret(token), Access.revoked_at.is_(None)))
     return db.session.get(Table, row.table_id) if row is not None else None
 
 
@@ -238,3 +244,15 @@ def parse_actor(code: str) -> Actor:
         return Actor(via="api", role=OWNER, access_id=None, device=device)
     role, _colon, number = who.partition(":")
     return Actor(via=via, role=role, access_id=int(number) if number.isdigit() else None, device=device)
+
+
+def may_confirm(recorded_by: str, actor_code: str, *, owner: bool) -> bool:
+    """Two-key entry: may the writer ``actor_code`` confirm a hand ``recorded_by`` wrote? The
+    owner always may; anyone else only from another source than the recorder: another phone on
+    the web (its device id), another token through the API. The same phone confirming its own
+    hand proves nothing."""
+    return owner or _source(parse_actor(recorded_by)) != _source(parse_actor(actor_code))
+
+
+def _source(who: Actor) -> str:
+    return f"device:{who.device}" if who.device else f"token:{who.role}:{who.access_id}"

@@ -15,7 +15,6 @@ loser gets a :class:`Conflict`.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
 from collections.abc import Mapping, Sequence
 import json
@@ -30,6 +29,7 @@ from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.exc import IntegrityError
 
+from referee import access
 from referee.db import db
 from referee.i18n import render_text
 from referee.models import Hand, HandDelta, HandEvent, IdempotencyKey, Seat, Table, utcnow
@@ -64,19 +64,6 @@ class NotFound(Exception):
 
 
 # --------------------------------------------------------------------------- tables
-
-
-def new_token() -> str:
-    """A scorer token: 256 random bits, shown once, stored only as a hash."""
-    return secrets.token_urlsafe(32)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def token_matches(table: Table, token: str | None) -> bool:
-    return bool(token) and hmac.compare_digest(table.scorer_token_hash, hash_token(token or ""))
 
 
 def _printable(text: str, *, field: str) -> str:
@@ -150,14 +137,14 @@ def create_table(
         raise InvalidInput(Text(N_("two_key must be true or false.")), field="two_key")
     parsed = rules.parse_options(options)
     team_of = {name: i for i, team in enumerate(rules.seat_teams(names, teams, parsed)) for name in team}
-    token = new_token()
+    token = access.new_token()
     table = Table(
         id=secrets.token_urlsafe(16),
         game=rules.slug,
         name=title,
         options=rules.options_json(parsed),
         locale=LOCALES.get(str(locale), "pt_BR") if locale is not None else "pt_BR",
-        scorer_token_hash=hash_token(token),
+        scorer_token_hash=access.hash_secret(token),
         first_dealer=first_dealer,
         state=_state(balances={n: 0 for n in names}, next_number=1, next_dealer=names[first_dealer]),
         version=0,
@@ -975,7 +962,7 @@ def confirm_hand(table: Table, number: int, *, actor: str, owner: bool = False) 
     """Confirm a hand recorded under two-key entry. Another phone than the one that recorded it
     must do it (or the owner): the same phone confirming its own hand proves nothing."""
     hand = _two_key_hand(table, number)
-    if not owner and _source(actor) == _source(hand.created_by):
+    if not access.may_confirm(hand.created_by, actor, owner=owner):
         raise InconsistentHand(Text(N_("Another phone must confirm this hand: the one that recorded it cannot.")))
     db.session.add(HandEvent(hand=hand, kind="confirm", actor=actor[:60]))
     _touch(table)
@@ -989,13 +976,6 @@ def dispute_hand(table: Table, number: int, *, actor: str, reason: object = "") 
     db.session.add(HandEvent(hand=hand, kind="dispute", reason=_reason(reason), actor=actor[:60]))
     _touch(table)
     return hand
-
-
-def _source(actor: str) -> str:
-    """Who stands behind a write, for two-key entry: the phone on the web (its device id), the
-    token (the access) through the API."""
-    head, _at, device = actor.partition("@")
-    return f"device:{device}" if device else f"token:{head.rpartition('/')[2]}"
 
 
 def _two_key_hand(table: Table, number: int) -> Hand:

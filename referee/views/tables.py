@@ -159,7 +159,8 @@ def board(table: Table, *, history: bool = False) -> dict[str, Any]:
         "can_score": can_score(table),
         "is_owner": is_owner(table),
         "two_key": table.two_key,
-        "device": session.get("device", ""),
+        # Two-key entry: whether this phone may confirm a hand (asked only on a scorer's phone).
+        "may_confirm": lambda hand: access.may_confirm(hand.created_by, actor_code(table), owner=is_owner(table)),
         "access_labels": access.labels(table),
         "pending": ledger.to_confirm(ledger.recent_hands(table, PENDING_WINDOW)) if table.two_key else [],
     }
