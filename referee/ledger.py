@@ -385,27 +385,38 @@ def match_json(table: Table, outcome: Settlement | TeamScores, balances: Mapping
 def preview_answer(table: Table, preview: Preview) -> dict[str, Any]:
     """A judged, unstored hand as the API answers it (``POST …/hands/preview``): the same
     figures a stored hand would have, totals included, in the current language."""
-    players = players_of(table)
+    result = _result(table, preview, _running(table, preview), number=preview.number)
+    return _render(preview.number, result)
+
+
+def _running(table: Table, preview: Preview, replaced: Hand | None = None) -> dict[str, int]:
+    """Each player's total once ``preview`` is counted (and the hand it corrects is not)."""
     running = totals(table)
+    for name, delta in (replaced.result["deltas"] if replaced else {}).items():
+        running[name] -= int(delta)
     for name, delta in preview.settlement.deltas.items():
         running[name] += delta
-    result = {
-        "lines": _lines_json(preview.settlement.lines),
-        **match_json(table, preview.settlement, running),
-    }
-    answer: dict[str, Any] = {
-        "number": preview.number,
+    return running
+
+
+def _result(table: Table, preview: Preview, running: dict[str, int], *, number: int) -> dict[str, Any]:
+    """What the referee says of a hand, as stored with it (sentences as msgids): the one shape
+    a recorded hand and a preview are both answered from."""
+    players = players_of(table)
+    result: dict[str, Any] = {
+        "number": number,
         "dealer": preview.dealer,
         "next_dealer": preview.next_dealer,
         "deltas": {name: preview.settlement.deltas[name] for name in players},
         "totals": running,
         "contract": dict(preview.contract),
-        "breakdown": breakdown(result),
+        "lines": _lines_json(preview.settlement.lines),
         "payments": payments_json(preview.settlement),
+        **match_json(table, preview.settlement, running),
     }
-    if "teams" in result:
-        answer.update(teams=teams_answer(result), finished=result["finished"], winner=result["winner"])
-    return answer
+    if preview.settlement.carry:
+        result["carry"] = preview.settlement.carry
+    return result
 
 
 def payments_json(settlement: Settlement | TeamScores) -> list[dict[str, Any]]:
@@ -476,25 +487,9 @@ def record_hand(
             raise Conflict(Text(N_("Hand %(number)s is already void."), number=old.number))
     preview = preview_hand(table, raw, dealer=old.dealer if old else dealer, number=number, correcting=old is not None)
     rules = rules_of(table)
-    running = totals(table)
-    for name, delta in (old.result["deltas"] if old else {}).items():
-        running[name] -= int(delta)
-    for name, delta in preview.settlement.deltas.items():
-        running[name] += delta
     players = players_of(table)
-    result: dict[str, Any] = {
-        "number": number,
-        "dealer": preview.dealer,
-        "next_dealer": preview.next_dealer,
-        "deltas": {name: preview.settlement.deltas[name] for name in players},
-        "totals": running,
-        "contract": dict(preview.contract),
-        "lines": _lines_json(preview.settlement.lines),
-        "payments": payments_json(preview.settlement),
-        **match_json(table, preview.settlement, running),
-    }
-    if preview.settlement.carry:
-        result["carry"] = preview.settlement.carry
+    running = _running(table, preview, old)
+    result = _result(table, preview, running, number=number)
     if table.two_key:
         result["two_key"] = True  # waits for a confirmation from another phone
     if old is not None:
@@ -669,21 +664,8 @@ def _answer(
     confirmed: HandEvent | None = None,
 ) -> dict[str, Any]:
     with force_locale(table.locale):
-        answer: dict[str, Any] = {
-            "number": number,
-            "dealer": result["dealer"],
-            "next_dealer": result["next_dealer"],
-            "deltas": result["deltas"],
-            "totals": result["totals"],
-            "contract": result["contract"],
-            "breakdown": breakdown(result),
-            "payments": result.get("payments", []),
-            "record": record,
-        }
-        if "teams" in result:
-            answer["teams"] = teams_answer(result)
-            answer["finished"] = result["finished"]
-            answer["winner"] = result["winner"]
+        answer = _render(number, result)
+    answer["record"] = record
     if "replaces" in result:
         answer["replaces"] = result["replaces"]
     if result.get("two_key"):
@@ -693,6 +675,37 @@ def _answer(
     if void is not None:
         answer["void"] = True
         answer["voided"] = {"at": _iso(void.at), "by": void.actor, "reason": void.reason}
+    return answer
+
+
+def _render(number: int, result: Mapping[str, Any]) -> dict[str, Any]:
+    """A hand's result as the API answers it, its sentences in the current language."""
+    answer: dict[str, Any] = {
+        "number": number,
+        "dealer": result["dealer"],
+        "next_dealer": result["next_dealer"],
+        "deltas": result["deltas"],
+        "totals": result["totals"],
+        "contract": result["contract"],
+        "breakdown": breakdown(result),
+        "payments": result.get("payments", []),
+    }
+    if "teams" in result:
+        answer.update(teams=teams_answer(result), finished=result["finished"], winner=result["winner"])
+    return answer
+
+
+def void_answer(table: Table, hand: Hand) -> dict[str, Any]:
+    """``POST …/void``: the voided hand as stored, with the table as it stands now (totals,
+    next dealer and, for a match, each team's total and whether the match is over)."""
+    answer = hand_answer(table, hand)
+    answer["totals"] = totals(table)
+    answer["next_dealer"] = current_dealer(table)
+    match = standing(table)
+    if match is not None:
+        for team, now in zip(answer.get("teams", []), match["teams"]):
+            team.update(total=now["total"], min_meld=now["min_meld"])
+        answer.update(finished=match["finished"], winner=match["winner"])
     return answer
 
 

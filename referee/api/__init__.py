@@ -244,15 +244,7 @@ def void_hand(table: Table, number: int) -> ResponseReturnValue:
     if not isinstance(reason, str):
         raise InvalidInput(Text(N_("The reason must be text.")), field="reason")
     hand = ledger.void_hand(table, number, reason=reason, actor=g.actor)
-    answer = ledger.hand_answer(table, hand)
-    answer["totals"] = ledger.totals(table)
-    answer["next_dealer"] = ledger.current_dealer(table)
-    match = ledger.standing(table)
-    if match is not None:  # the match as it stands now, not as it stood after the voided hand
-        for team, now in zip(answer.get("teams", []), match["teams"]):
-            team.update(total=now["total"], min_meld=now["min_meld"])
-        answer.update(finished=match["finished"], winner=match["winner"])
-    return jsonify(answer)
+    return jsonify(ledger.void_answer(table, hand))
 
 
 @bp.post("/tables/<table_id>/hands/<int:number>/confirm")
