@@ -17,10 +17,10 @@ from flask.typing import ResponseReturnValue
 
 from referee import ledger
 from referee.i18n import render_text
-
+from referee.rules.cards import Suit
 from referee.rules.errors import RulesError
 from referee.rules.samba_melds import RANKS, Card, MeldVerdict, OpeningVerdict, check_meld, check_opening, parse_card
-from referee.rules.cards import Suit
+from referee.views import labels
 
 bp = Blueprint("melds", __name__)
 
@@ -55,7 +55,7 @@ def _table_minimum() -> tuple[int | None, str | None, Any]:
     if match is None or int(team) >= len(match["teams"]):
         return None, None, None
     entry = match["teams"][int(team)]
-    return int(entry["min_meld"]), " & ".join(entry["players"]), table
+    return int(entry["min_meld"]), labels.team_name(entry["players"]), table
 
 
 @bp.get("/samba/melds")

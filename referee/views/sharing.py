@@ -19,7 +19,7 @@ from referee.forms import OPTION_PREFIX, field_for, option_values, table_form
 from referee.i18n import render_text
 from referee.models import Table
 from referee.rules.errors import RulesError
-from referee.views.tables import grant_of, is_owner, load, remember_token, require_owner
+from referee.views.tables import grant_of, is_owner, load, local_path, remember_token, require_owner
 
 bp = Blueprint("sharing", __name__)
 
@@ -121,7 +121,7 @@ def two_key(table_id: str) -> ResponseReturnValue:
         else _("Two-key entry is off."),
         "success",
     )
-    return redirect(request.form.get("next") or url_for("sharing.share", table_id=table.id))
+    return redirect(local_path(request.form.get("next"), url_for("sharing.share", table_id=table.id)))
 
 
 @bp.post("/t/<table_id>/end")

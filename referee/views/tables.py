@@ -394,33 +394,46 @@ def rematch(table_id: str) -> ResponseReturnValue:
 # --------------------------------------------------------------------------- two-key entry
 
 
-@bp.post("/t/<table_id>/hands/<int:number>/confirm")
-def confirm(table_id: str, number: int) -> ResponseReturnValue:
-    """Confirm a hand another phone recorded (two-key entry)."""
+def local_path(value: str | None, default: str) -> str:
+    """Where to go back to: a path on this site from the form, else ``default`` (a ``next``
+    pointing elsewhere is never followed)."""
+    if value and value.startswith("/") and not value.startswith(("//", "/\\")):
+        return value
+    return default
+
+
+def _two_key_step(table_id: str, number: int, step: Any, done: str) -> ResponseReturnValue:
+    """Confirm or dispute a hand (two-key entry): the ledger decides, the page says what happened."""
     table = load(table_id)
     require_scorer(table)
     try:
-        ledger.confirm_hand(table, number, actor=actor_code(table), owner=is_owner(table))
+        step(table, number, actor=actor_code(table))
     except (ledger.Conflict, RulesError) as exc:
         flash(render_text(exc.text), "error")
     except ledger.NotFound:
         abort(404)
     else:
-        flash(_("Hand %(number)s confirmed.", number=number), "success")
-    return redirect(request.form.get("next") or url_for("tables.show", table_id=table.id))
+        flash(done, "success")
+    return redirect(local_path(request.form.get("next"), url_for("tables.show", table_id=table.id)))
+
+
+@bp.post("/t/<table_id>/hands/<int:number>/confirm")
+def confirm(table_id: str, number: int) -> ResponseReturnValue:
+    """Confirm a hand another phone recorded (two-key entry)."""
+    return _two_key_step(
+        table_id,
+        number,
+        lambda table, n, actor: ledger.confirm_hand(table, n, actor=actor, owner=is_owner(table)),
+        _("Hand %(number)s confirmed.", number=number),
+    )
 
 
 @bp.post("/t/<table_id>/hands/<int:number>/dispute")
 def dispute(table_id: str, number: int) -> ResponseReturnValue:
     """Flag a hand for the owner (two-key entry)."""
-    table = load(table_id)
-    require_scorer(table)
-    try:
-        ledger.dispute_hand(table, number, actor=actor_code(table), reason=request.form.get("reason") or "")
-    except (ledger.Conflict, RulesError) as exc:
-        flash(render_text(exc.text), "error")
-    except ledger.NotFound:
-        abort(404)
-    else:
-        flash(_("Hand %(number)s is marked disputed; the owner will sort it out.", number=number), "success")
-    return redirect(url_for("tables.show", table_id=table.id))
+    return _two_key_step(
+        table_id,
+        number,
+        lambda table, n, actor: ledger.dispute_hand(table, n, actor=actor, reason=request.form.get("reason") or ""),
+        _("Hand %(number)s is marked disputed; the owner will sort it out.", number=number),
+    )
