@@ -781,7 +781,8 @@ def _aware(moment: datetime) -> datetime:
 
 def stock(table: Table) -> dict[str, int]:
     """The starting stock per player (starting chips, talha), reported apart from net totals."""
-    start = table.options.get("starting_chips", table.options.get("talha", 0))
+    option = rules_of(table).stock_option
+    start = table.options.get(option, 0) if option else 0
     return {name: int(start or 0) for name in players_of(table)}
 
 
@@ -793,7 +794,8 @@ def stock_left(table: Table, balances: Mapping[str, int]) -> dict[str, int]:
 
 def money(table: Table, chips: int) -> str | None:
     """``chips`` in money at the table's chip value, as a decimal string; None when chips only."""
-    value = Decimal(str(table.options.get("chip_value", table.options.get("unit_value", "0"))))
+    option = rules_of(table).money_option
+    value = Decimal(str(table.options.get(option, "0") if option else "0"))
     if value == 0:
         return None
     return format(value * chips, "f")

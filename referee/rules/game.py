@@ -30,6 +30,10 @@ class GameRules(Protocol[O, H]):
     #: True for games scored in points toward a target (Samba): a hand gives each team a score
     #: and the table shows the match, not who pays whom.
     scored: bool
+    #: The options that hold each player's starting stock (chips, talha) and the money one unit
+    #: is worth, for games that have them (the ledger reports the stock apart and shows money).
+    stock_option: str | None
+    money_option: str | None
 
     def parse_options(self, raw: object) -> O:
         """Options as posted, defaults filled in; :class:`InvalidInput` for unknown names or values."""
@@ -77,6 +81,8 @@ class GameModule:
 
     options_class: Any  # a class with from_json(raw) and to_json()
     scored = False
+    stock_option: str | None = None
+    money_option: str | None = None
 
     def parse_options(self, raw: object) -> Any:
         return self.options_class.from_json(raw)

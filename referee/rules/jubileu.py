@@ -1009,6 +1009,8 @@ class JubileuRules(GameModule):
     max_players = PLAYERS
     option_specs = OPTIONS
     options_class = JubileuOptions
+    stock_option: str | None = "starting_chips"
+    money_option: str | None = "chip_value"
 
     def parse_hand(
         self, raw: object, *, players: Sequence[str], options: JubileuOptions, dealer: str, teams: Teams = ()

@@ -1137,6 +1137,8 @@ class QuatrilhoRules(GameModule):
     max_players = MAX_PLAYERS
     option_specs = OPTIONS
     options_class = QuatrilhoOptions
+    stock_option: str | None = "talha"
+    money_option: str | None = "unit_value"
 
     def parse_hand(
         self, raw: object, *, players: Sequence[str], options: QuatrilhoOptions, dealer: str, teams: Teams = ()
