@@ -27,6 +27,7 @@ import tempfile
 from pathlib import Path
 
 from ._common import HOST, WORKERS, LoadResult, drive, figure, gunicorn, load, machine, post_json, referee_server, report_load, status_kb
+from . import rotation
 from .hands import PLAYERS, TEMPLATES, record
 
 CLIENTS = 20
@@ -39,7 +40,7 @@ WRK_SECONDS = 5.0
 
 def bodies() -> list[bytes]:
     """The hand records of one table in order; the sequence repeats every `period` hands."""
-    period = len(TEMPLATES) * len(PLAYERS) // 4  # templates x dealer rotation (lcm of 8 and 4)
+    period = rotation.period(TEMPLATES, PLAYERS)  # templates x dealer rotation
     return [json.dumps(record(PLAYERS, k)).encode() for k in range(period)]
 
 

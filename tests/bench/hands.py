@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import rotation
+
 PLAYERS = ("Ana", "Bia", "Caio", "Dani")
 
 # (name, template). Seats are ints; "auction" is [[seat, call], ...]; "tricks" is {seat: n}.
@@ -56,29 +58,12 @@ TEMPLATES: tuple[tuple[str, dict[str, Any]], ...] = (
 )
 
 
-def dealer_of(players: tuple[str, ...], k: int) -> str:
-    """The dealer of hand k (0-based): the last player deals first, then it passes on."""
-    return players[(len(players) - 1 + k) % len(players)]
-
-
 def render(template: dict[str, Any], players: tuple[str, ...], dealer: str) -> dict[str, Any]:
     """A template with seats replaced by the names of the players, seat 0 after the dealer."""
-    d = players.index(dealer)
-    seat = [players[(d + 1 + i) % len(players)] for i in range(len(players))]
-    out: dict[str, Any] = {"dealer": dealer}
-    for key, value in template.items():
-        if key == "auction":
-            out[key] = [[seat[s], call] for s, call in value]
-        elif key in ("tricks", "aces"):
-            out[key] = {seat[s]: n for s, n in value.items()}
-        elif key == "partner":
-            out[key] = seat[value]
-        else:
-            out[key] = value
-    return out
+    return rotation.render(template, players, dealer, pairs=("auction",), maps=("tricks", "aces"), names=("partner",))
 
 
 def record(players: tuple[str, ...], k: int) -> dict[str, Any]:
     """The k-th hand of a table: templates in turn, each for the dealer of that hand."""
     _name, template = TEMPLATES[k % len(TEMPLATES)]
-    return render(template, players, dealer_of(players, k))
+    return render(template, players, rotation.dealer_of(players, k))

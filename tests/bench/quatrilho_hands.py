@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import rotation
+
 PLAYERS = ("Ana", "Bia", "Caio", "Dani", "Edu")
 
 # (name, template). Seats are ints 0-3 (order of play from the mão); "auction" is
@@ -56,37 +58,20 @@ TEMPLATES: tuple[tuple[str, dict[str, Any]], ...] = (
 )
 
 
-def dealer_of(players: tuple[str, ...], k: int) -> str:
-    """The dealer of hand k (0-based): the last player deals first, then it passes on."""
-    return players[(len(players) - 1 + k) % len(players)]
-
-
 def render(template: dict[str, Any], players: tuple[str, ...], dealer: str) -> dict[str, Any]:
     """A template with seats replaced by names: seat 0 is the player after the dealer, and at
     five the dealer himself sits out (seats 0-3 are the four who play)."""
-    d = players.index(dealer)
-    seat = [players[(d + 1 + i) % len(players)] for i in range(4)]
-    out: dict[str, Any] = {"dealer": dealer}
-    for key, value in template.items():
-        if key == "auction":
-            out[key] = [[seat[s], call] for s, call in value]
-        elif key in ("figures", "tricks"):
-            out[key] = {seat[s]: n for s, n in value.items()}
-        elif key in ("declarer", "partner", "giver"):
-            out[key] = seat[value]
-        else:
-            out[key] = value
-    return out
+    return rotation.render(
+        template, players, dealer, playing=4, pairs=("auction",), maps=("figures", "tricks"), names=("declarer", "partner", "giver")
+    )
 
 
 def record(players: tuple[str, ...], k: int) -> dict[str, Any]:
     """The k-th hand of a table: templates in turn, each for the dealer of that hand."""
     _name, template = TEMPLATES[k % len(TEMPLATES)]
-    return render(template, players, dealer_of(players, k))
+    return render(template, players, rotation.dealer_of(players, k))
 
 
 def period(players: tuple[str, ...] = PLAYERS) -> int:
-    """After this many hands the (template, dealer) pairs repeat: lcm(templates, seats)."""
-    from math import lcm
-
-    return lcm(len(TEMPLATES), len(players))
+    """After this many hands the (template, dealer) pairs repeat."""
+    return rotation.period(TEMPLATES, players)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import rotation
+
 PLAYERS = ("Ana", "Bia", "Caio", "Dani")
 OPTIONS = {"target": 1_000_000}
 
@@ -38,10 +40,12 @@ TEMPLATES: tuple[tuple[str, dict[str, Any]], ...] = (
 
 
 def record(k: int) -> dict[str, Any]:
-    name, template = TEMPLATES[k % len(TEMPLATES)]
+    """Hand k: "went_out" names a seat of the table (the teams are fixed), not one counted from
+    the dealer."""
+    _name, template = TEMPLATES[k % len(TEMPLATES)]
     out = template["went_out"]
     return {
-        "dealer": PLAYERS[(len(PLAYERS) - 1 + k) % len(PLAYERS)],
+        "dealer": rotation.dealer_of(PLAYERS, k),
         "went_out": PLAYERS[out] if out is not None else None,
         "teams": template["teams"],
     }
@@ -49,4 +53,4 @@ def record(k: int) -> dict[str, Any]:
 
 def period() -> int:
     """Templates x dealers: after this many hands the sequence repeats."""
-    return len(TEMPLATES) * len(PLAYERS)
+    return rotation.period(TEMPLATES, PLAYERS)
