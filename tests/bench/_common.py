@@ -15,7 +15,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -320,3 +320,31 @@ def report_load(name: str, result: LoadResult) -> None:
         name, result.duration / len(windows), " ".join(f"{r:,.0f}" for r in windows)), flush=True)
     for key, n in sorted(result.errors.items(), key=lambda kv: -kv[1])[:5]:
         print(f"  [{name}] ERROR x{n}: {key}", flush=True)
+
+
+# --------------------------------------------------------------------------- tables and their hands
+
+
+def new_table(base: str, game: str, players: Sequence[str], n: int, options: Mapping[str, Any] | None = None) -> tuple[str, str]:
+    """A bench table through the API: its id and its scorer token."""
+    body = {"game": game, "players": list(players), "name": f"bench {n}", "options": dict(options or {})}
+    status, answer = post_json(base, "/api/v1/tables", body)
+    if status != 201:
+        raise RuntimeError(f"POST /api/v1/tables answered {status}: {answer}")
+    return answer["id"], answer["token"]
+
+
+def hand_clients(tables: Sequence[tuple[str, str]], bodies: Sequence[bytes], prefix: str = "/api/v1"):  # type: ignore[no-untyped-def]
+    """One closed-loop client per table for :func:`drive`: request i of a client posts the
+    table's hand i (``bodies`` in rotation order, repeating)."""
+
+    def make(table_id: str, token: str):  # type: ignore[no-untyped-def]
+        path = f"{prefix}/tables/{table_id}/hands"
+        headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
+
+        def client(i: int) -> tuple[str, bytes, dict[str, str]]:
+            return path, bodies[i % len(bodies)], headers
+
+        return client
+
+    return [make(t, tok) for t, tok in tables]

@@ -26,8 +26,10 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from ._common import HOST, WORKERS, LoadResult, drive, figure, gunicorn, load, machine, post_json, referee_server, report_load, status_kb
 from . import rotation
+from ._common import (
+    HOST, WORKERS, LoadResult, drive, figure, gunicorn, hand_clients, load, machine, new_table, referee_server, report_load, status_kb,
+)
 from .hands import PLAYERS, TEMPLATES, record
 
 CLIENTS = 20
@@ -44,21 +46,6 @@ def bodies() -> list[bytes]:
     return [json.dumps(record(PLAYERS, k)).encode() for k in range(period)]
 
 
-def clients_for(tables: list[tuple[str, str]], prefix: str):  # type: ignore[no-untyped-def]
-    sequence = bodies()
-
-    def make(table_id: str, token: str):  # type: ignore[no-untyped-def]
-        path = f"{prefix}/tables/{table_id}/hands"
-        headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
-
-        def client(i: int) -> tuple[str, bytes, dict[str, str]]:
-            return path, sequence[i % len(sequence)], headers
-
-        return client
-
-    return [make(t, tok) for t, tok in tables]
-
-
 def print_latency(name: str, result: LoadResult) -> None:
     report_load(name, result)
     figure(f"{name}: requests/s ({CLIENTS} clients)", result.rate, "req/s", "(see ratio)", None)
@@ -70,14 +57,8 @@ def print_latency(name: str, result: LoadResult) -> None:
 
 def run_ours(workdir: Path) -> tuple[LoadResult, list[tuple[int, int | None, int | None]], int]:
     with referee_server(workdir) as server:
-        tables = []
-        for n in range(CLIENTS):
-            status, answer = post_json(server.base, "/api/v1/tables", {
-                "game": "jubileu", "players": list(PLAYERS), "name": f"bench {n}"})
-            if status != 201:
-                raise RuntimeError(f"POST /api/v1/tables answered {status}: {answer}")
-            tables.append((answer["id"], answer["token"]))
-        result = drive(server.port, clients_for(tables, "/api/v1"), SECONDS)
+        tables = [new_table(server.base, "jubileu", PLAYERS, n) for n in range(CLIENTS)]
+        result = drive(server.port, hand_clients(tables, bodies()), SECONDS)
         memory = [(pid, status_kb(pid, "VmHWM"), status_kb(pid, "VmRSS")) for pid in server.worker_pids()]
         return result, memory, result.ok // CLIENTS
 
@@ -86,7 +67,7 @@ def run_bare(workdir: Path) -> tuple[LoadResult, str | None]:
     env = {"BARE_DB": str(workdir / "bare.sqlite3")}
     with gunicorn("tests.bench.bare_app:create_app()", env) as server:
         tables = [(f"bare{n}", "x" * 43) for n in range(CLIENTS)]
-        result = drive(server.port, clients_for(tables, ""), SECONDS)
+        result = drive(server.port, hand_clients(tables, bodies(), prefix=""), SECONDS)
         return result, wrk_cross_check(server.port, workdir)
 
 

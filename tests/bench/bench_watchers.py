@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._common import HOST, WORKERS, figure, load, machine, post_json, referee_server
+from ._common import HOST, WORKERS, figure, load, machine, new_table, post_json, referee_server
 from .hands import PLAYERS, record
 
 TABLES = 5
@@ -245,12 +245,7 @@ def main() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="referee-bench-watchers-"))
     try:
         with referee_server(workdir) as server:
-            tables = []
-            for n in range(TABLES):
-                status, answer = post_json(server.base, "/api/v1/tables", {"game": "jubileu", "players": list(PLAYERS), "name": f"watched {n}"})
-                if status != 201:
-                    raise RuntimeError(f"POST /api/v1/tables answered {status}: {answer}")
-                tables.append((answer["id"], answer["token"]))
+            tables = [new_table(server.base, "jubileu", PLAYERS, n) for n in range(TABLES)]
             # Warm every worker up (templates, catalogues) before measuring.
             for table_id, _token in tables:
                 for _ in range(2 * WORKERS):

@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ._common import LoadResult, drive, figure, post_json, referee_server, report_load
+from . import _common
+from ._common import LoadResult, drive, figure, hand_clients, post_json, referee_server, report_load
 from .bench_api import CLIENTS, P95_TARGET_MS, SECONDS
 
 
@@ -32,11 +33,7 @@ def api_figures(
     workdir = Path(tempfile.mkdtemp(prefix=f"referee-bench-{game}-"))
 
     def new_table(base: str, n: int) -> tuple[str, str]:
-        body = {"game": game, "players": list(players), "name": f"bench {n}", "options": dict(options or {})}
-        status, answer = post_json(base, "/api/v1/tables", body)
-        if status != 201:
-            raise RuntimeError(f"POST /api/v1/tables answered {status}: {answer}")
-        return answer["id"], answer["token"]
+        return _common.new_table(base, game, players, n, options)
 
     def check_sequence(base: str) -> None:
         """Two full periods on a scratch table, one by one: every hand must be accepted (a
@@ -48,23 +45,11 @@ def api_figures(
             if status != 201:
                 raise RuntimeError(f"hand {k + 1} ({kinds[k % len(kinds)]}) answered {status}: {answer}")
 
-    def clients_for(tables: list[tuple[str, str]]):  # type: ignore[no-untyped-def]
-        def make(table_id: str, token: str):  # type: ignore[no-untyped-def]
-            path = f"/api/v1/tables/{table_id}/hands"
-            headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
-
-            def client(i: int) -> tuple[str, bytes, dict[str, str]]:
-                return path, bodies[i % len(bodies)], headers
-
-            return client
-
-        return [make(t, tok) for t, tok in tables]
-
     def run() -> tuple[LoadResult, int]:
         with referee_server(workdir) as server:
             check_sequence(server.base)
             tables = [new_table(server.base, n) for n in range(CLIENTS)]
-            result = drive(server.port, clients_for(tables), SECONDS)
+            result = drive(server.port, hand_clients(tables, bodies), SECONDS)
             return result, result.ok // CLIENTS
 
     try:
