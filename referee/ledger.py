@@ -962,9 +962,8 @@ def change_options(table: Table, raw: object) -> None:
         raise Conflict(Text(N_("This table is finished: its hands can no longer change.")))
     rules = rules_of(table)
     parsed = rules.parse_options(raw)
-    players = players_of(table)
-    teams = teams_of(table)
-    rules.seat_teams(players, [list(t) for t in teams] if any(len(t) > 1 for t in teams) else None, parsed)
+    # The seats stay; what new options can break is the player count (Samba's five_players).
+    rules.seat_teams(players_of(table), None, parsed)
     table.options = rules.options_json(parsed)
     _touch(table)
 

@@ -12,6 +12,7 @@ from referee.rules.cards import SPANISH_RANKS, Suit, rank_label
 from referee.rules.jubileu import ALL_CALLS
 from referee.rules.quatrilho import Call as QCall
 from referee.rules.quatrilho import Mode
+from referee.rules.samba import HIDDEN_WORDS
 
 _CALLS = {c.value: c.label for c in ALL_CALLS}
 
@@ -115,8 +116,6 @@ def team_name(players: list[str] | tuple[str, ...]) -> str:
 
 def hidden_canastra(key: str) -> str:
     """A hidden-canastra category, in words (Samba)."""
-    from referee.rules.samba import HIDDEN_WORDS
-
     return _(HIDDEN_WORDS[key]) if key in HIDDEN_WORDS else key
 
 
