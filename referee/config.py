@@ -83,11 +83,21 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
             app.config["SECRET_KEY"] = secrets.token_urlsafe(32)
         else:
             app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
+    if not app.config.get("CLUB_CODE"):
+        # The club's code: a phone that types it may rename and merge members, store Pix keys
+        # and edit seasons. `make run` prints it with the LAN address.
+        if app.config.get("TESTING"):
+            app.config["CLUB_CODE"] = "".join(secrets.choice("0123456789") for _ in range(6))
+        else:
+            app.config["CLUB_CODE"] = _instance_secret_key(
+                Path(app.instance_path), name="club_code", make=lambda: "".join(secrets.choice("0123456789") for _ in range(6))
+            )
 
 
-def _instance_secret_key(instance: Path) -> str:
-    """Read instance/secret_key, creating it (mode 0600) on first run."""
-    path = instance / "secret_key"
+def _instance_secret_key(instance: Path, *, name: str = "secret_key", make: Any = None) -> str:
+    """Read instance/<name> (the secret key by default), creating it (mode 0600) on first run
+    with ``make()`` (a long random key by default)."""
+    path = instance / name
     try:
         key = path.read_text(encoding="ascii").strip()
         if key:
@@ -97,10 +107,10 @@ def _instance_secret_key(instance: Path) -> str:
     instance.mkdir(parents=True, exist_ok=True)
     # Write a private temp file, then link it into place: atomic, and the first of several
     # workers starting together wins while the others read its key.
-    tmp = instance / f".secret_key.{os.getpid()}.{secrets.token_hex(4)}"
+    tmp = instance / f".{name}.{os.getpid()}.{secrets.token_hex(4)}"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="ascii") as f:
-        f.write(secrets.token_urlsafe(48) + "\n")
+        f.write((make() if make else secrets.token_urlsafe(48)) + "\n")
     try:
         os.link(tmp, path)
     except FileExistsError:

@@ -29,7 +29,7 @@ from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.exc import IntegrityError
 
-from referee import access
+from referee import access, members
 from referee.db import db
 from referee.i18n import render_text
 from referee.models import Hand, HandDelta, HandEvent, IdempotencyKey, Seat, Table, utcnow
@@ -146,12 +146,17 @@ def create_table(
         locale=LOCALES.get(str(locale), "pt_BR") if locale is not None else "pt_BR",
         scorer_token_hash=access.hash_secret(token),
         first_dealer=first_dealer,
-        state=_state(balances={n: 0 for n in names}, next_number=1, next_dealer=names[first_dealer]),
+        state=_state(
+            balances={n: 0 for n in names}, next_number=1, next_dealer=names[first_dealer], played={n: 0 for n in names}
+        ),
         version=0,
         follows=follows,
         two_key=two_key,
     )
-    table.seats = [Seat(position=i, name=n, team=team_of[n]) for i, n in enumerate(names)]
+    people = members.resolve(names)
+    table.seats = [
+        Seat(position=i, name=n, team=team_of[n], member_id=people[i].id) for i, n in enumerate(names)
+    ]
     db.session.add(table)
     db.session.commit()
     return table, token
@@ -218,7 +223,7 @@ _ROTATION = select(
     .scalar_subquery(),
 )
 _TOTALS = (
-    select(HandDelta.seat, func.sum(HandDelta.amount))
+    select(HandDelta.seat, func.sum(HandDelta.amount), func.count())
     .join(Hand, Hand.id == HandDelta.hand_id)
     .where(Hand.table_id == bindparam("table_id"), ~_voided())
     .group_by(HandDelta.seat)
@@ -229,6 +234,11 @@ _SAVE_STATE = (
     update(Table.__table__)
     .where(Table.__table__.c.id == bindparam("table_id"), Table.__table__.c.version == bindparam("read_version"))
     .values(state=bindparam("new_state"), version=bindparam("new_version"))
+)
+_SAVE_SEAT = (
+    update(Seat.__table__)
+    .where(Seat.__table__.c.table_id == bindparam("seat_table"), Seat.__table__.c.position == bindparam("seat"))
+    .values(net=bindparam("net"), played=bindparam("hands"), won=bindparam("winner"))
 )
 _INSERT_HAND = insert(Hand.__table__).returning(Hand.__table__.c.id)
 _INSERT_DELTA = insert(HandDelta.__table__)
@@ -270,8 +280,11 @@ def totals(table: Table) -> dict[str, int]:
     return {name: int(balances.get(name, 0)) for name in players_of(table)}
 
 
-def _state(*, balances: Mapping[str, int], next_number: int, next_dealer: str) -> dict[str, Any]:
-    return {"balances": dict(balances), "next_number": next_number, "next_dealer": next_dealer}
+def _state(
+    *, balances: Mapping[str, int], next_number: int, next_dealer: str, played: Mapping[str, int]
+) -> dict[str, Any]:
+    """``played``: the live hands each player took part in (not sitting out), for the league."""
+    return {"balances": dict(balances), "next_number": next_number, "next_dealer": next_dealer, "played": dict(played)}
 
 
 def rebuild_state(table: Table) -> dict[str, Any]:
@@ -283,26 +296,54 @@ def rebuild_state(table: Table) -> dict[str, Any]:
     """
     players = players_of(table)
     balances = {name: 0 for name in players}
-    for seat, amount in db.session.execute(_TOTALS, {"table_id": table.id}):
+    played = {name: 0 for name in players}
+    for seat, amount, count in db.session.execute(_TOTALS, {"table_id": table.id}):
         balances[players[seat]] = int(amount)
+        played[players[seat]] = int(count)
     top, dealer = db.session.execute(_ROTATION, {"table_id": table.id}).one()
     return _state(
         balances=balances,
         next_number=(top or 0) + 1,
         next_dealer=dealer if dealer is not None else players[table.first_dealer],
+        played=played,
     )
 
 
 def _save_state(table: Table, state: dict[str, Any]) -> None:
-    """Replace the table's state if nobody else did since we read it; else :class:`Conflict`."""
-    done = db.session.connection().execute(
+    """Replace the table's state if nobody else did since we read it; else :class:`Conflict`.
+
+    The seats' league counters (net, hands played, match won) are copied from the state in the
+    same transaction, so standings never disagree with the scoreboard."""
+    connection = db.session.connection()
+    done = connection.execute(
         _SAVE_STATE, {"table_id": table.id, "read_version": table.version, "new_state": state, "new_version": table.version + 1}
     )
     if done.rowcount != 1:
         db.session.rollback()
         raise Conflict(Text(N_("Another phone changed this table at the same moment. Check the table and try again.")))
+    connection.execute(_SAVE_SEAT, _seat_counters(table, state))
     set_committed_value(table, "state", state)
     set_committed_value(table, "version", table.version + 1)
+
+
+def _seat_counters(table: Table, state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The seats' rows for :data:`_SAVE_SEAT`: net and hands played from the state, and for a
+    game played to a target whether the seat's team won the match."""
+    players = players_of(table)
+    balances = state["balances"]
+    played = state.get("played") or {}
+    match = standing(table, balances)
+    winners = set(teams_of(table)[match["winner"]]) if match and match.get("winner") is not None else set()
+    return [
+        {
+            "seat_table": table.id,
+            "seat": position,
+            "net": int(balances.get(name, 0)),
+            "hands": int(played.get(name, 0)),
+            "winner": name in winners,
+        }
+        for position, name in enumerate(players)
+    ]
 
 
 # --------------------------------------------------------------------------- hands
@@ -488,6 +529,7 @@ def record_hand(
     preview = preview_hand(table, raw, dealer=old.dealer if old else dealer, number=number, correcting=old is not None)
     rules = rules_of(table)
     players = players_of(table)
+    out = rules.sitting_out(players, preview.dealer, options_of(table))
     running = _running(table, preview, old)
     result = _result(table, preview, running, number=number)
     if table.two_key:
@@ -514,18 +556,23 @@ def record_hand(
         # (table, number) constraint or on the state's version, and gets a Conflict.
         connection = db.session.connection()  # plain Core inserts: see _SAVE_STATE
         hand_id = connection.execute(_INSERT_HAND, row).scalar_one()
+        # A row for every player who took part, zero or not (the league counts hands played
+        # from them); none for a player sitting the hand out.
         deltas = [
             {"hand_id": hand_id, "seat": seat, "amount": preview.settlement.deltas[name]}
             for seat, name in enumerate(players)
-            if preview.settlement.deltas[name]
+            if name != out
         ]
-        if deltas:
-            connection.execute(_INSERT_DELTA, deltas)
+        connection.execute(_INSERT_DELTA, deltas)
         if old is not None:
             db.session.add(HandEvent(hand_id=old.id, kind="void", reason=reason, actor=actor[:60]))
         db.session.flush()
         if old is None:
-            state = _state(balances=running, next_number=number + 1, next_dealer=preview.next_dealer)
+            if "played" in table.state:
+                played = {name: int(table.state["played"].get(name, 0)) + (name != out) for name in players}
+            else:  # a state written before the league existed: count from the hands (this one included)
+                played = rebuild_state(table)["played"]
+            state = _state(balances=running, next_number=number + 1, next_dealer=preview.next_dealer, played=played)
         else:
             state = rebuild_state(table)  # a correction may or may not move the deal: ask the hands
         answer["next_dealer"] = state["next_dealer"]  # after a correction: the table's, not the hand's
