@@ -1,0 +1,207 @@
+"""The league: seasons and standings across tables.
+
+Standings add up seats, not hands: every write to a table copies each seat's net result, hands
+played and match won onto the seat (``ledger._save_state``), so a season's standings are one
+grouped query over its tables' seats, whatever the number of hands.
+:func:`standings_from_hands` recomputes the same figures from the hands alone; the tests hold the
+two equal.
+
+Tie-breaks (stated on the page): for games settled in chips or units, the higher net, then the
+higher average per hand, then fewer hands, then the name; for games played to a target (Samba),
+more matches won, then the higher net points, then the name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from flask import current_app
+from sqlalchemy import Select, and_, case, exists, func, select
+
+from referee.db import db
+from referee.models import Hand, HandDelta, HandEvent, Member, Seat, Season, Table
+from referee.rules import get_game
+from referee.rules.errors import InvalidInput, RulesError
+from referee.rules.text import N_, Text
+
+SEASON_NAME_MAX = 60
+
+
+def local_zone() -> ZoneInfo:
+    """The club's time zone: dates (seasons, evenings) are the players' dates, not UTC's."""
+    return ZoneInfo(current_app.config.get("BABEL_DEFAULT_TIMEZONE") or "America/Sao_Paulo")
+
+
+def day_bounds(first: date, last: date) -> tuple[datetime, datetime]:
+    """From the start of ``first`` to the end of ``last`` (local days), as UTC instants."""
+    zone = local_zone()
+    start = datetime.combine(first, time.min, tzinfo=zone).astimezone(timezone.utc)
+    end = datetime.combine(last + timedelta(days=1), time.min, tzinfo=zone).astimezone(timezone.utc)
+    return start, end
+
+
+def local_date(moment: datetime) -> date:
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return aware.astimezone(local_zone()).date()
+
+
+def season_tables(season: Season | None, game: str | None = None) -> Select[tuple[Table]]:
+    """The tables a season holds (created between its first and last day; all tables when
+    ``season`` is None), of one game or of every game."""
+    query = select(Table)
+    if season is not None:
+        start, end = day_bounds(season.starts_on, season.ends_on)
+        query = query.where(Table.created_at >= start, Table.created_at < end)
+    if game is not None:
+        query = query.where(Table.game == game)
+    return query.order_by(Table.created_at, Table.id)
+
+
+# --------------------------------------------------------------------------- seasons
+
+
+def seasons() -> list[Season]:
+    """Every season, the latest first."""
+    return list(db.session.scalars(select(Season).order_by(Season.starts_on.desc(), Season.id.desc())))
+
+
+def get_season(season_id: object) -> Season | None:
+    if isinstance(season_id, bool) or not isinstance(season_id, int):
+        return None
+    return db.session.get(Season, season_id)
+
+
+def current_season(today: date | None = None) -> Season | None:
+    """The season today falls in (the latest to start, if several overlap)."""
+    today = today or local_date(datetime.now(timezone.utc))
+    return db.session.scalars(
+        select(Season).where(Season.starts_on <= today, Season.ends_on >= today).order_by(Season.starts_on.desc())
+    ).first()
+
+
+def _parse_date(raw: object, *, field: str) -> date:
+    if isinstance(raw, date):
+        return raw
+    try:
+        return date.fromisoformat(str(raw))
+    except ValueError:
+        raise InvalidInput(Text(N_("Give the dates as year-month-day, for example 2026-03-01.")), field=field) from None
+
+
+def save_season(season: Season | None, *, name: object, starts_on: object, ends_on: object) -> Season:
+    """Create (``season`` None) or change a season; checked before anything is stored."""
+    if not isinstance(name, str) or not " ".join(name.split()):
+        raise InvalidInput(Text(N_("Give the season a name.")), field="name")
+    title = " ".join(name.split())
+    if len(title) > SEASON_NAME_MAX:
+        raise InvalidInput(Text(N_("A season's name has at most %(max)s letters."), max=SEASON_NAME_MAX), field="name")
+    first = _parse_date(starts_on, field="starts_on")
+    last = _parse_date(ends_on, field="ends_on")
+    if last < first:
+        raise RulesError(Text(N_("A season cannot end before it starts.")), field="ends_on")
+    season = season or Season()
+    season.name, season.starts_on, season.ends_on = title, first, last
+    db.session.add(season)
+    db.session.commit()
+    return season
+
+
+# --------------------------------------------------------------------------- standings
+
+
+@dataclass(frozen=True)
+class Row:
+    """One member's line in a game's standings."""
+
+    member_id: int
+    name: str
+    tables: int
+    hands: int
+    net: int
+    won: int
+
+    @property
+    def average(self) -> float:
+        """Net per hand played (0 before the first hand)."""
+        return self.net / self.hands if self.hands else 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "member_id": self.member_id,
+            "name": self.name,
+            "tables": self.tables,
+            "hands": self.hands,
+            "net": self.net,
+            "won": self.won,
+            "average": round(self.average, 3),
+        }
+
+
+def _ordered(rows: Sequence[Row], game: str) -> list[Row]:
+    """The stated tie-break order (module docstring)."""
+    if get_game(game).scored:
+        return sorted(rows, key=lambda r: (-r.won, -r.net, r.name.casefold(), r.member_id))
+    return sorted(rows, key=lambda r: (-r.net, -r.average, r.hands, r.name.casefold(), r.member_id))
+
+
+def standings(game: str, season: Season | None = None) -> list[Row]:
+    """A game's standings over a season (or all time): one grouped query over the seats."""
+    tables = season_tables(season, game).with_only_columns(Table.id).order_by(None).subquery()
+    query = (
+        select(
+            Member.id,
+            Member.name,
+            func.sum(case((Seat.played > 0, 1), else_=0)),
+            func.sum(Seat.played),
+            func.sum(Seat.net),
+            func.sum(case((Seat.won, 1), else_=0)),
+        )
+        .join(Seat, Seat.member_id == Member.id)
+        .join(tables, tables.c.id == Seat.table_id)
+        .group_by(Member.id, Member.name)
+        .having(func.sum(Seat.played) > 0)
+    )
+    rows = [Row(int(i), n, int(t), int(h), int(net), int(w)) for i, n, t, h, net, w in db.session.execute(query)]
+    return _ordered(rows, game)
+
+
+def standings_from_hands(game: str, season: Season | None = None) -> list[Row]:
+    """The same standings recomputed from the hands alone (every live hand's deltas, and for a
+    game played to a target each match's winner from its totals): the check on the seats'
+    counters, and what an auditor would compute by hand."""
+    from referee import ledger  # the ledger imports this module's neighbours; keep the cycle lazy
+
+    live = ~exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void")
+    seat_member = {}
+    per: dict[int, dict[str, int]] = {}
+    names: dict[int, str] = {}
+    for table in db.session.scalars(season_tables(season, game)):
+        seats = {s.position: s for s in table.seats}
+        for s in table.seats:
+            seat_member[(table.id, s.position)] = s.member_id
+        counts = db.session.execute(
+            select(HandDelta.seat, func.sum(HandDelta.amount), func.count())
+            .join(Hand, Hand.id == HandDelta.hand_id)
+            .where(Hand.table_id == table.id, live)
+            .group_by(HandDelta.seat)
+        ).all()
+        balances = {seats[pos].name: int(amount) for pos, amount, _ in counts}
+        match = ledger.standing(table, {s.name: balances.get(s.name, 0) for s in table.seats})
+        winners = set(ledger.teams_of(table)[match["winner"]]) if match and match.get("winner") is not None else set()
+        for pos, amount, count in counts:
+            seat = seats[pos]
+            if seat.member_id is None or not count:
+                continue
+            entry = per.setdefault(seat.member_id, {"tables": 0, "hands": 0, "net": 0, "won": 0})
+            entry["tables"] += 1
+            entry["hands"] += int(count)
+            entry["net"] += int(amount)
+            entry["won"] += seat.name in winners
+    for member in db.session.scalars(select(Member).where(Member.id.in_(list(per)))):
+        names[member.id] = member.name
+    rows = [Row(i, names[i], e["tables"], e["hands"], e["net"], e["won"]) for i, e in per.items()]
+    return _ordered(rows, game)
