@@ -51,7 +51,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     errorpages.init_app(app)
 
     from referee import api
-    from referee.views import hands, home, live, melds, pwa, sharing, tables
+    from referee.views import hands, home, live, melds, players, pwa, sharing, tables
 
     app.register_blueprint(home.bp)
     app.register_blueprint(tables.bp)
@@ -60,6 +60,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(pwa.bp)
     app.register_blueprint(sharing.bp)
     app.register_blueprint(live.bp)
+    app.register_blueprint(players.bp)
     app.register_blueprint(api.bp, url_prefix="/api/v1")
 
     @app.url_defaults

@@ -15,7 +15,7 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from referee import access, ledger
+from referee import access, ledger, members
 from referee.forms import field_for, option_values, table_form
 from referee.i18n import render_text
 from referee.models import Table
@@ -236,7 +236,8 @@ def new() -> ResponseReturnValue:
         error = _("Check the fields marked below.")
     status = 422 if request.method == "POST" else 200
     return render_template(
-        "tables/new.html", form=form, rules=rules, error=error, team_game=game in TEAM_GAMES, ranks=DRAW_RANKS
+        "tables/new.html", form=form, rules=rules, error=error, team_game=game in TEAM_GAMES, ranks=DRAW_RANKS,
+        member_names=[m.name for m in members.active()],
     ), status
 
 

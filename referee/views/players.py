@@ -1,0 +1,508 @@
+"""Club members' pages: the list of players, a player's page (games, net over time, best
+partners, history), and managing members behind the club's code (rename, merge, Pix key).
+
+Reading is open to anyone on the table's network, like the tables themselves; changing who a
+member is, or where his money goes, needs the club's code (:mod:`referee.club`), and the Pix key
+itself is shown only to a phone that typed it.
+
+A player's page reads only his own seats, the other seats at his tables and his own hands
+(never the whole league), so it costs the same however large the club grows.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from babel.dates import format_skeleton
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import format_date, format_decimal, get_locale
+from flask_babel import gettext as _
+from flask_babel import ngettext
+from sqlalchemy import and_, case, exists, func, select
+from sqlalchemy.orm import aliased
+
+from referee import access, charts, club, league, members, pix
+from referee.db import db
+from referee.i18n import MINUS, fmt_int, render_text
+from referee.models import Hand, HandEvent, JoinAttempt, Member, Seat, Table, utcnow
+from referee.rules import GAME_NAMES, GAMES, get_game
+from referee.rules.errors import InvalidInput, RulesError
+
+bp = Blueprint("players", __name__)
+
+LIST_LIMIT = 100  # members listed at once; the search finds the others
+HISTORY_PAGE = 20  # tables per page of a player's history
+PARTNERS_SHOWN = 5
+SEARCH_MAX = 40
+PAIR_GAMES = ("jubileu", "quatrilho")  # games whose hands can name two partners (declaring_pair)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _fold(text: str) -> str:
+    """What a search compares: no case, no accents ("jose" finds "José")."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A line of the players' list."""
+
+    member_id: int
+    name: str
+    tables: int
+    last: datetime | None
+
+
+def listed() -> list[Listed]:
+    """Every active member with the tables he played (with at least one hand) and when he last
+    did: one grouped query over the seats."""
+    played = func.coalesce(func.sum(case((Seat.played > 0, 1), else_=0)), 0)
+    last = func.max(case((Seat.played > 0, Table.created_at), else_=None))
+    query = (
+        select(Member.id, Member.name, played, last)
+        .outerjoin(Seat, Seat.member_id == Member.id)
+        .outerjoin(Table, Table.id == Seat.table_id)
+        .where(Member.merged_into.is_(None))
+        .group_by(Member.id, Member.name, Member.name_key)
+        .order_by(Member.name_key, Member.id)
+    )
+    return [Listed(int(i), name, int(count), _instant(when) if when is not None else None) for i, name, count, when in db.session.execute(query)]
+
+
+def _instant(moment: Any) -> datetime:
+    """An instant as an aware UTC datetime: SQLite hands back naive ones (UTC), and an
+    aggregate over a datetime may come back as text."""
+    when = datetime.fromisoformat(moment) if isinstance(moment, str) else moment
+    assert isinstance(when, datetime)
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+
+
+@dataclass(frozen=True)
+class Sitting:
+    """One of the member's seats, with its table."""
+
+    table_id: str
+    game: str
+    table_name: str
+    created_at: datetime
+    position: int
+    seat_name: str
+    team: int | None
+    net: int
+    played: int
+    won: bool
+
+
+def sittings(member: Member) -> list[Sitting]:
+    """Every seat the member held, the newest table first."""
+    query = (
+        select(Table.id, Table.game, Table.name, Table.created_at, Seat.position, Seat.name, Seat.team, Seat.net, Seat.played, Seat.won)
+        .join(Seat, Seat.table_id == Table.id)
+        .where(Seat.member_id == member.id)
+        .order_by(Table.created_at.desc(), Table.id)
+    )
+    return [Sitting(t, g, n, _instant(c), p, s, team, int(net), int(played), bool(won)) for t, g, n, c, p, s, team, net, played, won in db.session.execute(query)]
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """His figures in one game, counted as the league counts them."""
+
+    game: str
+    tables: int
+    hands: int
+    net: int
+    won: int
+
+    @property
+    def average(self) -> float:
+        """Net per hand played (0 before the first hand)."""
+        return self.net / self.hands if self.hands else 0.0
+
+
+def game_rows(seats: Sequence[Sitting]) -> list[GameRow]:
+    """His figures per game (tables with a hand played, as in the standings), in the order
+    the app lists its games."""
+    rows = []
+    for game in _games(seats):
+        mine = [s for s in seats if s.game == game and s.played > 0]
+        rows.append(
+            GameRow(
+                game=game,
+                tables=len(mine),
+                hands=sum(s.played for s in mine),
+                net=sum(s.net for s in mine),
+                won=sum(s.won for s in mine),
+            )
+        )
+    return rows
+
+
+def _games(seats: Iterable[Sitting]) -> list[str]:
+    played = {s.game for s in seats if s.played > 0}
+    return [g for g in GAMES if g in played] + sorted(played - set(GAMES))
+
+
+def net_over_time(seats: Sequence[Sitting], game: str) -> list[tuple[datetime, int, Sitting]]:
+    """His running net in ``game`` after each table (oldest first; tables without a hand left
+    out): what the chart draws and the table under it lists."""
+    running, out = 0, []
+    for seat in sorted((s for s in seats if s.game == game and s.played > 0), key=lambda s: (s.created_at, s.table_id)):
+        running += seat.net
+        out.append((seat.created_at, running, seat))
+    return out
+
+
+def chart(points: Sequence[tuple[datetime, int, Sitting]], game: str) -> Any:
+    """The inline SVG of his running net in one game (nothing when there is no point)."""
+    if not points:
+        return ""
+    name = GAME_NAMES.get(game, game)
+    scored = game in GAMES and get_game(game).scored
+    title = _("Points after each %(game)s match", game=name) if scored else _("Net after each %(game)s table", game=name)
+    first, last = (format_date(league.local_date(points[i][0]), "medium") for i in (0, -1))
+    description = ngettext(
+        "From %(first)s to %(last)s, %(num)d table, ending at %(net)s.",
+        "From %(first)s to %(last)s, %(num)d tables, ending at %(net)s.",
+        len(points), first=first, last=last, net=fmt_int(points[-1][1]),
+    )
+    days = [league.local_date(when) for when, _value, _seat in points]
+    # Day and month are enough within one year (the title's description gives the years).
+    skeleton = "Md" if days[0].year == days[-1].year else "yMd"
+    locale = get_locale() or "pt_BR"
+    return charts.line_chart(
+        [(format_skeleton(skeleton, day, locale=locale), value) for day, (_when, value, _seat) in zip(days, points)],
+        title=title,
+        chart_id=f"chart-{game}",
+        fmt=fmt_int,
+        description=description,
+    )
+
+
+@dataclass
+class Partner:
+    """Someone who played on the member's side: how often, and how it went."""
+
+    member_id: int
+    name: str
+    together: int = 0  # hands (games settled per hand) or matches (games played to a target)
+    net: int = 0  # both players' deltas added up; for a team game, the team's points
+    won: int = 0  # matches won together (games played to a target)
+
+
+def declaring_pair(game: str, contract: Mapping[str, Any]) -> tuple[str, str] | None:
+    """The two players who played as partners in a hand, from its stored contract: Jubileu's
+    partnership contracts name the declarer and his partner; a Quatrilho call names the caller
+    and the holder of the called card (no pair when the caller held it himself). Several Meia
+    Miséria declarers are not partners (each plays for himself), nor is a solo's giver."""
+    if game == "jubileu":
+        declarers, partner = contract.get("declarers") or [], contract.get("partner")
+        if len(declarers) == 1 and isinstance(partner, str) and partner != declarers[0]:
+            return str(declarers[0]), partner
+    elif game == "quatrilho":
+        declarer, partner = contract.get("declarer"), contract.get("partner")
+        if isinstance(declarer, str) and isinstance(partner, str) and partner != declarer:
+            return declarer, partner
+    return None
+
+
+@dataclass(frozen=True)
+class Other:
+    """Another seat at one of the member's tables, and the member sitting there."""
+
+    position: int
+    seat_name: str
+    team: int | None
+    member_id: int
+    name: str
+
+
+def _others(member: Member) -> dict[str, list[Other]]:
+    """The other seats at the member's tables, by table: one query, bounded by his tables."""
+    mine = aliased(Seat)
+    query = (
+        select(Seat.table_id, Seat.position, Seat.name, Seat.team, Member.id, Member.name)
+        .join(mine, and_(mine.table_id == Seat.table_id, mine.member_id == member.id))
+        .join(Member, Member.id == Seat.member_id)
+        .where(Seat.member_id != member.id)
+    )
+    found: dict[str, list[Other]] = {}
+    for table_id, position, seat_name, team, member_id, name in db.session.execute(query):
+        found.setdefault(table_id, []).append(Other(position, seat_name, team, int(member_id), name))
+    return found
+
+
+def partners(member: Member, seats: Sequence[Sitting]) -> dict[str, list[Partner]]:
+    """His best partners per game (:func:`_teammates` for games played in teams,
+    :func:`_hand_partners` for the others).
+
+    Order: for a team game, more matches won together, then more points, then the name; else
+    the higher net together, then more hands together, then the name."""
+    others = _others(member)
+    found: dict[str, dict[int, Partner]] = {}
+    _teammates(seats, others, found)
+    _hand_partners(member, seats, others, found)
+    return {game: sorted(rows.values(), key=_partner_order(game)) for game, rows in found.items()}
+
+
+def _teammates(seats: Sequence[Sitting], others: Mapping[str, list[Other]], found: dict[str, dict[int, Partner]]) -> None:
+    """Games played in teams (Samba): everyone on his team (same ``Seat.team``) at each table
+    with a hand played; the matches together, the matches won together and the team's points
+    (every player of a team scores the team's points, so they are counted once)."""
+    for seat in seats:
+        if seat.team is None or seat.played == 0 or seat.game not in GAMES or not get_game(seat.game).scored:
+            continue
+        for other in others.get(seat.table_id, []):
+            if other.team == seat.team:
+                row = found.setdefault(seat.game, {}).setdefault(other.member_id, Partner(other.member_id, other.name))
+                row.together += 1
+                row.net += seat.net
+                row.won += seat.won
+
+
+def _hand_partners(
+    member: Member, seats: Sequence[Sitting], others: Mapping[str, list[Other]], found: dict[str, dict[int, Partner]]
+) -> None:
+    """Games with partnerships hand by hand (Jubileu, Quatrilho): the partner in each live hand
+    where he and one other player were the declaring side (:func:`declaring_pair`), with the
+    hands together and both players' results added up. Reads his own hands only."""
+    games = [g for g in PAIR_GAMES if any(s.game == g for s in seats)]
+    if not games:
+        return
+    void = exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void")
+    query = (
+        select(Table.game, Hand.table_id, Seat.name, Hand.result)
+        .join(Seat, and_(Seat.table_id == Hand.table_id, Seat.member_id == member.id))
+        .join(Table, Table.id == Hand.table_id)
+        .where(Table.game.in_(games), ~void)
+    )
+    by_name = {(table_id, o.seat_name): o for table_id, rows in others.items() for o in rows}
+    for game, table_id, seat_name, result in db.session.execute(query):
+        pair = declaring_pair(game, result.get("contract") or {})
+        if pair is None or seat_name not in pair:
+            continue
+        other = by_name.get((table_id, pair[1] if pair[0] == seat_name else pair[0]))
+        if other is None:
+            continue
+        deltas = result.get("deltas") or {}
+        row = found.setdefault(game, {}).setdefault(other.member_id, Partner(other.member_id, other.name))
+        row.together += 1
+        row.net += int(deltas.get(seat_name, 0)) + int(deltas.get(other.seat_name, 0))
+
+
+def _partner_order(game: str) -> Callable[[Partner], tuple[int, int, str, int]]:
+    """The order stated on the page (see :func:`partners`)."""
+    if get_game(game).scored:
+        return lambda p: (-p.won, -p.net, p.name.casefold(), p.member_id)
+    return lambda p: (-p.net, -p.together, p.name.casefold(), p.member_id)
+
+
+# --------------------------------------------------------------------------- pages
+
+
+@bp.get("/players")
+def index() -> ResponseReturnValue:
+    """Every active member, searchable by a plain GET (works without JavaScript)."""
+    query = " ".join(str(request.args.get("q") or "").split())[:SEARCH_MAX]
+    rows = listed()
+    total = len(rows)
+    if query:
+        wanted = _fold(query)
+        rows = [r for r in rows if wanted in _fold(r.name)]
+    return render_template(
+        "players/index.html",
+        rows=rows[:LIST_LIMIT],
+        shown_all=len(rows) <= LIST_LIMIT,
+        matching=len(rows),
+        total=total,
+        query=query,
+        last_date=lambda row: _day(row.last) if row.last else None,
+        is_manager=club.is_manager(),
+    )
+
+
+def _member_or_404(member_id: int) -> Member:
+    member = members.get(member_id)
+    if member is None:
+        abort(404)
+    return member
+
+
+def _page(member: Member, *, status: int = 200, errors: Mapping[str, str] | None = None, typed: Mapping[str, str] | None = None) -> ResponseReturnValue:
+    seats = sittings(member)
+    games = game_rows(seats)
+    page = _page_number()
+    start = (page - 1) * HISTORY_PAGE
+    over_time = {row.game: net_over_time(seats, row.game) for row in games}
+    manager = club.is_manager()
+    return (
+        render_template(
+            "players/show.html",
+            member=member,
+            games=games,
+            game_names=GAME_NAMES,
+            scored={row.game: row.game in GAMES and get_game(row.game).scored for row in games},
+            over_time=over_time,
+            charts={game: chart(points, game) for game, points in over_time.items()},
+            partners=partners(member, seats),
+            partners_shown=PARTNERS_SHOWN,
+            history=seats[start : start + HISTORY_PAGE],
+            page=page,
+            more=len(seats) > start + HISTORY_PAGE,
+            tables_seen=len(seats),
+            day=_day,
+            average=_average,
+            # The rating block is filled in by the league's ratings: game -> row with mu,
+            # sigma, games and provisional.
+            ratings={},
+            is_manager=manager,
+            others=[m for m in members.active() if m.id != member.id] if manager else [],
+            errors=errors or {},
+            typed=typed or {},
+        ),
+        status,
+    )
+
+
+def _day(when: datetime) -> str:
+    """A table's date in the history: day and month this year, the year too before."""
+    day = league.local_date(when)
+    this_year = league.local_date(utcnow()).year
+    return format_skeleton("Md" if day.year == this_year else "yMd", day, locale=get_locale() or "pt_BR")
+
+
+def _average(value: float) -> str:
+    """A net per hand, signed, in the page's number format: two decimals for chips ("+0,25"),
+    none once it is in the hundreds (Samba's points)."""
+    text = format_decimal(abs(value), format="#,##0.00" if abs(value) < 100 else "#,##0")
+    return f"{MINUS}{text}" if value < 0 else f"+{text}" if value > 0 else text
+
+
+def _page_number() -> int:
+    raw = request.args.get("page", "1")
+    return int(raw) if raw.isdigit() and 0 < int(raw) < 100_000 else 1
+
+
+@bp.get("/players/<int:member_id>")
+def show(member_id: int) -> ResponseReturnValue:
+    """A player's page; a member merged into another answers with the other's page."""
+    member = _member_or_404(member_id)
+    if member.id != member_id:
+        return redirect(url_for("players.show", member_id=member.id))
+    return _page(member)
+
+
+# --------------------------------------------------------------------------- managing
+
+
+def _require_manager() -> None:
+    if not club.is_manager():
+        abort(403)
+
+
+def _refused(member: Member, exc: RulesError, field: str, typed: Mapping[str, str]) -> ResponseReturnValue:
+    """The player's page again, the engine's sentence next to the form, nothing stored."""
+    db.session.rollback()
+    return _page(member, status=400 if isinstance(exc, InvalidInput) else 422, errors={field: render_text(exc.text)}, typed=typed)
+
+
+@bp.post("/players/<int:member_id>/rename")
+def rename(member_id: int) -> ResponseReturnValue:
+    _require_manager()
+    member = _member_or_404(member_id)
+    name = str(request.form.get("name") or "")[:200]
+    try:
+        members.rename(member, name)
+    except RulesError as exc:
+        return _refused(member, exc, "name", {"name": name})
+    flash(_("Renamed. Tables already played keep the names they were played under."), "success")
+    return redirect(url_for("players.show", member_id=member.id))
+
+
+@bp.post("/players/<int:member_id>/pix")
+def set_pix(member_id: int) -> ResponseReturnValue:
+    """Store (or, left empty, remove) the member's Pix key and the city its codes carry."""
+    _require_manager()
+    member = _member_or_404(member_id)
+    raw_key = str(request.form.get("pix_key") or "")[:200]
+    raw_city = str(request.form.get("pix_city") or "")[:200]
+    typed = {"pix_key": raw_key, "pix_city": raw_city}
+    try:
+        key = pix.normalize_key(raw_key) if raw_key.strip() else ""
+    except RulesError as exc:
+        return _refused(member, exc, "pix", typed)
+    member.pix_key = key
+    member.pix_city = pix.normalize_city(raw_city) if key and raw_city.strip() else ""
+    db.session.commit()
+    flash(_("Pix key saved.") if key else _("Pix key removed."), "success")
+    return redirect(url_for("players.show", member_id=member.id))
+
+
+@bp.post("/players/<int:member_id>/merge")
+def merge(member_id: int) -> ResponseReturnValue:
+    """Two steps: the first POST shows what will happen, the second (``confirm=1``) does it."""
+    _require_manager()
+    member = _member_or_404(member_id)
+    raw = str(request.form.get("into") or "")
+    into = members.get(int(raw)) if raw.isdigit() and len(raw) < 12 else None
+    if into is None or into.id == member.id or into.merged_into is not None:
+        db.session.rollback()
+        return _page(member, status=422, errors={"into": _("Choose the member this one is the same person as.")})
+    if request.form.get("confirm") != "1":
+        tables = db.session.scalar(select(func.count()).select_from(Seat).where(Seat.member_id == member.id)) or 0
+        return render_template("players/merge.html", member=member, into=into, tables=tables)
+    try:
+        members.merge(member, into)
+    except RulesError as exc:
+        return _refused(member, exc, "into", {})
+    flash(_("Merged: %(old)s is now %(new)s, with all the tables of both.", old=member.name, new=into.name), "success")
+    return redirect(url_for("players.show", member_id=into.id))
+
+
+# --------------------------------------------------------------------------- the club's code
+
+
+def _client() -> str:
+    """Whose tries the rate limit counts: the client's address, hashed, apart from join codes."""
+    return access.hash_secret("club:" + (request.remote_addr or ""))
+
+
+def _too_many_tries(client: str) -> bool:
+    """At most access.ATTEMPTS wrong codes per access.WINDOW_MINUTES, counted in the same
+    table as the join codes (whose writer also deletes the old rows)."""
+    since = utcnow() - timedelta(minutes=access.WINDOW_MINUTES)
+    wrong = db.session.scalar(
+        select(func.count()).select_from(JoinAttempt).where(JoinAttempt.client == client, JoinAttempt.at >= since, JoinAttempt.ok.is_(False))
+    )
+    return (wrong or 0) >= access.ATTEMPTS
+
+
+@bp.route("/club", methods=["GET", "POST"], endpoint="club")
+def club_page() -> ResponseReturnValue:
+    """Type the club's code to manage members on this phone, or lock it again."""
+    error, status = None, 200
+    if request.method == "POST":
+        if request.form.get("action") == "lock":
+            club.lock()
+            flash(_("This phone can no longer manage members."), "success")
+            return redirect(url_for("players.club"))
+        client = _client()
+        if _too_many_tries(client):
+            error, status = _("Too many wrong codes were tried from this phone. Wait ten minutes and try again."), 429
+        else:
+            ok = club.unlock(str(request.form.get("code") or "")[:40])
+            db.session.add(JoinAttempt(client=client, ok=ok))
+            db.session.commit()
+            if ok:
+                flash(_("This phone can now manage members."), "success")
+                return redirect(url_for("players.index"))
+            error, status = _("That is not the club's code."), 422
+    return render_template("players/club.html", error=error, is_manager=club.is_manager()), status
