@@ -62,6 +62,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(live.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(api.bp, url_prefix="/api/v1")
+    from referee.ratings import cli as ratings_cli; app.cli.add_command(ratings_cli)  # noqa: E702 (one line: see ratings)
 
     @app.url_defaults
     def static_version(endpoint: str, values: dict[str, Any]) -> None:
