@@ -16,12 +16,13 @@ MO_FILES := $(PO_FILES:.po=.mo)
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
 
 .PHONY: help venv install translations messages run test test-sqlite test-pg typecheck \
-        system-deps bench lint clean
+        system-deps bench bench-pg lint clean
 
 help:
 	@echo "make run      serve on the LAN with gunicorn (PORT=$(PORT)); prints the URL to open"
 	@echo "make test     set everything up and run every test (SQLite, then PostgreSQL)"
 	@echo "make bench    print benchmark figures (tests/bench)"
+	@echo "make bench-pg the league benchmark on PostgreSQL only (pg_virtualenv)"
 	@echo "make messages extract strings and update the .po files"
 	@echo "make clean    remove the venv and caches"
 
@@ -82,6 +83,14 @@ test-pg: $(STAMP) translations
 
 bench: $(STAMP) translations
 	$(PY) -m tests.bench.run
+	@$(MAKE) --no-print-directory bench-pg
+
+## The league benchmark's PostgreSQL half, on a throwaway cluster (`make bench` runs it last).
+## BENCH_LEAGUE_SIZES=100000 for a quick run (default 100k, 300k and 1M hands).
+bench-pg: $(STAMP) translations
+	@if command -v pg_virtualenv >/dev/null; then \
+	    pg_virtualenv sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// $(PY) -m tests.bench.run league'; \
+	else echo "pg_virtualenv not found: the league benchmark on PostgreSQL skipped (make system-deps installs it)" >&2; fi
 
 lint: $(STAMP)
 	$(BIN)/python -m compileall -q referee tests
