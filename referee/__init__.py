@@ -49,6 +49,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     compress.init_app(app)
     errorpages.init_app(app)
+    from referee import cli; cli.init_app(app)  # noqa: E702 (one line: backup, restore, export, import)
 
     from referee import api
     from referee.views import hands, home, live, melds, players, pwa, sharing, tables

@@ -94,11 +94,18 @@ def create_table(
     teams: object = None,
     follows: str | None = None,
     two_key: object = False,
+    table_id: str | None = None,
+    member_names: Sequence[str] | None = None,
+    commit: bool = True,
 ) -> tuple[Table, str]:
     """Validate and store a new table; answers the table and its scorer token (shown once).
 
     ``teams`` is for team games (Samba): the game checks them and fills in its defaults.
-    ``follows`` names the table this one is a rematch of."""
+    ``follows`` names the table this one is a rematch of.
+
+    An import (referee.exports) rebuilds a table under its old ``table_id``, with its seats'
+    ``member_names`` (else each seat's name finds its member), and ``commit=False`` to store
+    many tables in one transaction."""
     rules = get_game(game)
     if not isinstance(players, Sequence) or isinstance(players, str):
         raise InvalidInput(Text(N_("Players must be a list of names in order of play.")), field="players")
@@ -139,7 +146,7 @@ def create_table(
     team_of = {name: i for i, team in enumerate(rules.seat_teams(names, teams, parsed)) for name in team}
     token = access.new_token()
     table = Table(
-        id=secrets.token_urlsafe(16),
+        id=table_id or secrets.token_urlsafe(16),
         game=rules.slug,
         name=title,
         options=rules.options_json(parsed),
@@ -153,12 +160,12 @@ def create_table(
         follows=follows,
         two_key=two_key,
     )
-    people = members.resolve(names)
+    people = members.resolve(names if member_names is None else list(member_names))
     table.seats = [
         Seat(position=i, name=n, team=team_of[n], member_id=people[i].id) for i, n in enumerate(names)
     ]
     db.session.add(table)
-    db.session.commit()
+    _end_write(commit)
     return table, token
 
 
@@ -487,6 +494,7 @@ def record_hand(
     idempotency_key: str | None = None,
     replaces: object = None,
     reason: object = "",
+    commit: bool = True,
 ) -> tuple[int, dict[str, Any], bool]:
     """Validate, settle and store one hand. Answers ``(number, answer, replayed)``.
 
@@ -581,7 +589,7 @@ def record_hand(
                 IdempotencyKey(table_id=table.id, key=key, status=201, body={"number": number, "digest": digest, "answer": answer})
             )
         _save_state(table, state)
-        db.session.commit()
+        _end_write(commit)
     except IntegrityError:
         db.session.rollback()
         if key:
@@ -630,7 +638,7 @@ def get_hand(table: Table, number: object) -> Hand | None:
     return db.session.scalar(query)
 
 
-def void_hand(table: Table, number: int, *, reason: object = "", actor: str = "") -> Hand:
+def void_hand(table: Table, number: int, *, reason: object = "", actor: str = "", commit: bool = True) -> Hand:
     """Mark hand ``number`` void. It stays in the history with who voided it, when and why.
 
     A partial unique index allows one void event per hand, so two phones voiding the same hand
@@ -650,7 +658,7 @@ def void_hand(table: Table, number: int, *, reason: object = "", actor: str = ""
     try:
         db.session.flush()
         _save_state(table, rebuild_state(table))
-        db.session.commit()
+        _end_write(commit)
     except IntegrityError:
         db.session.rollback()
         raise Conflict(Text(N_("Hand %(number)s is already void."), number=number)) from None
@@ -978,12 +986,21 @@ def has_hands(table: Table) -> bool:
     return next_number(table) > 1
 
 
-def _touch(table: Table) -> None:
+def _end_write(commit: bool) -> None:
+    """Commit a write, or with ``commit=False`` only flush it: an import replays many writes
+    and commits (or rolls back) them all at once."""
+    if commit:
+        db.session.commit()
+    else:
+        db.session.flush()
+
+
+def _touch(table: Table, *, commit: bool = True) -> None:
     """Commit a change to the table row and move its version on, so every phone watching sees
     it (the live view's ETag is the version) and a concurrent writer gets a Conflict."""
     db.session.flush()
     _save_state(table, dict(table.state))
-    db.session.commit()
+    _end_write(commit)
 
 
 def set_two_key(table: Table, *, on: bool) -> None:
@@ -1019,23 +1036,23 @@ def change_options(table: Table, raw: object) -> None:
 # --------------------------------------------------------------------------- two-key entry
 
 
-def confirm_hand(table: Table, number: int, *, actor: str, owner: bool = False) -> Hand:
+def confirm_hand(table: Table, number: int, *, actor: str, owner: bool = False, commit: bool = True) -> Hand:
     """Confirm a hand recorded under two-key entry. Another phone than the one that recorded it
     must do it (or the owner): the same phone confirming its own hand proves nothing."""
     hand = _two_key_hand(table, number)
     if not access.may_confirm(hand.created_by, actor, owner=owner):
         raise InconsistentHand(Text(N_("Another phone must confirm this hand: the one that recorded it cannot.")))
     db.session.add(HandEvent(hand=hand, kind="confirm", actor=actor[:60]))
-    _touch(table)
+    _touch(table, commit=commit)
     return hand
 
 
-def dispute_hand(table: Table, number: int, *, actor: str, reason: object = "") -> Hand:
+def dispute_hand(table: Table, number: int, *, actor: str, reason: object = "", commit: bool = True) -> Hand:
     """Flag a hand for the owner: it stays counted, marked disputed, until the owner confirms,
     voids or corrects it."""
     hand = _two_key_hand(table, number)
     db.session.add(HandEvent(hand=hand, kind="dispute", reason=_reason(reason), actor=actor[:60]))
-    _touch(table)
+    _touch(table, commit=commit)
     return hand
 
 

@@ -16,6 +16,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import force_locale, gettext as _
 
 from referee import access, ledger
+from referee import exports, league
 from referee.extensions import csrf
 from referee.i18n import render_text
 from referee.models import Table
@@ -270,3 +271,74 @@ def dispute_hand(table: Table, number: int) -> ResponseReturnValue:
 @with_table(write=False)
 def settlement(table: Table) -> ResponseReturnValue:
     return jsonify(ledger.settlement(table))
+
+# --------------------------------------------------------------------------- exports and import
+
+
+#: An import carries whole tables, far more than the app's MAX_CONTENT_LENGTH (64 KB, sized
+#: for a hand) lets through; this endpoint alone accepts up to 8 MB (some 5,000 hands). A
+#: bigger history goes through the command line (``flask --app referee import FILE``).
+IMPORT_MAX_BYTES = 8 * 1024 * 1024
+
+
+def _export(tables: list[Table], stem: str, *, as_csv: bool) -> Response:
+    """The tables as an export (JSON) or as CSV, offered as a file to save (``stem`` holds only
+    letters, digits, - and _)."""
+    if as_csv:
+        response = Response(exports.tables_csv(tables), mimetype="text/csv")
+    else:
+        response = jsonify(exports.export_tables(tables))
+    response.headers["Content-Disposition"] = f'attachment; filename="{stem}.{"csv" if as_csv else "json"}"'
+    return response
+
+
+@bp.get("/tables/<table_id>/export")
+@with_table(write=False)
+def export_table(table: Table) -> ResponseReturnValue:
+    """The table and its hands, lossless, for import elsewhere (no secrets; extension)."""
+    return _export([table], f"referee-{table.id}", as_csv=False)
+
+
+@bp.get("/tables/<table_id>/export.csv")
+@with_table(write=False)
+def export_table_csv(table: Table) -> ResponseReturnValue:
+    """One row per player per hand, for spreadsheets (extension)."""
+    return _export([table], f"referee-{table.id}", as_csv=True)
+
+
+def _season_export(season_id: int, *, as_csv: bool) -> ResponseReturnValue:
+    season = league.get_season(season_id) if season_id < 2**31 else None  # larger is no database id
+    if season is None:
+        return error(404, "not_found", _("There is no season with this id."))
+    return _export(exports.season_tables(season), f"referee-season-{season_id}", as_csv=as_csv)
+
+
+@bp.get("/seasons/<int:season_id>/export")
+def export_season(season_id: int) -> ResponseReturnValue:
+    """Every table of a season as one export (extension)."""
+    return _season_export(season_id, as_csv=False)
+
+
+@bp.get("/seasons/<int:season_id>/export.csv")
+def export_season_csv(season_id: int) -> ResponseReturnValue:
+    return _season_export(season_id, as_csv=True)
+
+
+@bp.post("/import")
+def import_tables() -> ResponseReturnValue:
+    """Rebuild the tables of an export, every hand judged again; answers each table's id and a
+    new owner token (an export carries none). All or nothing (extension)."""
+    request.max_content_length = IMPORT_MAX_BYTES
+    locale = ledger.LOCALES.get(request.args.get("language", ""), "pt_BR")
+    with force_locale(locale):
+        try:
+            made = exports.import_tables(json_body())
+        except BadBody:
+            return error(400, "invalid_input", _("The body must be a JSON object."))
+        except RulesError as exc:
+            return rules_error(exc, locale)
+        except ledger.Conflict as exc:
+            return error(409, "conflict", render_text(exc.text))
+    response = jsonify([{"id": table.id, "token": token} for table, token in made])
+    response.status_code = 201
+    return response

@@ -73,6 +73,110 @@ def _samba_team() -> dict[str, Any]:
     }
 
 
+def _export_schemas() -> dict[str, Any]:
+    """An export (GET …/export, POST /import): tables as created and hands as recorded, with
+    their events; lossless and without secrets."""
+    moment = {"type": "string", "format": "date-time"}
+    maybe_moment = {"type": ["string", "null"], "format": "date-time"}
+    table_id = {"type": "string", "pattern": "^[A-Za-z0-9_-]{16,32}$"}
+    return {
+        "Export": {
+            "type": "object",
+            "required": ["format", "version", "tables"],
+            "properties": {
+                "format": {"const": "referee-export"},
+                "version": {"const": 1},
+                "exported_at": moment,
+                "tables": {"type": "array", "items": {"$ref": "#/components/schemas/ExportTable"}},
+            },
+        },
+        "ExportTable": {
+            "type": "object",
+            "required": ["id", "game", "name", "players", "options", "dealer", "locale", "two_key", "created_at", "members", "hands"],
+            "properties": {
+                "id": {**table_id, "description": "Kept on import: an id already stored is a 409."},
+                "game": {"type": "string", "enum": list(KNOWN_GAMES)},
+                "name": {"type": "string", "maxLength": 120},
+                "players": {"type": "array", "items": {"type": "string"}, "description": "Order of play."},
+                "teams": {"type": ["array", "null"], "items": {"type": "array", "items": {"type": "string"}}, "description": "Used by Samba only."},
+                "options": {"type": "object"},
+                "dealer": {"type": "string", "description": "Who dealt the first hand."},
+                "locale": {"type": "string", "enum": ["pt_BR", "en"]},
+                "two_key": {"type": "boolean"},
+                "created_at": moment,
+                "finished_at": maybe_moment,
+                "ends_at": maybe_moment,
+                "last_round_from": {"type": ["integer", "null"], "minimum": 1},
+                "follows": {"type": ["string", "null"], "pattern": "^[A-Za-z0-9_-]{16,32}$"},
+                "members": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 40}, "description": "Each seat's club member, by name."},
+                "hands": {"type": "array", "items": {"$ref": "#/components/schemas/ExportHand"}, "description": "Numbered 1, 2, 3, … without gaps."},
+            },
+        },
+        "ExportHand": {
+            "type": "object",
+            "required": ["number", "record", "created_at", "created_by", "events"],
+            "properties": {
+                "number": {"type": "integer", "minimum": 1},
+                "record": {"type": "object", "description": "The hand record as stored (api.md), dealer filled in; judged by the rules again on import."},
+                "created_at": moment,
+                "created_by": {"type": "string", "maxLength": 60},
+                "two_key": {"type": "boolean", "description": "Recorded under two-key entry."},
+                "replaces": {"type": "integer", "minimum": 1, "description": "A correction: the hand it replaced (that hand's last event is the void)."},
+                "events": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["kind", "reason", "actor", "at"],
+                        "properties": {
+                            "kind": {"type": "string", "enum": ["void", "confirm", "dispute"]},
+                            "reason": {"type": "string", "maxLength": 200},
+                            "actor": {"type": "string", "maxLength": 60},
+                            "at": moment,
+                        },
+                    },
+                },
+            },
+        },
+        "Imported": {
+            "type": "array",
+            "items": {"type": "object", "required": ["id", "token"], "properties": {"id": {"type": "string"}, "token": {"type": "string", "description": "The new owner's token; shown only here."}}},
+        },
+    }
+
+
+def _export_paths(table_id: dict[str, Any]) -> dict[str, Any]:
+    """GET …/export(.csv) for a table or a season, and POST /import."""
+    season_id = {"name": "season_id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+    attachment = {"Content-Disposition": {"description": "attachment; filename=…", "schema": {"type": "string"}}}
+    as_json = {"description": "An export, offered as a file.", "headers": attachment, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Export"}}}}
+    as_csv = {
+        "description": "One row per player per hand: table_id, table_name, game, date (local), hand, status (live/void), dealer, "
+        "player, member, delta, total (over the live hands so far). Text cells starting with = + - @ get a leading apostrophe.",
+        "headers": attachment,
+        "content": {"text/csv": {"schema": {"type": "string"}}},
+    }
+    no_season = {"404": {"description": "No such season.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+    return {
+        "/tables/{table_id}/export": {"get": {"summary": "The table and its hands as an export (JSON, lossless, no secrets).", "parameters": [table_id], "responses": {"200": as_json, **_error_responses("404")}}},
+        "/tables/{table_id}/export.csv": {"get": {"summary": "The table's hands as CSV.", "parameters": [table_id], "responses": {"200": as_csv, **_error_responses("404")}}},
+        "/seasons/{season_id}/export": {"get": {"summary": "Every table of a season as one export.", "parameters": [season_id], "responses": {"200": as_json, **no_season}}},
+        "/seasons/{season_id}/export.csv": {"get": {"summary": "Every table of a season as CSV.", "parameters": [season_id], "responses": {"200": as_csv, **no_season}}},
+        "/import": {
+            "post": {
+                "summary": "Rebuild the tables of an export, every hand judged by the rules again; all or nothing. Bodies up to 8 MB.",
+                "parameters": [{"name": "language", "in": "query", "required": False, "schema": {"type": "string", "enum": ["pt-BR", "en"]}}],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Export"}}}},
+                "responses": {
+                    "201": {"description": "Stored: each table's id and new owner token.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Imported"}}}},
+                    **_error_responses("400", "422"),
+                    "409": {"description": "A table with one of these ids is already stored. Nothing is stored.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                    "413": {"description": "The body is larger than 8 MB.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                },
+            }
+        },
+    }
+
+
 def document(server: str) -> dict[str, Any]:
     players = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 13}}
     suit = {"type": "string", "enum": [s.value for s in Suit]}
@@ -391,6 +495,7 @@ def document(server: str) -> dict[str, Any]:
                     },
                 },
                 "Void": {"type": "object", "properties": {"reason": {"type": "string", "maxLength": 200}}},
+                **_export_schemas(),
             },
         },
         "paths": {
@@ -470,6 +575,7 @@ def document(server: str) -> dict[str, Any]:
             "/tables/{table_id}/settlement": {
                 "get": {"summary": "Running balances and the fewest transfers that settle them.", "parameters": [table_id], "responses": {"200": json_ok("Settlement"), **_error_responses("404")}}
             },
+            **_export_paths(table_id),
         },
     }
 

@@ -1,0 +1,131 @@
+"""Command-line backup, restore, export and import (``flask --app referee ...``).
+
+    flask --app referee backup club.json             everything, secrets included
+    flask --app referee restore club.json            into an empty database
+    flask --app referee restore --replace club.json  erasing what is there first
+    flask --app referee export --season 3 s3.json    a season (or --table ID ...; --csv)
+    flask --app referee import s3.json               an export; prints each table's new token
+
+A backup holds the tables' token hashes and the members' Pix keys: the file is written readable
+by its owner only. "-" reads standard input or writes standard output. The messages are English:
+the command line has no phone to take a language from.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+from flask import Flask
+from flask.cli import with_appcontext
+
+from referee import exports, ledger, league
+from referee.db import db
+from referee.models import Table
+from referee.rules.errors import RulesError
+
+
+def init_app(app: Flask) -> None:
+    for command in (backup_command, restore_command, export_command, import_command):
+        app.cli.add_command(command)
+
+
+def _read(path: str) -> Any:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        return json.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise click.ClickException(f"Cannot read {path}: {exc}") from None
+
+
+def _write(path: str, text: str) -> None:
+    """Write all or nothing (a temporary file renamed over the target), owner-only."""
+    if path == "-":
+        click.echo(text, nl=False)
+        return
+    target = Path(path)
+    fd, temporary = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:  # mkstemp makes it 0600
+            handle.write(text)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _refused(exc: RulesError | ledger.Conflict) -> click.ClickException:
+    where = f" ({exc.field})" if isinstance(exc, RulesError) and exc.field else ""
+    return click.ClickException(f"{exc.text}{where}")  # str(Text) is the English sentence
+
+
+def _to_json(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+
+
+@click.command("backup")
+@click.argument("path")
+@with_appcontext
+def backup_command(path: str) -> None:
+    """Write every table, member and season (with secrets) to PATH."""
+    data = exports.backup()
+    _write(path, _to_json(data))
+    if path != "-":
+        click.echo(f"Backed up {len(data['tables'])} tables, {len(data['members'])} members, {len(data['seasons'])} seasons to {path}.")
+
+
+@click.command("restore")
+@click.argument("path")
+@click.option("--replace", is_flag=True, help="Delete everything in the database first.")
+@with_appcontext
+def restore_command(path: str, replace: bool) -> None:
+    """Restore a backup from PATH into an empty database (or, with --replace, instead of it)."""
+    try:
+        counts = exports.restore(_read(path), replace=replace)
+    except (RulesError, ledger.Conflict) as exc:
+        raise _refused(exc) from None
+    click.echo(f"Restored {counts['tables']} tables, {counts['members']} members, {counts['seasons']} seasons.")
+
+
+@click.command("export")
+@click.argument("path")
+@click.option("--season", "season_id", type=int, help="The season's id.")
+@click.option("--table", "table_ids", multiple=True, help="A table's id (may be repeated).")
+@click.option("--csv", "as_csv", is_flag=True, help="One row per player per hand instead of JSON.")
+@with_appcontext
+def export_command(path: str, season_id: int | None, table_ids: tuple[str, ...], as_csv: bool) -> None:
+    """Export a season's tables, the tables named, or (with neither) every table to PATH."""
+    tables: list[Table] = []
+    if season_id is not None:
+        season = league.get_season(season_id)
+        if season is None:
+            raise click.ClickException(f"There is no season {season_id}.")
+        tables = exports.season_tables(season)
+    for table_id in table_ids:
+        table = db.session.get(Table, table_id)
+        if table is None:
+            raise click.ClickException(f"There is no table {table_id}.")
+        tables.append(table)
+    if season_id is None and not table_ids:
+        tables = exports.season_tables(None)
+    _write(path, exports.tables_csv(tables) if as_csv else _to_json(exports.export_tables(tables)))
+    if path != "-":
+        click.echo(f"Exported {len(tables)} tables to {path}.")
+
+
+@click.command("import")
+@click.argument("path")
+@with_appcontext
+def import_command(path: str) -> None:
+    """Import an export from PATH; prints each table's id and its new owner token."""
+    try:
+        made = exports.import_tables(_read(path))
+    except (RulesError, ledger.Conflict) as exc:
+        raise _refused(exc) from None
+    for table, token in made:
+        click.echo(f"{table.id} {token}")

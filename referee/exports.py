@@ -1,0 +1,709 @@
+"""Exports, imports, backups: tables out of the database and back in.
+
+An **export** (:func:`export_tables`) is JSON meant to leave the club: each table as created
+(players, teams, options, first dealer, times) and each hand as the api.md record it was stored
+as, with who wrote it, when, and what happened to it after (voids, confirmations, disputes). It
+holds no secret: no token hash, no Pix key. It is lossless: :func:`import_tables` rebuilds the
+same tables, hand numbers, corrections, voids, confirmations and times.
+
+An import does not copy rows: it replays the tables' history through the ledger, so every hand
+is judged by the rules again (a doctored hand is refused with the engine's sentence) and the
+derived state (balances, rotation, the seats' league counters) is the ledger's own. Everything
+is one transaction: a refusal anywhere stores nothing.
+
+A **backup** (:func:`backup`) is everything a club would miss after losing its database: the
+tables with their secrets (the owner's token hash, the scoring links and join codes), the
+members with their Pix keys and merges, the seasons. :func:`restore` puts it into an empty
+database, where every token and scoring link works again. Ratings are left out: they are
+derived from the hands and recomputed.
+
+The **CSV** (:func:`tables_csv`) is for spreadsheets: one row per player per hand.
+"""
+
+from __future__ import annotations
+
+import csv
+import heapq
+import io
+import re
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date, datetime, timezone
+from typing import Any
+
+from sqlalchemy import bindparam, func, insert, select, text, update
+from sqlalchemy.exc import IntegrityError
+
+from referee import access, ledger
+from referee.db import db
+from referee import league
+from referee.league import local_date
+from referee.models import Access, Hand, HandEvent, Member, Seat, Season, Table, utcnow
+from referee.rules import get_game
+from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
+from referee.rules.text import N_, Text
+
+FORMAT = "referee-export"
+BACKUP_FORMAT = "referee-backup"
+VERSION = 1
+
+#: A table id as the ledger makes them (``secrets.token_urlsafe(16)``: 22 characters). The id is
+#: what lets a watcher read a table, so an imported one must be as hard to guess.
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{16,32}")
+EVENT_KINDS = ("void", "confirm", "dispute")
+ACTOR_MAX = 60  # Hand.created_by, HandEvent.actor
+MEMBER_NAME_MAX = 40
+
+CSV_COLUMNS = ("table_id", "table_name", "game", "date", "hand", "status", "dealer", "player", "member", "delta", "total")
+#: A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+# --------------------------------------------------------------------------- export
+
+
+def export_tables(tables: Iterable[Table]) -> dict[str, Any]:
+    """The tables (in the order given) as an export document."""
+    return {"format": FORMAT, "version": VERSION, "exported_at": _iso(utcnow()), "tables": [_table_json(t) for t in tables]}
+
+
+def season_tables(season: Season | None) -> list[Table]:
+    """The tables a season holds (every table for None), oldest first, for an export."""
+    return list(db.session.scalars(league.season_tables(season)))
+
+
+def _table_json(table: Table) -> dict[str, Any]:
+    players = ledger.players_of(table)
+    return {
+        "id": table.id,
+        "game": table.game,
+        "name": table.name,
+        "players": list(players),
+        "teams": [list(team) for team in ledger.teams_of(table)],
+        "options": table.options,
+        "dealer": players[table.first_dealer],
+        "locale": table.locale,
+        "two_key": table.two_key,
+        "created_at": _iso(table.created_at),
+        "finished_at": _iso(table.finished_at),
+        "ends_at": _iso(table.ends_at),
+        "last_round_from": table.last_round_from,
+        "follows": table.follows,
+        "members": _member_names(table),
+        "hands": [_hand_json(hand) for hand in ledger.all_hands(table)],
+    }
+
+
+def _member_names(table: Table) -> dict[str, str]:
+    """Each seat's name and the name of the club member sitting there."""
+    rows = db.session.execute(
+        select(Seat.name, Member.name).join(Member, Member.id == Seat.member_id).where(Seat.table_id == table.id)
+    )
+    return {seat: member for seat, member in rows}
+
+
+def _hand_json(hand: Hand) -> dict[str, Any]:
+    answer: dict[str, Any] = {
+        "number": hand.number,
+        "record": hand.record,
+        "created_at": _iso(hand.created_at),
+        "created_by": hand.created_by,
+        "events": [{"kind": e.kind, "reason": e.reason, "actor": e.actor, "at": _iso(e.at)} for e in hand.events],
+    }
+    if hand.result.get("two_key"):
+        answer["two_key"] = True  # recorded under two-key entry: it waited for a confirmation
+    if "replaces" in hand.result:
+        answer["replaces"] = hand.result["replaces"]
+    return answer
+
+
+def _iso(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)  # SQLite: naive UTC
+    return aware.astimezone(timezone.utc).isoformat()
+
+
+# --------------------------------------------------------------------------- CSV
+
+
+def tables_csv(tables: Iterable[Table]) -> str:
+    """One row per player per hand (RFC 4180, CRLF, a header row): the hand's local date, its
+    status, the player's delta and his running total over the live hands so far. Text cells a
+    spreadsheet would run as a formula get a leading apostrophe; numbers are written as numbers
+    (a negative delta is not a formula)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for table in tables:
+        players = ledger.players_of(table)
+        members = _member_names(table)
+        running = {name: 0 for name in players}
+        for hand in ledger.all_hands(table):
+            live = not hand.is_void
+            for player in players:
+                delta = int(hand.result["deltas"].get(player, 0))
+                running[player] += delta if live else 0
+                writer.writerow(
+                    [
+                        _cell(table.id),
+                        _cell(table.name),
+                        table.game,
+                        local_date(hand.created_at).isoformat(),
+                        hand.number,
+                        "live" if live else "void",
+                        _cell(hand.dealer),
+                        _cell(player),
+                        _cell(members.get(player, "")),
+                        delta,
+                        running[player],
+                    ]
+                )
+    return out.getvalue()
+
+
+def _cell(value: str) -> str:
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
+# --------------------------------------------------------------------------- reading a document
+#
+# Everything is checked before anything is written: a malformed document is an InvalidInput
+# (400) naming where (``tables[0].hands[3].created_at``). Whether the hands are legal is the
+# rules' business, asked while replaying.
+
+
+@dataclass(frozen=True)
+class _Event:
+    kind: str
+    reason: str
+    actor: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class _Hand:
+    number: int
+    record: dict[str, Any]
+    created_at: datetime
+    created_by: str
+    two_key: bool
+    replaces: int | None
+    events: tuple[_Event, ...]
+
+
+@dataclass(frozen=True)
+class _Table:
+    where: str  # "tables[i]", for error fields
+    raw: Mapping[str, Any]  # what create_table checks itself (game, name, players, options, ...)
+    id: str
+    created_at: datetime
+    finished_at: datetime | None
+    ends_at: datetime | None
+    last_round_from: int | None
+    follows: str | None
+    two_key: bool
+    members: dict[str, str]
+    hands: tuple[_Hand, ...]
+
+
+def _invalid(sentence: str, where: str, **values: Any) -> InvalidInput:
+    return InvalidInput(Text(sentence, **values), field=where)
+
+
+def _field(obj: Mapping[str, Any], key: str, kind: type, where: str, *, optional: bool = False) -> Any:
+    """``obj[key]`` if it has the type asked for (None allowed when ``optional``)."""
+    value = obj.get(key)
+    if value is None and optional:
+        return None
+    # bool is an int in Python; a number must not be true or false.
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise _invalid(N_("%(field)s is missing or has the wrong type."), f"{where}.{key}", field=key)
+    return value
+
+
+def _id(obj: Mapping[str, Any], key: str, where: str, *, optional: bool = False) -> Any:
+    """A row id (a member's, a season's, a scoring link's): what the database's integers hold."""
+    value = _field(obj, key, int, where, optional=optional)
+    if value is not None and not 1 <= value < 2**31:
+        raise _invalid(N_("%(field)s is missing or has the wrong type."), f"{where}.{key}", field=key)
+    return value
+
+
+def _text(obj: Mapping[str, Any], key: str, where: str, *, limit: int, optional: bool = False) -> Any:
+    value = _field(obj, key, str, where, optional=optional)
+    if value is not None and (len(value) > limit or any(ord(ch) < 32 or ord(ch) == 127 for ch in value)):
+        raise _invalid(N_("%(field)s must be text of at most %(max)s characters."), f"{where}.{key}", field=key, max=limit)
+    return value
+
+
+def _moment(obj: Mapping[str, Any], key: str, where: str) -> datetime:
+    """An ISO 8601 date and time, in UTC (a time without a zone is taken as UTC)."""
+    try:
+        moment = datetime.fromisoformat(_field(obj, key, str, where))
+        return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+    except (ValueError, OverflowError):  # OverflowError: the year 1 or 9999 moved to UTC
+        raise _invalid(N_("%(field)s must be a date and time (ISO 8601)."), f"{where}.{key}", field=key) from None
+
+
+def _maybe_moment(obj: Mapping[str, Any], key: str, where: str) -> datetime | None:
+    return None if obj.get(key) is None else _moment(obj, key, where)
+
+
+def _day(obj: Mapping[str, Any], key: str, where: str) -> date:
+    try:
+        return date.fromisoformat(_field(obj, key, str, where))
+    except ValueError:
+        raise _invalid(N_("%(field)s must be a date (year-month-day)."), f"{where}.{key}", field=key) from None
+
+
+def _document(data: object, expected: str) -> Mapping[str, Any]:
+    if not isinstance(data, Mapping) or data.get("format") != expected:
+        raise _invalid(N_("This is not a Referee file of the expected kind (%(format)s)."), "format", format=expected)
+    if data.get("version") != VERSION or isinstance(data.get("version"), bool):
+        raise _invalid(N_("This file's version is not one this Referee can read."), "version")
+    return data
+
+
+def _tables(data: Mapping[str, Any]) -> list[_Table]:
+    raw_tables = _field(data, "tables", list, "")
+    tables = [_table(raw, f"tables[{i}]") for i, raw in enumerate(raw_tables)]
+    seen: set[str] = set()
+    for table in tables:
+        if table.id in seen:
+            raise _invalid(N_("Two tables have the same id."), f"{table.where}.id")
+        seen.add(table.id)
+    return tables
+
+
+def _table(raw: object, where: str) -> _Table:
+    if not isinstance(raw, Mapping):
+        raise _invalid(N_("Each table must be a JSON object."), where)
+    table_id = _field(raw, "id", str, where)
+    if not TABLE_ID.fullmatch(table_id):
+        raise _invalid(N_("A table id has 16 to 32 letters, digits, - or _."), f"{where}.id")
+    follows = _field(raw, "follows", str, where, optional=True)
+    if follows is not None and not TABLE_ID.fullmatch(follows):
+        raise _invalid(N_("A table id has 16 to 32 letters, digits, - or _."), f"{where}.follows")
+    last_round = _field(raw, "last_round_from", int, where, optional=True)
+    members = _field(raw, "members", dict, where)
+    for seat in members:
+        _text(members, seat, f"{where}.members", limit=MEMBER_NAME_MAX)
+        if not members[seat].strip():
+            raise _invalid(N_("Each player needs a name."), f"{where}.members.{seat}")
+    for key, kind in (("game", str), ("players", list), ("options", dict), ("dealer", str), ("locale", str), ("name", str)):
+        _field(raw, key, kind, where)
+    _field(raw, "teams", list, where, optional=True)
+    hands = tuple(_hand(h, f"{where}.hands[{i}]", i + 1) for i, h in enumerate(_field(raw, "hands", list, where)))
+    _check_corrections(hands, where)
+    if last_round is not None and not 1 <= last_round <= len(hands) + 1:  # declared for the next hand at the latest
+        raise _invalid(N_("%(field)s must be the number of a hand of the table."), f"{where}.last_round_from", field="last_round_from")
+    return _Table(
+        where=where,
+        raw=raw,
+        id=table_id,
+        created_at=_moment(raw, "created_at", where),
+        finished_at=_maybe_moment(raw, "finished_at", where),
+        ends_at=_maybe_moment(raw, "ends_at", where),
+        last_round_from=last_round,
+        follows=follows,
+        two_key=_field(raw, "two_key", bool, where),
+        members=dict(members),
+        hands=hands,
+    )
+
+
+def _hand(raw: object, where: str, number: int) -> _Hand:
+    if not isinstance(raw, Mapping):
+        raise _invalid(N_("Each hand must be a JSON object."), where)
+    if _field(raw, "number", int, where) != number:
+        raise _invalid(N_("Hands are numbered 1, 2, 3, … in order, without gaps."), f"{where}.number")
+    replaces = _field(raw, "replaces", int, where, optional=True)
+    if replaces is not None and not 1 <= replaces < number:
+        raise _invalid(N_("A correction replaces an earlier hand."), f"{where}.replaces")
+    events = []
+    for i, event in enumerate(_field(raw, "events", list, where)):
+        at = f"{where}.events[{i}]"
+        if not isinstance(event, Mapping) or event.get("kind") not in EVENT_KINDS:
+            raise _invalid(N_("An event is a void, a confirmation or a dispute."), at)
+        events.append(
+            _Event(
+                kind=event["kind"],
+                reason=_text(event, "reason", at, limit=ledger.REASON_MAX),
+                actor=_text(event, "actor", at, limit=ACTOR_MAX),
+                at=_moment(event, "at", at),
+            )
+        )
+    kinds = [e.kind for e in events]
+    if "void" in kinds and kinds.index("void") != len(kinds) - 1:
+        raise _invalid(N_("Nothing can happen to a hand after it was voided."), f"{where}.events")
+    two_key = _field(raw, "two_key", bool, where, optional=True)
+    return _Hand(
+        number=number,
+        record=dict(_field(raw, "record", dict, where)),
+        created_at=_moment(raw, "created_at", where),
+        created_by=_text(raw, "created_by", where, limit=ACTOR_MAX),
+        two_key=bool(two_key),
+        replaces=replaces,
+        events=tuple(events),
+    )
+
+
+def _check_corrections(hands: Sequence[_Hand], where: str) -> None:
+    """A corrected hand is replaced once, and its void (the correction's) is its last event."""
+    replaced: set[int] = set()
+    for hand in hands:
+        if hand.replaces is None:
+            continue
+        old = hands[hand.replaces - 1]
+        if hand.replaces in replaced or not old.events or old.events[-1].kind != "void":
+            raise _invalid(N_("A corrected hand must be voided once, by its correction."), f"{where}.hands[{hand.number - 1}].replaces")
+        replaced.add(hand.replaces)
+
+
+def _followers_last(tables: Sequence[_Table]) -> list[_Table]:
+    """Tables in an order where a rematch comes after the table it follows (when both are in
+    the document); otherwise as given."""
+    by_id = {t.id: t for t in tables}
+    done: set[str] = set()
+    order: list[_Table] = []
+    for table in tables:
+        chain: list[_Table] = []  # this table, the one it follows, and so on up
+        current: _Table | None = table
+        while current is not None and current.id not in done:
+            if any(current.id == link.id for link in chain):
+                raise _invalid(N_("Rematches cannot follow each other in a circle."), f"{current.where}.follows")
+            chain.append(current)
+            current = by_id.get(current.follows) if current.follows else None
+        for link in reversed(chain):
+            done.add(link.id)
+            order.append(link)
+    return order
+
+
+# --------------------------------------------------------------------------- import
+
+
+def import_tables(data: object) -> list[tuple[Table, str]]:
+    """Rebuild the tables of an export through the ledger; answers each table (in the order
+    stored: rematches after the tables they follow) with a new owner token (an export has none).
+
+    Raises :class:`InvalidInput` for a malformed document, :class:`RulesError` for a hand the
+    rules refuse (its field names the table and the hand), :class:`ledger.Conflict` when a table
+    id is already taken. In every case nothing is stored."""
+    tables = _tables(_document(data, FORMAT))
+    clash = Text(N_("These tables clash with tables already stored (the same id, or a second rematch of one table)."))
+    with _one_transaction(clash):
+        return [_rebuild(table) for table in _followers_last(tables)]
+
+
+@contextmanager
+def _one_transaction(clash: Text) -> Iterator[None]:
+    """Commit everything at the end, or roll everything back (the ledger's writes are made with
+    ``commit=False``). A row that clashes with one already stored is a :class:`ledger.Conflict`
+    saying ``clash``."""
+    _begin()
+    try:
+        yield
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise ledger.Conflict(clash) from None
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def _begin() -> None:
+    """Really open the transaction. The SQLite driver opens one only at the first INSERT, UPDATE
+    or DELETE: a SAVEPOINT before that (members.resolve creating a member) opens its own, and its
+    RELEASE commits, so a refused import would leave its new members behind."""
+    connection = db.session.connection()
+    if connection.dialect.name == "sqlite" and not getattr(connection.connection.dbapi_connection, "in_transaction", True):
+        connection.exec_driver_sql("BEGIN")
+
+
+def _rebuild(spec: _Table) -> tuple[Table, str]:
+    if db.session.scalar(select(Table.id).where(Table.id == spec.id)) is not None:
+        raise ledger.Conflict(Text(N_("A table with the id %(id)s already exists."), id=spec.id))
+    raw = spec.raw
+    players = raw["players"]
+    with _at(spec.where):
+        rules = get_game(raw["game"])
+        table, token = ledger.create_table(
+            game=raw["game"],
+            players=players,
+            dealer=raw["dealer"],
+            name=raw["name"],
+            options=raw["options"],
+            locale=raw["locale"],
+            teams=raw.get("teams") if rules.scored else None,  # the team games are the scored ones
+            follows=spec.follows,
+            two_key=spec.two_key,
+            table_id=spec.id,
+            member_names=[spec.members.get(p, p) if isinstance(p, str) else p for p in players],
+            commit=False,
+        )
+    _replay(table, spec)
+    table.created_at = spec.created_at
+    table.finished_at = spec.finished_at
+    table.ends_at = spec.ends_at
+    table.last_round_from = spec.last_round_from
+    table.two_key = spec.two_key
+    db.session.flush()
+    _restore_times(table, spec)
+    return table, token
+
+
+def _replay(table: Table, spec: _Table) -> None:
+    """Record the hands in number order and apply their events between them in the order they
+    happened (a void can change what a later hand may be: a Samba match that is no longer
+    over). Each hand's own events keep their order; a correction's void is made by the
+    correction itself."""
+    corrected = {h.replaces for h in spec.hands if h.replaces is not None}
+    queues = {
+        h.number: deque(h.events[:-1] if h.number in corrected else h.events) for h in spec.hands
+    }
+    pending: list[tuple[datetime, int]] = []  # (when, hand number) of each hand's next event
+
+    def apply_until(moment: datetime | None) -> None:
+        while pending and (moment is None or pending[0][0] < moment):
+            _when, number = heapq.heappop(pending)
+            event = queues[number].popleft()
+            with _at(f"{spec.where}.hands[{number - 1}].events"):
+                _apply(table, number, event)
+            if queues[number]:
+                heapq.heappush(pending, (queues[number][0].at, number))
+
+    for hand in spec.hands:
+        apply_until(hand.created_at)
+        table.two_key = hand.two_key
+        reason = spec.hands[hand.replaces - 1].events[-1].reason if hand.replaces is not None else ""
+        with _at(f"{spec.where}.hands[{hand.number - 1}]"):
+            ledger.record_hand(
+                table,
+                hand.record,
+                expected_number=hand.number,
+                actor=hand.created_by,
+                replaces=hand.replaces,
+                reason=reason,
+                commit=False,
+            )
+        if queues[hand.number]:
+            heapq.heappush(pending, (queues[hand.number][0].at, hand.number))
+    apply_until(None)
+
+
+def _apply(table: Table, number: int, event: _Event) -> None:
+    if event.kind == "void":
+        ledger.void_hand(table, number, reason=event.reason, actor=event.actor, commit=False)
+    elif event.kind == "confirm":
+        owner = access.parse_actor(event.actor).role == access.OWNER
+        ledger.confirm_hand(table, number, actor=event.actor, owner=owner, commit=False)
+    else:
+        ledger.dispute_hand(table, number, actor=event.actor, reason=event.reason, commit=False)
+
+
+@contextmanager
+def _at(where: str) -> Iterator[None]:
+    """Name the place in the document in a refusal; a ledger conflict while replaying (a hand
+    after the end of a match, a confirmation of a hand that needs none) is a refused hand."""
+    try:
+        yield
+    except RulesError as exc:
+        raise type(exc)(exc.text, field=f"{where}.{exc.field}" if exc.field else where) from None
+    except ledger.Conflict as exc:
+        raise InconsistentHand(exc.text, field=where) from None
+    except ledger.NotFound:
+        raise InconsistentHand(Text(N_("This refers to a hand that does not exist.")), field=where) from None
+
+
+def _restore_times(table: Table, spec: _Table) -> None:
+    """Put back when each hand and event happened, and who made each event (the ledger stores a
+    correction's void under the correction's writer; the document may say otherwise)."""
+    if not spec.hands:
+        return
+    hand_table, event_table = Hand.__table__, HandEvent.__table__
+    connection = db.session.connection()
+    connection.execute(
+        update(hand_table)
+        .where(hand_table.c.table_id == bindparam("t"), hand_table.c.number == bindparam("n"))
+        .values(created_at=bindparam("at")),
+        [{"t": table.id, "n": h.number, "at": h.created_at} for h in spec.hands],
+    )
+    stored: dict[int, list[tuple[int, str]]] = {}
+    for event_id, number, kind in connection.execute(
+        select(event_table.c.id, hand_table.c.number, event_table.c.kind)
+        .join(hand_table, hand_table.c.id == event_table.c.hand_id)
+        .where(hand_table.c.table_id == table.id)
+        .order_by(event_table.c.id)
+    ):
+        stored.setdefault(number, []).append((event_id, kind))
+    rows: list[dict[str, Any]] = []
+    for hand in spec.hands:
+        made = stored.get(hand.number, [])
+        if [kind for _id, kind in made] != [e.kind for e in hand.events]:  # the replay is faithful; say so if not
+            raise InconsistentHand(Text(N_("The events of this hand could not be replayed.")), field=f"{spec.where}.hands[{hand.number - 1}].events")
+        rows.extend({"i": event_id, "at": e.at, "actor": e.actor} for (event_id, _kind), e in zip(made, hand.events))
+    if rows:
+        connection.execute(
+            update(event_table).where(event_table.c.id == bindparam("i")).values(at=bindparam("at"), actor=bindparam("actor")),
+            rows,
+        )
+    db.session.expire_all()  # the hands' rows changed under the session
+
+
+# --------------------------------------------------------------------------- backup and restore
+
+
+def backup() -> dict[str, Any]:
+    """Everything needed to start again from an empty database: every table (as exported, plus
+    its owner's token hash and its scoring links and join codes), every member (Pix keys and
+    merges included) and every season. Ratings are derived; they are left out."""
+    tables = list(db.session.scalars(select(Table).order_by(Table.created_at, Table.id)))
+    accesses: dict[str, list[dict[str, Any]]] = {}
+    for row in db.session.scalars(select(Access).order_by(Access.id)):
+        accesses.setdefault(row.table_id, []).append(
+            {
+                "id": row.id,
+                "role": row.role,
+                "label": row.label,
+                "token_hash": row.token_hash,
+                "code_hash": row.code_hash,
+                "code_expires_at": _iso(row.code_expires_at),
+                "created_at": _iso(row.created_at),
+                "revoked_at": _iso(row.revoked_at),
+            }
+        )
+    document = export_tables(tables)
+    for table, entry in zip(tables, document["tables"]):
+        entry.update(scorer_token_hash=table.scorer_token_hash, accesses=accesses.get(table.id, []))
+    return {
+        "format": BACKUP_FORMAT,
+        "version": VERSION,
+        "created_at": document["exported_at"],
+        "members": [
+            {
+                "id": m.id,
+                "name": m.name,
+                "name_key": m.name_key,
+                "pix_key": m.pix_key,
+                "pix_city": m.pix_city,
+                "merged_into": m.merged_into,
+                "created_at": _iso(m.created_at),
+            }
+            for m in db.session.scalars(select(Member).order_by(Member.id))
+        ],
+        "seasons": [
+            {"id": s.id, "name": s.name, "starts_on": s.starts_on.isoformat(), "ends_on": s.ends_on.isoformat()}
+            for s in db.session.scalars(select(Season).order_by(Season.id))
+        ],
+        "tables": document["tables"],
+    }
+
+
+def is_empty() -> bool:
+    """No table, member or season: a database a backup can be restored into."""
+    return not any(db.session.scalar(select(func.count()).select_from(model)) for model in (Table, Member, Season))
+
+
+def restore(data: object, *, replace: bool = False) -> dict[str, int]:
+    """Put a backup into the database; answers how many tables, members and seasons.
+
+    Refuses (:class:`ledger.Conflict`) a database that holds anything, unless ``replace``: then
+    everything in it is deleted first, in the same transaction. Members, seasons and scoring
+    links keep their ids (pages and the history's "by a scorer (Bia)" name them by id); the
+    tables are rebuilt through the ledger like an import, then get their secrets back."""
+    document = _document(data, BACKUP_FORMAT)
+    tables = _tables(document)
+    people = [_member(m, f"members[{i}]") for i, m in enumerate(_field(document, "members", list, ""))]
+    seasons = [_season(s, f"seasons[{i}]") for i, s in enumerate(_field(document, "seasons", list, ""))]
+    secrets = {t.id: _secrets(t) for t in tables}
+    if not replace and not is_empty():
+        raise ledger.Conflict(Text(N_("The database is not empty: restore a backup only into an empty one, or replace everything.")))
+    with _one_transaction(Text(N_("This backup does not fit this database: two rows would have the same id or name."))):
+        connection = db.session.connection()
+        if replace:
+            for model_table in reversed(db.metadata.sorted_tables):
+                connection.execute(model_table.delete())
+        if people:
+            connection.execute(insert(Member.__table__), [{**m, "merged_into": None} for m in people])
+            merged = [{"i": m["id"], "into": m["merged_into"]} for m in people if m["merged_into"] is not None]
+            if merged:
+                member = Member.__table__
+                connection.execute(update(member).where(member.c.id == bindparam("i")).values(merged_into=bindparam("into")), merged)
+        if seasons:
+            connection.execute(insert(Season.__table__), seasons)
+        _continue_ids(Member, Season)  # a seat whose member the backup lacks gets a new one
+        for spec in _followers_last(tables):
+            table, _token = _rebuild(spec)
+            owner_hash, links = secrets[spec.id]
+            table.scorer_token_hash = owner_hash
+            if links:
+                connection.execute(insert(Access.__table__), [{**link, "table_id": table.id} for link in links])
+        db.session.flush()
+        _continue_ids(Access)
+    return {"tables": len(tables), "members": len(people), "seasons": len(seasons)}
+
+
+def _member(raw: object, where: str) -> dict[str, Any]:
+    if not isinstance(raw, Mapping):
+        raise _invalid(N_("Each member must be a JSON object."), where)
+    return {
+        "id": _id(raw, "id", where),
+        "name": _text(raw, "name", where, limit=MEMBER_NAME_MAX),
+        "name_key": _text(raw, "name_key", where, limit=MEMBER_NAME_MAX, optional=True),
+        "pix_key": _text(raw, "pix_key", where, limit=77),
+        "pix_city": _text(raw, "pix_city", where, limit=15),
+        "merged_into": _id(raw, "merged_into", where, optional=True),
+        "created_at": _moment(raw, "created_at", where),
+    }
+
+
+def _season(raw: object, where: str) -> dict[str, Any]:
+    if not isinstance(raw, Mapping):
+        raise _invalid(N_("Each season must be a JSON object."), where)
+    return {
+        "id": _id(raw, "id", where),
+        "name": _text(raw, "name", where, limit=league.SEASON_NAME_MAX),
+        "starts_on": _day(raw, "starts_on", where),
+        "ends_on": _day(raw, "ends_on", where),
+    }
+
+
+def _secrets(spec: _Table) -> tuple[str, list[dict[str, Any]]]:
+    """The owner's token hash and the table's ways in for scorers, as rows to insert."""
+    raw, where = spec.raw, spec.where
+    owner = _text(raw, "scorer_token_hash", where, limit=64)
+    links = []
+    for i, link in enumerate(_field(raw, "accesses", list, where)):
+        at = f"{where}.accesses[{i}]"
+        if not isinstance(link, Mapping):
+            raise _invalid(N_("Each scoring link must be a JSON object."), at)
+        links.append(
+            {
+                "id": _id(link, "id", at),
+                "role": _text(link, "role", at, limit=16),
+                "label": _text(link, "label", at, limit=access.LABEL_MAX),
+                "token_hash": _text(link, "token_hash", at, limit=64, optional=True),
+                "code_hash": _text(link, "code_hash", at, limit=64, optional=True),
+                "code_expires_at": _maybe_moment(link, "code_expires_at", at),
+                "created_at": _moment(link, "created_at", at),
+                "revoked_at": _maybe_moment(link, "revoked_at", at),
+            }
+        )
+    return owner, links
+
+
+def _continue_ids(*models: Any) -> None:
+    """After rows were inserted with their own ids, make PostgreSQL's sequences go on from the
+    largest (SQLite's integer keys do so by themselves)."""
+    if db.session.get_bind().dialect.name != "postgresql":
+        return
+    for model in models:
+        name = model.__tablename__
+        db.session.execute(
+            text(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), COALESCE((SELECT MAX(id) FROM {name}), 0) + 1, false)")
+        )
