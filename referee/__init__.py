@@ -64,6 +64,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(players.bp)
     app.register_blueprint(api.bp, url_prefix="/api/v1")
     from referee.ratings import cli as ratings_cli; app.cli.add_command(ratings_cli)  # noqa: E702 (one line: see ratings)
+    from referee.views import league as league_views, night
+
+    app.register_blueprint(night.bp)
+    app.register_blueprint(league_views.bp)
 
     @app.url_defaults
     def static_version(endpoint: str, values: dict[str, Any]) -> None:

@@ -10,7 +10,7 @@ from decimal import Decimal, InvalidOperation
 
 from babel.numbers import format_currency, format_decimal
 from flask import Flask, current_app, g, request
-from flask_babel import format_datetime, get_locale, get_translations
+from flask_babel import format_date, format_datetime, get_locale, get_translations, gettext
 
 from referee.rules.text import Text
 
@@ -56,14 +56,34 @@ def fmt_money(value: Decimal | str | int) -> str:
     return f"{MINUS}{text}" if amount < 0 else text
 
 
+def fmt_decimal(value: float, digits: int = 2) -> str:
+    """A fraction for reading ("0,67", "−1,50"), with a real minus sign like :func:`fmt_int`."""
+    pattern = "#,##0." + "0" * digits if digits else "#,##0"
+    text = format_decimal(abs(value), format=pattern, locale=_locale())
+    return f"{MINUS}{text}" if value < 0 and text.strip("0,.") else text
+
+
+def fmt_minutes(minutes: int) -> str:
+    """A length of time for the session clock: "45 min", "2 h", "1 h 30 min"."""
+    hours, rest = divmod(max(0, int(minutes)), 60)
+    if not hours:
+        return gettext("%(m)s min", m=rest)
+    if not rest:
+        return gettext("%(h)s h", h=hours)
+    return gettext("%(h)s h %(m)s min", h=hours, m=rest)
+
+
 def init_app(app: Flask) -> None:
-    app.jinja_env.filters.update(fmt_int=fmt_int, fmt_signed=fmt_signed, fmt_money=fmt_money)
+    app.jinja_env.filters.update(fmt_int=fmt_int, fmt_signed=fmt_signed, fmt_money=fmt_money, fmt_minutes=fmt_minutes)
     app.jinja_env.globals.update(
+        fmt_minutes=fmt_minutes,
         fmt_int=fmt_int,
         fmt_signed=fmt_signed,
         fmt_money=fmt_money,
         get_locale=get_locale,
         format_datetime=format_datetime,
+        format_date=format_date,
+        fmt_decimal=fmt_decimal,
         render_text=render_text,
     )
 

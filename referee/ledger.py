@@ -19,7 +19,8 @@ import secrets
 from collections.abc import Mapping, Sequence
 import json
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
+import math
 from decimal import Decimal
 from typing import Any
 
@@ -94,6 +95,7 @@ def create_table(
     teams: object = None,
     follows: str | None = None,
     two_key: object = False,
+    duration: object = None,
     table_id: str | None = None,
     member_names: Sequence[str] | None = None,
     commit: bool = True,
@@ -101,7 +103,8 @@ def create_table(
     """Validate and store a new table; answers the table and its scorer token (shown once).
 
     ``teams`` is for team games (Samba): the game checks them and fills in its defaults.
-    ``follows`` names the table this one is a rematch of.
+    ``follows`` names the table this one is a rematch of; ``duration`` is the time the players
+    agreed to play, in minutes (the session clock), or None.
 
     An import (referee.exports) rebuilds a table under its old ``table_id``, with its seats'
     ``member_names`` (else each seat's name finds its member), and ``commit=False`` to store
@@ -142,6 +145,7 @@ def create_table(
         raise InvalidInput(Text(N_("The language must be pt-BR or en.")), field="language")
     if not isinstance(two_key, bool):
         raise InvalidInput(Text(N_("two_key must be true or false.")), field="two_key")
+    length = _duration(duration)
     parsed = rules.parse_options(options)
     team_of = {name: i for i, team in enumerate(rules.seat_teams(names, teams, parsed)) for name in team}
     token = access.new_token()
@@ -159,6 +163,7 @@ def create_table(
         version=0,
         follows=follows,
         two_key=two_key,
+        ends_at=utcnow() + length if length else None,
     )
     people = members.resolve(names if member_names is None else list(member_names))
     table.seats = [
@@ -782,6 +787,46 @@ def last_round(table: Table) -> dict[str, int] | None:
     return {"from": table.last_round_from, "hands": hands, "played": int(played), "left": max(0, hands - int(played))}
 
 
+#: The session clock takes from a quarter of an hour to a whole day.
+CLOCK_MINUTES = (15, 24 * 60)
+
+
+def _duration(raw: object) -> timedelta | None:
+    """The agreed playing time in minutes (None, "" or 0: no clock)."""
+    if raw is None or raw == "" or raw == 0:
+        return None
+    if isinstance(raw, str) and raw.strip().isascii() and raw.strip().isdigit() and len(raw.strip()) <= 5:
+        raw = int(raw.strip())
+        if raw == 0:
+            return None
+    low, high = CLOCK_MINUTES
+    if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
+        raise InvalidInput(
+            Text(N_("The agreed time is a number of minutes from %(low)s to %(high)s."), low=low, high=high),
+            field="duration_minutes",
+        )
+    return timedelta(minutes=raw)
+
+
+def clock(table: Table, now: datetime | None = None) -> dict[str, Any] | None:
+    """The session clock, when the players agreed on a time: when it ends, the whole minutes
+    left (rounded up, 0 once over) and whether time is up."""
+    if table.ends_at is None:
+        return None
+    ends = _aware(table.ends_at)
+    left = (ends - (now or utcnow())).total_seconds()
+    return {"ends_at": _iso(ends), "left": max(0, math.ceil(left / 60)), "over": left <= 0}
+
+
+def set_clock(table: Table, minutes: object) -> None:
+    """Start the clock again with ``minutes`` from now, or stop it (None, 0)."""
+    if table.finished_at is not None:
+        raise Conflict(Text(N_("This table is finished: its hands can no longer change.")))
+    length = _duration(minutes)
+    table.ends_at = utcnow() + length if length else None
+    _touch(table)
+
+
 def declare_last_round(table: Table, *, on: bool) -> None:
     """Start the last round with the next hand, or take the declaration back."""
     if table.finished_at is not None:
@@ -901,6 +946,7 @@ def table_answer(table: Table, *, urls: Mapping[str, str]) -> dict[str, Any]:
         "two_key": table.two_key,
         "rematch": rematch_of(table),
         "last_round": last_round(table),
+        "clock": clock(table),
         "urls": dict(urls),
     }
 

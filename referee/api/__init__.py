@@ -16,7 +16,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import force_locale, gettext as _
 
 from referee import access, ledger
-from referee import exports, league
+from referee import club, exports, league
 from referee.extensions import csrf
 from referee.i18n import render_text
 from referee.models import Table
@@ -115,7 +115,7 @@ def create_table() -> ResponseReturnValue:
     except BadBody:
         return error(400, "invalid_input", _("The body must be a JSON object."))
     locale = ledger.LOCALES.get(str(body.get("language")), "pt_BR")
-    allowed = {"game", "players", "dealer", "name", "options", "teams", "language", "two_key"}
+    allowed = {"game", "players", "dealer", "name", "options", "teams", "language", "two_key", "duration_minutes"}
     unknown = sorted(set(body) - allowed)
     try:
         if unknown:
@@ -133,6 +133,7 @@ def create_table() -> ResponseReturnValue:
             locale=body.get("language"),
             teams=body.get("teams"),
             two_key=body.get("two_key", False),
+            duration=body.get("duration_minutes"),
         )
     except RulesError as exc:
         return rules_error(exc, locale)
@@ -272,6 +273,7 @@ def dispute_hand(table: Table, number: int) -> ResponseReturnValue:
 def settlement(table: Table) -> ResponseReturnValue:
     return jsonify(ledger.settlement(table))
 
+
 # --------------------------------------------------------------------------- exports and import
 
 
@@ -279,6 +281,8 @@ def settlement(table: Table) -> ResponseReturnValue:
 #: for a hand) lets through; this endpoint alone accepts up to 8 MB (some 5,000 hands). A
 #: bigger history goes through the command line (``flask --app referee import FILE``).
 IMPORT_MAX_BYTES = 8 * 1024 * 1024
+#: The header that carries the club's code (referee.club) for an import.
+CLUB_CODE_HEADER = "X-Referee-Club-Code"
 
 
 def _export(tables: list[Table], stem: str, *, as_csv: bool) -> Response:
@@ -331,6 +335,12 @@ def import_tables() -> ResponseReturnValue:
     request.max_content_length = IMPORT_MAX_BYTES
     locale = ledger.LOCALES.get(request.args.get("language", ""), "pt_BR")
     with force_locale(locale):
+        # An import may put tables (and their results) into any season: the club decides.
+        checked = club.check(request.headers.get(CLUB_CODE_HEADER))
+        if checked is club.Check.TOO_MANY:
+            return error(429, "too_many_tries", _("Too many wrong club codes were sent from here. Wait ten minutes and try again."))
+        if checked is not club.Check.RIGHT:
+            return error(401, "unauthorized", _("Importing tables needs the club's code in the %(header)s header.", header=CLUB_CODE_HEADER))
         try:
             made = exports.import_tables(json_body())
         except BadBody:

@@ -164,9 +164,14 @@ def _export_paths(table_id: dict[str, Any]) -> dict[str, Any]:
         "/import": {
             "post": {
                 "summary": "Rebuild the tables of an export, every hand judged by the rules again; all or nothing. Bodies up to 8 MB.",
-                "parameters": [{"name": "language", "in": "query", "required": False, "schema": {"type": "string", "enum": ["pt-BR", "en"]}}],
+                "parameters": [
+                    {"name": "language", "in": "query", "required": False, "schema": {"type": "string", "enum": ["pt-BR", "en"]}},
+                    {"name": "X-Referee-Club-Code", "in": "header", "required": True, "schema": {"type": "string"}, "description": "The club's code (printed by `make run`): an import can put tables into any season."},
+                ],
                 "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Export"}}}},
                 "responses": {
+                    "401": {"description": "The club's code is missing or wrong. Nothing is stored.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                    "429": {"description": "Too many wrong club codes from this client in ten minutes.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                     "201": {"description": "Stored: each table's id and new owner token.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Imported"}}}},
                     **_error_responses("400", "422"),
                     "409": {"description": "A table with one of these ids is already stored. Nothing is stored.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
@@ -227,6 +232,7 @@ def document(server: str) -> dict[str, Any]:
                         "name": {"type": "string", "maxLength": 120},
                         "language": {"type": "string", "enum": ["pt-BR", "en"], "default": "pt-BR"},
                         "two_key": {"type": "boolean", "default": False, "description": "Two-key entry: each hand waits for a confirmation by another client (or the owner)."},
+                        "duration_minutes": {"type": "integer", "minimum": 15, "maximum": 1440, "description": "The session clock: the time the players agreed to play; the table answers `clock` with when it ends and the minutes left."},
                         "options": {"anyOf": [{"$ref": f"#/components/schemas/{slug.capitalize()}Options"} for slug in GAMES], "description": "The game's house rules; defaults filled in."},
                         "teams": {
                             "type": "array",
@@ -264,6 +270,11 @@ def document(server: str) -> dict[str, Any]:
                         "match": {"type": "array", "items": {"$ref": "#/components/schemas/TeamStanding"}, "description": "Samba: each team's total and next opening meld."},
                         "follows": {"type": ["string", "null"], "description": "The table this one is a rematch of."},
                         "rematch": {"type": ["string", "null"], "description": "The table that is this one's rematch."},
+                        "clock": {
+                            "type": ["object", "null"],
+                            "description": "The session clock (null without an agreed time): when it ends, the whole minutes left, whether time is up.",
+                            "properties": {"ends_at": {"type": "string", "format": "date-time"}, "left": {"type": "integer"}, "over": {"type": "boolean"}},
+                        },
                         "urls": {"type": "object", "properties": {"table": {"type": "string"}, "watch": {"type": "string"}}},
                     },
                 },

@@ -7,7 +7,7 @@ from flask_babel import get_translations
 from flask_babel import gettext as _
 
 from referee import access, ledger
-from referee.i18n import fmt_int
+from referee.i18n import fmt_int, fmt_money
 from referee.rules.cards import SPANISH_RANKS, Suit, rank_label
 from referee.rules.jubileu import ALL_CALLS
 from referee.rules.quatrilho import Call as QCall
@@ -151,3 +151,10 @@ def stock_left(game: str, left: int) -> str:
     if game == "quatrilho":
         return ngettext("talha: %(num)s unit left", "talha: %(num)s units left", left, num=fmt_int(left))
     return ngettext("%(num)s chip left", "%(num)s chips left", left, num=fmt_int(left))
+
+
+def unit_note(game: str, value: str | None) -> str:
+    """Under a settle-up: what the amounts count, and their money value when the table has one."""
+    if game == "quatrilho":
+        return _("Amounts in units; %(value)s per unit.", value=fmt_money(value)) if value else _("Amounts in units.")
+    return _("Amounts in chips; %(value)s per chip.", value=fmt_money(value)) if value else _("Amounts in chips.")

@@ -132,7 +132,9 @@ def end(table_id: str) -> ResponseReturnValue:
         abort(400)
     ledger.finish_table(table)
     flash(_("The table is closed. Its history and balances stay readable."), "success")
-    return redirect(url_for("tables.show", table_id=table.id))
+    # A table played for payments ends at its settle-up; a match (Samba) at its scoreboard.
+    target = "tables.show" if ledger.rules_of(table).scored else "tables.settle"
+    return redirect(url_for(target, table_id=table.id))
 
 
 @bp.route("/t/<table_id>/options", methods=["GET", "POST"])

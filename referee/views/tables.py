@@ -13,15 +13,18 @@ import secrets
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import format_datetime
 from flask_babel import gettext as _
 
-from referee import access, ledger, members
+from referee import access, league, ledger, members, settleup
 from referee.forms import field_for, option_values, table_form
 from referee.i18n import render_text
 from referee.models import Table
 from referee.rules import GAMES, get_game, samba
 from referee.rules.errors import RulesError
+from referee.rules.settle import EXACT_LIMIT
 from referee.rules.text import N_, Text
+from referee.views import labels
 
 bp = Blueprint("tables", __name__)
 
@@ -156,6 +159,7 @@ def board(table: Table, *, history: bool = False) -> dict[str, Any]:
         "recent": ledger.recent_hands(table, RECENT),
         "live_count": ledger.live_count(table),
         "last_round": ledger.last_round(table),
+        "clock": ledger.clock(table),
         "can_score": can_score(table),
         "is_owner": is_owner(table),
         "two_key": table.two_key,
@@ -172,9 +176,7 @@ def lines_of(hand: Any) -> list[dict[str, Any]]:
 
 @bp.app_context_processor
 def inject_helpers() -> dict[str, Any]:
-    from referee.views import labels
-
-    return {"hand_lines": lines_of, "labels": labels}
+    return {"hand_lines": lines_of, "labels": labels, "clock_choices": CLOCK_CHOICES}
 
 
 # --------------------------------------------------------------------------- create
@@ -219,6 +221,7 @@ def new() -> ResponseReturnValue:
                 options=option_values(form, rules),
                 locale=None,
                 teams=teams,
+                duration=request.form.get("duration") or None,
             )
         except _Incomplete:
             error = _("Check the fields marked below.")
@@ -240,6 +243,9 @@ def new() -> ResponseReturnValue:
         member_names=[m.name for m in members.active()],
     ), status
 
+
+#: The agreed playing times the forms offer, in minutes (the API takes any from 15 to 1440).
+CLOCK_CHOICES = (60, 90, 120, 180, 240)
 
 #: Games whose players form teams on the table form, and how the teams can be made.
 TEAM_GAMES = ("samba",)
@@ -297,8 +303,21 @@ def history(table_id: str) -> ResponseReturnValue:
 
 @bp.get("/t/<table_id>/settle")
 def settle(table_id: str) -> ResponseReturnValue:
+    """The settle-up: each player's net, the fewest payments (with Pix codes where the payee
+    stored a key), a summary to paste in the chat, and, for the owner, closing the table."""
     table = load(table_id)
-    return render_template("tables/settle.html", **board(table))
+    data = board(table)
+    if data["match"] is None:
+        result = settleup.settle_up([table])
+        when = format_datetime(table.created_at, "short")
+        data.update(
+            result=result,
+            summary=settleup.summary(result, title=f"{table.name or data['game_name']} ({data['game_name']})", when=when),
+            unit_note=labels.unit_note(table.game, ledger.money(table, 1)),
+            exact_limit=EXACT_LIMIT,
+        )
+    data["local_day"] = league.local_date(table.created_at).isoformat()
+    return render_template("tables/settle.html", **data)
 
 
 @bp.post("/t/<table_id>/scorer")
@@ -356,6 +375,20 @@ def last_round(table_id: str) -> ResponseReturnValue:
         flash(render_text(exc.text), "error")
     else:
         flash(_("The last round starts now: each player deals once more.") if on else _("The last round was called off."), "success")
+    return redirect(url_for("tables.show", table_id=table.id))
+
+
+@bp.post("/t/<table_id>/clock")
+def set_clock(table_id: str) -> ResponseReturnValue:
+    """Start the session clock with the time the players agree on from now, or stop it."""
+    table = load(table_id)
+    require_scorer(table)
+    try:
+        ledger.set_clock(table, request.form.get("minutes") or None)
+    except (ledger.Conflict, RulesError) as exc:
+        flash(render_text(exc.text), "error")
+    else:
+        flash(_("The clock is running.") if table.ends_at else _("The clock is off."), "success")
     return redirect(url_for("tables.show", table_id=table.id))
 
 

@@ -163,6 +163,61 @@
     }
   });
 
+  // The session clock: the minutes left count down on the page; when time is up the page is
+  // drawn again by the server, which then says to start the last round.
+  function minutesText(total) {
+    var h = Math.floor(total / 60), m = total % 60;
+    if (!h) return m + " min";
+    return m ? h + " h " + m + " min" : h + " h";
+  }
+  function tickClock() {
+    var box = document.querySelector("[data-clock-ends]");
+    if (!box) return;
+    var left = (Date.parse(box.getAttribute("data-clock-ends")) - Date.now()) / 1000;
+    var shown = box.querySelector("[data-clock-left]");
+    if (left <= 0) {
+      if (shown && !box.hasAttribute("data-clock-done")) { box.setAttribute("data-clock-done", ""); window.location.reload(); }
+      return;
+    }
+    if (shown) shown.textContent = minutesText(Math.ceil(left / 60));
+  }
+  document.addEventListener("DOMContentLoaded", function () { tickClock(); setInterval(tickClock, 15000); });
+  document.addEventListener("referee:redrawn", tickClock);
+
+  // Copy buttons: data-copy names the element whose text (or value) goes to the clipboard.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-copy]");
+    if (!button) return;
+    var source = document.querySelector(button.getAttribute("data-copy"));
+    if (!source) return;
+    var text = "value" in source && source.value !== undefined ? source.value : source.textContent;
+    var done = function () {
+      var label = button.getAttribute("data-copied");
+      if (!label) return;
+      var before = button.textContent;
+      button.textContent = label;
+      setTimeout(function () { button.textContent = before; }, 2500);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done, function () { selectText(source); });
+    } else {
+      // Plain http on a LAN has no clipboard API: select the text, copy the old way.
+      selectText(source);
+      try { if (document.execCommand("copy")) done(); } catch (e) { /* the text stays selected */ }
+    }
+  });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-print]")) window.print();
+  });
+  function selectText(node) {
+    if (node.select) { node.focus(); node.select(); return; }
+    var range = document.createRange();
+    range.selectNodeContents(node);
+    var selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+
   // A lost connection does not lose a hand: saving a hand goes through fetch; when the network
   // fails, the form (with its idempotency key) waits in localStorage and is sent again when
   // the connection returns, or when a page of the app opens. The server stores it once.

@@ -1,0 +1,88 @@
+"""A club night: several tables of one evening settled together, so that a player who sat at
+two tables pays or collects once (referee.settleup does the arithmetic)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+
+from flask import Blueprint, render_template, request
+from flask.typing import ResponseReturnValue
+from flask_babel import format_date
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from referee import league, ledger, settleup
+from referee.db import db
+from referee.i18n import render_text
+from referee.models import Table
+from referee.rules import get_game
+from referee.rules.errors import RulesError
+from referee.rules.settle import EXACT_LIMIT
+from referee.views import labels
+
+bp = Blueprint("night", __name__)
+
+#: At most this many tables in one settle-up (a big club night has a dozen).
+MAX_TABLES = 40
+
+
+def _day(raw: str | None) -> date:
+    try:
+        return date.fromisoformat(raw) if raw else league.local_date(datetime.now(timezone.utc))
+    except ValueError:
+        return league.local_date(datetime.now(timezone.utc))
+
+
+@bp.get("/night")
+def index() -> ResponseReturnValue:
+    """The tables of one evening (played for payments), to pick the ones to settle together."""
+    day = _day(request.args.get("date"))
+    start, end = league.day_bounds(day, day)
+    tables = [
+        t
+        for t in db.session.scalars(
+            select(Table).where(Table.created_at >= start, Table.created_at < end).order_by(Table.created_at)
+        )
+        if not get_game(t.game).scored
+    ]
+    rows = [(t, get_game(t.game).name, ledger.players_of(t), ledger.live_count(t)) for t in tables]
+    return render_template("night/index.html", day=day, rows=rows, day_text=format_date(day, "full"))
+
+
+@bp.get("/night/settle")
+def settle() -> ResponseReturnValue:
+    """The chosen tables settled together."""
+    ids = request.args.getlist("t")[:MAX_TABLES]
+    tables = list(db.session.scalars(select(Table).where(Table.id.in_(ids)).order_by(Table.created_at))) if ids else []
+    error = None
+    result = None
+    if len(tables) != len(set(ids)):
+        error = _("Some of these tables do not exist (any more). Choose the tables again.")
+    else:
+        try:
+            result = settleup.settle_up(tables)
+        except RulesError as exc:
+            error = render_text(exc.text)
+    if result is None:
+        return render_template("night/settle.html", error=error, tables=tables, result=None), 422
+    day = league.local_date(tables[0].created_at)
+    names = {t.id: t.name or get_game(t.game).name for t in tables}
+    summary = settleup.summary(result, title=_("Club night"), when=format_date(day, "medium"))
+    summary += "\n\n" + _("Tables: %(names)s", names=", ".join(names[t.id] for t in tables))
+    note = (
+        _("Amounts in money: each table counted at its own value per chip or unit.")
+        if result.in_money
+        else labels.unit_note(tables[0].game, ledger.money(tables[0], 1))
+    )
+    return render_template(
+        "night/settle.html",
+        error=None,
+        tables=tables,
+        names=names,
+        result=result,
+        summary=summary,
+        unit_note=note,
+        exact_limit=EXACT_LIMIT,
+        day=day,
+        day_text=format_date(day, "full"),
+    )
