@@ -60,12 +60,14 @@ query ordered by hand id, and writes the rows back with bulk statements at the e
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, NamedTuple
 
 import click
+from flask import current_app
 from flask.cli import AppGroup
 from openskill.models import PlackettLuce, PlackettLuceRating
 from sqlalchemy import Select, delete, exists, func, insert, select, text, update
@@ -187,6 +189,43 @@ class Board:
         kept = [(sorted({m for m in team if m is not None and seen[m] == 1}), total) for team, total in zip(teams, totals)]
         kept = [(team, total) for team, total in kept if team]
         return self.feed([team for team, _ in kept], [total for _, total in kept])
+
+
+#: Up to this many stored hands a rebuild of the ratings runs while the page loads (well under
+#: a second); beyond, it runs in the background and the page shows the ratings it has.
+INLINE_REBUILD = 20_000
+_rebuilding: set[str] = set()
+_rebuilding_lock = threading.Lock()
+
+
+def catch_up(game: str) -> bool:
+    """Bring ``game``'s ratings up to date for a page about to show them; answers whether a
+    rebuild is still running in the background (a correction in a big league: the page does
+    not wait for it, and shows the ratings it has)."""
+    if pending(game) == "rebuild" and size() > INLINE_REBUILD:
+        _rebuild_in_background(game)
+    elif game not in _rebuilding:
+        refresh(game)
+    return game in _rebuilding
+
+
+def _rebuild_in_background(game: str) -> None:
+    """Recompute ``game``'s ratings in a thread of this process, once at a time."""
+    with _rebuilding_lock:
+        if game in _rebuilding:
+            return
+        _rebuilding.add(game)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+
+    def work() -> None:
+        try:
+            with app.app_context():
+                recompute(game)
+        finally:
+            with _rebuilding_lock:
+                _rebuilding.discard(game)
+
+    threading.Thread(target=work, name=f"ratings-{game}", daemon=True).start()
 
 
 # --------------------------------------------------------------------------- reading the hands
@@ -452,6 +491,25 @@ def recompute(game: str) -> Outcome:
     game = _rated(game)
     run = _run(game)
     return _rebuild(game, run, _horizon(wait=True))
+
+
+def pending(game: str) -> str:
+    """What a :func:`refresh` of ``game`` would do now, without locking or writing: "none"
+    (up to date), "incremental" (new hands to apply) or "rebuild" (from scratch). Lets a page
+    send a big rebuild to the background instead of making its reader wait."""
+    game = _rated(game)
+    run = _run(game)
+    if run is None:
+        return "rebuild"
+    seen = _visible()
+    if seen.hand_id <= run.hand_id and seen.event_id <= run.event_id:
+        return "none"
+    return "rebuild" if _needs_recompute(game, run, seen) else "incremental"
+
+
+def size() -> int:
+    """A cheap measure of how much a rebuild reads: the highest hand id stored."""
+    return _visible().hand_id
 
 
 def refresh(game: str) -> Outcome:

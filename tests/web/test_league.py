@@ -1,0 +1,168 @@
+"""League standings: the seats' counters (kept with every write) against the same figures
+recomputed from the hands, seasons by local date, the stated tie-break order, the pages."""
+
+from __future__ import annotations
+
+import random
+import threading
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee import league
+from referee.extensions import db
+from referee.models import Season, Table
+from tests.bench import hands as jubileu_hands
+from tests.bench import quatrilho_hands
+from tests.web.api_support import API, create_table, record_ok, void
+from tests.web.test_api_samba import play, samba_table
+
+
+def _standings(app: Flask, game: str, season: Season | None = None) -> tuple[list, list]:
+    with app.app_context():
+        season = db.session.get(Season, season.id) if season is not None else None
+        return league.standings(game, season), league.standings_from_hands(game, season)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_standings_kept_with_each_write_equal_those_recomputed_from_the_hands(app: Flask, client: FlaskClient, seed: int) -> None:
+    """Random evenings of Jubileu and five-player Quatrilho (a player sits out each hand) with
+    voids and corrections: the counters never drift from the hands."""
+    rng = random.Random(seed)
+    people = ["Ana", "Bia", "Caio", "Dani", "Edu", "Fábio", "Gil"]
+    for _ in range(4):
+        game = rng.choice(["jubileu", "quatrilho"])
+        if game == "jubileu":
+            seats = rng.sample(people, 4)
+            table = create_table(client, game="jubileu", players=seats)
+            records = [jubileu_hands.record(tuple(seats), k) for k in range(rng.randint(3, 9))]
+        else:
+            seats = rng.sample(people, 5)
+            table = create_table(client, game="quatrilho", players=seats)
+            records = [quatrilho_hands.record(tuple(seats), k) for k in range(rng.randint(3, 9))]
+        for number, record in enumerate(records, start=1):
+            record_ok(client, table, record)
+            if rng.random() < 0.25:
+                assert void(client, table, number).status_code == 200
+    for game in ("jubileu", "quatrilho"):
+        kept, recomputed = _standings(app, game)
+        assert kept == recomputed
+        assert sum(row.net for row in kept) == 0
+
+
+def test_a_sitting_out_player_does_not_count_the_hand(app: Flask, client: FlaskClient) -> None:
+    seats = ("Ana", "Bia", "Caio", "Dani", "Edu")
+    table = create_table(client, game="quatrilho", players=list(seats))
+    for k in range(5):
+        record_ok(client, table, quatrilho_hands.record(seats, k))
+    kept, _ = _standings(app, "quatrilho")
+    assert sorted(row.hands for row in kept) == [4, 4, 4, 4, 4]  # each sat out once in five deals
+
+
+def test_samba_standings_count_matches_won(app: Flask, client: FlaskClient) -> None:
+    t = samba_table(client)
+    play(client, t, (5000, 1000), (5100, 1000))  # team 0 (Ana, Caio) passes 10,000
+    kept, recomputed = _standings(app, "samba")
+    assert kept == recomputed
+    won = {row.name: row.won for row in kept}
+    assert won == {"Ana": 1, "Caio": 1, "Bia": 0, "Dani": 0}
+    assert [row.name for row in kept][:2] == ["Ana", "Caio"]  # matches won first
+
+
+def test_a_season_holds_the_tables_started_on_its_local_days(app: Flask, client: FlaskClient) -> None:
+    first = create_table(client, players=["Ana", "Bia", "Caio", "Dani"])
+    second = create_table(client, players=["Ana", "Bia", "Caio", "Dani"])
+    for t in (first, second):
+        record_ok(client, t, jubileu_hands.record(("Ana", "Bia", "Caio", "Dani"), 0))
+    with app.app_context():
+        # 23:30 in São Paulo on 31 January is 02:30 UTC on 1 February: still January's table.
+        db.session.get(Table, first["id"]).created_at = datetime(2027, 2, 1, 2, 30, tzinfo=timezone.utc)
+        db.session.get(Table, second["id"]).created_at = datetime(2027, 2, 1, 12, 0, tzinfo=timezone.utc)
+        db.session.commit()
+        january = league.save_season(None, name="Janeiro", starts_on="2027-01-01", ends_on="2027-01-31")
+        february = league.save_season(None, name="Fevereiro", starts_on=date(2027, 2, 1), ends_on=date(2027, 2, 28))
+        assert [t.id for t in db.session.scalars(league.season_tables(january))] == [first["id"]]
+        assert [t.id for t in db.session.scalars(league.season_tables(february))] == [second["id"]]
+        assert sum(r.hands for r in league.standings("jubileu", january)) == 4
+        assert league.current_season(date(2027, 2, 10)).id == february.id
+        assert league.current_season(date(2027, 3, 10)) is None
+
+
+def test_the_tie_break_order_is_the_one_stated(app: Flask) -> None:
+    rows = [
+        league.Row(1, "Zé", tables=1, hands=10, net=5, won=0),
+        league.Row(2, "Ana", tables=1, hands=5, net=5, won=0),  # same net, better average
+        league.Row(3, "Bia", tables=1, hands=5, net=5, won=0),  # same as Ana: by name
+        league.Row(4, "Caio", tables=1, hands=4, net=-1, won=0),
+        league.Row(5, "Dani", tables=1, hands=2, net=-1, won=0),  # same net, worse average (-0.5 < -0.25)
+    ]
+    assert [r.name for r in league._ordered(rows, "jubileu")] == ["Ana", "Bia", "Zé", "Caio", "Dani"]
+    samba_rows = [league.Row(1, "A", 1, 9, 9000, 0), league.Row(2, "B", 1, 9, 100, 1), league.Row(3, "C", 1, 9, 200, 1)]
+    assert [r.name for r in league._ordered(samba_rows, "samba")] == ["C", "B", "A"]
+
+
+def test_seasons_are_checked_and_need_the_club_code(app: Flask, client: FlaskClient) -> None:
+    form = {"name": "2027", "starts_on": "2027-01-01", "ends_on": "2027-12-31"}
+    assert client.post("/league/seasons", data=form).status_code == 403
+    assert client.post("/club", data={"code": app.config["CLUB_CODE"]}).status_code == 302  # this phone unlocked
+    bad = client.post("/league/seasons", data=form | {"ends_on": "2026-12-31"})
+    assert bad.status_code == 422 and "antes de começar" in bad.get_data(as_text=True)
+    assert client.post("/league/seasons", data=form | {"starts_on": "1 de janeiro"}).status_code == 422
+    with app.app_context():
+        assert league.seasons() == []  # nothing stored by a refused form
+    assert client.post("/league/seasons", data=form).status_code == 302
+    with app.app_context():
+        assert [s.name for s in league.seasons()] == ["2027"]
+
+
+def test_the_standings_page_lists_players_with_the_stated_order(client: FlaskClient) -> None:
+    table = create_table(client, players=["Ana", "Bia", "Caio", "Dani"])
+    for k in range(3):
+        record_ok(client, table, jubileu_hands.record(("Ana", "Bia", "Caio", "Dani"), k))
+    page = client.get("/league/jubileu?season=all").get_data(as_text=True)
+    for name in ("Ana", "Bia", "Caio", "Dani"):
+        assert name in page
+    assert "tie" in page or "empate" in page
+    assert client.get("/league/samba").status_code == 200  # empty state
+    assert client.get("/league/nope").status_code == 404
+    assert client.get("/league/jubileu?season=999").status_code == 404
+    assert client.get("/league").status_code == 302
+
+
+def test_a_big_rebuild_runs_in_the_background_and_lands(app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past INLINE_REBUILD hands, a correction's rebuild does not hold the page: it says the
+    ratings are being recomputed, and the thread stores the same ratings a recompute gives."""
+    from referee import ratings
+
+    seats = ("Ana", "Bia", "Caio", "Dani")
+    table = create_table(client, players=list(seats))
+    for k in range(6):
+        record_ok(client, table, jubileu_hands.record(seats, k))
+    assert client.get("/league/jubileu?season=all").status_code == 200  # rated inline
+    assert void(client, table, 2).status_code == 200
+    monkeypatch.setattr(ratings, "INLINE_REBUILD", 0)
+    started = threading.Event()
+    release = threading.Event()
+    real = ratings.recompute
+
+    def slow(game: str):  # type: ignore[no-untyped-def]
+        started.set()
+        release.wait(10)
+        return real(game)
+
+    monkeypatch.setattr(ratings, "recompute", slow)
+    page = client.get("/league/jubileu?season=all").get_data(as_text=True)
+    assert started.wait(10)
+    assert "recomputed" in page or "recalculad" in page
+    release.set()
+    for _ in range(200):
+        if "jubileu" not in ratings._rebuilding:
+            break
+        threading.Event().wait(0.05)
+    with app.app_context():
+        assert ratings.pending("jubileu") == "none"
+        background = ratings.stored("jubileu")
+        real("jubileu")
+        assert ratings.stored("jubileu") == background
