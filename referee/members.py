@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from referee.db import db
-from referee.models import Member, Rating, RatingRun, Seat
+from referee.models import Member, Rating, RatingRun, Seat, utcnow
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.text import N_, Text
 
@@ -29,20 +30,22 @@ def name_key(name: str) -> str:
 def resolve(names: Sequence[str]) -> list[Member]:
     """The active member for each name, creating the missing ones (not committed).
 
-    Two phones creating "Zé" at the same moment: the unique key makes one insert fail, and the
-    loser reads the winner's row."""
+    Two phones creating "Zé" at the same moment: the insert skips a key that is already there
+    (ON CONFLICT DO NOTHING, in SQLite and PostgreSQL alike) and the row is read back, so the
+    loser gets the winner's member and the surrounding transaction goes on untouched (no
+    savepoint: on SQLite one opened before any write would commit by itself)."""
     keys = [name_key(n) for n in names]
-    found = {m.name_key: m for m in db.session.scalars(select(Member).where(Member.name_key.in_(keys)))}
+    missing = {}
+    present = set(db.session.scalars(select(Member.name_key).where(Member.name_key.in_(keys))))
     for name, key in zip(names, keys):
-        if key in found:
-            continue
-        member = Member(name=" ".join(name.split()), name_key=key)
-        try:
-            with db.session.begin_nested():
-                db.session.add(member)
-            found[key] = member
-        except IntegrityError:
-            found[key] = db.session.scalars(select(Member).where(Member.name_key == key)).one()
+        if key not in present and key not in missing:
+            missing[key] = " ".join(name.split())
+    if missing:
+        now = utcnow()
+        rows = [{"name": name, "name_key": key, "pix_key": "", "pix_city": "", "created_at": now} for key, name in missing.items()]
+        insert = sqlite_insert if db.engine.dialect.name == "sqlite" else postgresql_insert
+        db.session.execute(insert(Member).values(rows).on_conflict_do_nothing(index_elements=["name_key"]))
+    found = {m.name_key: m for m in db.session.scalars(select(Member).where(Member.name_key.in_(keys)))}
     return [found[k] for k in keys]
 
 

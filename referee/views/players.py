@@ -14,7 +14,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import Any
 
 from babel.dates import format_skeleton
@@ -26,12 +26,13 @@ from flask_babel import ngettext
 from sqlalchemy import and_, case, exists, func, select
 from sqlalchemy.orm import aliased
 
-from referee import access, charts, club, league, members, pix
+from referee import charts, club, league, members, pix, ratings
 from referee.db import db
 from referee.i18n import MINUS, fmt_int, render_text
-from referee.models import Hand, HandEvent, JoinAttempt, Member, Seat, Table, utcnow
+from referee.models import Hand, HandEvent, Member, Seat, Table, utcnow
 from referee.rules import GAME_NAMES, GAMES, get_game
 from referee.rules.errors import InvalidInput, RulesError
+from referee.views.tables import local_path
 
 bp = Blueprint("players", __name__)
 
@@ -360,9 +361,7 @@ def _page(member: Member, *, status: int = 200, errors: Mapping[str, str] | None
             tables_seen=len(seats),
             day=_day,
             average=_average,
-            # The rating block is filled in by the league's ratings: game -> row with mu,
-            # sigma, games and provisional.
-            ratings={},
+            ratings=_ratings(member, [row.game for row in games]),
             is_manager=manager,
             others=[m for m in members.active() if m.id != member.id] if manager else [],
             errors=errors or {},
@@ -412,6 +411,14 @@ def _refused(member: Member, exc: RulesError, field: str, typed: Mapping[str, st
     """The player's page again, the engine's sentence next to the form, nothing stored."""
     db.session.rollback()
     return _page(member, status=400 if isinstance(exc, InvalidInput) else 422, errors={field: render_text(exc.text)}, typed=typed)
+
+
+def _ratings(member: Member, played: list[str]) -> dict[str, Any]:
+    """His rating in each game he played, brought up to date first (see ratings.catch_up)."""
+    for game in played:
+        if game in GAMES:
+            ratings.catch_up(game)
+    return ratings.for_member(member.id, fresh=False)
 
 
 @bp.post("/players/<int:member_id>/rename")
@@ -470,21 +477,6 @@ def merge(member_id: int) -> ResponseReturnValue:
 # --------------------------------------------------------------------------- the club's code
 
 
-def _client() -> str:
-    """Whose tries the rate limit counts: the client's address, hashed, apart from join codes."""
-    return access.hash_secret("club:" + (request.remote_addr or ""))
-
-
-def _too_many_tries(client: str) -> bool:
-    """At most access.ATTEMPTS wrong codes per access.WINDOW_MINUTES, counted in the same
-    table as the join codes (whose writer also deletes the old rows)."""
-    since = utcnow() - timedelta(minutes=access.WINDOW_MINUTES)
-    wrong = db.session.scalar(
-        select(func.count()).select_from(JoinAttempt).where(JoinAttempt.client == client, JoinAttempt.at >= since, JoinAttempt.ok.is_(False))
-    )
-    return (wrong or 0) >= access.ATTEMPTS
-
-
 @bp.route("/club", methods=["GET", "POST"], endpoint="club")
 def club_page() -> ResponseReturnValue:
     """Type the club's code to manage members on this phone, or lock it again."""
@@ -494,15 +486,12 @@ def club_page() -> ResponseReturnValue:
             club.lock()
             flash(_("This phone can no longer manage members."), "success")
             return redirect(url_for("players.club"))
-        client = _client()
-        if _too_many_tries(client):
+        result = club.unlock(request.form.get("code"))
+        if result is club.Check.TOO_MANY:
             error, status = _("Too many wrong codes were tried from this phone. Wait ten minutes and try again."), 429
+        elif result is club.Check.RIGHT:
+            flash(_("This phone can now manage members."), "success")
+            return redirect(local_path(request.args.get("next"), url_for("players.index")))
         else:
-            ok = club.unlock(str(request.form.get("code") or "")[:40])
-            db.session.add(JoinAttempt(client=client, ok=ok))
-            db.session.commit()
-            if ok:
-                flash(_("This phone can now manage members."), "success")
-                return redirect(url_for("players.index"))
             error, status = _("That is not the club's code."), 422
     return render_template("players/club.html", error=error, is_manager=club.is_manager()), status

@@ -174,8 +174,13 @@ def count(app: Flask, model: Any) -> int:
         return n
 
 
+def club_header(client: FlaskClient) -> dict[str, str]:
+    """The header an import needs: the club's code."""
+    return {"X-Referee-Club-Code": client.application.config["CLUB_CODE"]}
+
+
 def import_(client: FlaskClient, document: Any, **kw: Any) -> Any:
-    return client.post(f"{API}/import", json=document, **kw)
+    return client.post(f"{API}/import", json=document, headers=club_header(client), **kw)
 
 
 # --------------------------------------------------------------------------- the games
@@ -324,8 +329,18 @@ def test_an_export_holds_no_secrets(app: Flask, client: FlaskClient) -> None:
 # --------------------------------------------------------------------------- refusals
 
 
+def test_an_import_needs_the_club_code_and_wrong_codes_are_rate_limited(app: Flask, client: FlaskClient) -> None:
+    empty = {"format": "referee-export", "version": 1, "tables": []}
+    assert_error(client.post(f"{API}/import", json=empty), 401)
+    wrong = "x" + app.config["CLUB_CODE"]
+    for _ in range(10):
+        assert_error(client.post(f"{API}/import", json=empty, headers={"X-Referee-Club-Code": wrong}), 401)
+    # Ten wrong codes: now even the right one waits (a six-digit code must not be guessable).
+    assert_error(import_(client, empty), 429)
+
+
 def test_a_body_that_is_not_an_export_is_a_400(client: FlaskClient) -> None:
-    assert_error(client.post(f"{API}/import", data="{", content_type="application/json"), 400)
+    assert_error(client.post(f"{API}/import", data="{", content_type="application/json", headers=club_header(client)), 400)
     assert_error(import_(client, ["tables"]), 400)
     assert_error(import_(client, {"format": "something-else", "version": 1, "tables": []}), 400, field="format")
     assert_error(import_(client, {"format": "referee-export", "version": 2, "tables": []}), 400, field="version")
@@ -406,7 +421,8 @@ def test_a_doctored_export_is_never_a_server_error(app: Flask, played: dict[str,
         else:
             node[key] = data.draw(JUNK)
         break
-    response = app.test_client().post(f"{API}/import", json=document)
+    fuzzer = app.test_client()
+    response = fuzzer.post(f"{API}/import", json=document, headers=club_header(fuzzer))
     assert response.status_code in (201, 400, 409, 422), response.get_data(as_text=True)
     if response.status_code == 201:
         with app.app_context():
@@ -469,7 +485,7 @@ def test_the_import_body_may_be_larger_than_other_requests(app: Flask, client: F
     assert_error(client.post(f"{API}/tables", json={"game": "jubileu", "players": ["x" * 200_000]}), 413)
     response = import_(client, padding)
     assert response.status_code == 201 and response.get_json() == []
-    assert_error(client.post(f"{API}/import", data=b"{" + b" " * (9 * 1024 * 1024) + b"}", content_type="application/json"), 413)
+    assert_error(client.post(f"{API}/import", data=b"{" + b" " * (9 * 1024 * 1024) + b"}", content_type="application/json", headers=club_header(client)), 413)
 
 
 # --------------------------------------------------------------------------- CSV

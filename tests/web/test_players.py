@@ -222,9 +222,14 @@ def test_the_history_is_newest_first_with_links_and_pages(client: FlaskClient, a
     assert client.get(f"/players/{member_id(app, 'Ana')}?page=x").status_code == 200
 
 
-def test_the_ratings_block_waits_for_its_figures(client: FlaskClient, app: Flask, evening: Any) -> None:
+def test_the_player_page_shows_his_rating_per_game(client: FlaskClient, app: Flask, evening: Any) -> None:
+    """The ratings are brought up to date when the page opens (ratings.catch_up), with their
+    uncertainty and the provisional mark (few hands in this evening)."""
     html = client.get(f"/players/{member_id(app, 'Ana')}").get_data(as_text=True)
-    assert 'id="ratings-h"' not in html
+    assert 'id="ratings-h"' in html
+    section = html[html.index('id="ratings-h"'):html.index("</section>", html.index('id="ratings-h"'))]
+    assert "Jubileu" in section and "±" in section
+    assert "provisional" in section or "provisório" in section
 
 
 def test_the_new_table_form_offers_the_members(client: FlaskClient, evening: Any) -> None:
