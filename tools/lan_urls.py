@@ -25,6 +25,17 @@ def lan_addresses() -> list[str]:
     return unique
 
 
+def club_code() -> str:
+    """The club's code from instance/club_code (created by the app's first start)."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "instance" / "club_code"
+    try:
+        return path.read_text(encoding="ascii").strip()
+    except OSError:
+        return ""
+
+
 def main() -> None:
     port = sys.argv[1] if len(sys.argv) > 1 else "8000"
     addresses = lan_addresses()
@@ -34,6 +45,9 @@ def main() -> None:
         print(f"    http://{address}:{port}/")
     if not addresses:
         print("  (no LAN address found: only this machine can connect)")
+    code = club_code()
+    if code:
+        print(f"  Club code (to manage members, Pix keys and seasons): {code}")
     print()
     sys.stdout.flush()
 
