@@ -15,11 +15,11 @@ from flask import Blueprint, Response, g, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import force_locale, gettext as _
 
-from referee import access, ledger
-from referee import club, exports, league
+from referee import access, club, exports, league, ledger, ratings
 from referee.extensions import csrf
 from referee.i18n import render_text
 from referee.models import Table
+from referee.rules import GAMES
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.text import N_, Text
 
@@ -326,6 +326,33 @@ def export_season(season_id: int) -> ResponseReturnValue:
 @bp.get("/seasons/<int:season_id>/export.csv")
 def export_season_csv(season_id: int) -> ResponseReturnValue:
     return _season_export(season_id, as_csv=True)
+
+
+@bp.get("/league/<game>/standings")
+def standings(game: str) -> ResponseReturnValue:
+    """A game's standings over a season (``?season=<id>``; all time without it), in the order
+    the page gives, each row with the member's rating (extension, for a league's own site)."""
+    if game not in GAMES:
+        return error(404, "not_found", _("There is no game called %(name)s.", name=game[:40]))
+    raw = request.args.get("season")
+    season = None
+    if raw is not None:
+        season = league.get_season(int(raw)) if raw.isdigit() and len(raw) < 10 else None
+        if season is None:
+            return error(404, "not_found", _("There is no season with this id."))
+    rows = league.standings(game, season)
+    ratings.catch_up(game)
+    rated = {r.member_id: r for r in ratings.table(game, fresh=False)}
+    return jsonify(
+        {
+            "game": game,
+            "season": {"id": season.id, "name": season.name, "starts_on": season.starts_on.isoformat(), "ends_on": season.ends_on.isoformat()} if season else None,
+            "standings": [
+                {**row.as_json(), "rank": i, "rating": rated[row.member_id].as_json() if row.member_id in rated else None}
+                for i, row in enumerate(rows, start=1)
+            ],
+        }
+    )
 
 
 @bp.post("/import")

@@ -137,6 +137,31 @@ def _export_schemas() -> dict[str, Any]:
                 },
             },
         },
+        "Standings": {
+            "type": "object",
+            "required": ["game", "season", "standings"],
+            "properties": {
+                "game": {"type": "string"},
+                "season": {"type": ["object", "null"], "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "starts_on": {"type": "string", "format": "date"}, "ends_on": {"type": "string", "format": "date"}}},
+                "standings": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["rank", "member_id", "name", "tables", "hands", "net", "won", "average", "rating"],
+                        "properties": {
+                            "rank": {"type": "integer"}, "member_id": {"type": "integer"}, "name": {"type": "string"},
+                            "tables": {"type": "integer"}, "hands": {"type": "integer"}, "net": {"type": "integer"},
+                            "won": {"type": "integer", "description": "Matches won (Samba)."}, "average": {"type": "number", "description": "Net per hand played."},
+                            "rating": {
+                                "type": ["object", "null"],
+                                "description": "openskill (Plackett-Luce): mu, sigma, margin (2 sigma, the ± shown), ordinal (mu - 3 sigma), games fed, provisional.",
+                                "properties": {"mu": {"type": "number"}, "sigma": {"type": "number"}, "margin": {"type": "number"}, "ordinal": {"type": "number"}, "games": {"type": "integer"}, "provisional": {"type": "boolean"}},
+                            },
+                        },
+                    },
+                },
+            },
+        },
         "Imported": {
             "type": "array",
             "items": {"type": "object", "required": ["id", "token"], "properties": {"id": {"type": "string"}, "token": {"type": "string", "description": "The new owner's token; shown only here."}}},
@@ -161,6 +186,20 @@ def _export_paths(table_id: dict[str, Any]) -> dict[str, Any]:
         "/tables/{table_id}/export.csv": {"get": {"summary": "The table's hands as CSV.", "parameters": [table_id], "responses": {"200": as_csv, **_error_responses("404")}}},
         "/seasons/{season_id}/export": {"get": {"summary": "Every table of a season as one export.", "parameters": [season_id], "responses": {"200": as_json, **no_season}}},
         "/seasons/{season_id}/export.csv": {"get": {"summary": "Every table of a season as CSV.", "parameters": [season_id], "responses": {"200": as_csv, **no_season}}},
+        "/league/{game}/standings": {
+            "get": {
+                "summary": "A game's standings: all time, or over a season (?season=<id>). Rows in the stated order: for chips or units the higher net, "
+                "then the higher average per hand, then fewer hands, then the name; for Samba more matches won, then more points, then the name.",
+                "parameters": [
+                    {"name": "game", "in": "path", "required": True, "schema": {"type": "string", "enum": list(KNOWN_GAMES)}},
+                    {"name": "season", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1}},
+                ],
+                "responses": {
+                    "200": {"description": "The standings, each row with the member's rating (null before his first rated hand).", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Standings"}}}},
+                    "404": {"description": "No such game or season.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                },
+            }
+        },
         "/import": {
             "post": {
                 "summary": "Rebuild the tables of an export, every hand judged by the rules again; all or nothing. Bodies up to 8 MB.",

@@ -166,3 +166,20 @@ def test_a_big_rebuild_runs_in_the_background_and_lands(app: Flask, client: Flas
         background = ratings.stored("jubileu")
         real("jubileu")
         assert ratings.stored("jubileu") == background
+
+
+def test_the_api_answers_the_standings_with_ratings(client: FlaskClient) -> None:
+    seats = ("Ana", "Bia", "Caio", "Dani")
+    table = create_table(client, players=list(seats))
+    for k in range(4):
+        record_ok(client, table, jubileu_hands.record(seats, k))
+    body = client.get(f"{API}/league/jubileu/standings").get_json()
+    assert body["season"] is None and [r["rank"] for r in body["standings"]] == [1, 2, 3, 4]
+    totals = client.get(f"{API}/tables/{table['id']}").get_json()["totals"]
+    assert {r["name"]: r["net"] for r in body["standings"]} == totals
+    assert all(r["hands"] == 4 and r["rating"]["provisional"] for r in body["standings"])
+    nets = [r["net"] for r in body["standings"]]
+    assert nets == sorted(nets, reverse=True)
+    assert client.get(f"{API}/league/nope/standings").status_code == 404
+    assert client.get(f"{API}/league/jubileu/standings?season=7").status_code == 404
+    assert client.get(f"{API}/league/jubileu/standings?season=x").status_code == 404
