@@ -73,12 +73,14 @@ def fewest_transfers(balances: Mapping[str, int]) -> tuple[Transfer, ...]:
     The minimum is (players with a non-zero balance) minus (the largest number of disjoint groups
     that each sum to zero), because a group of k players can always be cleared with k - 1
     payments and never with fewer. Up to :data:`EXACT_LIMIT` players the grouping is found exactly
-    by dynamic programming over subsets; beyond that a greedy plan is used (at most n - 1 payments).
+    (:func:`_zero_sum_groups`); beyond that a greedy plan is used (at most n - 1 payments, and
+    no plan has fewer than n / 2).
 
     Tie-breaks, so that the same balances always give the same plan: players are taken in the
-    order of ``balances``; among groupings of equal size the one found first in that order wins;
-    inside a group the largest debtor pays the largest creditor first (earlier name on equal
-    amounts).
+    order of ``balances``; two players owing and owed the same amount settle between themselves
+    first (the earliest such pairs); among the other groupings of the largest size the one with
+    the smallest groups in that order wins (see :func:`_zero_sum_groups`); inside a group the
+    largest debtor pays the largest creditor first (earlier name on equal amounts).
 
     >>> [(t.payer, t.payee, t.amount) for t in fewest_transfers({"Ana": 5, "Bia": -5, "Caio": 0})]
     [('Bia', 'Ana', 5)]
@@ -88,50 +90,121 @@ def fewest_transfers(balances: Mapping[str, int]) -> tuple[Transfer, ...]:
     names = [name for name, amount in balances.items() if amount != 0]
     if len(names) > EXACT_LIMIT:
         return tuple(_greedy(names, balances))
-    groups = _zero_sum_groups(names, [balances[n] for n in names])
+    pairs, rest = _opposite_pairs(names, balances)
+    groups = pairs + _zero_sum_groups(rest, [balances[n] for n in rest])
     transfers: list[Transfer] = []
     for group in groups:
         transfers.extend(_greedy(group, balances))
     return tuple(transfers)
 
 
+def _opposite_pairs(names: Sequence[str], balances: Mapping[str, int]) -> tuple[list[list[str]], list[str]]:
+    """Players owing exactly what another is owed, paired off (earliest first), and the rest.
+
+    Pairing them never costs a payment: if the two sat in different zero-sum groups, the pair
+    and the union of what is left of both groups are two zero-sum groups again; if they sat in
+    one group with others, the pair and the others are two groups instead of one. So the
+    search below only sees the players that no such pair clears."""
+    waiting: dict[int, list[str]] = {}
+    pairs: list[list[str]] = []
+    paired: set[str] = set()
+    for name in names:
+        amount = balances[name]
+        partners = waiting.get(-amount)
+        if partners:
+            other = partners.pop(0)
+            pairs.append([other, name])
+            paired.update((other, name))
+        else:
+            waiting.setdefault(amount, []).append(name)
+    return pairs, [n for n in names if n not in paired]
+
+
 def _zero_sum_groups(names: Sequence[str], amounts: Sequence[int]) -> list[list[str]]:
     """Partition ``names`` into the largest number of groups that each sum to zero.
 
-    ``best[mask]`` is the most zero-sum groups a partition of ``mask`` can have: removing one
-    player at a time, every intermediate set whose total is zero closes a group. Walking the same
-    chain back from the full set recovers the groups in O(n^2).
+    The largest partition is the longest chain of zero-sum subsets, each strictly inside the
+    next (their differences are the groups). Sets of subsets are held as Python integers used
+    as bitsets over the 2^n subsets, so each step is a few operations on big integers, not a
+    loop over a million subsets in Python:
+
+    - ``zero``: every non-empty subset whose amounts sum to zero (found by meeting in the
+      middle: the subset sums of each half, matched to their opposites);
+    - ``levels[k]``: the zero-sum subsets on top of a chain of k + 1 of them; each level is the
+      zero-sum subsets strictly above a member of the level before (:func:`_strict_supersets`);
+    - the whole set sits on the last level; walking back down, each level gives the smallest
+      zero-sum subset (as a number) strictly inside the current one, and peels off one group.
     """
     n = len(names)
+    if n == 0:
+        return []
     size = 1 << n
-    total = [0] * size
-    best = [0] * size
-    for mask in range(1, size):
-        low = mask & -mask
-        total[mask] = total[mask ^ low] + amounts[low.bit_length() - 1]
-        top = 0
-        m = mask
-        while m:
-            bit = m & -m
-            if best[mask ^ bit] > top:
-                top = best[mask ^ bit]
-            m ^= bit
-        best[mask] = top + (total[mask] == 0)
+    full = size - 1
+    half = n // 2
+    left, right = _subset_sums(amounts[:half]), _subset_sums(amounts[half:])
+    by_sum: dict[int, list[int]] = {}
+    for b, total in enumerate(right):
+        by_sum.setdefault(total, []).append(b << half)
+    bits = bytearray(size // 8 + 1)
+    for a, total in enumerate(left):
+        for b in by_sum.get(-total, ()):
+            m = a | b
+            bits[m >> 3] |= 1 << (m & 7)
+    zero = int.from_bytes(bits, "little") & ~1  # the empty set is not a group
+    lacks = _lacks(n)
+    levels = [zero]
+    while True:
+        above = zero & _strict_supersets(levels[-1], lacks)
+        if not above >> full & 1:
+            break
+        levels.append(above)
     groups: list[list[str]] = []
-    removed: list[str] = []
-    mask = size - 1
-    while mask:
-        closes = total[mask] == 0
+    current = full
+    for level in reversed(levels[:-1]):
+        inside = 1 << current  # every subset of current, as a bitset over subsets
         for i in range(n):
-            bit = 1 << i
-            if mask & bit and best[mask ^ bit] + closes == best[mask]:
-                break
-        removed.append(names[i])
-        mask ^= bit
-        if total[mask] == 0:
-            groups.append(removed)
-            removed = []
+            if current >> i & 1:
+                inside |= (inside & ~lacks[i]) >> (1 << i)
+        candidates = level & inside & ~(1 << current)
+        smaller = (candidates & -candidates).bit_length() - 1
+        groups.append([names[i] for i in range(n) if (current ^ smaller) >> i & 1])
+        current = smaller
+    groups.append([names[i] for i in range(n) if current >> i & 1])
+    groups.reverse()
     return groups
+
+
+def _subset_sums(amounts: Sequence[int]) -> list[int]:
+    """The sum of every subset of ``amounts``, indexed by the subset as a bit mask."""
+    sums = [0] * (1 << len(amounts))
+    for mask in range(1, len(sums)):
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + amounts[low.bit_length() - 1]
+    return sums
+
+
+def _lacks(n: int) -> list[int]:
+    """For each player i, the bitset (over the 2^n subsets) of the subsets without i."""
+    size = 1 << n
+    result = []
+    for i in range(n):
+        pattern, length = (1 << (1 << i)) - 1, 1 << (i + 1)
+        while length < size:
+            pattern |= pattern << length
+            length *= 2
+        result.append(pattern)
+    return result
+
+
+def _strict_supersets(family: int, lacks: Sequence[int]) -> int:
+    """Every subset strictly containing a member of ``family`` (all bitsets over subsets):
+    first the members with one player added, then closed under adding any more."""
+    up = 0
+    for i, lack in enumerate(lacks):
+        up |= (family & lack) << (1 << i)
+    for i, lack in enumerate(lacks):
+        up |= (up & lack) << (1 << i)
+    return up
 
 
 def _greedy(names: Sequence[str], balances: Mapping[str, int]) -> list[Transfer]:

@@ -106,6 +106,38 @@ def test_up_to_ten_players_never_more_payments_than_the_brute_force_optimum(bala
     assert len(plan) == optimum(balances)
 
 
+def most_groups_by_subset_dp(amounts: list[int]) -> int:
+    """A second, plain oracle for bigger tables: best[mask] = the most zero-sum groups a
+    partition of mask can have, removing one player at a time (O(2^n n), fine up to ~16)."""
+    n = len(amounts)
+    total = [0] * (1 << n)
+    best = [0] * (1 << n)
+    for mask in range(1, 1 << n):
+        low = mask & -mask
+        total[mask] = total[mask ^ low] + amounts[low.bit_length() - 1]
+        best[mask] = max(best[mask ^ (1 << i)] for i in range(n) if mask >> i & 1) + (total[mask] == 0)
+    return best[-1]
+
+
+@st.composite
+def grouped_balance_sets(draw: st.DrawFn) -> list[int]:
+    """11 to 15 players made of small zero-sum groups (the hard case for a plan), shuffled."""
+    values: list[int] = []
+    while len(values) < draw(st.integers(11, 15)):
+        group = draw(st.lists(st.integers(-9, 9).filter(bool), min_size=1, max_size=3))
+        values += group + ([-sum(group)] if sum(group) else [])
+    return draw(st.permutations(values))
+
+
+@settings(max_examples=30, deadline=None)
+@given(grouped_balance_sets())
+def test_bigger_tables_match_a_second_oracle(values: list[int]) -> None:
+    balances = {f"P{i:02d}": v for i, v in enumerate(values)}
+    plan = fewest_transfers(balances)
+    assert apply(balances, plan) == {n: 0 for n in balances}
+    assert len(plan) == len(values) - most_groups_by_subset_dp(values)
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.integers(1, 9), min_size=1, max_size=3), st.data())
 def test_zero_sum_groups_are_found(amounts: list[int], data: st.DataObject) -> None:
