@@ -161,7 +161,7 @@ def summary(result: SettleUp, *, title: str, when: str) -> str:
     """The settle-up as plain text for a chat message: the result and who pays whom."""
     lines = [f"{title} · {when}"]
     if result.winner:
-        lines.append(_("Best result: %(name)s (%(amount)s)", name=result.winner, amount=_signed(result, result.balances[result.winner])))
+        lines.append(_("Best result: %(name)s, %(amount)s", name=result.winner, amount=_signed(result, result.balances[result.winner])))
     lines.append("")
     lines.append(_("Results:"))
     for who, amount in sorted(result.balances.items(), key=lambda item: (-item[1], item[0].casefold())):
