@@ -19,6 +19,10 @@ from referee.rules.errors import RulesError
 
 bp = Blueprint("league", __name__)
 
+#: The standings show the top of the table; "show everyone" lists the rest (a phone does not
+#: need a thousand rows, and drawing them is most of the page's cost in a big league).
+SHOWN = 100
+
 
 def _season_arg() -> tuple[Any, str]:
     """The season asked for: ?season=<id>, ?season=all, or by default the current one (all
@@ -47,6 +51,7 @@ def standings(game: str) -> ResponseReturnValue:
         abort(404)
     season, chosen = _season_arg()
     rows = league.standings(game, season)
+    everyone = request.args.get("all") == "1"
     rated, rebuilding = _ratings(game)
     return render_template(
         "league/standings.html",
@@ -54,7 +59,9 @@ def standings(game: str) -> ResponseReturnValue:
         game_name=get_game(game).name,
         games=[(slug, GAMES[slug].name) for slug in GAMES],
         scored=get_game(game).scored,
-        rows=rows,
+        rows=rows if everyone else rows[:SHOWN],
+        total=len(rows),
+        everyone=everyone,
         rated=rated,
         rebuilding=rebuilding,
         season=season,

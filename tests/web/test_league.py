@@ -183,3 +183,15 @@ def test_the_api_answers_the_standings_with_ratings(client: FlaskClient) -> None
     assert client.get(f"{API}/league/nope/standings").status_code == 404
     assert client.get(f"{API}/league/jubileu/standings?season=7").status_code == 404
     assert client.get(f"{API}/league/jubileu/standings?season=x").status_code == 404
+
+
+def test_a_big_league_shows_the_top_hundred_then_everyone(app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.views import league as views
+
+    monkeypatch.setattr(views, "SHOWN", 2)
+    table = create_table(client, players=["Ana", "Bia", "Caio", "Dani"])
+    record_ok(client, table, jubileu_hands.record(("Ana", "Bia", "Caio", "Dani"), 0))
+    page = client.get("/league/jubileu?season=all").get_data(as_text=True)
+    assert page.count('<th scope="row">') == 2 and "all=1" in page
+    page = client.get("/league/jubileu?season=all&all=1").get_data(as_text=True)
+    assert page.count('<th scope="row">') == 4 and "all=1" not in page
