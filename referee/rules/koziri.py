@@ -1,0 +1,309 @@
+"""Koziri (Svoyi Koziri): the options, the hand record and the settlement (rules.md §8).
+
+Two players, open hands, a 20-, 24- or 32-card French pack. Before the shuffle the dealer picks
+his trump and his second suit; the opponent takes the other two suits and picks which is his
+trump. The first player to get rid of all his cards wins the game.
+
+The hand record (api.md, issue 7) is one game::
+
+    {"dealer": "Ana", "dealer_trump": "espadas", "dealer_second": "copas",
+     "opponent_trump": "ouros", "winner": "Bia"}
+
+``dealer`` may be left out (the rotation's dealer is used); ``opponent_second`` is derived (the
+suit nobody chose) and may be given, in which case it must be that suit; :meth:`KoziriHand.to_json`
+fills it in. Checks (§8(c)): the dealer's two suits differ; the opponent's trump is one of the two
+suits the dealer left; the winner is one of the two players.
+
+Settlement: the loser pays the winner the table's ``stake`` (default 1; 0 only records the
+result, which is the seed's "no stakes"). Nothing stays on the table, so there is no pot to carry
+and a record has no ``carried_in``: every settlement sums to zero.
+
+The play itself (the deal helper, the answer checker, a game move by move) lives in
+:mod:`referee.rules.koziri_play`; this module's surface is :data:`OPTIONS` and
+:class:`KoziriOptions`, :func:`first_speaker`, :func:`next_dealer`, :func:`parse_hand` (to a
+:class:`KoziriHand`), :func:`settle`, :func:`contract_summary` and :data:`RULES`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from . import seats
+from .errors import InvalidInput
+from .game import GameModule, Teams
+from .koziri_play import DECK_SIZES, Role, SuitChoice, parse_suits
+from .options import Choice, OptionSpec, OptionValue, parse_options
+from .settle import Line, Payment, Settlement
+from .text import N_, Text
+
+SLUG: Final = "koziri"
+PLAYERS: Final = 2
+
+
+class DeckSpec(OptionSpec):
+    """An ``int`` option that takes only the listed sizes (20, 24 or 32), not a whole range."""
+
+    def parse(self, raw: object) -> OptionValue:
+        if isinstance(raw, int) and not isinstance(raw, bool) and str(raw) in {c.value for c in self.choices}:
+            return raw
+        raise InvalidInput(
+            Text(N_("Option %(name)s takes one of: %(values)s."), name=self.name, values=", ".join(c.value for c in self.choices)),
+            field=f"options.{self.name}",
+        )
+
+
+OPTIONS: Final[tuple[OptionSpec, ...]] = (
+    DeckSpec(
+        name="deck",
+        kind="int",
+        default=32,
+        minimum=min(DECK_SIZES),
+        maximum=max(DECK_SIZES),
+        choices=(
+            Choice(value="20", label=Text(N_("20 cards (ace to 10)"))),
+            Choice(value="24", label=Text(N_("24 cards (ace to 9)"))),
+            Choice(value="32", label=Text(N_("32 cards (ace to 7)"))),
+        ),
+        label=Text(N_("Cards in the pack")),
+        help=Text(N_("The top cards of every suit. The dealer turns up half the pack.")),
+        rule_ref="§8(a), KOZ-1",
+    ),
+    OptionSpec(
+        name="stake",
+        kind="int",
+        default=1,
+        minimum=0,
+        maximum=1_000_000,
+        label=Text(N_("Stake per game")),
+        help=Text(N_("What the loser pays the winner. Zero records the result only.")),
+        rule_ref="§8(d)",
+    ),
+    OptionSpec(
+        name="first_lead",
+        kind="choice",
+        default="opponent",
+        choices=(
+            Choice(value="opponent", label=Text(N_("The dealer's opponent"))),
+            Choice(value="dealer", label=Text(N_("The dealer"))),
+        ),
+        label=Text(N_("Who leads first")),
+        help=Text(N_("The rule text has the opponent lead; some published versions have the dealer lead.")),
+        rule_ref="KOZ-4",
+    ),
+    OptionSpec(
+        name="going_out",
+        kind="choice",
+        default="last_card",
+        choices=(
+            Choice(value="last_card", label=Text(N_("As soon as a player plays his last card"))),
+            Choice(value="unbeaten", label=Text(N_("When a player's last card is not beaten"))),
+        ),
+        label=Text(N_("A player wins")),
+        help=Text(N_("With the second choice, if the other player beats the last card, the player with no cards left must take the pile.")),
+        rule_ref="KOZ-2",
+    ),
+    OptionSpec(
+        name="chip_value",
+        kind="money",
+        default="0",
+        label=Text(N_("Money per chip")),
+        help=Text(N_("Zero means chips only.")),
+    ),
+)
+
+@dataclass(frozen=True, kw_only=True)
+class KoziriOptions:
+    """The house rules of one table; the defaults are the chosen readings of rules.md §8(e)."""
+
+    deck: int = 32
+    stake: int = 1
+    first_lead: str = "opponent"
+    going_out: str = "last_card"
+    chip_value: str = "0"
+
+    @classmethod
+    def from_json(cls, raw: object) -> KoziriOptions:
+        """Options as posted (unknown names and bad values refused), defaults filled in.
+
+        >>> KoziriOptions.from_json({"deck": 24}).to_json()
+        {'deck': 24, 'stake': 1, 'first_lead': 'opponent', 'going_out': 'last_card', 'chip_value': '0'}
+        """
+        values: dict[str, OptionValue] = parse_options(OPTIONS, raw)
+        return cls(**values)  # type: ignore[arg-type]
+
+    def to_json(self) -> dict[str, OptionValue]:
+        return {spec.name: getattr(self, spec.name) for spec in OPTIONS}
+
+
+# --------------------------------------------------------------------------- seats
+
+
+def _check_table(players: Sequence[str]) -> None:
+    if len(players) != PLAYERS:
+        raise InvalidInput(
+            Text(N_("Koziri is played by exactly 2 players; this table has %(count)s."), count=len(players)),
+            field="players",
+        )
+
+
+def opponent_of(players: Sequence[str], dealer: str) -> str:
+    """The other player."""
+    return seats.after(players, dealer)
+
+
+def first_speaker(players: Sequence[str], dealer: str, options: KoziriOptions) -> str:
+    """Who leads the first card: the dealer's opponent (§8(c)), or the dealer under
+    ``first_lead="dealer"`` (KOZ-4).
+
+    >>> first_speaker(("Ana", "Bia"), "Bia", KoziriOptions()), first_speaker(("Ana", "Bia"), "Bia", KoziriOptions(first_lead="dealer"))
+    ('Ana', 'Bia')
+    """
+    return dealer if options.first_lead == "dealer" else opponent_of(players, dealer)
+
+
+def next_dealer(players: Sequence[str], dealer: str, options: KoziriOptions) -> str:
+    """The deal alternates (api.md: it passes to the next player in order of play). The text
+    only says the first dealer is found by the highest card; a table that draws again for
+    every game names the ``dealer`` in each record.
+
+    >>> next_dealer(("Ana", "Bia"), "Bia", KoziriOptions())
+    'Ana'
+    """
+    return seats.after(players, dealer)
+
+
+def leader_role(options: KoziriOptions) -> Role:
+    """The role that leads first, for :class:`~referee.rules.koziri_play.Play`."""
+    return Role.DEALER if options.first_lead == "dealer" else Role.OPPONENT
+
+
+# --------------------------------------------------------------------------- the hand record
+
+
+@dataclass(frozen=True, kw_only=True)
+class KoziriHand:
+    """A validated Koziri game. Build it with :func:`parse_hand`; it cannot hold a broken one."""
+
+    players: tuple[str, ...]
+    dealer: str
+    suits: SuitChoice
+    winner: str
+
+    @property
+    def opponent(self) -> str:
+        return opponent_of(self.players, self.dealer)
+
+    @property
+    def loser(self) -> str:
+        return self.opponent if self.winner == self.dealer else self.dealer
+
+    def to_json(self) -> dict[str, object]:
+        """The record as api.md gives it, the dealer and the opponent's second suit filled in."""
+        return {"dealer": self.dealer, **self.suits.to_json(), "winner": self.winner}
+
+
+_RECORD_FIELDS: Final = frozenset({"dealer", "dealer_trump", "dealer_second", "opponent_trump", "opponent_second", "winner"})
+
+
+def parse_hand(raw: object, *, players: Sequence[str], options: KoziriOptions, dealer: str) -> KoziriHand:
+    """Validate a posted Koziri record, or raise a :class:`~referee.rules.errors.RulesError`
+    whose sentence names the problem and whose field points at it.
+
+    ``dealer`` is the dealer by rotation; a record may name the other player (api.md).
+
+    >>> hand = parse_hand({"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "winner": "Ana"},
+    ...                   players=("Ana", "Bia"), options=KoziriOptions(), dealer="Bia")
+    >>> hand.to_json()["opponent_second"], hand.loser
+    ('paus', 'Bia')
+    >>> parse_hand({"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "copas", "winner": "Ana"},
+    ...            players=("Ana", "Bia"), options=KoziriOptions(), dealer="Bia")
+    Traceback (most recent call last):
+    ...
+    referee.rules.errors.InconsistentHand: The opponent's trump must be one of the two suits the dealer left, diamonds or clubs; hearts is the dealer's.
+    """
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(Text(N_("A hand must be a JSON object.")))
+    for key in raw:
+        if key not in _RECORD_FIELDS:
+            raise InvalidInput(Text(N_("A Koziri hand has no field called %(name)s."), name=str(key)), field=str(key))
+    players = tuple(players)
+    _check_table(players)
+    if raw.get("dealer") is not None:
+        dealer = seats.require_player(players, raw["dealer"], field="dealer")
+    suits = parse_suits(raw)
+    if raw.get("winner") is None:
+        raise InvalidInput(Text(N_("Name the winner: the player who got rid of all his cards first.")), field="winner")
+    winner = seats.require_player(players, raw["winner"], field="winner")
+    return KoziriHand(players=players, dealer=dealer, suits=suits, winner=winner)
+
+
+# --------------------------------------------------------------------------- settlement
+
+
+def settle(hand: KoziriHand, options: KoziriOptions) -> Settlement:
+    """The loser pays the winner the stake (§8(d) with the issue's ``stake``). Zero-sum.
+
+    >>> hand = parse_hand({"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "winner": "Ana"},
+    ...                   players=("Ana", "Bia"), options=KoziriOptions(), dealer="Bia")
+    >>> dict(settle(hand, KoziriOptions(stake=3)).deltas)
+    {'Ana': 3, 'Bia': -3}
+    """
+    stake = options.stake
+    won = Text(N_("%(winner)s got rid of every card first and wins the game."), winner=hand.winner)
+    if stake == 0:
+        lines = (
+            Line(text=won, amount=0),
+            Line(text=Text(N_("The table plays for no stake: nothing is paid.")), amount=0),
+        )
+        return Settlement(players=hand.players, lines=lines)
+    lines = (
+        Line(text=won, amount=stake),
+        Line(text=Text(N_("%(loser)s pays %(winner)s the stake of %(stake)s."), loser=hand.loser, winner=hand.winner, stake=stake), amount=stake),
+    )
+    return Settlement(
+        players=hand.players,
+        payments=(Payment(payer=hand.loser, payee=hand.winner, amount=stake),),
+        lines=lines,
+    )
+
+
+def contract_summary(hand: KoziriHand) -> dict[str, object]:
+    """Who chose which suits, and who won (every key present)."""
+    return {"dealer": hand.dealer, "opponent": hand.opponent, **hand.suits.to_json(), "winner": hand.winner}
+
+
+class KoziriRules(GameModule):
+    """Koziri behind the :class:`~referee.rules.game.GameRules` surface."""
+
+    slug = SLUG
+    name = "Koziri"
+    min_players = PLAYERS
+    max_players = PLAYERS
+    option_specs = OPTIONS
+    options_class = KoziriOptions
+    money_option: str | None = "chip_value"
+
+    def parse_hand(
+        self, raw: object, *, players: Sequence[str], options: KoziriOptions, dealer: str, teams: Teams = ()
+    ) -> KoziriHand:
+        return parse_hand(raw, players=players, options=options, dealer=dealer)
+
+    def settle(self, hand: KoziriHand, options: KoziriOptions) -> Settlement:
+        return settle(hand, options)
+
+    def first_speaker(self, players: Sequence[str], dealer: str, options: KoziriOptions) -> str:
+        return first_speaker(players, dealer, options)
+
+    def sitting_out(self, players: Sequence[str], dealer: str, options: KoziriOptions) -> str | None:
+        return None
+
+    def next_dealer(self, players: Sequence[str], hand: KoziriHand, options: KoziriOptions) -> str:
+        return next_dealer(players, hand.dealer, options)
+
+    def contract_json(self, hand: KoziriHand) -> Mapping[str, object]:
+        return contract_summary(hand)
+
+
+RULES: Final = KoziriRules()
