@@ -1,0 +1,237 @@
+"""Pots: the shared mechanics of the games where everybody puts chips in the middle and the
+winners take them out (Injun, Kentucky Derby, Lift Smoke).
+
+Three things every such game does the same way:
+
+* **Antes into a pot** (:func:`antes`, :class:`Pot`): each player puts in the agreed chips; a
+  pot nobody could take in the previous deal may already lie on the table (``carried_in``).
+* **Splitting a pot** (:func:`split`): equal shares for the winners. Chips that do not divide
+  evenly either stay on the table for the next deal (``odd_chips="carry"``) or go one each to
+  the winners in the order given (``odd_chips="in_order"``; a game passes its winners in the
+  order its rule names, e.g. from the dealer's left). A pot with no winner stays on the table
+  whole.
+* **Settling** (:func:`pot_settlement`, :class:`PotSettlement`): a player's delta is what he
+  took out minus what he put in. Chips may come from the table (a pot carried in) or stay on it
+  (odd chips, an unbacked pot), so the deltas sum to ``carried_in - carried_out``. The
+  :class:`~referee.rules.settle.Settlement` invariant, ``sum(deltas) + carry == 0``, still holds
+  because ``carry`` is the **net** chips the deal leaves on the table (``carried_out -
+  carried_in``; negative when it takes up chips an earlier deal left). ``carried_out`` is what
+  the next deal finds on the table: its ``carried_in``. Since every deal's net carry is part of
+  its deltas, the chips on the table after any deal are minus the sum of all deltas so far.
+
+Everything here is pure and checks its own arithmetic: chips are never created or lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Final
+
+from .settle import Line, Payment, Settlement
+
+#: The remainder of a split stays on the table for the next deal.
+ODD_CHIPS_CARRY: Final = "carry"
+#: The remainder of a split goes one chip each to the winners, in the order they are given.
+ODD_CHIPS_IN_ORDER: Final = "in_order"
+ODD_CHIPS: Final = (ODD_CHIPS_CARRY, ODD_CHIPS_IN_ORDER)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Pot:
+    """Chips in the middle: what each player put in (``paid``) plus any chips already on the
+    table before the deal (``carried_in``). Immutable: :meth:`add` returns a new pot.
+
+    >>> pot = antes(("Ana", "Bia", "Caio"), 2, carried_in=1).add("Bia", 5)
+    >>> pot.chips, dict(pot.paid)
+    (12, {'Ana': 2, 'Bia': 7, 'Caio': 2})
+    """
+
+    carried_in: int = 0
+    paid: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.carried_in < 0 or any(chips < 0 for chips in self.paid.values()):
+            raise ValueError("a pot holds no negative amounts")
+        object.__setattr__(self, "paid", MappingProxyType(dict(self.paid)))
+
+    @property
+    def chips(self) -> int:
+        """Everything in the pot."""
+        return self.carried_in + sum(self.paid.values())
+
+    def add(self, player: str, chips: int) -> Pot:
+        """The pot after ``player`` puts in ``chips`` more (>= 0)."""
+        if chips < 0:
+            raise ValueError("chips go into a pot, never out of it")
+        paid = dict(self.paid)
+        paid[player] = paid.get(player, 0) + chips
+        return Pot(carried_in=self.carried_in, paid=paid)
+
+
+def antes(players: Sequence[str], ante: int, *, carried_in: int = 0) -> Pot:
+    """A pot with every player's ante in it (the dealer's too), on top of ``carried_in``.
+
+    >>> antes(("Ana", "Bia"), 3).chips
+    6
+    """
+    if ante < 0:
+        raise ValueError("an ante is never negative")
+    return Pot(carried_in=carried_in, paid={name: ante for name in players})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Split:
+    """A pot of ``chips`` shared among ``winners``: each one's share, and the ``carry`` (chips
+    left on the table for the next deal). ``sum(shares) + carry == chips``."""
+
+    chips: int
+    winners: tuple[str, ...]
+    shares: Mapping[str, int]
+    carry: int
+
+    def __post_init__(self) -> None:
+        if sum(self.shares.values()) + self.carry != self.chips or self.carry < 0:
+            raise ValueError("a split must account for every chip")
+        object.__setattr__(self, "shares", MappingProxyType(dict(self.shares)))
+
+    @property
+    def each(self) -> int:
+        """The equal share (before any odd chip)."""
+        return self.chips // len(self.winners) if self.winners else 0
+
+    @property
+    def odd(self) -> int:
+        """The chips that did not divide evenly (carried or handed out one by one)."""
+        return self.chips % len(self.winners) if self.winners else 0
+
+
+def split(chips: int, winners: Sequence[str], *, odd_chips: str = ODD_CHIPS_CARRY) -> Split:
+    """``chips`` shared equally among ``winners``.
+
+    Tie-break for the remainder: under ``odd_chips="carry"`` it stays on the table
+    (``carry``); under ``"in_order"`` the first winners in the order given get one chip each.
+    With no winner at all the whole pot stays on the table.
+
+    >>> s = split(10, ["Ana", "Bia", "Caio"])
+    >>> dict(s.shares), s.carry
+    ({'Ana': 3, 'Bia': 3, 'Caio': 3}, 1)
+    >>> dict(split(11, ["Ana", "Bia", "Caio"], odd_chips="in_order").shares)
+    {'Ana': 4, 'Bia': 4, 'Caio': 3}
+    >>> split(7, []).carry
+    7
+    """
+    if chips < 0:
+        raise ValueError("a pot is never negative")
+    if len(set(winners)) != len(winners):
+        raise ValueError("a winner is named twice")
+    if odd_chips not in ODD_CHIPS:
+        raise ValueError(f"odd_chips must be one of {ODD_CHIPS}")
+    if not winners:
+        return Split(chips=chips, winners=(), shares={}, carry=chips)
+    each, odd = divmod(chips, len(winners))
+    shares = {name: each for name in winners}
+    carry = odd
+    if odd_chips == ODD_CHIPS_IN_ORDER:
+        for name in winners[:odd]:
+            shares[name] += 1
+        carry = 0
+    return Split(chips=chips, winners=tuple(winners), shares=shares, carry=carry)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PotSettlement(Settlement):
+    """A :class:`~referee.rules.settle.Settlement` whose chips went through a pot.
+
+    ``deltas`` are given (what each player took out minus what he put in); ``payments`` show
+    the part of them that moved from player to player, and never more than a player's own
+    delta. ``carried_in`` chips were on the table before the deal, ``carried_out`` stay on it
+    for the next one; ``carry`` is set to the net, ``carried_out - carried_in``, so the
+    settlement's ``sum(deltas) + carry == 0`` holds.
+    """
+
+    carried_in: int = 0
+    carried_out: int = 0
+
+    def __post_init__(self) -> None:
+        if self.carried_in < 0 or self.carried_out < 0:
+            raise ValueError("carried chips are never negative")
+        object.__setattr__(self, "carry", self.carried_out - self.carried_in)
+        if set(self.deltas) != set(self.players):
+            raise ValueError("a pot settlement gives every player's delta")
+        deltas = {name: int(self.deltas[name]) for name in self.players}
+        flows = {name: 0 for name in self.players}
+        for p in self.payments:
+            if p.amount <= 0 or p.payer == p.payee or p.payer not in flows or p.payee not in flows:
+                raise ValueError(f"bad payment {p}")
+            flows[p.payer] -= p.amount
+            flows[p.payee] += p.amount
+        for name, flow in flows.items():
+            delta = deltas[name]
+            if flow and (flow * delta <= 0 or abs(flow) > abs(delta)):
+                raise ValueError(f"the payments of {name} go beyond the delta")
+        object.__setattr__(self, "deltas", MappingProxyType(deltas))
+        if sum(deltas.values()) + self.carry != 0:
+            raise ValueError("a pot settlement must account for every chip")
+
+
+def payments_for(deltas: Mapping[str, int]) -> tuple[Payment, ...]:
+    """Who pays whom for ``deltas`` that need not sum to zero: the losers pay the gainers,
+    both taken in the order of ``deltas`` (the first loser pays the first gainer until one of
+    them is square, and so on). Whatever is left over is a loss that stays on the table or a
+    gain that came from it.
+
+    >>> [(p.payer, p.payee, p.amount) for p in payments_for({"Ana": 5, "Bia": -3, "Caio": -3})]
+    [('Bia', 'Ana', 3), ('Caio', 'Ana', 2)]
+    """
+    gainers = [name for name, amount in deltas.items() if amount > 0]
+    losers = [name for name, amount in deltas.items() if amount < 0]
+    due = {name: abs(amount) for name, amount in deltas.items()}
+    payments: list[Payment] = []
+    g = l = 0
+    while g < len(gainers) and l < len(losers):
+        payee, payer = gainers[g], losers[l]
+        amount = min(due[payee], due[payer])
+        payments.append(Payment(payer=payer, payee=payee, amount=amount))
+        due[payee] -= amount
+        due[payer] -= amount
+        if due[payee] == 0:
+            g += 1
+        if due[payer] == 0:
+            l += 1
+    return tuple(payments)
+
+
+def pot_settlement(
+    players: Sequence[str],
+    *,
+    paid: Mapping[str, int],
+    won: Mapping[str, int],
+    carried_in: int = 0,
+    carried_out: int = 0,
+    lines: Sequence[Line] = (),
+) -> PotSettlement:
+    """The settlement of a deal from what each player put in (``paid``) and took out (``won``).
+
+    Chips are conserved: everything paid plus ``carried_in`` is either won or ``carried_out``.
+
+    >>> s = pot_settlement(("Ana", "Bia", "Caio"), paid={"Ana": 3, "Bia": 3, "Caio": 3},
+    ...                    won={"Ana": 4, "Bia": 4}, carried_out=1)
+    >>> dict(s.deltas), s.carry, s.carried_out
+    ({'Ana': 1, 'Bia': 1, 'Caio': -3}, 1, 1)
+    """
+    for book in (paid, won):
+        if any(name not in players or amount < 0 for name, amount in book.items()):
+            raise ValueError("amounts are per seated player and never negative")
+    if sum(paid.values()) + carried_in != sum(won.values()) + carried_out:
+        raise ValueError("a pot must account for every chip")
+    deltas = {name: won.get(name, 0) - paid.get(name, 0) for name in players}
+    return PotSettlement(
+        players=tuple(players),
+        payments=payments_for(deltas),
+        lines=tuple(lines),
+        deltas=deltas,
+        carried_in=carried_in,
+        carried_out=carried_out,
+    )
