@@ -1,0 +1,312 @@
+"""El Gato: the player left holding every card loses (rules.md §3).
+
+2, 4, 5, 8 or 10 players (the numbers that divide the 40-card Spanish pack exactly: 48 cards
+without the kings and the knights). Each player plays the top card of his face-down pile in
+turn; the highest card takes the trick, the 5 of ouros (the "gato") beats everything, and equal
+cards start a war. Players who run out drop out; the game ends when one player holds all 40
+cards, and he is the loser (EG-3). The text has no stakes.
+
+The hand record (issue 7, api.md style, players by name)::
+
+    {"dealer": "Dani", "loser": "Bia", "out_order": ["Ana", ["Caio", "Dani"]]}
+
+- ``dealer``: optional (the rotation's dealer).
+- ``loser``: required, a seated player: the one left with all the cards.
+- ``out_order``: optional (§3(b)): the players in the order they ran out of cards; an entry is a
+  name or a list of names who ran out on the same trick (see
+  :func:`referee.rules.lift_smoke.parse_out_order`, shared with Lift Smoke). Each player once,
+  every player but the loser accounted for, and never the loser (he never runs out).
+
+There is no pot and nothing stays on the table, so a record has no ``carried_in``.
+
+Settlement: under the ``stake`` option (issue 7; default 0) the loser pays the stake to each
+other player; with 0 the result is only recorded and every delta is 0.
+
+The play options (``ranks``, ``war``) do not change the record or the settlement: they are the
+table's house rules, shown on its page (§3(e) EG-1, EG-2).
+
+The module's surface: :data:`OPTIONS` and :class:`ElGatoOptions`; :data:`PLAYER_COUNTS`,
+:func:`cards_each` and :func:`rank_order` (EG-1); :func:`parse_hand` (an :class:`ElGatoHand`,
+or a :class:`~referee.rules.errors.RulesError` with a sentence); :func:`settle`; the seat
+helpers :func:`first_speaker` and :func:`next_dealer`; :func:`contract_summary`; and
+:data:`RULES` for the registry (not registered yet: the web wiring comes later).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from . import seats
+from .errors import InvalidInput
+from .game import GameModule, Teams
+from .lift_smoke import OutGroup, out_order_json, parse_out_order
+from .options import Choice, OptionSpec, OptionValue, parse_options
+from .settle import Line, Payment, Settlement
+from .text import N_, NP_, Text
+
+SLUG: Final = "el_gato"
+#: The player counts that divide the 40 cards exactly (§3(a), §3(c)).
+PLAYER_COUNTS: Final = (2, 4, 5, 8, 10)
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 10
+DECK: Final = 40
+#: The Spanish ranks in play, in the api.md spelling ("10" is the sota); no kings (12) or knights (11).
+RANKS: Final = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+MAX_STAKE: Final = 1_000_000
+
+OPTIONS: Final[tuple[OptionSpec, ...]] = (
+    OptionSpec(
+        name="stake",
+        kind="int",
+        default=0,
+        minimum=0,
+        maximum=MAX_STAKE,
+        label=Text(N_("Stake the loser pays each other player")),
+        help=Text(N_("Zero records the result only: nobody pays.")),
+        rule_ref="§3(d), issue 7",
+    ),
+    OptionSpec(
+        name="ranks",
+        kind="choice",
+        default="sota_high",
+        choices=(
+            Choice(value="sota_high", label=Text(N_("Sota highest, then 9 down to the ace"))),
+            Choice(value="ace_high", label=Text(N_("Ace highest, then sota, 9 down to 2"))),
+        ),
+        label=Text(N_("Card order")),
+        help=Text(N_("The 5 of diamonds beats every card either way.")),
+        rule_ref="EG-1",
+    ),
+    OptionSpec(
+        name="war",
+        kind="choice",
+        default="highest_only",
+        choices=(
+            Choice(value="highest_only", label=Text(N_("Only when the highest cards of the trick are equal"))),
+            Choice(value="any_tie", label=Text(N_("Whenever two cards of the trick are equal"))),
+        ),
+        label=Text(N_("When equal cards start a war")),
+        help=Text(N_("With more than two players, only the tied players play the war, and its winner takes everything.")),
+        rule_ref="EG-2",
+    ),
+    OptionSpec(
+        name="chip_value",
+        kind="money",
+        default="0",
+        label=Text(N_("Money per chip")),
+        help=Text(N_("Zero means chips only.")),
+    ),
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ElGatoOptions:
+    """The house rules of one table; the defaults are the chosen readings of rules.md §3(e).
+
+    >>> ElGatoOptions.from_json({"stake": 2}).to_json()
+    {'stake': 2, 'ranks': 'sota_high', 'war': 'highest_only', 'chip_value': '0'}
+    """
+
+    stake: int = 0
+    ranks: str = "sota_high"
+    war: str = "highest_only"
+    chip_value: str = "0"
+
+    @classmethod
+    def from_json(cls, raw: object) -> ElGatoOptions:
+        """Options as posted (unknown names and bad values refused), defaults filled in."""
+        values: dict[str, OptionValue] = parse_options(OPTIONS, raw)
+        return cls(**values)  # type: ignore[arg-type]
+
+    def to_json(self) -> dict[str, OptionValue]:
+        return {spec.name: getattr(self, spec.name) for spec in OPTIONS}
+
+
+def rank_order(options: ElGatoOptions) -> tuple[str, ...]:
+    """The ranks from highest to lowest under the table's ``ranks`` option (EG-1); the 5 of
+    ouros stands above all of them whatever the order.
+
+    >>> rank_order(ElGatoOptions())[:3], rank_order(ElGatoOptions(ranks="ace_high"))[:3]
+    (('10', '9', '8'), ('1', '10', '9'))
+    """
+    high_to_low = tuple(reversed(RANKS))
+    if options.ranks == "ace_high":
+        return ("1",) + high_to_low[:-1]
+    return high_to_low
+
+
+def cards_each(player_count: int) -> int:
+    """Every card is dealt, one at a time, so each player gets 40 / n.
+
+    >>> [cards_each(n) for n in PLAYER_COUNTS]
+    [20, 10, 8, 5, 4]
+    """
+    return DECK // player_count
+
+
+def _check_table(players: Sequence[str]) -> None:
+    if len(players) not in PLAYER_COUNTS:
+        raise InvalidInput(
+            Text(
+                N_("El Gato needs a number of players that divides the 40 cards exactly (2, 4, 5, 8 or 10); this table has %(count)s."),
+                count=len(players),
+            ),
+            field="players",
+        )
+
+
+def first_speaker(players: Sequence[str], dealer: str) -> str:
+    """The player after the dealer (his left) gets the first card and plays first (§3(a)).
+
+    >>> first_speaker(("Ana", "Bia"), "Bia")
+    'Ana'
+    """
+    return seats.after(players, dealer)
+
+
+def next_dealer(players: Sequence[str], dealer: str) -> str:
+    """The text only says how the first dealer is found; the deal then passes to the next
+    player in order of play (api.md). A table that draws again names the ``dealer`` in a record.
+
+    >>> next_dealer(("Ana", "Bia", "Caio", "Dani"), "Dani")
+    'Ana'
+    """
+    return seats.after(players, dealer)
+
+
+# --------------------------------------------------------------------------- the hand record
+
+
+@dataclass(frozen=True, kw_only=True)
+class ElGatoHand:
+    """A validated El Gato game. Build it with :func:`parse_hand`; it cannot hold a broken one."""
+
+    players: tuple[str, ...]
+    dealer: str
+    loser: str
+    out_order: tuple[OutGroup, ...] | None
+
+    def to_json(self) -> dict[str, object]:
+        """The record as stored and exported, the dealer filled in."""
+        out: dict[str, object] = {"dealer": self.dealer, "loser": self.loser}
+        if self.out_order is not None:
+            out["out_order"] = out_order_json(self.out_order)
+        return out
+
+
+_RECORD_FIELDS: Final = frozenset({"dealer", "loser", "out_order"})
+
+
+def parse_hand(raw: object, *, players: Sequence[str], options: ElGatoOptions, dealer: str) -> ElGatoHand:
+    """Validate a posted El Gato game, or raise a :class:`~referee.rules.errors.RulesError`.
+
+    Checks (§3(c)): 2, 4, 5, 8 or 10 players (3, 6, 7 and 9 refused); no unknown field; the
+    dealer seated; the loser named and seated; the order of running out, when given: each
+    player once, every player but the loser, never the loser.
+
+    >>> parse_hand({"loser": "Bia"}, players=("Ana", "Bia"), options=ElGatoOptions(), dealer="Bia").to_json()
+    {'dealer': 'Bia', 'loser': 'Bia'}
+    """
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(Text(N_("A hand must be a JSON object.")))
+    for key in raw:
+        if key not in _RECORD_FIELDS:
+            raise InvalidInput(Text(N_("An El Gato game has no field called %(name)s."), name=str(key)), field=str(key))
+    players = tuple(players)
+    _check_table(players)
+    if raw.get("dealer") is not None:
+        dealer = seats.require_player(players, raw["dealer"], field="dealer")
+    else:
+        dealer = seats.require_player(players, dealer, field="dealer")
+    if raw.get("loser") is None:
+        raise InvalidInput(Text(N_("Name the loser: the player left holding all the cards.")), field="loser")
+    loser = seats.require_player(players, raw["loser"], field="loser")
+    out_order = None
+    if raw.get("out_order") is not None:
+        out_order = parse_out_order(raw["out_order"], players=players, survivor=loser, survivor_may_end=False, what=N_("loser"))
+    return ElGatoHand(players=players, dealer=dealer, loser=loser, out_order=out_order)
+
+
+# --------------------------------------------------------------------------- settlement
+
+
+def settle(hand: ElGatoHand, options: ElGatoOptions) -> Settlement:
+    """The loser pays the ``stake`` to each other player; with stake 0 (the default, the text
+    has no stakes) nothing is paid and the result is only recorded. Zero-sum, no carry.
+
+    >>> hand = parse_hand({"loser": "Bia"}, players=("Ana", "Bia", "Caio", "Dani"), options=ElGatoOptions(), dealer="Dani")
+    >>> dict(settle(hand, ElGatoOptions(stake=2)).deltas)
+    {'Ana': 2, 'Bia': -6, 'Caio': 2, 'Dani': 2}
+    >>> dict(settle(hand, ElGatoOptions()).deltas)
+    {'Ana': 0, 'Bia': 0, 'Caio': 0, 'Dani': 0}
+    """
+    stake = options.stake
+    others = [p for p in hand.players if p != hand.loser]
+    lost = Line(text=Text(N_("%(loser)s was left holding all the cards and loses."), loser=hand.loser), amount=stake * len(others))
+    if stake == 0:
+        return Settlement(
+            players=hand.players,
+            lines=(lost, Line(text=Text(N_("The table plays for no stake: nothing is paid.")), amount=0)),
+        )
+    pays = Line(
+        text=Text(
+            *NP_(
+                "%(loser)s pays the stake of %(stake)s to the other player.",
+                "%(loser)s pays the stake of %(stake)s to each of the other %(count)s players.",
+            ),
+            count=len(others), loser=hand.loser, stake=stake,
+        ),
+        amount=stake,
+    )
+    return Settlement(
+        players=hand.players,
+        payments=tuple(Payment(payer=hand.loser, payee=p, amount=stake) for p in others),
+        lines=(lost, pays),
+    )
+
+
+def contract_summary(hand: ElGatoHand) -> dict[str, object]:
+    """Who lost, and the order of running out when known (every key present)."""
+    return {"loser": hand.loser, "out_order": None if hand.out_order is None else out_order_json(hand.out_order)}
+
+
+class ElGatoRules(GameModule):
+    """El Gato behind the :class:`~referee.rules.game.GameRules` surface.
+
+    ``min_players``/``max_players`` are 2 and 10, but only :data:`PLAYER_COUNTS` are legal:
+    :func:`parse_hand` refuses the others, and the table form must check them too.
+    """
+
+    slug = SLUG
+    name = "El Gato"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    player_counts = PLAYER_COUNTS
+    option_specs = OPTIONS
+    options_class = ElGatoOptions
+    money_option: str | None = "chip_value"
+
+    def parse_hand(
+        self, raw: object, *, players: Sequence[str], options: ElGatoOptions, dealer: str, teams: Teams = ()
+    ) -> ElGatoHand:
+        return parse_hand(raw, players=players, options=options, dealer=dealer)
+
+    def settle(self, hand: ElGatoHand, options: ElGatoOptions) -> Settlement:
+        return settle(hand, options)
+
+    def first_speaker(self, players: Sequence[str], dealer: str, options: ElGatoOptions) -> str:
+        return first_speaker(players, dealer)
+
+    def sitting_out(self, players: Sequence[str], dealer: str, options: ElGatoOptions) -> str | None:
+        return None  # every card is dealt; everyone plays
+
+    def next_dealer(self, players: Sequence[str], hand: ElGatoHand, options: ElGatoOptions) -> str:
+        return next_dealer(players, hand.dealer)
+
+    def contract_json(self, hand: ElGatoHand) -> Mapping[str, object]:
+        return contract_summary(hand)
+
+
+RULES: Final = ElGatoRules()

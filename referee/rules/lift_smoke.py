@@ -1,0 +1,431 @@
+"""Lift Smoke: the last player holding cards takes the antes (rules.md §10).
+
+4 to 6 players, each for himself, 52 cards. Every player antes; the dealer gives each player as
+many cards as there are players and turns his own last card for trump. Tricks: follow suit, else
+trump or discard; only the trick winner draws from the stock (and not once it is empty, LS-1).
+A player with no cards left is out. The last player still holding cards wins every ante and
+deals the next hand (§10(d)). When the last players all run out on the same trick, the winner
+of that trick wins (LS-2).
+
+The hand record (issue 7, api.md style, players by name)::
+
+    {"dealer": "Dani", "ante": 2, "winner": "Bia",
+     "out_order": ["Caio", ["Ana", "Dani"]], "carried_in": 0}
+
+- ``dealer``: optional (the rotation's dealer: the previous winner).
+- ``ante``: the chips each player put in (0 allowed); absent means the table's ``ante`` option.
+- ``winner``: required, a seated player.
+- ``out_order``: optional (§10(b)): the players in the order they went out. An entry is a name,
+  or a list of names for players who went out **on the same trick** (common: at the end of the
+  first round of tricks, everyone who won none is out together). Every player appears once and
+  every player is accounted for. The winner is either left out (he was the last one holding
+  cards) or named only in the **last** entry: alone (the last one holding cards) or with the
+  others who ran out on the final trick with him (LS-2, he won that trick). Naming him in an
+  earlier entry is refused: a player who went out before the last trick cannot win (§10(c)).
+  An entry of one name given as a list is read as that name. :meth:`LiftSmokeHand.to_json`
+  gives the order back as entered (single names unwrapped).
+- ``carried_in`` (an **extension** of issue 7's record, as in Injun and Kentucky Derby): chips
+  already lying on the table before the deal. Lift Smoke itself never leaves chips behind (the
+  winner takes the whole pot), so the ledger will normally post 0 (the default); a table that
+  brings chips left by another deal puts them here and the winner takes them too. The
+  settlement's ``carry`` is then ``-carried_in`` (:class:`~referee.rules.pot.PotSettlement`).
+
+What the record cannot show (the cards, the tricks) is not checked: the referee never deals.
+
+The module's surface: :data:`OPTIONS` and :class:`LiftSmokeOptions`; :data:`PLAYER_COUNTS`,
+:func:`cards_each` and :func:`stock_size` (the deal); :func:`parse_out_order` (the order of going
+out, also used by El Gato); :func:`parse_hand` (a :class:`LiftSmokeHand`, or a
+:class:`~referee.rules.errors.RulesError` with a sentence); :func:`settle`; the seat helpers
+:func:`first_speaker` and :func:`next_dealer`; :func:`contract_summary`; and :data:`RULES` for
+the registry (not registered yet: the web wiring comes later).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from . import seats
+from .errors import InconsistentHand, InvalidInput
+from .game import GameModule, Teams
+from .options import OptionSpec, OptionValue, parse_options
+from .pot import PotSettlement, antes, pot_settlement
+from .settle import Line
+from .text import N_, NP_, Text
+
+SLUG: Final = "lift_smoke"
+MIN_PLAYERS: Final = 4
+MAX_PLAYERS: Final = 6
+PLAYER_COUNTS: Final = (4, 5, 6)
+DECK: Final = 52
+#: The largest amount the engine takes (an ante, chips carried in), as in Injun.
+MAX_CHIPS: Final = 1_000_000
+
+OPTIONS: Final[tuple[OptionSpec, ...]] = (
+    OptionSpec(
+        name="ante",
+        kind="int",
+        default=1,
+        minimum=0,
+        maximum=MAX_CHIPS,
+        label=Text(N_("Ante: chips each player puts in before the deal")),
+        help=Text(N_("The dealer antes too. The last player holding cards takes them all. A hand may name its own ante.")),
+        rule_ref="§10(a), §10(d)",
+    ),
+    OptionSpec(
+        name="starting_chips",
+        kind="int",
+        default=0,
+        minimum=0,
+        maximum=100_000,
+        label=Text(N_("Chips each player starts with")),
+        help=Text(N_("Only for display: balances are always counted from zero.")),
+    ),
+    OptionSpec(
+        name="chip_value",
+        kind="money",
+        default="0",
+        label=Text(N_("Money per chip")),
+        help=Text(N_("Zero means chips only.")),
+    ),
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class LiftSmokeOptions:
+    """The house rules of one table. §10(e) offers no alternatives (LS-1 and LS-2 are how
+    the play goes, and the record does not depend on them), so only the amounts are options.
+
+    >>> LiftSmokeOptions.from_json({"ante": 3}).to_json()
+    {'ante': 3, 'starting_chips': 0, 'chip_value': '0'}
+    """
+
+    ante: int = 1
+    starting_chips: int = 0
+    chip_value: str = "0"
+
+    @classmethod
+    def from_json(cls, raw: object) -> LiftSmokeOptions:
+        """Options as posted (unknown names and bad values refused), defaults filled in."""
+        values: dict[str, OptionValue] = parse_options(OPTIONS, raw)
+        return cls(**values)  # type: ignore[arg-type]
+
+    def to_json(self) -> dict[str, OptionValue]:
+        return {spec.name: getattr(self, spec.name) for spec in OPTIONS}
+
+
+# --------------------------------------------------------------------------- the deal and seats
+
+
+def cards_each(player_count: int) -> int:
+    """Each player gets as many cards as there are players (§10(a)).
+
+    >>> [cards_each(n) for n in PLAYER_COUNTS]
+    [4, 5, 6]
+    """
+    return player_count
+
+
+def stock_size(player_count: int) -> int:
+    """The cards left in the stock after the deal (the dealer takes the trump card into his hand).
+
+    >>> [stock_size(n) for n in PLAYER_COUNTS]
+    [36, 27, 16]
+    """
+    return DECK - player_count * cards_each(player_count)
+
+
+def _check_table(players: Sequence[str]) -> None:
+    if len(players) not in PLAYER_COUNTS:
+        raise InvalidInput(
+            Text(N_("Lift Smoke is played by 4 to 6 players; this table has %(count)s."), count=len(players)),
+            field="players",
+        )
+
+
+def first_speaker(players: Sequence[str], dealer: str) -> str:
+    """The player after the dealer (his left) leads the first trick (§10(c)).
+
+    >>> first_speaker(("Ana", "Bia", "Caio", "Dani"), "Dani")
+    'Ana'
+    """
+    return seats.after(players, dealer)
+
+
+def next_dealer(players: Sequence[str], winner: str) -> str:
+    """The winner deals the next hand (§10(d)), wherever he sits.
+
+    >>> next_dealer(("Ana", "Bia", "Caio", "Dani"), "Bia")
+    'Bia'
+    """
+    if winner not in players:
+        raise ValueError("the winner must be seated")
+    return winner
+
+
+# --------------------------------------------------------------------------- order of going out
+
+#: One step of the order of going out: the players who went out on the same trick.
+OutGroup = tuple[str, ...]
+
+
+def parse_out_order(
+    raw: object,
+    *,
+    players: Sequence[str],
+    survivor: str,
+    survivor_may_end: bool,
+    field: str = "out_order",
+    what: str = "winner",
+) -> tuple[OutGroup, ...]:
+    """The order in which players went out, as groups of players who went out together.
+
+    ``raw`` is a list whose entries are a name or a list of names (went out on the same trick).
+    Checks: a list; every entry a seated player; nobody twice; ``survivor`` (the one the hand
+    is about: Lift Smoke's winner, El Gato's loser) only in the last entry and only when
+    ``survivor_may_end``; every other player accounted for. ``what`` names the survivor's role
+    in the sentences ("winner" or "loser").
+
+    >>> parse_out_order(["Caio", ["Ana", "Dani"]], players=("Ana", "Bia", "Caio", "Dani"), survivor="Bia", survivor_may_end=True)
+    (('Caio',), ('Ana', 'Dani'))
+    >>> parse_out_order(["Caio", "Bia", "Ana", "Dani"], players=("Ana", "Bia", "Caio", "Dani"), survivor="Bia", survivor_may_end=True)
+    Traceback (most recent call last):
+    ...
+    referee.rules.errors.InconsistentHand: Bia went out before the last trick, so Bia cannot be the winner.
+    """
+    if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence):
+        raise InvalidInput(Text(N_("The order of going out must be a list of players, first out first.")), field=field)
+    groups: list[OutGroup] = []
+    seen: set[str] = set()
+    for i, entry in enumerate(raw):
+        where = f"{field}[{i}]"
+        if isinstance(entry, str):
+            names: list[object] = [entry]
+        elif isinstance(entry, Sequence) and not isinstance(entry, bytes) and entry:
+            names = list(entry)
+        else:
+            raise InvalidInput(
+                Text(N_("Each place in the order of going out is a player, or a list of players who went out on the same trick.")),
+                field=where,
+            )
+        group: list[str] = []
+        for j, name in enumerate(names):
+            at = where if isinstance(entry, str) else f"{where}[{j}]"
+            player = seats.require_player(players, name, field=at)
+            if player in seen:
+                raise InconsistentHand(
+                    Text(N_("%(name)s is named twice in the order of going out; a player goes out once."), name=player),
+                    field=at,
+                )
+            seen.add(player)
+            if player == survivor:
+                if not survivor_may_end:
+                    raise InconsistentHand(
+                        Text(N_("%(name)s is the %(what)s, so %(name)s is not among the players who went out."), name=player, what=Text(what)),
+                        field=at,
+                    )
+                if i != len(raw) - 1:
+                    raise InconsistentHand(
+                        Text(N_("%(name)s went out before the last trick, so %(name)s cannot be the %(what)s."), name=player, what=Text(what)),
+                        field=at,
+                    )
+            group.append(player)
+        groups.append(tuple(group))
+    for name in players:
+        if name != survivor and name not in seen:
+            raise InconsistentHand(
+                Text(N_("%(name)s is missing from the order of going out: every player is accounted for."), name=name),
+                field=field,
+            )
+    return tuple(groups)
+
+
+def out_order_json(groups: Sequence[OutGroup]) -> list[object]:
+    """The order as a record gives it: a name for a player who went out alone, a list otherwise."""
+    return [group[0] if len(group) == 1 else list(group) for group in groups]
+
+
+# --------------------------------------------------------------------------- the hand record
+
+
+@dataclass(frozen=True, kw_only=True)
+class LiftSmokeHand:
+    """A validated Lift Smoke hand. Build it with :func:`parse_hand`; it cannot hold a broken one.
+
+    ``out_order`` is None when the table did not record it (§10(b): it is optional).
+    """
+
+    players: tuple[str, ...]
+    dealer: str
+    ante: int
+    winner: str
+    out_order: tuple[OutGroup, ...] | None
+    carried_in: int
+
+    @property
+    def pot(self) -> int:
+        """Every ante plus the chips carried in."""
+        return self.ante * len(self.players) + self.carried_in
+
+    @property
+    def last_trick_tie(self) -> bool:
+        """True when the winner ran out on the final trick together with others (LS-2)."""
+        order = self.out_order
+        return bool(order) and order is not None and self.winner in order[-1] and len(order[-1]) > 1
+
+    def to_json(self) -> dict[str, object]:
+        """The record as stored and exported, the dealer and the ante filled in."""
+        out: dict[str, object] = {"dealer": self.dealer, "ante": self.ante, "winner": self.winner}
+        if self.out_order is not None:
+            out["out_order"] = out_order_json(self.out_order)
+        out["carried_in"] = self.carried_in
+        return out
+
+
+_RECORD_FIELDS: Final = frozenset({"dealer", "ante", "winner", "out_order", "carried_in"})
+
+
+def _chips(raw: object, *, field: str, sentence: str, bounds: str) -> int:
+    if not isinstance(raw, int) or isinstance(raw, bool):
+        raise InvalidInput(Text(sentence), field=field)
+    if not 0 <= raw <= MAX_CHIPS:
+        raise InconsistentHand(Text(bounds, value=raw), field=field)
+    return raw
+
+
+def parse_hand(raw: object, *, players: Sequence[str], options: LiftSmokeOptions, dealer: str) -> LiftSmokeHand:
+    """Validate a posted Lift Smoke hand, or raise a :class:`~referee.rules.errors.RulesError`.
+
+    Checks (§10(b)-(c), what the record can show): 4 to 6 players; no unknown field; the dealer
+    seated; ``ante`` and ``carried_in`` whole numbers from 0; the winner named and seated; the
+    order of going out (:func:`parse_out_order`): each player once, every player accounted for,
+    the winner never out before the last trick.
+
+    >>> hand = parse_hand({"winner": "Bia", "out_order": ["Caio", "Ana", "Dani"]},
+    ...                   players=("Ana", "Bia", "Caio", "Dani"), options=LiftSmokeOptions(ante=2), dealer="Dani")
+    >>> hand.pot, hand.to_json()
+    (8, {'dealer': 'Dani', 'ante': 2, 'winner': 'Bia', 'out_order': ['Caio', 'Ana', 'Dani'], 'carried_in': 0})
+    """
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(Text(N_("A hand must be a JSON object.")))
+    for key in raw:
+        if key not in _RECORD_FIELDS:
+            raise InvalidInput(Text(N_("A Lift Smoke hand has no field called %(name)s."), name=str(key)), field=str(key))
+    players = tuple(players)
+    _check_table(players)
+    if raw.get("dealer") is not None:
+        dealer = seats.require_player(players, raw["dealer"], field="dealer")
+    else:
+        dealer = seats.require_player(players, dealer, field="dealer")
+    ante = options.ante if raw.get("ante") is None else _chips(
+        raw["ante"], field="ante",
+        sentence=N_("The ante is a whole number of chips."),
+        bounds=N_("The ante is from 0 to a million chips, not %(value)s."),
+    )
+    carried_in = 0 if raw.get("carried_in") is None else _chips(
+        raw["carried_in"], field="carried_in",
+        sentence=N_("The chips carried in are a whole number."),
+        bounds=N_("The chips carried in are from 0 to a million, not %(value)s."),
+    )
+    if raw.get("winner") is None:
+        raise InvalidInput(Text(N_("Name the winner: the last player still holding cards.")), field="winner")
+    winner = seats.require_player(players, raw["winner"], field="winner")
+    out_order = None
+    if raw.get("out_order") is not None:
+        out_order = parse_out_order(raw["out_order"], players=players, survivor=winner, survivor_may_end=True, what=N_("winner"))
+    return LiftSmokeHand(players=players, dealer=dealer, ante=ante, winner=winner, out_order=out_order, carried_in=carried_in)
+
+
+# --------------------------------------------------------------------------- settlement
+
+
+def settle(hand: LiftSmokeHand, options: LiftSmokeOptions) -> PotSettlement:
+    """The winner takes the pot: +(n - 1) x ante (plus any chips carried in), everyone else
+    -ante (§10(d)). Nothing stays on the table, so ``carry`` is ``-carried_in`` (0 normally).
+
+    >>> hand = parse_hand({"winner": "Bia", "ante": 2}, players=("Ana", "Bia", "Caio", "Dani", "Eva"),
+    ...                   options=LiftSmokeOptions(), dealer="Eva")
+    >>> dict(settle(hand, LiftSmokeOptions()).deltas)
+    {'Ana': -2, 'Bia': 8, 'Caio': -2, 'Dani': -2, 'Eva': -2}
+    """
+    pot = antes(hand.players, hand.ante, carried_in=hand.carried_in)
+    lines = [
+        Line(
+            text=Text(
+                *NP_(
+                    "The pot: %(count)s players ante %(ante)s chip each, plus %(carried)s carried in: %(pot)s.",
+                    "The pot: %(count)s players ante %(ante)s chips each, plus %(carried)s carried in: %(pot)s.",
+                ),
+                count=len(hand.players), ante=hand.ante, carried=hand.carried_in, pot=pot.chips,
+            )
+            if hand.carried_in
+            else Text(
+                *NP_(
+                    "The pot: %(count)s players ante %(ante)s chip each: %(pot)s.",
+                    "The pot: %(count)s players ante %(ante)s chips each: %(pot)s.",
+                ),
+                count=len(hand.players), ante=hand.ante, pot=pot.chips,
+            ),
+            amount=pot.chips,
+        )
+    ]
+    if hand.last_trick_tie:
+        why = Text(N_("The last players ran out on the same trick; %(winner)s won it and takes the pot."), winner=hand.winner)
+    else:
+        why = Text(N_("%(winner)s is the last player holding cards and takes the pot."), winner=hand.winner)
+    lines.append(Line(text=why, amount=pot.chips - hand.ante))
+    return pot_settlement(
+        hand.players,
+        paid=pot.paid,
+        won={hand.winner: pot.chips},
+        carried_in=hand.carried_in,
+        carried_out=0,
+        lines=lines,
+    )
+
+
+def contract_summary(hand: LiftSmokeHand) -> dict[str, object]:
+    """What was played, for the answer and the history (every key present)."""
+    return {
+        "winner": hand.winner,
+        "ante": hand.ante,
+        "out_order": None if hand.out_order is None else out_order_json(hand.out_order),
+        "carried_in": hand.carried_in,
+    }
+
+
+class LiftSmokeRules(GameModule):
+    """Lift Smoke behind the :class:`~referee.rules.game.GameRules` surface."""
+
+    slug = SLUG
+    name = "Lift Smoke"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    option_specs = OPTIONS
+    options_class = LiftSmokeOptions
+    stock_option: str | None = "starting_chips"
+    money_option: str | None = "chip_value"
+
+    def parse_hand(
+        self, raw: object, *, players: Sequence[str], options: LiftSmokeOptions, dealer: str, teams: Teams = ()
+    ) -> LiftSmokeHand:
+        return parse_hand(raw, players=players, options=options, dealer=dealer)
+
+    def settle(self, hand: LiftSmokeHand, options: LiftSmokeOptions) -> PotSettlement:
+        return settle(hand, options)
+
+    def first_speaker(self, players: Sequence[str], dealer: str, options: LiftSmokeOptions) -> str:
+        return first_speaker(players, dealer)
+
+    def sitting_out(self, players: Sequence[str], dealer: str, options: LiftSmokeOptions) -> str | None:
+        return None  # every player antes and plays
+
+    def next_dealer(self, players: Sequence[str], hand: LiftSmokeHand, options: LiftSmokeOptions) -> str:
+        return next_dealer(players, hand.winner)
+
+    def contract_json(self, hand: LiftSmokeHand) -> Mapping[str, object]:
+        return contract_summary(hand)
+
+
+RULES: Final = LiftSmokeRules()
