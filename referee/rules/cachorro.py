@@ -1,0 +1,160 @@
+"""Paciência do Cachorro: the options, the hand record and its checks (rules.md §6).
+
+One player, two 52-card packs. The eight Kings start the foundation piles, built down in suit to
+the Aces; the other 96 cards are laid out in packets (pacotes), a kennel (canil) and the dog's
+pile (monte do cachorro). When the dog's pile is used up without the patience coming out, the
+packets and the kennel are gathered without shuffling and laid out again: there are three deals
+(rounds) in all, and a patience that has not come out after the third is lost (§6(c)).
+
+The record, at the ``cachorro`` table (api.md; see :mod:`referee.rules.patience`)::
+
+    {"game": "cachorro", "won": true, "round": 2}
+
+- ``game``: optional; only ``"cachorro"``.
+- ``won``: true or false, required.
+- ``round``: the deal in which it came out, 1, 2 or 3, required when won; a lost game did not
+  come out in any round, so it has none (there is no fourth deal to lose in either).
+- ``dealer``: optional; it can only be the table's one player.
+
+Nothing is paid (:func:`referee.rules.patience.settle`). The layout of each deal
+(:func:`deal_layout`) is the reading PAT-2 chose; it does not change the result, but the page
+can show it as a reminder. Surface: :data:`SLUG`, :data:`OPTIONS`, :class:`CachorroOptions`,
+:class:`Layout`, :func:`deal_layout`, :func:`parse_hand` and :data:`RULES`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from . import patience
+from .errors import InconsistentHand, InvalidInput
+from .game import Teams
+from .options import OptionSpec, OptionValue, parse_options
+from .patience import PatienceHand
+from .text import N_, Text
+
+SLUG: Final = "cachorro"
+NAME: Final = "Paciência do Cachorro"
+
+#: Deals in a game: "depois desta terceira rodada ... perde-se o jogo" (§6(c)).
+ROUNDS: Final = 3
+#: Two packs less the eight Kings laid out as foundations (§6(a)).
+CARDS_DEALT: Final = 2 * 52 - 8
+#: The kennel of the first deal (§6(a)): "o retângulo inferior de dezoito cartas".
+FIRST_KENNEL: Final = 18
+
+OPTIONS: Final[tuple[OptionSpec, ...]] = (
+    OptionSpec(
+        name="second_deal_packets",
+        kind="int",
+        default=11,
+        minimum=11,
+        maximum=12,
+        label=Text(N_("Packets in the second deal")),
+        help=Text(N_("The rule text says twelve, its figure shows eleven. The result does not depend on it.")),
+        rule_ref="§6(e), PAT-2",
+    ),
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CachorroOptions:
+    """The house rules of a Cachorro table; the default is the reading of rules.md §6(e).
+
+    >>> CachorroOptions.from_json({}).to_json()
+    {'second_deal_packets': 11}
+    """
+
+    second_deal_packets: int = 11
+
+    @classmethod
+    def from_json(cls, raw: object) -> CachorroOptions:
+        values: dict[str, OptionValue] = parse_options(OPTIONS, raw)
+        return cls(**values)  # type: ignore[arg-type]
+
+    def to_json(self) -> dict[str, OptionValue]:
+        return {spec.name: getattr(self, spec.name) for spec in OPTIONS}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Layout:
+    """How one deal is laid out: the packets counted 1..``packets`` and the kennel's columns."""
+
+    round: int
+    packets: int
+    kennel_column: int
+
+
+def deal_layout(round_number: int, options: CachorroOptions = CachorroOptions()) -> Layout:
+    """The packets and the kennel column of a deal (PAT-2): 12 packets and columns of 3, then
+    11 (or 12 under ``second_deal_packets=12``) and columns of 4, then 10 and columns of 5.
+
+    >>> [(l.packets, l.kennel_column) for l in map(deal_layout, (1, 2, 3))]
+    [(12, 3), (11, 4), (10, 5)]
+    >>> deal_layout(2, CachorroOptions(second_deal_packets=12)).packets
+    12
+    """
+    if not 1 <= round_number <= ROUNDS:
+        raise ValueError(f"there is no deal {round_number}")
+    packets = {1: 12, 2: options.second_deal_packets, 3: 10}[round_number]
+    return Layout(round=round_number, packets=packets, kennel_column=round_number + 2)
+
+
+_RECORD_FIELDS: Final = frozenset({"dealer", "game", "won", "round"})
+
+
+def parse_hand(raw: object, *, players: Sequence[str], options: CachorroOptions) -> PatienceHand:
+    """Validate a Paciência do Cachorro record, or raise a
+    :class:`~referee.rules.errors.RulesError` whose sentence names the problem and whose field
+    points at it.
+
+    >>> parse_hand({"won": True, "round": 2}, players=("Ana",), options=CachorroOptions()).figure
+    2
+    >>> parse_hand({"won": True, "round": 4}, players=("Ana",), options=CachorroOptions())
+    Traceback (most recent call last):
+    ...
+    referee.rules.errors.InconsistentHand: There is no fourth deal: the patience comes out in round 1, 2 or 3, or it is lost.
+    """
+    raw, player = patience.read_record(raw, fields=_RECORD_FIELDS, players=players, table_game=NAME)
+    game = patience.read_game(raw, allowed=("cachorro",), table_game=SLUG)
+    won = patience.read_won(raw)
+    assert won is not None
+    value = raw.get("round")
+    if value is None:
+        if won:
+            raise InvalidInput(Text(N_("Give the round it came out in: 1, 2 or 3.")), field="round")
+        return PatienceHand(player=player, game=game, won=False, figure=None)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidInput(Text(N_("The round must be a whole number: 1, 2 or 3.")), field="round")
+    if value > ROUNDS:
+        raise InconsistentHand(
+            Text(N_("There is no fourth deal: the patience comes out in round 1, 2 or 3, or it is lost.")),
+            field="round",
+        )
+    if value < 1:
+        raise InconsistentHand(Text(N_("Rounds are counted from 1: the patience comes out in round 1, 2 or 3.")), field="round")
+    if not won:
+        raise InconsistentHand(
+            Text(N_("A lost patience did not come out in any round; leave round out.")),
+            field="round",
+        )
+    return PatienceHand(player=player, game=game, won=True, figure=value)
+
+
+class CachorroRules(patience.PatienceRules):
+    """Paciência do Cachorro behind the :class:`~referee.rules.game.GameRules` surface."""
+
+    slug = SLUG
+    name = NAME
+    option_specs = OPTIONS
+    options_class = CachorroOptions
+
+    def parse_hand(
+        self, raw: object, *, players: Sequence[str], options: CachorroOptions, dealer: str, teams: Teams = ()
+    ) -> PatienceHand:
+        return parse_hand(raw, players=players, options=options)
+
+
+RULES: Final = CachorroRules()
