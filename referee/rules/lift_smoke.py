@@ -354,18 +354,18 @@ def settle(hand: LiftSmokeHand, options: LiftSmokeOptions) -> PotSettlement:
         Line(
             text=Text(
                 *NP_(
-                    "The pot: %(count)s players ante %(ante)s chip each, plus %(carried)s carried in: %(pot)s.",
-                    "The pot: %(count)s players ante %(ante)s chips each, plus %(carried)s carried in: %(pot)s.",
+                    "The pot: %(players)s players ante %(count)s chip each, plus %(carried)s carried in: %(pot)s.",
+                    "The pot: %(players)s players ante %(count)s chips each, plus %(carried)s carried in: %(pot)s.",
                 ),
-                count=len(hand.players), ante=hand.ante, carried=hand.carried_in, pot=pot.chips,
+                players=len(hand.players), count=hand.ante, carried=hand.carried_in, pot=pot.chips,
             )
             if hand.carried_in
             else Text(
                 *NP_(
-                    "The pot: %(count)s players ante %(ante)s chip each: %(pot)s.",
-                    "The pot: %(count)s players ante %(ante)s chips each: %(pot)s.",
+                    "The pot: %(players)s players ante %(count)s chip each: %(pot)s.",
+                    "The pot: %(players)s players ante %(count)s chips each: %(pot)s.",
                 ),
-                count=len(hand.players), ante=hand.ante, pot=pot.chips,
+                players=len(hand.players), count=hand.ante, pot=pot.chips,
             ),
             amount=pot.chips,
         )
