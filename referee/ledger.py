@@ -373,8 +373,36 @@ class Preview:
     contract: Mapping[str, object]
 
 
+def on_the_table(table: Table, balances: Mapping[str, int] | None = None) -> int:
+    """The chips a pot game left on the table for the next deal: whatever the players put in
+    and nobody took, i.e. minus the sum of their net results (0 for games without a pot)."""
+    if not rules_of(table).pots:
+        return 0
+    return -sum((totals(table) if balances is None else balances).values())
+
+
+def _with_carry(raw: object, carried_in: int) -> object:
+    """A pot game's record with the chips already on the table filled in; a record that names
+    another amount is refused (the table knows what lies on it)."""
+    if not isinstance(raw, Mapping):
+        return raw  # the game's parser refuses it with its own sentence
+    given = raw.get("carried_in")
+    if given is not None and given != carried_in:
+        raise InconsistentHand(
+            Text(N_("There are %(chips)s chips on the table from the deals before, not %(given)s."), chips=carried_in, given=str(given)[:20]),
+            field="carried_in",
+        )
+    return {**raw, "carried_in": carried_in}
+
+
 def preview_hand(
-    table: Table, raw: object, *, dealer: str | None = None, number: int | None = None, correcting: bool = False
+    table: Table,
+    raw: object,
+    *,
+    dealer: str | None = None,
+    number: int | None = None,
+    correcting: bool = False,
+    carried_in: int | None = None,
 ) -> Preview:
     """Judge a record without storing it. Raises :class:`RulesError` with the engine's sentence.
 
@@ -389,6 +417,8 @@ def preview_hand(
         raise Conflict(Text(N_("This match is over. Start a rematch to play on.")))
     if correcting and rules.scored and rematch_of(table) is not None:
         raise Conflict(Text(N_("This match has a rematch: its hands can no longer change.")))
+    if rules.pots:
+        raw = _with_carry(raw, on_the_table(table) if carried_in is None else carried_in)
     hand = rules.parse_hand(
         raw, players=players, options=options, dealer=dealer or current_dealer(table), teams=teams_of(table)
     )
@@ -539,7 +569,11 @@ def record_hand(
             raise NotFound()
         if old.is_void:
             raise Conflict(Text(N_("Hand %(number)s is already void."), number=old.number))
-    preview = preview_hand(table, raw, dealer=old.dealer if old else dealer, number=number, correcting=old is not None)
+    # A correction keeps the place, and so the chips on the table, of the hand it replaces.
+    carried = int(old.record.get("carried_in", 0)) if old is not None else None
+    preview = preview_hand(
+        table, raw, dealer=old.dealer if old else dealer, number=number, correcting=old is not None, carried_in=carried
+    )
     rules = rules_of(table)
     players = players_of(table)
     out = rules.sitting_out(players, preview.dealer, options_of(table))
@@ -947,6 +981,7 @@ def table_answer(table: Table, *, urls: Mapping[str, str]) -> dict[str, Any]:
         "rematch": rematch_of(table),
         "last_round": last_round(table),
         "clock": clock(table),
+        **({"on_the_table": on_the_table(table)} if rules_of(table).pots else {}),
         "urls": dict(urls),
     }
 

@@ -309,6 +309,7 @@ def document(server: str) -> dict[str, Any]:
                         "match": {"type": "array", "items": {"$ref": "#/components/schemas/TeamStanding"}, "description": "Samba: each team's total and next opening meld."},
                         "follows": {"type": ["string", "null"], "description": "The table this one is a rematch of."},
                         "rematch": {"type": ["string", "null"], "description": "The table that is this one's rematch."},
+                        "on_the_table": {"type": "integer", "description": "Games with a pot (Injun, Kentucky Derby, Lift Smoke): the chips left on the table for the next deal, which the next hand's record gets as carried_in."},
                         "clock": {
                             "type": ["object", "null"],
                             "description": "The session clock (null without an agreed time): when it ends, the whole minutes left, whether time is up.",

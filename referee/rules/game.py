@@ -34,6 +34,10 @@ class GameRules(Protocol[O, H]):
     #: is worth, for games that have them (the ledger reports the stock apart and shows money).
     stock_option: str | None
     money_option: str | None
+    #: True for games with a pot that can stay on the table for the next deal (Injun, Kentucky
+    #: Derby, Lift Smoke): their hand record takes ``carried_in``, the chips already there,
+    #: which the ledger fills in from the table (minus the sum of the live hands' deltas).
+    pots: bool
 
     def parse_options(self, raw: object) -> O:
         """Options as posted, defaults filled in; :class:`InvalidInput` for unknown names or values."""
@@ -83,6 +87,7 @@ class GameModule:
     scored = False
     stock_option: str | None = None
     money_option: str | None = None
+    pots = False
 
     def parse_options(self, raw: object) -> Any:
         return self.options_class.from_json(raw)
