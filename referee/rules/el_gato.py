@@ -14,7 +14,7 @@ The hand record (issue 7, api.md style, players by name)::
 - ``loser``: required, a seated player: the one left with all the cards.
 - ``out_order``: optional (§3(b)): the players in the order they ran out of cards; an entry is a
   name or a list of names who ran out on the same trick (see
-  :func:`referee.rules.lift_smoke.parse_out_order`, shared with Lift Smoke). Each player once,
+  :func:`referee.rules.seats.parse_out_order`, shared with Lift Smoke). Each player once,
   every player but the loser accounted for, and never the loser (he never runs out).
 
 There is no pot and nothing stays on the table, so a record has no ``carried_in``.
@@ -41,8 +41,8 @@ from typing import Final
 from . import seats
 from .errors import InvalidInput
 from .game import GameModule, Teams
-from .lift_smoke import OutGroup, out_order_json, parse_out_order
 from .options import Choice, OptionSpec, OptionValue, parse_options
+from .seats import OutGroup, out_order_json, parse_out_order
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
 

@@ -103,3 +103,85 @@ def require_counts(
             field=field,
         )
     return counts
+
+
+# Order of going out (Lift Smoke §10(b), El Gato §3(b)): players leave the hand as their cards run out.
+
+#: One step of the order of going out: the players who went out on the same trick.
+OutGroup = tuple[str, ...]
+
+
+def parse_out_order(
+    raw: object,
+    *,
+    players: Sequence[str],
+    survivor: str,
+    survivor_may_end: bool,
+    field: str = "out_order",
+    what: str = "winner",
+) -> tuple[OutGroup, ...]:
+    """The order in which players went out, as groups of players who went out together.
+
+    ``raw`` is a list whose entries are a name or a list of names (went out on the same trick).
+    Checks: a list; every entry a seated player; nobody twice; ``survivor`` (the one the hand
+    is about: Lift Smoke's winner, El Gato's loser) only in the last entry and only when
+    ``survivor_may_end``; every other player accounted for. ``what`` names the survivor's role
+    in the sentences ("winner" or "loser").
+
+    >>> parse_out_order(["Caio", ["Ana", "Dani"]], players=("Ana", "Bia", "Caio", "Dani"), survivor="Bia", survivor_may_end=True)
+    (('Caio',), ('Ana', 'Dani'))
+    >>> parse_out_order(["Caio", "Bia", "Ana", "Dani"], players=("Ana", "Bia", "Caio", "Dani"), survivor="Bia", survivor_may_end=True)
+    Traceback (most recent call last):
+    ...
+    referee.rules.errors.InconsistentHand: Bia went out before the last trick, so Bia cannot be the winner.
+    """
+    if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence):
+        raise InvalidInput(Text(N_("The order of going out must be a list of players, first out first.")), field=field)
+    groups: list[OutGroup] = []
+    seen: set[str] = set()
+    for i, entry in enumerate(raw):
+        where = f"{field}[{i}]"
+        if isinstance(entry, str):
+            names: list[object] = [entry]
+        elif isinstance(entry, Sequence) and not isinstance(entry, bytes) and entry:
+            names = list(entry)
+        else:
+            raise InvalidInput(
+                Text(N_("Each place in the order of going out is a player, or a list of players who went out on the same trick.")),
+                field=where,
+            )
+        group: list[str] = []
+        for j, name in enumerate(names):
+            at = where if isinstance(entry, str) else f"{where}[{j}]"
+            player = require_player(players, name, field=at)
+            if player in seen:
+                raise InconsistentHand(
+                    Text(N_("%(name)s is named twice in the order of going out; a player goes out once."), name=player),
+                    field=at,
+                )
+            seen.add(player)
+            if player == survivor:
+                if not survivor_may_end:
+                    raise InconsistentHand(
+                        Text(N_("%(name)s is the %(what)s, so %(name)s is not among the players who went out."), name=player, what=Text(what)),
+                        field=at,
+                    )
+                if i != len(raw) - 1:
+                    raise InconsistentHand(
+                        Text(N_("%(name)s went out before the last trick, so %(name)s cannot be the %(what)s."), name=player, what=Text(what)),
+                        field=at,
+                    )
+            group.append(player)
+        groups.append(tuple(group))
+    for name in players:
+        if name != survivor and name not in seen:
+            raise InconsistentHand(
+                Text(N_("%(name)s is missing from the order of going out: every player is accounted for."), name=name),
+                field=field,
+            )
+    return tuple(groups)
+
+
+def out_order_json(groups: Sequence[OutGroup]) -> list[object]:
+    """The order as a record gives it: a name for a player who went out alone, a list otherwise."""
+    return [group[0] if len(group) == 1 else list(group) for group in groups]
