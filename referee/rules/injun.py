@@ -74,7 +74,7 @@ PER_RANK: Final = 4
 BRAG_BET: Final = 1
 SEE_COST: Final = 2
 #: The largest amount the engine takes (a bet, an ante, chips carried in).
-MAX_CHIPS: Final = 1_000_000
+MAX_CHIPS: Final = pots.MAX_CHIPS
 
 
 class System(Enum):
@@ -702,12 +702,6 @@ def _parse_system(raw: object) -> System:
     raise InvalidInput(Text(N_("The betting system is poker or brag, not %(value)s."), value=str(raw)), field="system")
 
 
-def _chips(raw: object, *, where: str, sentence: str) -> int:
-    if not isinstance(raw, int) or isinstance(raw, bool) or not 0 <= raw <= MAX_CHIPS:
-        raise InvalidInput(Text(sentence, max=MAX_CHIPS), field=where)
-    return raw
-
-
 def _parse_cards(raw: object, betting: Betting, hand_pots: Sequence[HandPot], players: Sequence[str]) -> dict[str, str]:
     """The ranks shown: exactly the contenders of the contested pots (§4(c): only players
     still in, and all of them, reveal their cards), a rank of the 52-card deck each, and no
@@ -763,14 +757,14 @@ def parse_hand(raw: object, *, players: Sequence[str], options: InjunOptions, de
     if raw.get("dealer") is not None:
         dealer = seats.require_player(players, raw["dealer"], field="dealer")
     system = _parse_system(raw["system"] if raw.get("system") is not None else options.system)
-    ante = _chips(
+    ante = pots.require_chips(
         raw["ante"] if raw.get("ante") is not None else options.ante,
-        where="ante",
+        field="ante",
         sentence=N_("The ante is a whole number of chips from 0 to %(max)s."),
     )
-    carried_in = _chips(
+    carried_in = pots.require_chips(
         raw.get("carried_in") or 0,
-        where="carried_in",
+        field="carried_in",
         sentence=N_("The chips carried in from the last deal are a whole number from 0 to %(max)s."),
     )
     if raw.get("actions") is None:

@@ -61,7 +61,7 @@ from .cards import Suit
 from .errors import InconsistentHand, InvalidInput
 from .game import GameModule, Teams
 from .options import Choice, OptionSpec, OptionValue, parse_options
-from .pot import antes, pot_settlement, split
+from .pot import antes, pot_settlement, require_chips, split
 from .settle import Line, Settlement
 from .text import N_, NP_, Text
 
@@ -752,14 +752,6 @@ def _check_table(players: Sequence[str]) -> None:
         )
 
 
-def _whole(raw: object, *, field: str, minimum: int, sentence: str, low: str) -> int:
-    if not isinstance(raw, int) or isinstance(raw, bool):
-        raise InvalidInput(Text(sentence), field=field)
-    if raw < minimum or raw > 1_000_000:
-        raise InconsistentHand(Text(low, value=raw), field=field)
-    return raw
-
-
 def _parse_bets(players: Sequence[str], raw: object, options: DerbyOptions) -> dict[str, Bet]:
     """§9(c): every player bets, on exactly one horse."""
     if not isinstance(raw, Mapping):
@@ -789,12 +781,12 @@ def _parse_bets(players: Sequence[str], raw: object, options: DerbyOptions) -> d
             horse=parse_suit(horse, field=f"{field}.horse"),
             amount=options.bet
             if amount is None
-            else _whole(
+            else require_chips(
                 amount,
                 field=f"{field}.amount",
                 minimum=1,
                 sentence=N_("A bet is a whole number of chips."),
-                low=N_("A bet is at least 1 chip (and at most a million), not %(value)s."),
+                bounds=N_("A bet is at least 1 chip (and at most a million), not %(value)s."),
             ),
         )
     return bets
@@ -830,15 +822,15 @@ def parse_hand(raw: object, *, players: Sequence[str], options: DerbyOptions, de
     _check_table(players)
     if raw.get("dealer") is not None:
         dealer = seats.require_player(players, raw["dealer"], field="dealer")
-    pingo = options.pingo if raw.get("pingo") is None else _whole(
-        raw["pingo"], field="pingo", minimum=0,
+    pingo = options.pingo if raw.get("pingo") is None else require_chips(
+        raw["pingo"], field="pingo",
         sentence=N_("The pingo is a whole number of chips."),
-        low=N_("The pingo is from 0 to a million chips, not %(value)s."),
+        bounds=N_("The pingo is from 0 to a million chips, not %(value)s."),
     )
-    carried_in = 0 if raw.get("carried_in") is None else _whole(
-        raw["carried_in"], field="carried_in", minimum=0,
+    carried_in = 0 if raw.get("carried_in") is None else require_chips(
+        raw["carried_in"], field="carried_in",
         sentence=N_("The chips carried in are a whole number."),
-        low=N_("The chips carried in from earlier races are from 0 to a million, not %(value)s."),
+        bounds=N_("The chips carried in from earlier races are from 0 to a million, not %(value)s."),
     )
     bets = _parse_bets(players, raw.get("bets"), options)
     in_play = second_place_in_play(len(players), options)

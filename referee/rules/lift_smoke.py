@@ -47,10 +47,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from . import seats
-from .errors import InconsistentHand, InvalidInput
+from .errors import InvalidInput
 from .game import GameModule, Teams
 from .options import OptionSpec, OptionValue, parse_options
-from .pot import PotSettlement, antes, pot_settlement
+from .pot import MAX_CHIPS, PotSettlement, antes, pot_settlement, require_chips
 from .seats import OutGroup, out_order_json, parse_out_order
 from .settle import Line
 from .text import N_, NP_, Text
@@ -60,8 +60,6 @@ MIN_PLAYERS: Final = 4
 MAX_PLAYERS: Final = 6
 PLAYER_COUNTS: Final = (4, 5, 6)
 DECK: Final = 52
-#: The largest amount the engine takes (an ante, chips carried in), as in Injun.
-MAX_CHIPS: Final = 1_000_000
 
 OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(
@@ -205,14 +203,6 @@ class LiftSmokeHand:
 _RECORD_FIELDS: Final = frozenset({"dealer", "ante", "winner", "out_order", "carried_in"})
 
 
-def _chips(raw: object, *, field: str, sentence: str, bounds: str) -> int:
-    if not isinstance(raw, int) or isinstance(raw, bool):
-        raise InvalidInput(Text(sentence), field=field)
-    if not 0 <= raw <= MAX_CHIPS:
-        raise InconsistentHand(Text(bounds, value=raw), field=field)
-    return raw
-
-
 def parse_hand(raw: object, *, players: Sequence[str], options: LiftSmokeOptions, dealer: str) -> LiftSmokeHand:
     """Validate a posted Lift Smoke hand, or raise a :class:`~referee.rules.errors.RulesError`.
 
@@ -237,12 +227,12 @@ def parse_hand(raw: object, *, players: Sequence[str], options: LiftSmokeOptions
         dealer = seats.require_player(players, raw["dealer"], field="dealer")
     else:
         dealer = seats.require_player(players, dealer, field="dealer")
-    ante = options.ante if raw.get("ante") is None else _chips(
+    ante = options.ante if raw.get("ante") is None else require_chips(
         raw["ante"], field="ante",
         sentence=N_("The ante is a whole number of chips."),
         bounds=N_("The ante is from 0 to a million chips, not %(value)s."),
     )
-    carried_in = 0 if raw.get("carried_in") is None else _chips(
+    carried_in = 0 if raw.get("carried_in") is None else require_chips(
         raw["carried_in"], field="carried_in",
         sentence=N_("The chips carried in are a whole number."),
         bounds=N_("The chips carried in are from 0 to a million, not %(value)s."),

@@ -1,7 +1,10 @@
 """Pots: the shared mechanics of the games where everybody puts chips in the middle and the
 winners take them out (Injun, Kentucky Derby, Lift Smoke).
 
-Three things every such game does the same way:
+Four things every such game does the same way:
+
+* **Reading an amount** (:func:`require_chips`): a whole number of chips from 0 to
+  :data:`MAX_CHIPS`, refused with the game's own sentence otherwise.
 
 * **Antes into a pot** (:func:`antes`, :class:`Pot`): each player puts in the agreed chips; a
   pot nobody could take in the previous deal may already lie on the table (``carried_in``).
@@ -29,13 +32,51 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
 
+from .errors import InconsistentHand, InvalidInput
 from .settle import Line, Payment, Settlement
+from .text import Text
 
 #: The remainder of a split stays on the table for the next deal.
 ODD_CHIPS_CARRY: Final = "carry"
 #: The remainder of a split goes one chip each to the winners, in the order they are given.
 ODD_CHIPS_IN_ORDER: Final = "in_order"
 ODD_CHIPS: Final = (ODD_CHIPS_CARRY, ODD_CHIPS_IN_ORDER)
+#: The largest amount a pot game takes in one field (an ante, a bet, chips carried in).
+MAX_CHIPS: Final = 1_000_000
+
+
+def require_chips(
+    raw: object,
+    *,
+    field: str,
+    sentence: str,
+    bounds: str | None = None,
+    minimum: int = 0,
+    maximum: int = MAX_CHIPS,
+) -> int:
+    """A whole number of chips from ``minimum`` to ``maximum``, or the game's sentence that says
+    it is not one.
+
+    ``sentence`` refuses what is not a whole number (:class:`InvalidInput`). ``bounds`` refuses a
+    whole number out of range (:class:`InconsistentHand`, the number as ``%(value)s``); without
+    ``bounds``, ``sentence`` refuses that too (:class:`InvalidInput`, ``maximum`` as ``%(max)s``).
+
+    >>> require_chips(3, field="ante", sentence="The ante is a whole number of chips.")
+    3
+    >>> require_chips(-1, field="ante", sentence="The ante is a whole number.", bounds="Not %(value)s.")
+    Traceback (most recent call last):
+    ...
+    referee.rules.errors.InconsistentHand: Not -1.
+    """
+    if bounds is None:
+        if not isinstance(raw, int) or isinstance(raw, bool) or not minimum <= raw <= maximum:
+            raise InvalidInput(Text(sentence, max=maximum), field=field)
+        return raw
+    if not isinstance(raw, int) or isinstance(raw, bool):
+        raise InvalidInput(Text(sentence), field=field)
+    if not minimum <= raw <= maximum:
+        raise InconsistentHand(Text(bounds, value=raw), field=field)
+    return raw
 
 
 @dataclass(frozen=True, kw_only=True)
