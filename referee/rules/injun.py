@@ -798,13 +798,6 @@ def parse_hand(raw: object, *, players: Sequence[str], options: InjunOptions, de
 # --------------------------------------------------------------------------- settlement
 
 
-def _names(names: Sequence[str]) -> Text | str:
-    """ "Ana", "Ana and Bia", "Ana, Bia and Caio" (the joiner is translatable)."""
-    if len(names) == 1:
-        return names[0]
-    return Text(N_("%(first)s and %(last)s"), first=", ".join(names[:-1]), last=names[-1])
-
-
 def winners_of(hand_pot: HandPot, cards: Mapping[str, str]) -> tuple[str, ...]:
     """Who takes a pot: its only contender, else the contenders with the highest rank (ties
     share), in order from the dealer's left.
@@ -895,7 +888,7 @@ def settle(hand: InjunHand, options: InjunOptions) -> pots.PotSettlement:
             continue
         lines.append(
             Line(
-                text=Text(N_("%(names)s tie with %(rank)s and share it: %(each)s chips each."), names=_names(winners), rank=rank, each=share.each),
+                text=Text(N_("%(names)s tie with %(rank)s and share it: %(each)s chips each."), names=seats.join_names(winners), rank=rank, each=share.each),
                 amount=share.each,
             )
         )
@@ -915,7 +908,7 @@ def settle(hand: InjunHand, options: InjunOptions) -> pots.PotSettlement:
                             "The %(count)s odd chips go one each to the tied players nearest the dealer's left: %(names)s.",
                         ),
                         count=share.odd,
-                        names=_names(winners[: share.odd]),
+                        names=seats.join_names(winners[: share.odd]),
                     ),
                     amount=share.odd,
                 )

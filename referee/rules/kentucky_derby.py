@@ -465,13 +465,7 @@ class Race:
 
 def _horses(horses: Sequence[Suit]) -> Text | str:
     """ "copas", "copas and paus", "copas, ouros and paus" (suit names translated)."""
-    labels: list[Text] = [h.label for h in horses]
-    if len(labels) == 1:
-        return labels[0]
-    text: Text = Text(N_("%(first)s and %(second)s"), first=labels[-2], second=labels[-1])
-    for label in reversed(labels[:-2]):
-        text = Text(N_("%(first)s, %(rest)s"), first=label, rest=text)
-    return text
+    return seats.join_names([h.label for h in horses])
 
 
 class _Replay:
@@ -922,15 +916,6 @@ class DerbyResult:
         return {p: self.receives[p] - self.stakes[p] for p in self.stakes}
 
 
-def _names(names: Sequence[str]) -> Text | str:
-    if len(names) == 1:
-        return names[0]
-    text: Text = Text(N_("%(first)s and %(second)s"), first=names[-2], second=names[-1])
-    for name in reversed(names[:-2]):
-        text = Text(N_("%(first)s, %(rest)s"), first=name, rest=text)
-    return text
-
-
 def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
     """The pot and who takes what (§9(d), KD-7, KD-8).
 
@@ -981,7 +966,7 @@ def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
                         *NP_("Second place, %(horses)s: %(names)s takes back the bet.", "Second place, %(horses)s: %(names)s take back their bets."),
                         count=len(refunded),
                         horses=_horses(hand.second),
-                        names=_names(refunded),
+                        names=seats.join_names(refunded),
                     ),
                     amount=sum(hand.bets[p].amount for p in refunded),
                 )
@@ -1014,7 +999,7 @@ def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
         shares = {p: rest * hand.bets[p].amount // backed for p in backers}
         text = Text(
             N_("%(names)s backed %(horses)s and share %(rest)s chips in proportion to their bets."),
-            names=_names(backers), horses=_horses(hand.winners), rest=rest,
+            names=seats.join_names(backers), horses=_horses(hand.winners), rest=rest,
         )
     else:
         equal = split(rest, backers)
@@ -1025,7 +1010,7 @@ def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
                 "%(names)s backed %(horses)s and takes the %(rest)s chips: %(share)s.",
                 "%(names)s backed %(horses)s and share %(rest)s chips in equal parts: %(share)s each.",
             ),
-            count=len(backers), names=_names(backers), horses=_horses(hand.winners), rest=rest, share=share,
+            count=len(backers), names=seats.join_names(backers), horses=_horses(hand.winners), rest=rest, share=share,
         )
     for p, amount in shares.items():
         receives[p] += amount

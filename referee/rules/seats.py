@@ -185,3 +185,21 @@ def parse_out_order(
 def out_order_json(groups: Sequence[OutGroup]) -> list[object]:
     """The order as a record gives it: a name for a player who went out alone, a list otherwise."""
     return [group[0] if len(group) == 1 else list(group) for group in groups]
+
+
+def join_names(names: Sequence[Text | str]) -> Text | str:
+    """Names in a sentence: "Ana", "Ana and Bia", "Ana, Bia and Caio". Every joiner is
+    translatable, and names that are themselves :class:`Text` (a suit's label) are translated
+    too. At least one name.
+
+    >>> join_names(["Ana"])
+    'Ana'
+    >>> str(join_names(["Ana", "Bia", "Caio"]))
+    'Ana, Bia and Caio'
+    """
+    if len(names) == 1:
+        return names[0]
+    text: Text = Text(N_("%(first)s and %(second)s"), first=names[-2], second=names[-1])
+    for name in reversed(names[:-2]):
+        text = Text(N_("%(first)s, %(rest)s"), first=name, rest=text)
+    return text
