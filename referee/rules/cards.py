@@ -41,6 +41,20 @@ _NAMES = {
 }
 
 
+def parse_suit(raw: object, *, field: str) -> Suit:
+    """A suit from its API slug, or the sentence that says it is not one.
+
+    >>> parse_suit("paus", field="suit").label.render()
+    'clubs'
+    """
+    if isinstance(raw, str):
+        try:
+            return Suit(raw)
+        except ValueError:
+            pass
+    raise InvalidInput(Text(N_("%(value)s is not a suit (copas, ouros, espadas or paus)."), value=str(raw)), field=field)
+
+
 # --------------------------------------------------------------------------- the Spanish deck
 
 #: Spanish-deck ranks in the API spelling (api.md), weakest-numbered first. The 8s and 9s are
@@ -144,3 +158,35 @@ class Card:
 
 #: The 40 cards, suit by suit.
 SPANISH_DECK: Final = tuple(Card(rank=r, suit=s) for s in Suit for r in SPANISH_RANKS)
+
+
+# --------------------------------------------------------------------------- the French ranks
+
+#: The 13 ranks of the 52-card French deck in the API spelling (api.md), strongest first
+#: (A > K > Q > J > 10 > ... > 2). A game with a shorter pack takes the ranks it keeps.
+FRENCH_RANKS: Final = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+
+_FRENCH_RANK_NAMES: Final = {
+    "A": N_("Ace"),
+    "K": N_("King"),
+    "Q": N_("Queen"),
+    "J": N_("Jack"),
+    "10": N_("Ten"),
+    "9": N_("Nine"),
+    "8": N_("Eight"),
+    "7": N_("Seven"),
+    "6": N_("Six"),
+    "5": N_("Five"),
+    "4": N_("Four"),
+    "3": N_("Three"),
+    "2": N_("Two"),
+}
+
+
+def french_rank_label(rank: str) -> Text:
+    """A French rank's name (English msgid), e.g. for "%(rank)s of %(suit)s".
+
+    >>> french_rank_label("Q").render(), french_rank_label("10").render()
+    ('Queen', 'Ten')
+    """
+    return Text(_FRENCH_RANK_NAMES[rank])

@@ -58,6 +58,7 @@ from typing import Final
 
 from . import pot as pots
 from . import seats
+from .cards import FRENCH_RANKS
 from .errors import IllegalCall, InconsistentHand, InvalidInput
 from .game import GameModule, Teams
 from .options import Choice, OptionSpec, OptionValue, parse_options
@@ -68,7 +69,7 @@ SLUG: Final = "injun"
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 15
 #: Ranks in the API spelling (api.md), lowest first: the order that decides the showdown.
-RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RANKS: Final = tuple(reversed(FRENCH_RANKS))
 #: Cards of each rank in the 52-card deck: more players cannot show the same rank.
 PER_RANK: Final = 4
 BRAG_BET: Final = 1

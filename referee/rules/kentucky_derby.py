@@ -57,7 +57,7 @@ from types import MappingProxyType
 from typing import Final
 
 from . import seats
-from .cards import Suit
+from .cards import FRENCH_RANKS, Suit, french_rank_label, parse_suit
 from .errors import InconsistentHand, InvalidInput
 from .game import GameModule, Teams
 from .options import Choice, OptionSpec, OptionValue, parse_options
@@ -71,27 +71,10 @@ MAX_PLAYERS: Final = 40
 #: The horses in the order they line up and receive cards (§9(a), §9(c)).
 HORSES: Final = (Suit.COPAS, Suit.OUROS, Suit.ESPADAS, Suit.PAUS)
 #: The French ranks in the API spelling (api.md), highest first. The aces are the horses.
-RANKS: Final = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+RANKS: Final = FRENCH_RANKS
 DECK_WITHOUT_ACES: Final = 48
 #: Second place is played with more than this many players (§9(d); KD-5 for exactly 6).
 SECOND_PLACE_ABOVE: Final = 6
-
-_RANK_NAMES: Final = {
-    "A": N_("Ace"),
-    "K": N_("King"),
-    "Q": N_("Queen"),
-    "J": N_("Jack"),
-    "10": N_("Ten"),
-    "9": N_("Nine"),
-    "8": N_("Eight"),
-    "7": N_("Seven"),
-    "6": N_("Six"),
-    "5": N_("Five"),
-    "4": N_("Four"),
-    "3": N_("Three"),
-    "2": N_("Two"),
-}
-
 
 # --------------------------------------------------------------------------- options
 
@@ -286,7 +269,7 @@ class DerbyCard:
 
     @property
     def label(self) -> Text:
-        return Text(N_("%(rank)s of %(suit)s"), rank=Text(_RANK_NAMES[self.rank]), suit=self.suit.label)
+        return Text(N_("%(rank)s of %(suit)s"), rank=french_rank_label(self.rank), suit=self.suit.label)
 
     def to_json(self) -> dict[str, str]:
         return {"rank": self.rank, "suit": self.suit.value}
@@ -315,14 +298,6 @@ class DerbyCard:
             )
         horse = parse_suit(raw["horse"], field=f"{field}.horse") if raw.get("horse") is not None else None
         return cls(rank=rank, suit=parsed_suit), horse
-
-
-def parse_suit(raw: object, *, field: str) -> Suit:
-    if isinstance(raw, str):
-        for suit in Suit:
-            if suit.value == raw:
-                return suit
-    raise InvalidInput(Text(N_("%(value)s is not a suit (copas, ouros, espadas or paus)."), value=str(raw)), field=field)
 
 
 def movement(card: DerbyCard, horse: Suit, options: DerbyOptions) -> int:

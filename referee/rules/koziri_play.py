@@ -30,7 +30,8 @@ from enum import Enum
 from typing import Final
 
 from . import seats
-from .cards import Suit
+from . import cards
+from .cards import FRENCH_RANKS, Suit, french_rank_label
 from .errors import IllegalCall, InconsistentHand, InvalidInput
 from .text import N_, Text
 
@@ -39,20 +40,9 @@ DECK_SIZES: Final = (20, 24, 32)
 
 #: The French ranks of the largest pack, strongest first (A > K > Q > J > 10 > ...). KOZ-1: the
 #: 32-card pack runs from the ace down to the 7 (the 8s and the 7s are added to the 24 cards).
-RANKS: Final = ("A", "K", "Q", "J", "10", "9", "8", "7")
+RANKS: Final = FRENCH_RANKS[:8]
 
 _RANKS_IN: Final = {20: RANKS[:5], 24: RANKS[:6], 32: RANKS}
-
-_RANK_NAMES: Final = {
-    "A": N_("Ace"),
-    "K": N_("King"),
-    "Q": N_("Queen"),
-    "J": N_("Jack"),
-    "10": N_("Ten"),
-    "9": N_("Nine"),
-    "8": N_("Eight"),
-    "7": N_("Seven"),
-}
 
 #: ``"take"``: the answer that picks up the whole pile.
 TAKE: Final = "take"
@@ -89,7 +79,7 @@ class Card:
 
     @property
     def label(self) -> Text:
-        return Text(N_("%(rank)s of %(suit)s"), rank=Text(_RANK_NAMES[self.rank]), suit=self.suit.label)
+        return Text(N_("%(rank)s of %(suit)s"), rank=french_rank_label(self.rank), suit=self.suit.label)
 
     @property
     def short(self) -> str:
@@ -234,12 +224,7 @@ class SuitChoice:
 def parse_suit(raw: object, *, field: str) -> Suit:
     if raw is None:
         raise InvalidInput(Text(_MISSING_SUIT[field]), field=field)
-    if isinstance(raw, str):
-        try:
-            return Suit(raw)
-        except ValueError:
-            pass
-    raise InvalidInput(Text(N_("%(value)s is not a suit (copas, ouros, espadas or paus)."), value=str(raw)), field=field)
+    return cards.parse_suit(raw, field=field)
 
 
 _MISSING_SUIT: Final = {
