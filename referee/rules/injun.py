@@ -244,22 +244,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         help=Text(N_("The player who gave up loses every claim either way.")),
         rule_ref="INJ-5",
     ),
-    OptionSpec(
-        name="starting_chips",
-        kind="int",
-        default=0,
-        minimum=0,
-        maximum=100_000,
-        label=Text(N_("Chips each player starts with")),
-        help=Text(N_("Only for display: balances are always counted from zero.")),
-    ),
-    OptionSpec(
-        name="chip_value",
-        kind="money",
-        default="0",
-        label=Text(N_("Money per chip")),
-        help=Text(N_("Zero means chips only.")),
-    ),
+    *pots.CHIP_OPTIONS,
 )
 
 

@@ -61,7 +61,7 @@ from .cards import FRENCH_RANKS, Suit, french_rank_label, parse_suit
 from .errors import InconsistentHand, InvalidInput
 from .game import GameModule, Teams
 from .options import Choice, OptionSpec, OptionValue, parse_options
-from .pot import antes, pot_settlement, require_chips, split
+from .pot import CHIP_OPTIONS, antes, pot_settlement, require_chips, split
 from .settle import Line, Settlement
 from .text import N_, NP_, Text
 
@@ -183,22 +183,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         help=Text(N_("Chips that do not divide exactly stay on the table for the next race.")),
         rule_ref="KD-8",
     ),
-    OptionSpec(
-        name="starting_chips",
-        kind="int",
-        default=0,
-        minimum=0,
-        maximum=100_000,
-        label=Text(N_("Chips each player starts with")),
-        help=Text(N_("Only for display: balances are always counted from zero.")),
-    ),
-    OptionSpec(
-        name="chip_value",
-        kind="money",
-        default="0",
-        label=Text(N_("Money per chip")),
-        help=Text(N_("Zero means chips only.")),
-    ),
+    *CHIP_OPTIONS,
 )
 
 

@@ -50,7 +50,7 @@ from . import seats
 from .errors import InvalidInput
 from .game import GameModule, Teams
 from .options import OptionSpec, OptionValue, parse_options
-from .pot import MAX_CHIPS, PotSettlement, antes, pot_settlement, require_chips
+from .pot import CHIP_OPTIONS, MAX_CHIPS, PotSettlement, antes, pot_settlement, require_chips
 from .seats import OutGroup, out_order_json, parse_out_order
 from .settle import Line
 from .text import N_, NP_, Text
@@ -72,22 +72,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         help=Text(N_("The dealer antes too. The last player holding cards takes them all. A hand may name its own ante.")),
         rule_ref="§10(a), §10(d)",
     ),
-    OptionSpec(
-        name="starting_chips",
-        kind="int",
-        default=0,
-        minimum=0,
-        maximum=100_000,
-        label=Text(N_("Chips each player starts with")),
-        help=Text(N_("Only for display: balances are always counted from zero.")),
-    ),
-    OptionSpec(
-        name="chip_value",
-        kind="money",
-        default="0",
-        label=Text(N_("Money per chip")),
-        help=Text(N_("Zero means chips only.")),
-    ),
+    *CHIP_OPTIONS,
 )
 
 

@@ -4,8 +4,8 @@ winners take them out (Injun, Kentucky Derby, Lift Smoke).
 Four things every such game does the same way:
 
 * **Reading an amount** (:func:`require_chips`): a whole number of chips from 0 to
-  :data:`MAX_CHIPS`, refused with the game's own sentence otherwise.
-
+  :data:`MAX_CHIPS`, refused with the game's own sentence otherwise; the chips each player
+  starts with and what a chip is worth (:data:`CHIP_OPTIONS`, the last options of each game).
 * **Antes into a pot** (:func:`antes`, :class:`Pot`): each player puts in the agreed chips; a
   pot nobody could take in the previous deal may already lie on the table (``carried_in``).
 * **Splitting a pot** (:func:`split`): equal shares for the winners. Chips that do not divide
@@ -33,8 +33,9 @@ from types import MappingProxyType
 from typing import Final
 
 from .errors import InconsistentHand, InvalidInput
+from .options import OptionSpec
 from .settle import Line, Payment, Settlement
-from .text import Text
+from .text import N_, Text
 
 #: The remainder of a split stays on the table for the next deal.
 ODD_CHIPS_CARRY: Final = "carry"
@@ -43,6 +44,27 @@ ODD_CHIPS_IN_ORDER: Final = "in_order"
 ODD_CHIPS: Final = (ODD_CHIPS_CARRY, ODD_CHIPS_IN_ORDER)
 #: The largest amount a pot game takes in one field (an ante, a bet, chips carried in).
 MAX_CHIPS: Final = 1_000_000
+
+#: The options every pot game ends with: the chips shown as each player's stock (display only)
+#: and the money a chip is worth (the ledger's ``stock_option`` and ``money_option``).
+CHIP_OPTIONS: Final[tuple[OptionSpec, ...]] = (
+    OptionSpec(
+        name="starting_chips",
+        kind="int",
+        default=0,
+        minimum=0,
+        maximum=100_000,
+        label=Text(N_("Chips each player starts with")),
+        help=Text(N_("Only for display: balances are always counted from zero.")),
+    ),
+    OptionSpec(
+        name="chip_value",
+        kind="money",
+        default="0",
+        label=Text(N_("Money per chip")),
+        help=Text(N_("Zero means chips only.")),
+    ),
+)
 
 
 def require_chips(
