@@ -56,7 +56,7 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Final
 
-from . import pot as pots
+from . import pot as potlib
 from . import seats
 from .cards import FRENCH_RANKS
 from .errors import IllegalCall, InconsistentHand, InvalidInput
@@ -75,7 +75,7 @@ PER_RANK: Final = 4
 BRAG_BET: Final = 1
 SEE_COST: Final = 2
 #: The largest amount the engine takes (a bet, an ante, chips carried in).
-MAX_CHIPS: Final = pots.MAX_CHIPS
+MAX_CHIPS: Final = potlib.MAX_CHIPS
 
 
 class System(Enum):
@@ -244,7 +244,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         help=Text(N_("The player who gave up loses every claim either way.")),
         rule_ref="INJ-5",
     ),
-    *pots.CHIP_OPTIONS,
+    *potlib.CHIP_OPTIONS,
 )
 
 
@@ -389,7 +389,7 @@ class Betting:
         self.actions: list[tuple[str, Action]] = []
         self.status = {name: Status.IN for name in self.order}
         self.bets = {name: 0 for name in self.order}
-        self.pots: list[pots.Pot] = [pots.antes(self.order, ante, carried_in=carried_in)]
+        self.pots: list[potlib.Pot] = [potlib.antes(self.order, ante, carried_in=carried_in)]
         self.closers: list[str] = []
         self.last_bet: int | None = None  # Poker: the bet just before (drops are not bets)
         self.closed_by: str | None = None  # Poker: who made the closing bet
@@ -466,7 +466,7 @@ class Betting:
         elif action.kind is Kind.CLOSE:
             self.status[player] = Status.CLOSED
             self.closers.append(player)
-            self.pots.append(pots.Pot())
+            self.pots.append(potlib.Pot())
         else:
             self.bets[player] += action.amount
             self.pots[-1] = self.pots[-1].add(player, action.amount)
@@ -743,12 +743,12 @@ def parse_hand(raw: object, *, players: Sequence[str], options: InjunOptions, de
     if raw.get("dealer") is not None:
         dealer = seats.require_player(players, raw["dealer"], field="dealer")
     system = _parse_system(raw["system"] if raw.get("system") is not None else options.system)
-    ante = pots.require_chips(
+    ante = potlib.require_chips(
         raw["ante"] if raw.get("ante") is not None else options.ante,
         field="ante",
         sentence=N_("The ante is a whole number of chips from 0 to %(max)s."),
     )
-    carried_in = pots.require_chips(
+    carried_in = potlib.require_chips(
         raw.get("carried_in") or 0,
         field="carried_in",
         sentence=N_("The chips carried in from the last deal are a whole number from 0 to %(max)s."),
@@ -816,12 +816,12 @@ def _end_line(hand: InjunHand) -> Line:
     )
 
 
-def settle(hand: InjunHand, options: InjunOptions) -> pots.PotSettlement:
+def settle(hand: InjunHand, options: InjunOptions) -> potlib.PotSettlement:
     """Who takes which pot (rules.md §4(d)): each pot to its only contender, or to the highest
     card among its contenders; ties split it, the odd chips staying on the table for the next
     deal or (``odd_chip="dealer_left"``) going one each to the tied players nearest the
     dealer's left. Deltas: what a player took minus what he put in (ante and bets)."""
-    odd = pots.ODD_CHIPS_CARRY if options.odd_chip == "carry" else pots.ODD_CHIPS_IN_ORDER
+    odd = potlib.ODD_CHIPS_CARRY if options.odd_chip == "carry" else potlib.ODD_CHIPS_IN_ORDER
     n = len(hand.players)
     lines: list[Line] = [
         Line(
@@ -852,7 +852,7 @@ def settle(hand: InjunHand, options: InjunOptions) -> pots.PotSettlement:
         else:
             label = Text(N_("The last pot"))
         winners = winners_of(hand_pot, hand.cards)
-        share = pots.split(hand_pot.chips, winners, odd_chips=odd)
+        share = potlib.split(hand_pot.chips, winners, odd_chips=odd)
         for name, amount in share.shares.items():
             won[name] = won.get(name, 0) + amount
         carried_out += share.carry
@@ -899,7 +899,7 @@ def settle(hand: InjunHand, options: InjunOptions) -> pots.PotSettlement:
                     amount=share.odd,
                 )
             )
-    return pots.pot_settlement(
+    return potlib.pot_settlement(
         hand.players,
         paid=hand.paid,
         won=won,
@@ -934,11 +934,12 @@ class InjunRules(GameModule):
     options_class = InjunOptions
     stock_option: str | None = "starting_chips"
     money_option: str | None = "chip_value"
+    pots = True  # the record takes carried_in, filled in by the ledger
 
     def parse_hand(self, raw: object, *, players: Sequence[str], options: InjunOptions, dealer: str, teams: Teams = ()) -> InjunHand:
         return parse_hand(raw, players=players, options=options, dealer=dealer)
 
-    def settle(self, hand: InjunHand, options: InjunOptions) -> pots.PotSettlement:
+    def settle(self, hand: InjunHand, options: InjunOptions) -> potlib.PotSettlement:
         return settle(hand, options)
 
     def first_speaker(self, players: Sequence[str], dealer: str, options: InjunOptions) -> str:

@@ -1042,6 +1042,7 @@ class DerbyRules(GameModule):
     options_class = DerbyOptions
     stock_option: str | None = "starting_chips"
     money_option: str | None = "chip_value"
+    pots = True  # the record takes carried_in, filled in by the ledger
 
     def parse_hand(
         self, raw: object, *, players: Sequence[str], options: DerbyOptions, dealer: str, teams: Teams = ()

@@ -300,6 +300,7 @@ class LiftSmokeRules(GameModule):
     options_class = LiftSmokeOptions
     stock_option: str | None = "starting_chips"
     money_option: str | None = "chip_value"
+    pots = True  # the record takes carried_in, filled in by the ledger
 
     def parse_hand(
         self, raw: object, *, players: Sequence[str], options: LiftSmokeOptions, dealer: str, teams: Teams = ()

@@ -18,7 +18,6 @@ PLAYERS = ["Ana", "Bia", "Caio", "Dani"]
 @pytest.fixture(autouse=True)
 def derby_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setitem(GAMES, kentucky_derby.SLUG, kentucky_derby.RULES)
-    monkeypatch.setattr(type(kentucky_derby.RULES), "pots", True, raising=False)
     yield
 
 
@@ -76,3 +75,10 @@ def test_voiding_the_race_that_left_the_pot_takes_it_off_the_table(client: Flask
 def test_games_without_a_pot_answer_no_chips_on_the_table(client: FlaskClient) -> None:
     response = client.post(f"{API}/tables", json={"game": "jubileu", "players": PLAYERS})
     assert "on_the_table" not in get_table(client, response.get_json()["id"])
+
+
+def test_the_pot_games_say_so_and_the_others_do_not() -> None:
+    from referee.rules import el_gato, injun, jubileu, koziri, lift_smoke, quatrilho, samba
+
+    assert [m.RULES.pots for m in (injun, kentucky_derby, lift_smoke)] == [True, True, True]
+    assert not any(m.RULES.pots for m in (jubileu, quatrilho, samba, koziri, el_gato))
