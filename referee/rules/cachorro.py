@@ -31,7 +31,7 @@ from typing import Final
 from . import patience
 from .errors import InconsistentHand, InvalidInput
 from .game import Teams
-from .options import OptionSpec, OptionValue, parse_options
+from .options import OptionSet, OptionSpec
 from .patience import PatienceHand
 from .text import N_, Text
 
@@ -60,7 +60,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
 
 
 @dataclass(frozen=True, kw_only=True)
-class CachorroOptions:
+class CachorroOptions(OptionSet):
     """The house rules of a Cachorro table; the default is the reading of rules.md §6(e).
 
     >>> CachorroOptions.from_json({}).to_json()
@@ -69,13 +69,7 @@ class CachorroOptions:
 
     second_deal_packets: int = 11
 
-    @classmethod
-    def from_json(cls, raw: object) -> CachorroOptions:
-        values: dict[str, OptionValue] = parse_options(OPTIONS, raw)
-        return cls(**values)  # type: ignore[arg-type]
-
-    def to_json(self) -> dict[str, OptionValue]:
-        return {spec.name: getattr(self, spec.name) for spec in OPTIONS}
+    specs = OPTIONS
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -41,7 +41,7 @@ from typing import Final
 from . import seats
 from .errors import InvalidInput
 from .game import GameModule, Teams
-from .options import Choice, OptionSpec, OptionValue, parse_options
+from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec
 from .seats import OutGroup, out_order_json, parse_out_order
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
@@ -91,18 +91,12 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         help=Text(N_("With more than two players, only the tied players play the war, and its winner takes everything.")),
         rule_ref="EG-2",
     ),
-    OptionSpec(
-        name="chip_value",
-        kind="money",
-        default="0",
-        label=Text(N_("Money per chip")),
-        help=Text(N_("Zero means chips only.")),
-    ),
+    CHIP_VALUE,
 )
 
 
 @dataclass(frozen=True, kw_only=True)
-class ElGatoOptions:
+class ElGatoOptions(OptionSet):
     """The house rules of one table; the defaults are the chosen readings of rules.md §3(e).
 
     >>> ElGatoOptions.from_json({"stake": 2}).to_json()
@@ -114,14 +108,7 @@ class ElGatoOptions:
     war: str = "highest_only"
     chip_value: str = "0"
 
-    @classmethod
-    def from_json(cls, raw: object) -> ElGatoOptions:
-        """Options as posted (unknown names and bad values refused), defaults filled in."""
-        values: dict[str, OptionValue] = parse_options(OPTIONS, raw)
-        return cls(**values)  # type: ignore[arg-type]
-
-    def to_json(self) -> dict[str, OptionValue]:
-        return {spec.name: getattr(self, spec.name) for spec in OPTIONS}
+    specs = OPTIONS
 
 
 def rank_order(options: ElGatoOptions) -> tuple[str, ...]:

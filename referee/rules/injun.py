@@ -61,7 +61,7 @@ from . import seats
 from .cards import FRENCH_RANKS
 from .errors import IllegalCall, InconsistentHand, InvalidInput
 from .game import GameModule, Teams
-from .options import Choice, OptionSpec, OptionValue, parse_options
+from .options import Choice, OptionSet, OptionSpec
 from .settle import Line
 from .text import N_, NP_, Text
 
@@ -249,7 +249,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
 
 
 @dataclass(frozen=True, kw_only=True)
-class InjunOptions:
+class InjunOptions(OptionSet):
     """The house rules of one table; the defaults are the chosen readings of rules.md §4(e)."""
 
     system: str = "poker"
@@ -260,14 +260,7 @@ class InjunOptions:
     starting_chips: int = 0
     chip_value: str = "0"
 
-    @classmethod
-    def from_json(cls, raw: object) -> InjunOptions:
-        """Options as posted (unknown names and bad values refused), defaults filled in."""
-        values: dict[str, OptionValue] = parse_options(OPTIONS, raw)
-        return cls(**values)  # type: ignore[arg-type]
-
-    def to_json(self) -> dict[str, OptionValue]:
-        return {spec.name: getattr(self, spec.name) for spec in OPTIONS}
+    specs = OPTIONS
 
 
 # --------------------------------------------------------------------------- seats

@@ -15,7 +15,7 @@ The module's surface: :data:`OPTIONS` (house rules as data), :class:`Auction` (w
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from types import MappingProxyType
 from typing import Final
@@ -26,7 +26,7 @@ from .auction import replay_pairs
 from .cards import Suit
 from .errors import IllegalCall, InconsistentHand, InvalidInput, RulesError
 from .game import GameModule, Teams
-from .options import Choice, OptionSpec, OptionValue, parse_options
+from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec, STARTING_CHIPS
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
 
@@ -316,28 +316,13 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         help=Text(N_("No chips move in a hand where everybody passed.")),
         rule_ref="JUB-3",
     ),
-    OptionSpec(
-        name="starting_chips",
-        kind="int",
-        default=0,
-        minimum=0,
-        maximum=100_000,
-        label=Text(N_("Chips each player starts with")),
-        help=Text(N_("Only for display: balances are always counted from zero.")),
-        rule_ref="JUB-15",
-    ),
-    OptionSpec(
-        name="chip_value",
-        kind="money",
-        default="0",
-        label=Text(N_("Money per chip")),
-        help=Text(N_("Zero means chips only.")),
-    ),
+    replace(STARTING_CHIPS, rule_ref="JUB-15"),
+    CHIP_VALUE,
 )
 
 
 @dataclass(frozen=True, kw_only=True)
-class JubileuOptions:
+class JubileuOptions(OptionSet):
     """The house rules of one table; the defaults are the chosen readings of rules.md §1(e)."""
 
     overtricks: bool = True
@@ -355,14 +340,7 @@ class JubileuOptions:
     starting_chips: int = 0
     chip_value: str = "0"
 
-    @classmethod
-    def from_json(cls, raw: object) -> JubileuOptions:
-        """Options as posted (unknown names and bad values refused), defaults filled in."""
-        values: dict[str, OptionValue] = parse_options(OPTIONS, raw)
-        return cls(**values)  # type: ignore[arg-type]
-
-    def to_json(self) -> dict[str, OptionValue]:
-        return {spec.name: getattr(self, spec.name) for spec in OPTIONS}
+    specs = OPTIONS
 
 
 # --------------------------------------------------------------------------- the auction

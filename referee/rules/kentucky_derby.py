@@ -60,7 +60,7 @@ from . import seats
 from .cards import FRENCH_RANKS, Suit, french_rank_label, parse_suit
 from .errors import InconsistentHand, InvalidInput
 from .game import GameModule, Teams
-from .options import Choice, OptionSpec, OptionValue, parse_options
+from .options import Choice, OptionSet, OptionSpec
 from .pot import CHIP_OPTIONS, antes, pot_settlement, require_chips, split
 from .settle import Line, Settlement
 from .text import N_, NP_, Text
@@ -188,7 +188,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
 
 
 @dataclass(frozen=True, kw_only=True)
-class DerbyOptions:
+class DerbyOptions(OptionSet):
     """The house rules of one table; the defaults are the chosen readings of rules.md §9(e)."""
 
     pingo: int = 1
@@ -203,14 +203,7 @@ class DerbyOptions:
     starting_chips: int = 0
     chip_value: str = "0"
 
-    @classmethod
-    def from_json(cls, raw: object) -> DerbyOptions:
-        """Options as posted (unknown names and bad values refused), defaults filled in."""
-        values: dict[str, OptionValue] = parse_options(OPTIONS, raw)
-        return cls(**values)  # type: ignore[arg-type]
-
-    def to_json(self) -> dict[str, OptionValue]:
-        return {spec.name: getattr(self, spec.name) for spec in OPTIONS}
+    specs = OPTIONS
 
     @property
     def finish_line(self) -> int:

@@ -34,7 +34,7 @@ from . import seats
 from .errors import InvalidInput
 from .game import GameModule, Teams
 from .koziri_play import DECK_SIZES, Role, SuitChoice, parse_suits
-from .options import Choice, OptionSpec, OptionValue, parse_options
+from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec, OptionValue
 from .settle import Line, Payment, Settlement
 from .text import N_, Text
 
@@ -104,18 +104,16 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         help=Text(N_("With the second choice, if the other player beats the last card, the player with no cards left must take the pile.")),
         rule_ref="KOZ-2",
     ),
-    OptionSpec(
-        name="chip_value",
-        kind="money",
-        default="0",
-        label=Text(N_("Money per chip")),
-        help=Text(N_("Zero means chips only.")),
-    ),
+    CHIP_VALUE,
 )
 
 @dataclass(frozen=True, kw_only=True)
-class KoziriOptions:
-    """The house rules of one table; the defaults are the chosen readings of rules.md §8(e)."""
+class KoziriOptions(OptionSet):
+    """The house rules of one table; the defaults are the chosen readings of rules.md §8(e).
+
+    >>> KoziriOptions.from_json({"deck": 24}).to_json()
+    {'deck': 24, 'stake': 1, 'first_lead': 'opponent', 'going_out': 'last_card', 'chip_value': '0'}
+    """
 
     deck: int = 32
     stake: int = 1
@@ -123,18 +121,7 @@ class KoziriOptions:
     going_out: str = "last_card"
     chip_value: str = "0"
 
-    @classmethod
-    def from_json(cls, raw: object) -> KoziriOptions:
-        """Options as posted (unknown names and bad values refused), defaults filled in.
-
-        >>> KoziriOptions.from_json({"deck": 24}).to_json()
-        {'deck': 24, 'stake': 1, 'first_lead': 'opponent', 'going_out': 'last_card', 'chip_value': '0'}
-        """
-        values: dict[str, OptionValue] = parse_options(OPTIONS, raw)
-        return cls(**values)  # type: ignore[arg-type]
-
-    def to_json(self) -> dict[str, OptionValue]:
-        return {spec.name: getattr(self, spec.name) for spec in OPTIONS}
+    specs = OPTIONS
 
 
 # --------------------------------------------------------------------------- seats

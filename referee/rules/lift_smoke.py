@@ -49,7 +49,7 @@ from typing import Final
 from . import seats
 from .errors import InvalidInput
 from .game import GameModule, Teams
-from .options import OptionSpec, OptionValue, parse_options
+from .options import OptionSet, OptionSpec
 from .pot import CHIP_OPTIONS, MAX_CHIPS, PotSettlement, antes, pot_settlement, require_chips
 from .seats import OutGroup, out_order_json, parse_out_order
 from .settle import Line
@@ -77,7 +77,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
 
 
 @dataclass(frozen=True, kw_only=True)
-class LiftSmokeOptions:
+class LiftSmokeOptions(OptionSet):
     """The house rules of one table. §10(e) offers no alternatives (LS-1 and LS-2 are how
     the play goes, and the record does not depend on them), so only the amounts are options.
 
@@ -89,14 +89,7 @@ class LiftSmokeOptions:
     starting_chips: int = 0
     chip_value: str = "0"
 
-    @classmethod
-    def from_json(cls, raw: object) -> LiftSmokeOptions:
-        """Options as posted (unknown names and bad values refused), defaults filled in."""
-        values: dict[str, OptionValue] = parse_options(OPTIONS, raw)
-        return cls(**values)  # type: ignore[arg-type]
-
-    def to_json(self) -> dict[str, OptionValue]:
-        return {spec.name: getattr(self, spec.name) for spec in OPTIONS}
+    specs = OPTIONS
 
 
 # --------------------------------------------------------------------------- the deal and seats

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import ClassVar, Final, Self
 
 from .errors import InvalidInput
 from .text import N_, Text
@@ -95,3 +96,48 @@ def parse_options(specs: Sequence[OptionSpec], raw: object) -> dict[str, OptionV
         if name not in by_name:
             raise InvalidInput(Text(N_("There is no option called %(name)s."), name=str(name)), field=f"options.{name}")
     return {spec.name: spec.parse(raw[spec.name]) if spec.name in raw else spec.default for spec in specs}
+
+
+class OptionSet:
+    """What every game's options class does the same way: read posted options against the
+    game's :class:`OptionSpec` list (``specs``) and write every option back out.
+
+    A game's options are a frozen dataclass with one field per spec that subclasses this and
+    names its ``specs``; a game with a rule across options (Samba's allowed top minimum,
+    Quatrilho's Timbó preset) overrides :meth:`checked`."""
+
+    specs: ClassVar[tuple[OptionSpec, ...]]
+
+    @classmethod
+    def from_json(cls, raw: object) -> Self:
+        """Options as posted (unknown names and bad values refused), defaults filled in."""
+        return cls(**cls.checked(parse_options(cls.specs, raw), raw))
+
+    @classmethod
+    def checked(cls, values: dict[str, OptionValue], raw: object) -> dict[str, OptionValue]:
+        """The parsed values after the game's own checks across options (none by default)."""
+        return values
+
+    def to_json(self) -> dict[str, OptionValue]:
+        return {spec.name: getattr(self, spec.name) for spec in self.specs}
+
+
+#: The money one chip (or unit) is worth: the same option in every game settled in chips.
+CHIP_VALUE: Final = OptionSpec(
+    name="chip_value",
+    kind="money",
+    default="0",
+    label=Text(N_("Money per chip")),
+    help=Text(N_("Zero means chips only.")),
+)
+
+#: The chips each player is shown to start with (display only).
+STARTING_CHIPS: Final = OptionSpec(
+    name="starting_chips",
+    kind="int",
+    default=0,
+    minimum=0,
+    maximum=100_000,
+    label=Text(N_("Chips each player starts with")),
+    help=Text(N_("Only for display: balances are always counted from zero.")),
+)

@@ -33,7 +33,7 @@ from types import MappingProxyType
 from typing import Final
 
 from .errors import InconsistentHand, InvalidInput
-from .options import OptionSpec
+from .options import CHIP_VALUE, OptionSpec, STARTING_CHIPS
 from .settle import Line, Payment, Settlement
 from .text import N_, Text
 
@@ -48,22 +48,8 @@ MAX_CHIPS: Final = 1_000_000
 #: The options every pot game ends with: the chips shown as each player's stock (display only)
 #: and the money a chip is worth (the ledger's ``stock_option`` and ``money_option``).
 CHIP_OPTIONS: Final[tuple[OptionSpec, ...]] = (
-    OptionSpec(
-        name="starting_chips",
-        kind="int",
-        default=0,
-        minimum=0,
-        maximum=100_000,
-        label=Text(N_("Chips each player starts with")),
-        help=Text(N_("Only for display: balances are always counted from zero.")),
-    ),
-    OptionSpec(
-        name="chip_value",
-        kind="money",
-        default="0",
-        label=Text(N_("Money per chip")),
-        help=Text(N_("Zero means chips only.")),
-    ),
+    STARTING_CHIPS,
+    CHIP_VALUE,
 )
 
 

@@ -27,7 +27,7 @@ from .auction import replay_pairs
 from .cards import Card
 from .errors import IllegalCall, InconsistentHand, InvalidInput
 from .game import GameModule, Teams
-from .options import Choice, OptionSpec, OptionValue, parse_options
+from .options import Choice, OptionSet, OptionSpec, OptionValue
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
 
@@ -296,7 +296,7 @@ TIMBO_PRESET: Final[Mapping[str, OptionValue]] = MappingProxyType(
 
 
 @dataclass(frozen=True, kw_only=True)
-class QuatrilhoOptions:
+class QuatrilhoOptions(OptionSet):
     """The house rules of one table; the defaults are the chosen readings of rules.md §7(e)."""
 
     variant: str = "padrao"
@@ -315,21 +315,18 @@ class QuatrilhoOptions:
     carreguete_compare: str = "figures"
     carreguete_ties: str = "tied_pay"
 
+    specs = OPTIONS
+
     @classmethod
-    def from_json(cls, raw: object) -> QuatrilhoOptions:
-        """Options as posted (unknown names and bad values refused), defaults filled in; under
-        ``variant: "timbo"`` the Timbó preset fills what was not given explicitly."""
-        values: dict[str, OptionValue] = parse_options(OPTIONS, raw)
+    def checked(cls, values: dict[str, OptionValue], raw: object) -> dict[str, OptionValue]:
+        """Under ``variant: "timbo"`` the Timbó preset fills what was not given explicitly (and
+        to_json then writes the effective values, preset included)."""
         if values["variant"] == "timbo":
             given = raw if isinstance(raw, Mapping) else {}
             for name, value in TIMBO_PRESET.items():
                 if name not in given:
                     values[name] = value
-        return cls(**values)  # type: ignore[arg-type]
-
-    def to_json(self) -> dict[str, OptionValue]:
-        """Every option's effective value (preset included), so the result reads back the same."""
-        return {spec.name: getattr(self, spec.name) for spec in OPTIONS}
+        return values
 
 
 # --------------------------------------------------------------------------- seats

@@ -36,7 +36,7 @@ from typing import Final
 from . import patience
 from .errors import InconsistentHand, InvalidInput
 from .game import Teams
-from .options import OptionSpec, OptionValue, parse_options
+from .options import OptionSet, OptionSpec
 from .patience import PatienceHand
 from .text import N_, Text
 
@@ -69,7 +69,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
 
 
 @dataclass(frozen=True, kw_only=True)
-class RelogioOptions:
+class RelogioOptions(OptionSet):
     """The house rules of a clock table; the defaults are the readings of rules.md §2(e).
 
     >>> RelogioOptions.from_json({"sequences_to_win": 4}).to_json()
@@ -79,13 +79,7 @@ class RelogioOptions:
     king_exchange: bool = True
     sequences_to_win: int = 3
 
-    @classmethod
-    def from_json(cls, raw: object) -> RelogioOptions:
-        values: dict[str, OptionValue] = parse_options(OPTIONS, raw)
-        return cls(**values)  # type: ignore[arg-type]
-
-    def to_json(self) -> dict[str, OptionValue]:
-        return {spec.name: getattr(self, spec.name) for spec in OPTIONS}
+    specs = OPTIONS
 
 
 _RECORD_FIELDS: Final = frozenset({"dealer", "game", "won", "king_exchanges", "sequences"})

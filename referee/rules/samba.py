@@ -29,7 +29,7 @@ from typing import Any
 from . import seats
 from .errors import InconsistentHand, InvalidInput, RulesError
 from .game import GameModule, Teams
-from .options import Choice, OptionSpec, OptionValue, parse_options
+from .options import Choice, OptionSet, OptionSpec, OptionValue
 from .scores import TeamScore, TeamScores, team_totals
 from .settle import Line
 from .text import N_, NP_, Text
@@ -223,7 +223,7 @@ TOP_MIN_MELDS: Final = (150, 160)
 
 
 @dataclass(frozen=True, kw_only=True)
-class SambaOptions:
+class SambaOptions(OptionSet):
     """The house rules of one table; the defaults are the chosen readings of rules.md §5(e)."""
 
     target: int = 10000
@@ -234,20 +234,17 @@ class SambaOptions:
     sambas_count_for_canastrao: bool = False
     five_players: bool = False
 
+    specs = OPTIONS
+
     @classmethod
-    def from_json(cls, raw: object) -> SambaOptions:
-        """Options as posted (unknown names and bad values refused), defaults filled in."""
-        values: dict[str, OptionValue] = parse_options(OPTIONS, raw)
+    def checked(cls, values: dict[str, OptionValue], raw: object) -> dict[str, OptionValue]:
+        """The top opening minimum is one of the two the texts know."""
         if values["top_min_meld"] not in TOP_MIN_MELDS:
             raise InvalidInput(
                 Text(N_("Option %(name)s takes one of: %(values)s."), name="top_min_meld", values="150, 160"),
                 field="options.top_min_meld",
             )
-        return cls(**values)  # type: ignore[arg-type]
-
-    def to_json(self) -> dict[str, OptionValue]:
-        """Every option's value, so the result reads back the same."""
-        return {spec.name: getattr(self, spec.name) for spec in OPTIONS}
+        return values
 
 
 # --------------------------------------------------------------------------- the opening meld
