@@ -20,7 +20,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from flask import current_app
-from sqlalchemy import Select, and_, case, exists, func, select
+from sqlalchemy import Select, case, exists, func, select
 
 from referee.db import db
 from referee.models import Hand, HandDelta, HandEvent, Member, Seat, Season, Table
@@ -113,6 +113,11 @@ def save_season(season: Season | None, *, name: object, starts_on: object, ends_
 # --------------------------------------------------------------------------- standings
 
 
+def per_hand(net: int, hands: int) -> float:
+    """The league's average: net per hand played (0 before the first hand)."""
+    return net / hands if hands else 0.0
+
+
 @dataclass(frozen=True)
 class Row:
     """One member's line in a game's standings."""
@@ -126,8 +131,7 @@ class Row:
 
     @property
     def average(self) -> float:
-        """Net per hand played (0 before the first hand)."""
-        return self.net / self.hands if self.hands else 0.0
+        return per_hand(self.net, self.hands)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -176,13 +180,10 @@ def standings_from_hands(game: str, season: Season | None = None) -> list[Row]:
     from referee import ledger  # the ledger imports this module's neighbours; keep the cycle lazy
 
     live = ~exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void")
-    seat_member = {}
     per: dict[int, dict[str, int]] = {}
     names: dict[int, str] = {}
     for table in db.session.scalars(season_tables(season, game)):
         seats = {s.position: s for s in table.seats}
-        for s in table.seats:
-            seat_member[(table.id, s.position)] = s.member_id
         counts = db.session.execute(
             select(HandDelta.seat, func.sum(HandDelta.amount), func.count())
             .join(Hand, Hand.id == HandDelta.hand_id)
@@ -190,8 +191,7 @@ def standings_from_hands(game: str, season: Season | None = None) -> list[Row]:
             .group_by(HandDelta.seat)
         ).all()
         balances = {seats[pos].name: int(amount) for pos, amount, _ in counts}
-        match = ledger.standing(table, {s.name: balances.get(s.name, 0) for s in table.seats})
-        winners = set(ledger.teams_of(table)[match["winner"]]) if match and match.get("winner") is not None else set()
+        winners = ledger.match_winners(table, {s.name: balances.get(s.name, 0) for s in table.seats})
         for pos, amount, count in counts:
             seat = seats[pos]
             if seat.member_id is None or not count:

@@ -338,14 +338,20 @@ def _save_state(table: Table, state: dict[str, Any]) -> None:
     set_committed_value(table, "version", table.version + 1)
 
 
+def match_winners(table: Table, balances: Mapping[str, int]) -> set[str]:
+    """The players of the team that won the match with these totals (none while a game played
+    to a target goes on, and never for a game settled in payments)."""
+    match = standing(table, balances)
+    return set(teams_of(table)[match["winner"]]) if match and match.get("winner") is not None else set()
+
+
 def _seat_counters(table: Table, state: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The seats' rows for :data:`_SAVE_SEAT`: net and hands played from the state, and for a
     game played to a target whether the seat's team won the match."""
     players = players_of(table)
     balances = state["balances"]
     played = state.get("played") or {}
-    match = standing(table, balances)
-    winners = set(teams_of(table)[match["winner"]]) if match and match.get("winner") is not None else set()
+    winners = match_winners(table, balances)
     return [
         {
             "seat_table": table.id,
@@ -926,10 +932,15 @@ def stock_left(table: Table, balances: Mapping[str, int]) -> dict[str, int]:
     return {name: start[name] + balances.get(name, 0) for name in start}
 
 
+def chip_value(table: Table) -> Decimal:
+    """The money one chip (or unit) of this table is worth; 0 when it is played for chips only."""
+    option = rules_of(table).money_option
+    return Decimal(str(table.options.get(option, "0") if option else "0"))
+
+
 def money(table: Table, chips: int) -> str | None:
     """``chips`` in money at the table's chip value, as a decimal string; None when chips only."""
-    option = rules_of(table).money_option
-    value = Decimal(str(table.options.get(option, "0") if option else "0"))
+    value = chip_value(table)
     if value == 0:
         return None
     return format(value * chips, "f")

@@ -71,10 +71,11 @@ class SettleUp:
         """An amount in the unit as a player reads it."""
         return fmt_money(Decimal(amount) / 100) if self.in_money else fmt_int(amount)
 
-
-def _value(table: Table) -> Decimal:
-    option = ledger.rules_of(table).money_option
-    return Decimal(str(table.options.get(option, "0") if option else "0"))
+    def signed_text(self, amount: int) -> str:
+        """A net result in the unit, signed: "+R$ 2,50", "−3"."""
+        if self.in_money:
+            return ("+" if amount > 0 else "") + fmt_money(Decimal(amount) / 100)
+        return fmt_signed(amount)
 
 
 def settle_up(tables: Sequence[Table]) -> SettleUp:
@@ -84,14 +85,15 @@ def settle_up(tables: Sequence[Table]) -> SettleUp:
     games = {t.game for t in tables}
     if any(ledger.rules_of(t).scored for t in tables):
         raise RulesError(Text(N_("Samba is played for points, not payments: there is nothing to settle.")), field="t")
-    values = [_value(t) for t in tables]
+    values = [ledger.chip_value(t) for t in tables]
     in_money = len(tables) > 1 and all(values)
     if len(tables) > 1 and not in_money and (len(games) > 1 or len(set(values)) > 1):
         raise RulesError(
             Text(N_("To settle tables of different games together, give every table a money value per chip or unit.")),
             field="t",
         )
-    people = _people(tables)
+    members = _members(tables)
+    people = _people(tables, members)
     balances: dict[str, int] = {}
     per_table: dict[str, dict[str, int]] = {}
     for table, value in zip(tables, values):
@@ -109,11 +111,11 @@ def settle_up(tables: Sequence[Table]) -> SettleUp:
         if in_money
         else {who: value * amount for who, amount in balances.items()} if value else None
     )
-    members = {m.name: m for m in _members(tables)}
+    by_name = {m.name: m for m in members}
     payments = []
     for t in fewest_transfers(balances):
         cash = Decimal(t.amount) / 100 if in_money else (value * t.amount if value else None)
-        payments.append(Payment(t.payer, t.payee, t.amount, cash, _pix(members.get(t.payee), cash)))
+        payments.append(Payment(t.payer, t.payee, t.amount, cash, _pix(by_name.get(t.payee), cash)))
     owing = sum(1 for amount in balances.values() if amount)
     return SettleUp(
         tables=tuple(tables),
@@ -133,12 +135,12 @@ def _members(tables: Sequence[Table]) -> list[Member]:
     return list(db.session.query(Member).filter(Member.id.in_(ids))) if ids else []
 
 
-def _people(tables: Sequence[Table]) -> dict[tuple[str, int], str]:
+def _people(tables: Sequence[Table], members: Sequence[Member]) -> dict[tuple[str, int], str]:
     """Each seat's person: the member's name across several tables; at one table, the name
     played under (what its players saw all evening)."""
     if len(tables) == 1:
         return {(tables[0].id, s.position): s.name for s in tables[0].seats}
-    names = {m.id: m.name for m in _members(tables)}
+    names = {m.id: m.name for m in members}
     return {(t.id, s.position): names.get(s.member_id or -1, s.name) for t in tables for s in t.seats}
 
 
@@ -161,11 +163,11 @@ def summary(result: SettleUp, *, title: str, when: str) -> str:
     """The settle-up as plain text for a chat message: the result and who pays whom."""
     lines = [f"{title} · {when}"]
     if result.winner:
-        lines.append(_("Best result: %(name)s, %(amount)s", name=result.winner, amount=_signed(result, result.balances[result.winner])))
+        lines.append(_("Best result: %(name)s, %(amount)s", name=result.winner, amount=_net(result, result.winner)))
     lines.append("")
     lines.append(_("Results:"))
     for who, amount in sorted(result.balances.items(), key=lambda item: (-item[1], item[0].casefold())):
-        lines.append(f"  {who}: {_signed(result, amount)}")
+        lines.append(f"  {who}: {_net(result, who)}")
     lines.append("")
     if result.payments:
         lines.append(_("Payments:"))
@@ -176,14 +178,12 @@ def summary(result: SettleUp, *, title: str, when: str) -> str:
     return "\n".join(lines)
 
 
-def _signed(result: SettleUp, amount: int) -> str:
-    if result.in_money:
-        text = fmt_money(Decimal(amount) / 100)
-        return "+" + text if amount > 0 else text
-    text = fmt_signed(amount)
-    if result.money is not None and amount:
-        value = Decimal(amount) * (_value(result.tables[0]))
-        text += f" ({fmt_money(value)})"
+def _net(result: SettleUp, who: str) -> str:
+    """A player's net for the summary, with its money in brackets when counted in chips."""
+    amount = result.balances[who]
+    text = result.signed_text(amount)
+    if not result.in_money and result.money is not None and amount:
+        text += f" ({fmt_money(result.money[who])})"
     return text
 
 

@@ -125,8 +125,7 @@ class GameRow:
 
     @property
     def average(self) -> float:
-        """Net per hand played (0 before the first hand)."""
-        return self.net / self.hands if self.hands else 0.0
+        return league.per_hand(self.net, self.hands)
 
 
 def game_rows(seats: Sequence[Sitting]) -> list[GameRow]:
