@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from . import jubileu, quatrilho, samba
-from .errors import InvalidInput, RulesError, UnknownGame
+from . import cachorro, el_gato, injun, jubileu, kentucky_derby, koziri, lift_smoke, quatrilho, relogio, samba
+from .errors import InvalidInput, RulesError, UnknownGame  # noqa: F401 (re-exported)
 from .game import GameRules
 from .text import N_, Text
 
@@ -46,19 +46,23 @@ GAMES: Final[dict[str, GameRules[Any, Any]]] = {
     jubileu.SLUG: jubileu.RULES,
     quatrilho.SLUG: quatrilho.RULES,
     samba.SLUG: samba.RULES,
+    koziri.SLUG: koziri.RULES,
+    injun.SLUG: injun.RULES,
+    kentucky_derby.SLUG: kentucky_derby.RULES,
+    lift_smoke.SLUG: lift_smoke.RULES,
+    el_gato.SLUG: el_gato.RULES,
+    relogio.SLUG: relogio.RULES,
+    cachorro.SLUG: cachorro.RULES,
 }
 
 
 def get_game(slug: object) -> GameRules[Any, Any]:
-    """The game called ``slug``; :class:`UnknownGame` for a name the API does not know, and a
-    :class:`RulesError` (422) for one it knows but this version does not referee yet."""
-    if not isinstance(slug, str) or slug not in KNOWN_GAMES:
+    """The game called ``slug``; :class:`UnknownGame` for a name the API does not know."""
+    if not isinstance(slug, str) or slug not in GAMES:
         raise UnknownGame(
             Text(N_("%(game)s is not a game Referee knows. Choose one of: %(games)s."), game=str(slug), games=", ".join(KNOWN_GAMES)),
             field="game",
         )
-    if slug not in GAMES:
-        raise RulesError(Text(N_("%(game)s is not available yet."), game=slug), field="game")
     return GAMES[slug]
 
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from . import seats
-from .errors import InvalidInput
+from .errors import InvalidInput, RulesError
 from .game import GameModule, Teams
 from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec
 from .seats import OutGroup, out_order_json, parse_out_order
@@ -135,7 +135,7 @@ def cards_each(player_count: int) -> int:
 
 def _check_table(players: Sequence[str]) -> None:
     if len(players) not in PLAYER_COUNTS:
-        raise InvalidInput(
+        raise RulesError(
             Text(
                 N_("El Gato needs a number of players that divides the 40 cards exactly (2, 4, 5, 8 or 10); this table has %(count)s."),
                 count=len(players),
@@ -263,7 +263,8 @@ class ElGatoRules(GameModule):
     """El Gato behind the :class:`~referee.rules.game.GameRules` surface.
 
     ``min_players``/``max_players`` are 2 and 10, but only :data:`PLAYER_COUNTS` are legal:
-    :func:`parse_hand` refuses the others, and the table form must check them too.
+    the table is refused when it is seated (:meth:`seat_teams`), and :func:`parse_hand` checks
+    again for a record judged on its own.
     """
 
     slug = SLUG
@@ -274,6 +275,10 @@ class ElGatoRules(GameModule):
     option_specs = OPTIONS
     options_class = ElGatoOptions
     money_option: str | None = "chip_value"
+
+    def seat_teams(self, players: Sequence[str], raw: object, options: ElGatoOptions) -> Teams:
+        _check_table(players)
+        return super().seat_teams(players, raw, options)
 
     def parse_hand(
         self, raw: object, *, players: Sequence[str], options: ElGatoOptions, dealer: str, teams: Teams = ()

@@ -63,9 +63,12 @@ def test_every_card_is_dealt(count: int) -> None:
 def test_player_counts_that_do_not_divide_40_are_refused(count: int) -> None:
     """§3(c): 3, 6, 7 and 9 are rejected (and anything outside 2-10)."""
     players = tuple(f"P{i}" for i in range(count))
-    with pytest.raises(InvalidInput) as info:
+    with pytest.raises(RulesError) as info:
         parse({"loser": "P0"}, players)
-    assert info.value.field == "players" and "2, 4, 5, 8 or 10" in str(info.value)
+    assert not isinstance(info.value, InvalidInput) and info.value.field == "players" and "2, 4, 5, 8 or 10" in str(info.value)
+    with pytest.raises(RulesError) as seated:
+        RULES.seat_teams(players, None, RULES.parse_options({}))
+    assert seated.value.field == "players"
 
 
 @pytest.mark.parametrize("count", PLAYER_COUNTS)

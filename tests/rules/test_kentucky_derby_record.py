@@ -221,7 +221,7 @@ def test_contract_json() -> None:
     }
 
 
-def test_not_registered_yet() -> None:
-    from referee.rules import GAMES
+def test_registered_behind_the_game_surface() -> None:
+    from referee.rules import GAMES, get_game
 
-    assert "kentucky_derby" not in GAMES
+    assert get_game("kentucky_derby") is GAMES["kentucky_derby"] is RULES and RULES.pots

@@ -265,11 +265,11 @@ def test_the_rules_surface(module: Any, raw: dict[str, Any]) -> None:
     assert dict(settlement.deltas) == {"Ana": 0} and settlement.carry == 0 and not settlement.payments
 
 
-def test_the_slugs_match_api_md_and_are_not_registered_yet() -> None:
+def test_the_slugs_match_api_md_and_are_registered() -> None:
     from referee.rules import GAMES, KNOWN_GAMES
 
     assert relogio.SLUG in KNOWN_GAMES and cachorro.SLUG in KNOWN_GAMES
-    assert relogio.SLUG not in GAMES and cachorro.SLUG not in GAMES
+    assert GAMES[relogio.SLUG] is relogio.RULES and GAMES[cachorro.SLUG] is cachorro.RULES
 
 
 # --------------------------------------------------------------------------- result (not a payment)

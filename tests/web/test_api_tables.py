@@ -161,9 +161,22 @@ def test_unknown_game_has_its_own_code(client: FlaskClient) -> None:
         ({"game": "jubileu", "players": ["Ana", "Bia", "ana", "Dani"]}, "players[2]"),
         ({"game": "jubileu", "players": PLAYERS, "dealer": "Zé"}, "dealer"),
         ({"game": "samba", "players": ["Ana", "Bia", "Caio", "Dani", "Edu"]}, "players"),
-        ({"game": "koziri", "players": ["Ana", "Bia"]}, "game"),
+        ({"game": "koziri", "players": ["Ana", "Bia", "Caio"]}, "players"),
+        ({"game": "el_gato", "players": ["Ana", "Bia", "Caio"]}, "players"),
+        ({"game": "relogio", "players": ["Ana", "Bia"]}, "players"),
     ],
-    ids=["three-players", "five-players", "no-players", "duplicate", "duplicate-case", "dealer-not-seated", "samba-five-without-the-option", "koziri"],
+    ids=[
+        "three-players",
+        "five-players",
+        "no-players",
+        "duplicate",
+        "duplicate-case",
+        "dealer-not-seated",
+        "samba-five-without-the-option",
+        "koziri-three",
+        "el-gato-three",
+        "relogio-two",
+    ],
 )
 def test_create_against_the_rules_is_422_and_stores_nothing(app: Flask, client: FlaskClient, body: dict, field: str) -> None:
     response = client.post(f"{API}/tables", json=body)
