@@ -13,6 +13,7 @@ from referee.rules.jubileu import ALL_CALLS
 from referee.rules.quatrilho import Call as QCall
 from referee.rules.quatrilho import Mode
 from referee.rules.samba import HIDDEN_WORDS
+from referee.rules.text import N_
 
 _CALLS = {c.value: c.label for c in ALL_CALLS}
 
@@ -99,11 +100,16 @@ def ngettext(singular: str, plural: str, n: int, **values: object) -> str:
     return get_translations().ngettext(singular, plural, n) % {"num": n, **values}
 
 
+#: Who deals and who goes first, in each game's words (the default: "speaks", an auction).
+#: A game whose first player does something else adds its sentence here.
+TURN_LINES: dict[str, str] = {
+    "samba": N_("%(dealer)s deals; %(speaker)s plays first."),
+}
+
+
 def turn_line(game: str, dealer: str, speaker: str) -> str:
     """Who deals and who goes first ("speaks" where there is an auction, "plays" in Samba)."""
-    if game == "samba":
-        return _("%(dealer)s deals; %(speaker)s plays first.", dealer=dealer, speaker=speaker)
-    return _("%(dealer)s deals; %(speaker)s speaks first.", dealer=dealer, speaker=speaker)
+    return _(TURN_LINES.get(game, N_("%(dealer)s deals; %(speaker)s speaks first.")), dealer=dealer, speaker=speaker)
 
 
 def team_name(players: list[str] | tuple[str, ...]) -> str:
