@@ -3,6 +3,8 @@ every language (they are the names players use); suit names are translated."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask_babel import get_translations
 from flask_babel import gettext as _
 
@@ -127,21 +129,46 @@ def hidden_canastra(key: str) -> str:
 
 def numbers_title(game: str) -> str:
     """The heading of the new-table section with the numbers: stakes, or the match's target."""
+    if game in ("relogio", "cachorro"):
+        return _("The game")
     return _("The match") if game == "samba" else _("Stakes")
 
 
+#: Who deals first and what that means for the first player, per game (the default: the
+#: lowest card, as in Jubileu and Quatrilho).
+DEALER_HELP: dict[str, str] = {
+    "samba": N_("The player before the one who plays first deals. By default the last player deals, so player 1 plays first; the partnership draw decides it too."),
+    "el_gato": N_("Whoever draws the highest card deals first. By default the last player deals, so player 1 gets the first card and plays first."),
+    "koziri": N_("Whoever draws the highest card deals first. By default the second player deals, so player 1 is the opponent."),
+    "kentucky_derby": N_("By default the last player deals the first race; the deal then passes to the left."),
+}
+
+#: How to write the names in order of play, per game (the default: the round goes on from
+#: player 1 to the next who plays).
+SEATING_HELP: dict[str, str] = {
+    "samba": N_("Write the names in the order the game goes round (to the left). Partners sit opposite each other: with four players, 1 and 3 play against 2 and 4; with six, 1, 3 and 5 against 2, 4 and 6."),
+    "quatrilho": N_("Write the names in the order the game goes round: after player 1 comes the one who plays next, and so on. With five players, one sits out each hand (the dealer, or the cutter under the Timbó rules)."),
+    "jubileu": N_("Write the names in the order the game goes round. In Jubileu the cards, the auction and the tricks go to the right (counter-clockwise): after player 1 comes the one to their right, and so on."),
+}
+
+
 def dealer_help(game: str) -> str:
-    if game == "samba":
-        return _("The player before the one who plays first deals. By default the last player deals, so player 1 plays first; the partnership draw decides it too.")
-    return _("Whoever draws the lowest card deals first. By default the last player deals, so player 1 speaks first.")
+    return _(DEALER_HELP.get(game, N_("Whoever draws the lowest card deals first. By default the last player deals, so player 1 speaks first.")))
 
 
 def seating_help(game: str) -> str:
-    if game == "samba":
-        return _("Write the names in the order the game goes round (to the left). Partners sit opposite each other: with four players, 1 and 3 play against 2 and 4; with six, 1, 3 and 5 against 2, 4 and 6.")
-    if game == "quatrilho":
-        return _("Write the names in the order the game goes round: after player 1 comes the one who plays next, and so on. With five players, one sits out each hand (the dealer, or the cutter under the Timbó rules).")
-    return _("Write the names in the order the game goes round. In Jubileu the cards, the auction and the tricks go to the right (counter-clockwise): after player 1 comes the one to their right, and so on.")
+    return _(SEATING_HELP.get(game, N_("Write the names in the order the game goes round: after player 1 comes the player who plays next, and so on.")))
+
+
+def player_count(rules: Any) -> str:
+    """How many play: "2 players", "4 to 6 players", or El Gato's list of counts that share the
+    40 cards ("2, 4, 5, 8 or 10 players")."""
+    counts = getattr(rules, "player_counts", None)
+    if counts:
+        return _("%(counts)s players", counts=_("%(some)s or %(last)s", some=", ".join(str(n) for n in counts[:-1]), last=counts[-1]))
+    if rules.min_players == rules.max_players:
+        return ngettext("%(num)s player", "%(num)s players", rules.min_players)
+    return _("%(low)s to %(high)s players", low=rules.min_players, high=rules.max_players)
 
 
 def last_round_title(game: str) -> str:

@@ -190,7 +190,7 @@ class _Incomplete(Exception):
 def new() -> ResponseReturnValue:
     game = request.args.get("game")
     if game is None:
-        return render_template("tables/choose_game.html", games=[(slug, GAMES[slug].name, GAMES[slug].min_players, GAMES[slug].max_players) for slug in GAMES])
+        return render_template("tables/choose_game.html", games=list(GAMES.values()))
     if game not in GAMES:
         abort(404)
     rules = get_game(game)

@@ -289,3 +289,35 @@
     if (meta) event.detail.headers["X-CSRFToken"] = meta.getAttribute("content");
   });
 })();
+
+// New table: seats beyond the usual few start folded; "Add a player" opens the next one (with
+// its "who deals first" choice). A seat that already holds a name never folds. No JavaScript:
+// every seat shows.
+(function () {
+  "use strict";
+  function seats(index) { return document.querySelectorAll('[data-more-seat="' + index + '"]'); }
+  document.addEventListener("DOMContentLoaded", function () {
+    var add = document.querySelector("[data-add-seat]");
+    if (!add) return;
+    var folded = document.querySelectorAll(".field[data-more-seat]");
+    var first = null;
+    for (var i = 0; i < folded.length; i++) {
+      var input = folded[i].querySelector("input");
+      if (input && input.value.trim()) continue;
+      var index = folded[i].getAttribute("data-more-seat");
+      if (first === null) first = index;
+      var parts = seats(index);
+      for (var j = 0; j < parts.length; j++) parts[j].hidden = true;
+    }
+    add.hidden = first === null;
+    add.addEventListener("click", function () {
+      var next = document.querySelector(".field[data-more-seat][hidden]");
+      if (!next) return;
+      var parts = seats(next.getAttribute("data-more-seat"));
+      for (var j = 0; j < parts.length; j++) parts[j].hidden = false;
+      var input = next.querySelector("input");
+      if (input) input.focus();
+      add.hidden = !document.querySelector(".field[data-more-seat][hidden]");
+    });
+  });
+})();
