@@ -36,6 +36,7 @@ from referee.i18n import render_text
 from referee.models import Hand, HandDelta, HandEvent, IdempotencyKey, Seat, Table, utcnow
 from referee.rules import GameRules, get_game
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
+from referee.rules.pot import share_left_over
 from referee.rules.scores import TeamScores
 from referee.rules.settle import Line, Settlement, fewest_transfers
 from referee.rules.text import N_, Text, text_from_json, text_to_json
@@ -385,6 +386,20 @@ def on_the_table(table: Table, balances: Mapping[str, int] | None = None) -> int
     if not rules_of(table).pots:
         return 0
     return -sum((totals(table) if balances is None else balances).values())
+
+
+def to_settle(table: Table, balances: Mapping[str, int] | None = None) -> dict[str, int]:
+    """The balances the settle-up clears. For a pot game, the chips still on the table are
+    shared back equally (odd chips in order of play from the next deal's first player), so
+    the balances sum to zero (rules.pot.share_left_over says why); otherwise the totals."""
+    balances = dict(totals(table) if balances is None else balances)
+    if not on_the_table(table, balances):
+        return balances
+    rules = rules_of(table)
+    players = players_of(table)
+    first = rules.first_speaker(players, current_dealer(table), rules.parse_options(table.options))
+    order = [*players[players.index(first):], *players[: players.index(first)]]
+    return share_left_over(balances, order)
 
 
 def _with_carry(raw: object, carried_in: int) -> object:
@@ -953,14 +968,19 @@ def settlement(table: Table, *, balances: dict[str, int] | None = None) -> dict[
     match = standing(table, balances)
     if match is not None:
         return {**match, "totals": balances}
+    settled = to_settle(table, balances)
     transfers = []
-    for t in fewest_transfers(balances):
+    for t in fewest_transfers(settled):
         item: dict[str, Any] = {"from": t.payer, "to": t.payee, "amount": t.amount}
         cash = money(table, t.amount)
         if cash is not None:
             item["money"] = cash
         transfers.append(item)
     answer: dict[str, Any] = {"balances": balances, "transfers": transfers}
+    if settled != balances:
+        # A pot game stopped with chips on the table: they were shared back before paying.
+        answer["on_the_table"] = on_the_table(table, balances)
+        answer["settled_balances"] = settled
     if money(table, 1) is not None:
         answer["money"] = {name: money(table, amount) for name, amount in balances.items()}
     return answer

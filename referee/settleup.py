@@ -97,7 +97,7 @@ def settle_up(tables: Sequence[Table]) -> SettleUp:
     balances: dict[str, int] = {}
     per_table: dict[str, dict[str, int]] = {}
     for table, value in zip(tables, values):
-        totals = ledger.totals(table)
+        totals = ledger.to_settle(table)  # a pot game's chips left on the table shared back
         per_table[table.id] = {}
         for seat in table.seats:
             who = people[(table.id, seat.position)]

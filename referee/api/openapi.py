@@ -543,6 +543,8 @@ def document(server: str) -> dict[str, Any]:
                         "balances": {"type": "object", "additionalProperties": {"type": "integer"}},
                         "transfers": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}, "description": "The fewest payments that settle the balances."},
                         "money": {"type": "object", "additionalProperties": {"type": "string"}},
+                        "on_the_table": {"type": "integer", "minimum": 1, "description": "Pot games: chips nobody won that are still on the table; present only then."},
+                        "settled_balances": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "Pot games with chips on the table: the balances with those chips shared back equally (odd chips to the first players in order of play from the next deal's first player); the transfers clear these."},
                     },
                 },
                 "Void": {"type": "object", "properties": {"reason": {"type": "string", "maxLength": 200}}},

@@ -189,6 +189,32 @@ def split(chips: int, winners: Sequence[str], *, odd_chips: str = ODD_CHIPS_CARR
     return Split(chips=chips, winners=tuple(winners), shares=shares, carry=carry)
 
 
+def share_left_over(balances: Mapping[str, int], order: Sequence[str]) -> dict[str, int]:
+    """The balances to settle when the players stop with chips still on the table.
+
+    In a pot game the players' balances sum to minus the chips left on the table (an odd chip of
+    a tie, a pot nobody won). The rule texts say nothing of the end of the night; the reading
+    chosen (rules.md gap, see the settle-up page) is that nobody owns those chips more than
+    anybody else: they are shared equally among the players, one odd chip each to the first
+    players of ``order`` (the order of play from the next deal's first player). Then the
+    balances sum to zero and the payments can clear them.
+
+    >>> share_left_over({"Ana": 0, "Bia": 0, "Caio": -1}, ["Ana", "Bia", "Caio"])
+    {'Ana': 1, 'Bia': 0, 'Caio': -1}
+    >>> share_left_over({"Ana": -4, "Bia": -3, "Caio": 0}, ["Caio", "Ana", "Bia"])
+    {'Ana': -2, 'Bia': -1, 'Caio': 3}
+    >>> share_left_over({"Ana": 2, "Bia": -2}, ["Ana", "Bia"])
+    {'Ana': 2, 'Bia': -2}
+    """
+    if sorted(order) != sorted(balances):
+        raise ValueError("the order must name every player once")
+    left = -sum(balances.values())
+    if left < 0:
+        raise ValueError("more chips were won than were put in")
+    shares = split(left, list(order), odd_chips=ODD_CHIPS_IN_ORDER).shares if left else {}
+    return {name: amount + shares.get(name, 0) for name, amount in balances.items()}
+
+
 @dataclass(frozen=True, kw_only=True)
 class PotSettlement(Settlement):
     """A :class:`~referee.rules.settle.Settlement` whose chips went through a pot.

@@ -1,0 +1,57 @@
+"""A pot game's scoreboard shows the chips left on the table for the next deal (the odd chip
+of a tie), and no other game shows that line."""
+
+from __future__ import annotations
+
+import re
+
+from flask.testing import FlaskClient
+
+from .api_support import create_table, record_ok
+
+P3 = ["Ana", "Bia", "Caio"]
+#: rules.md §4(e), INJ-3: antes 3 + bets 4 = 7, a tie shares 3 each and 1 chip stays.
+TIE = {"actions": [["Ana", {"bet": 2}], ["Bia", {"bet": 2}]], "cards": {"Ana": "A", "Bia": "A", "Caio": "K"}}
+
+
+def _on_the_table(client: FlaskClient, table: dict) -> int | None:
+    html = client.get(f"/t/{table['id']}").get_data(as_text=True)
+    found = re.search(r'class="pot-line">.*?<b class="num">(\d+) ', html, re.S)
+    return int(found.group(1)) if found else None
+
+
+def _claim(client: FlaskClient, table: dict) -> None:
+    assert client.post(f"/t/{table['id']}/scorer", data={"token": table["token"]}).status_code == 302
+
+
+def test_the_odd_chip_of_a_tie_shows_on_the_table_until_the_next_deal_takes_it(client: FlaskClient) -> None:
+    table = create_table(client, game="injun", players=P3)
+    _claim(client, table)
+    assert _on_the_table(client, table) == 0  # an empty table says so too
+    record_ok(client, table, TIE)
+    assert _on_the_table(client, table) == 1
+    record_ok(client, table, {"actions": [["Bia", "drop"], ["Caio", "drop"]]})  # Ana alone takes it all
+    assert _on_the_table(client, table) == 0
+
+
+def test_games_without_a_pot_have_no_such_line(client: FlaskClient) -> None:
+    table = create_table(client, game="el_gato", players=["Ana", "Bia"])
+    _claim(client, table)
+    assert _on_the_table(client, table) is None
+
+
+def test_the_settle_up_shares_the_chips_left_on_the_table_before_paying(client: FlaskClient) -> None:
+    """Antes 3 + bets 4, a tie: Ana and Bia 0, Caio -1, 1 chip on the table. Shared back, the
+    odd chip goes to the next deal's first player (Ana deals next, so Bia bets first), and the
+    payments clear the shared balances."""
+    table = create_table(client, game="injun", players=P3)
+    _claim(client, table)
+    record_ok(client, table, TIE)
+    answer = client.get(f"/api/v1/tables/{table['id']}/settlement").get_json()
+    assert answer["balances"] == {"Ana": 0, "Bia": 0, "Caio": -1}
+    assert answer["on_the_table"] == 1
+    settled = answer["settled_balances"]
+    assert settled == {"Ana": 0, "Bia": 1, "Caio": -1}
+    assert answer["transfers"] == [{"from": "Caio", "to": "Bia", "amount": 1}]
+    html = client.get(f"/t/{table['id']}/settle").get_data(as_text=True)
+    assert "pot-note" in html
