@@ -16,6 +16,7 @@ from referee.rules.pot import (
     antes,
     payments_for,
     pot_settlement,
+    share_left_over,
     split,
 )
 from referee.rules.settle import Payment, Settlement
@@ -161,3 +162,31 @@ def test_a_pot_settlement_sums_to_minus_the_net_carry(paid: list[int], carried_i
     assert out.carry == s.carry - carried_in
     for p in out.payments:
         assert out.deltas[p.payer] < 0 < out.deltas[p.payee]
+
+
+# --------------------------------------------------------------------------- the end of the night
+
+
+@given(
+    st.lists(st.integers(min_value=-50, max_value=50), min_size=2, max_size=12),
+    st.integers(min_value=0, max_value=40),
+    st.integers(min_value=0, max_value=11),
+)
+def test_chips_left_on_the_table_are_shared_back_to_a_zero_sum(nets: list[int], left: int, start: int) -> None:
+    names = [f"P{i}" for i in range(len(nets))]
+    nets[0] -= sum(nets) + left  # the players are `left` chips short: those are on the table
+    balances = dict(zip(names, nets))
+    order = names[start % len(names):] + names[: start % len(names)]
+    shared = share_left_over(balances, order)
+    assert sum(shared.values()) == 0
+    gains = [shared[name] - balances[name] for name in order]
+    assert sum(gains) == left and max(gains) - min(gains) <= 1
+    assert gains == sorted(gains, reverse=True)  # the odd chips go to the first in order
+
+
+def test_nothing_on_the_table_changes_nothing_and_a_bad_order_is_refused() -> None:
+    assert share_left_over({"Ana": 3, "Bia": -3}, ["Bia", "Ana"]) == {"Ana": 3, "Bia": -3}
+    with pytest.raises(ValueError):
+        share_left_over({"Ana": 3, "Bia": -3}, ["Ana"])
+    with pytest.raises(ValueError):
+        share_left_over({"Ana": 3, "Bia": -2}, ["Ana", "Bia"])  # more won than put in
