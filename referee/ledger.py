@@ -39,7 +39,7 @@ from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
 from referee.rules.pot import share_left_over
 from referee.rules.scores import TeamScores
 from referee.rules.settle import Line, Settlement, fewest_transfers
-from referee.rules.text import N_, Text, text_from_json, text_to_json
+from referee.rules.text import N_, NP_, Text, text_from_json, text_to_json
 
 NAME_MAX = 40
 TABLE_NAME_MAX = 120
@@ -416,6 +416,36 @@ def _with_carry(raw: object, carried_in: int) -> object:
     return {**raw, "carried_in": carried_in}
 
 
+def _check_pot_chain(table: Table, changed: Hand, new_carry: int | None) -> None:
+    """A pot game: voiding or correcting ``changed`` must leave every later live hand with the
+    chips it was played with (its ``carried_in``). A later hand that took chips ``changed``
+    left on the table (or left chips ``changed`` took) is refused with a sentence: it has to be
+    voided or corrected first, from the last one back. ``new_carry`` is the chips the corrected
+    hand leaves on the table net (None for a void)."""
+    if not rules_of(table).pots:
+        return
+    live = sorted((h for h in all_hands(table) if not h.is_void), key=lambda h: (h.position, h.number))
+    running = 0
+    for hand in live:
+        if hand.id == changed.id:
+            running += new_carry or 0
+            continue
+        if int(hand.record.get("carried_in", 0)) != running and hand.position > changed.position:
+            raise InconsistentHand(
+                Text(
+                    *NP_(
+                        "Hand %(later)s was played with %(count)s chip on the table from the deals before, and changing hand %(number)s would change that: void or correct hand %(later)s first.",
+                        "Hand %(later)s was played with %(count)s chips on the table from the deals before, and changing hand %(number)s would change that: void or correct hand %(later)s first.",
+                    ),
+                    later=hand.number,
+                    count=int(hand.record.get("carried_in", 0)),
+                    number=changed.number,
+                ),
+                field="replaces" if new_carry is not None else None,
+            )
+        running -= sum(int(v) for v in hand.result["deltas"].values())
+
+
 def preview_hand(
     table: Table,
     raw: object,
@@ -597,6 +627,8 @@ def record_hand(
     )
     rules = rules_of(table)
     players = players_of(table)
+    if old is not None:
+        _check_pot_chain(table, old, -sum(preview.settlement.deltas.values()))
     out = rules.sitting_out(players, preview.dealer, options_of(table))
     running = _running(table, preview, old)
     result = _result(table, preview, running, number=number)
@@ -714,6 +746,7 @@ def void_hand(table: Table, number: int, *, reason: object = "", actor: str = ""
         raise Conflict(Text(N_("Hand %(number)s is already void."), number=number))
     if rules_of(table).scored and rematch_of(table) is not None:
         raise Conflict(Text(N_("This match has a rematch: its hands can no longer change.")))
+    _check_pot_chain(table, hand, None)
     db.session.add(HandEvent(hand=hand, kind="void", reason=reason, actor=actor[:60]))
     try:
         db.session.flush()

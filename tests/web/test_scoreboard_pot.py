@@ -55,3 +55,31 @@ def test_the_settle_up_shares_the_chips_left_on_the_table_before_paying(client: 
     assert answer["transfers"] == [{"from": "Caio", "to": "Bia", "amount": 1}]
     html = client.get(f"/t/{table['id']}/settle").get_data(as_text=True)
     assert "pot-note" in html
+
+
+def _auth(table: dict) -> dict[str, str]:
+    return {"Authorization": f"Bearer {table['token']}"}
+
+
+def test_a_hand_whose_chips_a_later_hand_took_cannot_be_voided_or_changed_first(client: FlaskClient) -> None:
+    """The tie of hand 1 left a chip that hand 2 won: voiding hand 1, or correcting it into a
+    hand without a tie, would leave hand 2 with a chip nobody put in. Refused with a sentence
+    and nothing stored; a correction that leaves the same chip, or undoing from the last hand
+    back, is accepted."""
+    table = create_table(client, game="injun", players=P3)
+    record_ok(client, table, TIE)
+    record_ok(client, table, {"actions": [["Bia", "drop"], ["Caio", "drop"]]})
+    hands = f"/api/v1/tables/{table['id']}/hands"
+    refused = client.post(f"{hands}/1/void", json={"reason": "x"}, headers=_auth(table))
+    assert refused.status_code == 422 and "hand 2 first" in refused.get_json()["error"]["message"]
+    no_tie = {**TIE, "dealer": "Caio", "cards": {"Ana": "A", "Bia": "K", "Caio": "K"}, "replaces": 1}
+    refused = client.post(hands, json=no_tie, headers=_auth(table))
+    assert refused.status_code == 422 and refused.get_json()["error"]["field"] == "replaces"
+    answer = client.get(f"/api/v1/tables/{table['id']}").get_json()
+    assert not any(h.get("void") for h in answer["hands"]) and answer["on_the_table"] == 0
+    same_chip = {**TIE, "dealer": "Caio", "cards": {"Ana": "A", "Bia": "A", "Caio": "Q"}, "replaces": 1}
+    assert client.post(hands, json=same_chip, headers=_auth(table)).status_code == 201
+    assert client.post(f"{hands}/2/void", json={}, headers=_auth(table)).status_code == 200
+    assert client.post(f"{hands}/3/void", json={}, headers=_auth(table)).status_code == 200
+    answer = client.get(f"/api/v1/tables/{table['id']}").get_json()
+    assert set(answer["totals"].values()) == {0} and answer["on_the_table"] == 0
