@@ -1,0 +1,388 @@
+"""Recording an Injun hand (rules.md §4): the betting action by action, the cards compared,
+a preview, confirm.
+
+The page always says whose turn it is and offers exactly what the engine allows him
+(:meth:`referee.rules.injun.Betting.legal_actions`): in Poker a bet that tops the last one (a
+few quick amounts and a stepper), the bet equal to it that closes the betting, or dropping out;
+in Brag one chip, paying two to see (only with two players left), closing the pot with his card,
+or dropping out. The running pots, each player's chips in and who is still in are shown after
+every action, and the last action can be undone with a plain link (the draft is in the URL).
+When the engine says the betting is over, the page asks the rank of exactly the players whose
+cards are compared, then previews who takes which pot. The shared machinery (draft in the URL,
+retries, conflicts, corrections, undo of a saved hand) is in :mod:`referee.views.flow`.
+
+A forged action (a button the page did not offer, or a link carrying illegal actions) is
+refused with the engine's sentence and a 422; a forged save is judged as sent, so the engine
+refuses it and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, ClassVar
+
+from flask import request
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+
+from referee import ledger
+from referee.i18n import render_text
+from referee.rules import injun
+from referee.rules.cards import french_rank_label
+from referee.rules.errors import RulesError
+from referee.rules.seats import join_names
+from referee.rules.text import Text
+from referee.views import flow
+
+#: The engine's fields, in the order the page asks them. ``system`` and ``ante`` are both
+#: answered on the page's "setup" step; the last is the preview.
+STEPS = ("system", "ante", "actions", "cards", "preview")
+SETUP = ("system", "ante")
+SYSTEMS = tuple(s.value for s in injun.System)
+#: Poker's quick amounts: the last bet plus each of these (the first bet: these amounts).
+QUICK_RAISES = (1, 2, 3, 5, 10, 20)
+#: Ranks on the card buttons, highest first (the engine's order, A high … 2 low).
+RANKS_HIGH_FIRST = tuple(reversed(injun.RANKS))
+_ACTION_INDEX = re.compile(r"actions\[(\d+)\]")
+
+
+@dataclass
+class InjunDraft(flow.Draft):
+    """An Injun hand under construction, in the shape of the API record. The actions are kept
+    as sent ([player, action] in the API spelling): the engine judges them, so a damaged link
+    shows the rule it breaks instead of being quietly mended."""
+
+    system: str | None = None  # None: the table's option
+    ante: int | None = None  # None: the table's option
+    actions: list[Any] = field(default_factory=list)
+    cards: dict[str, Any] | None = None  # None: not asked yet
+    setup: bool = False  # the scorer asked to change the system or the ante
+
+    TYPES: ClassVar[dict[str, type]] = {
+        **flow.Draft.TYPES,
+        "system": str, "ante": int, "actions": list, "cards": dict, "setup": bool,
+    }
+
+    def record(self) -> dict[str, Any]:
+        record: dict[str, Any] = {"system": self.system, "ante": self.ante, "actions": self.actions}
+        if self.dealer is not None:
+            record["dealer"] = self.dealer
+        if self.cards:
+            record["cards"] = self.cards
+        return record
+
+
+def describe(player: str, action: injun.Action, system: injun.System) -> str:
+    """One action in words, for the list of what was done."""
+    if action.kind is injun.Kind.DROP:
+        return _("%(name)s drops out", name=player)
+    if action.kind is injun.Kind.SEE:
+        return _("%(name)s pays 2 chips to see", name=player)
+    if action.kind is injun.Kind.CLOSE:
+        return _("%(name)s closes the pot with their card", name=player)
+    if system is injun.System.BRAG:
+        return _("%(name)s bets 1 chip", name=player)
+    return _("%(name)s bets %(amount)s", name=player, amount=action.amount)
+
+
+def names(players: tuple[str, ...] | list[str]) -> str:
+    """Players in a sentence ("Ana, Bia and Caio"), in the reader's language."""
+    joined = join_names(list(players))
+    return render_text(joined) if isinstance(joined, Text) else joined
+
+
+def _amount(text: str | None) -> object:
+    """A typed bet: a whole number, else the text itself, for the engine to refuse in words."""
+    text = (text or "").strip()
+    if text.isascii() and text.isdigit() and len(text) <= 9:
+        return int(text)
+    return text
+
+
+class InjunFlow(flow.Flow):
+    template = "tables/injun_hand.html"
+    draft_class = InjunDraft
+    steps = STEPS
+    draft: InjunDraft
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.refused = False  # something sent was illegal: the page answers 422
+        super().__init__(*args, **kwargs)
+
+    # -- the betting, as the engine replays it
+
+    @cached_property
+    def carried_in(self) -> int:
+        """The chips on the table from the deals before: the table's, or for a correction
+        those of the hand it corrects (the ledger does the same when it stores it)."""
+        if self.draft.replaces is not None:
+            old = ledger.get_hand(self.table, self.draft.replaces)
+            return int(old.record.get("carried_in", 0)) if old is not None else 0
+        return ledger.on_the_table(self.table)
+
+    @property
+    def system(self) -> injun.System:
+        return injun.System(self.draft.system)
+
+    def replay(self, actions: list[Any]) -> tuple[injun.Betting, RulesError | None]:
+        """The betting after ``actions``, stopped before the first one the engine refuses (and
+        its complaint)."""
+        kwargs: dict[str, Any] = {
+            "players": self.players,
+            "dealer": self.dealer,
+            "system": self.system,
+            "ante": self.draft.ante,
+            "carried_in": self.carried_in,
+            "options": self.options,
+        }
+        try:
+            return injun.replay(actions, **kwargs), None
+        except RulesError as exc:
+            match = _ACTION_INDEX.fullmatch(exc.field or "")
+            good = int(match.group(1)) if match else 0
+            return injun.replay(actions[:good], **kwargs), exc
+
+    def needed(self) -> list[str]:
+        """Whose cards are compared, in order from the dealer's left (empty while betting)."""
+        if not self.betting.over:
+            return []
+        shown = {p for hp in self.pots() if hp.contested for p in hp.contenders}
+        return [p for p in self.betting.order if p in shown]
+
+    def pots(self) -> tuple[injun.HandPot, ...]:
+        return self.betting.result(surrender_closed=self.options.surrender_closed)
+
+    # -- flow hooks
+
+    def sanitize(self) -> None:
+        """Fill the system and ante from the table; cut the actions at the first one the engine
+        refuses (its sentence becomes the page's error); keep only the cards the engine asks.
+        A save is left as sent: the engine refuses a forged one and nothing is stored."""
+        d = self.draft
+        if d.system not in SYSTEMS:
+            d.system = self.options.system
+        if d.ante is None or not 0 <= d.ante <= injun.MAX_CHIPS:
+            d.ante = self.options.ante
+        saving = request.method == "POST"
+        if not isinstance(d.actions, list):
+            d.actions = []
+        self.betting, error = self.replay(d.actions)
+        if error is not None and not saving:
+            self.show_error(error)
+            self.refused = True
+            d.actions = d.actions[: len(self.betting.actions)]
+        if saving or d.cards is None:
+            return
+        needed = self.needed()
+        d.cards = {p: d.cards[p] for p in needed if d.cards.get(p) in injun.RANKS} if needed else None
+
+    def step(self) -> str:
+        d = self.draft
+        if d.setup:
+            return "setup"
+        if not self.betting.over:
+            return "actions"
+        if any(p not in (d.cards or {}) for p in self.needed()):
+            return "cards"
+        _preview, where, error = self.complaint()
+        if error is not None:
+            self.show_error(error)
+            if where in SETUP:
+                return "setup"
+            return where
+        return "preview"
+
+    def apply(self, action: str) -> None:
+        d = self.draft
+        kind, _sep, arg = action.partition(":")
+        if kind == "act":
+            self._act(arg)
+        elif kind == "undo":
+            if d.actions:
+                d.actions.pop()
+            d.cards = None
+            d.setup = False
+        elif kind == "card":
+            self._card(arg)
+        elif kind == "back" and arg == "setup":
+            d.setup = True
+        elif kind == "back" and arg == "cards":
+            d.cards = None
+        elif kind == "setup":
+            self._setup()
+
+    def _act(self, arg: str) -> None:
+        """``act:<seat>:<kind>[:<amount>]``: the player's action, checked by the engine before it
+        joins the draft. A Poker bet's amount is in the button or in the stepper (``amount``)."""
+        d = self.draft
+        seat_text, _sep, rest = arg.partition(":")
+        what, _sep, amount_text = rest.partition(":")
+        seat = flow.small_int(seat_text, len(self.players))
+        if seat is None or what not in ("bet", "drop", "see", "close"):
+            return
+        raw: object = what
+        if what == "bet" and self.system is injun.System.POKER:
+            raw = {"bet": _amount(amount_text if amount_text else request.args.get("amount"))}
+        _betting, error = self.replay([*d.actions, [self.players[seat], raw]])
+        if error is not None:
+            self.show_error(error)
+            self.refused = True
+            return
+        d.actions.append([self.players[seat], raw])
+        d.cards = None
+
+    def _card(self, arg: str) -> None:
+        """``card:<seat>:<rank>``: a card shown. The engine refuses a rank that does not exist
+        or a card that is not compared in this hand."""
+        d = self.draft
+        seat_text, _sep, rank = arg.partition(":")
+        seat = flow.small_int(seat_text, len(self.players))
+        if seat is None:
+            return
+        name = self.players[seat]
+        cards = {**(d.cards or {}), name: rank}
+        _preview, error = self.judge(d.replace(cards=cards))
+        if error is not None and error.field == f"cards.{name}":
+            self.show_error(error)
+            self.refused = True
+            return
+        d.cards = cards
+
+    def _setup(self) -> None:
+        """The system and the ante from the setup step; another system starts the betting again
+        (the same actions mean other things in it)."""
+        d = self.draft
+        system = request.args.get("system")
+        system = system if system in SYSTEMS else d.system
+        ante = _amount(request.args.get("ante"))
+        _preview, error = self.judge(d.replace(system=system, ante=ante, actions=[], cards=None))
+        if error is not None and error.field in SETUP:
+            self.show_error(error)
+            self.refused = True
+            return
+        assert isinstance(ante, int)
+        if system != d.system:
+            d.actions, d.cards = [], None
+        d.system, d.ante, d.setup = system, ante, False
+
+    def judge(self, draft: flow.Draft | None = None) -> tuple[ledger.Preview | None, RulesError | None]:
+        """As :meth:`flow.Flow.judge`, with the chips on the table a correction keeps."""
+        draft = draft or self.draft
+        try:
+            preview = ledger.preview_hand(
+                self.table,
+                self.record(draft),
+                dealer=self.dealer,
+                number=draft.n or None,
+                correcting=draft.replaces is not None,
+                carried_in=self.carried_in,
+            )
+            return preview, None
+        except RulesError as exc:
+            return None, exc
+        except ledger.Conflict as exc:  # the table was closed meanwhile
+            return None, RulesError(exc.text)
+
+    def prefill(self, old: dict[str, Any]) -> None:
+        d = self.draft
+        d.system = old.get("system")
+        d.ante = old.get("ante")
+        d.actions = [list(a) for a in old.get("actions") or []]
+        d.cards = dict(old["cards"]) if old.get("cards") else None
+
+    def render(self, status: int = 200, **extra: Any) -> ResponseReturnValue:
+        if self.refused and status == 200:
+            status = 422
+        return super().render(status, **extra)
+
+    # -- what the page shows
+
+    def extra_context(self, step: str) -> dict[str, Any]:
+        b = self.betting
+        system = self.system
+        ctx: dict[str, Any] = {
+            "system": system,
+            "carried_in": self.carried_in,
+            "done": [describe(p, a, system) for p, a in b.actions],
+            "rows": self.rows(),
+            "pot_rows": self.pot_rows(),
+            "turn": b.turn,
+            "betting_count": len(b.betting),
+            "end": self.end_sentence(),
+            "rank_label": lambda rank: french_rank_label(rank).render(_),
+        }
+        if step == "setup":
+            spec = next(s for s in injun.OPTIONS if s.name == "system")
+            ctx["system_choices"] = [(c.value, render_text(c.label)) for c in spec.choices]
+        if step == "actions" and b.turn is not None:
+            legal = b.legal_actions()
+            ctx["legal"] = legal
+            ctx["seat"] = self.players.index(b.turn)
+            if legal.raise_from is not None:
+                base = legal.raise_from - 1
+                ctx["quick"] = [base + k for k in QUICK_RAISES if base + k <= injun.MAX_CHIPS]
+            ctx["last_bettor"] = next((p for p, a in reversed(b.actions) if a.kind is injun.Kind.BET), None)
+            ctx["top"] = b.top
+        elif step == "cards":
+            needed = self.needed()
+            cards = self.draft.cards or {}
+            ctx["asking"] = next((p for p in needed if p not in cards), None)
+            ctx["needed"] = needed
+            ctx["ranks"] = [r for r in RANKS_HIGH_FIRST if list(cards.values()).count(r) < injun.PER_RANK]
+            ctx["showdowns"] = self.showdowns()
+        elif step == "preview":
+            preview, _error = self.judge()
+            ctx["preview"] = preview
+            ctx["showdowns"] = self.showdowns()
+            if preview is not None:
+                ctx["carried_out"] = getattr(preview.settlement, "carried_out", 0)
+        return ctx
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Each player in order from the dealer's left: chips in, and still in or not."""
+        b = self.betting
+        paid = b.paid()
+        return [
+            {
+                "name": name,
+                "paid": paid[name],
+                "status": b.status[name].value,
+                "pot": b.closers.index(name) + 1 if name in b.closers else None,
+                "turn": name == b.turn,
+            }
+            for name in b.order
+        ]
+
+    def pot_rows(self) -> list[dict[str, Any]]:
+        """The pots so far: each closed one with its closer, then the open one."""
+        b = self.betting
+        return [
+            {"number": k + 1, "chips": pot.chips, "closer": b.closers[k] if k < len(b.closers) else None}
+            for k, pot in enumerate(b.pots)
+        ]
+
+    def showdowns(self) -> list[dict[str, Any]]:
+        """Once the betting is over: each pot with chips and who may take it."""
+        if not self.betting.over:
+            return []
+        return [
+            {"number": k + 1, "chips": hp.chips, "closer": hp.closer, "names": names(hp.contenders), "contested": hp.contested}
+            for k, hp in enumerate(self.pots())
+            if hp.chips
+        ]
+
+    def end_sentence(self) -> str | None:
+        """How the betting ended, in words (None while it goes on)."""
+        b = self.betting
+        if b.end is None:
+            return None
+        last = b.actions[-1][0] if b.actions else ""
+        if b.end is injun.End.CALLED:
+            return _("%(name)s matched the bet before: the betting is closed.", name=b.closed_by or last)
+        if b.end is injun.End.LAST_STANDING:
+            return _("Everybody else dropped out: %(name)s is the last player betting.", name=b.betting[0])
+        if b.end is injun.End.SEEN:
+            return _("%(name)s paid 2 chips to see: the cards are compared.", name=last)
+        return _("%(name)s closed the pot, leaving %(other)s alone in the betting.", name=last, other=b.betting[0])
