@@ -58,6 +58,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(tables.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(melds.bp)
+    from referee.views import koziri_tools; app.register_blueprint(koziri_tools.bp)  # noqa: E702 (one line: Koziri's deal helper and answer checker)
     app.register_blueprint(pwa.bp)
     app.register_blueprint(sharing.bp)
     app.register_blueprint(live.bp)

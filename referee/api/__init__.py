@@ -379,3 +379,6 @@ def import_tables() -> ResponseReturnValue:
     response = jsonify([{"id": table.id, "token": token} for table, token in made])
     response.status_code = 201
     return response
+
+
+from referee.api import koziri as _koziri  # noqa: E402,F401 (the Koziri helpers: their routes go on bp above)

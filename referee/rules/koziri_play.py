@@ -19,7 +19,7 @@ The module's surface: :class:`Card` (a card of the French 20-, 24- or 32-card pa
 ``{"rank": "K", "suit": "espadas"}``), :func:`deck_ranks`, :func:`deck_cards`, :class:`Role`,
 :class:`SuitChoice` and :func:`parse_suits`, :class:`Deal` with :func:`deal` and
 :func:`parse_deal`, :func:`beats`, :func:`beating_cards`, :class:`Verdict` with
-:func:`check_answer` and :func:`parse_answer`, and :class:`Play`.
+:func:`check_answer`, :func:`check_answer_in_pack` and :func:`parse_answer`, and :class:`Play`.
 """
 
 from __future__ import annotations
@@ -530,6 +530,37 @@ def check_answer(
     )
 
 
+def check_answer_in_pack(
+    *,
+    deck: int,
+    top: Card,
+    answer: Card | None,
+    trump: Suit,
+    other_trump: Suit,
+    who: str | Text,
+    hand: Collection[Card] | None = None,
+) -> tuple[Verdict, tuple[Card, ...]]:
+    """:func:`check_answer`, and the cards of the whole pack that would beat ``top`` for the
+    answerer (weakest first, his trumps last): what he must hold not to take the pile.
+
+    Without his hand, a take is compulsory only when nothing in the whole pack beats the top
+    card (the ace of his own trump suit, the text's example); the verdict then says so, since
+    no hand could do otherwise.
+
+    >>> v, beating = check_answer_in_pack(deck=32, top=card("A♠"), answer=None, trump=Suit.ESPADAS, other_trump=Suit.OUROS, who="Bia")
+    >>> v.compulsory, beating, v.reason.render()
+    (True, (), 'Bia must take the pile: nothing in the hand beats the Ace of spades.')
+    >>> v, beating = check_answer_in_pack(deck=20, top=card("K♥"), answer=None, trump=Suit.ESPADAS, other_trump=Suit.OUROS, who="Bia")
+    >>> v.compulsory, " ".join(c.short for c in beating)
+    (False, 'A♥ 10♠ J♠ Q♠ K♠ A♠')
+    """
+    rest = [c for c in deck_cards(deck) if c != top]
+    in_pack = beating_cards(top, rest, trump=trump)
+    if hand is None and not in_pack:
+        hand = rest
+    return check_answer(top=top, answer=answer, trump=trump, other_trump=other_trump, who=who, hand=hand), in_pack
+
+
 def _list(cards: Sequence[Card]) -> Text | str:
     """ "the 9 of hearts", "the 9 of hearts and the 7 of spades", "the 9 of hearts, ... and ..."."""
     parts = [Text(N_("the %(card)s"), card=c.label) for c in cards]
@@ -713,6 +744,7 @@ __all__ = [
     "beats",
     "card",
     "check_answer",
+    "check_answer_in_pack",
     "deal",
     "deck_cards",
     "deck_ranks",
