@@ -8,7 +8,15 @@ two equal.
 
 Tie-breaks (stated on the page): for games settled in chips or units, the higher net, then the
 higher average per hand, then fewer hands, then the name; for games played to a target (Samba),
-more matches won, then the higher net points, then the name.
+more matches won, then the higher net points, then the name; for the patience games (one player,
+nothing paid), more games won, then the higher win rate, then the name.
+
+The patience games are counted from their hands (:func:`patience_rows`): a patience table has
+one seat and its net is always 0, and the seats keep no count of games won, so their standings
+read each live hand's record (``won``, and which patience it was at a Relógio table).
+
+Pot games (Injun, Kentucky Derby, Lift Smoke) may leave chips on the table for the next deal:
+their nets then sum to minus those chips (:func:`on_the_tables`), not to zero.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from referee.db import db
 from referee.models import Hand, HandDelta, HandEvent, Member, Seat, Season, Table
 from referee.rules import get_game
 from referee.rules.errors import InvalidInput, RulesError
+from referee.rules.patience import PATIENCES, PatienceHand, PatienceRules, statistics
 from referee.rules.text import N_, Text
 
 SEASON_NAME_MAX = 60
@@ -120,7 +129,9 @@ def per_hand(net: int, hands: int) -> float:
 
 @dataclass(frozen=True)
 class Row:
-    """One member's line in a game's standings."""
+    """One member's line in a game's standings. ``won`` counts matches won (a game played to
+    a target) or games won (a patience, where ``hands`` are the games played and ``by_patience``
+    gives (patience, games, wins) for each patience he played at this game's tables)."""
 
     member_id: int
     name: str
@@ -128,13 +139,19 @@ class Row:
     hands: int
     net: int
     won: int
+    by_patience: tuple[tuple[str, int, int], ...] = ()
 
     @property
     def average(self) -> float:
         return per_hand(self.net, self.hands)
 
+    @property
+    def win_rate(self) -> float:
+        """Games won per game played (a patience), 0 before the first."""
+        return self.won / self.hands if self.hands else 0.0
+
     def as_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "member_id": self.member_id,
             "name": self.name,
             "tables": self.tables,
@@ -143,17 +160,90 @@ class Row:
             "won": self.won,
             "average": round(self.average, 3),
         }
+        if self.by_patience:
+            out["win_rate"] = round(self.win_rate, 4)
+            out["patiences"] = {game: {"games": games, "wins": wins} for game, games, wins in self.by_patience}
+        return out
+
+
+def is_patience(game: str) -> bool:
+    """A patience game: one player, nothing paid; ranked by games won."""
+    return isinstance(get_game(game), PatienceRules)
 
 
 def _ordered(rows: Sequence[Row], game: str) -> list[Row]:
     """The stated tie-break order (module docstring)."""
+    if is_patience(game):
+        return sorted(rows, key=lambda r: (-r.won, -r.win_rate, r.name.casefold(), r.member_id))
     if get_game(game).scored:
         return sorted(rows, key=lambda r: (-r.won, -r.net, r.name.casefold(), r.member_id))
     return sorted(rows, key=lambda r: (-r.net, -r.average, r.hands, r.name.casefold(), r.member_id))
 
 
+def on_the_tables(game: str, season: Season | None = None) -> int:
+    """The chips a pot game's tables of the season left on the table for a next deal (pots
+    nobody won, odd chips of a split): minus the sum of every seat's net. 0 for other games."""
+    if not get_game(game).pots:
+        return 0
+    tables = season_tables(season, game).with_only_columns(Table.id).order_by(None).subquery()
+    return -int(db.session.scalar(select(func.coalesce(func.sum(Seat.net), 0)).join(tables, tables.c.id == Seat.table_id)) or 0)
+
+
+def patience_hands(query: Select[Any]) -> list[tuple[tuple[Any, ...], PatienceHand]]:
+    """Each row of ``query`` — any leading columns, then the table's game and options, the
+    seat's name and the hand's record, for live patience hands — as its leading columns and
+    the hand its record stands for, read again by the game's own rules."""
+    out = []
+    for *key, game, options, seat_name, record in db.session.execute(query):
+        rules = get_game(game)
+        hand = rules.parse_hand(record, players=(seat_name,), options=rules.parse_options(options), dealer=seat_name)
+        out.append((tuple(key), hand))
+    return out
+
+
+def _live() -> Any:
+    return ~exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void")
+
+
+def patience_rows(game: str, season: Season | None = None) -> list[Row]:
+    """A patience game's standings from its live hands: per member, the tables played, the
+    games played and won, and the same for each patience (a Relógio table holds two)."""
+    tables = season_tables(season, game).with_only_columns(Table.id).order_by(None).subquery()
+    query = (
+        select(Seat.member_id, Hand.table_id, Table.game, Table.options, Seat.name, Hand.record)
+        .join(tables, tables.c.id == Hand.table_id)
+        .join(Table, Table.id == Hand.table_id)
+        .join(Seat, Seat.table_id == Hand.table_id)
+        .where(_live(), Seat.member_id.is_not(None))
+    )
+    per: dict[int, list[PatienceHand]] = {}
+    played: dict[int, set[str]] = {}
+    for (member_id, table_id), hand in patience_hands(query):
+        per.setdefault(member_id, []).append(hand)
+        played.setdefault(member_id, set()).add(table_id)
+    names = {i: n for i, n in db.session.execute(select(Member.id, Member.name).where(Member.id.in_(list(per))))} if per else {}
+    rows = []
+    for member_id, hands in per.items():
+        stats = statistics(hands)
+        rows.append(
+            Row(
+                member_id,
+                names[member_id],
+                len(played[member_id]),
+                len(hands),
+                0,
+                sum(s.wins for s in stats.values()),
+                tuple((p, stats[p].games, stats[p].wins) for p in PATIENCES if p in stats),
+            )
+        )
+    return _ordered(rows, game)
+
+
 def standings(game: str, season: Season | None = None) -> list[Row]:
-    """A game's standings over a season (or all time): one grouped query over the seats."""
+    """A game's standings over a season (or all time): one grouped query over the seats (for a
+    patience, over its hands: :func:`patience_rows`)."""
+    if is_patience(game):
+        return patience_rows(game, season)
     tables = season_tables(season, game).with_only_columns(Table.id).order_by(None).subquery()
     query = (
         select(
@@ -179,7 +269,9 @@ def standings_from_hands(game: str, season: Season | None = None) -> list[Row]:
     counters, and what an auditor would compute by hand."""
     from referee import ledger  # the ledger imports this module's neighbours; keep the cycle lazy
 
-    live = ~exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void")
+    if is_patience(game):
+        return patience_rows(game, season)
+    live = _live()
     per: dict[int, dict[str, int]] = {}
     names: dict[int, str] = {}
     for table in db.session.scalars(season_tables(season, game)):

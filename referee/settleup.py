@@ -7,7 +7,11 @@ member, not by the name typed at each table.
 The unit is the table's chips or units, with their money value when the table has one. Tables
 settled together must share a unit: all of them with a money value (then everything is settled
 in cents), or all of one game without one (then in that game's chips or units). Samba tables are
-played for points, not payments, and are not settled.
+played for points, not payments, and are not settled; a patience (one player) pays nobody, so
+tables settled together leave the patience tables out.
+
+A pot game (Injun, Kentucky Derby, Lift Smoke) may stop with chips still on the table: they are
+shared back before paying (:func:`referee.ledger.to_settle`), and ``left_on_tables`` says how many.
 
 The payments are :func:`referee.rules.settle.fewest_transfers`: provably the fewest up to
 ``EXACT_LIMIT`` players with a non-zero balance; beyond that a greedy plan whose bound is stated
@@ -53,6 +57,8 @@ class SettleUp:
     exact: bool  # the payments are provably the fewest
     owing: int  # players with a non-zero balance
     per_table: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: Chips (cents, when in money) that were still on pot games' tables and were shared back.
+    left_on_tables: int = 0
 
     @property
     def lower_bound(self) -> int:
@@ -82,6 +88,11 @@ def settle_up(tables: Sequence[Table]) -> SettleUp:
     """Settle ``tables`` together (one table: its own settle-up). RulesError when they cannot be."""
     if not tables:
         raise RulesError(Text(N_("Choose at least one table to settle.")), field="t")
+    chosen = list(tables)
+    if len(chosen) > 1:
+        tables = [t for t in chosen if ledger.rules_of(t).max_players > 1]
+        if not tables:
+            raise RulesError(Text(N_("A patience is played alone and nobody pays: there is nothing to settle.")), field="t")
     games = {t.game for t in tables}
     if any(ledger.rules_of(t).scored for t in tables):
         raise RulesError(Text(N_("Samba is played for points, not payments: there is nothing to settle.")), field="t")
@@ -92,12 +103,15 @@ def settle_up(tables: Sequence[Table]) -> SettleUp:
             Text(N_("To settle tables of different games together, give every table a money value per chip or unit.")),
             field="t",
         )
-    members = _members(tables)
-    people = _people(tables, members)
+    members = _members(chosen)
+    people = _people(chosen, members)
     balances: dict[str, int] = {}
     per_table: dict[str, dict[str, int]] = {}
+    left = 0
     for table, value in zip(tables, values):
         totals = ledger.to_settle(table)  # a pot game's chips left on the table shared back
+        pot = ledger.on_the_table(table)
+        left += int(value * pot * 100) if in_money else pot
         per_table[table.id] = {}
         for seat in table.seats:
             who = people[(table.id, seat.position)]
@@ -105,6 +119,9 @@ def settle_up(tables: Sequence[Table]) -> SettleUp:
             amount = int(value * amount * 100) if in_money else amount
             balances[who] = balances.get(who, 0) + amount
             per_table[table.id][who] = amount
+    for table in chosen:
+        if table not in tables:  # a patience at a club night: its player neither pays nor is paid
+            per_table[table.id] = {people[(table.id, seat.position)]: 0 for seat in table.seats}
     value = values[0] if not in_money else None
     money = (
         {who: Decimal(amount) / 100 for who, amount in balances.items()}
@@ -127,6 +144,7 @@ def settle_up(tables: Sequence[Table]) -> SettleUp:
         exact=owing <= EXACT_LIMIT,
         owing=owing,
         per_table=per_table,
+        left_on_tables=left,
     )
 
 

@@ -15,6 +15,7 @@ from flask_babel import gettext as _
 from referee import club, league, ratings
 from referee.i18n import render_text
 from referee.rules import GAMES, get_game
+from referee.rules.patience import GAME_LABELS
 from referee.rules.errors import RulesError
 
 bp = Blueprint("league", __name__)
@@ -59,6 +60,9 @@ def standings(game: str) -> ResponseReturnValue:
         game_name=get_game(game).name,
         games=[(slug, GAMES[slug].name) for slug in GAMES],
         scored=get_game(game).scored,
+        patience=league.is_patience(game),
+        on_the_table=league.on_the_tables(game, season),
+        patience_names=GAME_LABELS,
         rows=rows if everyone else rows[:SHOWN],
         total=len(rows),
         everyone=everyone,

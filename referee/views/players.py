@@ -32,6 +32,7 @@ from referee.i18n import MINUS, fmt_int, render_text
 from referee.models import Hand, HandEvent, Member, Seat, Table, utcnow
 from referee.rules import GAME_NAMES, GAMES, get_game
 from referee.rules.errors import InvalidInput, RulesError
+from referee.rules.patience import GAME_LABELS, PatienceStats, statistics
 from referee.views.tables import local_path
 
 bp = Blueprint("players", __name__)
@@ -305,6 +306,40 @@ def _partner_order(game: str) -> Callable[[Partner], tuple[int, int, str, int]]:
     return lambda p: (-p.net, -p.together, p.name.casefold(), p.member_id)
 
 
+def patience_stats(member: Member, seats: Sequence[Sitting]) -> dict[str, PatienceStats]:
+    """His record in each patience (Relógio, Relógio Real, Paciência do Cachorro) over his live
+    patience hands: games, wins, win rate and the figures (:func:`referee.rules.patience.statistics`).
+    Reads his own patience hands only, and none when he never sat at a patience table."""
+    games = [g for g in {s.game for s in seats if s.played > 0} if g in GAMES and league.is_patience(g)]
+    if not games:
+        return {}
+    void = exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void")
+    query = (
+        select(Table.game, Table.options, Seat.name, Hand.record)
+        .join(Seat, and_(Seat.table_id == Hand.table_id, Seat.member_id == member.id))
+        .join(Table, Table.id == Hand.table_id)
+        .where(Table.game.in_(games), ~void)
+    )
+    return statistics(hand for _key, hand in league.patience_hands(query))
+
+
+def patience_figure(stats: PatienceStats) -> str:
+    """What else a patience's record says, in words: how often Relógio's king exchange was
+    used, Relógio Real's sequences per game, the round the Cachorro came out in."""
+    if stats.game == "relogio":
+        used = int(stats.averages.get("king_exchanges", 0) * stats.games)
+        return ngettext("King exchange used in %(num)d game.", "King exchange used in %(num)d games.", used)
+    if stats.game == "relogio_real":
+        average = stats.averages.get("sequences", 0)
+        return _("%(avg)s sequences removed per game on average.", avg=format_decimal(float(average), format="#,##0.0"))
+    if not stats.wins:
+        return ""
+    return _("Came out in round %(rounds)s.", rounds=", ".join(
+        ngettext("%(round)s (%(num)d time)", "%(round)s (%(num)d times)", count, round=fmt_int(round_number))
+        for round_number, count in stats.wins_by_figure.items()
+    ))
+
+
 # --------------------------------------------------------------------------- pages
 
 
@@ -339,6 +374,7 @@ def _member_or_404(member_id: int) -> Member:
 def _page(member: Member, *, status: int = 200, errors: Mapping[str, str] | None = None, typed: Mapping[str, str] | None = None) -> ResponseReturnValue:
     seats = sittings(member)
     games = game_rows(seats)
+    patience = patience_stats(member, seats)
     page = _page_number()
     start = (page - 1) * HISTORY_PAGE
     over_time = {row.game: net_over_time(seats, row.game) for row in games}
@@ -350,6 +386,10 @@ def _page(member: Member, *, status: int = 200, errors: Mapping[str, str] | None
             games=games,
             game_names=GAME_NAMES,
             scored={row.game: row.game in GAMES and get_game(row.game).scored for row in games},
+            patience=patience,
+            patience_names=GAME_LABELS,
+            patience_figure=patience_figure,
+            patience_games={row.game for row in games if row.game in GAMES and league.is_patience(row.game)},
             over_time=over_time,
             charts={game: chart(points, game) for game, points in over_time.items()},
             partners=partners(member, seats),
