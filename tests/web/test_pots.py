@@ -1,24 +1,15 @@
 """Pots that stay on the table between deals (issue 7's pot games): the ledger fills each
 hand's ``carried_in`` with the chips on the table, minus the sum of the live deltas, and
-reports them. Kentucky Derby is registered here for the test only (its pages come later)."""
+reports them, here through Kentucky Derby's API."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from flask.testing import FlaskClient
 
-from referee.rules import GAMES, kentucky_derby
+from referee.rules import kentucky_derby
 from tests.web.api_support import API, assert_error, auth, get_table, void
 
 PLAYERS = ["Ana", "Bia", "Caio", "Dani"]
-
-
-@pytest.fixture(autouse=True)
-def derby_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setitem(GAMES, kentucky_derby.SLUG, kentucky_derby.RULES)
-    yield
 
 
 def _table(client: FlaskClient) -> dict:
