@@ -723,8 +723,9 @@ def _stored_answer(table: Table, key: str, digest: str) -> tuple[int, dict[str, 
 
 
 def get_hand(table: Table, number: object) -> Hand | None:
-    """Hand ``number`` of the table with its events (one indexed query), or None."""
-    if isinstance(number, bool) or not isinstance(number, int):
+    """Hand ``number`` of the table with its events (one indexed query), or None. A number
+    beyond what a database integer holds names no hand (and must not reach the query)."""
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 2**31 - 1:
         return None
     query = select(Hand).where(Hand.table_id == table.id, Hand.number == number).options(selectinload(Hand.events))
     return db.session.scalar(query)
