@@ -238,10 +238,11 @@ def _el_gato_page() -> dict[str, Any]:
     from referee.rules import el_gato
 
     names = {"10": _("sota (10)"), "1": _("ace (1)")}
+    refused = [n for n in range(el_gato.MIN_PLAYERS, el_gato.MAX_PLAYERS + 1) if n not in el_gato.PLAYER_COUNTS]
     order = [names.get(rank, rank) for rank in el_gato.rank_order(el_gato.ElGatoOptions())]
     return {
         "deals": [(n, el_gato.cards_each(n)) for n in el_gato.PLAYER_COUNTS],
-        "refused": [n for n in range(el_gato.MIN_PLAYERS, el_gato.MAX_PLAYERS + 1) if n not in el_gato.PLAYER_COUNTS],
+        "refused": _("%(some)s or %(last)s", some=", ".join(str(n) for n in refused[:-1]), last=refused[-1]),
         "order": order,
         "deck": el_gato.DECK,
     }

@@ -334,10 +334,8 @@ def patience_figure(stats: PatienceStats) -> str:
         return _("%(avg)s sequences removed per game on average.", avg=format_decimal(float(average), format="#,##0.0"))
     if not stats.wins:
         return ""
-    return _("Came out in round %(rounds)s.", rounds=", ".join(
-        ngettext("%(round)s (%(num)d time)", "%(round)s (%(num)d times)", count, round=fmt_int(round_number))
-        for round_number, count in stats.wins_by_figure.items()
-    ))
+    rounds = ", ".join(_("%(wins)s in round %(round)s", wins=fmt_int(count), round=fmt_int(n)) for n, count in stats.wins_by_figure.items())
+    return _("Wins: %(rounds)s.", rounds=rounds)
 
 
 # --------------------------------------------------------------------------- pages

@@ -275,7 +275,7 @@ def test_the_player_page_shows_the_win_rate_per_patience(app: Flask, client: Fla
     for name, rate in (("Relógio", "50%"), ("Relógio Real", "50%"), ("Paciência do Cachorro", "100%")):
         assert f'<th scope="row">{name}</th>' in section and rate in section
     assert "King exchange used in 1 game" in section
-    assert "round 1 (1 time), 2 (2 times)" in section
+    assert "Wins: 1 in round 1, 2 in round 2." in section
     assert 'id="game-koziri-h"' in page  # the paying game keeps its own card
     assert 'id="game-relogio-h"' not in page and 'id="game-cachorro-h"' not in page  # no net chart for a patience
 
