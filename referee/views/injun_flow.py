@@ -77,14 +77,14 @@ class InjunDraft(flow.Draft):
 def describe(player: str, action: injun.Action, system: injun.System) -> str:
     """One action in words, for the list of what was done."""
     if action.kind is injun.Kind.DROP:
-        return _("%(name)s drops out", name=player)
+        return str(_("%(name)s drops out", name=player))
     if action.kind is injun.Kind.SEE:
-        return _("%(name)s pays 2 chips to see", name=player)
+        return str(_("%(name)s pays 2 chips to see", name=player))
     if action.kind is injun.Kind.CLOSE:
-        return _("%(name)s closes the pot with their card", name=player)
+        return str(_("%(name)s closes the pot with their card", name=player))
     if system is injun.System.BRAG:
-        return _("%(name)s bets 1 chip", name=player)
-    return _("%(name)s bets %(amount)s", name=player, amount=action.amount)
+        return str(_("%(name)s bets 1 chip", name=player))
+    return str(_("%(name)s bets %(amount)s", name=player, amount=action.amount))
 
 
 def names(players: tuple[str, ...] | list[str]) -> str:
@@ -380,9 +380,9 @@ class InjunFlow(flow.Flow):
             return None
         last = b.actions[-1][0] if b.actions else ""
         if b.end is injun.End.CALLED:
-            return _("%(name)s matched the bet before: the betting is closed.", name=b.closed_by or last)
+            return str(_("%(name)s matched the bet before: the betting is closed.", name=b.closed_by or last))
         if b.end is injun.End.LAST_STANDING:
-            return _("Everybody else dropped out: %(name)s is the last player betting.", name=b.betting[0])
+            return str(_("Everybody else dropped out: %(name)s is the last player betting.", name=b.betting[0]))
         if b.end is injun.End.SEEN:
-            return _("%(name)s paid 2 chips to see: the cards are compared.", name=last)
-        return _("%(name)s closed the pot, leaving %(other)s alone in the betting.", name=last, other=b.betting[0])
+            return str(_("%(name)s paid 2 chips to see: the cards are compared.", name=last))
+        return str(_("%(name)s closed the pot, leaving %(other)s alone in the betting.", name=last, other=b.betting[0]))
