@@ -83,8 +83,7 @@ class Field:
         return str(value)
 
 
-YES_NO = (("yes", N_("Yes")), ("no", N_("No")))
-WON_LOST = (("yes", N_("Won")), ("no", N_("Lost")))
+WON_LOST = (("yes", N_("Yes, it came out")), ("no", N_("No, it did not")))
 
 KOZIRI = (
     Field(
@@ -256,7 +255,8 @@ class ShortFlow(flow.Flow):
                 d.v.pop(f.name, None)
             elif f.default is not None and f.name not in d.v:
                 d.v[f.name] = f.default(self.options)
-        d.skipped = [n for n in dict.fromkeys(d.skipped) if (f := self.field(n)) is not None and f.optional and n not in d.v]
+        optional = {f.name for f in self.fields if f.optional}
+        d.skipped = [n for n in dict.fromkeys(d.skipped) if n in optional and n not in d.v]
         editing = self.field(d.edit)
         if editing is None or not self.applies(editing):
             d.edit = None

@@ -437,3 +437,15 @@ def test_a_double_tap_on_confirm_stores_one_hand(app: Flask, client: FlaskClient
     assert confirm(client, tid, preview) == 302
     assert confirm(client, tid, preview) == 302
     assert len(hands(app, tid)) == 1
+
+
+def test_a_hand_recorded_meanwhile_by_another_phone_is_a_conflict_not_a_loss(app: Flask, client: FlaskClient) -> None:
+    tid = new_table(client, "el_gato", FOUR)
+    preview = walk(client, tid, "set:loser:2")  # started while hand 1 was next, Dani dealing
+    with app.app_context():
+        ledger.record_hand(ledger.get_table(tid), {"loser": "Ana"})  # another phone, first
+    response = client.post(f"/t/{tid}/hand", data={"d": preview.d})
+    assert response.status_code == 409
+    assert 'name="renumber"' in response.get_data(as_text=True)  # the entered hand is offered
+    assert client.post(f"/t/{tid}/hand", data={"d": preview.d, "renumber": "1"}).status_code == 302
+    assert [(h["number"], h["record"]["loser"], h["dealer"]) for h in hands(app, tid)] == [(1, "Ana", "Dani"), (2, "Caio", "Dani")]
