@@ -62,7 +62,7 @@ def test_the_derby_movement_table_is_the_one_of_the_rule_text(client: FlaskClien
         ["Jack", "+1", "+1", "+1.5"],
         ["7 to 10", "0", "+1", "+1.5"],
         ["3 to 6", "0", "+0.5", "+1"],
-        ["2", "−1", "−0.5", "−0.5"],
+        ["Two", "−1", "−0.5", "−0.5"],
     ]
 
 
