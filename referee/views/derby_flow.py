@@ -35,7 +35,6 @@ LETTERS: dict[str, str] = {"c": "copas", "o": "ouros", "e": "espadas", "p": "pau
 LETTER_OF: dict[str, str] = {suit: letter for letter, suit in LETTERS.items()}
 #: The ranks that can be turned (the aces are the horses), highest first, as on the keypad.
 KEY_RANKS: tuple[str, ...] = tuple(rank for rank in derby.RANKS if rank != "A")
-MAX_CHIPS = 100_000
 _CARD_FIELD = re.compile(r"^cards\[(\d+)\]")
 
 
@@ -67,10 +66,12 @@ def signed_spaces(half_spaces: int) -> str:
 
 
 def _chips(text: str | None) -> int | None:
-    """A number of chips typed in a form: ASCII digits only (a stepper sends "" for the rest)."""
+    """A number of chips typed in a form: ASCII digits only (a number input sends "" for the
+    rest). A number past the engine's bounds (:data:`~referee.rules.pot.MAX_CHIPS`) is kept
+    for the engine to refuse with its sentence (more than nine digits as 10⁹)."""
     text = (text or "").strip()
-    if text.isascii() and text.isdigit() and len(text) <= 6:
-        return min(int(text), MAX_CHIPS + 1)
+    if text.isascii() and text.isdigit():
+        return int(text) if len(text) <= 9 else 10**9
     return None
 
 
@@ -92,7 +93,7 @@ class DerbyDraft(flow.Draft):
             name: code
             for name, code in self.bets.items()
             if isinstance(name, str) and isinstance(code, str) and code[:1] in LETTERS
-            and (code[1:] == "" or (code[1:].isascii() and code[1:].isdigit() and len(code) <= 7))
+            and (code[1:] == "" or (code[1:].isascii() and code[1:].isdigit() and len(code) <= 11))
         }
         self.cards = [code for code in self.cards if parse_code(code) is not None][: derby.DECK_WITHOUT_ACES]
 
@@ -230,8 +231,6 @@ class DerbyFlow(flow.Flow):
         accepts and say why the rest went (a forged or stale link shows the rule it breaks)."""
         d = self.draft
         d.bets = {name: code for name, code in d.bets.items() if name in self.players}
-        if d.pingo is not None and not 0 <= d.pingo <= MAX_CHIPS:
-            d.pingo = None
         while True:
             try:
                 self.race = self.replay(d.cards)

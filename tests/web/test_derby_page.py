@@ -202,6 +202,16 @@ def test_a_bet_of_no_chips_is_refused(app: Flask, client: FlaskClient) -> None:
     assert "derby-keypad" not in html
 
 
+def test_a_pingo_past_the_bounds_is_refused_with_the_engine_s_sentence(app: Flask, client: FlaskClient) -> None:
+    tid = new_table(client)
+    html = start_race(client, tid, pingo=2_000_000)
+    sentence = engine_says(app, lambda: derby.parse_hand(
+        {"pingo": 2_000_000, "bets": {n: {"horse": h, "amount": a} for n, (h, a) in BETS.items()}},
+        players=PLAYERS, options=derby.DerbyOptions(), dealer="Dani"))
+    assert errors_in(html) == [sentence]
+    assert "derby-keypad" not in html and stored(app, tid) == []
+
+
 # --------------------------------------------------------------------------- the race
 
 
