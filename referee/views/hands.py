@@ -7,14 +7,17 @@ from flask.typing import ResponseReturnValue
 
 from referee.models import Table
 from referee.views import flow
+from referee.views.derby_flow import DerbyFlow
+from referee.views.injun_flow import InjunFlow
 from referee.views.jubileu_flow import JubileuFlow
 from referee.views.quatrilho_flow import QuatrilhoFlow
 from referee.views.samba_flow import SambaFlow
+from referee.views.short_flow import SHORT_FLOWS
 from referee.views.tables import load, require_scorer
 
 bp = Blueprint("hands", __name__)
 
-FLOWS: dict[str, type[flow.Flow]] = {"jubileu": JubileuFlow, "quatrilho": QuatrilhoFlow, "samba": SambaFlow}
+FLOWS: dict[str, type[flow.Flow]] = {"jubileu": JubileuFlow, "quatrilho": QuatrilhoFlow, "samba": SambaFlow, "injun": InjunFlow, "kentucky_derby": DerbyFlow, **SHORT_FLOWS}
 
 
 def _table_and_flow(table_id: str) -> tuple[Table, type[flow.Flow]]:

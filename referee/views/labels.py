@@ -3,19 +3,23 @@ every language (they are the names players use); suit names are translated."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import get_translations
 from flask_babel import gettext as _
 
 from referee import access, ledger
-from referee.i18n import fmt_int, fmt_money
+from referee.i18n import fmt_int, fmt_money, render_text
+from referee.rules import injun
 from referee.rules.cards import SPANISH_RANKS, Suit, rank_label
 from referee.rules.jubileu import ALL_CALLS
+from referee.rules.patience import GAME_LABELS as PATIENCE_NAMES
 from referee.rules.quatrilho import Call as QCall
 from referee.rules.quatrilho import Mode
 from referee.rules.samba import HIDDEN_WORDS
-from referee.rules.text import N_
+from referee.rules.seats import join_names
+from referee.rules.text import N_, Text
 
 _CALLS = {c.value: c.label for c in ALL_CALLS}
 
@@ -106,12 +110,49 @@ def ngettext(singular: str, plural: str, n: int, **values: object) -> str:
 #: A game whose first player does something else adds its sentence here.
 TURN_LINES: dict[str, str] = {
     "samba": N_("%(dealer)s deals; %(speaker)s plays first."),
+    "kentucky_derby": N_("%(dealer)s deals; %(speaker)s moves the horses."),
+    "injun": N_("%(dealer)s deals; %(speaker)s bets first."),
+    "koziri": N_("%(dealer)s deals; %(speaker)s leads first."),
+    "lift_smoke": N_("%(dealer)s deals; %(speaker)s leads the first trick."),
+    "el_gato": N_("%(dealer)s deals; %(speaker)s plays first."),
+    # A patience has one player and no deal to speak of: say whose game it is.
+    "relogio": N_("%(dealer)s plays the patience."),
+    "cachorro": N_("%(dealer)s plays the patience."),
 }
+
+
+def patience(slug: str) -> str:
+    """A patience's name (Relógio, Relógio Real, Paciência do Cachorro: proper nouns)."""
+    return PATIENCE_NAMES.get(slug, slug)
 
 
 def turn_line(game: str, dealer: str, speaker: str) -> str:
     """Who deals and who goes first ("speaks" where there is an auction, "plays" in Samba)."""
     return _(TURN_LINES.get(game, N_("%(dealer)s deals; %(speaker)s speaks first.")), dealer=dealer, speaker=speaker)
+
+
+def injun_pots(contract: Mapping[str, Any], cards: Mapping[str, str] | None) -> list[str]:
+    """An Injun hand's pots in its history line ("Ana wins 12", "pot closed by Bia: Bia wins
+    8", "last pot: Ana and Caio share 4"): who took each, by the engine's own comparison."""
+    pots = [p for p in contract.get("pots") or [] if p.get("chips")]
+    out: list[str] = []
+    for pot in pots:
+        hand_pot = injun.HandPot(chips=pot["chips"], closer=pot.get("closer"), contenders=tuple(pot.get("contenders") or ()))
+        try:
+            winners = injun.winners_of(hand_pot, cards or {})
+        except (KeyError, ValueError):
+            continue  # a record without the cards it needs: say nothing rather than guess
+        if len(winners) == 1:
+            outcome = _("%(name)s wins %(chips)s", name=winners[0], chips=fmt_int(pot["chips"]))
+        else:
+            names = join_names(winners)
+            outcome = _("%(names)s share %(chips)s", names=render_text(names) if isinstance(names, Text) else names, chips=fmt_int(pot["chips"]))
+        if hand_pot.closer is not None:
+            outcome = _("pot closed by %(name)s: %(outcome)s", name=hand_pot.closer, outcome=outcome)
+        elif len(pots) > 1:
+            outcome = _("last pot: %(outcome)s", outcome=outcome)
+        out.append(outcome)
+    return out
 
 
 def team_name(players: list[str] | tuple[str, ...]) -> str:
