@@ -34,7 +34,7 @@ from referee.db import db
 from referee.models import Hand, HandDelta, HandEvent, Member, Seat, Season, Table
 from referee.rules import get_game
 from referee.rules.errors import InvalidInput, RulesError
-from referee.rules.patience import PATIENCES, PatienceHand, PatienceRules, statistics
+from referee.rules.patience import PATIENCES, PatienceHand, PatienceRules, PatienceStats, statistics
 from referee.rules.text import N_, Text
 
 SEASON_NAME_MAX = 60
@@ -203,6 +203,18 @@ def patience_hands(query: Select[Any]) -> list[tuple[tuple[Any, ...], PatienceHa
 
 def _live() -> Any:
     return ~exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void")
+
+
+def table_patience(table: Table) -> dict[str, PatienceStats]:
+    """One patience table's record so far, per patience (a Relógio table holds two): games,
+    wins and the win rate, from its live hands (for its scoreboard, where chips mean nothing)."""
+    query = (
+        select(Table.game, Table.options, Seat.name, Hand.record)
+        .join(Table, Table.id == Hand.table_id)
+        .join(Seat, Seat.table_id == Hand.table_id)
+        .where(Hand.table_id == table.id, _live())
+    )
+    return statistics(hand for _key, hand in patience_hands(query))
 
 
 def patience_rows(game: str, season: Season | None = None) -> list[Row]:

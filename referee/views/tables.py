@@ -149,6 +149,9 @@ def board(table: Table, *, history: bool = False) -> dict[str, Any]:
         # A pot game (Injun, Kentucky Derby, Lift Smoke): the chips left on the table for the
         # next deal (odd chips, a pot nobody won), which the balances do not show.
         "on_the_table": ledger.on_the_table(table, totals) if rules.pots else None,
+        # A patience (one player, nothing paid): games and wins per patience instead of chips.
+        "solo": rules.max_players == 1,
+        "patience": league.table_patience(table) if league.is_patience(table.game) else None,
         # A game scored toward a target (Samba): the teams, their totals and opening melds,
         # the end of the match and its rematch.
         "match": ledger.standing(table, totals),

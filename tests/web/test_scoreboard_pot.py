@@ -83,3 +83,16 @@ def test_a_hand_whose_chips_a_later_hand_took_cannot_be_voided_or_changed_first(
     assert client.post(f"{hands}/3/void", json={}, headers=_auth(table)).status_code == 200
     answer = client.get(f"/api/v1/tables/{table['id']}").get_json()
     assert set(answer["totals"].values()) == {0} and answer["on_the_table"] == 0
+
+
+def test_a_patience_table_shows_games_and_wins_per_patience_not_chips(client: FlaskClient) -> None:
+    table = create_table(client, game="relogio", players=["Ana"])
+    _claim(client, table)
+    html = client.get(f"/t/{table['id']}").get_data(as_text=True)
+    assert "pot-line" not in html and 'class="balance positive"' not in html
+    for record in ({"game": "relogio", "won": True}, {"game": "relogio", "won": False}, {"game": "relogio_real", "sequences": 4}):
+        record_ok(client, table, record)
+    html = client.get(f"/t/{table['id']}").get_data(as_text=True)
+    rows = re.findall(r'<span class="who">(Relógio(?: Real)?) <span class="small muted sub">([^<]*)</span></span>\s*<span class="balance">(\d+)%</span>', html)
+    assert [(name, rate) for name, _words, rate in rows] == [("Relógio", "50"), ("Relógio Real", "100")]
+    assert "Dealer: Ana" not in html and "Carteador: Ana" not in html
