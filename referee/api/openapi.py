@@ -15,6 +15,9 @@ from referee.rules.jubileu import ALL_CALLS
 from referee.rules.quatrilho import Call as QuatrilhoCall
 from referee.rules.quatrilho import Mode
 from referee.rules.samba import HIDDEN, PENALTY_KINDS
+from referee.rules import cachorro, injun, kentucky_derby, relogio
+from referee.rules.patience import PATIENCES
+from referee.rules.pot import MAX_CHIPS
 
 ERRORS = {
     "400": "The body is not JSON, a field has the wrong type, a required field is missing, or an option is unknown.",
@@ -42,7 +45,17 @@ def _option_schema(spec: Any) -> dict[str, Any]:
     return schema
 
 
-HAND_RECORDS = ("JubileuHand", "QuatrilhoHand", "SambaHand")
+HAND_RECORDS = (
+    "JubileuHand",
+    "QuatrilhoHand",
+    "SambaHand",
+    "KoziriHand",
+    "InjunHand",
+    "KentuckyDerbyHand",
+    "LiftSmokeHand",
+    "ElGatoHand",
+    "PatienceHand",
+)
 
 
 def _samba_team() -> dict[str, Any]:
@@ -70,6 +83,238 @@ def _samba_team() -> dict[str, Any]:
                 "description": "How many 100-point penalties, or the list of their kinds.",
             },
         },
+    }
+
+
+def _issue_7_records() -> dict[str, Any]:
+    """The hand records of Koziri, Injun, Kentucky Derby, Lift Smoke, El Gato and the patience
+    games (issue 7), each closed (no unknown field: the engine refuses one with 400) and with
+    its write variant (the record's fields plus :func:`WriteFields`' in one closed object)."""
+    suit = {"type": "string", "enum": [s.value for s in Suit]}
+    name = {"type": "string", "minLength": 1, "maxLength": 40}
+    dealer = {**name, "description": "Default: the dealer by rotation."}
+    chips = {"type": "integer", "minimum": 0, "maximum": MAX_CHIPS}
+    carried_in = {
+        **chips,
+        "description": "The chips already on the table from the deals before (the table's on_the_table). "
+        "Filled in by the table; a record that names another amount is refused with 422.",
+    }
+    out_order = {
+        "type": "array",
+        "items": {"oneOf": [name, {"type": "array", "items": name, "minItems": 1}]},
+        "description": "The players in the order they went out, first out first; a list for players who went out on the same trick.",
+    }
+    horses = {"oneOf": [suit, {"type": "array", "items": suit, "minItems": 1, "maxItems": 4, "uniqueItems": True}]}
+    derby_ranks = [r for r in kentucky_derby.RANKS if r != "A"]
+    records: dict[str, dict[str, Any]] = {
+        "KoziriHand": {
+            "required": ["dealer_trump", "dealer_second", "opponent_trump", "winner"],
+            "description": "One Koziri game (rules.md §8). The opponent's trump is one of the two suits the dealer left; "
+            "his second suit is the last one (derived, and checked when given). The loser pays the winner the table's stake.",
+            "properties": {
+                "dealer": dealer,
+                "dealer_trump": suit,
+                "dealer_second": {**suit, "description": "Not the dealer's trump."},
+                "opponent_trump": suit,
+                "opponent_second": {**suit, "description": "Derived: the suit nobody chose."},
+                "winner": {**name, "description": "The player who got rid of all his cards first."},
+            },
+        },
+        "InjunHand": {
+            "required": ["actions"],
+            "description": "One Injun deal (rules.md §4): every betting action in turn from the player after the dealer, "
+            "checked as it comes; then the ranks of exactly the players whose cards are compared. "
+            "Ties share a pot; odd chips stay on the table (option odd_chip).",
+            "properties": {
+                "dealer": dealer,
+                "system": {"type": "string", "enum": ["poker", "brag"], "description": "Default: the table's option."},
+                "ante": {**chips, "description": "Chips each player put in before the deal; default: the table's option."},
+                "carried_in": carried_in,
+                "actions": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {
+                        "type": "array",
+                        "minItems": 2,
+                        "maxItems": 2,
+                        "prefixItems": [
+                            name,
+                            {
+                                "oneOf": [
+                                    {"type": "string", "enum": ["bet", "drop", "see", "close"], "description": "bet (Brag: one chip), see and close are Brag's."},
+                                    {
+                                        "type": "object",
+                                        "required": ["bet"],
+                                        "additionalProperties": False,
+                                        "properties": {"bet": {"type": "integer", "minimum": 1, "maximum": MAX_CHIPS}},
+                                    },
+                                ]
+                            },
+                        ],
+                    },
+                },
+                "cards": {
+                    "type": "object",
+                    "additionalProperties": {"type": "string", "enum": list(reversed(injun.RANKS))},
+                    "description": "The rank each player in the showdown shows; only when cards are compared.",
+                },
+            },
+        },
+        "KentuckyDerbyHand": {
+            "required": ["bets"],
+            "description": "One Kentucky Derby race (rules.md §9): every player's bet on one horse (an ace, named by its suit), "
+            "and the cards turned in dealing order (copas, ouros, espadas, paus, again and again, then the tie-break cards), "
+            "or only the winner (and the second horse with more than 6 players).",
+            "properties": {
+                "dealer": dealer,
+                "pingo": {**chips, "description": "Chips each player puts in the centre; default: the table's option."},
+                "bets": {
+                    "type": "object",
+                    "minProperties": 1,
+                    "additionalProperties": {
+                        "oneOf": [
+                            {**suit, "description": "The horse, with the table's usual bet."},
+                            {
+                                "type": "object",
+                                "required": ["horse"],
+                                "additionalProperties": False,
+                                "properties": {"horse": suit, "amount": {"type": "integer", "minimum": 1, "maximum": MAX_CHIPS}},
+                            },
+                        ]
+                    },
+                    "description": "One entry per seated player.",
+                },
+                "cards": {
+                    "type": "array",
+                    "maxItems": kentucky_derby.DECK_WITHOUT_ACES,
+                    "items": {
+                        "type": "object",
+                        "required": ["rank", "suit"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "rank": {"type": "string", "enum": derby_ranks},
+                            "suit": suit,
+                            "horse": {**suit, "description": "The horse it was laid on: must be the one whose turn it is."},
+                        },
+                    },
+                },
+                "winner": {**horses, "description": "The winning horse, or several that shared the win when the cards ran out."},
+                "second": {**horses, "description": "Only when second place is played."},
+                "carried_in": carried_in,
+            },
+        },
+        "LiftSmokeHand": {
+            "required": ["winner"],
+            "description": "One Lift Smoke hand (rules.md §10): the winner takes every ante and deals next.",
+            "properties": {
+                "dealer": dealer,
+                "ante": {**chips, "description": "Default: the table's option."},
+                "winner": {**name, "description": "The last player still holding cards."},
+                "out_order": {**out_order, "description": out_order["description"] + " The winner only in the last entry, or left out."},
+                "carried_in": carried_in,
+            },
+        },
+        "ElGatoHand": {
+            "required": ["loser"],
+            "description": "One El Gato game (rules.md §3): the loser pays the table's stake to each other player (default 0: recorded only).",
+            "properties": {
+                "dealer": dealer,
+                "loser": {**name, "description": "The player left holding all the cards."},
+                "out_order": {**out_order, "description": out_order["description"] + " Every player but the loser."},
+            },
+        },
+        "PatienceHand": {
+            "anyOf": [{"required": ["won"]}, {"required": ["sequences"]}],
+            "description": "One patience (rules.md §2, §6) at a relogio table (Relógio or Relógio Real) or a cachorro table. "
+            "Nothing is paid. Relógio Real's result follows from its sequences (won may be left out).",
+            "properties": {
+                "dealer": {**name, "description": "Only the table's one player."},
+                "game": {"type": "string", "enum": list(PATIENCES), "description": "Default: relogio at a relogio table, cachorro at a cachorro table."},
+                "won": {"type": "boolean"},
+                "king_exchanges": {
+                    "type": ["integer", "boolean"],
+                    "minimum": 0,
+                    "maximum": 1,
+                    "description": "Relógio only: the King exchange was used (1) or not (0, the default); at most once.",
+                },
+                "sequences": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": relogio.MAX_SEQUENCES,
+                    "description": "Relógio Real only, required there: the sequences from Ace to King removed; "
+                    "won with at least the table's sequences_to_win (default 3).",
+                },
+                "round": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": cachorro.ROUNDS,
+                    "description": "Paciência do Cachorro: the deal it came out in; required when won, absent when lost.",
+                },
+            },
+        },
+    }
+    write_fields = _write_fields()
+    out: dict[str, Any] = {}
+    for key, record in records.items():
+        out[key] = {"type": "object", "additionalProperties": False, **record}
+        out[f"{key}Write"] = {
+            **out[key],
+            "description": "A hand to record: the record plus how to write it.",
+            "properties": {**record["properties"], **write_fields},
+        }
+    return out
+
+
+def _issue_7_contract() -> dict[str, Any]:
+    """The keys of a hand's ``contract`` in the games of issue 7 (each game's contract_summary)."""
+    suit = {"type": "string", "enum": [s.value for s in Suit]}
+    suits = {"type": "array", "items": suit}
+    out_order = {"type": ["array", "null"], "items": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}}
+    return {
+        "dealer": {"type": "string"},
+        "opponent": {"type": "string", "description": "Koziri: the dealer's opponent."},
+        "dealer_trump": suit,
+        "dealer_second": suit,
+        "opponent_trump": suit,
+        "opponent_second": suit,
+        "winner": {
+            "type": ["string", "array"],
+            "items": suit,
+            "description": "Koziri and Lift Smoke: the winning player; Kentucky Derby: the winning horses (several when they shared).",
+        },
+        "second": {**suits, "description": "Kentucky Derby: the second horse(s), empty when second place is not played."},
+        "backers": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}, "description": "Kentucky Derby: each horse's backers."},
+        "loser": {"type": "string", "description": "El Gato."},
+        "out_order": out_order,
+        "system": {"type": "string", "enum": ["poker", "brag"]},
+        "ante": {"type": "integer", "minimum": 0},
+        "end": {"type": "string", "enum": [e.value for e in injun.End], "description": "Injun: how the betting ended."},
+        "finalists": {"type": "array", "items": {"type": "string"}, "description": "Injun: the players still betting at the end."},
+        "chips": {"type": "integer", "minimum": 0, "description": "Injun: everything that was on the table."},
+        "carried_in": {"type": "integer", "minimum": 0, "description": "Pot games: the chips on the table before the deal."},
+        "pots": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"chips": {"type": "integer"}, "closer": {"type": ["string", "null"]}, "contenders": {"type": "array", "items": {"type": "string"}}},
+            },
+            "description": "Injun: each pot, who closed it and who could win it.",
+        },
+        "game": {"type": "string", "enum": list(PATIENCES), "description": "A patience: which one."},
+        "player": {"type": "string"},
+        "won": {"type": "boolean"},
+        "king_exchanges": {"type": ["integer", "null"]},
+        "sequences": {"type": ["integer", "null"]},
+        "round": {"type": ["integer", "null"]},
+    }
+
+
+def _write_fields() -> dict[str, Any]:
+    """How to write a hand (the WriteFields schema's properties)."""
+    return {
+        "expected_number": {"type": "integer", "minimum": 1, "description": "Refused with 409 unless it is the next hand number."},
+        "replaces": {"type": "integer", "minimum": 1, "description": "A correction: voids this hand in the same write and takes its place in the dealing rotation."},
+        "reason": {"type": "string", "maxLength": 200, "description": "Why the replaced hand was voided."},
     }
 
 
@@ -151,7 +396,14 @@ def _export_schemas() -> dict[str, Any]:
                         "properties": {
                             "rank": {"type": "integer"}, "member_id": {"type": "integer"}, "name": {"type": "string"},
                             "tables": {"type": "integer"}, "hands": {"type": "integer"}, "net": {"type": "integer"},
-                            "won": {"type": "integer", "description": "Matches won (Samba)."}, "average": {"type": "number", "description": "Net per hand played."},
+                            "won": {"type": "integer", "description": "Matches won (Samba); games won (the patience games, where hands are the games played)."},
+                            "average": {"type": "number", "description": "Net per hand played."},
+                            "win_rate": {"type": "number", "minimum": 0, "maximum": 1, "description": "The patience games only: games won out of games played."},
+                            "patiences": {
+                                "type": "object",
+                                "additionalProperties": {"type": "object", "required": ["games", "wins"], "properties": {"games": {"type": "integer"}, "wins": {"type": "integer"}}},
+                                "description": "The patience games only: games and wins per patience (relogio, relogio_real, cachorro).",
+                            },
                             "rating": {
                                 "type": ["object", "null"],
                                 "description": "openskill (Plackett-Luce): mu, sigma, margin (2 sigma, the ± shown), ordinal (mu - 3 sigma), games fed, provisional.",
@@ -189,7 +441,8 @@ def _export_paths(table_id: dict[str, Any]) -> dict[str, Any]:
         "/league/{game}/standings": {
             "get": {
                 "summary": "A game's standings: all time, or over a season (?season=<id>). Rows in the stated order: for chips or units the higher net, "
-                "then the higher average per hand, then fewer hands, then the name; for Samba more matches won, then more points, then the name.",
+                "then the higher average per hand, then fewer hands, then the name; for Samba more matches won, then more points, then the name; "
+                "for the patience games more games won, then the higher win rate, then the name.",
                 "parameters": [
                     {"name": "game", "in": "path", "required": True, "schema": {"type": "string", "enum": list(KNOWN_GAMES)}},
                     {"name": "season", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1}},
@@ -218,6 +471,117 @@ def _export_paths(table_id: dict[str, Any]) -> dict[str, Any]:
                 },
             }
         },
+    }
+
+
+def _koziri_schemas() -> dict[str, Any]:
+    """Koziri's referee helpers (POST /koziri/deal, /koziri/answer): stateless, no token."""
+    from referee.rules.koziri_play import DECK_SIZES, RANKS
+
+    suit = {"type": "string", "enum": [s.value for s in Suit]}
+    card = {"$ref": "#/components/schemas/KoziriCard"}
+    cards = {"type": "array", "items": card}
+    seats = {
+        "type": ["object", "null"],
+        "properties": {"dealer": {"type": "string"}, "opponent": {"type": "string"}},
+        "description": "With a table: the players in each seat; null without one.",
+    }
+    setting = {
+        "table": {"type": "string", "description": "A Koziri table's id: the pack, the players and the dealer by rotation come from it (404 if unknown, 422 if another game)."},
+        "deck": {"type": "integer", "enum": list(DECK_SIZES), "default": 32, "description": "Cards in the pack, without a table only."},
+        "dealer": {"type": "string", "description": "With a table only: the seated player who deals, if not the rotation's."},
+        "dealer_trump": suit,
+        "dealer_second": suit,
+        "opponent_trump": {**suit, "description": "One of the two suits the dealer left (422 otherwise)."},
+        "opponent_second": {**suit, "description": "Optional: the suit nobody chose."},
+    }
+    return {
+        "KoziriCard": {
+            "type": "object",
+            "required": ["rank", "suit"],
+            "additionalProperties": False,
+            "properties": {"rank": {"type": "string", "enum": list(RANKS), "description": "Ranks outside the pack's size are a 422."}, "suit": suit},
+        },
+        "KoziriDeal": {
+            "type": "object",
+            "required": ["dealer_trump", "dealer_second", "opponent_trump", "turned_up"],
+            "additionalProperties": False,
+            "properties": {
+                **setting,
+                "turned_up": {**cards, "maxItems": 16, "description": "The cards of the dealer's own two suits among the half of the pack he turned up (none is possible)."},
+            },
+        },
+        "KoziriDealAnswer": {
+            "type": "object",
+            "required": ["deck", "kept", "matched", "to_opponent", "to_dealer", "hands", "first_lead", "players"],
+            "properties": {
+                "deck": {"type": "integer", "enum": list(DECK_SIZES)},
+                "dealer_trump": suit,
+                "dealer_second": suit,
+                "opponent_trump": suit,
+                "opponent_second": suit,
+                "kept": {**cards, "description": "1. The dealer keeps his turned-up cards."},
+                "matched": {**cards, "description": "2. The same ranks in the opponent's corresponding suits go to the opponent."},
+                "to_opponent": {**cards, "description": "3. The rest of the dealer's suits go to the opponent."},
+                "to_dealer": {**cards, "description": "4. The rest of the opponent's suits go to the dealer."},
+                "hands": {
+                    "type": "object",
+                    "required": ["dealer", "opponent"],
+                    "properties": {"dealer": cards, "opponent": cards},
+                    "description": "Both full hands, half the pack each: own suits first (trump first), strongest first.",
+                },
+                "first_lead": {"type": "string", "enum": ["dealer", "opponent"]},
+                "players": seats,
+            },
+        },
+        "KoziriAnswerCheck": {
+            "type": "object",
+            "required": ["dealer_trump", "dealer_second", "opponent_trump", "answers", "top", "answer"],
+            "additionalProperties": False,
+            "properties": {
+                **setting,
+                "answers": {"type": "string", "description": "Who answers: a seated player's name with a table, else \"dealer\" or \"opponent\"."},
+                "top": card,
+                "answer": {"oneOf": [{"const": "take"}, card], "description": "A card, or \"take\" to pick up the pile."},
+                "hand": {**cards, "description": "Optional: the answerer's cards (open in Koziri), to tell a compulsory take from one by choice."},
+            },
+        },
+        "KoziriVerdict": {
+            "type": "object",
+            "required": ["legal", "how", "reason", "compulsory", "beating", "answers", "beating_in_pack", "players"],
+            "properties": {
+                "legal": {"type": "boolean"},
+                "how": {"type": ["string", "null"], "enum": ["higher", "trump", "take", None], "description": "How a legal answer beats the card, or take; null when illegal."},
+                "reason": {"type": "string", "description": "Why, as a sentence."},
+                "compulsory": {"type": "boolean", "description": "A take when nothing in the hand (or in the whole pack) beats the card."},
+                "beating": {"type": ["array", "null"], "items": card, "description": "The cards of the given hand that beat the top card; null without a hand."},
+                "answers": {"type": "string", "enum": ["dealer", "opponent"]},
+                "beating_in_pack": {**cards, "description": "Every card of the pack that would beat the top card for the answerer, weakest first, his trumps last."},
+                "players": seats,
+            },
+        },
+    }
+
+
+def _koziri_paths() -> dict[str, Any]:
+    language = {"name": "language", "in": "query", "required": False, "schema": {"type": "string", "enum": ["pt-BR", "en"]}, "description": "Without a table (a table answers in its own)."}
+
+    def helper(summary: str, body: str, answer: str) -> dict[str, Any]:
+        return {
+            "post": {
+                "summary": summary,
+                "parameters": [language],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{body}"}}}},
+                "responses": {
+                    "200": {"description": "OK", "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{answer}"}}}},
+                    **_error_responses("400", "404", "422"),
+                },
+            }
+        }
+
+    return {
+        "/koziri/deal": helper("Koziri deal helper (rules.md §8(a)): both full hands from the dealer's turned-up cards of his suits. Nothing is stored.", "KoziriDeal", "KoziriDealAnswer"),
+        "/koziri/answer": helper("Koziri answer checker (rules.md §8(c)): is the answer to the top card legal, and why. Nothing is stored.", "KoziriAnswerCheck", "KoziriVerdict"),
     }
 
 
@@ -459,14 +823,7 @@ def document(server: str) -> dict[str, Any]:
                 "QuatrilhoHandWrite": {
                     "allOf": [{"$ref": "#/components/schemas/QuatrilhoHand"}, {"$ref": "#/components/schemas/WriteFields"}],
                 },
-                "WriteFields": {
-                    "type": "object",
-                    "properties": {
-                        "expected_number": {"type": "integer", "minimum": 1, "description": "Refused with 409 unless it is the next hand number."},
-                        "replaces": {"type": "integer", "minimum": 1, "description": "A correction: voids this hand in the same write and takes its place in the dealing rotation."},
-                        "reason": {"type": "string", "maxLength": 200, "description": "Why the replaced hand was voided."},
-                    },
-                },
+                "WriteFields": {"type": "object", "properties": _write_fields()},
                 "JubileuHandWrite": {
                     "description": "A hand to record: the record plus how to write it.",
                     "allOf": [{"$ref": "#/components/schemas/JubileuHand"}, {"$ref": "#/components/schemas/WriteFields"}],
@@ -499,7 +856,10 @@ def document(server: str) -> dict[str, Any]:
                         "contract": {
                             "type": "object",
                             "description": "What was played, in the game's terms (Jubileu: bid, declarers, partner, trump, called; "
-                            "Quatrilho: mode, declarer, partner, giver, called_card, sitting_out; Samba: went_out).",
+                            "Quatrilho: mode, declarer, partner, giver, called_card, sitting_out; Samba: went_out; "
+                            "Koziri: dealer, opponent, the four suits, winner; Injun: system, ante, end, finalists, chips, carried_in, pots; "
+                            "Kentucky Derby: winner and second (lists of horses), backers, carried_in; Lift Smoke: winner, ante, out_order, carried_in; "
+                            "El Gato: loser, out_order; a patience: game, player, won and its figure).",
                             "properties": {
                                 "bid": {"type": "string", "enum": [c.value for c in ALL_CALLS]},
                                 "declarers": {"type": "array", "items": {"type": "string"}},
@@ -512,6 +872,7 @@ def document(server: str) -> dict[str, Any]:
                                 "called_card": {"type": ["object", "null"]},
                                 "sitting_out": {"type": ["string", "null"]},
                                 "went_out": {"type": ["string", "null"]},
+                                **_issue_7_contract(),
                             },
                         },
                         "breakdown": {"type": "array", "items": {"type": "object", "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}}}},
@@ -548,7 +909,9 @@ def document(server: str) -> dict[str, Any]:
                     },
                 },
                 "Void": {"type": "object", "properties": {"reason": {"type": "string", "maxLength": 200}}},
+                **_issue_7_records(),
                 **_export_schemas(),
+                **_koziri_schemas(),
             },
         },
         "paths": {
@@ -629,6 +992,7 @@ def document(server: str) -> dict[str, Any]:
                 "get": {"summary": "Running balances and the fewest transfers that settle them.", "parameters": [table_id], "responses": {"200": json_ok("Settlement"), **_error_responses("404")}}
             },
             **_export_paths(table_id),
+            **_koziri_paths(),
         },
     }
 

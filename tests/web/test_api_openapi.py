@@ -125,3 +125,136 @@ def test_enumerations_come_from_the_engine(document: dict) -> None:
 def test_idempotency_key_header_is_documented(document: dict) -> None:
     params = document["paths"]["/tables/{table_id}/hands"]["post"]["parameters"]
     assert any(p["in"] == "header" and p["name"] == "Idempotency-Key" for p in params)
+
+
+# --------------------------------------------------------------------------- issue 7's records
+
+#: Each new game's record schema (the table's game -> the schema's name).
+NEW_RECORDS = {
+    "koziri": "KoziriHand",
+    "injun": "InjunHand",
+    "kentucky_derby": "KentuckyDerbyHand",
+    "lift_smoke": "LiftSmokeHand",
+    "el_gato": "ElGatoHand",
+    "relogio": "PatienceHand",
+    "cachorro": "PatienceHand",
+}
+
+
+def _validator(document: dict, name: str) -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator({"$ref": f"#/components/schemas/{name}", "components": document["components"]})
+
+
+def _errors(document: dict, name: str, instance: Any) -> list[str]:
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in _validator(document, name).iter_errors(instance)]
+
+
+def test_the_new_games_records_are_described_with_their_write_variants(document: dict) -> None:
+    from referee.api.openapi import HAND_RECORDS
+
+    schemas = document["components"]["schemas"]
+    assert set(NEW_RECORDS.values()) <= set(HAND_RECORDS)
+    for name in set(NEW_RECORDS.values()):
+        record, write = schemas[name], schemas[f"{name}Write"]
+        assert record["additionalProperties"] is False and write["additionalProperties"] is False
+        assert set(write["properties"]) == set(record["properties"]) | {"expected_number", "replaces", "reason"}
+        assert not {"expected_number", "replaces", "reason"} & set(record["properties"])
+    for name in ("InjunHand", "KentuckyDerbyHand", "LiftSmokeHand"):  # the pot games
+        assert "carried_in" in schemas[name]["properties"]
+    for name in ("KoziriHand", "ElGatoHand", "PatienceHand"):
+        assert "carried_in" not in schemas[name]["properties"]
+    assert schemas["KoziriHand"]["required"] == ["dealer_trump", "dealer_second", "opponent_trump", "winner"]
+    assert schemas["PatienceHand"]["properties"]["game"]["enum"] == ["relogio", "relogio_real", "cachorro"]
+    assert schemas["InjunHand"]["properties"]["cards"]["additionalProperties"]["enum"][0] == "A"
+    assert "A" not in schemas["KentuckyDerbyHand"]["properties"]["cards"]["items"]["properties"]["rank"]["enum"]
+
+
+@pytest.mark.parametrize("game", list(NEW_RECORDS))
+def test_every_stored_example_record_of_the_new_games_validates_against_its_schema(client: FlaskClient, document: dict, game: str) -> None:
+    """Each example hand (tests/web/test_new_games_league.py) as posted against the write
+    schema, and as stored and answered (GET /tables/{id}) against its record schema, the hand
+    answer and the table: the record matches exactly one of the records the answer allows."""
+    from tests.web.test_new_games_league import SEATS, examples
+
+    from .api_support import create_table, get_table, record_ok
+
+    players = ["Ana", "Bia", "Caio", "Dani"][: SEATS[game]]
+    options, records = examples(game, players)
+    table = create_table(client, game=game, players=players, options=options)
+    name = NEW_RECORDS[game]
+    for number, record in enumerate(records, start=1):
+        assert _errors(document, f"{name}Write", {**record, "expected_number": number}) == []
+        answer = record_ok(client, table, record)
+        assert _errors(document, "HandAnswer", answer) == []
+    body = get_table(client, table["id"])
+    assert _errors(document, "Table", body) == []
+    assert len(body["hands"]) == len(records)
+    for hand in body["hands"]:
+        assert _errors(document, name, hand["record"]) == [], hand["record"]
+        others = [other for other in _answer_records(document) if other != name and not _errors(document, other, hand["record"])]
+        assert others == [], f"{hand['record']} also matches {others}"
+    settlement = client.get(f"{API}/tables/{table['id']}/settlement").get_json()
+    assert _errors(document, "Settlement", settlement) == []
+
+
+def _answer_records(document: dict) -> list[str]:
+    """The records a hand answer's ``record`` may be (its oneOf)."""
+    return [ref["$ref"].rsplit("/", 1)[1] for ref in document["components"]["schemas"]["HandAnswer"]["properties"]["record"]["oneOf"]]
+
+
+def test_a_jubileu_record_matches_none_of_the_new_schemas(client: FlaskClient, document: dict) -> None:
+    from .api_support import EXAMPLE_RECORD, create_table, get_table, record_ok
+
+    table = create_table(client)
+    assert _errors(document, "HandAnswer", record_ok(client, table, EXAMPLE_RECORD)) == []
+    (hand,) = get_table(client, table["id"])["hands"]
+    assert [name for name in _answer_records(document) if not _errors(document, name, hand["record"])] == ["JubileuHand"]
+
+
+@pytest.mark.parametrize(
+    ("name", "record"),
+    [
+        ("KoziriHand", {"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "winner": "Ana", "ante": 1}),
+        ("InjunHand", {"actions": [["Ana", {"bet": 0}]]}),
+        ("InjunHand", {"actions": [["Ana", "raise"]]}),
+        ("KentuckyDerbyHand", {"bets": {"Ana": "copas"}, "cards": [{"rank": "A", "suit": "copas"}]}),
+        ("LiftSmokeHand", {"ante": 1}),
+        ("ElGatoHand", {"loser": "Ana", "winner": "Bia"}),
+        ("PatienceHand", {"game": "relogio_real"}),
+        ("PatienceHand", {"game": "cachorro", "won": True, "round": 4}),
+    ],
+)
+def test_the_new_schemas_refuse_what_the_engine_refuses_for_its_shape(document: dict, name: str, record: dict) -> None:
+    assert _errors(document, name, record)
+
+
+def test_a_hand_number_beyond_a_database_integer_is_answered_as_documented(client: FlaskClient, document: dict) -> None:
+    """Found by the fuzz once the new records changed what it generates: such a number reached
+    the query and SQLite raised OverflowError (a 500). It names no hand: 404, as documented."""
+    from .api_support import auth, create_table
+
+    table = create_table(client)
+    huge = 418515314625826255422902058876928
+    writes = [
+        client.post(f"{API}/tables/{table['id']}/hands", json={"ultima": "copas", "replaces": huge}, headers=auth(table)),
+        client.post(f"{API}/tables/{table['id']}/hands/{huge}/void", headers=auth(table)),
+        client.get(f"{API}/tables/{table['id']}/hands/{huge}"),
+    ]
+    for response in writes:
+        assert response.status_code == 404
+        assert _errors(document, "Error", response.get_json()) == []
+
+
+def test_the_patience_standings_answer_as_documented(client: FlaskClient, document: dict) -> None:
+    from .api_support import create_table, record_ok
+
+    table = create_table(client, game="relogio", players=["Ana"])
+    record_ok(client, table, {"won": True})
+    record_ok(client, table, {"game": "relogio_real", "sequences": 2})
+    body = client.get(f"{API}/league/relogio/standings").get_json()
+    assert _errors(document, "Standings", body) == []
+    (row,) = body["standings"]
+    assert (row["hands"], row["won"], row["win_rate"]) == (2, 1, 0.5)
+    assert row["patiences"] == {"relogio": {"games": 1, "wins": 1}, "relogio_real": {"games": 1, "wins": 0}}
