@@ -108,6 +108,7 @@ def ngettext(singular: str, plural: str, n: int, **values: object) -> str:
 
 #: Who deals and who goes first, in each game's words (the default: "speaks", an auction).
 #: A game whose first player does something else adds its sentence here.
+TURN_LINE = N_("%(dealer)s deals; %(speaker)s speaks first.")
 TURN_LINES: dict[str, str] = {
     "samba": N_("%(dealer)s deals; %(speaker)s plays first."),
     "kentucky_derby": N_("%(dealer)s deals; %(speaker)s moves the horses."),
@@ -128,7 +129,7 @@ def patience(slug: str) -> str:
 
 def turn_line(game: str, dealer: str, speaker: str) -> str:
     """Who deals and who goes first ("speaks" where there is an auction, "plays" in Samba)."""
-    return _(TURN_LINES.get(game, N_("%(dealer)s deals; %(speaker)s speaks first.")), dealer=dealer, speaker=speaker)
+    return _(TURN_LINES.get(game, TURN_LINE), dealer=dealer, speaker=speaker)
 
 
 def injun_pots(contract: Mapping[str, Any], cards: Mapping[str, str] | None) -> list[str]:
@@ -177,6 +178,7 @@ def numbers_title(game: str) -> str:
 
 #: Who deals first and what that means for the first player, per game (the default: the
 #: lowest card, as in Jubileu and Quatrilho).
+DEALER_HELP_LOWEST = N_("Whoever draws the lowest card deals first. By default the last player deals, so player 1 speaks first.")
 DEALER_HELP: dict[str, str] = {
     "samba": N_("The player before the one who plays first deals. By default the last player deals, so player 1 plays first; the partnership draw decides it too."),
     "el_gato": N_("Whoever draws the highest card deals first. By default the last player deals, so player 1 gets the first card and plays first."),
@@ -186,6 +188,7 @@ DEALER_HELP: dict[str, str] = {
 
 #: How to write the names in order of play, per game (the default: the round goes on from
 #: player 1 to the next who plays).
+SEATING_HELP_ROUND = N_("Write the names in the order the game goes round: after player 1 comes the player who plays next, and so on.")
 SEATING_HELP: dict[str, str] = {
     "samba": N_("Write the names in the order the game goes round (to the left). Partners sit opposite each other: with four players, 1 and 3 play against 2 and 4; with six, 1, 3 and 5 against 2, 4 and 6."),
     "quatrilho": N_("Write the names in the order the game goes round: after player 1 comes the one who plays next, and so on. With five players, one sits out each hand (the dealer, or the cutter under the Timbó rules)."),
@@ -194,11 +197,11 @@ SEATING_HELP: dict[str, str] = {
 
 
 def dealer_help(game: str) -> str:
-    return _(DEALER_HELP.get(game, N_("Whoever draws the lowest card deals first. By default the last player deals, so player 1 speaks first.")))
+    return _(DEALER_HELP.get(game, DEALER_HELP_LOWEST))
 
 
 def seating_help(game: str) -> str:
-    return _(SEATING_HELP.get(game, N_("Write the names in the order the game goes round: after player 1 comes the player who plays next, and so on.")))
+    return _(SEATING_HELP.get(game, SEATING_HELP_ROUND))
 
 
 def player_count(rules: Any) -> str:

@@ -66,7 +66,7 @@ def test_a_hand_whose_chips_a_later_hand_took_cannot_be_voided_or_changed_first(
     hand without a tie, would leave hand 2 with a chip nobody put in. Refused with a sentence
     and nothing stored; a correction that leaves the same chip, or undoing from the last hand
     back, is accepted."""
-    table = create_table(client, game="injun", players=P3)
+    table = create_table(client, game="injun", players=P3, language="en")
     record_ok(client, table, TIE)
     record_ok(client, table, {"actions": [["Bia", "drop"], ["Caio", "drop"]]})
     hands = f"/api/v1/tables/{table['id']}/hands"
