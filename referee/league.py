@@ -9,7 +9,8 @@ two equal.
 Tie-breaks (stated on the page): for games settled in chips or units, the higher net, then the
 higher average per hand, then fewer hands, then the name; for games played to a target (Samba),
 more matches won, then the higher net points, then the name; for the patience games (one player,
-nothing paid), more games won, then the higher win rate, then the name.
+nothing paid), more games won, then the higher win rate, then the name; for El Gato (often played
+for nothing), fewer hands lost per hand played, then more hands, then the higher net, then the name.
 
 The patience games are counted from their hands (:func:`patience_rows`): a patience table has
 one seat and its net is always 0, and the seats keep no count of games won, so their standings
@@ -22,7 +23,7 @@ their nets then sum to minus those chips (:func:`on_the_tables`), not to zero.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -140,10 +141,17 @@ class Row:
     net: int
     won: int
     by_patience: tuple[tuple[str, int, int], ...] = ()
+    #: Hands lost, for a game ranked by losses (El Gato's "gato"); None for the others.
+    lost: int | None = None
 
     @property
     def average(self) -> float:
         return per_hand(self.net, self.hands)
+
+    @property
+    def loss_rate(self) -> float:
+        """Hands lost per hand played (El Gato), 0 before the first."""
+        return (self.lost or 0) / self.hands if self.hands else 0.0
 
     @property
     def win_rate(self) -> float:
@@ -160,6 +168,9 @@ class Row:
             "won": self.won,
             "average": round(self.average, 3),
         }
+        if self.lost is not None:
+            out["lost"] = self.lost
+            out["loss_rate"] = round(self.loss_rate, 4)
         if self.by_patience:
             out["win_rate"] = round(self.win_rate, 4)
             out["patiences"] = {game: {"games": games, "wins": wins} for game, games, wins in self.by_patience}
@@ -175,6 +186,8 @@ def _ordered(rows: Sequence[Row], game: str) -> list[Row]:
     """The stated tie-break order (module docstring)."""
     if is_patience(game):
         return sorted(rows, key=lambda r: (-r.won, -r.win_rate, r.name.casefold(), r.member_id))
+    if get_game(game).loser_field:
+        return sorted(rows, key=lambda r: (r.loss_rate, -r.hands, -r.net, r.name.casefold(), r.member_id))
     if get_game(game).scored:
         return sorted(rows, key=lambda r: (-r.won, -r.net, r.name.casefold(), r.member_id))
     return sorted(rows, key=lambda r: (-r.net, -r.average, r.hands, r.name.casefold(), r.member_id))
@@ -251,6 +264,32 @@ def patience_rows(game: str, season: Season | None = None) -> list[Row]:
     return _ordered(rows, game)
 
 
+def losses(game: str, season: Season | None = None) -> dict[int, int]:
+    """For a game ranked by losses (El Gato): each member's hands lost over the season's live
+    hands, read from the records (the seats keep no such count)."""
+    field = get_game(game).loser_field
+    if field is None:
+        return {}
+    tables = season_tables(season, game).with_only_columns(Table.id).order_by(None).subquery()
+    query = (
+        select(Seat.member_id, Seat.name, Hand.record)
+        .join(tables, tables.c.id == Hand.table_id)
+        .join(Seat, Seat.table_id == Hand.table_id)
+        .where(_live(), Seat.member_id.is_not(None))
+    )
+    lost: dict[int, int] = {}
+    for member_id, name, record in db.session.execute(query):
+        lost[member_id] = lost.get(member_id, 0) + (record.get(field) == name)
+    return lost
+
+
+def _with_losses(rows: list[Row], game: str, season: Season | None) -> list[Row]:
+    if get_game(game).loser_field is None:
+        return rows
+    lost = losses(game, season)
+    return [replace(row, lost=lost.get(row.member_id, 0)) for row in rows]
+
+
 def standings(game: str, season: Season | None = None) -> list[Row]:
     """A game's standings over a season (or all time): one grouped query over the seats (for a
     patience, over its hands: :func:`patience_rows`)."""
@@ -272,7 +311,7 @@ def standings(game: str, season: Season | None = None) -> list[Row]:
         .having(func.sum(Seat.played) > 0)
     )
     rows = [Row(int(i), n, int(t), int(h), int(net), int(w)) for i, n, t, h, net, w in db.session.execute(query)]
-    return _ordered(rows, game)
+    return _ordered(_with_losses(rows, game, season), game)
 
 
 def standings_from_hands(game: str, season: Season | None = None) -> list[Row]:
@@ -308,4 +347,4 @@ def standings_from_hands(game: str, season: Season | None = None) -> list[Row]:
     for member in db.session.scalars(select(Member).where(Member.id.in_(list(per)))):
         names[member.id] = member.name
     rows = [Row(i, names[i], e["tables"], e["hands"], e["net"], e["won"]) for i, e in per.items()]
-    return _ordered(rows, game)
+    return _ordered(_with_losses(rows, game, season), game)

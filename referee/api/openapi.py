@@ -399,6 +399,8 @@ def _export_schemas() -> dict[str, Any]:
                             "won": {"type": "integer", "description": "Matches won (Samba); games won (the patience games, where hands are the games played)."},
                             "average": {"type": "number", "description": "Net per hand played."},
                             "win_rate": {"type": "number", "minimum": 0, "maximum": 1, "description": "The patience games only: games won out of games played."},
+                            "lost": {"type": "integer", "minimum": 0, "description": "El Gato only: hands the player lost (left holding the cards)."},
+                            "loss_rate": {"type": "number", "minimum": 0, "maximum": 1, "description": "El Gato only: hands lost out of hands played; the standings put the lowest first."},
                             "patiences": {
                                 "type": "object",
                                 "additionalProperties": {"type": "object", "required": ["games", "wins"], "properties": {"games": {"type": "integer"}, "wins": {"type": "integer"}}},

@@ -275,6 +275,9 @@ class ElGatoRules(GameModule):
     option_specs = OPTIONS
     options_class = ElGatoOptions
     money_option: str | None = "chip_value"
+    #: The league ranks El Gato by how often each player was left with the cards: with the
+    #: usual stake of 0 nothing is paid and every net is 0.
+    loser_field: str | None = "loser"
 
     def seat_teams(self, players: Sequence[str], raw: object, options: ElGatoOptions) -> Teams:
         _check_table(players)

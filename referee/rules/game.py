@@ -38,6 +38,10 @@ class GameRules(Protocol[O, H]):
     #: Derby, Lift Smoke): their hand record takes ``carried_in``, the chips already there,
     #: which the ledger fills in from the table (minus the sum of the live hands' deltas).
     pots: bool
+    #: The hand record's field that names the hand's loser, for games whose players are ranked
+    #: by how often they lost (El Gato: "loser", where the stake is often 0 and nothing is paid);
+    #: None for the others.
+    loser_field: str | None
 
     def parse_options(self, raw: object) -> O:
         """Options as posted, defaults filled in; :class:`InvalidInput` for unknown names or values."""
@@ -88,6 +92,7 @@ class GameModule:
     stock_option: str | None = None
     money_option: str | None = None
     pots = False
+    loser_field: str | None = None
 
     def parse_options(self, raw: object) -> Any:
         return self.options_class.from_json(raw)

@@ -61,6 +61,7 @@ def standings(game: str) -> ResponseReturnValue:
         games=[(slug, GAMES[slug].name) for slug in GAMES],
         scored=get_game(game).scored,
         patience=league.is_patience(game),
+        losses=get_game(game).loser_field is not None,
         on_the_table=league.on_the_tables(game, season),
         patience_names=GAME_LABELS,
         rows=rows if everyone else rows[:SHOWN],

@@ -5,6 +5,7 @@ and the patience games ranked by games won, with each player's win rate per pati
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -286,3 +287,36 @@ def test_a_player_without_patience_has_no_patience_section(client: FlaskClient) 
         member_id = db.session.query(Member).filter_by(name="Bia").one().id
     page = _page(client, f"/players/{member_id}")
     assert 'id="patience-h"' not in page and 'id="game-el_gato-h"' in page
+
+
+def test_el_gato_for_nothing_is_ranked_by_hands_lost_per_hand(app: Flask, client: FlaskClient) -> None:
+    """The usual stake is 0: nobody pays and every net is 0, so the league ranks El Gato by how
+    often each player was left with the cards (fewest per hand first), counted from the hands."""
+    table = create_table(client, game="el_gato", players=P4)
+    for loser in ("Caio", "Ana", "Caio", "Dani", "Caio"):
+        record_ok(client, table, {"loser": loser})
+    two = create_table(client, game="el_gato", players=["Bia", "Dani"])
+    for loser in ("Dani", "Bia"):
+        record_ok(client, two, {"loser": loser})
+    with app.app_context():
+        rows = league.standings("el_gato")
+        assert rows == league.standings_from_hands("el_gato")
+        # Bia: 1 of 7 lost; Ana 1 of 5; Dani 2 of 7; Caio 3 of 5.
+        assert [(r.name, r.hands, r.lost) for r in rows] == [("Bia", 7, 1), ("Ana", 5, 1), ("Dani", 7, 2), ("Caio", 5, 3)]
+        assert all(r.net == 0 for r in rows)
+    page = _page(client, "/league/el_gato?season=all")
+    assert page.index(">Bia<") < page.index(">Ana<") < page.index(">Dani<") < page.index(">Caio<")
+    assert re.search(r"0[.,]14", page) and re.search(r"0[.,]60", page)  # the losses per hand
+    # A voided hand no longer counts against its loser.
+    assert void(client, table, 5).status_code == 200
+    api = client.get(f"{API}/league/el_gato/standings").get_json()
+    caio = next(r for r in api["standings"] if r["name"] == "Caio")
+    assert caio["lost"] == 2 and caio["loss_rate"] == 0.5
+
+
+def test_other_games_carry_no_loss_count(app: Flask, client: FlaskClient) -> None:
+    table = create_table(client, game="koziri", players=["Ana", "Bia"])
+    record_ok(client, table, {"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "winner": "Ana"})
+    with app.app_context():
+        assert all(r.lost is None for r in league.standings("koziri"))
+    assert "lost" not in client.get(f"{API}/league/koziri/standings").get_json()["standings"][0]
