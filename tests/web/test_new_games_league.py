@@ -307,6 +307,7 @@ def test_el_gato_for_nothing_is_ranked_by_hands_lost_per_hand(app: Flask, client
     page = _page(client, "/league/el_gato?season=all")
     assert page.index(">Bia<") < page.index(">Ana<") < page.index(">Dani<") < page.index(">Caio<")
     assert re.search(r"0[.,]14", page) and re.search(r"0[.,]60", page)  # the losses per hand
+    assert ">Net<" not in page and ">Saldo<" not in page  # played for nothing: no net column
     # A voided hand no longer counts against its loser.
     assert void(client, table, 5).status_code == 200
     api = client.get(f"{API}/league/el_gato/standings").get_json()
