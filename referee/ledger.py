@@ -388,6 +388,14 @@ def on_the_table(table: Table, balances: Mapping[str, int] | None = None) -> int
     return -sum((totals(table) if balances is None else balances).values())
 
 
+def chips_carried_in(table: Table, replaced: Hand | None = None) -> int:
+    """The chips on the table a hand is played with: the table's now, or for a correction
+    those of the hand it replaces (a correction keeps that hand's place in the deals)."""
+    if replaced is not None:
+        return int(replaced.record.get("carried_in", 0))
+    return on_the_table(table)
+
+
 def to_settle(table: Table, balances: Mapping[str, int] | None = None) -> dict[str, int]:
     """The balances the settle-up clears. For a pot game, the chips still on the table are
     shared back equally (odd chips in order of play from the next deal's first player), so
@@ -620,10 +628,13 @@ def record_hand(
             raise NotFound()
         if old.is_void:
             raise Conflict(Text(N_("Hand %(number)s is already void."), number=old.number))
-    # A correction keeps the place, and so the chips on the table, of the hand it replaces.
-    carried = int(old.record.get("carried_in", 0)) if old is not None else None
     preview = preview_hand(
-        table, raw, dealer=old.dealer if old else dealer, number=number, correcting=old is not None, carried_in=carried
+        table,
+        raw,
+        dealer=old.dealer if old else dealer,
+        number=number,
+        correcting=old is not None,
+        carried_in=chips_carried_in(table, old),
     )
     rules = rules_of(table)
     players = players_of(table)

@@ -241,27 +241,11 @@ class DerbyFlow(flow.Flow):
                 d.cards = d.cards[: int(match.group(1))] if match else []
 
     def judge(self, draft: flow.Draft | None = None) -> tuple[ledger.Preview | None, RulesError | None]:
-        """The engine's verdict on the draft (remembered: a page asks several times). A
-        correction is judged with the chips that were on the table when the race it corrects
-        was run, as the ledger will store it."""
+        """The engine's verdict on the draft (remembered: a page asks several times)."""
         draft = draft or self.draft
         key = json.dumps(self.record(draft), sort_keys=True)
         if key not in self._judged:
-            if draft.replaces is None:
-                self._judged[key] = super().judge(draft)
-            else:
-                old = ledger.get_hand(self.table, draft.replaces)
-                carried = int(old.record.get("carried_in", 0)) if old is not None else 0
-                try:
-                    preview = ledger.preview_hand(
-                        self.table, self.record(draft), dealer=self.dealer, number=draft.n or None,
-                        correcting=True, carried_in=carried,
-                    )
-                    self._judged[key] = (preview, None)
-                except RulesError as exc:
-                    self._judged[key] = (None, exc)
-                except ledger.Conflict as exc:
-                    self._judged[key] = (None, RulesError(exc.text))
+            self._judged[key] = super().judge(draft)
         return self._judged[key]
 
     def step(self) -> str:
@@ -340,13 +324,6 @@ class DerbyFlow(flow.Flow):
         horse = LETTERS.get(code[:1])
         return horse, int(code[1:]) if code[1:] else self.options.bet
 
-    def carried_in(self) -> int:
-        """The chips lying on the table from earlier races (for a correction: as they were)."""
-        if self.draft.replaces is not None:
-            old = ledger.get_hand(self.table, self.draft.replaces)
-            return int(old.record.get("carried_in", 0)) if old is not None else 0
-        return ledger.on_the_table(self.table)
-
     def extra_context(self, step: str) -> dict[str, Any]:
         d = self.draft
         race = self.race or self.replay([])
@@ -364,7 +341,7 @@ class DerbyFlow(flow.Flow):
             "last_note": race.notes[-1] if race.notes and last is not None and race.notes[-1].after == last.index else None,
             "keypad": [(s.value, [self._key(rank, s, used) for rank in KEY_RANKS]) for s in derby.HORSES],
             "preview": preview,
-            "carried_in": self.carried_in(),
+            "carried_in": self.carried_in,
             "second_place": self.second_place,
             "error_field": self.error_field,
             "spaces": spaces,

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import secrets
 from dataclasses import asdict, dataclass
+from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
 from flask import abort, flash, jsonify, redirect, render_template, request, url_for
@@ -26,7 +27,7 @@ from flask_babel import gettext as _
 
 from referee import ledger
 from referee.i18n import render_text
-from referee.models import Table
+from referee.models import Hand, Table
 from referee.rules.errors import RulesError
 from referee.views.tables import actor_code, offer_undo
 
@@ -108,11 +109,12 @@ class Flow:
         self.rules = ledger.rules_of(table)
         self.options = self.rules.parse_options(table.options)
         self.players = ledger.players_of(table)
+        self.replaced: Hand | None = None  # the hand a correction replaces
         if draft.replaces is not None:
-            old = ledger.get_hand(table, draft.replaces)
-            if old is None:
+            self.replaced = ledger.get_hand(table, draft.replaces)
+            if self.replaced is None:
                 abort(404)
-            self.dealer = old.dealer
+            self.dealer = self.replaced.dealer
         elif draft.dealer in self.players:
             self.dealer = draft.dealer
         else:
@@ -157,6 +159,12 @@ class Flow:
         """Checks of the page's own before the engine's (Samba: the card counter), raising
         :class:`RulesError`."""
 
+    @cached_property
+    def carried_in(self) -> int:
+        """A pot game's chips on the table for this hand: the table's, or for a correction
+        those of the hand it corrects (as the ledger will store it)."""
+        return ledger.chips_carried_in(self.table, self.replaced)
+
     def judge(self, draft: Draft | None = None) -> tuple[ledger.Preview | None, RulesError | None]:
         draft = draft or self.draft
         try:
@@ -167,6 +175,7 @@ class Flow:
                 dealer=self.dealer,
                 number=draft.n or None,
                 correcting=draft.replaces is not None,
+                carried_in=self.carried_in,
             )
             return preview, None
         except RulesError as exc:

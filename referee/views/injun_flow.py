@@ -20,14 +20,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, ClassVar
 
 from flask import request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from referee import ledger
 from referee.i18n import render_text
 from referee.rules import injun
 from referee.rules.cards import french_rank_label
@@ -112,15 +110,6 @@ class InjunFlow(flow.Flow):
         super().__init__(*args, **kwargs)
 
     # -- the betting, as the engine replays it
-
-    @cached_property
-    def carried_in(self) -> int:
-        """The chips on the table from the deals before: the table's, or for a correction
-        those of the hand it corrects (the ledger does the same when it stores it)."""
-        if self.draft.replaces is not None:
-            old = ledger.get_hand(self.table, self.draft.replaces)
-            return int(old.record.get("carried_in", 0)) if old is not None else 0
-        return ledger.on_the_table(self.table)
 
     @property
     def system(self) -> injun.System:
@@ -266,24 +255,6 @@ class InjunFlow(flow.Flow):
         if system != d.system:
             d.actions, d.cards = [], None
         d.system, d.ante, d.setup = system, ante, False
-
-    def judge(self, draft: flow.Draft | None = None) -> tuple[ledger.Preview | None, RulesError | None]:
-        """As :meth:`flow.Flow.judge`, with the chips on the table a correction keeps."""
-        draft = draft or self.draft
-        try:
-            preview = ledger.preview_hand(
-                self.table,
-                self.record(draft),
-                dealer=self.dealer,
-                number=draft.n or None,
-                correcting=draft.replaces is not None,
-                carried_in=self.carried_in,
-            )
-            return preview, None
-        except RulesError as exc:
-            return None, exc
-        except ledger.Conflict as exc:  # the table was closed meanwhile
-            return None, RulesError(exc.text)
 
     def prefill(self, old: dict[str, Any]) -> None:
         d = self.draft
