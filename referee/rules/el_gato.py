@@ -294,9 +294,6 @@ class ElGatoRules(GameModule):
     def first_speaker(self, players: Sequence[str], dealer: str, options: ElGatoOptions) -> str:
         return first_speaker(players, dealer)
 
-    def sitting_out(self, players: Sequence[str], dealer: str, options: ElGatoOptions) -> str | None:
-        return None  # every card is dealt; everyone plays
-
     def next_dealer(self, players: Sequence[str], hand: ElGatoHand, options: ElGatoOptions) -> str:
         return next_dealer(players, hand.dealer)
 

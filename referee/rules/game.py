@@ -116,3 +116,7 @@ class GameModule:
 
     def standing(self, teams: Teams, totals: Mapping[str, int], options: Any) -> Mapping[str, Any] | None:
         return None
+
+    def sitting_out(self, players: Sequence[str], dealer: str, options: Any) -> str | None:
+        """Everybody plays every hand; only Quatrilho at five seats someone out."""
+        return None

@@ -198,16 +198,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         help=Text(N_("A hand may name its own system; this is the one the page offers first.")),
         rule_ref="§4(c)",
     ),
-    OptionSpec(
-        name="ante",
-        kind="int",
-        default=1,
-        minimum=0,
-        maximum=MAX_CHIPS,
-        label=Text(N_("Ante: chips each player puts in before the deal")),
-        help=Text(N_("The dealer antes too, in both systems. A hand may name its own ante.")),
-        rule_ref="§4(a), INJ-6",
-    ),
+    potlib.ante_option(Text(N_("The dealer antes too, in both systems. A hand may name its own ante.")), "§4(a), INJ-6"),
     OptionSpec(
         name="poker_amounts",
         kind="choice",
@@ -937,9 +928,6 @@ class InjunRules(GameModule):
 
     def first_speaker(self, players: Sequence[str], dealer: str, options: InjunOptions) -> str:
         return first_speaker(players, dealer)
-
-    def sitting_out(self, players: Sequence[str], dealer: str, options: InjunOptions) -> str | None:
-        return None  # everybody plays every deal
 
     def next_dealer(self, players: Sequence[str], hand: InjunHand, options: InjunOptions) -> str:
         return next_dealer(players, hand.dealer)

@@ -1001,9 +1001,6 @@ class JubileuRules(GameModule):
     def first_speaker(self, players: Sequence[str], dealer: str, options: JubileuOptions) -> str:
         return first_speaker(players, dealer, options)
 
-    def sitting_out(self, players: Sequence[str], dealer: str, options: JubileuOptions) -> str | None:
-        return None  # always four at the table
-
     def next_dealer(self, players: Sequence[str], hand: JubileuHand, options: JubileuOptions) -> str:
         return next_dealer(players, hand.dealer, options, all_passed=hand.contract is None)
 

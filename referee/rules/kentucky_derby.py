@@ -1048,9 +1048,6 @@ class DerbyRules(GameModule):
     def first_speaker(self, players: Sequence[str], dealer: str, options: DerbyOptions) -> str:
         return first_speaker(players, dealer, options)
 
-    def sitting_out(self, players: Sequence[str], dealer: str, options: DerbyOptions) -> str | None:
-        return None  # every player bets in every race
-
     def next_dealer(self, players: Sequence[str], hand: DerbyHand, options: DerbyOptions) -> str:
         return next_dealer(players, hand.dealer, options)
 

@@ -283,9 +283,6 @@ class KoziriRules(GameModule):
     def first_speaker(self, players: Sequence[str], dealer: str, options: KoziriOptions) -> str:
         return first_speaker(players, dealer, options)
 
-    def sitting_out(self, players: Sequence[str], dealer: str, options: KoziriOptions) -> str | None:
-        return None
-
     def next_dealer(self, players: Sequence[str], hand: KoziriHand, options: KoziriOptions) -> str:
         return next_dealer(players, hand.dealer, options)
 

@@ -50,7 +50,7 @@ from . import seats
 from .errors import InvalidInput
 from .game import GameModule, Teams
 from .options import OptionSet, OptionSpec
-from .pot import CHIP_OPTIONS, MAX_CHIPS, PotSettlement, antes, pot_settlement, require_chips
+from .pot import CHIP_OPTIONS, PotSettlement, ante_option, antes, pot_settlement, require_chips
 from .seats import OutGroup, out_order_json, parse_out_order
 from .settle import Line
 from .text import N_, NP_, Text
@@ -62,16 +62,7 @@ PLAYER_COUNTS: Final = (4, 5, 6)
 DECK: Final = 52
 
 OPTIONS: Final[tuple[OptionSpec, ...]] = (
-    OptionSpec(
-        name="ante",
-        kind="int",
-        default=1,
-        minimum=0,
-        maximum=MAX_CHIPS,
-        label=Text(N_("Ante: chips each player puts in before the deal")),
-        help=Text(N_("The dealer antes too. The last player holding cards takes them all. A hand may name its own ante.")),
-        rule_ref="§10(a), §10(d)",
-    ),
+    ante_option(Text(N_("The dealer antes too. The last player holding cards takes them all. A hand may name its own ante.")), "§10(a), §10(d)"),
     *CHIP_OPTIONS,
 )
 
@@ -305,9 +296,6 @@ class LiftSmokeRules(GameModule):
 
     def first_speaker(self, players: Sequence[str], dealer: str, options: LiftSmokeOptions) -> str:
         return first_speaker(players, dealer)
-
-    def sitting_out(self, players: Sequence[str], dealer: str, options: LiftSmokeOptions) -> str | None:
-        return None  # every player antes and plays
 
     def next_dealer(self, players: Sequence[str], hand: LiftSmokeHand, options: LiftSmokeOptions) -> str:
         return next_dealer(players, hand.winner)

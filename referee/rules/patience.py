@@ -297,9 +297,6 @@ class PatienceRules(GameModule):
     def first_speaker(self, players: Sequence[str], dealer: str, options: Any) -> str:
         return players[0]
 
-    def sitting_out(self, players: Sequence[str], dealer: str, options: Any) -> str | None:
-        return None
-
     def next_dealer(self, players: Sequence[str], hand: PatienceHand, options: Any) -> str:
         return hand.player
 

@@ -53,6 +53,21 @@ CHIP_OPTIONS: Final[tuple[OptionSpec, ...]] = (
 )
 
 
+def ante_option(help: Text, rule_ref: str) -> OptionSpec:
+    """The ante option of a game that antes into a pot (Injun, Lift Smoke): one chip each by
+    default; ``help`` says what the game's own text adds."""
+    return OptionSpec(
+        name="ante",
+        kind="int",
+        default=1,
+        minimum=0,
+        maximum=MAX_CHIPS,
+        label=Text(N_("Ante: chips each player puts in before the deal")),
+        help=help,
+        rule_ref=rule_ref,
+    )
+
+
 def require_chips(
     raw: object,
     *,

@@ -799,9 +799,6 @@ class SambaRules(GameModule):
         """The mão: the player after the dealer (§5(a): the player before the mão deals)."""
         return seats.after(players, dealer)
 
-    def sitting_out(self, players: Sequence[str], dealer: str, options: SambaOptions) -> str | None:
-        return None
-
     def next_dealer(self, players: Sequence[str], hand: SambaHand, options: SambaOptions) -> str:
         """SAM-7: the mão, and with it the deal, moves one seat on each hand."""
         return seats.after(players, hand.dealer)
