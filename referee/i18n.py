@@ -7,6 +7,7 @@ for one request (e.g. a table's own language) by setting `g.locale` before rende
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 
 from babel.numbers import format_currency, format_decimal
 from flask import Flask, current_app, g, request
@@ -63,6 +64,11 @@ def fmt_decimal(value: float, digits: int = 2) -> str:
     return f"{MINUS}{text}" if value < 0 and text.strip("0,.") else text
 
 
+def fmt_percent(rate: float | Fraction) -> str:
+    """A rate between 0 and 1 as a whole percentage ("67%"): a win rate."""
+    return f"{fmt_decimal(100 * float(rate), 0)}%"
+
+
 def fmt_minutes(minutes: int) -> str:
     """A length of time for the session clock: "45 min", "2 h", "1 h 30 min"."""
     hours, rest = divmod(max(0, int(minutes)), 60)
@@ -84,6 +90,7 @@ def init_app(app: Flask) -> None:
         format_datetime=format_datetime,
         format_date=format_date,
         fmt_decimal=fmt_decimal,
+        fmt_percent=fmt_percent,
         render_text=render_text,
     )
 

@@ -38,6 +38,7 @@ from referee.rules import GameRules, get_game
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
 from referee.rules.pot import share_left_over
 from referee.rules.scores import TeamScores
+from referee.rules.seats import order_from
 from referee.rules.settle import Line, Settlement, fewest_transfers
 from referee.rules.text import N_, NP_, Text, text_from_json, text_to_json
 
@@ -406,8 +407,7 @@ def to_settle(table: Table, balances: Mapping[str, int] | None = None) -> dict[s
     rules = rules_of(table)
     players = players_of(table)
     first = rules.first_speaker(players, current_dealer(table), rules.parse_options(table.options))
-    order = [*players[players.index(first):], *players[: players.index(first)]]
-    return share_left_over(balances, order)
+    return share_left_over(balances, order_from(players, first))
 
 
 def _with_carry(raw: object, carried_in: int) -> object:

@@ -54,6 +54,7 @@ def standings(game: str) -> ResponseReturnValue:
     rows = league.standings(game, season)
     everyone = request.args.get("all") == "1"
     rated, rebuilding = _ratings(game)
+    losses = get_game(game).loser_field is not None
     return render_template(
         "league/standings.html",
         game=game,
@@ -61,7 +62,9 @@ def standings(game: str) -> ResponseReturnValue:
         games=[(slug, GAMES[slug].name) for slug in GAMES],
         scored=get_game(game).scored,
         patience=league.is_patience(game),
-        losses=get_game(game).loser_field is not None,
+        losses=losses,
+        # El Gato played for nothing: every net is 0, so the column goes.
+        show_net=not losses or any(row.net for row in rows),
         on_the_table=league.on_the_tables(game, season),
         patience_names=GAME_LABELS,
         rows=rows if everyone else rows[:SHOWN],
