@@ -29,10 +29,10 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from flask import current_app
-from sqlalchemy import Select, case, exists, func, select
+from sqlalchemy import Select, case, func, select
 
 from referee.db import db
-from referee.models import Hand, HandDelta, HandEvent, Member, Seat, Season, Table
+from referee.models import Hand, HandDelta, Member, Seat, Season, Table, voided
 from referee.rules import get_game
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.patience import PATIENCES, PatienceHand, PatienceRules, PatienceStats, statistics
@@ -215,19 +215,25 @@ def patience_hands(query: Select[Any]) -> list[tuple[tuple[Any, ...], PatienceHa
 
 
 def _live() -> Any:
-    return ~exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void")
+    return ~voided()
 
 
-def table_patience(table: Table) -> dict[str, PatienceStats]:
-    """One patience table's record so far, per patience (a Relógio table holds two): games,
-    wins and the win rate, from its live hands (for its scoreboard, where chips mean nothing)."""
+def patience_stats(*where: Any) -> dict[str, PatienceStats]:
+    """The record per patience (games, wins, win rate, the figures) over the live patience
+    hands that meet ``where``: a table's (its scoreboard) or a member's (his page)."""
     query = (
         select(Table.game, Table.options, Seat.name, Hand.record)
         .join(Table, Table.id == Hand.table_id)
         .join(Seat, Seat.table_id == Hand.table_id)
-        .where(Hand.table_id == table.id, _live())
+        .where(_live(), *where)
     )
     return statistics(hand for _key, hand in patience_hands(query))
+
+
+def table_patience(table: Table) -> dict[str, PatienceStats]:
+    """One patience table's record so far, per patience (a Relógio table holds two), for its
+    scoreboard, where chips mean nothing."""
+    return patience_stats(Hand.table_id == table.id)
 
 
 def patience_rows(game: str, season: Season | None = None) -> list[Row]:

@@ -25,7 +25,7 @@ from decimal import Decimal
 from typing import Any
 
 from flask_babel import force_locale
-from sqlalchemy import bindparam, exists, func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.exc import IntegrityError
@@ -33,7 +33,7 @@ from sqlalchemy.exc import IntegrityError
 from referee import access, members
 from referee.db import db
 from referee.i18n import render_text
-from referee.models import Hand, HandDelta, HandEvent, IdempotencyKey, Seat, Table, utcnow
+from referee.models import Hand, HandDelta, HandEvent, IdempotencyKey, Seat, Table, utcnow, voided
 from referee.rules import GameRules, get_game
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
 from referee.rules.pot import share_left_over
@@ -218,11 +218,6 @@ def _group_teams(seats: Sequence[Any]) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(groups[i]) for i in sorted(groups))
 
 
-def _voided() -> Any:
-    """True for a hand that has a void event (an EXISTS over the indexed events)."""
-    return exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void")
-
-
 # The write path's statements, built once: building a statement and its cache key costs more
 # than running it on SQLite, and these run on every hand recorded.
 _TABLE = select(Table).where(Table.id == bindparam("table_id"))
@@ -231,7 +226,7 @@ _NEXT_NUMBER = select(func.max(Hand.number)).where(Hand.table_id == bindparam("t
 _ROTATION = select(
     _NEXT_NUMBER.scalar_subquery(),
     select(Hand.next_dealer)
-    .where(Hand.table_id == bindparam("table_id"), ~_voided())
+    .where(Hand.table_id == bindparam("table_id"), ~voided())
     .order_by(Hand.position.desc(), Hand.number.desc())
     .limit(1)
     .scalar_subquery(),
@@ -239,7 +234,7 @@ _ROTATION = select(
 _TOTALS = (
     select(HandDelta.seat, func.sum(HandDelta.amount), func.count())
     .join(Hand, Hand.id == HandDelta.hand_id)
-    .where(Hand.table_id == bindparam("table_id"), ~_voided())
+    .where(Hand.table_id == bindparam("table_id"), ~voided())
     .group_by(HandDelta.seat)
 )
 # Plain Core, run on the session's connection: the ORM's bulk-update path costs more than the
@@ -256,7 +251,7 @@ _SAVE_SEAT = (
 )
 _INSERT_HAND = insert(Hand.__table__).returning(Hand.__table__.c.id)
 _INSERT_DELTA = insert(HandDelta.__table__)
-_LIVE_COUNT = select(func.count()).select_from(Hand).where(Hand.table_id == bindparam("table_id"), ~_voided())
+_LIVE_COUNT = select(func.count()).select_from(Hand).where(Hand.table_id == bindparam("table_id"), ~voided())
 
 
 def all_hands(table: Table) -> list[Hand]:
@@ -881,7 +876,7 @@ def last_round(table: Table) -> dict[str, int] | None:
     if table.last_round_from is None:
         return None
     played = db.session.scalar(
-        select(func.count()).select_from(Hand).where(Hand.table_id == table.id, Hand.number >= table.last_round_from, ~_voided())
+        select(func.count()).select_from(Hand).where(Hand.table_id == table.id, Hand.number >= table.last_round_from, ~voided())
     ) or 0
     hands = len(players_of(table))
     return {"from": table.last_round_from, "hands": hands, "played": int(played), "left": max(0, hands - int(played))}
@@ -954,7 +949,7 @@ def overview(table_ids: Sequence[str]) -> list[Overview]:
     activity = {
         tid: (last, live)
         for tid, last, live in db.session.execute(
-            select(Hand.table_id, func.max(Hand.created_at), func.count().filter(~_voided()))
+            select(Hand.table_id, func.max(Hand.created_at), func.count().filter(~voided()))
             .where(Hand.table_id.in_(ids))
             .group_by(Hand.table_id)
         )

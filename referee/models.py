@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, Date, DateTime, Float, ForeignKey, Index, String, UniqueConstraint, text
+from sqlalchemy import JSON, Date, DateTime, Float, ForeignKey, Index, String, UniqueConstraint, exists, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from referee.db import db
@@ -184,6 +184,12 @@ class HandEvent(db.Model):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     hand: Mapped[Hand] = relationship(back_populates="events")
+
+
+def voided() -> Any:
+    """True for a hand that has a void event (an EXISTS over the indexed events): ``~voided()``
+    keeps the live hands, in the ledger, the league and the player pages alike."""
+    return exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void")
 
 
 class Access(db.Model):

@@ -23,16 +23,16 @@ from flask.typing import ResponseReturnValue
 from flask_babel import format_date, format_decimal, get_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from sqlalchemy import and_, case, exists, func, select
+from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import aliased
 
 from referee import charts, club, league, members, pix, ratings
 from referee.db import db
 from referee.i18n import MINUS, fmt_int, render_text
-from referee.models import Hand, HandEvent, Member, Seat, Table, utcnow
+from referee.models import Hand, Member, Seat, Table, utcnow, voided
 from referee.rules import GAME_NAMES, GAMES, get_game
 from referee.rules.errors import InvalidInput, RulesError
-from referee.rules.patience import GAME_LABELS, PatienceStats, statistics
+from referee.rules.patience import GAME_LABELS, PatienceStats
 from referee.views.tables import local_path
 
 bp = Blueprint("players", __name__)
@@ -278,12 +278,11 @@ def _hand_partners(
     games = [g for g in PAIR_GAMES if any(s.game == g for s in seats)]
     if not games:
         return
-    void = exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void")
     query = (
         select(Table.game, Hand.table_id, Seat.name, Hand.result)
         .join(Seat, and_(Seat.table_id == Hand.table_id, Seat.member_id == member.id))
         .join(Table, Table.id == Hand.table_id)
-        .where(Table.game.in_(games), ~void)
+        .where(Table.game.in_(games), ~voided())
     )
     by_name = {(table_id, o.seat_name): o for table_id, rows in others.items() for o in rows}
     for game, table_id, seat_name, result in db.session.execute(query):
@@ -313,14 +312,7 @@ def patience_stats(member: Member, seats: Sequence[Sitting]) -> dict[str, Patien
     games = [g for g in {s.game for s in seats if s.played > 0} if g in GAMES and league.is_patience(g)]
     if not games:
         return {}
-    void = exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void")
-    query = (
-        select(Table.game, Table.options, Seat.name, Hand.record)
-        .join(Seat, and_(Seat.table_id == Hand.table_id, Seat.member_id == member.id))
-        .join(Table, Table.id == Hand.table_id)
-        .where(Table.game.in_(games), ~void)
-    )
-    return statistics(hand for _key, hand in league.patience_hands(query))
+    return league.patience_stats(Seat.member_id == member.id, Table.game.in_(games))
 
 
 def patience_figure(stats: PatienceStats) -> str:
