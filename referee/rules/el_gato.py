@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from . import seats
-from .errors import InvalidInput, RulesError
+from .errors import InvalidInput, RulesError, reject_unknown_fields
 from .game import GameModule, Teams
 from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec
 from .seats import OutGroup, out_order_json, parse_out_order
@@ -198,9 +198,7 @@ def parse_hand(raw: object, *, players: Sequence[str], options: ElGatoOptions, d
     """
     if not isinstance(raw, Mapping):
         raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-    for key in raw:
-        if key not in _RECORD_FIELDS:
-            raise InvalidInput(Text(N_("An El Gato game has no field called %(name)s."), name=str(key)), field=str(key))
+    reject_unknown_fields(raw, _RECORD_FIELDS, N_("An El Gato game has no field called %(name)s."))
     players = tuple(players)
     _check_table(players)
     if raw.get("dealer") is not None:

@@ -7,6 +7,8 @@ posted record (``"auction[3]"``, ``"tricks.Ana"``) so a form can put the sentenc
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
+
 from .text import Text
 
 
@@ -49,3 +51,20 @@ class InconsistentHand(RulesError):
     """Details that contradict each other or the rules (tricks not adding up, a bad trump)."""
 
     code = "inconsistent_hand"
+
+
+def reject_unknown_fields(
+    raw: Mapping[str, object], known: Collection[str], sentence: str, *, field: str | None = None, **params: object
+) -> None:
+    """The shape check every record's parser makes: a key outside ``known`` is refused with
+    ``sentence`` (a msgid naming the record, with ``%(name)s`` for the key and any ``params``),
+    pointing at that key (under ``field`` for a part of a record, e.g. a Samba team).
+
+    >>> reject_unknown_fields({"winner": "Ana", "looser": "Bia"}, {"winner", "loser"}, "A hand has no field called %(name)s.")
+    Traceback (most recent call last):
+    ...
+    referee.rules.errors.InvalidInput: A hand has no field called looser.
+    """
+    for key in raw:
+        if key not in known:
+            raise InvalidInput(Text(sentence, name=str(key), **params), field=f"{field}.{key}" if field else str(key))

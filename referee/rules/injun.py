@@ -59,7 +59,7 @@ from typing import Final
 from . import pot as potlib
 from . import seats
 from .cards import FRENCH_RANKS
-from .errors import IllegalCall, InconsistentHand, InvalidInput
+from .errors import IllegalCall, InconsistentHand, InvalidInput, reject_unknown_fields
 from .game import GameModule, Teams
 from .options import Choice, OptionSet, OptionSpec
 from .settle import Line
@@ -719,9 +719,7 @@ def parse_hand(raw: object, *, players: Sequence[str], options: InjunOptions, de
     """
     if not isinstance(raw, Mapping):
         raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-    for key in raw:
-        if key not in _RECORD_FIELDS:
-            raise InvalidInput(Text(N_("An Injun hand has no field called %(name)s."), name=str(key)), field=str(key))
+    reject_unknown_fields(raw, _RECORD_FIELDS, N_("An Injun hand has no field called %(name)s."))
     players = tuple(players)
     _check_table(players)
     if raw.get("dealer") is not None:

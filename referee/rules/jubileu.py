@@ -24,7 +24,7 @@ from . import seats
 from .auction import Auction as AuctionBase
 from .auction import replay_pairs
 from .cards import Suit
-from .errors import IllegalCall, InconsistentHand, InvalidInput, RulesError
+from .errors import IllegalCall, InconsistentHand, InvalidInput, RulesError, reject_unknown_fields
 from .game import GameModule, Teams
 from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec, STARTING_CHIPS
 from .settle import Line, Payment, Settlement
@@ -633,9 +633,7 @@ def parse_hand(
     """
     if not isinstance(raw, Mapping):
         raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-    for key in raw:
-        if key not in _RECORD_FIELDS:
-            raise InvalidInput(Text(N_("A Jubileu hand has no field called %(name)s."), name=str(key)), field=str(key))
+    reject_unknown_fields(raw, _RECORD_FIELDS, N_("A Jubileu hand has no field called %(name)s."))
     players = tuple(players)
     if "dealer" in raw and raw["dealer"] is not None:
         dealer = seats.require_player(players, raw["dealer"], field="dealer")

@@ -58,7 +58,7 @@ from typing import Final
 
 from . import seats
 from .cards import FRENCH_RANKS, Suit, french_rank_label, parse_suit
-from .errors import InconsistentHand, InvalidInput
+from .errors import InconsistentHand, InvalidInput, reject_unknown_fields
 from .game import GameModule, Teams
 from .options import Choice, OptionSet, OptionSpec
 from .pot import CHIP_OPTIONS, antes, pot_settlement, require_chips, split
@@ -762,9 +762,7 @@ def parse_hand(raw: object, *, players: Sequence[str], options: DerbyOptions, de
     """
     if not isinstance(raw, Mapping):
         raise InvalidInput(Text(N_("A race must be a JSON object.")))
-    for key in raw:
-        if key not in _RECORD_FIELDS:
-            raise InvalidInput(Text(N_("A Kentucky Derby race has no field called %(name)s."), name=str(key)), field=str(key))
+    reject_unknown_fields(raw, _RECORD_FIELDS, N_("A Kentucky Derby race has no field called %(name)s."))
     players = tuple(players)
     _check_table(players)
     if raw.get("dealer") is not None:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from . import seats
-from .errors import InvalidInput
+from .errors import InvalidInput, reject_unknown_fields
 from .game import GameModule, Teams
 from .koziri_play import DECK_SIZES, Role, SuitChoice, parse_suits
 from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec, OptionValue
@@ -212,9 +212,7 @@ def parse_hand(raw: object, *, players: Sequence[str], options: KoziriOptions, d
     """
     if not isinstance(raw, Mapping):
         raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-    for key in raw:
-        if key not in _RECORD_FIELDS:
-            raise InvalidInput(Text(N_("A Koziri hand has no field called %(name)s."), name=str(key)), field=str(key))
+    reject_unknown_fields(raw, _RECORD_FIELDS, N_("A Koziri hand has no field called %(name)s."))
     players = tuple(players)
     _check_table(players)
     if raw.get("dealer") is not None:

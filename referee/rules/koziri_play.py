@@ -32,7 +32,7 @@ from typing import Final
 from . import seats
 from . import cards
 from .cards import FRENCH_RANKS, Suit, french_rank_label
-from .errors import IllegalCall, InconsistentHand, InvalidInput
+from .errors import IllegalCall, InconsistentHand, InvalidInput, reject_unknown_fields
 from .text import N_, Text
 
 #: Deck sizes the text allows (rules.md §8(a)).
@@ -393,9 +393,7 @@ def parse_deal(raw: object, *, deck: int) -> Deal:
     "turned_up": [cards]}`` (``opponent_second`` optional); ``deck`` is the table's option."""
     if not isinstance(raw, Mapping):
         raise InvalidInput(Text(N_("The deal must be a JSON object.")))
-    for key in raw:
-        if key not in _DEAL_FIELDS:
-            raise InvalidInput(Text(N_("The deal helper has no field called %(name)s."), name=str(key)), field=str(key))
+    reject_unknown_fields(raw, _DEAL_FIELDS, N_("The deal helper has no field called %(name)s."))
     suits = parse_suits(raw)
     if raw.get("turned_up") is None:
         raise InvalidInput(Text(N_("List the cards of the dealer's two suits he turned up (an empty list if none).")), field="turned_up")
@@ -587,9 +585,7 @@ def parse_answer(raw: object, *, players: Sequence[str], dealer: str, deck: int)
     """
     if not isinstance(raw, Mapping):
         raise InvalidInput(Text(N_("The answer to check must be a JSON object.")))
-    for key in raw:
-        if key not in _ANSWER_FIELDS:
-            raise InvalidInput(Text(N_("The answer checker has no field called %(name)s."), name=str(key)), field=str(key))
+    reject_unknown_fields(raw, _ANSWER_FIELDS, N_("The answer checker has no field called %(name)s."))
     if raw.get("dealer") is not None:
         dealer = seats.require_player(players, raw["dealer"], field="dealer")
     suits = parse_suits(raw)

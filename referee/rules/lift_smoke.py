@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from . import seats
-from .errors import InvalidInput
+from .errors import InvalidInput, reject_unknown_fields
 from .game import GameModule, Teams
 from .options import OptionSet, OptionSpec
 from .pot import CHIP_OPTIONS, PotSettlement, ante_option, antes, pot_settlement, require_chips
@@ -187,9 +187,7 @@ def parse_hand(raw: object, *, players: Sequence[str], options: LiftSmokeOptions
     """
     if not isinstance(raw, Mapping):
         raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-    for key in raw:
-        if key not in _RECORD_FIELDS:
-            raise InvalidInput(Text(N_("A Lift Smoke hand has no field called %(name)s."), name=str(key)), field=str(key))
+    reject_unknown_fields(raw, _RECORD_FIELDS, N_("A Lift Smoke hand has no field called %(name)s."))
     players = tuple(players)
     _check_table(players)
     if raw.get("dealer") is not None:

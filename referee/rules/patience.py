@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from . import seats
-from .errors import InconsistentHand, InvalidInput
+from .errors import InconsistentHand, InvalidInput, reject_unknown_fields
 from .game import GameModule, Teams
 from .settle import Line, Settlement
 from .text import N_, NP_, Text
@@ -105,12 +105,7 @@ def read_record(raw: object, *, fields: frozenset[str], players: Sequence[str], 
     must be him)."""
     if not isinstance(raw, Mapping):
         raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-    for key in raw:
-        if key not in fields:
-            raise InvalidInput(
-                Text(N_("A %(game)s record has no field called %(name)s."), game=table_game, name=str(key)),
-                field=str(key),
-            )
+    reject_unknown_fields(raw, fields, N_("A %(game)s record has no field called %(name)s."), game=table_game)
     player = check_table(players, table_game)
     if raw.get("dealer") is not None:
         seats.require_player(players, raw["dealer"], field="dealer")

@@ -25,7 +25,7 @@ from . import seats
 from .auction import Auction as AuctionBase
 from .auction import replay_pairs
 from .cards import Card
-from .errors import IllegalCall, InconsistentHand, InvalidInput
+from .errors import IllegalCall, InconsistentHand, InvalidInput, reject_unknown_fields
 from .game import GameModule, Teams
 from .options import Choice, OptionSet, OptionSpec, OptionValue
 from .settle import Line, Payment, Settlement
@@ -750,9 +750,7 @@ def parse_hand(raw: object, *, players: Sequence[str], options: QuatrilhoOptions
     """
     if not isinstance(raw, Mapping):
         raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-    for key in raw:
-        if key not in _RECORD_FIELDS:
-            raise InvalidInput(Text(N_("A Quatrilho hand has no field called %(name)s."), name=str(key)), field=str(key))
+    reject_unknown_fields(raw, _RECORD_FIELDS, N_("A Quatrilho hand has no field called %(name)s."))
     players = tuple(players)
     _check_table(players)
     if raw.get("dealer") is not None:

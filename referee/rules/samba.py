@@ -27,7 +27,7 @@ from typing import Final
 from typing import Any
 
 from . import seats
-from .errors import InconsistentHand, InvalidInput, RulesError
+from .errors import InconsistentHand, InvalidInput, RulesError, reject_unknown_fields
 from .game import GameModule, Teams
 from .options import Choice, OptionSet, OptionSpec, OptionValue
 from .scores import TeamScore, TeamScores, team_totals
@@ -520,9 +520,7 @@ def cheapest_meld(clean: int, dirty: int, wild: int, sambas: int) -> int:
 def _parse_team(raw: object, players: tuple[str, ...], *, field: str) -> TeamHand:
     if not isinstance(raw, Mapping):
         raise InvalidInput(Text(N_("Each team's part of the hand must be a JSON object.")), field=field)
-    for key in raw:
-        if key not in _TEAM_FIELDS:
-            raise InvalidInput(Text(N_("A Samba team has no field called %(name)s."), name=str(key)), field=f"{field}.{key}")
+    reject_unknown_fields(raw, _TEAM_FIELDS, N_("A Samba team has no field called %(name)s."), field=field)
     counts = {key: _count(raw, key, field=f"{field}.{key}") for key in _COUNTS}
     hidden = raw.get("hidden_canastra")
     if hidden is not None and (not isinstance(hidden, str) or hidden not in HIDDEN):
@@ -574,9 +572,7 @@ def parse_hand(
     del options  # no check depends on the house rules yet; kept for the GameRules shape
     if not isinstance(raw, Mapping):
         raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-    for key in raw:
-        if key not in _RECORD_FIELDS:
-            raise InvalidInput(Text(N_("A Samba hand has no field called %(name)s."), name=str(key)), field=str(key))
+    reject_unknown_fields(raw, _RECORD_FIELDS, N_("A Samba hand has no field called %(name)s."))
     players = tuple(players)
     table = check_teams(players, teams)
     if raw.get("dealer") is not None:

@@ -36,7 +36,7 @@ from types import MappingProxyType
 from typing import Final, Literal
 
 from .cards import Suit
-from .errors import InvalidInput
+from .errors import InvalidInput, reject_unknown_fields
 from .samba import (
     ACE,
     CARDS,
@@ -568,12 +568,7 @@ def parse_check(raw: object) -> CheckRequest:
     """
     if not isinstance(raw, Mapping):
         raise InvalidInput(Text(N_("A meld check is an object with its melds, e.g. {\"melds\": [[\"Kc\", \"Ko\", \"Kp\"]]}.")))
-    for key in raw:
-        if key not in _CHECK_FIELDS:
-            raise InvalidInput(
-                Text(N_("%(name)s is not a field of a meld check; use: %(names)s."), name=str(key), names=", ".join(_CHECK_FIELDS)),
-                field=str(key),
-            )
+    reject_unknown_fields(raw, _CHECK_FIELDS, N_("%(name)s is not a field of a meld check; use: %(names)s."), names=", ".join(_CHECK_FIELDS))
     melds = raw.get("melds")
     if not isinstance(melds, (list, tuple)) or not 1 <= len(melds) <= MAX_MELDS:
         raise InvalidInput(Text(N_("Give the melds as a list of 1 to %(most)s melds, each a list of cards."), most=MAX_MELDS), field="melds")
