@@ -46,8 +46,6 @@ from referee.rules.text import N_, Text
 
 from . import BadBody, bp, error, json_body, rules_error
 
-#: The answerer's seat words when there is no table (the reason sentences name him by them).
-SEAT_NAMES: Mapping[Role, Text] = {Role.DEALER: Text(N_("Dealer")), Role.OPPONENT: Text(N_("Opponent"))}
 
 
 @dataclass(frozen=True)
@@ -144,7 +142,7 @@ def _answer(body: dict[str, Any]) -> dict[str, Any]:
         answers = body.get("answers")
         if answers is not None and answers not in ("dealer", "opponent"):
             raise InvalidInput(Text(N_("Without a table, answers is \"dealer\" or \"opponent\".")), field="answers")
-        names = {role: render_text(word) for role, word in SEAT_NAMES.items()}
+        names = {role: render_text(role.word) for role in Role}
         players, dealer = (names[Role.DEALER], names[Role.OPPONENT]), names[Role.DEALER]
         role = Role.DEALER if answers == "dealer" else Role.OPPONENT
         if answers is not None:

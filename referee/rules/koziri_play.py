@@ -167,6 +167,11 @@ class Role(Enum):
     def other(self) -> Role:
         return Role.OPPONENT if self is Role.DEALER else Role.DEALER
 
+    @property
+    def word(self) -> Text:
+        """The seat's name where there are no players' names (a helper used without a table)."""
+        return Text(N_("Dealer")) if self is Role.DEALER else Text(N_("Opponent"))
+
 
 @dataclass(frozen=True, kw_only=True)
 class SuitChoice:

@@ -55,8 +55,6 @@ LETTERS: Mapping[Suit, str] = {Suit.COPAS: "c", Suit.OUROS: "o", Suit.ESPADAS: "
 _BY_LETTER = {letter: suit for suit, letter in LETTERS.items()}
 MAX_CARDS = 40  # more card codes than any pack holds are cut, not judged
 
-#: The players' seat words when there is no table (the same words as the API's).
-SEAT_WORDS: Mapping[Role, Text] = {Role.DEALER: Text(N_("Dealer")), Role.OPPONENT: Text(N_("Opponent"))}
 
 SUIT_FIELDS = ("dealer_trump", "dealer_second", "opponent_trump")
 
@@ -104,7 +102,7 @@ def seating() -> Seating:
     if not table_id:
         raw = request.args.get("deck", "")
         deck = int(raw) if raw in {str(n) for n in DECK_SIZES} else 32
-        names = {role: render_text(word) for role, word in SEAT_WORDS.items()}
+        names = {role: render_text(role.word) for role in Role}
         return Seating(table=None, deck=deck, names=names, first_lead=Role.OPPONENT)
     try:
         table = ledger.get_table(table_id[:64])
