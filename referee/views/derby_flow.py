@@ -129,6 +129,7 @@ class Lane:
     next: bool  # the next card goes to this horse
     running: bool  # still receiving cards (a tie-break leaves the others out)
     place: int | None  # 1 or 2 once decided
+    middle: int  # the lane's middle, where the horse is drawn
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,11 @@ class Track:
     @property
     def height(self) -> int:
         return 4 * self.LANE + self.SCALE
+
+    @property
+    def spaces(self) -> int:
+        """The spaces from the start to the finish line (positions count half spaces)."""
+        return self.finish // 2
 
     @property
     def lanes_height(self) -> int:
@@ -184,6 +190,7 @@ class Track:
                 Lane(
                     horse=horse.value,
                     y=i * cls.LANE,
+                    middle=i * cls.LANE + cls.LANE // 2,
                     x=x(race.positions[horse]),
                     position=race.positions[horse],
                     moved=last.move if last is not None and last.horse is horse else None,

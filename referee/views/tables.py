@@ -246,8 +246,19 @@ def new() -> ResponseReturnValue:
     status = 422 if request.method == "POST" else 200
     return render_template(
         "tables/new.html", form=form, rules=rules, error=error, team_game=game in TEAM_GAMES, ranks=DRAW_RANKS,
+        shown_seats=_shown_seats(rules, form),
         member_names=[m.name for m in members.active()],
     ), status
+
+
+def _shown_seats(rules: Any, form: Any) -> int:
+    """How many seats the new-table form shows unfolded: every seat of a game with at most two
+    optional ones; else the required ones, at least four, and every seat already named (a
+    refused post). The rest wait behind "Add a player" (app.js)."""
+    if rules.max_players - rules.min_players <= 2:
+        return int(rules.max_players)
+    named = [i for i in range(rules.max_players) if getattr(form, f"player_{i}").data]
+    return max(rules.min_players, 4, named[-1] + 1 if named else 0)
 
 
 #: The agreed playing times the forms offer, in minutes (the API takes any from 15 to 1440).
