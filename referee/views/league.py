@@ -15,7 +15,6 @@ from flask_babel import gettext as _
 from referee import club, league, ratings
 from referee.i18n import render_text
 from referee.rules import GAMES, get_game
-from referee.rules.patience import GAME_LABELS
 from referee.rules.errors import RulesError
 
 bp = Blueprint("league", __name__)
@@ -66,7 +65,6 @@ def standings(game: str) -> ResponseReturnValue:
         # El Gato played for nothing: every net is 0, so the column goes.
         show_net=not losses or any(row.net for row in rows),
         on_the_table=league.on_the_tables(game, season),
-        patience_names=GAME_LABELS,
         rows=rows if everyone else rows[:SHOWN],
         total=len(rows),
         everyone=everyone,

@@ -32,7 +32,7 @@ from referee.i18n import MINUS, fmt_int, render_text
 from referee.models import Hand, Member, Seat, Table, utcnow, voided
 from referee.rules import GAME_NAMES, GAMES, get_game
 from referee.rules.errors import InvalidInput, RulesError
-from referee.rules.patience import GAME_LABELS, PatienceStats
+from referee.rules.patience import PatienceStats
 from referee.views.tables import local_path
 
 bp = Blueprint("players", __name__)
@@ -377,7 +377,6 @@ def _page(member: Member, *, status: int = 200, errors: Mapping[str, str] | None
             game_names=GAME_NAMES,
             scored={row.game: row.game in GAMES and get_game(row.game).scored for row in games},
             patience=patience,
-            patience_names=GAME_LABELS,
             patience_figure=patience_figure,
             patience_games={row.game for row in games if row.game in GAMES and league.is_patience(row.game)},
             over_time=over_time,
