@@ -7,10 +7,14 @@ are derived from those events and kept on the table row (``Table.state``) so tha
 hand reads nothing else; every write replaces that state under a version check, and voids and
 corrections rebuild it from the hands (:func:`rebuild_state`).
 
-Each write validates everything first (the engine raises a :class:`RulesError` with a sentence
-and nothing is stored), then stores in one transaction. The unique (table, number) constraint
-and the state's version are what guarantee a single hand N when two phones write at once: the
-loser gets a :class:`Conflict`.
+Writes to one table run one after the other: each takes the table's write lock
+(:func:`_lock_for_write`) before it reads the state it judges, so twenty phones recording at
+once store twenty hands, numbered in the order the lock was granted, and nobody is refused for
+having been second. Each write then validates everything (the engine raises a
+:class:`RulesError` with a sentence and nothing is stored) and stores in one transaction. A
+:class:`Conflict` is left for what the API calls one: a stale ``expected_number``, a finished
+table, a hand already void. The unique (table, number) constraint and the state's version stay
+as a second guard.
 """
 from __future__ import annotations
 
@@ -318,6 +322,30 @@ def rebuild_state(table: Table) -> dict[str, Any]:
     )
 
 
+# SQLite has one write lock for the whole file. A transaction that reads first and writes later
+# fails at once ("database is locked") when another writer committed in between, whatever the
+# busy timeout; one whose first statement writes waits for the lock instead. This no-op update
+# is that first statement.
+_TAKE_LOCK = (
+    update(Table.__table__)
+    .where(Table.__table__.c.id == bindparam("table_id"))
+    .values(version=Table.__table__.c.version)
+)
+
+
+def _lock_for_write(table: Table) -> None:
+    """Take the table's write lock and read its row again, before anything the write judges.
+
+    Held until the write commits or rolls back, so writes to one table are serial: SQLite's
+    database lock (taken by a first-statement write, waiting on the busy timeout), PostgreSQL's
+    row lock (``SELECT ... FOR UPDATE``). Whatever this request read before is read again under
+    the lock: the state, the number of the next hand, the dealer, the version."""
+    db.session.flush()
+    if db.session.get_bind().dialect.name == "sqlite":
+        db.session.connection().execute(_TAKE_LOCK, {"table_id": table.id})
+    db.session.refresh(table, with_for_update=True)
+
+
 def _save_state(table: Table, state: dict[str, Any]) -> None:
     """Replace the table's state if nobody else did since we read it; else :class:`Conflict`.
 
@@ -592,6 +620,7 @@ def record_hand(
     transaction (a correction) and takes its place in the rotation. Nothing but the table row is
     read: its state gives the number, the dealer and the balances.
     """
+    _lock_for_write(table)
     key = idempotency_key[:100] if idempotency_key else None
     digest = _digest(raw, replaces) if key else ""
     if key:
@@ -743,6 +772,7 @@ def void_hand(table: Table, number: int, *, reason: object = "", actor: str = ""
     A partial unique index allows one void event per hand, so two phones voiding the same hand
     at the same moment store one void and the other gets a :class:`Conflict`.
     """
+    _lock_for_write(table)
     if table.finished_at is not None:
         raise Conflict(Text(N_("This table is finished: its hands can no longer change.")))
     reason = _reason(reason)
@@ -915,6 +945,7 @@ def clock(table: Table, now: datetime | None = None) -> dict[str, Any] | None:
 
 def set_clock(table: Table, minutes: object) -> None:
     """Start the clock again with ``minutes`` from now, or stop it (None, 0)."""
+    _lock_for_write(table)
     if table.finished_at is not None:
         raise Conflict(Text(N_("This table is finished: its hands can no longer change.")))
     length = _duration(minutes)
@@ -924,6 +955,7 @@ def set_clock(table: Table, minutes: object) -> None:
 
 def declare_last_round(table: Table, *, on: bool) -> None:
     """Start the last round with the next hand, or take the declaration back."""
+    _lock_for_write(table)
     if table.finished_at is not None:
         raise Conflict(Text(N_("This table is finished: its hands can no longer change.")))
     table.last_round_from = next_number(table) if on else None
@@ -1157,6 +1189,7 @@ def _touch(table: Table, *, commit: bool = True) -> None:
 
 def set_two_key(table: Table, *, on: bool) -> None:
     """Turn two-key entry on or off (hands already recorded keep their confirmations)."""
+    _lock_for_write(table)
     if table.finished_at is not None:
         raise Conflict(Text(N_("This table is finished: its hands can no longer change.")))
     table.two_key = on
@@ -1165,6 +1198,7 @@ def set_two_key(table: Table, *, on: bool) -> None:
 
 def finish_table(table: Table) -> None:
     """Close the table: no more hands, voids or corrections; everything stays readable."""
+    _lock_for_write(table)
     if table.finished_at is None:
         table.finished_at = utcnow()
         _touch(table)
@@ -1172,6 +1206,7 @@ def finish_table(table: Table) -> None:
 
 def change_options(table: Table, raw: object) -> None:
     """New house rules before the first hand (checked like a new table's, seating included)."""
+    _lock_for_write(table)
     if has_hands(table):
         raise Conflict(Text(N_("House rules can only change before the first hand.")))
     if table.finished_at is not None:
@@ -1209,6 +1244,7 @@ def dispute_hand(table: Table, number: int, *, actor: str, reason: object = "", 
 
 
 def _two_key_hand(table: Table, number: int) -> Hand:
+    _lock_for_write(table)
     if table.finished_at is not None:
         raise Conflict(Text(N_("This table is finished: its hands can no longer change.")))
     hand = get_hand(table, number)
