@@ -254,7 +254,7 @@ def _maybe_moment(obj: Mapping[str, Any], key: str, where: str) -> datetime | No
 
 def _day(obj: Mapping[str, Any], key: str, where: str) -> date:
     try:
-        return date.fromisoformat(_field(obj, key, str, where))
+        return league.parse_day(_field(obj, key, str, where))
     except ValueError:
         raise _invalid(N_("%(field)s must be a date (year-month-day)."), f"{where}.{key}", field=key) from None
 
@@ -498,10 +498,9 @@ def _replay(table: Table, spec: _Table) -> None:
 
 def _apply(table: Table, number: int, event: _Event) -> None:
     if event.kind == "void":
-        ledger.void_hand(table, number, reason=event.reason, actor=event.actor, commit=False)
+        ledger.void_hand(table, number, owner=True, reason=event.reason, actor=event.actor, commit=False)
     elif event.kind == "confirm":
-        owner = access.parse_actor(event.actor).role == access.OWNER
-        ledger.confirm_hand(table, number, actor=event.actor, owner=owner, commit=False)
+        ledger.confirm_hand(table, number, actor=event.actor, replay=True, commit=False)
     else:
         ledger.dispute_hand(table, number, actor=event.actor, reason=event.reason, commit=False)
 

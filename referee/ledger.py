@@ -766,8 +766,12 @@ def get_hand(table: Table, number: object) -> Hand | None:
     return db.session.scalar(query)
 
 
-def void_hand(table: Table, number: int, *, reason: object = "", actor: str = "", commit: bool = True) -> Hand:
+def void_hand(table: Table, number: int, *, owner: bool, reason: object = "", actor: str = "", commit: bool = True) -> Hand:
     """Mark hand ``number`` void. It stays in the history with who voided it, when and why.
+
+    A hand two people agreed on (:attr:`Hand.agreed`) is voided only by the ``owner`` (or an
+    import, replaying what happened): a scorer alone would undo the other side's confirmation.
+    He corrects it instead, and the correction waits for a confirmation again.
 
     A partial unique index allows one void event per hand, so two phones voiding the same hand
     at the same moment store one void and the other gets a :class:`Conflict`.
@@ -781,6 +785,13 @@ def void_hand(table: Table, number: int, *, reason: object = "", actor: str = ""
         raise NotFound()
     if hand.is_void:
         raise Conflict(Text(N_("Hand %(number)s is already void."), number=number))
+    if hand.agreed and not owner:
+        raise InconsistentHand(
+            Text(
+                N_("Hand %(number)s was confirmed by two people: correct it (the correction waits for a confirmation again), or ask the owner to void it."),
+                number=number,
+            )
+        )
     if rules_of(table).scored and rematch_of(table) is not None:
         raise Conflict(Text(N_("This match has a rematch: its hands can no longer change.")))
     _check_pot_chain(table, hand, None)
@@ -1223,12 +1234,14 @@ def change_options(table: Table, raw: object) -> None:
 # --------------------------------------------------------------------------- two-key entry
 
 
-def confirm_hand(table: Table, number: int, *, actor: str, owner: bool = False, commit: bool = True) -> Hand:
-    """Confirm a hand recorded under two-key entry. Another phone than the one that recorded it
-    must do it (or the owner): the same phone confirming its own hand proves nothing."""
+def confirm_hand(table: Table, number: int, *, actor: str, replay: bool = False, commit: bool = True) -> Hand:
+    """Confirm a hand recorded under two-key entry. Another access than the one that recorded it
+    must do it (:func:`access.may_confirm`): one person confirming his own hand proves nothing.
+    ``replay`` is for an import, which stores the history as it happened, under the rules of
+    its day."""
     hand = _two_key_hand(table, number)
-    if not access.may_confirm(hand.created_by, actor, owner=owner):
-        raise InconsistentHand(Text(N_("Another phone must confirm this hand: the one that recorded it cannot.")))
+    if not replay and not access.may_confirm(hand.created_by, actor):
+        raise InconsistentHand(Text(N_("Someone else must confirm this hand: whoever recorded it cannot.")))
     db.session.add(HandEvent(hand=hand, kind="confirm", actor=actor[:60]))
     _touch(table, commit=commit)
     return hand

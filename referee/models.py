@@ -145,6 +145,12 @@ class Hand(db.Model):
             return "confirmed"
         return "disputed" if self.dispute_event is not None else "to_confirm"
 
+    @property
+    def agreed(self) -> bool:
+        """Recorded under two-key entry and confirmed by a second access: one side alone no
+        longer changes it (a correction waits for the other side again)."""
+        return bool(self.result.get("two_key")) and self.status == "confirmed"
+
     def __repr__(self) -> str:
         return f"<Hand {self.table_id}#{self.number}>"
 

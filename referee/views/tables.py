@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import secrets
-
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import format_datetime
@@ -20,6 +18,7 @@ from referee import access, league, ledger, members, settleup
 from referee.forms import field_for, option_values, table_form
 from referee.i18n import render_text
 from referee.models import Table
+from referee.phone import device
 from referee.rules import GAMES, get_game, samba
 from referee.rules.errors import RulesError
 from referee.rules.settle import EXACT_LIMIT
@@ -82,7 +81,7 @@ def undoable(table: Table, next_number: int) -> int | None:
     offer = session.get(UNDO) or {}
     if offer.get("table") == table.id and offer.get("number") == next_number - 1:
         hand = ledger.get_hand(table, offer["number"])
-        if hand is not None and not hand.is_void:
+        if hand is not None and not hand.is_void and not hand.agreed:
             return hand.number
     return None
 
@@ -112,15 +111,6 @@ def require_scorer(table: Table) -> None:
 def require_owner(table: Table) -> None:
     if not is_owner(table):
         abort(403)
-
-
-def device() -> str:
-    """A random id for this phone (kept in its session), so writes and confirmations can tell
-    one phone from another without accounts."""
-    if "device" not in session:
-        session["device"] = secrets.token_hex(3)
-        session.permanent = True
-    return str(session["device"])
 
 
 def actor_code(table: Table) -> str:
@@ -170,7 +160,7 @@ def board(table: Table, *, history: bool = False) -> dict[str, Any]:
         "is_owner": is_owner(table),
         "two_key": table.two_key,
         # Two-key entry: whether this phone may confirm a hand (asked only on a scorer's phone).
-        "may_confirm": lambda hand: access.may_confirm(hand.created_by, actor_code(table), owner=is_owner(table)),
+        "may_confirm": lambda hand: access.may_confirm(hand.created_by, actor_code(table)),
         "access_labels": access.labels(table),
         "pending": ledger.to_confirm(ledger.recent_hands(table, PENDING_WINDOW)) if table.two_key else [],
     }
@@ -368,7 +358,7 @@ def void(table_id: str, number: int) -> ResponseReturnValue:
             error = _("Say why the hand is voided: the history keeps the reason.")
         else:
             try:
-                ledger.void_hand(table, number, reason=reason, actor=actor_code(table))
+                ledger.void_hand(table, number, owner=is_owner(table), reason=reason, actor=actor_code(table))
             except ledger.Conflict as exc:
                 flash(render_text(exc.text), "error")
             except RulesError as exc:
@@ -419,9 +409,11 @@ def undo(table_id: str, number: int) -> ResponseReturnValue:
         return redirect(url_for("tables.show", table_id=table.id))
     session.pop(UNDO, None)
     try:
-        ledger.void_hand(table, number, reason=_("Undone right after it was recorded."), actor=actor_code(table))
+        ledger.void_hand(table, number, owner=False, reason=_("Undone right after it was recorded."), actor=actor_code(table))
     except (ledger.Conflict, ledger.NotFound):
         flash(_("That hand could not be undone."), "error")
+    except RulesError as exc:  # confirmed meanwhile by the other side: it is theirs too now
+        flash(render_text(exc.text), "error")
     else:
         flash(_("Hand %(number)s was undone (it stays in the history, marked void).", number=number), "success")
     return redirect(url_for("tables.show", table_id=table.id))
@@ -474,7 +466,7 @@ def confirm(table_id: str, number: int) -> ResponseReturnValue:
     return _two_key_step(
         table_id,
         number,
-        lambda table, n, actor: ledger.confirm_hand(table, n, actor=actor, owner=is_owner(table)),
+        lambda table, n, actor: ledger.confirm_hand(table, n, actor=actor),
         _("Hand %(number)s confirmed.", number=number),
     )
 

@@ -588,7 +588,7 @@ def void_latest(app: Flask, game: str) -> None:
 
     with app.app_context():
         table = db.session.scalars(select(Table).where(Table.game == game).order_by(Table.created_at.desc()).limit(1)).one()
-        ledger.void_hand(table, int(table.state["next_number"]) - 1, reason="bench", actor=ledger.BY_SCORER)
+        ledger.void_hand(table, int(table.state["next_number"]) - 1, owner=True, reason="bench", actor=ledger.BY_SCORER)
 
 
 def _path(app: Flask, game: str, season_id: int) -> str:

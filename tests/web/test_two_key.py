@@ -1,6 +1,9 @@
 """Two-key entry (``Table.two_key``): a hand recorded while it is on waits, "to confirm", until
-another phone (or the owner) confirms it; a dispute flags it for the owner, a confirmation
-after the dispute settles it. Through the API and the web pages alike.
+someone else confirms it: another access (scoring link or join code), or the owner for a
+scorer's hand; never the recorder's own access, whatever browser he opens it in. A dispute
+flags it for the owner, a confirmation after the dispute settles it. A hand both sides agreed
+on is no longer undone or voided by one of them alone: it is corrected, and the correction
+waits again. Through the API and the web pages alike.
 """
 
 from __future__ import annotations
@@ -115,13 +118,14 @@ def test_api_hands_wait_for_a_confirmation_and_answer_their_status(app: Flask, t
     assert get_table(client, tid)["hands"][0]["status"] == "to_confirm"
     # The hand counts meanwhile (the table goes on); confirming changes no figure.
     totals = get_table(client, tid)["totals"]
-    confirmed = client.post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(table["token"]))
+    link = scoring_link(owner_phone(app, table), tid)
+    confirmed = client.post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(link))
     assert confirmed.status_code == 200
     assert confirmed.get_json()["status"] == "confirmed"
     assert client.get(f"{API}/tables/{tid}/hands/1").get_json()["status"] == "confirmed"
     assert get_table(client, tid)["totals"] == totals
     # Nothing left to confirm: a sentence, 409.
-    again = client.post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(table["token"]))
+    again = client.post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(link))
     assert again.status_code == 409 and again.get_json()["error"]["code"] == "conflict"
     assert client.post(f"{API}/tables/{tid}/hands/9/confirm", headers=bearer(table["token"])).status_code == 404
     assert client.post(f"{API}/tables/{tid}/hands/1/confirm").status_code == 401
@@ -137,8 +141,19 @@ def test_the_same_client_cannot_confirm_its_own_hand_through_the_api(app: Flask,
     error = refused.get_json()["error"]
     assert error["code"] == "inconsistent_hand" and error["message"].endswith(".")
     assert status(app, tid, 1) == "to_confirm"
-    # The owner always can.
+    # The owner can: another access than the recorder's.
     assert client.post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(table["token"])).get_json()["status"] == "confirmed"
+
+
+def test_the_owner_cannot_confirm_the_owner_s_own_hand_through_the_api(app: Flask, table: dict[str, Any]) -> None:
+    client = app.test_client()
+    tid = table["id"]
+    link = scoring_link(owner_phone(app, table), tid)
+    record_api(client, tid, table["token"])
+    refused = client.post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(table["token"]))
+    assert refused.status_code == 422 and refused.get_json()["error"]["code"] == "inconsistent_hand"
+    assert status(app, tid, 1) == "to_confirm"
+    assert client.post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(link)).get_json()["status"] == "confirmed"
 
 
 def test_another_client_confirms_through_the_api(app: Flask, table: dict[str, Any]) -> None:
@@ -165,14 +180,17 @@ def test_api_dispute_then_confirm(app: Flask, table: dict[str, Any]) -> None:
     # Disputed twice: still disputed (the owner decides); an empty body is fine too.
     assert client.post(f"{API}/tables/{tid}/hands/1/dispute", headers=bearer(link)).get_json()["status"] == "disputed"
     assert client.post(f"{API}/tables/{tid}/hands/1/dispute", data="[]", content_type="application/json", headers=bearer(link)).status_code == 400
-    resolved = client.post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(table["token"]))
+    # The owner recorded it: he cannot settle the dispute by confirming his own hand.
+    assert client.post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(table["token"])).status_code == 422
+    other = scoring_link(owner, tid)
+    resolved = client.post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(other))
     assert resolved.get_json()["status"] == "confirmed"
     with app.app_context():
         events = db.session.scalars(select(HandEvent).order_by(HandEvent.id)).all()
         assert [e.kind for e in events] == ["dispute", "dispute", "confirm"]
         assert events[0].reason == "Bia had 5 tricks"
-        link_id = db.session.scalars(select(Access.id)).one()
-        assert events[0].actor == f"api/scorer:{link_id}" and events[2].actor == "api/owner"
+        link_id, other_id = db.session.scalars(select(Access.id).order_by(Access.id)).all()
+        assert events[0].actor == f"api/scorer:{link_id}" and events[2].actor == f"api/scorer:{other_id}"
     # A confirmed hand can no longer be disputed.
     assert client.post(f"{API}/tables/{tid}/hands/1/dispute", headers=bearer(link)).status_code == 409
 
@@ -245,20 +263,71 @@ def test_a_phone_cannot_confirm_its_own_hand_another_phone_can(app: Flask, table
         assert "pending-note" not in html and "tag-pending" not in hand_block(html, 1)
 
 
-def test_the_owner_always_can_confirm_even_its_own_hand(app: Flask, table: dict[str, Any]) -> None:
+def test_the_owner_confirms_a_scorer_s_hand_but_not_the_owner_s_own(app: Flask, table: dict[str, Any]) -> None:
     tid = table["id"]
     owner = owner_phone(app, table)
     record_web(owner, tid)
     block = hand_block(owner.get(f"/t/{tid}").get_data(as_text=True), 1)
-    assert f"/t/{tid}/hands/1/confirm" in block
-    assert 'class="small muted"' not in block.split("hand-actions", 1)[1]
-    owner.post(f"/t/{tid}/hands/1/confirm")
-    assert status(app, tid, 1) == "confirmed"
-    # And a scorer's hand.
+    assert f"/t/{tid}/hands/1/confirm" not in block
+    assert flashes(owner, owner.post(f"/t/{tid}/hands/1/confirm"), "error")
+    assert status(app, tid, 1) == "to_confirm"
+    # Through the API with the same owner's token: the same person, still refused.
+    assert app.test_client().post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(table["token"])).status_code == 422
+    # A scorer's hand: the owner is someone else.
     scorer = scorer_phone(app, owner, tid)
     record_web(scorer, tid)
     owner.post(f"/t/{tid}/hands/2/confirm")
     assert status(app, tid, 2) == "confirmed"
+
+
+def test_a_scorer_opening_his_own_link_in_a_fresh_browser_cannot_confirm_his_hand(app: Flask, table: dict[str, Any]) -> None:
+    """The check compares the access the server granted, not the browser's device id."""
+    tid = table["id"]
+    owner = owner_phone(app, table)
+    token = scoring_link(owner, tid)
+    first = english(app.test_client())
+    assert first.get(f"/j/{token}").status_code == 302
+    record_web(first, tid)
+    second = english(app.test_client())  # another browser, a new device id, the same link
+    assert second.get(f"/j/{token}").status_code == 302
+    assert f"/t/{tid}/hands/1/confirm" not in hand_block(second.get(f"/t/{tid}").get_data(as_text=True), 1)
+    assert flashes(second, second.post(f"/t/{tid}/hands/1/confirm"), "error")
+    assert status(app, tid, 1) == "to_confirm"
+    # Through the API with the link's token: refused too.
+    assert app.test_client().post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(token)).status_code == 422
+    assert status(app, tid, 1) == "to_confirm"
+
+
+def test_undo_does_not_void_a_hand_the_other_side_confirmed(app: Flask, table: dict[str, Any]) -> None:
+    tid = table["id"]
+    owner = owner_phone(app, table)
+    a, b = scorer_phone(app, owner, tid), scorer_phone(app, owner, tid)
+    record_web(a, tid)
+    assert f"/t/{tid}/hands/1/undo" in a.get(f"/t/{tid}").get_data(as_text=True)
+    b.post(f"/t/{tid}/hands/1/confirm")
+    assert status(app, tid, 1) == "confirmed"
+    # The undo bar is gone, and the undo sent anyway changes nothing.
+    assert f"/t/{tid}/hands/1/undo" not in a.get(f"/t/{tid}").get_data(as_text=True)
+    assert flashes(a, a.post(f"/t/{tid}/hands/1/undo"), "error")
+    assert status(app, tid, 1) == "confirmed"
+    # Nor does a void from the history, by a scorer alone (web or API): a sentence, nothing stored.
+    assert a.post(f"/t/{tid}/hands/1/void", data={"reason": "mine"}).status_code == 422
+    link = scoring_link(owner, tid)
+    refused = app.test_client().post(f"{API}/tables/{tid}/hands/1/void", json={"reason": "x"}, headers=bearer(link))
+    assert refused.status_code == 422 and refused.get_json()["error"]["message"].endswith(".")
+    assert status(app, tid, 1) == "confirmed"
+    # Changing it is a correction, which waits for the other side again.
+    fixed = app.test_client().post(
+        f"{API}/tables/{tid}/hands",
+        json={**all_pass_record("Dani"), "ultima": "copas", "replaces": 1, "reason": "suit"},
+        headers=bearer(link),
+    )
+    assert fixed.status_code == 201 and fixed.get_json()["status"] == "to_confirm"
+    assert status(app, tid, 1) == "void"
+    # The owner decides: he may void a hand both sides agreed on.
+    b.post(f"/t/{tid}/hands/2/confirm")
+    assert status(app, tid, 2) == "confirmed"
+    assert app.test_client().post(f"{API}/tables/{tid}/hands/2/void", json={"reason": "misdeal"}, headers=bearer(table["token"])).status_code == 200
 
 
 def test_a_web_phone_confirms_a_hand_recorded_through_the_api(app: Flask, table: dict[str, Any]) -> None:
@@ -321,7 +390,7 @@ def test_the_pending_note_counts_the_hands_waiting(app: Flask, table: dict[str, 
     html = unescape(english(app.test_client()).get(f"/t/{tid}").get_data(as_text=True))
     assert re.search(r'class="card pending-note"[^>]*>\D*3\D', html)
     owner = owner_phone(app, table)
-    owner.post(f"/t/{tid}/hands/2/confirm")
+    scorer_phone(app, owner, tid).post(f"/t/{tid}/hands/2/confirm")
     html = unescape(english(app.test_client()).get(f"/t/{tid}").get_data(as_text=True))
     assert re.search(r'class="card pending-note"[^>]*>\D*2\D', html)
 
