@@ -363,6 +363,20 @@ def _check_corrections(hands: Sequence[_Hand], where: str) -> None:
         replaced.add(hand.replaces)
 
 
+def _check_follows(tables: Sequence[_Table]) -> None:
+    """A table of an import may follow (be the rematch of) only a table of the same document.
+    Naming any other would make it the rematch of a stored table it was never played after
+    (taking that table's one rematch, and showing on its page), or of none at all."""
+    ids = {t.id for t in tables}
+    for table in tables:
+        if table.follows is not None and table.follows not in ids:
+            raise _invalid(
+                N_("This table follows table %(id)s, which is not in this file: export and import the two together."),
+                f"{table.where}.follows",
+                id=table.follows,
+            )
+
+
 def _followers_last(tables: Sequence[_Table]) -> list[_Table]:
     """Tables in an order where a rematch comes after the table it follows (when both are in
     the document); otherwise as given."""
@@ -394,6 +408,7 @@ def import_tables(data: object) -> list[tuple[Table, str]]:
     rules refuse (its field names the table and the hand), :class:`ledger.Conflict` when a table
     id is already taken. In every case nothing is stored."""
     tables = _tables(_document(data, FORMAT))
+    _check_follows(tables)
     clash = Text(N_("These tables clash with tables already stored (the same id, or a second rematch of one table)."))
     with _one_transaction(clash):
         return [_rebuild(table) for table in _followers_last(tables)]

@@ -383,6 +383,24 @@ def test_tables_that_cannot_be_told_apart_or_ordered_are_a_400(app: Flask, clien
     assert count(second, Table) == 0
 
 
+def test_a_rematch_imported_without_the_table_it_follows_is_a_400(app: Flask, client: FlaskClient, fresh: Callable[[], Flask]) -> None:
+    """Else it would become the rematch of a stored table it was never played after (taking
+    that table's one rematch), or of nothing."""
+    first, rematch = export(client, ids_of(samba(app, client)))["tables"]
+    document = export(client, [first["id"]])
+    second = fresh()
+    other = second.test_client()
+    assert import_(other, document).status_code == 201  # the first match alone: nothing follows
+    alone = {**document, "tables": [rematch]}
+    error = assert_error(import_(other, alone), 400, field="tables[0].follows")
+    assert first["id"] in error["message"]
+    assert count(second, Table) == 1
+    assert other.get(f"{API}/tables/{first['id']}").get_json()["rematch"] is None
+    unknown = {**document, "tables": [{**rematch, "follows": "Z" * 22}]}
+    assert "Z" * 22 in assert_error(import_(other, unknown), 400, field="tables[0].follows")["message"]
+    assert count(second, Table) == 1
+
+
 @pytest.fixture
 def played(app: Flask, client: FlaskClient) -> dict[str, Any]:
     """An export with every kind of hand and event (made once for all of hypothesis' examples)."""
