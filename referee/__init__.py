@@ -81,22 +81,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.jinja_env.globals["has_endpoint"] = lambda name: name in app.view_functions
 
+    from referee import schema
+
     with app.app_context():
-        _ensure_schema()
+        schema.ensure(MIGRATIONS)
 
     return app
 
-
-def _ensure_schema() -> None:
-    """Run the migrations when the database is not at the latest revision (idempotent)."""
-    from alembic.migration import MigrationContext
-    from alembic.script import ScriptDirectory
-    from flask_migrate import upgrade
-
-    from referee.extensions import db
-
-    with db.engine.connect() as connection:
-        current = set(MigrationContext.configure(connection).get_current_heads())
-    heads = set(ScriptDirectory(str(MIGRATIONS)).get_heads())
-    if current != heads:
-        upgrade(directory=str(MIGRATIONS))
