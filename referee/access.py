@@ -12,8 +12,8 @@
   revoking one locks out exactly the phones that used it, at once.
 
 Tokens and codes are stored as sha256 hashes only. Join codes are short on purpose (a person
-types them), so typing them is rate-limited per client (:data:`ATTEMPTS` per
-:data:`WINDOW_MINUTES`), and a wrong code says only that it is wrong.
+types them), so wrong ones are rate-limited (per phone and all together: :mod:`referee.guesses`),
+and a wrong code says only that it is wrong.
 
 Every write names who made it (:func:`actor`): the role, the access used, and the phone (a
 random id kept in the phone's session), so the history can say "by the owner, phone 3f9a".
@@ -27,10 +27,11 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import select
 
+from referee import guesses
 from referee.db import db
-from referee.models import Access, JoinAttempt, Table, utcnow
+from referee.models import Access, Table, utcnow
 
 OWNER = "owner"
 SCORER = "scorer"
@@ -39,13 +40,16 @@ WATCHER = "watcher"
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read out at a noisy table
 CODE_LENGTH = 8  # 31**8: about 40 bits, with the rate limit and the expiry below
 CODE_MINUTES = 30
-ATTEMPTS = 10
-WINDOW_MINUTES = 10
 LABEL_MAX = 40
 
 
 class TooManyAttempts(Exception):
-    """The client typed too many join codes lately (HTTP 429)."""
+    """Too many wrong join codes lately (HTTP 429), from this phone or from every phone
+    together: ``limit`` says which, for the sentence."""
+
+    def __init__(self, limit: guesses.Limit) -> None:
+        super().__init__(limit.value)
+        self.limit = limit
 
 
 class BadCode(Exception):
@@ -146,27 +150,19 @@ def create_code(table: Table, label: object = "") -> tuple[Access, str]:
     return row, code
 
 
-def _client_key(client: str) -> str:
-    return hash_secret("client:" + client)
-
-
 def redeem_code(typed: str, *, client: str) -> tuple[Table, str]:
-    """Turn a join code into a scorer token for this phone. Raises :class:`TooManyAttempts`
-    before looking at the code when the client has typed too many lately, and :class:`BadCode`
-    for a wrong, used, expired or revoked code. Every attempt is counted."""
-    key = _client_key(client)
-    since = utcnow() - timedelta(minutes=WINDOW_MINUTES)
-    recent = db.session.scalar(select(func.count()).select_from(JoinAttempt).where(JoinAttempt.client == key, JoinAttempt.at >= since))
-    if (recent or 0) >= ATTEMPTS:
-        raise TooManyAttempts()
+    """Turn a join code into a scorer token for the phone ``client`` (referee.phone.guesser).
+    Raises :class:`TooManyAttempts` before looking at the code when too many wrong codes were
+    typed lately, and :class:`BadCode` for a wrong, used, expired or revoked code. Only wrong
+    codes are counted: joining is no guess."""
+    limit = guesses.refused(guesses.JOIN, client)
+    if limit is not None:
+        raise TooManyAttempts(limit)
     code = normal_code(typed)
     row = db.session.scalar(select(Access).where(Access.code_hash == hash_secret(code))) if len(code) == CODE_LENGTH else None
     expires = _aware(row.code_expires_at) if row is not None else None
-    ok = row is not None and row.revoked_at is None and expires is not None and expires > utcnow()
-    db.session.add(JoinAttempt(client=key, ok=ok))
-    # Attempts only matter inside the window: older ones go, so the table stays small.
-    db.session.execute(delete(JoinAttempt).where(JoinAttempt.at < utcnow() - timedelta(days=1)))
-    if not ok or row is None:
+    if row is None or row.revoked_at is not None or expires is None or expires <= utcnow():
+        guesses.wrong(guesses.JOIN, client)
         db.session.commit()
         raise BadCode()
     token = new_token()

@@ -5,6 +5,7 @@
     flask --app referee restore --replace club.json  erasing what is there first
     flask --app referee export --season 3 s3.json    a season (or --table ID ...; --csv)
     flask --app referee import s3.json               an export; prints each table's new token
+    flask --app referee club-code                    a new club code (every manager phone signs out)
 
 A backup holds the tables' token hashes and the members' Pix keys: the file is written readable
 by its owner only. "-" reads standard input or writes standard output. The messages are English:
@@ -21,17 +22,17 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import with_appcontext
 
-from referee import exports, ledger, league
+from referee import club, config, exports, ledger, league
 from referee.db import db
 from referee.models import Table
 from referee.rules.errors import RulesError
 
 
 def init_app(app: Flask) -> None:
-    for command in (backup_command, restore_command, export_command, import_command):
+    for command in (backup_command, restore_command, export_command, import_command, club_code_command):
         app.cli.add_command(command)
 
 
@@ -129,3 +130,15 @@ def import_command(path: str) -> None:
         raise _refused(exc) from None
     for table, token in made:
         click.echo(f"{table.id} {token}")
+
+
+@click.command("club-code")
+@with_appcontext
+def club_code_command() -> None:
+    """Give the club a new code in instance/club_code and print it. Once the server restarts,
+    the old code stops working and every phone that typed it must type the new one."""
+    code = club.new_code()
+    config.write_club_code(Path(current_app.instance_path), code)
+    click.echo(f"The club's new code: {code}")
+    click.echo("Restart the server (make run) for it to take effect: every phone that managed the club then types it again.")
+    click.echo("(A CLUB_CODE set in instance/config.py wins over this file: change it there instead.)")

@@ -1,68 +1,112 @@
-"""The club's code: what lets a phone manage the league (members, Pix keys, seasons).
+"""The club's code: what lets a phone manage the league (members, Pix keys, seasons) and see
+every table of a club night.
 
 There are no accounts. Anyone on the table's network may create tables and read the league;
 changing who a member is, or where his money goes (a Pix key), needs the code printed by
-``make run`` (``instance/club_code``, or ``CLUB_CODE`` in the config). A phone that typed it
-once keeps a flag in its session.
+``make run`` (``instance/club_code``, or ``CLUB_CODE`` in the config).
+
+The code never expires, so it is long: :data:`DIGITS` digits, shown in groups of four and typed
+on a numeric keypad, with or without the spaces. Wrong tries are limited per phone and all
+together (:mod:`referee.guesses`); the README gives the arithmetic.
+
+A phone that typed it keeps in its session a fingerprint of the code (an HMAC under the app's
+secret key, never the code itself), compared with the current code on every request: giving
+the club a new code (``flask --app referee club-code``) signs every manager phone out.
 """
 
 from __future__ import annotations
 
 import enum
+import hashlib
 import hmac
-from datetime import timedelta
+import secrets
 
-from flask import current_app, request, session
-from sqlalchemy import func, select
+from flask import current_app, session
 
-from referee import access
+from referee import guesses, phone
 from referee.db import db
-from referee.models import JoinAttempt, utcnow
 
-SESSION_FLAG = "club"
+#: The session key holding the fingerprint of the code this phone typed.
+SESSION_KEY = "club"
+#: 10**12 codes: a year of guessing at the ceiling on wrong club codes tries one in 190,000 of
+#: them, one in 63,000 even at the ceiling on every wrong code (README).
+DIGITS = 12
+#: A typed code longer than this is no code: it is cut before anything is compared.
+TYPED_MAX = 40
 
 
 class Check(enum.Enum):
     RIGHT = "right"
     WRONG = "wrong"
-    TOO_MANY = "too_many"  # too many wrong codes from this client lately: not even checked
+    TOO_MANY = "too_many"  # this phone's own ceiling: not even checked
+    TOO_MANY_SHARED = "too_many_shared"  # a ceiling every phone shares: not even checked
+
+
+def new_code() -> str:
+    """A fresh code as written to instance/club_code and printed: ``1234 5678 9012``."""
+    return shown("".join(secrets.choice("0123456789") for _ in range(DIGITS)))
+
+
+def shown(code: str) -> str:
+    """A code in groups of four digits, as printed and read out."""
+    digits = normal(code)
+    return " ".join(digits[i : i + 4] for i in range(0, len(digits), 4))
+
+
+def normal(typed: object) -> str:
+    """A code as compared: what was typed without spaces, dashes or dots."""
+    return "".join(ch for ch in str(typed or "")[:TYPED_MAX] if ch not in " \t\r\n-.")
+
+
+def is_long(code: str) -> bool:
+    """Long enough for the guessing ceilings (an older version made six digits)."""
+    return len(normal(code)) >= DIGITS
+
+
+def _expected() -> str:
+    return normal(current_app.config["CLUB_CODE"])
+
+
+def _fingerprint(code: str) -> str:
+    """What the session keeps of the code: an HMAC under the secret key, so that the cookie
+    never carries the code and stops matching the moment the code changes."""
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    return hmac.new(key, b"club-code:" + code.encode(), hashlib.sha256).hexdigest()
 
 
 def is_manager() -> bool:
-    """This phone typed the club's code."""
-    return bool(session.get(SESSION_FLAG))
+    """This phone typed the club's current code."""
+    kept = session.get(SESSION_KEY)
+    return isinstance(kept, str) and hmac.compare_digest(kept, _fingerprint(_expected()))
 
 
 def check(code: object) -> Check:
-    """Check a code typed on a page or sent to the API, in constant time. The code is short
-    (six digits), so wrong tries are rate-limited per client address: at most
-    access.ATTEMPTS per access.WINDOW_MINUTES, counted with the join codes' attempts (whose
-    writer deletes the old rows) under a key of their own."""
-    given = "".join(str(code or "").split())[:40]
+    """Check a code typed on a page or sent to the API, in constant time; a wrong one is
+    counted for this phone (referee.phone.guesser) and against the club's code. An empty code
+    guesses nothing and is not counted."""
+    given = normal(code)
     if not given:
-        return Check.WRONG  # nothing was guessed: not counted
-    client = access.hash_secret("club:" + (request.remote_addr or ""))
-    since = utcnow() - timedelta(minutes=access.WINDOW_MINUTES)
-    wrong = db.session.scalar(
-        select(func.count()).select_from(JoinAttempt).where(JoinAttempt.client == client, JoinAttempt.at >= since, JoinAttempt.ok.is_(False))
-    )
-    if (wrong or 0) >= access.ATTEMPTS:
-        return Check.TOO_MANY
-    expected = str(current_app.config["CLUB_CODE"])
-    ok = hmac.compare_digest(given.encode(), expected.encode())
-    db.session.add(JoinAttempt(client=client, ok=ok))
+        return Check.WRONG
+    who = phone.guesser()
+    limit = guesses.refused(guesses.CLUB, who)
+    if limit is not None:
+        return Check.TOO_MANY if limit is guesses.Limit.PHONE else Check.TOO_MANY_SHARED
+    if hmac.compare_digest(given.encode(), _expected().encode()):
+        return Check.RIGHT
+    guesses.wrong(guesses.CLUB, who)
     db.session.commit()
-    return Check.RIGHT if ok else Check.WRONG
+    return Check.WRONG
 
 
 def unlock(code: object) -> Check:
     """Check a typed code; when right, remember on this phone that it manages the club."""
+    phone.device()  # a phone's first try is counted for this phone, not for its Wi-Fi
     result = check(code)
     if result is Check.RIGHT:
-        session[SESSION_FLAG] = True
+        session[SESSION_KEY] = _fingerprint(_expected())
         session.permanent = True
     return result
 
 
 def lock() -> None:
-    session.pop(SESSION_FLAG, None)
+    session.pop(SESSION_KEY, None)

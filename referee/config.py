@@ -3,13 +3,18 @@ create_app() override them, in that order."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
-from datetime import timedelta
 import secrets
+import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
+
+from referee import club
 
 LANGUAGES = ["pt_BR", "en"]
 
@@ -84,14 +89,53 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
         else:
             app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
     if not app.config.get("CLUB_CODE"):
-        # The club's code: a phone that types it may rename and merge members, store Pix keys
-        # and edit seasons. `make run` prints it with the LAN address.
+        # The club's code: a phone that types it may rename and merge members, store Pix keys,
+        # edit seasons and see every table of a club night. `make run` prints it.
         if app.config.get("TESTING"):
-            app.config["CLUB_CODE"] = "".join(secrets.choice("0123456789") for _ in range(6))
+            app.config["CLUB_CODE"] = club.new_code()
         else:
-            app.config["CLUB_CODE"] = _instance_secret_key(
-                Path(app.instance_path), name="club_code", make=lambda: "".join(secrets.choice("0123456789") for _ in range(6))
-            )
+            app.config["CLUB_CODE"] = club_code(Path(app.instance_path), secret_key=str(app.config["SECRET_KEY"]))
+    elif not club.is_long(str(app.config["CLUB_CODE"])) and not app.config.get("TESTING"):
+        print(
+            f"Warning: CLUB_CODE in the config has fewer than {club.DIGITS} digits; at the rate limits it"
+            " could be guessed within weeks. Set a longer one (flask --app referee club-code makes one).",
+            file=sys.stderr,
+        )
+
+
+def club_code(instance: Path, *, secret_key: str) -> str:
+    """instance/club_code, made on first run. A short code written by an older version (six
+    digits: guessable within weeks at the rate limits) is replaced at once, with a notice on
+    stderr. The new code is derived from the old one and the secret key, so every worker
+    starting together writes and uses the same code, and nobody without the key can predict it."""
+    code = _instance_secret_key(instance, name="club_code", make=club.new_code)
+    if club.is_long(code):
+        return code
+    digest = hmac.new(secret_key.encode(), b"club-code-upgrade:" + code.encode(), hashlib.sha256).digest()
+    fresh = club.shown(str(int.from_bytes(digest, "big") % 10**club.DIGITS).zfill(club.DIGITS))
+    write_club_code(instance, fresh)
+    print(
+        f"The club's code was too short to be safe and was replaced: the new code is {fresh}."
+        " Phones that managed the club must type it once more.",
+        file=sys.stderr,
+    )
+    return fresh
+
+
+def write_club_code(instance: Path, code: str) -> None:
+    """Put ``code`` in instance/club_code (mode 0600), replacing what was there in one step."""
+    os.replace(_private_file(instance, "club_code", code), instance / "club_code")
+
+
+def _private_file(instance: Path, name: str, text: str) -> Path:
+    """A new file holding ``text``, readable by its owner only, next to instance/<name>: moved
+    or linked into place afterwards, so a reader never sees it half written."""
+    instance.mkdir(parents=True, exist_ok=True)
+    tmp = instance / f".{name}.{os.getpid()}.{secrets.token_hex(4)}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(text + "\n")
+    return tmp
 
 
 def _instance_secret_key(instance: Path, *, name: str = "secret_key", make: Any = None) -> str:
@@ -104,13 +148,9 @@ def _instance_secret_key(instance: Path, *, name: str = "secret_key", make: Any 
             return key
     except FileNotFoundError:
         pass
-    instance.mkdir(parents=True, exist_ok=True)
-    # Write a private temp file, then link it into place: atomic, and the first of several
-    # workers starting together wins while the others read its key.
-    tmp = instance / f".{name}.{os.getpid()}.{secrets.token_hex(4)}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="ascii") as f:
-        f.write((make() if make else secrets.token_urlsafe(48)) + "\n")
+    # Link a private file into place: atomic, and the first of several workers starting
+    # together wins while the others read its key.
+    tmp = _private_file(instance, name, make() if make else secrets.token_urlsafe(48))
     try:
         os.link(tmp, path)
     except FileExistsError:

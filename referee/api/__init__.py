@@ -15,7 +15,7 @@ from flask import Blueprint, Response, g, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import force_locale, gettext as _
 
-from referee import access, club, exports, league, ledger, ratings
+from referee import access, club, exports, guesses, league, ledger, ratings
 from referee.extensions import csrf
 from referee.i18n import render_text
 from referee.models import Table
@@ -310,6 +310,22 @@ def export_table_csv(table: Table) -> ResponseReturnValue:
     return _export([table], f"referee-{table.id}", as_csv=True)
 
 
+def _club_code_refusal(refusal: str, *, phone_may: bool) -> tuple[Response, int] | None:
+    """The error answer when the request lacks the club's code (None: go on). The code comes in
+    the CLUB_CODE_HEADER header, or, where ``phone_may``, from a phone that typed it at /club
+    (its session cookie). Wrong codes are counted like those typed at /club (referee.guesses)."""
+    if phone_may and club.is_manager():
+        return None
+    checked = club.check(request.headers.get(CLUB_CODE_HEADER))
+    if checked is club.Check.RIGHT:
+        return None
+    if checked is club.Check.TOO_MANY:
+        return error(429, "too_many_tries", _("Too many wrong club codes were sent from here. Wait ten minutes and try again."))
+    if checked is club.Check.TOO_MANY_SHARED:
+        return error(429, "too_many_tries", guesses.shared_sentence())
+    return error(401, "unauthorized", refusal)
+
+
 def _season_export(season_id: int, *, as_csv: bool) -> ResponseReturnValue:
     season = league.get_season(season_id) if season_id < 2**31 else None  # larger is no database id
     if season is None:
@@ -362,12 +378,12 @@ def import_tables() -> ResponseReturnValue:
     request.max_content_length = IMPORT_MAX_BYTES
     locale = ledger.LOCALES.get(request.args.get("language", ""), "pt_BR")
     with force_locale(locale):
-        # An import may put tables (and their results) into any season: the club decides.
-        checked = club.check(request.headers.get(CLUB_CODE_HEADER))
-        if checked is club.Check.TOO_MANY:
-            return error(429, "too_many_tries", _("Too many wrong club codes were sent from here. Wait ten minutes and try again."))
-        if checked is not club.Check.RIGHT:
-            return error(401, "unauthorized", _("Importing tables needs the club's code in the %(header)s header.", header=CLUB_CODE_HEADER))
+        # An import may put tables (and their results) into any season: the club decides. The
+        # header only: a cookie would let another page on the LAN post an import from a manager's
+        # phone (the API takes no CSRF token).
+        refused = _club_code_refusal(_("Importing tables needs the club's code in the %(header)s header.", header=CLUB_CODE_HEADER), phone_may=False)
+        if refused is not None:
+            return refused
         try:
             made = exports.import_tables(json_body())
         except BadBody:

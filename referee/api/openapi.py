@@ -465,7 +465,7 @@ def _export_paths(table_id: dict[str, Any]) -> dict[str, Any]:
                 "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Export"}}}},
                 "responses": {
                     "401": {"description": "The club's code is missing or wrong. Nothing is stored.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-                    "429": {"description": "Too many wrong club codes from this client in ten minutes.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                    "429": {"description": "Too many wrong club codes in ten minutes, from this client or from all together.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                     "201": {"description": "Stored: each table's id and new owner token.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Imported"}}}},
                     **_error_responses("400", "422"),
                     "409": {"description": "A table with one of these ids is already stored. Nothing is stored.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},

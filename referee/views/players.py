@@ -26,7 +26,7 @@ from flask_babel import ngettext
 from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import aliased
 
-from referee import charts, club, league, members, pix, ratings
+from referee import charts, club, guesses, league, members, pix, ratings
 from referee.db import db
 from referee.i18n import MINUS, fmt_int, render_text
 from referee.models import Hand, Member, Seat, Table, utcnow, voided
@@ -517,6 +517,8 @@ def club_page() -> ResponseReturnValue:
         result = club.unlock(request.form.get("code"))
         if result is club.Check.TOO_MANY:
             error, status = _("Too many wrong codes were tried from this phone. Wait ten minutes and try again."), 429
+        elif result is club.Check.TOO_MANY_SHARED:
+            error, status = guesses.shared_sentence(), 429
         elif result is club.Check.RIGHT:
             flash(_("This phone can now manage members."), "success")
             return redirect(local_path(request.args.get("next"), url_for("players.index")))

@@ -14,10 +14,11 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from referee import access, ledger, qr
+from referee import access, guesses, ledger, qr
 from referee.forms import OPTION_PREFIX, field_for, option_values, table_form
 from referee.i18n import render_text
 from referee.models import Table
+from referee.phone import device, guesser
 from referee.rules.errors import RulesError
 from referee.views.tables import grant_of, is_owner, load, local_path, remember_token, require_owner
 
@@ -93,10 +94,13 @@ def join_code() -> ResponseReturnValue:
     typed = ""
     if request.method == "POST":
         typed = (request.form.get("code") or "")[:40]
+        device()  # a phone's first code is counted for this phone, not for its Wi-Fi
         try:
-            table, token = access.redeem_code(typed, client=request.remote_addr or "")
-        except access.TooManyAttempts:
-            error, status = _("Too many codes were tried from this phone. Wait ten minutes and try again."), 429
+            table, token = access.redeem_code(typed, client=guesser())
+        except access.TooManyAttempts as exc:
+            mine = exc.limit is guesses.Limit.PHONE
+            error = _("Too many codes were tried from this phone. Wait ten minutes and try again.") if mine else guesses.shared_sentence()
+            status = 429
         except access.BadCode:
             error, status = _("That code does not work. Check it with the table's owner: a code works once, for 30 minutes."), 422
         else:

@@ -22,7 +22,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from referee import access, ledger
+from referee import access, guesses, ledger
 from referee.extensions import db
 from referee.models import Access, Hand, HandEvent, JoinAttempt, Table, utcnow
 
@@ -578,15 +578,15 @@ def test_wrong_codes_are_rate_limited_per_client_and_the_sentences_say_nothing(a
 def test_the_rate_limit_window_passes(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     s = make_setup(app, hand=False)
     phone = english(app.test_client())
-    for _ in range(access.ATTEMPTS):
+    for _ in range(guesses.PHONE_WRONG):
         redeem(phone, "ZZZZ-ZZZZ", "10.4.4.4")
     assert redeem(phone, "ZZZZ-ZZZZ", "10.4.4.4").status_code == 429
     with app.app_context():
-        mine = db.session.query(JoinAttempt).filter(JoinAttempt.client == access._client_key("10.4.4.4"))
-        assert mine.count() == access.ATTEMPTS  # the refused one is not counted
+        mine = db.session.query(JoinAttempt).filter(JoinAttempt.client == guesses.key(guesses.JOIN, f"device:{device_of(phone)}"))
+        assert mine.count() == guesses.PHONE_WRONG  # the refused one is not counted
     code, _page = join_code(s.owner, s.tid)
     now = utcnow()
-    monkeypatch.setattr(access, "utcnow", lambda: now + timedelta(minutes=access.WINDOW_MINUTES, seconds=5))
+    monkeypatch.setattr(guesses, "utcnow", lambda: now + timedelta(minutes=guesses.WINDOW_MINUTES, seconds=5))
     assert redeem(phone, code, "10.4.4.4").status_code == 302
 
 

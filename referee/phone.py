@@ -1,0 +1,31 @@
+"""This phone, without accounts: a random id kept in its session.
+
+Writes and two-key confirmations name the phone that made them ("by the owner, phone 3f9a"),
+and wrong guesses at a code are counted per phone (referee.guesses), so that the phones behind
+one Wi-Fi, which share an address, never answer for each other.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from flask import request, session
+
+DEVICE = "device"
+
+
+def device() -> str:
+    """This phone's id, made (and kept in its session) on first use."""
+    if DEVICE not in session:
+        session[DEVICE] = secrets.token_hex(3)
+        session.permanent = True
+    return str(session[DEVICE])
+
+
+def guesser() -> str:
+    """Who is typing a code, for the rate limits: the phone's id when its session has one, else
+    the client's address (an API script without a session). A page that takes a code calls
+    :func:`device` first, so a phone typing its first code is already counted alone."""
+    if DEVICE in session:
+        return f"device:{session[DEVICE]}"
+    return f"address:{request.remote_addr or ''}"

@@ -1,0 +1,193 @@
+"""Wrong guesses at a typed code (a join code, the club's code) and the club's code itself.
+
+Only wrong tries count, per phone (its session's device id; an API call without a session by
+its address), against the club's code from every phone, and all together; phones behind the
+same Wi-Fi never lock each other out. The club's code is long enough for that global ceiling,
+is typed with or without spaces, and changing it signs every manager phone out.
+
+Runs on SQLite and on PostgreSQL (TEST_DATABASE_URL).
+"""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from referee import club, config, guesses
+from referee.extensions import db
+from referee.models import JoinAttempt
+
+from .api_support import API, create_table
+
+WIFI = "192.168.0.10"  # every phone of the club behind one router
+
+
+def _phone(app: Flask) -> FlaskClient:
+    client = app.test_client()
+    client.set_cookie("lang", "en")
+    return client
+
+
+def _join(client: FlaskClient, code: str) -> int:
+    return client.post("/join", data={"code": code}, environ_base={"REMOTE_ADDR": WIFI}).status_code
+
+
+def _club(client: FlaskClient, code: str) -> int:
+    return client.post("/club", data={"code": code}, environ_base={"REMOTE_ADDR": WIFI}).status_code
+
+
+def _new_code(app: Flask, owner: FlaskClient, tid: str) -> str:
+    html = owner.post(f"/t/{tid}/share/code").get_data(as_text=True)
+    found = re.search(r"data-join-code>([^<]+)<", html)
+    assert found
+    return found.group(1).strip()
+
+
+def _owned_table(app: Flask) -> tuple[FlaskClient, str]:
+    owner = app.test_client()
+    table = create_table(owner)
+    assert owner.post(f"/t/{table['id']}/scorer", data={"token": table["token"]}).status_code == 302
+    return owner, table["id"]
+
+
+def _wrong_count(app: Flask) -> int:
+    with app.app_context():
+        return int(db.session.scalar(select(func.count()).select_from(JoinAttempt)) or 0)
+
+
+def _manager(client: FlaskClient) -> bool:
+    return 'name="action" value="lock"' in client.get("/club").get_data(as_text=True)
+
+
+# --------------------------------------------------------------------------- join codes
+
+
+def test_a_phone_guessing_join_codes_locks_out_only_itself(app: Flask) -> None:
+    owner, tid = _owned_table(app)
+    guesser = _phone(app)
+    for _ in range(guesses.PHONE_WRONG):
+        assert _join(guesser, "ZZZZ-ZZZZ") == 422
+    code = _new_code(app, owner, tid)
+    assert _join(guesser, code) == 429  # refused before the code is looked at
+    friend = _phone(app)  # same Wi-Fi, another phone
+    assert _join(friend, code) == 302
+
+
+def test_right_join_codes_are_not_counted(app: Flask) -> None:
+    owner, tid = _owned_table(app)
+    phone = _phone(app)
+    for _ in range(guesses.PHONE_WRONG + 2):
+        assert _join(phone, _new_code(app, owner, tid)) == 302
+    assert _wrong_count(app) == 0
+    for _ in range(guesses.PHONE_WRONG - 1):
+        assert _join(phone, "ZZZZ-ZZZZ") == 422
+    assert _join(phone, _new_code(app, owner, tid)) == 302
+    assert _wrong_count(app) == guesses.PHONE_WRONG - 1
+
+
+def test_wrong_guesses_from_every_phone_together_have_a_ceiling(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(guesses, "GLOBAL_WRONG", 3)
+    owner, tid = _owned_table(app)
+    for _ in range(3):
+        assert _join(_phone(app), "ZZZZ-ZZZZ") == 422  # three phones, one wrong code each
+    late = _phone(app)
+    refused = late.post("/join", data={"code": _new_code(app, owner, tid)}, environ_base={"REMOTE_ADDR": WIFI})
+    assert refused.status_code == 429
+    assert "several phones" in unescape(refused.get_data(as_text=True))
+    assert _club(late, app.config["CLUB_CODE"]) == 429  # the club's code shares the ceiling
+
+
+# --------------------------------------------------------------------------- the club's code
+
+
+def test_a_phone_guessing_the_club_code_locks_out_only_itself(app: Flask) -> None:
+    guesser, manager = _phone(app), _phone(app)
+    for _ in range(guesses.PHONE_WRONG):
+        assert _club(guesser, "1234 5678 9012") == 422
+    assert _club(guesser, app.config["CLUB_CODE"]) == 429
+    assert _club(manager, app.config["CLUB_CODE"]) == 302  # same Wi-Fi, not locked out
+    assert _wrong_count(app) == guesses.PHONE_WRONG
+
+
+def test_wrong_club_codes_from_every_phone_have_a_ceiling(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(guesses, "CLUB_CODE_WRONG", 2)
+    for _ in range(2):
+        assert _club(_phone(app), "0000 0000 0000") == 422
+    assert _club(_phone(app), app.config["CLUB_CODE"]) == 429
+    owner, tid = _owned_table(app)
+    assert _join(_phone(app), _new_code(app, owner, tid)) == 302  # join codes have their own count
+
+
+def test_an_api_client_without_a_session_is_counted_by_its_address(app: Flask) -> None:
+    empty = {"format": "referee-export", "version": 1, "tables": []}
+    script = app.test_client()
+    for _ in range(guesses.PHONE_WRONG):
+        answer = script.post(f"{API}/import", json=empty, headers={"X-Referee-Club-Code": "1"}, environ_base={"REMOTE_ADDR": "10.9.9.9"})
+        assert answer.status_code == 401
+    right = {"X-Referee-Club-Code": app.config["CLUB_CODE"]}
+    assert script.post(f"{API}/import", json=empty, headers=right, environ_base={"REMOTE_ADDR": "10.9.9.9"}).status_code == 429
+    assert script.post(f"{API}/import", json=empty, headers=right, environ_base={"REMOTE_ADDR": "10.9.9.8"}).status_code == 201
+
+
+def test_the_club_code_is_twelve_digits_typed_with_or_without_spaces(app: Flask) -> None:
+    code = app.config["CLUB_CODE"]
+    digits = re.sub(r"\D", "", code)
+    assert len(digits) == club.DIGITS == 12
+    assert club.shown(digits) == f"{digits[:4]} {digits[4:8]} {digits[8:]}"
+    for typed in (digits, club.shown(digits), f"{digits[:4]}-{digits[4:8]}-{digits[8:]}", f" {digits[:6]} {digits[6:]} "):
+        phone = _phone(app)
+        assert _club(phone, typed) == 302, typed
+        assert _manager(phone)
+
+
+def test_the_session_keeps_a_fingerprint_and_a_new_code_signs_managers_out(app: Flask) -> None:
+    phone = _phone(app)
+    assert _club(phone, app.config["CLUB_CODE"]) == 302
+    with phone.session_transaction() as session:
+        kept = session.get(club.SESSION_KEY)
+    assert isinstance(kept, str) and re.sub(r"\D", "", app.config["CLUB_CODE"]) not in kept
+    assert _manager(phone)
+    app.config["CLUB_CODE"] = club.new_code()
+    assert not _manager(phone)
+    assert phone.post("/players/1/rename", data={"name": "x"}).status_code in (403, 404)
+
+
+def test_a_phone_flagged_by_an_older_version_is_signed_out(app: Flask) -> None:
+    phone = _phone(app)
+    with phone.session_transaction() as session:
+        session[club.SESSION_KEY] = True
+    assert not _manager(phone)
+
+
+def test_an_old_six_digit_club_code_is_replaced_with_a_notice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "club_code").write_text("123456\n", encoding="ascii")
+    code = config.club_code(tmp_path, secret_key="k")
+    assert len(re.sub(r"\D", "", code)) == 12
+    assert (tmp_path / "club_code").read_text(encoding="ascii").strip() == code
+    notice = capsys.readouterr().err
+    assert code in notice and "123456" not in notice
+    # Every worker starting at once arrives at the same new code.
+    assert config.club_code(tmp_path, secret_key="k") == code
+    (tmp_path / "club_code").write_text("123456\n", encoding="ascii")
+    assert config.club_code(tmp_path, secret_key="k") == code
+
+
+def test_a_long_club_code_file_is_kept(tmp_path: Path) -> None:
+    (tmp_path / "club_code").write_text("1111 2222 3333\n", encoding="ascii")
+    assert config.club_code(tmp_path, secret_key="k") == "1111 2222 3333"
+    assert config.club_code(tmp_path / "new", secret_key="k") == (tmp_path / "new" / "club_code").read_text(encoding="ascii").strip()
+
+
+def test_the_club_code_command_makes_a_new_code(app: Flask, tmp_path: Path) -> None:
+    before = app.config["CLUB_CODE"]
+    result = app.test_cli_runner().invoke(args=["club-code"])
+    assert result.exit_code == 0, result.output
+    written = (Path(app.instance_path) / "club_code").read_text(encoding="ascii").strip()
+    assert written != before and len(re.sub(r"\D", "", written)) == 12
+    assert written in result.output and "restart" in result.output.lower()
