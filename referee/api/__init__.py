@@ -327,6 +327,11 @@ def _club_code_refusal(refusal: str, *, phone_may: bool) -> tuple[Response, int]
 
 
 def _season_export(season_id: int, *, as_csv: bool) -> ResponseReturnValue:
+    """A season's tables, their ids included: an id is the permission to read a table (and its
+    payees' Pix keys), so the whole season is the club's business, like an import."""
+    refused = _club_code_refusal(_("A season's export needs the club's code in the %(header)s header.", header=CLUB_CODE_HEADER), phone_may=True)
+    if refused is not None:
+        return refused
     season = league.get_season(season_id) if season_id < 2**31 else None  # larger is no database id
     if season is None:
         return error(404, "not_found", _("There is no season with this id."))

@@ -435,11 +435,20 @@ def _export_paths(table_id: dict[str, Any]) -> dict[str, Any]:
         "content": {"text/csv": {"schema": {"type": "string"}}},
     }
     no_season = {"404": {"description": "No such season.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+    club_code = {
+        "name": "X-Referee-Club-Code", "in": "header", "required": False, "schema": {"type": "string"},
+        "description": "The club's code (printed by `make run`); not needed from a phone that typed it at /club. A season's export "
+        "carries every table's id, and an id is the permission to read the table.",
+    }
+    club_refusals = {
+        "401": {"description": "The club's code is missing or wrong.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+        "429": {"description": "Too many wrong club codes in ten minutes, from this client or from all together.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+    }
     return {
         "/tables/{table_id}/export": {"get": {"summary": "The table and its hands as an export (JSON, lossless, no secrets).", "parameters": [table_id], "responses": {"200": as_json, **_error_responses("404")}}},
         "/tables/{table_id}/export.csv": {"get": {"summary": "The table's hands as CSV.", "parameters": [table_id], "responses": {"200": as_csv, **_error_responses("404")}}},
-        "/seasons/{season_id}/export": {"get": {"summary": "Every table of a season as one export.", "parameters": [season_id], "responses": {"200": as_json, **no_season}}},
-        "/seasons/{season_id}/export.csv": {"get": {"summary": "Every table of a season as CSV.", "parameters": [season_id], "responses": {"200": as_csv, **no_season}}},
+        "/seasons/{season_id}/export": {"get": {"summary": "Every table of a season as one export (needs the club's code).", "parameters": [season_id, club_code], "responses": {"200": as_json, **club_refusals, **no_season}}},
+        "/seasons/{season_id}/export.csv": {"get": {"summary": "Every table of a season as CSV (needs the club's code).", "parameters": [season_id, club_code], "responses": {"200": as_csv, **club_refusals, **no_season}}},
         "/league/{game}/standings": {
             "get": {
                 "summary": "A game's standings: all time, or over a season (?season=<id>). Rows in the stated order: for chips or units the higher net, "

@@ -11,7 +11,7 @@ from flask_babel import format_date
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from referee import league, ledger, settleup
+from referee import club, league, ledger, settleup
 from referee.db import db
 from referee.i18n import render_text
 from referee.models import Table
@@ -19,6 +19,7 @@ from referee.rules import get_game
 from referee.rules.errors import RulesError
 from referee.rules.settle import EXACT_LIMIT
 from referee.views import labels
+from referee.views.tables import known_tables
 
 bp = Blueprint("night", __name__)
 
@@ -35,18 +36,20 @@ def _day(raw: str | None) -> date:
 
 @bp.get("/night")
 def index() -> ResponseReturnValue:
-    """The tables of one evening (played for payments), to pick the ones to settle together."""
+    """The tables of one evening (played for payments), to pick the ones to settle together.
+
+    Listing a table hands out its id, which is the permission to read it (its settle page shows
+    the payees' Pix keys): a phone with the club's code sees every table of the evening, any
+    other phone only the tables it already knows."""
     day = _day(request.args.get("date"))
     start, end = league.day_bounds(day, day)
-    tables = [
-        t
-        for t in db.session.scalars(
-            select(Table).where(Table.created_at >= start, Table.created_at < end).order_by(Table.created_at)
-        )
-        if not get_game(t.game).scored
-    ]
+    query = select(Table).where(Table.created_at >= start, Table.created_at < end).order_by(Table.created_at)
+    manager = club.is_manager()
+    if not manager:
+        query = query.where(Table.id.in_(known_tables()))
+    tables = [t for t in db.session.scalars(query) if not get_game(t.game).scored]
     rows = [(t, get_game(t.game).name, ledger.players_of(t), ledger.live_count(t)) for t in tables]
-    return render_template("night/index.html", day=day, rows=rows, day_text=format_date(day, "full"))
+    return render_template("night/index.html", day=day, rows=rows, day_text=format_date(day, "full"), manager=manager)
 
 
 @bp.get("/night/settle")

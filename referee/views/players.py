@@ -33,7 +33,7 @@ from referee.models import Hand, Member, Seat, Table, utcnow, voided
 from referee.rules import GAME_NAMES, GAMES, get_game
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.patience import PatienceStats
-from referee.views.tables import local_path
+from referee.views.tables import local_path, shown_tables
 
 bp = Blueprint("players", __name__)
 
@@ -368,6 +368,7 @@ def _page(member: Member, *, status: int = 200, errors: Mapping[str, str] | None
     page = _page_number()
     start = (page - 1) * HISTORY_PAGE
     over_time = {row.game: net_over_time(seats, row.game) for row in games}
+    history = seats[start : start + HISTORY_PAGE]
     manager = club.is_manager()
     return (
         render_template(
@@ -383,7 +384,9 @@ def _page(member: Member, *, status: int = 200, errors: Mapping[str, str] | None
             charts={game: chart(points, game) for game, points in over_time.items()},
             partners=partners(member, seats),
             partners_shown=PARTNERS_SHOWN,
-            history=seats[start : start + HISTORY_PAGE],
+            history=history,
+            # Only tables this phone may open are links: a link hands out the table's id.
+            linked=shown_tables(seat.table_id for seat in history),
             page=page,
             more=len(seats) > start + HISTORY_PAGE,
             tables_seen=len(seats),

@@ -7,6 +7,7 @@ in the signed session cookie when the table is created here, or pasted by the sc
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, session, url_for
@@ -14,7 +15,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import format_datetime
 from flask_babel import gettext as _
 
-from referee import access, league, ledger, members, settleup
+from referee import access, club, league, ledger, members, settleup
 from referee.forms import field_for, option_values, table_form
 from referee.i18n import render_text
 from referee.models import Table
@@ -69,6 +70,14 @@ def remember_seen(table: Table) -> None:
 
 def known_tables() -> list[str]:
     return list(dict.fromkeys([*session.get(TOKENS, {}), *session.get(SEEN, {})]))
+
+
+def shown_tables(ids: Iterable[str]) -> set[str]:
+    """Of ``ids``, the tables a page may name by id (link to) on this phone: every one for a
+    phone with the club's code, else those the phone knows. A table's id is the permission to
+    read it, Pix keys included, so no page hands out the id of a table nobody gave this phone."""
+    wanted = set(ids)
+    return wanted if club.is_manager() else wanted.intersection(known_tables())
 
 
 def offer_undo(table: Table, number: int) -> None:

@@ -149,6 +149,7 @@ def test_a_club_night_settles_a_player_at_two_tables_once(app: Flask, client: Fl
     first = _jubileu_night(client, options={"chip_value": "0.50"})
     second = create_table(client, game="jubileu", players=["ana", "Edu", "Fábio", "Gil"], options={"chip_value": "1.00"})
     record_ok(client, second, {"ultima": "copas", "auction": [["ana", "solo_sete"], ["Edu", "passo"], ["Fábio", "passo"], ["Gil", "passo"]], "trump": "espadas", "tricks": {"ana": 8, "Edu": 2, "Fábio": 2, "Gil": 1}})
+    assert client.post("/club", data={"code": app.config["CLUB_CODE"]}).status_code == 302  # the whole evening
     index = _page(client, "/night")
     assert first["id"] in index and second["id"] in index
     page = _page(client, f"/night/settle?t={first['id']}&t={second['id']}")

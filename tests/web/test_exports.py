@@ -569,6 +569,8 @@ def test_a_season_exports_its_tables(app: Flask, client: FlaskClient, fresh: Cal
         season = league.save_season(None, name="Verão", starts_on=today - timedelta(days=1), ends_on=today + timedelta(days=1))
         season_id = season.id
         empty = league.save_season(None, name="Antes", starts_on=date(2001, 1, 1), ends_on=date(2001, 12, 31)).id
+    assert_error(client.get(f"{API}/seasons/{season_id}/export"), 401)  # every table's id: the club's business
+    assert client.post("/club", data={"code": app.config["CLUB_CODE"]}).status_code == 302
     response = client.get(f"{API}/seasons/{season_id}/export")
     assert response.status_code == 200
     assert response.headers["Content-Disposition"] == f'attachment; filename="referee-season-{season_id}.json"'

@@ -180,6 +180,7 @@ def test_the_club_night_takes_the_new_games(app: Flask, client: FlaskClient, gam
     record_ok(client, jubileu, {"ultima": "copas", "auction": [["Ana", "solo_sete"], ["Gil", "passo"], ["Hugo", "passo"], ["Ivo", "passo"]],
                                 "trump": "espadas", "tricks": {"Ana": 8, "Gil": 2, "Hugo": 2, "Ivo": 1}})
     patience = play(client, "relogio", ["Ana"])
+    assert client.post("/club", data={"code": app.config["CLUB_CODE"]}).status_code == 302  # the whole evening
     index = _page(client, "/night")
     assert one["id"] in index and two["id"] in index
     ids = [one["id"], two["id"], jubileu["id"], patience["id"]]
