@@ -221,7 +221,8 @@ class Access(db.Model):
 
 
 class JoinAttempt(db.Model):
-    """A join code typed by a client (its address, hashed): the rate limit counts these."""
+    """A wrong code (join or club) typed by a phone, kept as ``<kind>/<hash of the phone>``:
+    the rate limits of referee.guesses count these."""
 
     __tablename__ = "join_attempt"
 
