@@ -8,8 +8,10 @@ same tables, hand numbers, corrections, voids, confirmations and times.
 
 An import does not copy rows: it replays the tables' history through the ledger, so every hand
 is judged by the rules again (a doctored hand is refused with the engine's sentence) and the
-derived state (balances, rotation, the seats' league counters) is the ledger's own. Everything
-is one transaction: a refusal anywhere stores nothing.
+derived state (balances, rotation, the seats' league counters) is the ledger's own. It is
+replayed twice: first into a private database, where the rules judge the whole document without
+holding the club database's write lock, then into the club's database in short transactions, so
+scorers never wait for more than one of them. A refusal anywhere stores nothing.
 
 A **backup** (:func:`backup`) is everything a club would miss after losing its database: the
 tables with their secrets (the owner's token hash, the scoring links and join codes), the
@@ -26,21 +28,26 @@ import csv
 import heapq
 import io
 import re
+import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, text, update
+from flask import current_app
+from sqlalchemy import bindparam, create_engine, delete, exists, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, aliased
+from sqlalchemy.pool import StaticPool
 
 from referee import access, ledger
 from referee.db import db
 from referee import league
 from referee.league import local_date
-from referee.models import Access, Hand, HandEvent, Member, Seat, Season, Table, utcnow
+from referee.members import name_key
+from referee.models import Access, Hand, HandEvent, Member, Rating, Seat, Season, Table, utcnow
 from referee.rules import get_game
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
 from referee.rules.text import N_, Text
@@ -400,18 +407,164 @@ def _followers_last(tables: Sequence[_Table]) -> list[_Table]:
 # --------------------------------------------------------------------------- import
 
 
+#: An import stores its tables in write transactions of at most this many writes (a table, a
+#: hand, an event) each. Each holds the database's write lock (SQLite has one for the whole
+#: file) for its own time only, a few tenths of a second (tests/bench/bench_import.py): a
+#: scorer recording a hand meanwhile waits for one batch, not for the whole import.
+IMPORT_BATCH = 200
+#: The pause between two batches on SQLite. It hands its write lock to no one in particular: a
+#: writer waiting on the busy timeout looks again every 100 ms at most, and would miss the
+#: instant between two batches, again and again (measured: a scorer waited 7 s, a probe 22 s).
+#: A pause longer than that lets every waiting writer in.
+IMPORT_PAUSE = 0.12
+
+
 def import_tables(data: object) -> list[tuple[Table, str]]:
     """Rebuild the tables of an export through the ledger; answers each table (in the order
     stored: rematches after the tables they follow) with a new owner token (an export has none).
 
     Raises :class:`InvalidInput` for a malformed document, :class:`RulesError` for a hand the
     rules refuse (its field names the table and the hand), :class:`ledger.Conflict` when a table
-    id is already taken. In every case nothing is stored."""
+    id is already taken. In every case nothing is stored.
+
+    Two passes, so that a large import neither holds the write lock for long nor leaves half a
+    document behind: the whole document is first judged in a private database (:func:`_judge`),
+    without the lock; only then is it stored, in short transactions (:func:`_store`)."""
     tables = _tables(_document(data, FORMAT))
     _check_follows(tables)
-    clash = Text(N_("These tables clash with tables already stored (the same id, or a second rematch of one table)."))
-    with _one_transaction(clash):
-        return [_rebuild(table) for table in _followers_last(tables)]
+    ordered = _followers_last(tables)
+    _check_free(ordered)
+    _judge(ordered)
+    return _store(ordered)
+
+
+def _clash() -> Text:
+    return Text(N_("These tables clash with tables already stored (the same id, or a second rematch of one table)."))
+
+
+def _check_free(tables: Sequence[_Table]) -> None:
+    """Refuse early (a read, no lock) a table id already stored."""
+    taken = db.session.scalar(select(Table.id).where(Table.id.in_([t.id for t in tables])).limit(1))
+    db.session.rollback()  # end the read: the writes begin with the write lock (_begin)
+    if taken is not None:
+        raise ledger.Conflict(Text(N_("A table with the id %(id)s already exists."), id=taken))
+
+
+def _judge(tables: Sequence[_Table]) -> None:
+    """Replay every table through the ledger into a private, empty database: whatever the rules
+    or the ledger refuse is refused here, before anything reaches the club's database, and the
+    replay (most of an import's time) takes none of its locks."""
+    with _private_database():
+        try:
+            for spec in tables:
+                _rebuild(spec)
+        except IntegrityError:  # two tables of the document following the same one
+            raise ledger.Conflict(_clash()) from None
+
+
+@contextmanager
+def _private_database() -> Iterator[None]:
+    """For the block, ``db.session`` is a session of its own on a new in-memory SQLite database
+    with the app's schema, thrown away afterwards. A new app context scopes it: the caller's
+    session, and what it holds, are untouched."""
+    engine = create_engine("sqlite://", poolclass=StaticPool)
+    try:
+        db.metadata.create_all(engine)
+        with current_app.app_context():  # db.session is scoped by app context
+            db.session.registry.set(Session(bind=engine, expire_on_commit=False))
+            yield  # leaving the context removes (closes) that session
+    finally:
+        engine.dispose()
+
+
+class _Batches:
+    """Commits every ``size`` writes, and opens each new transaction with the write lock taken
+    (:func:`_begin`). Knows which tables it has committed: those are this import's to remove
+    should a later batch fail."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.written = 0
+        self.pending: list[str] = []  # tables created in the open transaction
+        self.stored: list[str] = []  # tables whose creation is committed
+
+    def begin(self) -> None:
+        _begin()
+
+    def created(self, table_id: str) -> None:
+        self.pending.append(table_id)
+
+    def wrote(self) -> None:
+        self.written += 1
+        if self.written >= self.size:
+            self.commit()
+            if db.session.get_bind().dialect.name == "sqlite":
+                time.sleep(IMPORT_PAUSE)  # PostgreSQL's writers wait in a queue: nothing to do
+            self.begin()
+
+    def commit(self) -> None:
+        db.session.commit()
+        self.stored += self.pending
+        self.pending, self.written = [], 0
+
+
+def _store(tables: Sequence[_Table]) -> list[tuple[Table, str]]:
+    """Replay the judged tables into the club's database, :data:`IMPORT_BATCH` writes per
+    transaction. A batch can still fail (another import of the same file stored a table first,
+    the disk is full): then what the earlier batches stored is removed, so a refused import
+    stores nothing. Until the last batch commits, a table being imported is visible to whoever
+    knows its id, growing; nobody can write to it (its owner's token is not given out yet)."""
+    batches = _Batches(IMPORT_BATCH)
+    names = {name for spec in tables for name in _member_names_of(spec)}
+    known = {name_key(n) for n in names} & _stored_member_keys(names)
+    made = []
+    try:
+        batches.begin()
+        for spec in tables:
+            batches.created(spec.id)
+            made.append(_rebuild(spec, wrote=batches.wrote))
+        batches.commit()
+    except BaseException as exc:
+        db.session.rollback()
+        _forget(batches.stored, {name_key(n) for n in names} - known)
+        if isinstance(exc, IntegrityError):
+            raise ledger.Conflict(_clash()) from None
+        raise
+    return made
+
+
+def _member_names_of(spec: _Table) -> list[str]:
+    """The names the ledger will look its members up by (as create_table is given them)."""
+    return [spec.members.get(p, p) for p in spec.raw["players"] if isinstance(p, str)]
+
+
+def _stored_member_keys(names: Iterable[str]) -> set[str]:
+    keys = [name_key(n) for n in names]
+    found = set(db.session.scalars(select(Member.name_key).where(Member.name_key.in_(keys))))
+    db.session.rollback()
+    return found
+
+
+def _forget(table_ids: Sequence[str], member_keys: set[str]) -> None:
+    """Delete what a failed import committed: its tables (their seats, hands, events and links
+    go with them: ON DELETE CASCADE), and the members it created that nobody has sat down as,
+    been rated as or been merged into since."""
+    if not table_ids and not member_keys:
+        return
+    _begin()
+    if table_ids:
+        db.session.execute(delete(Table).where(Table.id.in_(table_ids)))
+    if member_keys:
+        merged = aliased(Member)
+        db.session.execute(
+            delete(Member).where(
+                Member.name_key.in_(member_keys),
+                ~exists().where(Seat.member_id == Member.id),
+                ~exists().where(Rating.member_id == Member.id),
+                ~exists().where(merged.merged_into == Member.id),
+            )
+        )
+    db.session.commit()
 
 
 @contextmanager
@@ -432,15 +585,20 @@ def _one_transaction(clash: Text) -> Iterator[None]:
 
 
 def _begin() -> None:
-    """Really open the transaction. The SQLite driver opens one only at the first INSERT, UPDATE
-    or DELETE: a SAVEPOINT before that (members.resolve creating a member) opens its own, and its
-    RELEASE commits, so a refused import would leave its new members behind."""
+    """Really open the transaction, and on SQLite with the write lock taken (``BEGIN
+    IMMEDIATE``). The driver would open one only at the first INSERT, UPDATE or DELETE: a
+    SAVEPOINT before that (members.resolve creating a member) opens its own, and its RELEASE
+    commits, so a refused write would leave its new members behind. And a transaction that
+    reads first fails at once with "database is locked" if another writer commits before its
+    first write; one that starts with the lock waits its turn on the busy timeout instead."""
     connection = db.session.connection()
     if connection.dialect.name == "sqlite" and not getattr(connection.connection.dbapi_connection, "in_transaction", True):
-        connection.exec_driver_sql("BEGIN")
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def _rebuild(spec: _Table) -> tuple[Table, str]:
+def _rebuild(spec: _Table, *, wrote: Callable[[], None] = lambda: None) -> tuple[Table, str]:
+    """Create the table and replay its hands and events; ``wrote`` is called after each write
+    (see :class:`_Batches`)."""
     if db.session.scalar(select(Table.id).where(Table.id == spec.id)) is not None:
         raise ledger.Conflict(Text(N_("A table with the id %(id)s already exists."), id=spec.id))
     raw = spec.raw
@@ -461,7 +619,8 @@ def _rebuild(spec: _Table) -> tuple[Table, str]:
             member_names=[spec.members.get(p, p) if isinstance(p, str) else p for p in players],
             commit=False,
         )
-    _replay(table, spec)
+    wrote()
+    _replay(table, spec, wrote)
     table.created_at = spec.created_at
     table.finished_at = spec.finished_at
     table.ends_at = spec.ends_at
@@ -472,7 +631,7 @@ def _rebuild(spec: _Table) -> tuple[Table, str]:
     return table, token
 
 
-def _replay(table: Table, spec: _Table) -> None:
+def _replay(table: Table, spec: _Table, wrote: Callable[[], None]) -> None:
     """Record the hands in number order and apply their events between them in the order they
     happened (a void can change what a later hand may be: a Samba match that is no longer
     over). Each hand's own events keep their order; a correction's void is made by the
@@ -489,6 +648,7 @@ def _replay(table: Table, spec: _Table) -> None:
             event = queues[number].popleft()
             with _at(f"{spec.where}.hands[{number - 1}].events"):
                 _apply(table, number, event)
+            wrote()
             if queues[number]:
                 heapq.heappush(pending, (queues[number][0].at, number))
 
@@ -506,6 +666,7 @@ def _replay(table: Table, spec: _Table) -> None:
                 reason=reason,
                 commit=False,
             )
+        wrote()
         if queues[hand.number]:
             heapq.heappush(pending, (queues[hand.number][0].at, hand.number))
     apply_until(None)

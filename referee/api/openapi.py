@@ -466,7 +466,7 @@ def _export_paths(table_id: dict[str, Any]) -> dict[str, Any]:
         },
         "/import": {
             "post": {
-                "summary": "Rebuild the tables of an export, every hand judged by the rules again; all or nothing. Bodies up to 8 MB.",
+                "summary": "Rebuild the tables of an export, every hand judged by the rules again; all or nothing. Bodies up to 1 MB (larger files: `flask --app referee import FILE` on the server).",
                 "parameters": [
                     {"name": "language", "in": "query", "required": False, "schema": {"type": "string", "enum": ["pt-BR", "en"]}},
                     {"name": "X-Referee-Club-Code", "in": "header", "required": True, "schema": {"type": "string"}, "description": "The club's code (printed by `make run`): an import can put tables into any season."},
@@ -478,7 +478,7 @@ def _export_paths(table_id: dict[str, Any]) -> dict[str, Any]:
                     "201": {"description": "Stored: each table's id and new owner token.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Imported"}}}},
                     **_error_responses("400", "422"),
                     "409": {"description": "A table with one of these ids is already stored. Nothing is stored.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-                    "413": {"description": "The body is larger than 8 MB.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                    "413": {"description": "The body is larger than 1 MB.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                 },
             }
         },

@@ -506,6 +506,12 @@ def test_the_import_body_may_be_larger_than_other_requests(app: Flask, client: F
     assert_error(client.post(f"{API}/import", data=b"{" + b" " * (9 * 1024 * 1024) + b"}", content_type="application/json", headers=club_header(client)), 413)
 
 
+def test_an_import_too_large_for_the_network_points_to_the_command_line(client: FlaskClient) -> None:
+    body = b'{"format": "referee-export", "version": 1, "tables": [], "note": "' + b"x" * (1024 * 1024) + b'"}'
+    error = assert_error(client.post(f"{API}/import", data=body, content_type="application/json", headers=club_header(client)), 413)
+    assert "1 MB" in error["message"] and "flask --app referee import" in error["message"]
+
+
 # --------------------------------------------------------------------------- CSV
 
 
