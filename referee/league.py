@@ -93,13 +93,36 @@ def current_season(today: date | None = None) -> Season | None:
     ).first()
 
 
+#: The days the club's dates may name. A day at the very ends of the calendar (0001-01-01,
+#: 9999-12-31) cannot be turned into the instants it runs between (day_bounds overflows), and
+#: no card night falls outside these years.
+FIRST_DAY = date(1900, 1, 1)
+LAST_DAY = date(2999, 12, 31)
+
+
+def parse_day(text: str) -> date:
+    """A year-month-day date from a query or an import; ValueError for an unreadable one and
+    for one outside :data:`FIRST_DAY` to :data:`LAST_DAY`."""
+    day = date.fromisoformat(text)
+    if not _in_calendar(day):
+        raise ValueError(f"{day} is not between {FIRST_DAY} and {LAST_DAY}")
+    return day
+
+
+def _in_calendar(day: date) -> bool:
+    return FIRST_DAY <= day <= LAST_DAY
+
+
 def _parse_date(raw: object, *, field: str) -> date:
-    if isinstance(raw, date):
-        return raw
+    """A season's date from its form, refused with a sentence that says what to type."""
     try:
-        return date.fromisoformat(str(raw))
+        day = raw if isinstance(raw, date) else date.fromisoformat(str(raw))
     except ValueError:
         raise InvalidInput(Text(N_("Give the dates as year-month-day, for example 2026-03-01.")), field=field) from None
+    if not _in_calendar(day):
+        first, last = FIRST_DAY.year, LAST_DAY.year
+        raise InvalidInput(Text(N_("Give a date between the years %(first)s and %(last)s."), first=first, last=last), field=field)
+    return day
 
 
 def save_season(season: Season | None, *, name: object, starts_on: object, ends_on: object) -> Season:

@@ -29,7 +29,7 @@ MAX_TABLES = 40
 
 def _day(raw: str | None) -> date:
     try:
-        return date.fromisoformat(raw) if raw else league.local_date(datetime.now(timezone.utc))
+        return league.parse_day(raw) if raw else league.local_date(datetime.now(timezone.utc))
     except ValueError:
         return league.local_date(datetime.now(timezone.utc))
 
