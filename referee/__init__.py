@@ -39,8 +39,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     config_module.load(app, config)
 
     from referee import compress, errorpages, i18n, security
+    from referee.db import create_private_sqlite_file
     from referee.extensions import babel, csrf, db, migrate
 
+    create_private_sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"])  # 0600, before SQLite makes it 0644
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     babel.init_app(app, locale_selector=i18n.select_locale)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import MetaData, event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase
 
 # Named constraints, so Alembic batch operations on SQLite can find and alter them.
@@ -45,3 +46,18 @@ def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
         cursor.execute("PRAGMA foreign_keys=ON")
     finally:
         cursor.close()
+
+
+def create_private_sqlite_file(url: str) -> None:
+    """Create a SQLite database's file, empty, readable and writable by its owner only (0600),
+    before SQLite would create it world-readable: it holds the token hashes, the members and
+    their Pix keys. SQLite gives the -wal and -shm files the mode of the database file. An
+    existing file is left as it is; other databases and in-memory SQLite have no file."""
+    parsed = make_url(url)
+    path = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not path or path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
