@@ -50,7 +50,7 @@ messages: $(STAMP)
 run: $(STAMP) translations
 	@$(PY) -c 'from referee import create_app; create_app()'   # schema + secret key, once
 	@$(PY) tools/lan_urls.py $(PORT)
-	@exec $(BIN)/gunicorn --bind 0.0.0.0:$(PORT) --workers $(WORKERS) \
+	@exec $(BIN)/gunicorn --config python:referee.gunicorn_conf --bind 0.0.0.0:$(PORT) --workers $(WORKERS) \
 	    --access-logfile - 'referee:create_app()'
 
 ## Debian packages the tests need (root only; skipped when already there).

@@ -1,0 +1,28 @@
+"""The production server (gunicorn, as `make run` starts it) does not name itself in its answers."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .conftest import API, call, fresh_database, production_server
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_answers_carry_no_server_header(tmp_path: Path) -> None:
+    with fresh_database(tmp_path) as url, production_server(url, tmp_path, workers=1) as server:
+        answers = {
+            "page": call(server.port, "GET", "/"),
+            "api": call(server.port, "GET", f"{API}/openapi.json"),
+            "api 404": call(server.port, "GET", f"{API}/tables/nope"),
+            "static": call(server.port, "GET", "/static/css/app.css"),
+        }
+    assert {name: reply.status for name, reply in answers.items()} == {"page": 200, "api": 200, "api 404": 404, "static": 200}
+    assert {name: reply.headers.get("server") for name, reply in answers.items()} == dict.fromkeys(answers)
+
+
+def test_make_run_serves_with_the_same_settings() -> None:
+    run = re.search(r"^run:.*?(?=^\S)", (ROOT / "Makefile").read_text(), re.S | re.M)
+    assert run is not None
+    assert "--config python:referee.gunicorn_conf" in run.group(0)
