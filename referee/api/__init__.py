@@ -106,7 +106,7 @@ def urls(table: Table) -> dict[str, str]:
 
 @bp.get("/openapi.json")
 def openapi() -> ResponseReturnValue:
-    return jsonify(document(url_for("api.openapi", _external=True).rsplit("/openapi.json", 1)[0]))
+    return jsonify(document())
 
 
 @bp.post("/tables")

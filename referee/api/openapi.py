@@ -596,7 +596,12 @@ def _koziri_paths() -> dict[str, Any]:
     }
 
 
-def document(server: str) -> dict[str, Any]:
+#: Where the API lives, as the document's server: relative (OpenAPI resolves it against the
+#: document's own address), so the document names no host, whatever address served it.
+SERVER = "/api/v1"
+
+
+def document() -> dict[str, Any]:
     players = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 13}}
     suit = {"type": "string", "enum": [s.value for s in Suit]}
     json_ok = lambda ref, description="OK": {  # noqa: E731
@@ -615,7 +620,7 @@ def document(server: str) -> dict[str, Any]:
             "Players are named by display name, unique within a table, listed in order of play. "
             "Error messages are sentences in the table's language (pt-BR by default).",
         },
-        "servers": [{"url": server}],
+        "servers": [{"url": SERVER}],
         "components": {
             "securitySchemes": {"scorer": {"type": "http", "scheme": "bearer", "description": "The token answered when the table was created."}},
             "schemas": {
