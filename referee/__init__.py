@@ -38,7 +38,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     config_module.load(app, config)
 
-    from referee import compress, errorpages, i18n, security
+    from referee import compress, errorpages, i18n, inputs, security
     from referee.db import create_private_sqlite_file
     from referee.extensions import babel, csrf, db, migrate
 
@@ -51,6 +51,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     compress.init_app(app)
     errorpages.init_app(app)
+    inputs.init_app(app)  # before the blueprints: their <int:...> routes bind the converter
     from referee import cli; cli.init_app(app)  # noqa: E702 (one line: backup, restore, export, import)
 
     from referee import api

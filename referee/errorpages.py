@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import BadRequest, HTTPException, InternalServerError
 
 CODES = {
     400: "bad_request",
@@ -20,6 +22,17 @@ CODES = {
     429: "too_many_requests",
     500: "internal_error",
 }
+
+
+class Refused(BadRequest):
+    """A 400 that says what was wrong in its own sentence (already in the language in force
+    where it was raised), for a refusal made before any view runs: a body, a query parameter.
+    ``field`` names the parameter, as the API's errors do."""
+
+    def __init__(self, sentence: str, field: str | None = None) -> None:
+        super().__init__(description=sentence)
+        self.sentence = sentence
+        self.field = field
 
 
 def _message(status: int) -> str:
@@ -63,13 +76,24 @@ def handle_http_error(error: HTTPException) -> ResponseReturnValue:
     message = _message(status)
     if isinstance(error, CSRFError):
         message = _("This form has expired or was already sent. Reload the page and try again.")
+    if isinstance(error, Refused):
+        message = error.sentence
     if request.path.startswith("/api/"):
-        body = {"error": {"code": CODES[status], "message": message}}
-        return body, status, _extra_headers(error)
+        return _api_body(error, status, message), status, _extra_headers(error)
     page = render_template(
         "errors/error.html", status=status, title=_titles(status), message=message
     )
     return page, status, _extra_headers(error)
+
+
+def _api_body(error: HTTPException, status: int, message: str) -> dict[str, Any]:
+    """The API's error shape (api.md); a refusal is invalid input, naming its parameter."""
+    body = {"code": CODES[status], "message": message}
+    if isinstance(error, Refused):
+        body["code"] = "invalid_input"
+        if error.field:
+            body["field"] = error.field
+    return {"error": body}
 
 
 def _extra_headers(error: HTTPException) -> list[tuple[str, str]]:

@@ -16,7 +16,8 @@ from flask.typing import ResponseReturnValue
 from flask_babel import force_locale, gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from referee import access, club, exports, guesses, league, ledger, ratings
+from referee import access, club, exports, guesses, inputs, league, ledger, ratings
+from referee.errorpages import Refused
 from referee.extensions import csrf
 from referee.i18n import render_text
 from referee.models import Table
@@ -54,6 +55,18 @@ def json_body() -> dict[str, Any]:
 
 class BadBody(Exception):
     pass
+
+
+def query_locale() -> str:
+    """The ``?language=`` of an endpoint without a table (pt-BR when absent). The document
+    declares it an enum: any other value, an empty one too, is refused rather than read as
+    the default, so that a misspelt language is noticed."""
+    raw = request.args.get("language")
+    if raw is None:
+        return "pt_BR"
+    if raw not in ledger.LOCALES:
+        raise Refused(_("The language must be pt-BR or en."), field="language")
+    return ledger.LOCALES[raw]
 
 
 def with_table(write: bool) -> Callable[[F], F]:
@@ -169,7 +182,7 @@ def meld_check() -> ResponseReturnValue:
 
     With ``"table"`` (an id) and ``"team"`` (an index), the minimum is that team's at the table,
     under the table's house rules. Nothing is stored and no token is needed."""
-    locale = ledger.LOCALES.get(request.args.get("language", ""), "pt_BR")
+    locale = query_locale()
     with force_locale(locale):
         try:
             body = json_body()
@@ -335,7 +348,7 @@ def _season_export(season_id: int, *, as_csv: bool) -> ResponseReturnValue:
     refused = _club_code_refusal(_("A season's export needs the club's code in the %(header)s header.", header=CLUB_CODE_HEADER), phone_may=True)
     if refused is not None:
         return refused
-    season = league.get_season(season_id) if season_id < 2**31 else None  # larger is no database id
+    season = league.get_season(season_id)
     if season is None:
         return error(404, "not_found", _("There is no season with this id."))
     return _export(exports.season_tables(season), f"referee-season-{season_id}", as_csv=as_csv)
@@ -361,7 +374,7 @@ def standings(game: str) -> ResponseReturnValue:
     raw = request.args.get("season")
     season = None
     if raw is not None:
-        season = league.get_season(int(raw)) if raw.isdigit() and len(raw) < 10 else None
+        season = league.get_season(inputs.database_id(raw))
         if season is None:
             return error(404, "not_found", _("There is no season with this id."))
     rows = league.standings(game, season)
@@ -384,7 +397,7 @@ def import_tables() -> ResponseReturnValue:
     """Rebuild the tables of an export, every hand judged again; answers each table's id and a
     new owner token (an export carries none). All or nothing (extension)."""
     request.max_content_length = IMPORT_MAX_BYTES
-    locale = ledger.LOCALES.get(request.args.get("language", ""), "pt_BR")
+    locale = query_locale()
     with force_locale(locale):
         # An import may put tables (and their results) into any season: the club decides. The
         # header only: a cookie would let another page on the LAN post an import from a manager's

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import jsonify, request
+from flask import jsonify
 from flask.typing import ResponseReturnValue
 from flask_babel import force_locale
 from flask_babel import gettext as _
@@ -44,7 +44,7 @@ from referee.rules.koziri_play import (
 )
 from referee.rules.text import N_, Text
 
-from . import BadBody, bp, error, json_body, rules_error
+from . import BadBody, bp, error, json_body, query_locale, rules_error
 
 
 
@@ -92,10 +92,6 @@ def _setting(body: dict[str, Any]) -> Setting:
     return Setting(deck=options.deck, players=players, dealer=dealer, first_lead=koziri.leader_role(options))
 
 
-def _locale() -> str:
-    return ledger.LOCALES.get(request.args.get("language", ""), "pt_BR")
-
-
 def _table_locale(body: Mapping[str, Any], fallback: str) -> str:
     """A table's own language for its answers (like every table-bound endpoint)."""
     table_id = body.get("table")
@@ -109,7 +105,7 @@ def _table_locale(body: Mapping[str, Any], fallback: str) -> str:
 
 def _helper(judge: Callable[[dict[str, Any]], dict[str, Any]]) -> ResponseReturnValue:
     """Parse the body, run ``judge`` in the right language, map the errors (api.md)."""
-    locale = _locale()
+    locale = query_locale()
     with force_locale(locale):
         try:
             body = json_body()

@@ -25,7 +25,7 @@ from flask import abort, flash, jsonify, redirect, render_template, request, url
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from referee import ledger
+from referee import inputs, ledger
 from referee.i18n import render_text
 from referee.models import Hand, Table
 from referee.rules.errors import RulesError
@@ -59,7 +59,7 @@ class Draft:
         """A draft from the query string: fields of the wrong type are dropped, so a forged or
         damaged link starts that part again instead of failing (the engine judges the rest)."""
         try:
-            data = json.loads(raw or "{}")
+            data = inputs.parse_json(raw or "{}")
         except ValueError:
             return cls()
         if not isinstance(data, dict):

@@ -12,7 +12,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from referee import club, league, ratings
+from referee import club, inputs, league, ratings
 from referee.i18n import render_text
 from referee.rules import GAMES, get_game
 from referee.rules.errors import RulesError
@@ -31,7 +31,7 @@ def _season_arg() -> tuple[Any, str]:
     if raw == "all":
         return None, "all"
     if raw.isdigit():
-        season = league.get_season(int(raw))
+        season = league.get_season(inputs.database_id(raw))
         if season is None:
             abort(404)
         return season, raw

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Blueprint, render_template, request
 from flask.typing import ResponseReturnValue
 
-from referee import ledger
+from referee import inputs, ledger
 from referee.i18n import render_text
 from referee.rules.cards import Suit
 from referee.rules.errors import RulesError
@@ -44,17 +44,17 @@ def _cards(text: str, *, field: str) -> tuple[Card, ...]:
 
 def _table_minimum() -> tuple[int | None, str | None, Any]:
     """The opening minimum of a team at a table (``?t=<id>&team=<i>``), with the team's name."""
-    table_id, team = request.args.get("t"), request.args.get("team", "")
-    if not table_id or not team.isdigit():
+    table_id, team = request.args.get("t"), inputs.whole_number(request.args.get("team"), low=0, high=9)
+    if not table_id or team is None:
         return None, None, None
     try:
         table = ledger.get_table(table_id)
     except ledger.NotFound:
         return None, None, None
     match = ledger.standing(table)
-    if match is None or int(team) >= len(match["teams"]):
+    if match is None or team >= len(match["teams"]):
         return None, None, None
-    entry = match["teams"][int(team)]
+    entry = match["teams"][team]
     return int(entry["min_meld"]), labels.team_name(entry["players"]), table
 
 
@@ -68,8 +68,8 @@ def checker() -> ResponseReturnValue:
     table_minimum, team_name, table = _table_minimum()
     required_text = request.args.get("required", "")
     required = table_minimum
-    if required is None and required_text.isdigit() and int(required_text) in MINIMUMS:
-        required = int(required_text)
+    if required is None and (asked := inputs.whole_number(required_text)) in MINIMUMS:
+        required = asked
 
     rows = [MeldRow(text=texts[i]) for i in range(shown)]
     melds: list[tuple[Card, ...]] = []

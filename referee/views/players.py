@@ -26,7 +26,7 @@ from flask_babel import ngettext
 from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import aliased
 
-from referee import charts, club, guesses, league, members, pix, ratings
+from referee import charts, club, guesses, inputs, league, members, pix, ratings
 from referee.db import db
 from referee.i18n import MINUS, fmt_int, render_text
 from referee.models import Hand, Member, Seat, Table, utcnow, voided
@@ -418,7 +418,7 @@ def _average(value: float) -> str:
 
 def _page_number() -> int:
     raw = request.args.get("page", "1")
-    return int(raw) if raw.isdigit() and 0 < int(raw) < 100_000 else 1
+    return inputs.whole_number(raw, high=99_999) or 1
 
 
 @bp.get("/players/<int:member_id>")
@@ -490,7 +490,7 @@ def merge(member_id: int) -> ResponseReturnValue:
     _require_manager()
     member = _member_or_404(member_id)
     raw = str(request.form.get("into") or "")
-    into = members.get(int(raw)) if raw.isdigit() and len(raw) < 12 else None
+    into = members.get(inputs.database_id(raw))
     if into is None or into.id == member.id or into.merged_into is not None:
         db.session.rollback()
         return _page(member, status=422, errors={"into": _("Choose the member this one is the same person as.")})

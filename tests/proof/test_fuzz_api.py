@@ -16,6 +16,7 @@ counted, precisely, so that the fuzz goes on looking for others.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from collections.abc import Iterator
@@ -289,6 +290,39 @@ def test_text_with_a_nul_character_is_never_a_server_error(fuzz: Fuzz) -> None:
     client.post(f"/api/v1/tables/{known.id}/hands", json=_next_record(fuzz.app, known, 2), headers=auth)
     statuses["void reason"] = client.post(f"/api/v1/tables/{known.id}/hands/1/void", json={"reason": "a\x00b"}, headers=auth).status_code
     assert all(status < 500 for status in statuses.values()), statuses
+
+
+def test_lone_surrogates_deep_nesting_huge_numbers_and_odd_languages_are_refused_not_server_errors(fuzz: Fuzz) -> None:
+    """What schemathesis rarely draws, sent to the production-like app (a crash answers 500)."""
+    client = fuzz.app.test_client()
+    players = list(jubileu_hands.PLAYERS)
+    table = client.post("/api/v1/tables", json={"game": "jubileu", "players": players}).get_json()
+    known = Known(table["id"], table["token"], "jubileu", tuple(players))
+    auth = {"Authorization": f"Bearer {known.token}"}
+    hands = f"/api/v1/tables/{known.id}/hands"
+    assert client.post(hands, json=_next_record(fuzz.app, known, 2), headers=auth).status_code == 201
+    lone = '"\\ud800"'  # a lone surrogate as JSON writes it
+    export = client.get(f"/api/v1/tables/{known.id}/export").get_data(as_text=True)
+    sent = {
+        "player name": ("/api/v1/tables", f'{{"game": "jubileu", "players": [{lone}, "Bia", "Caio", "Dani"]}}', {}),
+        "void reason": (f"{hands}/1/void", f'{{"reason": {lone}}}', auth),
+        "correction reason": (hands, json.dumps({**_next_record(fuzz.app, known, 2), "replaces": 1, "reason": "@"}).replace('"@"', lone), auth),
+        "import names": ("/api/v1/import", export.replace(known.id, "f" * len(known.id)).replace(json.dumps(players[0]), lone),
+                         {"X-Referee-Club-Code": fuzz.app.config["CLUB_CODE"]}),
+        "deep array": (hands, "[" * 30000, auth),
+        "deep object": (hands, '{"a":' * 12000, auth),
+        "deep, no token": (hands, "[" * 30000, {}),
+        "deep table": ("/api/v1/tables", "[" * 30000, {}),
+    }
+    statuses = {name: client.post(path, data=body, content_type="application/json", headers=headers).status_code
+                for name, (path, body, headers) in sent.items()}
+    for number in (2**31, 2**64, 10**20):
+        statuses[f"hand {number}"] = client.get(f"{hands}/{number}").status_code
+        statuses[f"season {number}"] = client.get(f"/api/v1/seasons/{number}/export").status_code
+        statuses[f"standings {number}"] = client.get("/api/v1/league/jubileu/standings", query_string={"season": number}).status_code
+    statuses["empty language"] = client.post("/api/v1/samba/meld-check?language=", json={}).status_code
+    assert all(400 <= status < 500 for status in statuses.values()), statuses
+    assert client.get(f"/api/v1/tables/{known.id}").get_json()["next_number"] == 2, "a refused write stored a hand"
 
 
 def test_after_the_fuzz_every_table_state_is_rebuilt_from_its_hands(fuzz: Fuzz) -> None:

@@ -493,3 +493,34 @@ def test_a_name_with_a_nul_character_on_the_form_is_never_a_server_error(forms: 
     finally:
         app.config["TESTING"] = True
     assert all(status < 500 for status in statuses.values()), statuses
+
+
+def test_forged_drafts_huge_numbers_and_far_dates_on_the_pages_are_never_server_errors(forms: Forms) -> None:
+    """A draft is JSON in a link: it may hold a lone surrogate (written \\ud800) or be nested
+    thousands deep; a path or query may hold a number no database column does."""
+    table_id = forms.tables["jubileu"]
+    dealer, number, stored = _table_facts(forms.app, table_id)
+    real = json.dumps(valid_draft("jubileu", PLAYERS["jubileu"], dealer, number, 0, "forged"))
+    drafts = {
+        "lone surrogate in the reason": real[:-1] + ', "reason": "\\udc00"}',
+        "lone surrogate as the dealer": real.replace(json.dumps(dealer), '"\\ud800"'),
+        "deep array": "[" * 30000,
+        "deep object": '{"n":' * 12000,
+    }
+    app = forms.app
+    app.config["TESTING"] = False  # answer as production does (a 500 page), not raise
+    try:
+        statuses = {}
+        for name, draft in drafts.items():
+            statuses[f"GET {name}"] = forms.client.get(f"/t/{table_id}/hand", query_string={"d": draft}).status_code
+            statuses[f"POST {name}"] = forms.client.post(f"/t/{table_id}/hand", data={"d": draft}).status_code
+        for big in (2**31, 10**20):
+            statuses[f"void {big}"] = forms.client.get(f"/t/{table_id}/hands/{big}/void").status_code
+            statuses[f"undo {big}"] = forms.client.post(f"/t/{table_id}/hands/{big}/undo").status_code
+            statuses[f"player {big}"] = forms.client.get(f"/players/{big}").status_code
+            statuses[f"season {big}"] = forms.client.get("/league/jubileu", query_string={"season": big}).status_code
+        statuses["far night"] = forms.client.get("/night", query_string={"date": "9999-12-31"}).status_code
+    finally:
+        app.config["TESTING"] = True
+    assert all(status < 500 for status in statuses.values()), statuses
+    assert _table_facts(forms.app, table_id)[2] == stored, "a forged draft stored a hand"

@@ -101,3 +101,23 @@ def test_the_browser_language_cookie_does_not_change_a_tables_language(client: F
     record_ok(client, table, solo_record("Dani"))
     error = assert_error(post_hand(client, table, {**solo_record("Ana"), "dealer": "Zé"}), 422)
     assert error["message"] != "Zé is not seated at this table."
+
+
+#: The endpoints whose document declares ``?language=`` an enum (pt-BR, en), and a body for each.
+LANGUAGE_ENDPOINTS = {"/samba/meld-check": {}, "/koziri/deal": {}, "/koziri/answer": {}, "/import": {}}
+
+
+@pytest.mark.parametrize("path", list(LANGUAGE_ENDPOINTS))
+@pytest.mark.parametrize("language", ["", "xx", "EN", "pt-BR "])
+def test_a_language_outside_the_documented_enum_is_refused(client: FlaskClient, path: str, language: str) -> None:
+    response = client.post(f"{API}{path}", query_string={"language": language}, json=LANGUAGE_ENDPOINTS[path])
+    error = assert_error(response, 400, field="language")
+    assert error["code"] == "invalid_input"
+    assert error["message"] == "O idioma precisa ser pt-BR ou en."
+
+
+@pytest.mark.parametrize("path", ["/samba/meld-check", "/koziri/deal"])
+def test_a_documented_language_is_still_followed(client: FlaskClient, path: str) -> None:
+    english = assert_error(client.post(f"{API}{path}", query_string={"language": "en"}, json={}), 400)
+    portuguese = assert_error(client.post(f"{API}{path}", query_string={"language": "pt-BR"}, json={}), 400)
+    assert english["field"] != "language" and english["message"] != portuguese["message"]

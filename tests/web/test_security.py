@@ -1,9 +1,14 @@
 """Security basics for a server on a club's LAN: the headers on every kind of answer, the session
-cookie's flags, the body size cap, long strings in the JSON API, and no Werkzeug debugger."""
+cookie's flags, the body size cap, long strings in the JSON API, no Werkzeug debugger, what a
+request may carry (lone surrogates, deep JSON, huge numbers, far dates) and the database file."""
 
 from __future__ import annotations
 
 import io
+import json
+import os
+import re
+import stat
 from collections.abc import Callable
 
 import pytest
@@ -253,3 +258,157 @@ def test_no_debugger_console_even_with_flask_debug_in_the_environment(tmp_path, 
         assert b"__debugger__" not in response.data and b"Werkzeug" not in response.data, path
     assert client.get("/console").status_code == 404
     assert not any(rule.rule.startswith("/console") for rule in app.url_map.iter_rules())
+
+
+# -- What a request may carry (referee.inputs) ---------------------------------------------------
+
+HUGE = 99999999999999999999  # beyond 64 bits
+JUST_TOO_BIG = 2**31  # beyond PostgreSQL's integer column
+
+
+def _scored_table(client: FlaskClient) -> tuple[dict, dict[str, str]]:
+    """A Jubileu table with one hand (all passed), and its scorer's Authorization header."""
+    table = client.post(f"{API}/tables", json={"game": "jubileu", "players": PLAYERS}).get_json()
+    auth = {"Authorization": f"Bearer {table['token']}"}
+    record = {"ultima": "copas", "auction": [[p, "passo"] for p in PLAYERS]}
+    assert client.post(f"{API}/tables/{table['id']}/hands", json=record, headers=auth).status_code == 201
+    return table, auth
+
+
+def _refused(response: TestResponse) -> dict:
+    assert response.status_code == 400, (response.status_code, response.get_data(as_text=True)[:300])
+    error = response.get_json()["error"]
+    assert error["code"] == "invalid_input"
+    assert error["message"].endswith("."), error
+    return error
+
+
+def test_a_lone_surrogate_anywhere_in_a_json_body_is_refused_and_stores_nothing(app: Flask, client: FlaskClient) -> None:
+    # A lone surrogate has no UTF-8 form: no database can store it. json.dumps writes it as \ud800.
+    _refused(client.post(f"{API}/tables", data='{"game": "jubileu", "players": ["\\ud800", "Bia", "Caio", "Dani"]}',
+                         content_type="application/json"))
+    assert _tables(app) == 0
+    table, auth = _scored_table(client)
+    hands = f"{API}/tables/{table['id']}/hands"
+    _refused(client.post(f"{hands}/1/void", data='{"reason": "a\\udfffb"}', content_type="application/json", headers=auth))
+    correction = {"ultima": "copas", "auction": [[p, "passo"] for p in PLAYERS], "replaces": 1, "reason": "\ud800"}
+    _refused(client.post(hands, data=json.dumps(correction), content_type="application/json", headers=auth))
+    hand = client.get(f"{hands}/1").get_json()
+    assert not hand.get("void"), hand
+    assert client.get(f"{hands}/2").status_code == 404
+
+    export = client.get(f"{API}/tables/{table['id']}/export").get_data(as_text=True)
+    forged = export.replace(table["id"], "x" * len(table["id"])).replace('"Ana"', '"\\udc00na"')
+    club_code = {"X-Referee-Club-Code": app.config["CLUB_CODE"]}
+    _refused(client.post(f"{API}/import", data=forged, content_type="application/json", headers=club_code))
+    assert _tables(app) == 1
+
+
+def _json_posts(app: Flask) -> list[str]:
+    """Every API route that takes a POST (and so may read a JSON body), as a rule."""
+    return sorted(r.rule for r in app.url_map.iter_rules() if r.endpoint.startswith("api.") and "POST" in (r.methods or ()))
+
+
+DEEP = {"array": "[" * 30000, "object": '{"a":' * 12000}  # both under the 64 KB cap
+
+
+@pytest.mark.parametrize("shape", list(DEEP))
+def test_deeply_nested_json_is_refused_on_every_endpoint_with_or_without_credentials(app: Flask, client: FlaskClient, shape: str) -> None:
+    table, auth = _scored_table(client)
+    credentials = {**auth, "X-Referee-Club-Code": app.config["CLUB_CODE"]}
+    rules = _json_posts(app)
+    assert len(rules) >= 8, rules
+    refused = set()
+    for rule in rules:
+        path = rule.replace("<table_id>", table["id"]).replace("<int:number>", "1")
+        with_them = client.post(path, data=DEEP[shape], content_type="application/json", headers=credentials)
+        assert with_them.status_code < 500, (rule, with_them.status_code)  # confirm, rematch: no body read
+        if with_them.status_code == 400:
+            assert "64" in _refused(with_them)["message"], rule
+            refused.add(rule.rsplit("/", 1)[-1])
+        without = client.post(path, data=DEEP[shape], content_type="application/json")
+        assert without.status_code in (400, 401, 403), (rule, without.status_code)
+    assert {"tables", "hands", "preview", "void", "dispute", "meld-check", "deal", "answer", "import"} <= refused, refused
+    assert _tables(app) == 1
+    assert client.get(f"{API}/tables/{table['id']}").get_json()["next_number"] == 2
+
+
+def test_a_body_nested_as_deep_as_a_record_may_be_is_still_read(client: FlaskClient) -> None:
+    from referee.inputs import MAX_DEPTH
+
+    nested = '{"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"], "options": ' + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "}"
+    # Read, then judged by the engine (options must be an object): the engine's own refusal.
+    assert "64" not in _refused(client.post(f"{API}/tables", data=nested, content_type="application/json"))["message"]
+
+
+def _int_routes(app: Flask) -> list[tuple[str, str, str]]:
+    """(rule, method, int argument) for every route with an <int:...> in its URL."""
+    out = []
+    for rule in app.url_map.iter_rules():
+        for name, converter in rule._converters.items():
+            if converter.__class__.__name__ != "UnicodeConverter":
+                for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+                    out.append((rule.rule, method, name))
+    return out
+
+
+@pytest.mark.parametrize("number", [str(HUGE), str(JUST_TOO_BIG), "9" * 5000])
+def test_a_number_too_big_for_the_database_in_any_path_names_nothing(app: Flask, client: FlaskClient, number: str) -> None:
+    table, auth = _scored_table(client)
+    routes = _int_routes(app)
+    assert {"/players/<int:member_id>", "/league/seasons/<int:season_id>", "/api/v1/seasons/<int:season_id>/export",
+            "/t/<table_id>/hands/<int:number>/void", "/api/v1/tables/<table_id>/hands/<int:number>"} <= {r for r, _m, _a in routes}
+    for rule, method, name in routes:
+        path = re.sub(r"<int:\w+>", "1", rule.replace(f"<int:{name}>", number)).replace("<table_id>", table["id"])
+        response = client.open(path, method=method, headers=auth)
+        assert response.status_code == 404, (rule, method, response.status_code)
+        assert response.get_data(as_text=True).strip(), rule
+
+
+def test_the_largest_database_id_is_still_looked_up(app: Flask, client: FlaskClient) -> None:
+    from referee.inputs import MAX_ID
+
+    urls = app.url_map.bind("localhost")
+    assert urls.match(f"/players/{MAX_ID}") == ("players.show", {"member_id": MAX_ID})
+    assert client.get(f"/players/{MAX_ID}").status_code == 404  # no such member, asked of the database
+
+
+@pytest.mark.parametrize("value", [str(HUGE), str(JUST_TOO_BIG), "²", "9" * 5000, "0"])
+def test_a_number_too_big_for_the_database_in_a_query_names_nothing(client: FlaskClient, value: str) -> None:
+    assert client.get("/league/jubileu", query_string={"season": value}).status_code == 404
+    response = client.get(f"{API}/league/jubileu/standings", query_string={"season": value})
+    assert response.status_code == 404
+    assert response.get_json()["error"]["message"].endswith(".")
+    assert client.get("/players", query_string={"page": value}).status_code == 200  # the first page
+    samba = client.post(f"{API}/tables", json={"game": "samba", "players": PLAYERS}).get_json()
+    for name in ("team", "required"):
+        assert client.get("/samba/melds", query_string={"t": samba["id"], name: value}).status_code == 200
+
+
+@pytest.mark.parametrize("day", ["9999-12-31", "0001-01-01", "1899-12-31", "3000-01-01"])
+def test_a_date_at_the_ends_of_the_calendar_is_not_a_server_error(app: Flask, client: FlaskClient, day: str) -> None:
+    assert client.get("/night", query_string={"date": day}).status_code == 200  # read as today, like any unreadable date
+    assert client.post("/club", data={"code": app.config["CLUB_CODE"]}).status_code == 302
+    response = client.post("/league/seasons", data={"name": "Longa", "starts_on": "2026-01-01", "ends_on": day})
+    assert response.status_code in (400, 422), response.status_code
+    assert "1900" in response.get_data(as_text=True) or day < "2026", day
+    response = client.post("/league/seasons", data={"name": "Longa", "starts_on": day, "ends_on": "2026-01-01"})
+    assert response.status_code in (400, 422), response.status_code
+    assert client.get("/league/jubileu").status_code == 200  # nothing stored that the standings cannot read
+
+
+# -- The database file ---------------------------------------------------------------------------
+
+def test_the_sqlite_database_file_is_readable_by_its_owner_only(tmp_path) -> None:
+    path = tmp_path / "referee.sqlite3"
+    previous = os.umask(0o022)  # a usual umask: SQLite alone would make the file 0644
+    try:
+        app = _app(tmp_path, SQLALCHEMY_DATABASE_URI=f"sqlite:///{path}")
+        assert app.test_client().post(f"{API}/tables", json={"game": "jubileu", "players": PLAYERS}).status_code == 201
+        files = [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
+        assert all(f.exists() for f in files), files
+        assert {f.name: oct(stat.S_IMODE(f.stat().st_mode)) for f in files} == {f.name: "0o600" for f in files}
+        with app.app_context():
+            db.engine.dispose()
+    finally:
+        os.umask(previous)

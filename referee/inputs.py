@@ -1,0 +1,112 @@
+"""What a request may carry, checked once where it comes in rather than in each view.
+
+- Integers in URLs (``<int:...>``: row ids and hand numbers) fit the database's ``integer``
+  column, 1 to 2**31-1 (PostgreSQL's is 32-bit): a larger one names nothing, so the route does
+  not match and the answer is the usual 404, never an overflow deep in the driver.
+- :func:`database_id` does the same for an id in a query string (``?season=``), and
+  :func:`whole_number` reads any other number there (a page, a team's index).
+- JSON bodies are parsed by :func:`parse_json` (Flask's ``request.get_json`` goes through
+  :class:`JSONProvider`): nesting deeper than any record (a RecursionError in the parser, or in
+  whatever walks the record later) and strings holding a lone surrogate (text no database can
+  store: it has no UTF-8 form) are refused with a 400 and a sentence, before any view sees them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from flask import Flask
+from flask.json.provider import DefaultJSONProvider
+from werkzeug.routing import IntegerConverter, Map
+
+from referee.errorpages import Refused
+from referee.i18n import render_text
+from referee.rules.errors import InvalidInput
+from referee.rules.text import N_, Text
+
+#: The largest value of an SQL ``integer`` column (PostgreSQL's is 32-bit; SQLite's would hold
+#: more, but the two databases must answer alike).
+MAX_ID = 2**31 - 1
+
+#: The deepest nesting a JSON body may have. A backup (tables, hands, records, a Samba team's
+#: piles) is about ten deep; Python's own parser gives up near a thousand.
+MAX_DEPTH = 64
+
+#: A UTF-16 surrogate. After json.loads joins the valid pairs, any one left is a lone surrogate.
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class DatabaseInt(IntegerConverter):
+    """``<int:...>`` for this app: 1 to :data:`MAX_ID`, at most ten ASCII digits (so that a
+    thousand-digit "id" is not even converted)."""
+
+    regex = r"\d{1,10}"
+
+    def __init__(self, map: Map, fixed_digits: int = 0, min: int | None = 1, max: int | None = MAX_ID, signed: bool = False) -> None:
+        super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
+
+
+def whole_number(text: str | None, *, low: int = 1, high: int = MAX_ID) -> int | None:
+    """``text`` (a query or form field) as a whole number from ``low`` to ``high``, else None.
+    Only ASCII digits count: ``str.isdigit`` also says yes to "²" (which ``int`` refuses) and
+    to thousands of digits (which ``int`` refuses too, past 4300)."""
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > len(str(high)):
+        return None
+    number = int(text)
+    return number if low <= number <= high else None
+
+
+def database_id(text: str | None) -> int | None:
+    """``text`` as a row id (1 to :data:`MAX_ID`), or None: a larger number names no row."""
+    return whole_number(text)
+
+
+def parse_json(data: str | bytes, **kwargs: Any) -> Any:
+    """``json.loads``, refusing with :class:`InvalidInput` (a ValueError, like a syntax error)
+    what nothing after it could handle: nesting deeper than :data:`MAX_DEPTH`, and strings or
+    keys holding a lone surrogate."""
+    try:
+        value = json.loads(data, **kwargs)
+    except RecursionError:
+        raise _too_deep() from None
+    _check(value)
+    return value
+
+
+def _too_deep() -> InvalidInput:
+    return InvalidInput(Text(N_("What you sent is nested more than %(max)s levels deep; no record needs that many."), max=MAX_DEPTH))
+
+
+def _check(value: Any) -> None:
+    """Walk the parsed value without recursion (its depth is what is being checked)."""
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, str):
+            if SURROGATE.search(item):
+                raise InvalidInput(Text(N_("Some text in what you sent has a broken character (a lone surrogate). Type it again.")))
+        elif isinstance(item, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise _too_deep()
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            pending.extend((child, depth + 1) for child in children)
+
+
+class JSONProvider(DefaultJSONProvider):
+    """Flask's JSON, with request bodies read by :func:`parse_json`. A refusal is raised as an
+    HTTP 400 (:class:`Refused`), not a ValueError: ``get_json(silent=True)`` would swallow that
+    and the player would read "the body must be a JSON object" about a body that is one."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        try:
+            return parse_json(s, **kwargs)
+        except InvalidInput as exc:
+            raise Refused(render_text(exc.text)) from exc
+
+
+def init_app(app: Flask) -> None:
+    """Before any blueprint registers its routes: they bind ``int`` when they are added."""
+    app.url_map.converters["int"] = DatabaseInt
+    app.json = JSONProvider(app)
