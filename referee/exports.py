@@ -676,7 +676,7 @@ def _apply(table: Table, number: int, event: _Event) -> None:
     if event.kind == "void":
         ledger.void_hand(table, number, owner=True, reason=event.reason, actor=event.actor, commit=False)
     elif event.kind == "confirm":
-        ledger.confirm_hand(table, number, actor=event.actor, replay=True, commit=False)
+        ledger.confirm_hand(table, number, actor=event.actor, commit=False)
     else:
         ledger.dispute_hand(table, number, actor=event.actor, reason=event.reason, commit=False)
 

@@ -1234,13 +1234,12 @@ def change_options(table: Table, raw: object) -> None:
 # --------------------------------------------------------------------------- two-key entry
 
 
-def confirm_hand(table: Table, number: int, *, actor: str, replay: bool = False, commit: bool = True) -> Hand:
+def confirm_hand(table: Table, number: int, *, actor: str, commit: bool = True) -> Hand:
     """Confirm a hand recorded under two-key entry. Another access than the one that recorded it
     must do it (:func:`access.may_confirm`): one person confirming his own hand proves nothing.
-    ``replay`` is for an import, which stores the history as it happened, under the rules of
-    its day."""
+    An import replays its confirmations through here too, judged like any other."""
     hand = _two_key_hand(table, number)
-    if not replay and not access.may_confirm(hand.created_by, actor):
+    if not access.may_confirm(hand.created_by, actor):
         raise InconsistentHand(Text(N_("Someone else must confirm this hand: whoever recorded it cannot.")))
     db.session.add(HandEvent(hand=hand, kind="confirm", actor=actor[:60]))
     _touch(table, commit=commit)
