@@ -58,6 +58,7 @@ system-deps:
 	@missing=""; \
 	test -x /usr/bin/chromium || missing="$$missing chromium chromium-driver fonts-liberation"; \
 	command -v pg_virtualenv >/dev/null || missing="$$missing postgresql"; \
+	command -v zbarimg >/dev/null || missing="$$missing zbar-tools"; \
 	if [ -n "$$missing" ]; then \
 	    if [ "$$(id -u)" = 0 ]; then \
 	        $(APT_GET) update -qq && $(APT_GET) install -y -qq --no-install-recommends $$missing; \

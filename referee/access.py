@@ -3,9 +3,11 @@
 - **Watchers** need nothing but the table's id (the read-only link, api.md): it is 128 random
   bits, so knowing it is the permission to read.
 - The **owner** holds the token answered when the table was created (``Table.scorer_token_hash``,
-  the API's bearer token). The owner records, voids and corrects like a scorer, and alone can end
-  the table, change its house rules before the first hand, turn two-key entry on or off, and
-  create or revoke the ways in for scorers.
+  the API's bearer token; a page never shows it again). The owner records, voids and corrects
+  like a scorer, and alone can end the table, change its house rules before the first hand, turn
+  two-key entry on or off, and create or revoke the ways in for scorers. He can hand the table
+  over to another phone with an owner's link: an :class:`Access` of role owner, listed and
+  revocable like a scorer's.
 - **Scorers** come in through a scoring link (a 256-bit token in the URL, for a QR code) or a
   short **join code** the owner reads out (single use, valid for :data:`CODE_MINUTES`); a code
   becomes a token of its own when a phone redeems it. Each way in is an :class:`Access` row, so
@@ -112,10 +114,16 @@ def _label(raw: object) -> str:
     return "".join(ch for ch in " ".join(str(raw or "").split()) if ch.isprintable())[:LABEL_MAX]
 
 
-def create_link(table: Table, label: object = "") -> tuple[Access, str]:
-    """A scoring link: answers the access and its token (shown once, for the link and QR code)."""
+def create_link(table: Table, label: object = "", *, role: str = SCORER) -> tuple[Access, str]:
+    """A scoring link: answers the access and its token (shown once, for the link and QR code).
+
+    With ``role=OWNER`` it hands the table over: the phone that opens it gets the owner's
+    controls too. That is how the owner's rights move to another phone: through an access that
+    is listed and revocable like any other, never by showing the table's own token."""
+    if role not in (SCORER, OWNER):
+        raise ValueError(role)
     token = new_token()
-    row = Access(table_id=table.id, role=SCORER, label=_label(label), token_hash=hash_secret(token))
+    row = Access(table_id=table.id, role=role, label=_label(label), token_hash=hash_secret(token))
     db.session.add(row)
     db.session.commit()
     return row, token
@@ -242,13 +250,21 @@ def parse_actor(code: str) -> Actor:
     return Actor(via=via, role=role, access_id=int(number) if number.isdigit() else None, device=device)
 
 
-def may_confirm(recorded_by: str, actor_code: str, *, owner: bool) -> bool:
-    """Two-key entry: may the writer ``actor_code`` confirm a hand ``recorded_by`` wrote? The
-    owner always may; anyone else only from another source than the recorder: another phone on
-    the web (its device id), another token through the API. The same phone confirming its own
-    hand proves nothing."""
-    return owner or _source(parse_actor(recorded_by)) != _source(parse_actor(actor_code))
+def may_confirm(recorded_by: str, actor_code: str) -> bool:
+    """Two-key entry: may the writer ``actor_code`` confirm a hand ``recorded_by`` wrote? Only
+    through another access than the recorder's: another scoring link or join code, or the
+    owner for a scorer's hand. Compared by the access the server granted, never by the browser
+    or the route: a scorer opening his own scoring link in a fresh browser is still one person,
+    and so is the owner on a page and through the API.
+
+    >>> may_confirm("scorer:3@aa11", "scorer:3@bb22"), may_confirm("scorer:3@aa11", "owner@cc33")
+    (False, True)
+    >>> may_confirm("owner@aa11", "api/owner"), may_confirm("api/owner", "scorer:4@bb22")
+    (False, True)
+    """
+    return _source(parse_actor(recorded_by)) != _source(parse_actor(actor_code))
 
 
-def _source(who: Actor) -> str:
-    return f"device:{who.device}" if who.device else f"token:{who.role}:{who.access_id}"
+def _source(who: Actor) -> tuple[str, int | None]:
+    """The access a write came through: the owner's token, or one scoring access."""
+    return who.role, who.access_id

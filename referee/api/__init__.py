@@ -259,7 +259,7 @@ def void_hand(table: Table, number: int) -> ResponseReturnValue:
     reason = body.get("reason", "")
     if not isinstance(reason, str):
         raise InvalidInput(Text(N_("The reason must be text.")), field="reason")
-    hand = ledger.void_hand(table, number, reason=reason, actor=g.actor)
+    hand = ledger.void_hand(table, number, owner=g.grant.is_owner, reason=reason, actor=g.actor)
     return jsonify(ledger.void_answer(table, hand))
 
 
@@ -267,7 +267,7 @@ def void_hand(table: Table, number: int) -> ResponseReturnValue:
 @with_table(write=True)
 def confirm_hand(table: Table, number: int) -> ResponseReturnValue:
     """Two-key entry: confirm a hand recorded by another client (extension)."""
-    hand = ledger.confirm_hand(table, number, actor=g.actor, owner=g.grant.is_owner)
+    hand = ledger.confirm_hand(table, number, actor=g.actor)
     return jsonify(ledger.hand_answer(table, hand))
 
 

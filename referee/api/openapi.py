@@ -650,7 +650,7 @@ def document() -> dict[str, Any]:
                         "dealer": {"type": "string", "description": "First dealer; default the last player."},
                         "name": {"type": "string", "maxLength": 120},
                         "language": {"type": "string", "enum": ["pt-BR", "en"], "default": "pt-BR"},
-                        "two_key": {"type": "boolean", "default": False, "description": "Two-key entry: each hand waits for a confirmation by another client (or the owner)."},
+                        "two_key": {"type": "boolean", "default": False, "description": "Two-key entry: each hand waits for a confirmation through another access than the one that recorded it."},
                         "duration_minutes": {"type": "integer", "minimum": 15, "maximum": 1440, "description": "The session clock: the time the players agreed to play; the table answers `clock` with when it ends and the minutes left."},
                         "options": {"anyOf": [{"$ref": f"#/components/schemas/{slug.capitalize()}Options"} for slug in GAMES], "description": "The game's house rules; defaults filled in."},
                         "teams": {
@@ -964,11 +964,12 @@ def document() -> dict[str, Any]:
             },
             "/tables/{table_id}/hands/{number}/void": {
                 "post": {
-                    "summary": "Void a hand. It stays in the history, marked void; totals and rotation follow.",
+                    "summary": "Void a hand. It stays in the history, marked void; totals and rotation follow. Under two-key entry a "
+                    "hand both sides confirmed is voided only with the owner's token (422 otherwise): a scorer corrects it instead.",
                     "security": bearer,
                     "parameters": [table_id, number],
                     "requestBody": {"required": False, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Void"}}}},
-                    "responses": {"200": json_ok("HandAnswer", "Voided."), **_error_responses("400", "401", "404", "409")},
+                    "responses": {"200": json_ok("HandAnswer", "Voided."), **_error_responses("400", "401", "404", "409", "422")},
                 }
             },
             "/samba/meld-check": {
@@ -989,7 +990,8 @@ def document() -> dict[str, Any]:
             },
             "/tables/{table_id}/hands/{number}/confirm": {
                 "post": {
-                    "summary": "Two-key entry: confirm a hand another client recorded (the owner may confirm any). The answer's status becomes confirmed.",
+                    "summary": "Two-key entry: confirm a hand recorded through another access (another scoring link or join code, or the owner's "
+                    "token for a scorer's hand); the recorder's own token is refused with 422. The answer's status becomes confirmed.",
                     "security": bearer,
                     "parameters": [table_id, number],
                     "responses": {"200": json_ok("HandAnswer", "Confirmed."), **_error_responses("401", "404", "409", "422")},

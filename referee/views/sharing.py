@@ -57,6 +57,17 @@ def new_link(table_id: str) -> ResponseReturnValue:
     return _page(table, new_link={"access": row, "url": url, "qr": qr.svg(url, label=_("QR code of the scoring link"))})
 
 
+@bp.post("/t/<table_id>/share/owner")
+def new_owner_link(table_id: str) -> ResponseReturnValue:
+    """Hand the table over: a link that gives another phone the owner's controls."""
+    table = load(table_id)
+    require_owner(table)
+    row, token = access.create_link(table, request.form.get("label"), role=access.OWNER)
+    url = url_for("sharing.join_link", token=token, _external=True)
+    qr_label = _("QR code of the link that hands the table over")
+    return _page(table, new_link={"access": row, "url": url, "qr": qr.svg(url, label=qr_label), "owner": True})
+
+
 @bp.post("/t/<table_id>/share/code")
 def new_code(table_id: str) -> ResponseReturnValue:
     table = load(table_id)
@@ -83,7 +94,10 @@ def join_link(token: str) -> ResponseReturnValue:
     if table is None:
         return render_template("sharing/refused.html", message=_("This scoring link does not work: it was revoked, or it is not complete.")), 403
     remember_token(table, token)
-    flash(_("This phone can now record hands at this table."), "success")
+    if grant_of(table).is_owner:
+        flash(_("This phone now has the owner's controls at this table."), "success")
+    else:
+        flash(_("This phone can now record hands at this table."), "success")
     return redirect(url_for("tables.show", table_id=table.id))
 
 

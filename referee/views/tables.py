@@ -297,7 +297,6 @@ def show(table_id: str) -> ResponseReturnValue:
     remember_seen(table)
     data = board(table)
     data["undo"] = undoable(table, data["next_number"]) if data["can_score"] else None
-    data["scorer_code"] = session.get(TOKENS, {}).get(table.id) if data["can_score"] else None
     return render_template("tables/show.html", **data, watching=False)
 
 
@@ -308,7 +307,7 @@ def watch(table_id: str) -> ResponseReturnValue:
     remember_seen(table)
     data = board(table)
     data["can_score"] = False
-    return render_template("tables/show.html", **data, watching=True, undo=None, scorer_code=None)
+    return render_template("tables/show.html", **data, watching=True, undo=None)
 
 
 @bp.get("/t/<table_id>/history")
@@ -338,7 +337,9 @@ def settle(table_id: str) -> ResponseReturnValue:
 
 @bp.post("/t/<table_id>/scorer")
 def claim(table_id: str) -> ResponseReturnValue:
-    """Become this table's scorer on this phone by pasting the scorer token."""
+    """Score on this phone with a token the phone's user already holds: the one the API answered
+    when a program created the table, or a scoring link's. No page shows or asks for the
+    table's own token: phones join through scoring links and join codes (sharing)."""
     table = load(table_id)
     token = (request.form.get("token") or "").strip()
     if access.grant(table, token).can_score:

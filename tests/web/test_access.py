@@ -155,7 +155,8 @@ class Setup:
 def make_setup(app: Flask, *, two_key: bool = False, hand: bool = True) -> Setup:
     """Owner (the phone holding the table's token), a scorer by link, a scorer by code, a
     watcher, and a link and a code that were used and then revoked. With ``hand``, hand 1 (an
-    all-pass) is recorded by the owner through the API."""
+    all-pass) is recorded through the API: by the owner, or under two-key entry by a scoring
+    link of its own ("recorder")."""
     client = app.test_client()
     made = create_table(client, two_key=two_key, language="en")
     s = Setup(app=app, tid=made["id"], token=made["token"])
@@ -185,7 +186,10 @@ def make_setup(app: Flask, *, two_key: bool = False, hand: bool = True) -> Setup
 
     s.api["watcher"] = None
     if hand:
-        response = client.post(f"{API}/tables/{tid}/hands", json=all_pass_record("Dani"), headers=bearer(s.token))
+        # Under two-key entry the hand is recorded through an access of its own, so that every
+        # role may confirm it (nobody confirms a hand recorded through his own access).
+        recorder = scoring_link(s.owner, tid, "recorder")[0] if two_key else s.token
+        response = client.post(f"{API}/tables/{tid}/hands", json=all_pass_record("Dani"), headers=bearer(recorder))
         assert response.status_code == 201
     return s
 
@@ -774,14 +778,46 @@ def test_two_key_on_a_closed_table_is_a_sentence_not_a_500(app: Flask) -> None:
     assert f"/t/{s.tid}/two-key" not in s.owner.get(f"/t/{s.tid}/share").get_data(as_text=True)
 
 
-def test_the_owner_s_phone_keeps_the_scorer_code_to_itself(app: Flask) -> None:
-    """The table's own token (the API's bearer token) is offered on the owner's phone only."""
+def test_no_page_shows_the_table_s_own_token_not_even_to_the_owner(app: Flask) -> None:
+    """The owner's token (the API's bearer token) gives every right and cannot be revoked: it
+    is never shown after creation. Other phones come in through links and codes."""
     s = make_setup(app)
     for role in ROLES:
-        html = s.web[role].get(f"/t/{s.tid}").get_data(as_text=True)
-        assert (s.token in html) == (role == "owner"), role
-        for token in (s.api["link"], s.api["code"]):
-            assert token not in html
+        for path in ("", "/share", "/history", "/settle", "/hand"):
+            html = s.web[role].get(f"/t/{s.tid}{path}").get_data(as_text=True)
+            assert s.token not in html, (role, path)
+            for token in (s.api["link"], s.api["code"]):
+                assert token not in html, (role, path)
+    # A phone that cannot score is told how to get in, not asked for a token.
+    html = s.web["watcher"].get(f"/t/{s.tid}").get_data(as_text=True)
+    assert 'name="token"' not in html and 'href="/join"' in html
+
+
+def test_the_owner_hands_the_table_over_through_a_listed_revocable_link(app: Flask) -> None:
+    s = make_setup(app, hand=False)
+    response = s.owner.post(f"/t/{s.tid}/share/owner", data={"label": "Bia"})
+    assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
+    found = re.search(r"data-scoring-link>([^<]+)<", response.get_data(as_text=True))
+    assert found
+    token = unescape(found.group(1)).strip().rsplit("/j/", 1)[1]
+    bia = english(app.test_client())
+    assert bia.get(f"/j/{token}").status_code == 302
+    # Bia has the owner's controls, through the API too.
+    assert bia.get(f"/t/{s.tid}/options").status_code == 200
+    assert 'action="/t/' + s.tid + '/end"' in bia.get(f"/t/{s.tid}/share").get_data(as_text=True)
+    # Listed on the owner's share page as an owner's access, with its revoke button.
+    share = s.owner.get(f"/t/{s.tid}/share").get_data(as_text=True)
+    row = re.search(r"<li>\s*<span><b>Bia</b>(.*?)</li>", share, re.S)
+    assert row and "owner" in row.group(1) and "/revoke" in row.group(1)
+    # Revoked: Bia watches, nothing more.
+    with app.app_context():
+        bia_id = db.session.scalars(select(Access.id).where(Access.label == "Bia")).one()
+    assert s.owner.post(f"/t/{s.tid}/access/{bia_id}/revoke").status_code == 302
+    assert bia.get(f"/t/{s.tid}/options").status_code == 403
+    assert bia.get(f"/t/{s.tid}/hand").status_code == 401
+    # Only the owner hands a table over.
+    assert s.web["link"].post(f"/t/{s.tid}/share/owner").status_code == 403
+    assert s.web["watcher"].post(f"/t/{s.tid}/share/owner").status_code == 403
 
 
 def test_a_phone_can_claim_a_scoring_link_s_token_as_its_scorer_code(app: Flask) -> None:
