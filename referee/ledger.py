@@ -621,7 +621,7 @@ def record_hand(
     read: its state gives the number, the dealer and the balances.
     """
     _lock_for_write(table)
-    key = idempotency_key[:100] if idempotency_key else None
+    key = _printable(idempotency_key[:100], field="Idempotency-Key") if idempotency_key else None
     digest = _digest(raw, replaces) if key else ""
     if key:
         stored = _stored_answer(table, key, digest)
@@ -740,7 +740,10 @@ def _reason(reason: object) -> str:
 
 
 def stored_number(table: Table, key: str) -> int | None:
-    """The hand already stored under an Idempotency-Key, if any (a double tap on "confirm")."""
+    """The hand already stored under an Idempotency-Key, if any (a double tap on "confirm"). A
+    key with control characters was never stored (and PostgreSQL refuses a NUL in a query)."""
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in key):
+        return None
     row = db.session.scalar(select(IdempotencyKey).where(IdempotencyKey.table_id == table.id, IdempotencyKey.key == key[:100]))
     return int(row.body["number"]) if row is not None else None
 

@@ -412,3 +412,22 @@ def test_the_sqlite_database_file_is_readable_by_its_owner_only(tmp_path) -> Non
             db.engine.dispose()
     finally:
         os.umask(previous)
+
+
+def test_a_control_character_in_an_idempotency_key_is_refused_not_sent_to_the_database(app: Flask, client: FlaskClient) -> None:
+    """A forged draft can carry any key; PostgreSQL answers a NUL in a query with an error (a 500
+    once), so such a key is refused before any query and matches no stored hand."""
+    from referee import ledger
+    from referee.rules.errors import InvalidInput
+
+    from .api_support import all_pass_record, create_table
+
+    made = create_table(client)
+    with app.app_context():
+        table = ledger.get_table(made["id"])
+        assert ledger.stored_number(table, "k\x00ey") is None
+        with pytest.raises(InvalidInput) as refused:
+            ledger.record_hand(table, all_pass_record("Dani"), idempotency_key="k\x00ey")
+        assert refused.value.field == "Idempotency-Key"
+        db.session.rollback()
+        assert ledger.next_number(ledger.get_table(made["id"])) == 1
