@@ -339,10 +339,12 @@ def _lock_for_write(table: Table) -> None:
     Held until the write commits or rolls back, so writes to one table are serial: SQLite's
     database lock (taken by a first-statement write, waiting on the busy timeout), PostgreSQL's
     row lock (``SELECT ... FOR UPDATE``). Whatever this request read before is read again under
-    the lock: the state, the number of the next hand, the dealer, the version."""
+    the lock: the table's state, number and dealer at once, and every other object (a hand
+    and its confirmations, read before the lock to offer an undo) when it is next used."""
     db.session.flush()
     if db.session.get_bind().dialect.name == "sqlite":
         db.session.connection().execute(_TAKE_LOCK, {"table_id": table.id})
+    db.session.expire_all()
     db.session.refresh(table, with_for_update=True)
 
 
@@ -730,6 +732,23 @@ def record_hand(
     return number, answer, False
 
 
+def agreed(table: Table, hand: Hand) -> bool:
+    """Two people stand behind this hand: it was confirmed under two-key entry, or it corrects
+    (through any chain of corrections) a hand that was. Voiding such a hand needs the owner:
+    else a scorer would remove an agreed hand in two steps, correcting it and then voiding or
+    undoing the correction."""
+    seen: set[int] = set()
+    while hand.number not in seen:
+        seen.add(hand.number)
+        if hand.confirmed_by_both:
+            return True
+        replaced = get_hand(table, hand.result.get("replaces"))
+        if replaced is None:
+            return False
+        hand = replaced
+    return False
+
+
 def _reason(reason: object) -> str:
     if not isinstance(reason, str):
         raise InvalidInput(Text(N_("The reason must be text.")), field="reason")
@@ -772,9 +791,9 @@ def get_hand(table: Table, number: object) -> Hand | None:
 def void_hand(table: Table, number: int, *, owner: bool, reason: object = "", actor: str = "", commit: bool = True) -> Hand:
     """Mark hand ``number`` void. It stays in the history with who voided it, when and why.
 
-    A hand two people agreed on (:attr:`Hand.agreed`) is voided only by the ``owner`` (or an
-    import, replaying what happened): a scorer alone would undo the other side's confirmation.
-    He corrects it instead, and the correction waits for a confirmation again.
+    A hand two people agreed on, or a correction of one (:func:`agreed`), is voided only by the
+    ``owner`` (or an import, replaying what happened): a scorer alone would undo the other
+    side's confirmation. He corrects it instead, and the correction waits for a confirmation.
 
     A partial unique index allows one void event per hand, so two phones voiding the same hand
     at the same moment store one void and the other gets a :class:`Conflict`.
@@ -788,7 +807,7 @@ def void_hand(table: Table, number: int, *, owner: bool, reason: object = "", ac
         raise NotFound()
     if hand.is_void:
         raise Conflict(Text(N_("Hand %(number)s is already void."), number=number))
-    if hand.agreed and not owner:
+    if not owner and agreed(table, hand):
         raise InconsistentHand(
             Text(
                 N_("Hand %(number)s was confirmed by two people: correct it (the correction waits for a confirmation again), or ask the owner to void it."),

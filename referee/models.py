@@ -146,10 +146,10 @@ class Hand(db.Model):
         return "disputed" if self.dispute_event is not None else "to_confirm"
 
     @property
-    def agreed(self) -> bool:
-        """Recorded under two-key entry and confirmed by a second access: one side alone no
-        longer changes it (a correction waits for the other side again)."""
-        return bool(self.result.get("two_key")) and self.status == "confirmed"
+    def confirmed_by_both(self) -> bool:
+        """Recorded under two-key entry and confirmed by a second access (no dispute since),
+        whether or not it was voided later."""
+        return bool(self.result.get("two_key")) and self.confirm_event is not None and self.dispute_event is None
 
     def __repr__(self) -> str:
         return f"<Hand {self.table_id}#{self.number}>"

@@ -7,7 +7,7 @@ in the signed session cookie when the table is created here, or pasted by the sc
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, session, url_for
@@ -50,16 +50,43 @@ SEEN = "seen_tables"
 UNDO = "undo"
 
 
-def _remember(key: str, table_id: str, value: object) -> None:
-    """Keep ``value`` for the table under ``key``, most recent last, at most REMEMBERED."""
-    entries = {k: v for k, v in dict(session.get(key, {})).items() if k != table_id}
+OWNED = "owned_tables"
+ORDER = "table_order"
+
+
+def _remember(key: str, table_id: str, value: object, *, keep: Collection[str] = ()) -> None:
+    """Keep ``value`` for the table under ``key``, for at most REMEMBERED tables: the least
+    recently remembered are forgotten first, those in ``keep`` last. Recency is a list of its
+    own (``ORDER``): the session comes back from its cookie with its keys sorted, so a dict
+    keeps no order."""
+    entries = dict(session.get(key, {}))
     entries[table_id] = value
-    session[key] = dict(list(entries.items())[-REMEMBERED:])
+    order = [t for t in session.get(ORDER, []) if t != table_id] + [table_id]
+    age = {t: i for i, t in enumerate(order)}
+    while len(entries) > REMEMBERED:
+        oldest_first = sorted(entries, key=lambda t: age.get(t, -1))
+        del entries[next((t for t in oldest_first if t not in keep), oldest_first[0])]
+    session[key] = entries
+    known = set(session.get(TOKENS, {})) | set(session.get(SEEN, {}))
+    session[ORDER] = [t for t in order if t in known]
     session.permanent = True
 
 
 def remember_token(table: Table, token: str) -> None:
-    _remember(TOKENS, table.id, token)
+    """Score at ``table`` with ``token`` on this phone from now on.
+
+    The owner's token is nowhere to be seen again once forgotten, and a table without it has
+    nobody to revoke a leaked link or to close it. So a phone never trades the owner's controls
+    for a weaker way in (the owner opening his own scoring link or join code to try it), and
+    the tables it owns are the last it forgets."""
+    held = session.get(TOKENS, {}).get(table.id)
+    grant = access.grant(table, token)
+    if held and held != token and not grant.is_owner and access.grant(table, held).is_owner:
+        return
+    owned = [t for t in session.get(OWNED, []) if t != table.id] + ([table.id] if grant.is_owner else [])
+    _remember(TOKENS, table.id, token, keep=set(owned))
+    session[OWNED] = [t for t in owned if t in session[TOKENS]]
+    g.get("grants", {}).pop(table.id, None)  # grant_of asks again
 
 
 def remember_seen(table: Table) -> None:
@@ -90,7 +117,7 @@ def undoable(table: Table, next_number: int) -> int | None:
     offer = session.get(UNDO) or {}
     if offer.get("table") == table.id and offer.get("number") == next_number - 1:
         hand = ledger.get_hand(table, offer["number"])
-        if hand is not None and not hand.is_void and not hand.agreed:
+        if hand is not None and not hand.is_void and not ledger.agreed(table, hand):
             return hand.number
     return None
 

@@ -849,3 +849,37 @@ def test_hand_events_of_a_refused_confirmation_are_not_stored(app: Flask) -> Non
     with app.app_context():
         assert db.session.query(HandEvent).count() == 0
         assert db.session.query(Hand).count() == 1
+
+
+def test_the_owner_opening_his_own_scoring_link_or_join_code_stays_the_owner(app: Flask) -> None:
+    s = make_setup(app, hand=False)
+    link, _page = scoring_link(s.owner, s.tid, "try")
+    assert s.owner.get(f"/j/{link}").status_code == 302
+    code, _page = join_code(s.owner, s.tid, "try")
+    assert redeem(s.owner, code).status_code == 302
+    assert s.owner.get(f"/t/{s.tid}/options").status_code == 200
+    # A scorer's phone takes the owner's controls when handed them.
+    found = re.search(r"data-scoring-link>([^<]+)<", s.owner.post(f"/t/{s.tid}/share/owner").get_data(as_text=True))
+    assert found
+    assert s.web["link"].get(f"/j/{unescape(found.group(1)).strip().rsplit('/j/', 1)[1]}").status_code == 302
+    assert s.web["link"].get(f"/t/{s.tid}/options").status_code == 200
+
+
+def test_a_phone_forgets_the_tables_it_owns_last(app: Flask) -> None:
+    from referee.views.tables import REMEMBERED, TOKENS
+
+    s = make_setup(app, hand=False)
+    others = [create_table(app.test_client(), language="en") for _ in range(REMEMBERED + 2)]
+    for other in others:  # the owner's phone scores at many other tables afterwards
+        assert s.owner.post(f"/t/{other['id']}/scorer", data={"token": scoring_link_api(app, other)}).status_code == 302
+    with s.owner.session_transaction() as session:
+        assert len(session[TOKENS]) == REMEMBERED
+        assert s.tid in session[TOKENS]
+    assert s.owner.get(f"/t/{s.tid}/options").status_code == 200
+
+
+def scoring_link_api(app: Flask, table: dict[str, Any]) -> str:
+    """A scoring link's token for ``table``, made by its owner's phone."""
+    owner = english(app.test_client())
+    assert owner.post(f"/t/{table['id']}/scorer", data={"token": table["token"]}).status_code == 302
+    return scoring_link(owner, table["id"], "phone")[0]

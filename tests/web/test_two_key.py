@@ -9,6 +9,7 @@ waits again. Through the API and the web pages alike.
 from __future__ import annotations
 
 import re
+import threading
 from html import unescape
 from typing import Any
 
@@ -425,3 +426,51 @@ def test_a_correction_under_two_key_waits_too(app: Flask, table: dict[str, Any])
     assert fixed.status_code == 201
     assert fixed.get_json()["status"] == "to_confirm"
     assert client.get(f"{API}/tables/{tid}/hands/1").get_json()["status"] == "void"
+
+
+def test_a_scorer_cannot_remove_an_agreed_hand_by_correcting_it_then_voiding_the_correction(app: Flask, table: dict[str, Any]) -> None:
+    tid = table["id"]
+    owner = owner_phone(app, table)
+    a, b = scorer_phone(app, owner, tid), scorer_phone(app, owner, tid)
+    link = scoring_link(owner, tid)
+    client = app.test_client()
+    record_web(a, tid)
+    b.post(f"/t/{tid}/hands/1/confirm")
+    # A correction of the agreed hand, then a correction of that correction: each waits.
+    for number in (1, 2):
+        fixed = client.post(
+            f"{API}/tables/{tid}/hands",
+            json={**all_pass_record("Dani"), "ultima": "copas", "replaces": number, "reason": "suit"},
+            headers=bearer(link),
+        )
+        assert fixed.status_code == 201 and fixed.get_json()["status"] == "to_confirm"
+    # Voiding the last correction would leave the agreed hand void with nothing in its place.
+    refused = client.post(f"{API}/tables/{tid}/hands/3/void", json={"reason": "x"}, headers=bearer(link))
+    assert refused.status_code == 422
+    assert a.post(f"/t/{tid}/hands/3/void", data={"reason": "mine"}).status_code == 422
+    assert status(app, tid, 3) == "to_confirm"
+    # The owner may.
+    assert client.post(f"{API}/tables/{tid}/hands/3/void", json={"reason": "x"}, headers=bearer(table["token"])).status_code == 200
+
+
+def test_a_write_judges_the_hand_as_the_lock_shows_it_not_as_read_before(app: Flask, table: dict[str, Any]) -> None:
+    """A request that read a hand (to offer its undo) and then waited for the table's lock must
+    see the confirmation that committed meanwhile."""
+    from referee.rules.errors import InconsistentHand
+
+    tid = table["id"]
+    owner = owner_phone(app, table)
+    a, b = scorer_phone(app, owner, tid), scorer_phone(app, owner, tid)
+    record_web(a, tid)
+    with app.app_context():
+        stale = ledger.get_table(tid)
+        seen = ledger.get_hand(stale, 1)  # held, as a request holds what it read
+        assert seen is not None and seen.status == "to_confirm"
+        # Another phone's request, in a thread of its own (so another session), commits.
+        other = threading.Thread(target=b.post, args=(f"/t/{tid}/hands/1/confirm",))
+        other.start()
+        other.join()
+        with pytest.raises(InconsistentHand):
+            ledger.void_hand(stale, 1, owner=False, reason="undo", actor="scorer:1@aaaaaa")
+        db.session.rollback()
+    assert status(app, tid, 1) == "confirmed"
