@@ -47,7 +47,7 @@ from referee.db import db
 from referee import league
 from referee.league import local_date
 from referee.members import name_key
-from referee.models import Access, Hand, HandEvent, Member, Rating, Seat, Season, Table, utcnow
+from referee.models import Access, Hand, HandEvent, Member, Rating, RatingRun, Seat, Season, Table, utcnow
 from referee.rules import get_game
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
 from referee.rules.text import N_, Text
@@ -247,12 +247,16 @@ def _text(obj: Mapping[str, Any], key: str, where: str, *, limit: int, optional:
 
 
 def _moment(obj: Mapping[str, Any], key: str, where: str) -> datetime:
-    """An ISO 8601 date and time, in UTC (a time without a zone is taken as UTC)."""
+    """An ISO 8601 date and time, in UTC (a time without a zone is taken as UTC), within the
+    league's calendar: a table stored at the year 1 would break every page that shows its day."""
     try:
         moment = datetime.fromisoformat(_field(obj, key, str, where))
-        return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+        moment = (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
     except (ValueError, OverflowError):  # OverflowError: the year 1 or 9999 moved to UTC
-        raise _invalid(N_("%(field)s must be a date and time (ISO 8601)."), f"{where}.{key}", field=key) from None
+        moment = None
+    if moment is None or not league.in_calendar(moment.date()):
+        raise _invalid(N_("%(field)s must be a date and time (ISO 8601)."), f"{where}.{key}", field=key)
+    return moment
 
 
 def _maybe_moment(obj: Mapping[str, Any], key: str, where: str) -> datetime | None:
@@ -417,6 +421,10 @@ IMPORT_BATCH = 200
 #: instant between two batches, again and again (measured: a scorer waited 7 s, a probe 22 s).
 #: A pause longer than that lets every waiting writer in.
 IMPORT_PAUSE = 0.12
+#: A batch also ends when it has held the lock this long, whatever it wrote: a void or a
+#: correction rebuilds its table's state from every hand, so 200 of them on a long table would
+#: hold the lock for seconds.
+IMPORT_BATCH_SECONDS = 0.2
 
 
 def import_tables(data: object) -> list[tuple[Table, str]]:
@@ -485,18 +493,20 @@ class _Batches:
     def __init__(self, size: int) -> None:
         self.size = size
         self.written = 0
+        self.started = 0.0  # when the open transaction took the lock
         self.pending: list[str] = []  # tables created in the open transaction
         self.stored: list[str] = []  # tables whose creation is committed
 
     def begin(self) -> None:
         _begin()
+        self.started = time.monotonic()
 
     def created(self, table_id: str) -> None:
         self.pending.append(table_id)
 
     def wrote(self) -> None:
         self.written += 1
-        if self.written >= self.size:
+        if self.written >= self.size or time.monotonic() - self.started >= IMPORT_BATCH_SECONDS:
             self.commit()
             if db.session.get_bind().dialect.name == "sqlite":
                 time.sleep(IMPORT_PAUSE)  # PostgreSQL's writers wait in a queue: nothing to do
@@ -553,7 +563,13 @@ def _forget(table_ids: Sequence[str], member_keys: set[str]) -> None:
         return
     _begin()
     if table_ids:
+        games = list(db.session.scalars(select(Table.game).where(Table.id.in_(table_ids)).distinct()))
         db.session.execute(delete(Table).where(Table.id.in_(table_ids)))
+        # A ratings refresh may have read the removed hands meanwhile: those games are rated
+        # again from scratch at the next refresh (no run row, no rating row), which also rates
+        # the hands stored after them.
+        db.session.execute(delete(RatingRun).where(RatingRun.game.in_(games)))
+        db.session.execute(delete(Rating).where(Rating.game.in_(games)))
     if member_keys:
         merged = aliased(Member)
         db.session.execute(

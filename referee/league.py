@@ -104,12 +104,14 @@ def parse_day(text: str) -> date:
     """A year-month-day date from a query or an import; ValueError for an unreadable one and
     for one outside :data:`FIRST_DAY` to :data:`LAST_DAY`."""
     day = date.fromisoformat(text)
-    if not _in_calendar(day):
+    if not in_calendar(day):
         raise ValueError(f"{day} is not between {FIRST_DAY} and {LAST_DAY}")
     return day
 
 
-def _in_calendar(day: date) -> bool:
+def in_calendar(day: date) -> bool:
+    """Between :data:`FIRST_DAY` and :data:`LAST_DAY`: far enough from the ends of Python's
+    calendar that turning a day or a moment into local time never overflows."""
     return FIRST_DAY <= day <= LAST_DAY
 
 
@@ -119,7 +121,7 @@ def _parse_date(raw: object, *, field: str) -> date:
         day = raw if isinstance(raw, date) else date.fromisoformat(str(raw))
     except ValueError:
         raise InvalidInput(Text(N_("Give the dates as year-month-day, for example 2026-03-01.")), field=field) from None
-    if not _in_calendar(day):
+    if not in_calendar(day):
         first, last = FIRST_DAY.year, LAST_DAY.year
         raise InvalidInput(Text(N_("Give a date between the years %(first)s and %(last)s."), first=first, last=last), field=field)
     return day

@@ -1134,6 +1134,7 @@ def rematch(table: Table) -> tuple[Table, str]:
     """A new match at the same table: the same players in the same seats, the same teams,
     options and language; the deal goes on from where it stopped. Only once per table, and only
     when its match is over (a second phone asking gets :class:`Conflict`)."""
+    _lock_for_write(table)  # judged on the match as it stands, not while a void changes it
     if not match_over(table):
         raise Conflict(Text(N_("This match is not over yet.")))
     if rematch_of(table) is not None:

@@ -354,6 +354,9 @@ def test_a_body_that_is_not_an_export_is_a_400(client: FlaskClient) -> None:
         (lambda t: t["hands"][1].update(number=5), "tables[0].hands[1].number"),
         (lambda t: t["hands"][0].update(created_at="yesterday"), "tables[0].hands[0].created_at"),
         (lambda t: t["hands"][0].update(created_at="0001-01-01T00:00:00+01:00"), "tables[0].hands[0].created_at"),
+        # The ends of the calendar: stored, they would break every page that shows the day.
+        (lambda t: t.update(created_at="0001-01-01T00:00:00Z"), "tables[0].created_at"),
+        (lambda t: t.update(created_at="9999-12-31T23:00:00Z"), "tables[0].created_at"),
         (lambda t: t["hands"][0]["events"].append({"kind": "erase", "reason": "", "actor": "", "at": t["created_at"]}), "tables[0].hands[0].events[0]"),
         (lambda t: t["hands"][2].update(replaces=3), "tables[0].hands[2].replaces"),
         (lambda t: t["hands"][0].update(created_by="x" * 61), "tables[0].hands[0].created_by"),

@@ -22,7 +22,7 @@ from flask import Flask
 from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
 
-from referee import create_app, exports, ledger
+from referee import create_app, exports, ledger, ratings
 from referee.extensions import db
 from referee.models import Hand, Member, Table
 from tests.bench import hands as jubileu_hands
@@ -146,7 +146,12 @@ def test_a_batch_that_fails_late_leaves_nothing_behind(on_file: tuple[Flask, Pat
             raise OperationalError("COMMIT", {}, Exception("database or disk is full"))
         real_commit(self)
 
-    monkeypatch.setattr(exports._Batches, "commit", failing_commit)
+    def failing_commit_after_a_ratings_refresh(self: exports._Batches) -> None:
+        failing_commit(self)
+        if commits == 2:  # a page read the standings meanwhile: the ratings took the stored hands in
+            ratings.refresh("jubileu")
+
+    monkeypatch.setattr(exports._Batches, "commit", failing_commit_after_a_ratings_refresh)
     with app.app_context():
         members = db.session.scalar(select(func.count()).select_from(Member))
         with pytest.raises(OperationalError):
@@ -156,3 +161,30 @@ def test_a_batch_that_fails_late_leaves_nothing_behind(on_file: tuple[Flask, Pat
         assert db.session.scalar(select(func.count()).select_from(Hand).where(Hand.table_id == NEW_ID)) == 0
         assert db.session.scalar(select(func.count()).select_from(Member)) == members
         assert commits == 3  # two batches were stored before the failure
+        # The ratings forget the removed hands: what a refresh gives is what the hands that
+        # stayed give, rated from scratch.
+        ratings.refresh("jubileu")
+        refreshed = dict(ratings.stored("jubileu"))
+        ratings.recompute("jubileu")
+        assert refreshed == dict(ratings.stored("jubileu"))
+
+
+def test_a_batch_ends_when_it_has_held_the_lock_long_enough_whatever_it_wrote(on_file: tuple[Flask, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Slow writes (voids, corrections rebuild a long table's state) end their batch early."""
+    app, _path = on_file
+    document, _other = a_document(app)
+    monkeypatch.setattr(exports, "IMPORT_BATCH", 10**9)
+    monkeypatch.setattr(exports, "IMPORT_BATCH_SECONDS", 0.0)
+    monkeypatch.setattr(exports, "IMPORT_PAUSE", 0)
+    commits = 0
+    real_commit = exports._Batches.commit
+
+    def counted(self: exports._Batches) -> None:
+        nonlocal commits
+        commits += 1
+        real_commit(self)
+
+    monkeypatch.setattr(exports._Batches, "commit", counted)
+    with app.app_context():
+        exports.import_tables(document)
+    assert commits == 1 + HANDS + 1  # the table, each hand, and the last (empty) commit
