@@ -52,7 +52,8 @@ def create_private_sqlite_file(url: str) -> None:
     """Create a SQLite database's file, empty, readable and writable by its owner only (0600),
     before SQLite would create it world-readable: it holds the token hashes, the members and
     their Pix keys. SQLite gives the -wal and -shm files the mode of the database file. An
-    existing file is left as it is; other databases and in-memory SQLite have no file."""
+    existing file that others may read (made by an older version) is made private too, when it
+    is ours to change; other databases and in-memory SQLite have no file."""
     parsed = make_url(url)
     path = parsed.database
     if parsed.get_backend_name() != "sqlite" or not path or path == ":memory:" or path.startswith("file:"):
@@ -60,4 +61,9 @@ def create_private_sqlite_file(url: str) -> None:
     try:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     except FileExistsError:
-        pass
+        for name in (path, path + "-wal", path + "-shm"):
+            try:
+                if os.stat(name).st_mode & 0o077 and os.stat(name).st_uid == os.getuid():
+                    os.chmod(name, 0o600)
+            except FileNotFoundError:
+                pass

@@ -87,7 +87,7 @@ def handle_http_error(error: HTTPException) -> ResponseReturnValue:
 
 
 def _api_body(error: HTTPException, status: int, message: str) -> dict[str, Any]:
-    """The API's error shape (api.md); a refusal is invalid input, naming its parameter."""
+    """The API's error shape; a refusal is invalid input, naming its parameter."""
     body = {"code": CODES[status], "message": message}
     if isinstance(error, Refused):
         body["code"] = "invalid_input"

@@ -414,6 +414,16 @@ def test_the_sqlite_database_file_is_readable_by_its_owner_only(tmp_path) -> Non
         os.umask(previous)
 
 
+def test_a_database_file_an_older_version_left_readable_is_made_private_at_start(tmp_path) -> None:
+    path = tmp_path / "referee.sqlite3"
+    path.touch(mode=0o644)
+    path.chmod(0o644)
+    app = _app(tmp_path, SQLALCHEMY_DATABASE_URI=f"sqlite:///{path}")
+    assert oct(stat.S_IMODE(path.stat().st_mode)) == "0o600"
+    with app.app_context():
+        db.engine.dispose()
+
+
 def test_a_control_character_in_an_idempotency_key_is_refused_not_sent_to_the_database(app: Flask, client: FlaskClient) -> None:
     """A forged draft can carry any key; PostgreSQL answers a NUL in a query with an error (a 500
     once), so such a key is refused before any query and matches no stored hand."""
