@@ -1,6 +1,6 @@
 """Who may do what at a table: the owner, scorers and watchers.
 
-- **Watchers** need nothing but the table's id (the read-only link, api.md): it is 128 random
+- **Watchers** need nothing but the table's id (the read-only link): it is 128 random
   bits, so knowing it is the permission to read.
 - The **owner** holds the token answered when the table was created (``Table.scorer_token_hash``,
   the API's bearer token; a page never shows it again). The owner records, voids and corrects

@@ -1,7 +1,7 @@
 """Exports, imports, backups: tables out of the database and back in.
 
 An **export** (:func:`export_tables`) is JSON meant to leave the club: each table as created
-(players, teams, options, first dealer, times) and each hand as the api.md record it was stored
+(players, teams, options, first dealer, times) and each hand as the API's hand record it was stored
 as, with who wrote it, when, and what happened to it after (voids, confirmations, disputes). It
 holds no secret: no token hash, no Pix key. It is lossless: :func:`import_tables` rebuilds the
 same tables, hand numbers, corrections, voids, confirmations and times.

@@ -134,7 +134,7 @@ def create_table(
         if n in folded[:i]:
             raise RulesError(Text(N_("Two players are called %(name)s; give each a different name."), name=names[i]), field=f"players[{i}]")
     if dealer is None:
-        first_dealer = len(names) - 1  # api.md: the last player deals, so the first speaks first
+        first_dealer = len(names) - 1  # the API contract: the last player deals, so the first speaks first
     else:
         if not isinstance(dealer, str):
             raise InvalidInput(Text(N_("The dealer must be given by name.")), field="dealer")
@@ -859,7 +859,7 @@ def teams_answer(result: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def hand_answer(table: Table, hand: Hand) -> dict[str, Any]:
-    """A stored hand as the API answers it (api.md), in the table's language."""
+    """A stored hand as the API answers it, in the table's language."""
     return _answer(
         table,
         number=hand.number,
@@ -1068,7 +1068,7 @@ def money(table: Table, chips: int) -> str | None:
 
 def settlement(table: Table, *, balances: dict[str, int] | None = None) -> dict[str, Any]:
     """Running balances and the fewest transfers that settle them (in chips and in money); for a
-    game scored toward a target, the match score and the winner instead (api.md)."""
+    game scored toward a target, the match score and the winner instead."""
     balances = totals(table) if balances is None else balances
     match = standing(table, balances)
     if match is not None:

@@ -1,4 +1,4 @@
-"""The JSON API (api.md, v1): tables, hands, voids, settlement and the OpenAPI document.
+"""The JSON API (v1, described in docs/api.md): tables, hands, voids, settlement and the OpenAPI document.
 
 Every handler is thin: parse the body, call one ledger function, answer. Errors of the rules
 engine become 400/422 with the engine's sentence in the table's language; nothing is stored

@@ -1,8 +1,8 @@
-"""Koziri's two referee helpers in the API (issue 7, rules.md §8): stateless, nothing is stored
+"""Koziri's two referee helpers in the API: stateless, nothing is stored
 and no token is needed.
 
 ``POST /api/v1/koziri/deal``: the suit choice and the cards of his own suits the dealer turned
-up; answers both players' full hands as the procedure of §8(a) gives them.
+up; answers both players' full hands as the rule text's dealing procedure gives them.
 
 ``POST /api/v1/koziri/answer``: the suit choice, who answers, the card on top of the pile and
 the answer (a card or ``"take"``), optionally the answerer's hand; answers whether the answer is
@@ -104,7 +104,7 @@ def _table_locale(body: Mapping[str, Any], fallback: str) -> str:
 
 
 def _helper(judge: Callable[[dict[str, Any]], dict[str, Any]]) -> ResponseReturnValue:
-    """Parse the body, run ``judge`` in the right language, map the errors (api.md)."""
+    """Parse the body, run ``judge`` in the right language, map the errors."""
     locale = query_locale()
     with force_locale(locale):
         try:
@@ -168,11 +168,11 @@ def _answer(body: dict[str, Any]) -> dict[str, Any]:
 
 @bp.post("/koziri/deal")
 def koziri_deal() -> ResponseReturnValue:
-    """Koziri deal helper (§8(a)): both full hands from the dealer's turned-up cards."""
+    """Koziri deal helper: both full hands from the dealer's turned-up cards."""
     return _helper(_deal)
 
 
 @bp.post("/koziri/answer")
 def koziri_answer() -> ResponseReturnValue:
-    """Koziri answer checker (§8(c)): legal or not, and why."""
+    """Koziri answer checker: legal or not, and why."""
     return _helper(_answer)

@@ -33,7 +33,7 @@ def _error_responses(*codes: str) -> dict[str, Any]:
 
 
 def _option_schema(spec: Any) -> dict[str, Any]:
-    schema: dict[str, Any] = {"description": f"{spec.label} ({spec.rule_ref or 'house'}): {spec.help}", "default": spec.default}
+    schema: dict[str, Any] = {"description": f"{spec.label}: {spec.help}", "default": spec.default}
     if spec.kind == "bool":
         schema["type"] = "boolean"
     elif spec.kind == "choice":
@@ -86,9 +86,9 @@ def _samba_team() -> dict[str, Any]:
     }
 
 
-def _issue_7_records() -> dict[str, Any]:
+def _new_game_records() -> dict[str, Any]:
     """The hand records of Koziri, Injun, Kentucky Derby, Lift Smoke, El Gato and the patience
-    games (issue 7), each closed (no unknown field: the engine refuses one with 400) and with
+    games, each closed (no unknown field: the engine refuses one with 400) and with
     its write variant (the record's fields plus :func:`WriteFields`' in one closed object)."""
     suit = {"type": "string", "enum": [s.value for s in Suit]}
     name = {"type": "string", "minLength": 1, "maxLength": 40}
@@ -109,7 +109,7 @@ def _issue_7_records() -> dict[str, Any]:
     records: dict[str, dict[str, Any]] = {
         "KoziriHand": {
             "required": ["dealer_trump", "dealer_second", "opponent_trump", "winner"],
-            "description": "One Koziri game (rules.md §8). The opponent's trump is one of the two suits the dealer left; "
+            "description": "One Koziri game (see /games/koziri). The opponent's trump is one of the two suits the dealer left; "
             "his second suit is the last one (derived, and checked when given). The loser pays the winner the table's stake.",
             "properties": {
                 "dealer": dealer,
@@ -122,7 +122,7 @@ def _issue_7_records() -> dict[str, Any]:
         },
         "InjunHand": {
             "required": ["actions"],
-            "description": "One Injun deal (rules.md §4): every betting action in turn from the player after the dealer, "
+            "description": "One Injun deal (see /games/injun): every betting action in turn from the player after the dealer, "
             "checked as it comes; then the ranks of exactly the players whose cards are compared. "
             "Ties share a pot; odd chips stay on the table (option odd_chip).",
             "properties": {
@@ -162,7 +162,7 @@ def _issue_7_records() -> dict[str, Any]:
         },
         "KentuckyDerbyHand": {
             "required": ["bets"],
-            "description": "One Kentucky Derby race (rules.md §9): every player's bet on one horse (an ace, named by its suit), "
+            "description": "One Kentucky Derby race (see /games/kentucky_derby): every player's bet on one horse (an ace, named by its suit), "
             "and the cards turned in dealing order (copas, ouros, espadas, paus, again and again, then the tie-break cards), "
             "or only the winner (and the second horse with more than 6 players).",
             "properties": {
@@ -205,7 +205,7 @@ def _issue_7_records() -> dict[str, Any]:
         },
         "LiftSmokeHand": {
             "required": ["winner"],
-            "description": "One Lift Smoke hand (rules.md §10): the winner takes every ante and deals next.",
+            "description": "One Lift Smoke hand (see /games/lift_smoke): the winner takes every ante and deals next.",
             "properties": {
                 "dealer": dealer,
                 "ante": {**chips, "description": "Default: the table's option."},
@@ -216,7 +216,7 @@ def _issue_7_records() -> dict[str, Any]:
         },
         "ElGatoHand": {
             "required": ["loser"],
-            "description": "One El Gato game (rules.md §3): the loser pays the table's stake to each other player (default 0: recorded only).",
+            "description": "One El Gato game (see /games/el_gato): the loser pays the table's stake to each other player (default 0: recorded only).",
             "properties": {
                 "dealer": dealer,
                 "loser": {**name, "description": "The player left holding all the cards."},
@@ -225,7 +225,7 @@ def _issue_7_records() -> dict[str, Any]:
         },
         "PatienceHand": {
             "anyOf": [{"required": ["won"]}, {"required": ["sequences"]}],
-            "description": "One patience (rules.md §2, §6) at a relogio table (Relógio or Relógio Real) or a cachorro table. "
+            "description": "One patience (see /games/relogio and /games/cachorro) at a relogio table (Relógio or Relógio Real) or a cachorro table. "
             "Nothing is paid. Relógio Real's result follows from its sequences (won may be left out).",
             "properties": {
                 "dealer": {**name, "description": "Only the table's one player."},
@@ -265,8 +265,9 @@ def _issue_7_records() -> dict[str, Any]:
     return out
 
 
-def _issue_7_contract() -> dict[str, Any]:
-    """The keys of a hand's ``contract`` in the games of issue 7 (each game's contract_summary)."""
+def _new_game_contract() -> dict[str, Any]:
+    """The keys of a hand's ``contract`` in Koziri, Injun, Kentucky Derby, Lift Smoke, El Gato and the
+    patience games (each game's contract_summary)."""
     suit = {"type": "string", "enum": [s.value for s in Suit]}
     suits = {"type": "array", "items": suit}
     out_order = {"type": ["array", "null"], "items": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}}
@@ -362,7 +363,7 @@ def _export_schemas() -> dict[str, Any]:
             "required": ["number", "record", "created_at", "created_by", "events"],
             "properties": {
                 "number": {"type": "integer", "minimum": 1},
-                "record": {"type": "object", "description": "The hand record as stored (api.md), dealer filled in; judged by the rules again on import."},
+                "record": {"type": "object", "description": "The hand record as stored, dealer filled in; judged by the rules again on import."},
                 "created_at": moment,
                 "created_by": {"type": "string", "maxLength": 60},
                 "two_key": {"type": "boolean", "description": "Recorded under two-key entry."},
@@ -591,8 +592,8 @@ def _koziri_paths() -> dict[str, Any]:
         }
 
     return {
-        "/koziri/deal": helper("Koziri deal helper (rules.md §8(a)): both full hands from the dealer's turned-up cards of his suits. Nothing is stored.", "KoziriDeal", "KoziriDealAnswer"),
-        "/koziri/answer": helper("Koziri answer checker (rules.md §8(c)): is the answer to the top card legal, and why. Nothing is stored.", "KoziriAnswerCheck", "KoziriVerdict"),
+        "/koziri/deal": helper("Koziri deal helper (see /games/koziri): both full hands from the dealer's turned-up cards of his suits. Nothing is stored.", "KoziriDeal", "KoziriDealAnswer"),
+        "/koziri/answer": helper("Koziri answer checker (see /games/koziri): is the answer to the top card legal, and why. Nothing is stored.", "KoziriAnswerCheck", "KoziriVerdict"),
     }
 
 
@@ -809,7 +810,7 @@ def document() -> dict[str, Any]:
                         "label": {"type": "string"},
                         "points": {"type": "integer", "description": "Card values."},
                         "premium": {"type": "integer", "description": "Canastra or samba premium (not counted toward an opening)."},
-                        "penalty": {"type": "integer", "description": "100 for three wild cards in a canastra (SAM-5)."},
+                        "penalty": {"type": "integer", "description": "100 for three wild cards in a canastra."},
                         "cards": {"type": "array", "items": {"type": "string"}},
                         "reasons": {"type": "array", "items": {"type": "string"}, "description": "Why the meld is not legal, a sentence each."},
                         "warnings": {"type": "array", "items": {"type": "string"}},
@@ -888,7 +889,7 @@ def document() -> dict[str, Any]:
                                 "called_card": {"type": ["object", "null"]},
                                 "sitting_out": {"type": ["string", "null"]},
                                 "went_out": {"type": ["string", "null"]},
-                                **_issue_7_contract(),
+                                **_new_game_contract(),
                             },
                         },
                         "breakdown": {"type": "array", "items": {"type": "object", "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}}}},
@@ -925,7 +926,7 @@ def document() -> dict[str, Any]:
                     },
                 },
                 "Void": {"type": "object", "properties": {"reason": {"type": "string", "maxLength": 200}}},
-                **_issue_7_records(),
+                **_new_game_records(),
                 **_export_schemas(),
                 **_koziri_schemas(),
             },

@@ -14,7 +14,7 @@ from .errors import InvalidInput, RulesError, UnknownGame  # noqa: F401 (re-expo
 from .game import GameRules
 from .text import N_, Text
 
-#: Every game the API names (api.md), in the order the home page offers them.
+#: Every game the API names, in the order the home page offers them.
 KNOWN_GAMES: Final = (
     "jubileu",
     "quatrilho",

@@ -1,12 +1,12 @@
-"""Paciência do Cachorro: the options, the hand record and its checks (rules.md §6).
+"""Paciência do Cachorro: the options, the hand record and its checks.
 
 One player, two 52-card packs. The eight Kings start the foundation piles, built down in suit to
 the Aces; the other 96 cards are laid out in packets (pacotes), a kennel (canil) and the dog's
 pile (monte do cachorro). When the dog's pile is used up without the patience coming out, the
 packets and the kennel are gathered without shuffling and laid out again: there are three deals
-(rounds) in all, and a patience that has not come out after the third is lost (§6(c)).
+(rounds) in all, and a patience that has not come out after the third is lost.
 
-The record, at the ``cachorro`` table (api.md; see :mod:`referee.rules.patience`)::
+The record, at the ``cachorro`` table (see :mod:`referee.rules.patience`)::
 
     {"game": "cachorro", "won": true, "round": 2}
 
@@ -17,7 +17,7 @@ The record, at the ``cachorro`` table (api.md; see :mod:`referee.rules.patience`
 - ``dealer``: optional; it can only be the table's one player.
 
 Nothing is paid (:func:`referee.rules.patience.settle`). The layout of each deal
-(:func:`deal_layout`) is the reading PAT-2 chose; it does not change the result, but the page
+(:func:`deal_layout`) is the reading Referee chose; it does not change the result, but the page
 can show it as a reminder. Surface: :data:`SLUG`, :data:`OPTIONS`, :class:`CachorroOptions`,
 :class:`Layout`, :func:`deal_layout`, :func:`parse_hand` and :data:`RULES`.
 """
@@ -38,11 +38,11 @@ from .text import N_, Text
 SLUG: Final = "cachorro"
 NAME: Final = "Paciência do Cachorro"
 
-#: Deals in a game: "depois desta terceira rodada ... perde-se o jogo" (§6(c)).
+#: Deals in a game: "depois desta terceira rodada ... perde-se o jogo".
 ROUNDS: Final = 3
-#: Two packs less the eight Kings laid out as foundations (§6(a)).
+#: Two packs less the eight Kings laid out as foundations.
 CARDS_DEALT: Final = 2 * 52 - 8
-#: The kennel of the first deal (§6(a)): "o retângulo inferior de dezoito cartas".
+#: The kennel of the first deal: "o retângulo inferior de dezoito cartas".
 FIRST_KENNEL: Final = 18
 
 OPTIONS: Final[tuple[OptionSpec, ...]] = (
@@ -61,7 +61,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
 
 @dataclass(frozen=True, kw_only=True)
 class CachorroOptions(OptionSet):
-    """The house rules of a Cachorro table; the default is the reading of rules.md §6(e).
+    """The house rules of a Cachorro table; the default is the reading Referee chose where the rule text is open.
 
     >>> CachorroOptions.from_json({}).to_json()
     {'second_deal_packets': 11}
@@ -82,7 +82,7 @@ class Layout:
 
 
 def deal_layout(round_number: int, options: CachorroOptions = CachorroOptions()) -> Layout:
-    """The packets and the kennel column of a deal (PAT-2): 12 packets and columns of 3, then
+    """The packets and the kennel column of a deal: 12 packets and columns of 3, then
     11 (or 12 under ``second_deal_packets=12``) and columns of 4, then 10 and columns of 5.
 
     >>> [(l.packets, l.kennel_column) for l in map(deal_layout, (1, 2, 3))]

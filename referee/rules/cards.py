@@ -57,8 +57,8 @@ def parse_suit(raw: object, *, field: str) -> Suit:
 
 # --------------------------------------------------------------------------- the Spanish deck
 
-#: Spanish-deck ranks in the API spelling (api.md), weakest-numbered first. The 8s and 9s are
-#: removed, leaving 10 ranks x 4 suits = 40 cards (rules.md §7(a)). "10" is the Dama (Sota),
+#: Spanish-deck ranks in the API spelling, weakest-numbered first. The 8s and 9s are
+#: removed, leaving 10 ranks x 4 suits = 40 cards. "10" is the Dama (Sota),
 #: "11" the Valete (Cavalo), "12" the Rei.
 SPANISH_RANKS: Final = ("1", "2", "3", "4", "5", "6", "7", "10", "11", "12")
 
@@ -83,7 +83,7 @@ _RANK_NAMES: Final = {
 
 
 def figures_of(rank: str) -> int:
-    """Figures a Spanish card is worth in Quatrilho (rules.md §7(a)): the Ás 3; the 3, 2, Rei,
+    """Figures a Spanish card is worth in Quatrilho: the Ás 3; the 3, 2, Rei,
     Valete and Dama 1 each; the 4 to 7 ("brancas") nothing.
 
     >>> figures_of("1"), figures_of("3"), figures_of("12"), figures_of("7")
@@ -162,7 +162,7 @@ SPANISH_DECK: Final = tuple(Card(rank=r, suit=s) for s in Suit for r in SPANISH_
 
 # --------------------------------------------------------------------------- the French ranks
 
-#: The 13 ranks of the 52-card French deck in the API spelling (api.md), strongest first
+#: The 13 ranks of the 52-card French deck in the API spelling, strongest first
 #: (A > K > Q > J > 10 > ... > 2). A game with a shorter pack takes the ranks it keeps.
 FRENCH_RANKS: Final = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 

@@ -1,32 +1,32 @@
-"""El Gato: the player left holding every card loses (rules.md §3).
+"""El Gato: the player left holding every card loses.
 
 2, 4, 5, 8 or 10 players (the numbers that divide the 40-card Spanish pack exactly: 48 cards
 without the kings and the knights). Each player plays the top card of his face-down pile in
 turn; the highest card takes the trick, the 5 of ouros (the "gato") beats everything, and equal
 cards start a war. Players who run out drop out; the game ends when one player holds all 40
-cards, and he is the loser (EG-3). The text has no stakes.
+cards, and he is the loser. The text has no stakes.
 
-The hand record (issue 7, api.md style, players by name)::
+The hand record (in the API's style, players by name)::
 
     {"dealer": "Dani", "loser": "Bia", "out_order": ["Ana", ["Caio", "Dani"]]}
 
 - ``dealer``: optional (the rotation's dealer).
 - ``loser``: required, a seated player: the one left with all the cards.
-- ``out_order``: optional (§3(b)): the players in the order they ran out of cards; an entry is a
+- ``out_order``: optional: the players in the order they ran out of cards; an entry is a
   name or a list of names who ran out on the same trick (see
   :func:`referee.rules.seats.parse_out_order`, shared with Lift Smoke). Each player once,
   every player but the loser accounted for, and never the loser (he never runs out).
 
 There is no pot and nothing stays on the table, so a record has no ``carried_in``.
 
-Settlement: under the ``stake`` option (issue 7; default 0) the loser pays the stake to each
+Settlement: under the ``stake`` option (default 0) the loser pays the stake to each
 other player; with 0 the result is only recorded and every delta is 0.
 
 The play options (``ranks``, ``war``) do not change the record or the settlement: they are the
-table's house rules, shown on its page (§3(e) EG-1, EG-2).
+table's house rules, shown on its page.
 
 The module's surface: :data:`OPTIONS` and :class:`ElGatoOptions`; :data:`PLAYER_COUNTS`,
-:func:`cards_each` and :func:`rank_order` (EG-1); :func:`parse_hand` (an :class:`ElGatoHand`,
+:func:`cards_each` and :func:`rank_order`; :func:`parse_hand` (an :class:`ElGatoHand`,
 or a :class:`~referee.rules.errors.RulesError` with a sentence); :func:`settle`; the seat
 helpers :func:`first_speaker` and :func:`next_dealer`; :func:`contract_summary`; and
 :data:`RULES` for the registry (not registered yet: the web wiring comes later).
@@ -47,12 +47,12 @@ from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
 
 SLUG: Final = "el_gato"
-#: The player counts that divide the 40 cards exactly (§3(a), §3(c)).
+#: The player counts that divide the 40 cards exactly.
 PLAYER_COUNTS: Final = (2, 4, 5, 8, 10)
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 10
 DECK: Final = 40
-#: The Spanish ranks in play, in the api.md spelling ("10" is the sota); no kings (12) or knights (11).
+#: The Spanish ranks in play, in the API spelling ("10" is the sota); no kings (12) or knights (11).
 RANKS: Final = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 MAX_STAKE: Final = 1_000_000
 
@@ -65,7 +65,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         maximum=MAX_STAKE,
         label=Text(N_("Stake the loser pays each other player")),
         help=Text(N_("Zero records the result only: nobody pays.")),
-        rule_ref="§3(d), issue 7",
+        rule_ref="§3(d)",
     ),
     OptionSpec(
         name="ranks",
@@ -97,7 +97,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
 
 @dataclass(frozen=True, kw_only=True)
 class ElGatoOptions(OptionSet):
-    """The house rules of one table; the defaults are the chosen readings of rules.md §3(e).
+    """The house rules of one table; the defaults are the readings Referee chose where the rule text is open.
 
     >>> ElGatoOptions.from_json({"stake": 2}).to_json()
     {'stake': 2, 'ranks': 'sota_high', 'war': 'highest_only', 'chip_value': '0'}
@@ -112,7 +112,7 @@ class ElGatoOptions(OptionSet):
 
 
 def rank_order(options: ElGatoOptions) -> tuple[str, ...]:
-    """The ranks from highest to lowest under the table's ``ranks`` option (EG-1); the 5 of
+    """The ranks from highest to lowest under the table's ``ranks`` option; the 5 of
     ouros stands above all of them whatever the order.
 
     >>> rank_order(ElGatoOptions())[:3], rank_order(ElGatoOptions(ranks="ace_high"))[:3]
@@ -145,7 +145,7 @@ def _check_table(players: Sequence[str]) -> None:
 
 
 def first_speaker(players: Sequence[str], dealer: str) -> str:
-    """The player after the dealer (his left) gets the first card and plays first (§3(a)).
+    """The player after the dealer (his left) gets the first card and plays first.
 
     >>> first_speaker(("Ana", "Bia"), "Bia")
     'Ana'
@@ -155,7 +155,7 @@ def first_speaker(players: Sequence[str], dealer: str) -> str:
 
 def next_dealer(players: Sequence[str], dealer: str) -> str:
     """The text only says how the first dealer is found; the deal then passes to the next
-    player in order of play (api.md). A table that draws again names the ``dealer`` in a record.
+    player in order of play. A table that draws again names the ``dealer`` in a record.
 
     >>> next_dealer(("Ana", "Bia", "Caio", "Dani"), "Dani")
     'Ana'
@@ -189,7 +189,7 @@ _RECORD_FIELDS: Final = frozenset({"dealer", "loser", "out_order"})
 def parse_hand(raw: object, *, players: Sequence[str], options: ElGatoOptions, dealer: str) -> ElGatoHand:
     """Validate a posted El Gato game, or raise a :class:`~referee.rules.errors.RulesError`.
 
-    Checks (§3(c)): 2, 4, 5, 8 or 10 players (3, 6, 7 and 9 refused); no unknown field; the
+    Checks: 2, 4, 5, 8 or 10 players (3, 6, 7 and 9 refused); no unknown field; the
     dealer seated; the loser named and seated; the order of running out, when given: each
     player once, every player but the loser, never the loser.
 

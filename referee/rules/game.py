@@ -50,14 +50,14 @@ class GameRules(Protocol[O, H]):
         """Every option with its value."""
 
     def seat_teams(self, players: Sequence[str], raw: object, options: O) -> Teams:
-        """The table's teams (api.md ``teams``), defaults filled in; refuses a seating the game
+        """The table's teams (the API's ``teams``), defaults filled in; refuses a seating the game
         does not allow with these options (:class:`RulesError`)."""
 
     def parse_hand(self, raw: object, *, players: Sequence[str], options: O, dealer: str, teams: Teams = ()) -> H:
         """A validated hand, or a :class:`RulesError` with a sentence; ``dealer`` is the rotation's."""
 
     def hand_json(self, hand: H) -> dict[str, object]:
-        """The hand record as stored and exported (api.md), derived fields filled in."""
+        """The hand record as stored and exported, derived fields filled in."""
 
     def dealer_of(self, hand: H) -> str:
         """Who dealt the hand."""
@@ -79,7 +79,7 @@ class GameRules(Protocol[O, H]):
         """Who deals after ``hand``."""
 
     def contract_json(self, hand: H) -> Mapping[str, object]:
-        """What was played, for the answer and the history (api.md ``contract``)."""
+        """What was played, for the answer and the history (the API's ``contract``)."""
 
 
 class GameModule:

@@ -1,27 +1,27 @@
-"""Injun: one card each, seen by everybody but its holder; bets; the highest card wins (rules.md §4).
+"""Injun: one card each, seen by everybody but its holder; bets; the highest card wins.
 
 2 to 15 players, 52 cards, A high down to 2, suits equal. Every player, dealer included, antes;
 the betting starts with the player after the dealer (his left) and goes on in order of play.
 Two betting systems:
 
-* **Poker** (§4(c)): the first bet is any amount; each later bet must be more than the bet just
+* **Poker**: the first bet is any amount; each later bet must be more than the bet just
   before it, or equal to it, which closes the betting. A player who does not bet drops out
-  (his chips stay in the pot). By default (INJ-2) every player still in then goes to the
+  (his chips stay in the pot). By default every player still in then goes to the
   showdown with what he put in; under ``poker_amounts="match_highest"`` each of them must first
   bring his bets up to the highest total or drop. If all but one drop, he takes the pot
-  without a showdown (INJ-4).
-* **Brag** (§4(c)): every bet is one chip. With exactly two players left either may pay two
+  without a showdown.
+* **Brag**: every bet is one chip. With exactly two players left either may pay two
   chips to see (a showdown); if one of the two drops, the other takes the pot without showing
   his card. A player out of chips may close the pot with his card and stay in for it: later
   bets go to a new pot. Each closed pot is contested by its closer, the later closers and the
-  players still betting at the end (INJ-5); when the betting ends because one of the last two
+  players still betting at the end; when the betting ends because one of the last two
   dropped, the survivor takes the last pot and compares cards for the closed ones (or, under
   ``surrender_closed="survivor_takes_all"``, takes every pot without comparing).
 
-Ties split the pot (INJ-3); the odd chips stay on the table for the next deal, or go one each
+Ties split the pot; the odd chips stay on the table for the next deal, or go one each
 to the tied players nearest the dealer's left (``odd_chip="dealer_left"``).
 
-**The hand record** (issue 7; api.md style):
+**The hand record**:
 ``{"dealer", "system", "ante", "actions": [[player, action], ...], "cards": {player: rank}}``.
 ``system`` and ``ante`` default to the table's options; a record may name them (the players
 agree the ante before each deal). An action is ``{"bet": n}`` or ``"drop"``; in Brag ``"bet"``
@@ -31,7 +31,7 @@ chips: the pot is closed with his card). ``cards`` gives the rank (``"A" "K" "Q"
 The referee does not keep the players' stacks, so it cannot tell whether a player who closes
 a pot is really out of chips; it takes the table's word for it.
 
-**Extension of the issue's record:** ``"carried_in": n`` (default 0), the chips a previous deal
+**Extension of the record as first specified:** ``"carried_in": n`` (default 0), the chips a previous deal
 left on the table (odd chips of a split). They go into the first pot. The engine cannot know
 the previous deal, so the ledger fills this in: it equals the previous deal's
 ``PotSettlement.carried_out``, which is also minus the sum of all deltas so far (see
@@ -68,7 +68,7 @@ from .text import N_, NP_, Text
 SLUG: Final = "injun"
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 15
-#: Ranks in the API spelling (api.md), lowest first: the order that decides the showdown.
+#: Ranks in the API spelling, lowest first: the order that decides the showdown.
 RANKS: Final = tuple(reversed(FRENCH_RANKS))
 #: Cards of each rank in the 52-card deck: more players cannot show the same rank.
 PER_RANK: Final = 4
@@ -241,7 +241,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
 
 @dataclass(frozen=True, kw_only=True)
 class InjunOptions(OptionSet):
-    """The house rules of one table; the defaults are the chosen readings of rules.md §4(e)."""
+    """The house rules of one table; the defaults are the readings Referee chose where the rule text is open."""
 
     system: str = "poker"
     ante: int = 1
@@ -266,7 +266,7 @@ def _check_table(players: Sequence[str]) -> None:
 
 
 def first_speaker(players: Sequence[str], dealer: str) -> str:
-    """The player after the dealer (his left) bets first (§4(a)).
+    """The player after the dealer (his left) bets first.
 
     >>> first_speaker(("Ana", "Bia", "Caio"), "Caio")
     'Ana'
@@ -275,7 +275,7 @@ def first_speaker(players: Sequence[str], dealer: str) -> str:
 
 
 def next_dealer(players: Sequence[str], dealer: str) -> str:
-    """The deal passes to the left, the next player in order of play (INJ-1), whoever won.
+    """The deal passes to the left, the next player in order of play, whoever won.
 
     >>> next_dealer(("Ana", "Bia", "Caio"), "Caio")
     'Ana'
@@ -349,7 +349,7 @@ class Betting:
     """The betting of one deal as a state machine (verify / can / act, and the legal actions).
 
     Feed it actions in order with :meth:`act`; at any point :attr:`turn` says who acts and
-    :meth:`legal_actions` what he may do. Every rule of §4(c) lives in :meth:`_reason`, so the
+    :meth:`legal_actions` what he may do. Every betting rule lives in :meth:`_reason`, so the
     page's buttons and the refusal of a forged request share one definition of legal.
     """
 
@@ -482,7 +482,7 @@ class Betting:
     # -- the rules
 
     def _reason(self, player: str, action: Action) -> Text | None:
-        """Why ``player`` may not do ``action`` now (§4(c)), or None when he may."""
+        """Why ``player`` may not do ``action`` now, or None when he may."""
         if player not in self.status:
             return Text(N_("%(name)s does not play this hand."), name=player)
         if self.end is not None:
@@ -536,7 +536,7 @@ class Betting:
     # -- the result
 
     def result(self, *, surrender_closed: str = "compare") -> tuple[HandPot, ...]:
-        """The pots once the betting is over, each with who may win it (INJ-5).
+        """The pots once the betting is over, each with who may win it.
 
         A closed pot is contested by its closer, the later closers and the players still betting
         at the end; the last pot by the players still betting. When the betting ended because all
@@ -673,7 +673,7 @@ def _parse_system(raw: object) -> System:
 
 
 def _parse_cards(raw: object, betting: Betting, hand_pots: Sequence[HandPot], players: Sequence[str]) -> dict[str, str]:
-    """The ranks shown: exactly the contenders of the contested pots (§4(c): only players
+    """The ranks shown: exactly the contenders of the contested pots (only players
     still in, and all of them, reveal their cards), a rank of the 52-card deck each, and no
     rank more than four times."""
     shown = {p for hp in hand_pots if hp.contested for p in hp.contenders}
@@ -713,8 +713,8 @@ def _parse_cards(raw: object, betting: Betting, hand_pots: Sequence[HandPot], pl
 def parse_hand(raw: object, *, players: Sequence[str], options: InjunOptions, dealer: str) -> InjunHand:
     """Validate a posted Injun record against the rules, or raise a :class:`RulesError`.
 
-    ``dealer`` is the dealer by rotation; a record may name another seated player (api.md).
-    The checks run in order: shape, dealer, system and ante, every action in turn (§4(c)),
+    ``dealer`` is the dealer by rotation; a record may name another seated player.
+    The checks run in order: shape, dealer, system and ante, every action in turn,
     that the betting is over, then the cards shown.
     """
     if not isinstance(raw, Mapping):
@@ -799,7 +799,7 @@ def _end_line(hand: InjunHand) -> Line:
 
 
 def settle(hand: InjunHand, options: InjunOptions) -> potlib.PotSettlement:
-    """Who takes which pot (rules.md §4(d)): each pot to its only contender, or to the highest
+    """Who takes which pot: each pot to its only contender, or to the highest
     card among its contenders; ties split it, the odd chips staying on the table for the next
     deal or (``odd_chip="dealer_left"``) going one each to the tied players nearest the
     dealer's left. Deltas: what a player took minus what he put in (ante and bets)."""

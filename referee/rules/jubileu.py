@@ -1,4 +1,4 @@
-"""Jubileu: the auction, the contract details and the chip settlement (rules.md §1).
+"""Jubileu: the auction, the contract details and the chip settlement.
 
 Four players, 52 cards, an auction on a 21-step ladder. The ladder is written once, lowest
 first, in :data:`LADDER`; bids of "practically equal value" share a rank and the few overcalls
@@ -106,7 +106,7 @@ PASSO: Final = Pass.PASSO
 
 @dataclass(frozen=True, kw_only=True)
 class BidInfo:
-    """One rung of the ladder (rules.md §1(c), the hierarchy table)."""
+    """One rung of the ladder (a row of the hierarchy table)."""
 
     name: str
     rank: int
@@ -150,7 +150,7 @@ del D, U
 _INFO: Final = dict(LADDER)
 assert tuple(_INFO) == tuple(Bid), "the enum and the ladder must list the bids in the same order"
 
-#: Inside a tier (equal rank) the first to speak prevails (J-L3, J-L4), except for these
+#: Inside a tier (equal rank) the first to speak prevails, except for these
 #: overcalls, which the text allows explicitly. Joining Meia Miséria is not an overcall: see
 #: :meth:`Auction.verify_call`.
 TIER_OVERCALLS: Final[frozenset[tuple[Bid, Bid]]] = frozenset(
@@ -159,7 +159,7 @@ TIER_OVERCALLS: Final[frozenset[tuple[Bid, Bid]]] = frozenset(
         (Bid.SOLO_DEZ, Bid.SOLO_DEZ_DA_ULTIMA),
     }
 )
-#: Under the literal reading of JUB-8 only the very next speaker is barred from this overcall.
+#: Under the literal reading of the rule on Miséria over Solo Dez, only the very next speaker is barred from this overcall.
 LITERAL_TIER_OVERCALL: Final = (Bid.SOLO_DEZ, Bid.MISERIA)
 
 #: The calls in the order a page shows them: pass first, then the ladder.
@@ -323,7 +323,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
 
 @dataclass(frozen=True, kw_only=True)
 class JubileuOptions(OptionSet):
-    """The house rules of one table; the defaults are the chosen readings of rules.md §1(e)."""
+    """The house rules of one table; the defaults are the readings Referee chose where the rule text is open."""
 
     overtricks: bool = True
     overtricks_in_partnerships: bool = True
@@ -347,7 +347,7 @@ class JubileuOptions(OptionSet):
 
 
 def speaking_order(players: Sequence[str], dealer: str, options: JubileuOptions) -> tuple[str, ...]:
-    """JUB-1: by default the auction starts after the dealer and goes on in order of play, the
+    """By default the auction starts after the dealer and goes on in order of play, the
     dealer last. Under the alternative it starts before the dealer and runs the other way
     round, the dealer still last."""
     if options.first_speaker == "after_dealer":
@@ -362,7 +362,7 @@ def first_speaker(players: Sequence[str], dealer: str, options: JubileuOptions) 
 
 
 def next_dealer(players: Sequence[str], dealer: str, options: JubileuOptions, *, all_passed: bool) -> str:
-    """The deal passes on in order of play, unless everybody passed and the table redeals (JUB-3)."""
+    """The deal passes on in order of play, unless everybody passed and the table redeals."""
     if all_passed and options.all_pass == "redeal":
         return dealer
     return seats.after(players, dealer)
@@ -424,7 +424,7 @@ class Auction(AuctionBase[Call]):
         return Contract(bid=self.standing, declarers=tuple(self.declarers))
 
     def forced(self, player: str) -> bool:
-        """J-L7: a holder of 3 or 4 aces must bid at least Jogo Obrigatório."""
+        """A holder of 3 or 4 aces must bid at least Jogo Obrigatório."""
         return self.aces.get(player, 0) >= 3
 
     def may_bid_jogo_obrigatorio(self, player: str) -> bool:
@@ -586,7 +586,7 @@ class JubileuHand:
     tricks: Mapping[str, int] | None = None
 
     def to_json(self) -> dict[str, object]:
-        """The record as api.md gives it (dealer and trump filled in where derived)."""
+        """The record as the API gives it (dealer and trump filled in where derived)."""
         out: dict[str, object] = {"dealer": self.dealer, "ultima": self.ultima.value}
         if self.aces:
             out["aces"] = dict(self.aces)
@@ -627,7 +627,7 @@ def parse_hand(
 ) -> JubileuHand:
     """Validate a posted Jubileu record against the rules, or raise a :class:`RulesError`.
 
-    ``dealer`` is the dealer by rotation; a record may name another seated player (api.md). The
+    ``dealer`` is the dealer by rotation; a record may name another seated player. The
     checks run in the order a player would look: shape, the auction call by call, then the
     contract details, then the tricks.
     """
@@ -760,7 +760,7 @@ def _contract_key(contract: Contract | None) -> tuple[Bid, frozenset[str]] | Non
 
 
 def _check_direct_contract(contract: Contract | None, aces: Mapping[str, int], options: JubileuOptions) -> None:
-    """Without the auction, still refuse what no auction could have produced (J-L6, J-L7)."""
+    """Without the auction, still refuse what no auction could have produced."""
     forced = next(iter(aces), None)
     if contract is None:
         if forced is not None:
@@ -801,7 +801,7 @@ def _check_details(
     options: JubileuOptions,
     raw: Mapping[str, object],
 ) -> tuple[Suit | None, Suit | None, str | None]:
-    """Trump, called card and partner for the contract (J-L8 to J-L11)."""
+    """Trump, called card and partner for the contract."""
     bid, info = contract.bid, contract.bid.info
     declarer = contract.declarers[0]
     trump = parse_suit(raw["trump"], field="trump") if raw.get("trump") is not None else None
@@ -880,7 +880,7 @@ class Outcome:
 
 
 def outcome(bid: Bid, tricks: int, options: JubileuOptions, *, partnership: bool) -> Outcome:
-    """Chips per paying player for ``tricks`` taken by the declaring side (rules.md §1(d)).
+    """Chips per paying player for ``tricks`` taken by the declaring side.
 
     >>> outcome(Bid.SOLO_NOVE, 7, JubileuOptions(), partnership=False).per_payer
     5
@@ -920,8 +920,8 @@ def settle(hand: JubileuHand, options: JubileuOptions) -> Settlement:
 
     Solo: the declarer receives ``a`` from each of the three others, or pays each ``a``.
     Partnership: each defender pays one of the pair (the defender next after the declarer in
-    order of play pays the declarer, JUB-12), or the other way round. Several Meia Miséria
-    declarers: each is settled as his own solo (JUB-6), and the results add up.
+    order of play pays the declarer), or the other way round. Several Meia Miséria
+    declarers: each is settled as his own solo, and the results add up.
     """
     players = hand.players
     contract = hand.contract

@@ -1,15 +1,15 @@
-"""Kentucky Derby (Pasteboard Derby): the race, the bets and the pot (rules.md §9).
+"""Kentucky Derby (Pasteboard Derby): the race, the bets and the pot.
 
 Three or more players bet on one of four horses, the aces. The dealer takes the aces out, lays
 the track (7 cards face down) and turns the rest one at a time onto the aces in the order copas,
-ouros, espadas, paus, again and again; each card moves its horse by the table of §9(d). The
+ouros, espadas, paus, again and again; each card moves its horse by the movement table. The
 first horse past the finish wins; its backers share the pot. With more than 6 players the
 backers of the second horse get their bets back.
 
 Positions are counted in **half spaces** (whole numbers: one track card is 2), so a Queen's
 "one space and a half" is 3 and the finish of a 7-card track is 14.
 
-The hand record (api.md style, players by name)::
+The hand record (in the API's style, players by name)::
 
     {"dealer": "Dani", "pingo": 1,
      "bets": {"Ana": {"horse": "copas", "amount": 2}, "Bia": {"horse": "paus", "amount": 1}, ...},
@@ -28,9 +28,9 @@ The hand record (api.md style, players by name)::
   exactly when the race is decided.
 - ``winner`` (and ``second`` when second place is played): the horse, or a list of horses when
   the cards ran out with several level (they share). With ``cards`` they are worked out and,
-  if given, must agree; without ``cards`` the table only says who won (rules.md §9(b)) and
+  if given, must agree; without ``cards`` the table only says who won and
   ``winner`` is required.
-- ``carried_in`` (an **extension** of issue 7's record): the chips left on the table by earlier
+- ``carried_in`` (an **extension** of the record as first specified): the chips left on the table by earlier
   races (odd chips of a split, a pot nobody backed). The engine cannot see earlier races, so
   the ledger fills it from the previous race: its ``carried_in`` plus its settlement's ``carry``
   (:attr:`DerbyResult.carried_out`). Absent means 0.
@@ -40,7 +40,7 @@ carried_in``), so the deltas always sum to ``-carry``; a race that wins a carrie
 negative carry.
 
 The module's surface: :data:`OPTIONS` and :class:`DerbyOptions`; :class:`DerbyCard` and
-:func:`movement`/:func:`advance` (the §9(d) table); :func:`replay` (the race card by card, a
+:func:`movement`/:func:`advance` (the movement table); :func:`replay` (the race card by card, a
 :class:`Race` of :class:`Step` values, for the race page); :func:`second_place_in_play`;
 :func:`parse_hand` (a :class:`DerbyHand`, or a :class:`~referee.rules.errors.RulesError` with
 a sentence); :func:`pot_result` (a :class:`DerbyResult`) and :func:`settle`; the seat helpers
@@ -68,12 +68,12 @@ from .text import N_, NP_, Text
 SLUG: Final = "kentucky_derby"
 MIN_PLAYERS: Final = 3
 MAX_PLAYERS: Final = 40
-#: The horses in the order they line up and receive cards (§9(a), §9(c)).
+#: The horses in the order they line up and receive cards.
 HORSES: Final = (Suit.COPAS, Suit.OUROS, Suit.ESPADAS, Suit.PAUS)
-#: The French ranks in the API spelling (api.md), highest first. The aces are the horses.
+#: The French ranks in the API spelling, highest first. The aces are the horses.
 RANKS: Final = FRENCH_RANKS
 DECK_WITHOUT_ACES: Final = 48
-#: Second place is played with more than this many players (§9(d); KD-5 for exactly 6).
+#: Second place is played with more than this many players (exactly 6 do not play it).
 SECOND_PLACE_ABOVE: Final = 6
 
 # --------------------------------------------------------------------------- options
@@ -189,7 +189,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
 
 @dataclass(frozen=True, kw_only=True)
 class DerbyOptions(OptionSet):
-    """The house rules of one table; the defaults are the chosen readings of rules.md §9(e)."""
+    """The house rules of one table; the defaults are the readings Referee chose where the rule text is open."""
 
     pingo: int = 1
     bet: int = 1
@@ -217,7 +217,7 @@ class DerbyOptions(OptionSet):
 
 
 def second_place_in_play(player_count: int, options: DerbyOptions) -> bool:
-    """Whether second place is played at a table of ``player_count`` (§9(d), KD-5).
+    """Whether second place is played at a table of ``player_count``.
 
     >>> second_place_in_play(7, DerbyOptions()), second_place_in_play(6, DerbyOptions())
     (True, False)
@@ -279,14 +279,14 @@ class DerbyCard:
 
 
 def movement(card: DerbyCard, horse: Suit, options: DerbyOptions) -> int:
-    """How far ``card`` moves ``horse``, in half spaces, before the start-line rule (§9(d)).
+    """How far ``card`` moves ``horse``, in half spaces, before the start-line rule.
 
     King 4, Queen 3, Jack 2; 7 to 10 of the horse's colour 2, 3 to 6 of its colour 1; 7 to 10
-    and 3 to 6 of the other colour 0 (KD-1); a Two -1 of the horse's colour, -2 of the other.
-    A card of the horse's own suit adds 1 (KD-2: on the forward cards only; under
+    and 3 to 6 of the other colour 0; a Two -1 of the horse's colour, -2 of the other.
+    A card of the horse's own suit adds 1 (on the forward cards only; under
     ``own_suit_bonus="any_card"`` on the Two as well, which then nets 0).
 
-    The §9(d) examples: K♥ on the ♥ ace, 9♠ on the ♠ ace, 9♣ on the ♠ ace.
+    The rule text's examples: K♥ on the ♥ ace, 9♠ on the ♠ ace, 9♣ on the ♠ ace.
 
     >>> o = DerbyOptions()
     >>> movement(DerbyCard(rank="K", suit=Suit.COPAS), Suit.COPAS, o)  # 2.5 spaces
@@ -322,9 +322,9 @@ def movement(card: DerbyCard, horse: Suit, options: DerbyOptions) -> int:
 
 def advance(position: int, card: DerbyCard, horse: Suit, options: DerbyOptions) -> int:
     """The horse's position after ``card`` (half spaces): a Two on the start line does not move
-    it, and a backward move stops at the start line (KD-3).
+    it, and a backward move stops at the start line.
 
-    >>> advance(1, DerbyCard(rank="2", suit=Suit.PAUS), Suit.COPAS, DerbyOptions())  # KD-3: 0.5 to 0
+    >>> advance(1, DerbyCard(rank="2", suit=Suit.PAUS), Suit.COPAS, DerbyOptions())  # 0.5 to 0
     0
     >>> advance(0, DerbyCard(rank="2", suit=Suit.COPAS), Suit.COPAS, DerbyOptions())
     0
@@ -424,7 +424,7 @@ def _horses(horses: Sequence[Suit]) -> Text | str:
 class _Replay:
     """The race as a small state machine; :func:`replay` is its only user.
 
-    The judging rules, in one place (KD-4, KD-6, KD-9):
+    The judging rules, in one place:
 
     * ``finish="round_end"`` (default): after each full round of the horses running, those at or
       past the line have crossed. One crossing wins; two or more run a tie-break.
@@ -439,7 +439,7 @@ class _Replay:
       among the others when the winner is decided, level horses running a tie-break. Under
       ``"next_to_cross"`` dealing goes on to the other horses, judged like the main race, unless
       one of them has already crossed (then as ``most_advanced`` among those that crossed).
-    * When the cards run out undecided (KD-9), the horses furthest ahead among those still
+    * When the cards run out undecided, the horses furthest ahead among those still
       running win (or take second) together.
     """
 
@@ -560,7 +560,7 @@ class _Replay:
             self._run_out()
 
     def _run_out(self) -> None:
-        """KD-9: no cards left; the horses furthest ahead among those still running take the
+        """No cards left; the horses furthest ahead among those still running take the
         place. When that decides the winner and second place is played, the second place that
         is still open goes the same way among the horses then running for it."""
         if not self.deciding_second:
@@ -700,7 +700,7 @@ def _check_table(players: Sequence[str]) -> None:
 
 
 def _parse_bets(players: Sequence[str], raw: object, options: DerbyOptions) -> dict[str, Bet]:
-    """§9(c): every player bets, on exactly one horse."""
+    """Every player bets, on exactly one horse."""
     if not isinstance(raw, Mapping):
         raise InvalidInput(Text(N_("Give each player's bet: the horse (a suit) and the amount.")), field="bets")
     for name in raw:
@@ -753,7 +753,7 @@ def _parse_places(raw: object, *, field: str) -> tuple[Suit, ...]:
 def parse_hand(raw: object, *, players: Sequence[str], options: DerbyOptions, dealer: str) -> DerbyHand:
     """Validate a posted race against the rules, or raise a :class:`RulesError`.
 
-    Checks (§9(c), in the order a player would look): at least 3 players; the dealer seated;
+    Checks (in the order a player would look): at least 3 players; the dealer seated;
     ``pingo`` and ``carried_in`` whole numbers from 0; every seated player bets on exactly one
     horse, at least 1 chip; the cards (see :func:`replay`: one per horse in turn, no ace, none
     twice, none after the race is decided, the race complete); a second place only when it is
@@ -868,13 +868,13 @@ class DerbyResult:
 
 
 def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
-    """The pot and who takes what (§9(d), KD-7, KD-8).
+    """The pot and who takes what.
 
     The pot is every player's pingo and bet plus the chips carried in. The backers of the second
     horse (when played) take back their bets. The rest goes to the backers of the winner in
     equal parts whatever each bet (``split="proportional"``: in proportion to their bets, each
-    share rounded down); chips that do not divide stay on the table. Nobody backed the winner
-    (KD-7): the rest stays on the table (``unbacked="refund"``: every player takes back his
+    share rounded down); chips that do not divide stay on the table. Nobody backed the winner:
+    the rest stays on the table (``unbacked="refund"``: every player takes back his
     pingo and bet, and only the chips carried in stay). Backers are taken in seat order; the
     equal split gives no one an odd chip, so the order never changes an amount.
 
@@ -996,12 +996,12 @@ def settle(hand: DerbyHand, options: DerbyOptions) -> Settlement:
 
 
 def first_speaker(players: Sequence[str], dealer: str, options: DerbyOptions) -> str:
-    """The player after the dealer (to his left) lines up and moves the horses (§9(a))."""
+    """The player after the dealer (to his left) lines up and moves the horses."""
     return seats.after(players, dealer)
 
 
 def bookkeeper(players: Sequence[str], dealer: str) -> str:
-    """The player before the dealer (to his right) writes down the bets and pays out (§9(a))."""
+    """The player before the dealer (to his right) writes down the bets and pays out."""
     return seats.after(players, dealer, -1)
 
 

@@ -1,21 +1,21 @@
-"""Koziri (Svoyi Koziri): the options, the hand record and the settlement (rules.md §8).
+"""Koziri (Svoyi Koziri): the options, the hand record and the settlement.
 
 Two players, open hands, a 20-, 24- or 32-card French pack. Before the shuffle the dealer picks
 his trump and his second suit; the opponent takes the other two suits and picks which is his
 trump. The first player to get rid of all his cards wins the game.
 
-The hand record (api.md, issue 7) is one game::
+The hand record is one game::
 
     {"dealer": "Ana", "dealer_trump": "espadas", "dealer_second": "copas",
      "opponent_trump": "ouros", "winner": "Bia"}
 
 ``dealer`` may be left out (the rotation's dealer is used); ``opponent_second`` is derived (the
 suit nobody chose) and may be given, in which case it must be that suit; :meth:`KoziriHand.to_json`
-fills it in. Checks (§8(c)): the dealer's two suits differ; the opponent's trump is one of the two
+fills it in. Checks: the dealer's two suits differ; the opponent's trump is one of the two
 suits the dealer left; the winner is one of the two players.
 
 Settlement: the loser pays the winner the table's ``stake`` (default 1; 0 only records the
-result, which is the seed's "no stakes"). Nothing stays on the table, so there is no pot to carry
+result, which is the rule text's "no stakes"). Nothing stays on the table, so there is no pot to carry
 and a record has no ``carried_in``: every settlement sums to zero.
 
 The play itself (the deal helper, the answer checker, a game move by move) lives in
@@ -109,7 +109,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
 
 @dataclass(frozen=True, kw_only=True)
 class KoziriOptions(OptionSet):
-    """The house rules of one table; the defaults are the chosen readings of rules.md §8(e).
+    """The house rules of one table; the defaults are the readings Referee chose where the rule text is open.
 
     >>> KoziriOptions.from_json({"deck": 24}).to_json()
     {'deck': 24, 'stake': 1, 'first_lead': 'opponent', 'going_out': 'last_card', 'chip_value': '0'}
@@ -141,8 +141,8 @@ def opponent_of(players: Sequence[str], dealer: str) -> str:
 
 
 def first_speaker(players: Sequence[str], dealer: str, options: KoziriOptions) -> str:
-    """Who leads the first card: the dealer's opponent (§8(c)), or the dealer under
-    ``first_lead="dealer"`` (KOZ-4).
+    """Who leads the first card: the dealer's opponent, or the dealer under
+    ``first_lead="dealer"``.
 
     >>> first_speaker(("Ana", "Bia"), "Bia", KoziriOptions()), first_speaker(("Ana", "Bia"), "Bia", KoziriOptions(first_lead="dealer"))
     ('Ana', 'Bia')
@@ -151,7 +151,7 @@ def first_speaker(players: Sequence[str], dealer: str, options: KoziriOptions) -
 
 
 def next_dealer(players: Sequence[str], dealer: str, options: KoziriOptions) -> str:
-    """The deal alternates (api.md: it passes to the next player in order of play). The text
+    """The deal alternates (the API contract: it passes to the next player in order of play). The text
     only says the first dealer is found by the highest card; a table that draws again for
     every game names the ``dealer`` in each record.
 
@@ -187,7 +187,7 @@ class KoziriHand:
         return self.opponent if self.winner == self.dealer else self.dealer
 
     def to_json(self) -> dict[str, object]:
-        """The record as api.md gives it, the dealer and the opponent's second suit filled in."""
+        """The record as the API gives it, the dealer and the opponent's second suit filled in."""
         return {"dealer": self.dealer, **self.suits.to_json(), "winner": self.winner}
 
 
@@ -198,7 +198,7 @@ def parse_hand(raw: object, *, players: Sequence[str], options: KoziriOptions, d
     """Validate a posted Koziri record, or raise a :class:`~referee.rules.errors.RulesError`
     whose sentence names the problem and whose field points at it.
 
-    ``dealer`` is the dealer by rotation; a record may name the other player (api.md).
+    ``dealer`` is the dealer by rotation; a record may name the other player.
 
     >>> hand = parse_hand({"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "winner": "Ana"},
     ...                   players=("Ana", "Bia"), options=KoziriOptions(), dealer="Bia")
@@ -228,7 +228,7 @@ def parse_hand(raw: object, *, players: Sequence[str], options: KoziriOptions, d
 
 
 def settle(hand: KoziriHand, options: KoziriOptions) -> Settlement:
-    """The loser pays the winner the stake (§8(d) with the issue's ``stake``). Zero-sum.
+    """The loser pays the winner the stake (the table's ``stake`` option). Zero-sum.
 
     >>> hand = parse_hand({"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "winner": "Ana"},
     ...                   players=("Ana", "Bia"), options=KoziriOptions(), dealer="Bia")

@@ -1,19 +1,19 @@
-"""Koziri at the table: the cards, the suit choice, the deal helper and the answer checker
-(rules.md §8(a), §8(c)). Pure functions over the cards the players can see.
+"""Koziri at the table: the cards, the suit choice, the deal helper and the answer checker.
+Pure functions over the cards the players can see.
 
 Koziri is played with open hands, so the referee can follow every card without dealing any:
 
 * :func:`deal` — the dealer names the cards of *his* two suits he found among the half of the
-  deck he turned up; the procedure of §8(a) then fixes both players' whole hands (the same ranks
+  deck he turned up; the rule text's dealing procedure then fixes both players' whole hands (the same ranks
   in the opponent's corresponding suits, and each player receives what is left of the other's
   suits).
 * :func:`check_answer` — the card on top of the pile, who answers and with what (a card or
   ``take``): legal or not, and why. A card beats the top card when it is a higher card of the
   same suit, or one of the answerer's *own* trumps played on a card that is not of that suit; the
-  other player's trump suit is a plain suit for him (§8(c)). Taking the pile is always allowed
-  (KOZ-3) and compulsory when nothing beats the card.
+  other player's trump suit is a plain suit for him. Taking the pile is always allowed
+  and compulsory when nothing beats the card.
 * :class:`Play` — a whole game move by move (verify / legal moves / play), which also decides
-  when a player has gone out (KOZ-2, option ``going_out``).
+  when a player has gone out (option ``going_out``).
 
 The module's surface: :class:`Card` (a card of the French 20-, 24- or 32-card pack, API shape
 ``{"rank": "K", "suit": "espadas"}``), :func:`deck_ranks`, :func:`deck_cards`, :class:`Role`,
@@ -35,10 +35,10 @@ from .cards import FRENCH_RANKS, Suit, french_rank_label
 from .errors import IllegalCall, InconsistentHand, InvalidInput, reject_unknown_fields
 from .text import N_, Text
 
-#: Deck sizes the text allows (rules.md §8(a)).
+#: Deck sizes the text allows.
 DECK_SIZES: Final = (20, 24, 32)
 
-#: The French ranks of the largest pack, strongest first (A > K > Q > J > 10 > ...). KOZ-1: the
+#: The French ranks of the largest pack, strongest first (A > K > Q > J > 10 > ...). The
 #: 32-card pack runs from the ace down to the 7 (the 8s and the 7s are added to the 24 cards).
 RANKS: Final = FRENCH_RANKS[:8]
 
@@ -53,7 +53,7 @@ def deck_ranks(size: int) -> tuple[str, ...]:
 
     >>> deck_ranks(20)
     ('A', 'K', 'Q', 'J', '10')
-    >>> deck_ranks(32)[-2:]  # KOZ-1: the 8s and the 7s
+    >>> deck_ranks(32)[-2:]  # the 8s and the 7s
     ('8', '7')
     """
     if size not in _RANKS_IN:
@@ -158,7 +158,7 @@ def _sorted(cards: Collection[Card], suits: Sequence[Suit]) -> tuple[Card, ...]:
 
 
 class Role(Enum):
-    """The two seats of a game: the dealer, and his opponent (who leads first, §8(c))."""
+    """The two seats of a game: the dealer, and his opponent (who leads first)."""
 
     DEALER = "dealer"
     OPPONENT = "opponent"
@@ -175,7 +175,7 @@ class Role(Enum):
 
 @dataclass(frozen=True, kw_only=True)
 class SuitChoice:
-    """Who owns which suit (§8(a)): the dealer picks his trump and his second suit; the opponent
+    """Who owns which suit: the dealer picks his trump and his second suit; the opponent
     takes the other two and picks which is his trump. A broken choice cannot be built."""
 
     dealer_trump: Suit
@@ -243,7 +243,7 @@ _MISSING_SUIT: Final = {
 def parse_suits(raw: Mapping[str, object]) -> SuitChoice:
     """The suit choice from a record's ``dealer_trump``, ``dealer_second``, ``opponent_trump``
     and the optional ``opponent_second`` (derived; when given it must be the suit left over).
-    Each check names its field (§8(c))."""
+    Each check names its field."""
     dealer_trump = parse_suit(raw.get("dealer_trump"), field="dealer_trump")
     dealer_second = parse_suit(raw.get("dealer_second"), field="dealer_second")
     if dealer_second is dealer_trump:
@@ -279,7 +279,7 @@ def parse_suits(raw: Mapping[str, object]) -> SuitChoice:
 
 @dataclass(frozen=True, kw_only=True)
 class Deal:
-    """Both players' hands as the procedure of §8(a) gives them, step by step.
+    """Both players' hands as the rule text's dealing procedure gives them, step by step.
 
     ``kept``: the dealer's turned-up cards of his own suits; ``matched``: the same ranks in the
     opponent's corresponding suits, set out for the opponent; ``to_opponent``: the rest of the
@@ -323,12 +323,12 @@ class Deal:
 
 
 def deal(*, deck: int, suits: SuitChoice, turned_up: Sequence[Card]) -> Deal:
-    """Both hands from the dealer's turned-up cards of his own suits (§8(a)).
+    """Both hands from the dealer's turned-up cards of his own suits.
 
     The dealer turns up half the pack and keeps the cards of his two suits; the opponent gets the
     same ranks in his corresponding suits; what is left of the dealer's suits goes to the
     opponent and what is left of the opponent's suits to the dealer. Each ends with half the
-    pack. The seed's procedure example (32 cards; dealer ♠ trump, ♥ second; opponent ♦ trump):
+    pack. The rule text's procedure example (32 cards; dealer ♠ trump, ♥ second; opponent ♦ trump):
 
     >>> s = SuitChoice(dealer_trump=Suit.ESPADAS, dealer_second=Suit.COPAS, opponent_trump=Suit.OUROS)
     >>> d = deal(deck=32, suits=s, turned_up=[card(x) for x in "K♠ Q♠ J♠ 10♠ A♥ Q♥ J♥ 10♥ 9♥ 8♥".split()])
@@ -409,7 +409,7 @@ def parse_deal(raw: object, *, deck: int) -> Deal:
 
 
 def beats(answer: Card, top: Card, *, trump: Suit) -> bool:
-    """Whether ``answer`` beats ``top`` for a player whose own trump is ``trump`` (§8(c)): a
+    """Whether ``answer`` beats ``top`` for a player whose own trump is ``trump``: a
     higher card of the same suit, or any of his trumps on a card of another suit. The other
     player's trump suit is a plain suit here.
 
@@ -623,7 +623,7 @@ class IllegalMove(IllegalCall):
     code = "illegal_move"
 
 
-#: KOZ-2: ``"last_card"`` — a player wins as soon as he plays his last card (the text, literally);
+#: ``"last_card"`` — a player wins as soon as he plays his last card (the text, literally);
 #: ``"unbeaten"`` — his last card must stand: he wins when the other player takes the pile.
 GOING_OUT: Final = ("last_card", "unbeaten")
 
@@ -637,8 +637,8 @@ class Play:
     A move is a :class:`Card` or None (take the pile). With the pile empty the player to move
     leads any card; otherwise he answers the top card with a card that beats it
     (:func:`beats`) or takes the whole pile, which is compulsory when nothing beats it. After a
-    take the player who discarded last leads a new pile (§8(c)). ``leader`` is who leads first:
-    the dealer's opponent by the text (option ``first_lead``, KOZ-4). ``going_out``: see
+    take the player who discarded last leads a new pile. ``leader`` is who leads first:
+    the dealer's opponent by the text (option ``first_lead``). ``going_out``: see
     :data:`GOING_OUT`. ``names``: the players' names for the sentences (else "the dealer",
     "the opponent").
 

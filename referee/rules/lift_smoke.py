@@ -1,13 +1,13 @@
-"""Lift Smoke: the last player holding cards takes the antes (rules.md §10).
+"""Lift Smoke: the last player holding cards takes the antes.
 
 4 to 6 players, each for himself, 52 cards. Every player antes; the dealer gives each player as
 many cards as there are players and turns his own last card for trump. Tricks: follow suit, else
-trump or discard; only the trick winner draws from the stock (and not once it is empty, LS-1).
+trump or discard; only the trick winner draws from the stock (and not once it is empty).
 A player with no cards left is out. The last player still holding cards wins every ante and
-deals the next hand (§10(d)). When the last players all run out on the same trick, the winner
-of that trick wins (LS-2).
+deals the next hand. When the last players all run out on the same trick, the winner
+of that trick wins.
 
-The hand record (issue 7, api.md style, players by name)::
+The hand record (in the API's style, players by name)::
 
     {"dealer": "Dani", "ante": 2, "winner": "Bia",
      "out_order": ["Caio", ["Ana", "Dani"]], "carried_in": 0}
@@ -15,16 +15,16 @@ The hand record (issue 7, api.md style, players by name)::
 - ``dealer``: optional (the rotation's dealer: the previous winner).
 - ``ante``: the chips each player put in (0 allowed); absent means the table's ``ante`` option.
 - ``winner``: required, a seated player.
-- ``out_order``: optional (§10(b)): the players in the order they went out. An entry is a name,
+- ``out_order``: optional: the players in the order they went out. An entry is a name,
   or a list of names for players who went out **on the same trick** (common: at the end of the
   first round of tricks, everyone who won none is out together). Every player appears once and
   every player is accounted for. The winner is either left out (he was the last one holding
   cards) or named only in the **last** entry: alone (the last one holding cards) or with the
-  others who ran out on the final trick with him (LS-2, he won that trick). Naming him in an
-  earlier entry is refused: a player who went out before the last trick cannot win (§10(c)).
+  others who ran out on the final trick with him (he won that trick). Naming him in an
+  earlier entry is refused: a player who went out before the last trick cannot win.
   An entry of one name given as a list is read as that name. :meth:`LiftSmokeHand.to_json`
   gives the order back as entered (single names unwrapped).
-- ``carried_in`` (an **extension** of issue 7's record, as in Injun and Kentucky Derby): chips
+- ``carried_in`` (an **extension** of the record as first specified, as in Injun and Kentucky Derby): chips
   already lying on the table before the deal. Lift Smoke itself never leaves chips behind (the
   winner takes the whole pot), so the ledger will normally post 0 (the default); a table that
   brings chips left by another deal puts them here and the winner takes them too. The
@@ -69,7 +69,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
 
 @dataclass(frozen=True, kw_only=True)
 class LiftSmokeOptions(OptionSet):
-    """The house rules of one table. §10(e) offers no alternatives (LS-1 and LS-2 are how
+    """The house rules of one table. The rule text offers no alternatives (drawing and the last trick are how
     the play goes, and the record does not depend on them), so only the amounts are options.
 
     >>> LiftSmokeOptions.from_json({"ante": 3}).to_json()
@@ -87,7 +87,7 @@ class LiftSmokeOptions(OptionSet):
 
 
 def cards_each(player_count: int) -> int:
-    """Each player gets as many cards as there are players (§10(a)).
+    """Each player gets as many cards as there are players.
 
     >>> [cards_each(n) for n in PLAYER_COUNTS]
     [4, 5, 6]
@@ -113,7 +113,7 @@ def _check_table(players: Sequence[str]) -> None:
 
 
 def first_speaker(players: Sequence[str], dealer: str) -> str:
-    """The player after the dealer (his left) leads the first trick (§10(c)).
+    """The player after the dealer (his left) leads the first trick.
 
     >>> first_speaker(("Ana", "Bia", "Caio", "Dani"), "Dani")
     'Ana'
@@ -122,7 +122,7 @@ def first_speaker(players: Sequence[str], dealer: str) -> str:
 
 
 def next_dealer(players: Sequence[str], winner: str) -> str:
-    """The winner deals the next hand (§10(d)), wherever he sits.
+    """The winner deals the next hand, wherever he sits.
 
     >>> next_dealer(("Ana", "Bia", "Caio", "Dani"), "Bia")
     'Bia'
@@ -139,7 +139,7 @@ def next_dealer(players: Sequence[str], winner: str) -> str:
 class LiftSmokeHand:
     """A validated Lift Smoke hand. Build it with :func:`parse_hand`; it cannot hold a broken one.
 
-    ``out_order`` is None when the table did not record it (§10(b): it is optional).
+    ``out_order`` is None when the table did not record it (it is optional).
     """
 
     players: tuple[str, ...]
@@ -156,7 +156,7 @@ class LiftSmokeHand:
 
     @property
     def last_trick_tie(self) -> bool:
-        """True when the winner ran out on the final trick together with others (LS-2)."""
+        """True when the winner ran out on the final trick together with others."""
         order = self.out_order
         return bool(order) and order is not None and self.winner in order[-1] and len(order[-1]) > 1
 
@@ -175,7 +175,7 @@ _RECORD_FIELDS: Final = frozenset({"dealer", "ante", "winner", "out_order", "car
 def parse_hand(raw: object, *, players: Sequence[str], options: LiftSmokeOptions, dealer: str) -> LiftSmokeHand:
     """Validate a posted Lift Smoke hand, or raise a :class:`~referee.rules.errors.RulesError`.
 
-    Checks (§10(b)-(c), what the record can show): 4 to 6 players; no unknown field; the dealer
+    Checks (what the record can show): 4 to 6 players; no unknown field; the dealer
     seated; ``ante`` and ``carried_in`` whole numbers from 0; the winner named and seated; the
     order of going out (:func:`parse_out_order`): each player once, every player accounted for,
     the winner never out before the last trick.
@@ -218,7 +218,7 @@ def parse_hand(raw: object, *, players: Sequence[str], options: LiftSmokeOptions
 
 def settle(hand: LiftSmokeHand, options: LiftSmokeOptions) -> PotSettlement:
     """The winner takes the pot: +(n - 1) x ante (plus any chips carried in), everyone else
-    -ante (§10(d)). Nothing stays on the table, so ``carry`` is ``-carried_in`` (0 normally).
+    -ante. Nothing stays on the table, so ``carry`` is ``-carried_in`` (0 normally).
 
     >>> hand = parse_hand({"winner": "Bia", "ante": 2}, players=("Ana", "Bia", "Caio", "Dani", "Eva"),
     ...                   options=LiftSmokeOptions(), dealer="Eva")

@@ -1,12 +1,12 @@
-"""What the patience games share: one player, a result and its figures (rules.md §2 and §6).
+"""What the patience games share: one player, a result and its figures.
 
 The referee does not play a patience; the player lays it out with real cards and records how it
-went. Three patiences are recorded (issue 7), at two kinds of table:
+went. Three patiences are recorded, at two kinds of table:
 
 - the ``relogio`` table (:mod:`referee.rules.relogio`) records **Relógio** and **Relógio Real**:
   a hand says which with ``"game": "relogio"`` (the default when left out) or
   ``"game": "relogio_real"``. The two share the clock layout and a player often alternates
-  between them, so they share a table; api.md's table ``game`` values stay ``relogio`` and
+  between them, so they share a table; the API's table ``game`` values stay ``relogio`` and
   ``cachorro``, and the statistics keep them apart by the hand's ``game``;
 - the ``cachorro`` table (:mod:`referee.rules.cachorro`) records **Paciência do Cachorro**.
 

@@ -209,7 +209,7 @@ def share_left_over(balances: Mapping[str, int], order: Sequence[str]) -> dict[s
 
     In a pot game the players' balances sum to minus the chips left on the table (an odd chip of
     a tie, a pot nobody won). The rule texts say nothing of the end of the night; the reading
-    chosen (rules.md gap, see the settle-up page) is that nobody owns those chips more than
+    chosen (the rule text is silent; see the settle-up page) is that nobody owns those chips more than
     anybody else: they are shared equally among the players, one odd chip each to the first
     players of ``order`` (the order of play from the next deal's first player). Then the
     balances sum to zero and the payments can clear them.

@@ -1,4 +1,4 @@
-"""Quatrilho: seats, the "É bom?" auction, the hand record and the settlement (rules.md §7).
+"""Quatrilho: seats, the "É bom?" auction, the hand record and the settlement.
 
 Four players (a fifth sits out each hand), 40 Spanish cards, 10 tricks, 35 figures. A hand is
 a chamada (the caller and the holder of the called card against the other two), a solo preto
@@ -38,13 +38,13 @@ TRICKS: Final = 10
 FIGURES: Final = 35  # 32 in the cards + 3 for the last trick
 LAST_TRICK: Final = 3
 MAX_PER_TRICK: Final = 12  # four aces
-WINNING: Final = 18  # "metade de 35, + 1" (Q-L8)
+WINNING: Final = 18  # "metade de 35, + 1"
 FIGURES_PER_POINT: Final = 3
 CAPOTE: Final = 22  # "taxa máxima", 11 x 2
 ONE_TRICK: Final = 10
 SOLO_PRETO_EXTRA: Final = 10  # "a taxa normal + 10 unidades"
 GIVER_DIFFERENCE: Final = 10  # the giver pays 10 less / receives 10 more
-MANCHA_BELOW: Final = 9  # the caller's own pile below 9 figures (QUA-12)
+MANCHA_BELOW: Final = 9  # the caller's own pile below 9 figures
 
 
 class Mode(Enum):
@@ -74,7 +74,7 @@ NO_BID_MODES: Final = (Mode.CARREGUETE, Mode.MONTE)
 
 
 class Call(Enum):
-    """What a player may say in the auction (api.md)."""
+    """What a player may say in the auction."""
 
     PASSO = "passo"
     CHAMO = "chamo"  # "I call" (after asking "É bom?")
@@ -97,7 +97,7 @@ _CALL_NAMES: Final = {
     Call.SOLO_PRETO_NATURAL: "Solo preto natural",
 }
 
-#: Q-L1, lowest first: "1) solo preto – natural e demais, na ordem; 2) solo branco". A chamada
+#: Solo priority, lowest first: "1) solo preto – natural e demais, na ordem; 2) solo branco". A chamada
 #: ranks below every solo and is only possible when nobody solos; carreguete is what is left.
 SOLO_PRIORITY: Final = (Call.SOLO_BRANCO, Call.SOLO_PRETO, Call.SOLO_PRETO_NATURAL)
 SOLO_MODE: Final = {
@@ -289,7 +289,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
     ),
 )
 
-#: What ``variant: "timbo"`` presets (rules.md §7(a), §7(d)); an option given explicitly wins.
+#: What ``variant: "timbo"`` presets; an option given explicitly wins.
 TIMBO_PRESET: Final[Mapping[str, OptionValue]] = MappingProxyType(
     {"no_bid": "monte", "solo_branco_rate": 10, "giver_on_loss": "same", "sit_out": "cutter"}
 )
@@ -297,7 +297,7 @@ TIMBO_PRESET: Final[Mapping[str, OptionValue]] = MappingProxyType(
 
 @dataclass(frozen=True, kw_only=True)
 class QuatrilhoOptions(OptionSet):
-    """The house rules of one table; the defaults are the chosen readings of rules.md §7(e)."""
+    """The house rules of one table; the defaults are the readings Referee chose where the rule text is open."""
 
     variant: str = "padrao"
     no_bid: str = "carreguete"
@@ -343,7 +343,7 @@ def _check_table(players: Sequence[str]) -> None:
 def sitting_out(players: Sequence[str], dealer: str, options: QuatrilhoOptions) -> str | None:
     """Who sits out when ``dealer`` deals: nobody at 4; at 5 the dealer, or under
     ``sit_out="cutter"`` the cutter, who sits just before the dealer in order of play (he cuts
-    from the dealer's left while play runs to the right, rules.md §7(a); api.md).
+    from the dealer's left while play runs to the right).
 
     >>> sitting_out(("Ana", "Bia", "Caio", "Dani", "Edu"), "Edu", QuatrilhoOptions())
     'Edu'
@@ -371,7 +371,7 @@ def active_players(players: Sequence[str], dealer: str, options: QuatrilhoOption
 
 
 def first_speaker(players: Sequence[str], dealer: str, options: QuatrilhoOptions) -> str:
-    """The mão: first to the dealer's right, who speaks and leads first (rules.md §7(a))."""
+    """The mão: first to the dealer's right, who speaks and leads first."""
     return active_players(players, dealer, options)[0]
 
 
@@ -389,18 +389,18 @@ def next_dealer(players: Sequence[str], dealer: str, options: QuatrilhoOptions) 
 
 
 class Auction(AuctionBase[Call]):
-    """The "É bom?" auction of one hand (Q-L1), call by call.
+    """The "É bom?" auction of one hand, call by call.
 
     Each of the four active players speaks once, in order of play from the mão:
 
     * Until somebody calls or solos, a player says ``passo``, ``chamo`` (he asks "É bom?") or a
-      solo. A pass is final: passing says he wants neither to call nor to solo (the seed's
+      solo. A pass is final: passing says he wants neither to call nor to solo (the rule text's
       PASSAR), so he is not asked again.
     * After ``chamo`` each later player answers ``e_bom`` (he will not solo) or announces a solo
       ("não é bom" commits him to it). A call stands only if nobody solos.
     * After a solo, a later player may only announce a higher solo (natural > with exchange >
       branco, :data:`SOLO_PRIORITY`); between equal solos the earlier speaker from the mão has
-      priority (QUA-9), so an equal or lower solo after it is refused.
+      priority, so an equal or lower solo after it is refused.
 
     ``legal_calls()`` lists what the player to speak may say; ``verify_call`` raises
     :class:`IllegalCall` with the reason; ``call`` records a call after verifying it. The page's
@@ -570,11 +570,11 @@ class QuatrilhoHand:
 
     @property
     def caller_alone(self) -> bool:
-        """Q-L9: the caller called a card from his own hand."""
+        """The caller called a card from his own hand."""
         return self.mode is Mode.CHAMADA and self.partner == self.declarer
 
     def to_json(self) -> dict[str, object]:
-        """The record as api.md gives it, dealer filled in."""
+        """The record as the API gives it, dealer filled in."""
         out: dict[str, object] = {"dealer": self.dealer, "mode": self.mode.value}
         if self.declarer is not None:
             out["declarer"] = self.declarer
@@ -672,7 +672,7 @@ _MISSING: Final = {
 
 
 def _check_figures_against_tricks(figures: Mapping[str, int], tricks: Mapping[str, int]) -> None:
-    """Q-L3 per player: figures belong to whoever won the trick, so 0 tricks means 0 figures and
+    """Per player: figures belong to whoever won the trick, so 0 tricks means 0 figures and
     t tricks hold at most 12t + 3 figures (four aces in each, plus the last-trick bonus)."""
     for name, count in figures.items():
         t = tricks[name]
@@ -710,7 +710,7 @@ def _parse_auction(players: tuple[str, ...], active: tuple[str, ...], raw: objec
 
 
 def _check_auction_agrees(auction: Auction, mode: Mode, declarer: str | None, giver: str | None) -> None:
-    """The record's mode, declarer and exchange must be what the auction produced (Q-L1, Q-L2)."""
+    """The record's mode, declarer and exchange must be what the auction produced."""
     result_mode, winner = auction.result()
     if winner is None:
         if mode not in NO_BID_MODES:
@@ -744,7 +744,7 @@ def _check_auction_agrees(auction: Auction, mode: Mode, declarer: str | None, gi
 def parse_hand(raw: object, *, players: Sequence[str], options: QuatrilhoOptions, dealer: str) -> QuatrilhoHand:
     """Validate a posted Quatrilho record against the rules, or raise a :class:`RulesError`.
 
-    ``dealer`` is the dealer by rotation; a record may name another seated player (api.md). The
+    ``dealer`` is the dealer by rotation; a record may name another seated player. The
     checks run in the order a player would look: shape, the auction, the contract (declarer,
     called card, partner, giver), then the counts (figures, tricks, and the two together).
     """
@@ -828,7 +828,7 @@ def parse_hand(raw: object, *, players: Sequence[str], options: QuatrilhoOptions
 
 
 def _solo_branco_tricks(players: Sequence[str], active: Sequence[str], soloist: str, raw: object) -> dict[str, int]:
-    """Q-L7: play stops at the soloist's first trick, so his count is 0 (won) or 1 (lost). Other
+    """Play stops at the soloist's first trick, so his count is 0 (won) or 1 (lost). Other
     players' counts are optional; given in full with a clean solo they cover all 10 tricks."""
     if raw is None:
         raise InvalidInput(Text(N_("Give the number of tricks %(name)s took: 0 (won) or 1 (lost)."), name=soloist), field=f"tricks.{soloist}")
@@ -859,9 +859,9 @@ def _solo_branco_tricks(players: Sequence[str], active: Sequence[str], soloist: 
 
 
 def points(figures: int) -> int:
-    """Points for ``figures``: 1 point per 3 figures, the remainder dropped (rules.md §7(a)).
+    """Points for ``figures``: 1 point per 3 figures, the remainder dropped.
 
-    >>> points(20)  # the seed: "20 : 3 = 6 (resto 2, desprezado)"
+    >>> points(20)  # the rule text: "20 : 3 = 6 (resto 2, desprezado)"
     6
     >>> points(35)  # the whole game: 11 points
     11
@@ -872,11 +872,11 @@ def points(figures: int) -> int:
 
 
 def chamada_rate(winning_figures: int, losing_tricks: int, options: QuatrilhoOptions) -> int:
-    """Units per player in a chamada (rules.md §7(d)): 22 for a capote (the losers took no
-    trick), 10 when the losers took exactly one trick (QUA-2; under ``one_trick="cap_10"`` the
+    """Units per player in a chamada: 22 for a capote (the losers took no
+    trick), 10 when the losers took exactly one trick (under ``one_trick="cap_10"`` the
     normal rate capped at 10), else the normal rate P = figures // 3.
 
-    >>> chamada_rate(20, 3, QuatrilhoOptions())  # the seed's example: "quem perdeu paga 6"
+    >>> chamada_rate(20, 3, QuatrilhoOptions())  # the rule text's example: "quem perdeu paga 6"
     6
     >>> chamada_rate(35, 0, QuatrilhoOptions())  # vinte-e-dois
     22
@@ -929,7 +929,7 @@ def _pay(payer: str, payee: str, amount: int) -> list[Payment]:
 
 
 def settle(hand: QuatrilhoHand, options: QuatrilhoOptions) -> Settlement:
-    """Who pays whom for a validated hand (rules.md §7(d)). Deltas always sum to zero; the
+    """Who pays whom for a validated hand. Deltas always sum to zero; the
     player sitting out is in the settlement with 0."""
     if hand.mode is Mode.CHAMADA:
         payments, lines = _settle_chamada(hand, options)
@@ -947,10 +947,10 @@ def settle(hand: QuatrilhoHand, options: QuatrilhoOptions) -> Settlement:
 
 
 def _settle_chamada(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[list[Payment], list[Line]]:
-    """2 v 2: each loser pays the rate, each winner receives it (QUA-1); losers are paired with
+    """2 v 2: each loser pays the rate, each winner receives it; losers are paired with
     winners in order of play. Mancha: a losing caller with fewer than 9 figures of his own pays
-    both winners, his partner nothing (QUA-12, QUA-13). Caller alone: the rate with each of the
-    three (QUA-4), or as a solo preto without giver under ``caller_alone="as_solo"``."""
+    both winners, his partner nothing. Caller alone: the rate with each of the
+    three, or as a solo preto without giver under ``caller_alone="as_solo"``."""
     assert hand.figures is not None and hand.tricks is not None and hand.declarer is not None and hand.partner is not None
     figures, tricks, caller = hand.figures, hand.tricks, hand.declarer
     if hand.caller_alone and options.caller_alone == "as_solo":
@@ -996,11 +996,11 @@ def _settle_solo_preto(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[
 
 def _settle_solo(hand: QuatrilhoHand, options: QuatrilhoOptions, *, natural: bool, declared_solo: bool) -> tuple[list[Payment], list[Line]]:
     """Solo preto: each opponent pays or receives the rate + 10 (plus the natural extra when no
-    card was exchanged, QUA-7). With a giver: on a win he pays 10 less (the rate); on a loss he
-    receives 10 more (rate + 20), or the same as the others under ``giver_on_loss="same"``
-    (QUA-6). The rate is ``points`` of the winning side's figures (QUA-5; or of the soloist's
-    under ``solo_rate_from="soloist"``); capote and one trick only under ``capote_in_solos``
-    (QUA-3). Also used for a caller alone under ``caller_alone="as_solo"`` (no natural extra:
+    card was exchanged). With a giver: on a win he pays 10 less (the rate); on a loss he
+    receives 10 more (rate + 20), or the same as the others under ``giver_on_loss="same"``.
+    The rate is ``points`` of the winning side's figures (or of the soloist's
+    under ``solo_rate_from="soloist"``); capote and one trick only under ``capote_in_solos``.
+    Also used for a caller alone under ``caller_alone="as_solo"`` (no natural extra:
     he did not announce a solo)."""
     assert hand.figures is not None and hand.tricks is not None and hand.declarer is not None
     soloist, figures, tricks = hand.declarer, hand.figures, hand.tricks
@@ -1070,7 +1070,7 @@ def _settle_solo_branco(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple
 
 
 def carreguete_losers(figures: Mapping[str, int], options: QuatrilhoOptions) -> tuple[str, ...]:
-    """Who made the most (QUA-8): by figures, or by points under ``carreguete_compare="points"``.
+    """Who made the most: by figures, or by points under ``carreguete_compare="points"``.
     Several players when they tie for the most, in the order of ``figures``.
 
     >>> carreguete_losers({"Ana": 12, "Bia": 11, "Caio": 6, "Dani": 6}, QuatrilhoOptions())
@@ -1084,7 +1084,7 @@ def carreguete_losers(figures: Mapping[str, int], options: QuatrilhoOptions) -> 
 
 
 def _settle_carreguete(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[list[Payment], list[Line]]:
-    """The player with the most pays the rate to each other player. Ties (QUA-8): each tied
+    """The player with the most pays the rate to each other player. Ties: each tied
     player pays each player not tied, or nobody pays under ``carreguete_ties="redeal"``."""
     assert hand.figures is not None
     figures = hand.figures

@@ -1,11 +1,11 @@
-"""Relógio and Relógio Real: the options, the hand record and its checks (rules.md §2).
+"""Relógio and Relógio Real: the options, the hand record and its checks.
 
 One player, 52 cards in 13 piles of 4 laid out as a clock. In **Relógio** the piles are face
 down and the player wins only if every card is turned before the fourth King appears; once in a
 game he may exchange a King for a card still face down. In **Relógio Real** the piles are face
 up and he wins by removing three sequences from Ace to King.
 
-Both are recorded at the ``relogio`` table (api.md); the hand's ``game`` says which (see
+Both are recorded at the ``relogio`` table; the hand's ``game`` says which (see
 :mod:`referee.rules.patience`)::
 
     {"game": "relogio", "won": false, "king_exchanges": 1}
@@ -15,11 +15,11 @@ Both are recorded at the ``relogio`` table (api.md); the hand's ``game`` says wh
 - ``won``: true or false. Required for Relógio; for Relógio Real it may be left out (the
   sequences decide it) and, when given, must agree with them.
 - ``king_exchanges`` (Relógio only): how many times a King was exchanged, 0 (the default) or 1;
-  ``true``/``false`` are read as 1/0. More than once is refused (§2(c), PAT-1), and so is any
+  ``true``/``false`` are read as 1/0. More than once is refused, and so is any
   use when the table's ``king_exchange`` option is off. Relógio Real has no exchange (its cards
   are all face up), so it may only say 0.
-- ``sequences`` (Relógio Real only, required): the A-K sequences removed, 0 to 4 (§2(c)); the
-  game is won iff at least ``sequences_to_win`` (default 3, §2(d), PAT-3) were removed.
+- ``sequences`` (Relógio Real only, required): the A-K sequences removed, 0 to 4; the
+  game is won iff at least ``sequences_to_win`` (default 3) were removed.
 - ``dealer``: optional; it can only be the table's one player.
 
 Nothing is paid (:func:`referee.rules.patience.settle`). Surface: :data:`SLUG`, :data:`OPTIONS`,
@@ -43,7 +43,7 @@ from .text import N_, Text
 SLUG: Final = "relogio"
 NAME: Final = "Relógio"
 
-#: 52 cards make at most four sequences from Ace to King (§2(c)).
+#: 52 cards make at most four sequences from Ace to King.
 MAX_SEQUENCES: Final = 4
 
 OPTIONS: Final[tuple[OptionSpec, ...]] = (
@@ -70,7 +70,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
 
 @dataclass(frozen=True, kw_only=True)
 class RelogioOptions(OptionSet):
-    """The house rules of a clock table; the defaults are the readings of rules.md §2(e).
+    """The house rules of a clock table; the defaults are the readings Referee chose where the rule text is open.
 
     >>> RelogioOptions.from_json({"sequences_to_win": 4}).to_json()
     {'king_exchange': True, 'sequences_to_win': 4}

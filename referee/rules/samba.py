@@ -1,4 +1,4 @@
-"""Samba: the hand record, the checks and the score of each team (rules.md §5).
+"""Samba: the hand record, the checks and the score of each team.
 
 Two to six players, 162 cards (three decks with their jokers). Teams meld groups (canastras:
 clean, dirty or of wild cards) and same-suit sequences (a samba is seven of them); a team needs
@@ -6,13 +6,13 @@ two 7-card combinations to go out. Each hand scores per team; the first team to 
 (10,000) wins the match.
 
 The module's surface: :data:`OPTIONS` (house rules as data) and :class:`SambaOptions`;
-:func:`min_meld` (SAM-1); :class:`TeamHand` and :class:`SambaHand` with :func:`parse_hand` (a
+:func:`min_meld`; :class:`TeamHand` and :class:`SambaHand` with :func:`parse_hand` (a
 posted record to a validated hand, or a :class:`~referee.rules.errors.RulesError` with a
 sentence); :func:`score_team` and :func:`score_hand` (per-team scores with their lines); and
-:func:`match_state` (the end of the match, SAM-6).
+:func:`match_state` (the end of the match).
 
-Seating: :func:`default_teams` (api.md), :func:`seat_teams` (the checks of a posted
-seating) and :func:`seats_from_draw` (the partnership draw of §5(a)). :data:`RULES` puts it all
+Seating: :func:`default_teams`, :func:`seat_teams` (the checks of a posted
+seating) and :func:`seats_from_draw` (the partnership draw). :data:`RULES` puts it all
 behind the :class:`~referee.rules.game.GameRules` surface. The meld checker (card lists of each
 meld) lives in :mod:`referee.rules.samba_melds`.
 """
@@ -36,7 +36,7 @@ from .text import N_, NP_, Text
 
 SLUG: Final = "samba"
 
-# --------------------------------------------------------------------------- the cards (§5(c))
+# --------------------------------------------------------------------------- the cards
 
 JOKER: Final = 50
 TWO: Final = 20  # a wild card too
@@ -65,7 +65,7 @@ class CardKind:
     copies: int
 
 
-#: The card counter (issue 4): counting cards into these boxes gives the meld and hand points
+#: The card counter: counting cards into these boxes gives the meld and hand points
 #: without arithmetic. Red 3s are not here: they are honours, counted apart.
 CARD_KINDS: Final = (
     CardKind(key="jokers", label=Text(N_("Jokers")), value=JOKER, copies=JOKERS),
@@ -103,7 +103,7 @@ def check_card_counts(piles: Sequence[Mapping[str, int]], *, field: str | None =
             )
 
 
-# --------------------------------------------------------------------------- the premiums (§5(d))
+# --------------------------------------------------------------------------- the premiums
 
 CLEAN_CANASTRA: Final = 500
 DIRTY_CANASTRA: Final = 300
@@ -126,7 +126,7 @@ CHEAPEST_CLEAN: Final = COMBINATION * LOW  # 35
 CHEAPEST_DIRTY_NATURALS: Final = (COMBINATION - 1) * LOW  # 30, plus its wild
 CHEAPEST_SAMBA: Final = 4 * LOW + 3 * HIGH  # 50
 
-#: SAM-4: the four categories of the hidden canastra and their premium.
+#: The four categories of the hidden canastra and their premium.
 HIDDEN: Final[Mapping[str, int]] = MappingProxyType(
     {"deal_alone": 1000, "deal_with_partner": 500, "play_alone": 500, "play_with_partner": 200}
 )
@@ -137,7 +137,7 @@ HIDDEN_WORDS: Final = {
     "play_with_partner": N_("Went out with a canastra hidden, formed during play, using the partner's melds"),
 }
 
-#: The penalties of §5(d), each 100 (the red 3 laid down without two combinations is the negative
+#: The penalties, each 100 (the red 3 laid down without two combinations is the negative
 #: honour, not a penalty: it must not be counted twice).
 PENALTY_KINDS: Final[Mapping[str, str]] = MappingProxyType(
     {
@@ -224,7 +224,7 @@ TOP_MIN_MELDS: Final = (150, 160)
 
 @dataclass(frozen=True, kw_only=True)
 class SambaOptions(OptionSet):
-    """The house rules of one table; the defaults are the chosen readings of rules.md §5(e)."""
+    """The house rules of one table; the defaults are the readings Referee chose where the rule text is open."""
 
     target: int = 10000
     win_at_target: bool = False
@@ -251,7 +251,7 @@ class SambaOptions(OptionSet):
 
 
 def min_meld(total: int, options: SambaOptions) -> int:
-    """SAM-1: the card points a team's first meld (saída) needs, given its total before the hand.
+    """The card points a team's first meld (saída) needs, given its total before the hand.
 
     >>> [min_meld(t, SambaOptions()) for t in (-5, 0, 1495, 1500, 2995, 3000, 6995, 7000)]
     [15, 50, 50, 90, 90, 120, 120, 150]
@@ -272,7 +272,7 @@ def min_meld(total: int, options: SambaOptions) -> int:
 
 @dataclass(frozen=True, kw_only=True)
 class TeamHand:
-    """One team's part of a hand (api.md "Samba hand record"); ``penalties`` keeps the kinds
+    """One team's part of a hand; ``penalties`` keeps the kinds
     when they were given (``penalty_kinds``), else only the count."""
 
     players: tuple[str, ...]
@@ -294,7 +294,7 @@ class TeamHand:
 
     @property
     def combinations(self) -> int:
-        """7-card combinations: canastras of every kind (SAM-9) and sambas."""
+        """7-card combinations: canastras of every kind and sambas."""
         return self.canastras + self.sambas
 
     @property
@@ -377,7 +377,7 @@ MAX_PENALTIES: Final = 100
 
 
 def check_teams(players: Sequence[str], teams: Sequence[Sequence[str]]) -> Teams:
-    """The table's teams: every player in exactly one, at least two teams (api.md ``teams``)."""
+    """The table's teams: every player in exactly one, at least two teams (the API's ``teams``)."""
     out = tuple(tuple(team) for team in teams)
     flat = [name for team in out for name in team]
     if len(out) < 2 or any(not team for team in out) or sorted(flat) != sorted(players) or len(set(flat)) != len(flat):
@@ -385,15 +385,15 @@ def check_teams(players: Sequence[str], teams: Sequence[Sequence[str]]) -> Teams
     return out
 
 
-# --------------------------------------------------------------------------- seating (§5(a))
+# --------------------------------------------------------------------------- seating
 
-PLAYER_COUNTS: Final = (2, 3, 4, 6)  # and 5 under the five_players option (SAM-8)
+PLAYER_COUNTS: Final = (2, 3, 4, 6)  # and 5 under the five_players option
 
 
 def default_teams(players: Sequence[str], *, pairs: bool = False) -> Teams:
-    """api.md's teams: partners across the table at 4 (``[[p0, p2], [p1, p3]]``), two teams of
+    """The API's default teams: partners across the table at 4 (``[[p0, p2], [p1, p3]]``), two teams of
     three at 6 (or, with ``pairs``, three pairs ``[[p0, p3], [p1, p4], [p2, p5]]``), each for
-    himself with 2, 3 or 5 players (SAM-11). Partners always alternate in order of play.
+    himself with 2, 3 or 5 players. Partners always alternate in order of play.
 
     >>> default_teams(["A", "B", "C", "D"])
     (('A', 'C'), ('B', 'D'))
@@ -437,7 +437,7 @@ def seat_teams(players: Sequence[str], raw: object, options: SambaOptions) -> Te
 
 
 def seats_from_draw(draws: Mapping[str, int]) -> tuple[tuple[str, ...], Teams]:
-    """The partnership draw of §5(a): each player draws one of as many consecutive cards as
+    """The partnership draw: each player draws one of as many consecutive cards as
     there are players (4 or 6); even cards play against odd ones; the highest card is the mão,
     and the others sit in decreasing order of their cards, so partners alternate.
 
@@ -649,7 +649,7 @@ def parse_hand(
 
 
 def canastra_premium(canastras: int, options: SambaOptions) -> int:
-    """SAM-3: canastrão (5) and canastra de canastras (7), not cumulative by default."""
+    """Canastrão (5) and canastra de canastras (7), not cumulative by default."""
     if canastras >= CANASTRA_DE_CANASTRAS_AT:
         return CANASTRA_DE_CANASTRAS + (CANASTRAO if options.canastra_bonuses_cumulative else 0)
     if canastras >= CANASTRAO_AT:
@@ -659,7 +659,7 @@ def canastra_premium(canastras: int, options: SambaOptions) -> int:
 
 def red_three_honour(laid: int, made: bool, options: SambaOptions) -> int:
     """100 a red 3 laid down, 1,000 for all six; negative without two 7-card combinations
-    (SAM-2 for six: -1,000 by default, -600 under ``per_card``; SAM-12)."""
+    (for six: -1,000 by default, -600 under ``per_card``)."""
     if laid == RED_THREES:
         if made:
             return ALL_RED_THREES
@@ -668,7 +668,7 @@ def red_three_honour(laid: int, made: bool, options: SambaOptions) -> int:
 
 
 def score_team(team: TeamHand, *, went_out: bool, options: SambaOptions) -> TeamScore:
-    """One team's hand score (§5(d)), line by line."""
+    """One team's hand score, line by line."""
     lines: list[Line] = [Line(text=Text(N_("Melded cards")), amount=team.meld_points)]
 
     def per(count: int, each: int, words: tuple[str, str]) -> None:
@@ -725,7 +725,7 @@ class MatchState:
 
 
 def match_state(totals: Sequence[int], options: SambaOptions) -> MatchState:
-    """Has the match ended, and who won (§5(d), SAM-6)?
+    """Has the match ended, and who won?
 
     A team passes the target when its total exceeds it (or reaches it under ``win_at_target``).
     One team past it wins; several: the highest total wins; a tie at the top plays one more hand.
@@ -792,11 +792,11 @@ class SambaRules(GameModule):
         return standing(teams, totals, options)
 
     def first_speaker(self, players: Sequence[str], dealer: str, options: SambaOptions) -> str:
-        """The mão: the player after the dealer (§5(a): the player before the mão deals)."""
+        """The mão: the player after the dealer (the player before the mão deals)."""
         return seats.after(players, dealer)
 
     def next_dealer(self, players: Sequence[str], hand: SambaHand, options: SambaOptions) -> str:
-        """SAM-7: the mão, and with it the deal, moves one seat on each hand."""
+        """The mão, and with it the deal, moves one seat on each hand."""
         return seats.after(players, hand.dealer)
 
     def contract_json(self, hand: SambaHand) -> Mapping[str, object]:

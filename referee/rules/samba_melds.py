@@ -1,5 +1,4 @@
-"""Samba meld checker: is a meld legal, what is it worth, does an opening reach the minimum
-(rules.md §5(c); SAM-1, SAM-5, SAM-9).
+"""Samba meld checker: is a meld legal, what is it worth, does an opening reach the minimum.
 
 A player types the cards of one meld, or of the team's first meld (saída), in a short notation
 (:func:`parse_card`: ``Kc``, ``10♠``, ``2p``, ``JK``). :func:`check_meld` judges one meld as it
@@ -16,7 +15,7 @@ Readings where the text is silent (each is applied, and repeated, where it matte
 - A canastra of wild cards ends at 7 cards ("até formar, inclusive, uma canastra de curingas"):
   an 8th wild card is refused.
 - Black 3s never make a canastra: the 162 cards hold only six of them.
-- One 100 penalty per canastra with 3 or more wild cards, however many (SAM-5).
+- One 100 penalty per canastra with 3 or more wild cards, however many.
 - An illegal meld keeps its card points (for information) but has no premium, penalty or warning.
 
 >>> check_meld(cards_of("Kc Ko Ke 2p 2c")).legal
@@ -60,12 +59,12 @@ from .text import N_, NP_, Text
 
 RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 JOKER_CODE: Final = "JK"
-#: §5(c): a sequence runs 4 5 6 7 8 9 10 J Q K A; the ace follows the king, never comes before the 4.
+#: A sequence runs 4 5 6 7 8 9 10 J Q K A; the ace follows the king, never comes before the 4.
 SEQUENCE: Final = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 DECKS: Final = 3  # of 52 cards and 2 jokers each
 assert DECKS * (52 + 2) == CARDS and DECKS * 2 == JOKERS
 MIN_MELD_CARDS: Final = 3
-MAX_WILDS: Final = 2  # in a canastra (SAM-5 for more)
+MAX_WILDS: Final = 2  # in a canastra (more are scored with a penalty)
 
 _VALUES: Final = {
     "A": ACE, "2": TWO, "3": LOW, "4": LOW, "5": LOW, "6": LOW, "7": LOW,
@@ -110,7 +109,7 @@ class Card:
 
     @property
     def is_wild(self) -> bool:
-        """§5(c): the jokers and the 2s stand for any card."""
+        """The jokers and the 2s stand for any card."""
         return self.is_joker or self.rank == "2"
 
     @property
@@ -119,12 +118,12 @@ class Card:
 
     @property
     def is_natural(self) -> bool:
-        """A natural card: neither wild nor a 3 (the 3s are special cards, §5(c))."""
+        """A natural card: neither wild nor a 3 (the 3s are special cards)."""
         return not self.is_wild and self.rank != "3"
 
     @property
     def value(self) -> int:
-        """§5(c): joker 50, 2 and ace 20, K to 8 10, 7 to 4 and black 3 5; a red 3 is an honour, not a card value."""
+        """Joker 50, 2 and ace 20, K to 8 10, 7 to 4 and black 3 5; a red 3 is an honour, not a card value."""
         if self.is_joker:
             return JOKER
         return 0 if self.is_red_three else _VALUES[self.rank]
@@ -187,7 +186,7 @@ def _table_order(card: Card) -> tuple[int, int, int]:
 
 
 def _over(cards: Sequence[Card]) -> dict[str, int]:
-    """Cards typed more often than the three decks hold them (3 of each, 6 jokers; §5(a))."""
+    """Cards typed more often than the three decks hold them (3 of each, 6 jokers)."""
     counts = Counter(card.code for card in cards)
     return {code: n for code, n in counts.items() if n > (JOKERS if code == JOKER_CODE else DECKS)}
 
@@ -224,7 +223,7 @@ KINDS: Final[Mapping[str, str]] = MappingProxyType({
     "black_threes": N_("Black 3s"),
     "illegal": N_("Not a legal meld"),
 })
-#: §5(d): the premium of each finished combination.
+#: The premium of each finished combination.
 PREMIUMS: Final[Mapping[str, int]] = MappingProxyType({
     "canastra_limpa": CLEAN_CANASTRA,
     "canastra_suja": DIRTY_CANASTRA,
@@ -280,7 +279,7 @@ class _Shape:
 
 
 def check_meld(cards: Sequence[Card], *, going_out: bool = False) -> MeldVerdict:
-    """Judge one meld as it lies on the table (§5(c)); ``going_out`` allows black 3s.
+    """Judge one meld as it lies on the table; ``going_out`` allows black 3s.
 
     Reasons come most important first: a red 3, too few cards, the shape's broken rules, then
     cards typed more often than the three decks hold.
@@ -326,7 +325,7 @@ def _shape(cards: tuple[Card, ...], *, going_out: bool) -> _Shape:
 
 
 def _wild_only(count: int) -> _Shape:
-    """§5(c), SAM-9: wild cards may meld on their own from 3 cards, "até formar, inclusive, uma
+    """Wild cards may meld on their own from 3 cards, "até formar, inclusive, uma
     canastra de curingas": the 7th card completes it, and nothing goes on top (our reading)."""
     if count > COMBINATION:
         return _Shape(kind="illegal", reasons=(Text(N_("A canastra of wild cards is complete at 7 cards; no more wild cards can be added.")),))
@@ -334,7 +333,7 @@ def _wild_only(count: int) -> _Shape:
 
 
 def _black_threes(wilds: int, *, going_out: bool) -> _Shape:
-    """§5(c): black 3s meld only to go out, 3 or more, never with a wild card. Seven are
+    """Black 3s meld only to go out, 3 or more, never with a wild card. Seven are
     impossible (there are six), so they never make a canastra."""
     reasons = []
     if wilds:
@@ -345,9 +344,9 @@ def _black_threes(wilds: int, *, going_out: bool) -> _Shape:
 
 
 def _group(naturals: int, wilds: int) -> _Shape:
-    """§5(c): a group needs 2 naturals, holds one wild until it has 7 cards ("o segundo curinga
+    """A group needs 2 naturals, holds one wild until it has 7 cards ("o segundo curinga
     só pode ser colocado com sétima carta") and becomes a canastra at 7: clean without wilds,
-    dirty with them. SAM-5: 3 or more wilds in a canastra still score as dirty, with a 100
+    dirty with them. 3 or more wilds in a canastra still score as dirty, with a 100
     penalty and a warning."""
     count = naturals + wilds
     reasons = []
@@ -378,7 +377,7 @@ def _missing(positions: Sequence[int]) -> int:
 
 
 def _sequence(naturals: Sequence[Card], wilds: int) -> _Shape:
-    """§5(c): a sequence is 3 to 7 consecutive naturals of one suit between 4 and the ace; no
+    """A sequence is 3 to 7 consecutive naturals of one suit between 4 and the ace; no
     wilds, no 3s, the ace only after the king; at 7 it is a samba, and nothing more goes on.
 
     Cards of several ranks that look like neither a sequence (one suit, or consecutive ranks)
@@ -465,7 +464,7 @@ def check_opening(
     discard_top: Card | None = None,
     going_out: bool = False,
 ) -> OpeningVerdict:
-    """Judge an opening (saída, §5(c), SAM-1): every meld legal, and their card values at least
+    """Judge an opening (saída): every meld legal, and their card values at least
     ``required`` (met when equal). Premiums and red 3s never count.
 
     ``discard_top``: the top of the discard pile, taken with the opening. It must be a natural
@@ -473,7 +472,7 @@ def check_opening(
     hand ("duas cartas naturais iguais à superior"; a sequence cannot start from it). Its value
     counts only once placed.
 
-    The seed's example, needing 90: a clean canastra of kings is worth 70, one of aces 140.
+    The rule text's example, needing 90: a clean canastra of kings is worth 70, one of aces 140.
 
     >>> kings = cards_of("Kc Ko Ke Kp Kc Ko Ke")
     >>> v = check_opening([kings], required=90)
@@ -549,7 +548,7 @@ class CheckRequest:
     required: int | None = None
 
     def minimum(self, options: SambaOptions) -> int | None:
-        """The opening minimum to check against (SAM-1), or None when only the melds are judged."""
+        """The opening minimum to check against, or None when only the melds are judged."""
         if self.required is not None:
             return self.required
         return min_meld(self.total, options) if self.total is not None else None

@@ -1,6 +1,6 @@
 """Seats in order of play, shared by every game.
 
-Players are listed in the order things happen at the table (api.md): each is followed by the one
+Players are listed in the order things happen at the table: each is followed by the one
 who plays next, so "next dealer" and "first to speak" are index arithmetic on that list,
 whatever the physical direction of the game.
 """
@@ -105,7 +105,7 @@ def require_counts(
     return counts
 
 
-# Order of going out (Lift Smoke §10(b), El Gato §3(b)): players leave the hand as their cards run out.
+# Order of going out (Lift Smoke, El Gato): players leave the hand as their cards run out.
 
 #: One step of the order of going out: the players who went out on the same trick.
 OutGroup = tuple[str, ...]

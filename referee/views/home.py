@@ -195,7 +195,7 @@ _DERBY_ROWS = (
 
 
 def _kentucky_derby_page() -> dict[str, Any]:
-    """The §9(d) movement table, each cell computed by the engine for the hearts horse (a card
+    """The movement table, each cell computed by the engine for the hearts horse (a card
     of the other colour, of its colour, of its own suit), in spaces."""
     from referee.rules import kentucky_derby as derby
     from referee.rules.cards import Suit

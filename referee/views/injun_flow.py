@@ -1,4 +1,4 @@
-"""Recording an Injun hand (rules.md §4): the betting action by action, the cards compared,
+"""Recording an Injun hand: the betting action by action, the cards compared,
 a preview, confirm.
 
 The page always says whose turn it is and offers exactly what the engine allows him

@@ -1,10 +1,10 @@
-"""Koziri's two referee helpers as phone pages (issue 7, rules.md §8): the deal helper and the
+"""Koziri's two referee helpers as phone pages: the deal helper and the
 answer checker. Stateless: every form is a GET, nothing is stored, a result can be shared as a
 link, and no JavaScript is needed (big radio and checkbox buttons).
 
 * ``/koziri/deal``: the dealer taps his trump, his second suit and the opponent's trump, then
   the cards of his two suits he turned up; the page lists both players' full hands card by
-  card, step by step as the procedure of §8(a) gives them.
+  card, step by step as the rule text's dealing procedure gives them.
 * ``/koziri/answer``: the two trumps, who answers, the card on top of the pile and the answer
   (a card, or take the pile), optionally the answerer's hand; the page says whether the answer
   is legal and why, and what would beat the top card for him.

@@ -69,7 +69,7 @@ class Field:
     survivor: str = ""
     #: order: the question once someone is placed.
     next_question: str = ""
-    #: order: the toggle that puts the survivor in the last group (Lift Smoke, LS-2).
+    #: order: the toggle that puts the survivor in the last group (Lift Smoke).
     tie: str = ""
 
     def __post_init__(self) -> None:

@@ -1,4 +1,4 @@
-"""The games of issue 7 through the pure engines: hands judged and settled per second, and what
+"""The newer games through the pure engines: hands judged and settled per second, and what
 the guided pages ask of the engine on every tap (Injun's legal actions after each action, a
 Kentucky Derby race replayed after each card). No Flask, no DB.
 
@@ -18,7 +18,7 @@ from .bench_engine import engine_figures
 P2, P3, P4 = ("Ana", "Bia"), ("Ana", "Bia", "Caio"), ("Ana", "Bia", "Caio", "Dani")
 BETS = {p: {"horse": h, "amount": 1} for p, h in zip(P4, ["copas", "ouros", "espadas", "paus"])}
 KOZIRI = {"dealer": "Bia", "dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros"}
-#: rules.md §4(c)'s betting (20, 22, 27, called), a tie (an equal bet closes) and a hand everybody drops.
+#: the rule text's betting (20, 22, 27, called), a tie (an equal bet closes) and a hand everybody drops.
 INJUN = {
     "text": {"dealer": "Dani", "actions": [["Ana", {"bet": 20}], ["Bia", {"bet": 22}], ["Caio", {"bet": 27}], ["Dani", {"bet": 27}]], "cards": {"Ana": "K", "Bia": "5", "Caio": "Q", "Dani": "3"}},
     "tie": {"dealer": "Dani", "actions": [["Ana", {"bet": 2}], ["Bia", {"bet": 2}]], "cards": {"Ana": "A", "Bia": "A", "Caio": "K", "Dani": "Q"}},

@@ -6,7 +6,7 @@ template is written by those seats. ``record(players, k)`` gives the k-th hand (
 table whose first dealer is the last player, following the rotation (the deal passes on after
 every hand, "a monte" included), so every record is valid for the hand number it is posted as.
 
-Figures include the last trick's 3 (they add up to 35, api.md); tricks add up to 10.
+Figures include the last trick's 3 (they add up to 35, docs/api.md); tricks add up to 10.
 """
 
 from __future__ import annotations

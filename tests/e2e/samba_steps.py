@@ -4,7 +4,7 @@ Everything is selected by stable attributes (names, ids, classes, ``data-*``), n
 text: most Samba strings are not translated yet. Team i of the form is the table's team i; a
 seat is an index in the table's player list (the value of the ``went_out`` radios).
 
-Expected scores are worked out here from rules.md §5(d) and SAM-1, never read from the app.
+Expected scores are worked out here from the rule text and SAM-1, never read from the app.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ STOCK_RAN_OUT = "-"
 
 # --------------------------------------------------------------------------- the rules, by hand
 
-#: §5(c): the card counter's boxes and what one card of each is worth.
+#: the card counter's boxes and what one card of each is worth.
 CARD_VALUES = {"jokers": 50, "twos": 20, "aces": 20, "high": 10, "low": 5, "black_threes": 5}
 COUNTS = ("clean_canastras", "dirty_canastras", "wild_canastras", "sambas", "red_threes", "red_threes_in_hand")
 
@@ -54,7 +54,7 @@ class Team:
     penalties: dict[str, int] = field(default_factory=dict)
 
     def score(self, *, went_out: bool, hidden: int = 0) -> int:
-        """§5(d) with the chosen readings (SAM-2, SAM-3 not cumulative, SAM-9, SAM-10)."""
+        """With the chosen readings (SAM-3 not cumulative)."""
         canastras = self.clean_canastras + self.dirty_canastras + self.wild_canastras
         made = canastras + self.sambas >= 2
         score = card_points(self.meld)
@@ -73,7 +73,7 @@ class Team:
 
 
 def opening_meld(total: int) -> int:
-    """SAM-1: the opening meld a team needs with this total before the hand (150 from 7,000)."""
+    """The opening meld a team needs with this total before the hand (150 from 7,000)."""
     if total < 0:
         return 15
     if total < 1500:
@@ -284,7 +284,7 @@ def error_box(page: Page) -> Any:
 
 
 def record_of(teams: Sequence[Team], went_out: str | None) -> dict[str, Any]:
-    """The API record (api.md "Samba hand record") the form stands for, to ask the engine."""
+    """The API record the form stands for, to ask the engine."""
     return {
         "went_out": went_out,
         "teams": [

@@ -1,7 +1,7 @@
-"""An Injun table end to end, on a 390×844 touch screen (rules.md §4, issue 7).
+"""An Injun table end to end, on a 390×844 touch screen.
 
 Seats in order of play: Ana, Bia, Caio, Dani; Dani (player 4) deals the first hand, so Ana bets
-first. Every expected figure is worked out by hand from rules.md §4(d) and INJ-5: a player's
+first. Every expected figure is worked out by hand from the rule text and INJ-5: a player's
 delta is what he takes from the pots minus what he put in (ante and bets); a closed pot is
 contested by its closer and the players still betting at the end.
 """
@@ -100,7 +100,7 @@ def test_a_poker_hand_with_the_stepper_and_a_forged_action(page, live_server, li
     go(page, page.locator('.injun-other button[value="act:0:bet"]'), tap=True)
     assert "act:1:bet:20" in offered(page)
     press(page, "act:1:bet:20", tap=True)
-    # Nobody dropped: all four show (INJ-2, literal). Ana's ace takes 4 + 40 = 44.
+    # Nobody dropped: all four show (literal). Ana's ace takes 4 + 40 = 44.
     for seat, rank in enumerate(["A", "K", "Q", "J"]):
         press(page, f"card:{seat}:{rank}", tap=True)
     assert preview_deltas(page) == expected_for(PLAYERS, Ana=23, Bia=-21, Caio=-1, Dani=-1)

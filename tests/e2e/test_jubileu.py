@@ -2,7 +2,7 @@
 
 Seats in order of play: Ana, Bia, Caio, Dani; by default player 4 (Dani) deals first, so Ana
 speaks first and the deal then passes to Ana, Bia, ... Every expected balance below is worked
-out by hand from rules.md §1(d): a = v + overtricks on success, a = v + max(0, shortfall − 1)
+out by hand from the rule text: a = v + overtricks on success, a = v + max(0, shortfall − 1)
 on failure; a solo settles ±a with each of the three others; a partnership ±a per head.
 """
 
@@ -159,7 +159,7 @@ def test_jubileu_with_called_ace(page, live_server, shot) -> None:
 
 
 def test_partner_step_offers_only_legal_partners(page, live_server, shot) -> None:
-    """JUB-11 default: the declarer cannot be his own partner, so the partner step must not
+    """Default: the declarer cannot be his own partner, so the partner step must not
     offer him (the flow promises that a step's buttons are exactly what the engine accepts)."""
     create_table(page, live_server)
     start_hand(page, "ouros")
@@ -222,7 +222,7 @@ def test_all_pass_in_two_taps(page, live_app, live_server, shot) -> None:
     page.wait_for_load_state()
     assert page.url.startswith(f"{live_server}/t/{tid}")
     assert balances(page) == ZERO
-    assert dealer_shown(page) == "Ana"  # the deal passes to the next player (JUB-3)
+    assert dealer_shown(page) == "Ana"  # the deal passes to the next player
     lead = page.locator(".next-hand .lead").inner_text()
     assert "Ana" in lead and "Bia" in lead
     expect(page.locator(".hands #hand-1")).to_be_visible()
@@ -238,7 +238,7 @@ def test_illegal_call_is_not_offered_and_a_forged_link_is_refused(page, live_app
     start_hand(page, "copas")
     press(page, "aces:none")
     press(page, "call:0:solo_oito")
-    # Bia's turn: Meia Miséria cannot be bid over Solo Oito (J-L3): no button, no joiners.
+    # Bia's turn: Meia Miséria cannot be bid over Solo Oito: no button, no joiners.
     expect(action(page, "call:1:passo")).to_have_count(1)
     expect(action(page, "call:1:solo_oito_da_ultima")).to_have_count(1)
     assert page.locator('button[value$=":meia_miseria"]').count() == 0
@@ -272,7 +272,7 @@ def test_direct_contract_jogo_obrigatorio_without_aces(page, live_app, live_serv
     page.check('input[name="declarer"][value="0"]')
     press(page, "contract")
     sentence = engine_says(live_app, tid, {"ultima": "ouros", "contract": {"bid": "jogo_obrigatorio", "declarers": ["Ana"]}})
-    # Nobody holds 3 or 4 aces, so the contract itself is wrong (J-L6): the sentence must come
+    # Nobody holds 3 or 4 aces, so the contract itself is wrong: the sentence must come
     # at once, not after questions about a contract that cannot stand.
     asked = []
     while page.locator(".field-error").count() == 0 and (kind := step_kind(page)) is not None:

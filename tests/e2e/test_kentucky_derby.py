@@ -1,8 +1,8 @@
-"""A Kentucky Derby race end to end, on a 390×844 touch screen (rules.md §9, issue 7).
+"""A Kentucky Derby race end to end, on a 390×844 touch screen.
 
 Seats in order of play: Ana, Bia, Caio, Dani; Dani (player 4) deals, so Ana moves the horses
 and the bets are asked from Ana round to Dani. The race is entered card by card on the race
-page; after every card the horses drawn on the track must stand where rules.md §9(d) puts them
+page; after every card the horses drawn on the track must stand where the rule text puts them
 (worked out by hand below, in half spaces, never read from the app) and must have moved on the
 drawing. Then the result, the payout preview, confirm, the balances and the stored race.
 """
@@ -24,10 +24,10 @@ SUITS = {"c": "copas", "o": "ouros", "e": "espadas", "p": "paus"}
 
 #: The race: each card (rank + the suit's first letter) and the four positions after it, in half
 #: spaces, ♥ ♦ ♠ ♣. Cards go to the aces in turn ♥ ♦ ♠ ♣. K +2, Q +1½, J +1, 7-10 of the ace's
-#: colour +1, 3-6 of its colour +½, of the other colour 0 (KD-1); +½ more for the ace's own
-#: suit (KD-2); a 2 does not move an ace on the start line; a 2 of the other colour −1. The
+#: colour +1, 3-6 of its colour +½, of the other colour 0; +½ more for the ace's own
+#: suit; a 2 does not move an ace on the start line; a 2 of the other colour −1. The
 #: finish is 7 spaces (14), judged after each round; two aces crossing in one round run a
-#: tie-break between them alone (KD-4).
+#: tie-break between them alone.
 RACE: list[tuple[str, tuple[int, int, int, int]]] = [
     ("Kc", (5, 0, 0, 0)),  # K♥ on ♥: 2 + ½
     ("2o", (5, 0, 0, 0)),  # 2♦ on ♦, on the start line: no move
@@ -51,7 +51,7 @@ RACE: list[tuple[str, tuple[int, int, int, int]]] = [
     ("2c", (21, 0, 16, 0)),  # 2♥ on ♠: −1; ♥ ends the tie-break round ahead and wins
 ]
 #: Ana ♥ 2 chips (the stepper's + once), Bia ♠ 1, Caio ♥ 1, Dani ♦ 1; pingo 1 (the table's).
-#: Pot 4 + 5 = 9; ♥'s backers Ana and Caio share it equally (KD-8): 4 each, the odd chip stays
+#: Pot 4 + 5 = 9; ♥'s backers Ana and Caio share it equally: 4 each, the odd chip stays
 #: on the table for the next race.
 BETS = {"Ana": "copas", "Bia": "espadas", "Caio": "copas", "Dani": "ouros"}
 DELTAS = {"Ana": 4 - 3, "Bia": -2, "Caio": 4 - 2, "Dani": -2}

@@ -1,10 +1,10 @@
-"""Koziri's referee helpers in a browser, on a 390×844 touch screen (issue 7, rules.md §8).
+"""Koziri's referee helpers in a browser, on a 390×844 touch screen.
 
 A two-player Koziri table (Ana, Bia; Bia, the last player, deals first). From the table's page
-the dealer opens the deal helper and enters, by tapping, the seed's procedure example: his trump
+the dealer opens the deal helper and enters, by tapping, the rule text's procedure example: his trump
 ♠, his second suit ♥, the opponent's trump ♦, and the cards of his suits he turned up among 16 of
 the 32: K Q J 10 of spades and A Q J 10 9 8 of hearts. The page must list both hands as the
-text's procedure gives them (worked out by hand from §8(a): the opponent gets the same ranks in
+text's procedure gives them (worked out by hand from the rule text: the opponent gets the same ranks in
 ♦ and ♣, then the rest of ♠ and ♥; the dealer the rest of ♦ and ♣). Then the answer checker,
 opened from the result with the trumps filled in, judges the text's example: an ace of spades
 led against the dealer whose trump is spades must be taken. Both pages pass axe and never
@@ -21,7 +21,7 @@ from tests.e2e.steps import Audit, create_table, go, tid_of
 pytestmark = pytest.mark.e2e
 
 TURNED_UP = "K♠ Q♠ J♠ 10♠ A♥ Q♥ J♥ 10♥ 9♥ 8♥"
-# §8(a) by hand: the dealer keeps those ten and receives what is left of ♦ and ♣ after the
+# by hand: the dealer keeps those ten and receives what is left of ♦ and ♣ after the
 # opponent got K Q J 10 of ♦ and A Q J 10 9 8 of ♣; the opponent those ten and the rest of ♠ and ♥.
 DEALER_HAND = "K♠ Q♠ J♠ 10♠ A♥ Q♥ J♥ 10♥ 9♥ 8♥ A♦ 9♦ 8♦ 7♦ K♣ 7♣"
 OPPONENT_HAND = "K♦ Q♦ J♦ 10♦ A♣ Q♣ J♣ 10♣ 9♣ 8♣ A♠ 9♠ 8♠ 7♠ K♥ 7♥"

@@ -1,10 +1,10 @@
 """A Quatrilho evening end to end, on a 390×844 touch screen.
 
 Five players in order of play: Ana, Bia, Caio, Dani, Edu; default options, so the dealer sits
-out ("cinqüilho", QUA-10). By default the last player (Edu) deals first; the deal passes to the
+out ("cinqüilho"). By default the last player (Edu) deals first; the deal passes to the
 next player after every hand, so Ana, Bia, Caio, Dani sit out hands 2 to 5 and Edu hand 6.
 
-Every expected balance below is worked out by hand from rules.md §7(d), never copied from the
+Every expected balance below is worked out by hand from the rule text, never copied from the
 app. W = the winning side's figures (the cards' 32 plus the last trick's 3 = 35 in all),
 P = ⌊W/3⌋. The figures step takes the CARD figures of each pile (they add up to 32) and who
 took the last trick, whose 3 figures the app adds.
@@ -344,7 +344,7 @@ def test_e_bom_helper_finds_the_solo_preto_natural(page, live_server, shot) -> N
 
 def test_default_first_dealer_of_a_five_player_table(page, live_server) -> None:
     """The form says "by default the last player deals, so player 1 speaks first", and the API
-    (api.md, ledger.create_table) makes the last of five deal: the web form agrees (it used to
+    (docs/api.md, ledger.create_table) makes the last of five deal: the web form agrees (it used to
     preselect player 4 whatever the game, then the fifth seat even when empty)."""
     page.goto(f"{live_server}/tables/new?game=quatrilho")
     # Seats are optional past four: "the last player named" is preselected, not an empty seat.

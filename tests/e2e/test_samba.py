@@ -2,12 +2,12 @@
 
 Four players in order of play: Ana, Bia, Caio, Dani; partners sit opposite, so the teams are
 Ana & Caio (team 0) and Bia & Dani (team 1). The last player (Dani) deals the first hand and the
-deal moves one seat on each hand (SAM-7).
+deal moves one seat on each hand.
 
-Every expected score below is worked out by hand from rules.md §5(d) (and again by
+Every expected score below is worked out by hand from the rule text (and again by
 samba_steps.Team.score, from the same rules), never copied from the app; the opening meld
 from the SAM-1 table (50 below 1,500; 90 below 3,000; 120 below 7,000; then 150). The match
-ends when a team's total EXCEEDS 10,000 (SAM-6: exactly 10,000 plays on).
+ends when a team's total EXCEEDS 10,000 (exactly 10,000 plays on).
 """
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ def test_a_match_to_10000_with_the_card_counter_and_a_rematch(page, live_app, li
 
     # Hand 4: Caio deals; nobody goes out (the stock ran out: no going-out bonus). Ana & Caio:
     # 2 clean, 1 dirty, 2 red 3s, 500 on the table, three low cards in hand: 500 + 1,000 + 300
-    # + 200 − 15 = 1,985, total EXACTLY 10,000: not past the target, the match goes on (SAM-6).
+    # + 200 − 15 = 1,985, total EXACTLY 10,000: not past the target, the match goes on.
     # Bia & Dani: 1 clean, 1 dirty, 1 red 3, 300 on the table, 60 in hand: 300 + 500 + 300 +
     # 100 − 60 = 1,140, total 3,740 (opening 120).
     a4 = Team(clean_canastras=2, dirty_canastras=1, red_threes=2, meld=500, hand={"low": 3})
@@ -342,7 +342,7 @@ def test_meld_checker_second_wild_before_the_seventh_card(page, live_app, live_s
     shot(page, "samba-20-checker-verdicts")
 
     # The first meld erased: the dirty canastra alone is worth exactly the 90 needed (met when
-    # equal, SAM-1).
+    # equal).
     page.locator("#m0").tap()
     for _ in range(5):
         page.locator("[data-card-keyboard] [data-erase]").tap()
@@ -360,7 +360,7 @@ def test_meld_checker_second_wild_before_the_seventh_card(page, live_app, live_s
 
 
 def test_partnership_draw_seats_the_teams(page, live_server, shot) -> None:
-    """§5(a): cards 7, 8, 9, 10 drawn. Even against odd; the highest (Bia, 10) is the mão and
+    """Cards 7, 8, 9, 10 drawn. Even against odd; the highest (Bia, 10) is the mão and
     the others sit after her from the highest down: Bia, Dani (9), Ana (8), Caio (7). Teams
     Bia & Ana (10, 8; the mão's team first) and Dani & Caio (9, 7); the player before the mão,
     Caio, deals first."""

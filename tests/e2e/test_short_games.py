@@ -2,9 +2,9 @@
 Relógio game recorded by tapping (referee/views/short_flow.py), every page checked with axe and
 for sideways scrolling.
 
-Lift Smoke (rules.md §10): Ana, Bia, Caio, Dani; Dani deals the first hand; ante 1 (the table's
+Lift Smoke: Ana, Bia, Caio, Dani; Dani deals the first hand; ante 1 (the table's
 default). Bia is the last player holding cards: she takes the 4 antes (+3, the others −1 each)
-and deals the next hand (§10(d)).
+and deals the next hand.
 """
 
 from __future__ import annotations

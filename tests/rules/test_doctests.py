@@ -23,7 +23,7 @@ def test_doctests(name: str) -> None:
 
 
 def test_the_public_rules_functions_have_doctests() -> None:
-    """The worked examples live in docstrings too: at least the seed's Solo Nove and the
+    """The worked examples live in docstrings too: at least the rule text's Solo Nove and the
     fewest-transfers example must be there and run."""
     finder = doctest.DocTestFinder()
     counts = {

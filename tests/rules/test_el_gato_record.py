@@ -1,7 +1,7 @@
-"""El Gato hand records, options, seats and result (rules.md §3; issue 7; api.md).
+"""El Gato hand records, options, seats and result.
 
-§3(c): only 2, 4, 5, 8 or 10 players; the loser is seated. The optional order of running out
-(§3(b)) never names the loser and accounts for everyone else. The stake (issue 7, default 0)
+Only 2, 4, 5, 8 or 10 players; the loser is seated. The optional order of running out
+never names the loser and accounts for everyone else. The stake (default 0)
 is paid by the loser to each other player; with 0 nothing moves.
 """
 
@@ -48,20 +48,20 @@ def test_options_defaults_and_surface() -> None:
 
 
 def test_rank_orders() -> None:
-    """EG-1: sota (10) high down to the ace by default; ace high as the alternative."""
+    """Sota (10) high down to the ace by default; ace high as the alternative."""
     assert rank_order(DEFAULT) == ("10", "9", "8", "7", "6", "5", "4", "3", "2", "1")
     assert rank_order(ElGatoOptions(ranks="ace_high")) == ("1", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 
 
 @pytest.mark.parametrize("count", PLAYER_COUNTS)
 def test_every_card_is_dealt(count: int) -> None:
-    """§3(a): the 40 cards divide exactly among the players."""
+    """The 40 cards divide exactly among the players."""
     assert cards_each(count) * count == 40
 
 
 @pytest.mark.parametrize("count", [1, 3, 6, 7, 9, 11])
 def test_player_counts_that_do_not_divide_40_are_refused(count: int) -> None:
-    """§3(c): 3, 6, 7 and 9 are rejected (and anything outside 2-10)."""
+    """3, 6, 7 and 9 are rejected (and anything outside 2-10)."""
     players = tuple(f"P{i}" for i in range(count))
     with pytest.raises(RulesError) as info:
         parse({"loser": "P0"}, players)
@@ -78,7 +78,7 @@ def test_legal_counts_are_accepted(count: int) -> None:
 
 
 def test_seats() -> None:
-    """§3(a): the player to the dealer's left plays first; the deal then passes on."""
+    """The player to the dealer's left plays first; the deal then passes on."""
     hand = parse({"loser": "Bia"})
     assert first_speaker(PLAYERS, "Dani") == "Ana" and RULES.first_speaker(PLAYERS, "Ana", DEFAULT) == "Bia"
     assert RULES.next_dealer(PLAYERS, hand, DEFAULT) == "Ana" == next_dealer(PLAYERS, "Dani")
@@ -122,7 +122,7 @@ def test_not_a_json_object() -> None:
 
 
 def test_no_stake_only_records_the_result() -> None:
-    """§3(d): the text has no stakes; with the default stake 0 every delta is 0."""
+    """The text has no stakes; with the default stake 0 every delta is 0."""
     s = RULES.settle(parse({"loser": "Caio"}), DEFAULT)
     assert dict(s.deltas) == {p: 0 for p in PLAYERS} and not s.payments and s.carry == 0
     assert [str(line.text) for line in s.lines] == [

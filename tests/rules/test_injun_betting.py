@@ -1,6 +1,6 @@
 """The Injun betting as a state machine: after any prefix of actions, whose turn it is and
 which actions are legal (what the phone page offers), for Poker, Poker under match_highest
-and Brag (rules.md §4(c))."""
+and Brag."""
 
 from __future__ import annotations
 

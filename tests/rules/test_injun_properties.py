@@ -1,7 +1,7 @@
 """Property tests for Injun (hypothesis): random legal hands of both systems, played through
 the betting state machine, under random options.
 
-The settlement is compared with an oracle written here from rules.md §4(d)-(e) (not from the
+The settlement is compared with an oracle written here from the rule text (not from the
 engine). Invariants: the deltas sum to minus the net carry and every chip is accounted for;
 renaming the seats by a rotation rotates the deltas, and rotating the list of seats changes
 nothing; a record reads back the same after storage; the page's legal actions are exactly the
@@ -95,7 +95,7 @@ def hands(draw: st.DrawFn) -> tuple[tuple[str, ...], InjunOptions, dict[str, Any
 
 
 def oracle(players: tuple[str, ...], o: InjunOptions, raw: dict[str, Any]) -> tuple[dict[str, int], int]:
-    """rules.md §4(d) with the readings of §4(e), replayed independently: (deltas, chips left)."""
+    """The rule text with the readings of, replayed independently: (deltas, chips left)."""
     dealer = raw["dealer"]
     order = players[players.index(dealer) + 1 :] + players[: players.index(dealer) + 1]
     paid = {p: raw["ante"] for p in players}

@@ -1,4 +1,4 @@
-"""Injun hand records: shapes (400), every check of rules.md §4(c) refused with one sentence and
+"""Injun hand records: shapes (400), every check of the rule text refused with one sentence and
 the field it points at (422), the options, the seats and the record read back after storage."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ DEFAULT = InjunOptions()
 BRAG = InjunOptions(system="brag")
 MATCH = InjunOptions(poker_amounts="match_highest")
 
-#: The text's example (§4(c)): 20, then 20 + 2, then 22 + 5; Dani's equal bet closes.
+#: The text's example: 20, then 20 + 2, then 22 + 5; Dani's equal bet closes.
 TEXT_BETS: list[list[Any]] = [["Ana", {"bet": 20}], ["Bia", {"bet": 22}], ["Caio", {"bet": 27}], ["Dani", {"bet": 27}]]
 TEXT_CARDS = {"Ana": "K", "Bia": "5", "Caio": "Q", "Dani": "3"}
 
@@ -39,14 +39,14 @@ def refused(raw: Any, kind: type[RulesError], field: str | None, *words: str, op
 
 
 def test_the_text_example_is_a_legal_poker_betting() -> None:
-    """§4(c): "20 fichas, o segundo 20 mais 2, o terceiro 22 mais 5"; an equal bet closes."""
+    """"20 fichas, o segundo 20 mais 2, o terceiro 22 mais 5"; an equal bet closes."""
     hand = parse({"actions": TEXT_BETS, "cards": TEXT_CARDS})
     assert hand.system is System.POKER and hand.end is End.CALLED and hand.closed_by == "Dani"
     assert hand.finalists == P4 and dict(hand.paid) == {"Ana": 21, "Bia": 23, "Caio": 28, "Dani": 28}
     assert hand.chips == 100
 
 
-# --------------------------------------------------------------------------- §4(c) checks, Poker
+# --------------------------------------------------------------------------- the checks, Poker
 
 
 def test_the_table_has_2_to_15_players() -> None:
@@ -111,7 +111,7 @@ def test_an_unfinished_betting_is_refused() -> None:
 
 
 def test_under_match_highest_the_players_still_in_match_or_drop() -> None:
-    """INJ-2 alternative: after Dani's closing 27, Ana owes 7 and Bia 5 (Caio and Dani are level)."""
+    """Alternative: after Dani's closing 27, Ana owes 7 and Bia 5 (Caio and Dani are level)."""
     refused({"actions": TEXT_BETS, "cards": TEXT_CARDS}, IllegalCall, "actions", "Ana still has to act", options=MATCH)
     refused({"actions": [*TEXT_BETS, ["Ana", {"bet": 8}]]}, IllegalCall, "actions[4]", "exactly 7", options=MATCH)
     refused({"actions": [*TEXT_BETS, ["Ana", {"bet": 7}], ["Caio", {"bet": 1}]]}, IllegalCall, "actions[5]", "Bia acts now", options=MATCH)
@@ -119,7 +119,7 @@ def test_under_match_highest_the_players_still_in_match_or_drop() -> None:
     assert hand.end is End.CALLED and hand.owed and dict(hand.paid) == {"Ana": 28, "Bia": 23, "Caio": 28, "Dani": 28}
 
 
-# --------------------------------------------------------------------------- §4(c) checks, Brag
+# --------------------------------------------------------------------------- the checks, Brag
 
 
 def brag(*actions: list[Any], cards: dict[str, str] | None = None, **extra: Any) -> dict[str, Any]:
@@ -155,7 +155,7 @@ def test_closing_starts_a_new_pot() -> None:
 
 
 def test_the_ante_is_paid_in_brag_too() -> None:
-    """INJ-6: the ante is stated before the two systems split."""
+    """The ante is stated before the two systems split."""
     hand = parse(brag(["Ana", "drop"], ["Bia", "drop"], ["Caio", "drop"], ante=3))
     assert dict(hand.paid) == {"Ana": 3, "Bia": 3, "Caio": 3, "Dani": 3}
 
@@ -181,7 +181,7 @@ def test_no_card_is_shown_without_a_showdown() -> None:
 
 
 def test_a_survivor_who_takes_every_pot_shows_no_card() -> None:
-    """INJ-5 alternative: the survivor takes the closed pot too, so nothing is compared."""
+    """Alternative: the survivor takes the closed pot too, so nothing is compared."""
     raw = brag(["Ana", "close"], ["Bia", "bet"], ["Caio", "drop"], ["Dani", "drop"], cards={"Ana": "A"})
     refused(raw, InvalidInput, "cards.Bia", "card of Bia")  # default: Bia compares with Ana
     refused(raw, InconsistentHand, "cards.Ana", "No cards are compared", options=InjunOptions(surrender_closed="survivor_takes_all"))
@@ -267,7 +267,7 @@ def test_the_record_may_name_its_system_and_ante_over_the_tables() -> None:
 
 
 def test_seats_and_rotation() -> None:
-    """§4(a): betting starts at the dealer's left; INJ-1: the deal passes to the left."""
+    """Betting starts at the dealer's left; INJ-1: the deal passes to the left."""
     hand = parse({"actions": TEXT_BETS, "cards": TEXT_CARDS})
     assert RULES.first_speaker(P4, "Dani", DEFAULT) == "Ana"
     assert RULES.next_dealer(P4, hand, DEFAULT) == "Ana"

@@ -1,4 +1,4 @@
-"""Injun settlements (rules.md §4(d), with the readings of §4(e)): the pot and its winner in
+"""Injun settlements (the rule text, with the chosen readings): the pot and its winner in
 Poker, the Brag endings (a surrender, paying to see, closed pots), ties and the odd chip,
 chips carried in from the previous deal; every figure worked by hand from the rule text."""
 
@@ -29,11 +29,11 @@ def words(result: PotSettlement) -> str:
     return " / ".join(str(line.text) for line in result.lines)
 
 
-# --------------------------------------------------------------------------- Poker, §4(d)
+# --------------------------------------------------------------------------- Poker, the settlement
 
 
 def test_the_text_example_pot_goes_to_the_highest_card() -> None:
-    """§4(c)-(d): bets 20, 22, 27, 27 (closing); antes of 1; the pot is 100 and Ana's K wins.
+    """Bets 20, 22, 27, 27 (closing); antes of 1; the pot is 100 and Ana's K wins.
     Winner: pot minus own chips; every other player: minus own chips."""
     result = outcome({"actions": TEXT_BETS, "cards": {"Ana": "K", "Bia": "5", "Caio": "Q", "Dani": "3"}})
     assert dict(result.deltas) == {"Ana": 79, "Bia": -23, "Caio": -28, "Dani": -28}
@@ -45,7 +45,7 @@ def test_the_text_example_pot_goes_to_the_highest_card() -> None:
 
 
 def test_the_chips_of_players_who_dropped_stay_in_the_pot() -> None:
-    """§4(d): the pot includes the bets of players who dropped."""
+    """The pot includes the bets of players who dropped."""
     raw = {"actions": [["Ana", {"bet": 5}], ["Bia", {"bet": 8}], ["Caio", "drop"], ["Dani", {"bet": 9}], ["Ana", "drop"], ["Bia", {"bet": 9}]], "cards": {"Bia": "J", "Dani": "10"}}
     result = outcome(raw)
     # pot: 4 antes + 5 + 8 + 9 + 9 = 35; Bia put in 18
@@ -60,7 +60,7 @@ def test_players_who_have_not_bet_yet_go_to_the_showdown_too() -> None:
 
 
 def test_match_highest_changes_the_net_when_the_winner_put_in_the_most() -> None:
-    """INJ-2: Ana bets 10, Bia 50, Ana 50 (closing): Ana has 60 in, Bia 50."""
+    """Ana bets 10, Bia 50, Ana 50 (closing): Ana has 60 in, Bia 50."""
     two = ("Ana", "Bia")
     bets = [["Ana", {"bet": 10}], ["Bia", {"bet": 50}], ["Ana", {"bet": 50}]]
     literal = outcome({"actions": bets, "cards": {"Ana": "A", "Bia": "K"}}, players=two)
@@ -78,7 +78,7 @@ def test_match_highest_changes_the_net_when_the_winner_put_in_the_most() -> None
 
 
 def test_everyone_drops_but_one() -> None:
-    """INJ-4: the survivor takes the pot without a showdown."""
+    """The survivor takes the pot without a showdown."""
     result = outcome({"actions": [["Ana", {"bet": 4}], ["Bia", "drop"], ["Caio", "drop"], ["Dani", "drop"]]})
     assert dict(result.deltas) == {"Ana": 3, "Bia": -1, "Caio": -1, "Dani": -1}
     text = words(result)
@@ -97,7 +97,7 @@ TIE = {"actions": [["Ana", {"bet": 2}], ["Bia", {"bet": 2}]], "cards": {"Ana": "
 
 
 def test_a_tie_splits_the_pot_and_the_odd_chip_stays_for_the_next_deal() -> None:
-    """INJ-3 default: pot 3 + 4 = 7, 3 each, 1 chip stays on the table."""
+    """Default: pot 3 + 4 = 7, 3 each, 1 chip stays on the table."""
     result = outcome(TIE, players=P3)
     assert dict(result.deltas) == {"Ana": 0, "Bia": 0, "Caio": -1}
     assert result.carry == 1 and result.carried_out == 1
@@ -138,7 +138,7 @@ def test_three_way_tie_two_odd_chips() -> None:
     assert dict(outcome(raw, InjunOptions(odd_chip="dealer_left")).deltas) == {"Ana": 2, "Bia": 0, "Caio": -1, "Dani": -1}
 
 
-# --------------------------------------------------------------------------- Brag, §4(d)
+# --------------------------------------------------------------------------- Brag, the settlement
 
 
 def brag(*actions: list[Any], cards: dict[str, str] | None = None, **extra: Any) -> dict[str, Any]:
@@ -149,7 +149,7 @@ def brag(*actions: list[Any], cards: dict[str, str] | None = None, **extra: Any)
 
 
 def test_brag_the_last_of_two_wins_by_persistence() -> None:
-    """§4(d): when one of the last two gives up, the other wins without a showdown, "mesmo
+    """When one of the last two gives up, the other wins without a showdown, "mesmo
     que a sua carta não seja maior"."""
     raw = brag(["Ana", "bet"], ["Bia", "drop"], ["Caio", "bet"], ["Ana", "bet"], ["Caio", "bet"], ["Ana", "drop"])
     result = outcome(raw, players=P3)
@@ -159,7 +159,7 @@ def test_brag_the_last_of_two_wins_by_persistence() -> None:
 
 
 def test_brag_paying_to_see() -> None:
-    """§4(d): the one who asks puts in 2 chips; the higher card wins the pot."""
+    """The one who asks puts in 2 chips; the higher card wins the pot."""
     raw = brag(["Ana", "bet"], ["Bia", "drop"], ["Caio", "bet"], ["Ana", "see"], cards={"Ana": "7", "Caio": "J"})
     result = outcome(raw, players=P3)
     # pot: 3 antes + 1 + 1 + 2 = 7; Caio put in 2
@@ -168,7 +168,7 @@ def test_brag_paying_to_see() -> None:
 
 
 def test_brag_equal_cards_share_the_pot() -> None:
-    """§4(d): "as fichas serão repartidas"; 5 chips between two: 2 each, 1 stays (INJ-3)."""
+    """"as fichas serão repartidas"; 5 chips between two: 2 each, 1 stays."""
     result = outcome(brag(["Ana", "bet"], ["Bia", "see"], cards={"Ana": "K", "Bia": "K"}), players=("Ana", "Bia"))
     assert dict(result.deltas) == {"Ana": 0, "Bia": -1} and result.carry == 1
 
@@ -177,7 +177,7 @@ CLOSED = (["Ana", "bet"], ["Bia", "bet"], ["Caio", "bet"], ["Dani", "drop"], ["A
 
 
 def test_brag_closed_pot_is_contested_by_the_two_who_went_on_and_the_closer() -> None:
-    """§4(d): "o primeiro 'monte' será disputado pelos dois jogadores que continuaram mais
+    """"o primeiro 'monte' será disputado pelos dois jogadores que continuaram mais
     aquele que havia fechado o 'monte'"; the second by the two who went on.
     Pot 1: 4 antes + 3 bets = 7; pot 2: Bia 2 + Caio 1 + 2 to see = 5."""
     result = outcome(brag(*CLOSED, cards={"Ana": "A", "Bia": "K", "Caio": "Q"}))
@@ -191,7 +191,7 @@ def test_brag_closed_pot_is_contested_by_the_two_who_went_on_and_the_closer() ->
 
 
 def test_brag_surrender_after_a_closed_pot() -> None:
-    """INJ-5: Caio gives up after Ana closed; Bia takes the last pot and compares cards with
+    """Caio gives up after Ana closed; Bia takes the last pot and compares cards with
     Ana for the closed one (default), or takes everything (alternative). Pot 1: 7; pot 2: 1."""
     actions = (["Ana", "bet"], ["Bia", "bet"], ["Caio", "bet"], ["Dani", "drop"], ["Ana", "close"], ["Bia", "bet"], ["Caio", "drop"])
     result = outcome(brag(*actions, cards={"Ana": "A", "Bia": "K"}))
@@ -211,7 +211,7 @@ def test_brag_a_closing_that_leaves_one_player_betting() -> None:
 
 
 def test_brag_two_closed_pots() -> None:
-    """INJ-5: each closed pot goes to its closer, the later closers and those still betting."""
+    """Each closed pot goes to its closer, the later closers and those still betting."""
     actions = (["Ana", "bet"], ["Bia", "drop"], ["Caio", "bet"], ["Dani", "bet"], ["Ana", "close"], ["Caio", "bet"], ["Dani", "bet"], ["Caio", "see"])
     # One closed pot first: 4 antes + 3 bets = 7 for Ana, Caio and Dani; the last pot,
     # Caio 1 + Dani 1 + 2 to see = 4, for Caio and Dani. Caio's A takes both.

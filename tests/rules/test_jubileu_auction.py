@@ -1,10 +1,10 @@
-"""The Jubileu auction against rules.md §1(c) (J-L1 to J-L13) and the chosen readings of §1(e).
+"""The Jubileu auction against the rule text and the chosen readings.
 
-Seats (api.md conventions): players are listed in order of play, the first dealer is the last in
+Seats: players are listed in order of play, the first dealer is the last in
 the list and the player after the dealer speaks first. Here the dealer is Dani, so Ana speaks
 first, then Bia, Caio, Dani.
 
-The expected ranks and tiers below are transcribed from the hierarchy table of rules.md §1(c)
+The expected ranks and tiers below are transcribed from the hierarchy table of the rule text
 (column "#"), not read from the engine, so the legality matrix is an independent reading.
 """
 
@@ -20,7 +20,7 @@ from referee.rules.jubileu import PASSO, Auction, Bid, Call, JubileuOptions, Pas
 PLAYERS = ("Ana", "Bia", "Caio", "Dani")
 DEALER = "Dani"
 
-#: rules.md §1(c), hierarchy table: slug -> "#" (equal numbers are the tiers A (5) and B (9)).
+#: The hierarchy table: slug -> "#" (equal numbers are the tiers A (5) and B (9)).
 SPEC_RANK: dict[str, int] = {
     "jubileu": 1,
     "jubileu_da_ultima": 2,
@@ -47,7 +47,7 @@ SPEC_RANK: dict[str, int] = {
 ALL_BIDS = tuple(SPEC_RANK)
 TIER_A = ("meia_miseria", "solo_oito", "solo_oito_da_ultima")
 TIER_B = ("solo_dez", "solo_dez_da_ultima", "miseria")
-#: Same-rank calls the text allows (J-L3, J-L4); ("meia_miseria", "meia_miseria") is a join.
+#: Same-rank calls the text allows; ("meia_miseria", "meia_miseria") is a join.
 SPEC_TIER_LEGAL = {
     ("solo_oito", "solo_oito_da_ultima"),
     ("solo_dez", "solo_dez_da_ultima"),
@@ -112,7 +112,7 @@ def assert_illegal(auction: Auction, player: str, slug: str, *reason: str) -> Il
 
 
 def spec_legal_over(standing: str, new: str) -> bool:
-    """J-L1 to J-L4 for a call by the next player, JO eligibility set aside (option "anyone")."""
+    """To J-L4 for a call by the next player, JO eligibility set aside (option "anyone")."""
     if SPEC_RANK[new] != SPEC_RANK[standing]:
         return SPEC_RANK[new] > SPEC_RANK[standing]
     return (standing, new) in SPEC_TIER_LEGAL
@@ -396,7 +396,7 @@ def test_j_l7_standing_jo_by_someone_else_lets_the_forced_player_pass() -> None:
     assert_illegal(auction, "Bia", "jogo_obrigatorio", "already been bid")
 
 
-# --------------------------------------------------------------------------- joining Meia Miséria (J-L3, JUB-7)
+# --------------------------------------------------------------------------- joining Meia Miséria
 
 
 def test_join_in_turn() -> None:
@@ -701,7 +701,7 @@ def test_three_passes_forced_player_still_cannot_pass_below_jo() -> None:
 
 # --------------------------------------------------------------------------- J-L8 to J-L13: the checks on the record
 #
-# These run when the contract details are entered after the auction (J-L5). One legal and one
+# These run when the contract details are entered after the auction. One legal and one
 # illegal case per rule; tests/rules/test_jubileu_record.py covers them in depth.
 
 BASE = {"dealer": "Dani", "ultima": "copas"}
@@ -722,12 +722,12 @@ MISERIA_ANA = [("Ana", "miseria"), ("Bia", "passo"), ("Caio", "passo"), ("Dani",
 T_7 = {"Ana": 4, "Bia": 3, "Caio": 3, "Dani": 3}
 
 RULE_CASES: list[tuple[str, dict[str, object], type[RulesError] | None, str]] = [
-    # J-L8: the called ace is never the trump ace; the partner is not the declarer
+    # the called ace is never the trump ace; the partner is not the declarer
     ("J-L8 ok", record(JUB_ANA, trump="paus", called="ouros", partner="Caio", tricks=T_7), None, ""),
     ("J-L8 trump ace", record(JUB_ANA, trump="paus", called="paus", partner="Caio", tricks=T_7), InconsistentHand, "trump"),
     ("J-L8 última ace", record(JDU_ANA, called="copas", partner="Caio", tricks=T_7), InconsistentHand, "trump"),
     ("J-L8 self", record(JUB_ANA, trump="paus", called="ouros", partner="Ana", tricks=T_7), InconsistentHand, "partner"),
-    # J-L9: the trump of a "da Última" contract is the última
+    # the trump of a "da Última" contract is the última
     ("J-L9 ok", record(SSDU_ANA, trump="copas", tricks=T_7), None, ""),
     ("J-L9 other", record(SSDU_ANA, trump="paus", tricks=T_7), InconsistentHand, "última"),
     ("J-L9 JdU other", record(JDU_ANA, trump="paus", called="ouros", partner="Caio", tricks=T_7), InconsistentHand, "última"),
@@ -740,12 +740,12 @@ RULE_CASES: list[tuple[str, dict[str, object], type[RulesError] | None, str]] = 
     ("J-L11 trump=king", {**record(JO_CAIO, trump="ouros", called="ouros", partner="Bia", tricks=T_7), "aces": {"Caio": 4}}, InconsistentHand, "called king"),
     ("J-L11 king self", {**record(JO_CAIO, trump="ouros", called="paus", partner="Caio", tricks=T_7), "aces": {"Caio": 4}}, InconsistentHand, "partner"),
     ("J-L11 3 aces self", {**record(JO_CAIO, trump="ouros", partner="Caio", tricks=T_7), "aces": {"Caio": 3}}, InconsistentHand, "partner"),
-    # J-L12: tricks 0..13, adding up to 13 (all four entered), several MM declarers' sum <= 13 follows
+    # tricks 0..13, adding up to 13 (all four entered), several MM declarers' sum <= 13 follows
     ("J-L12 ok", record(MM_ANA_CAIO, tricks={"Ana": 1, "Bia": 6, "Caio": 0, "Dani": 6}), None, ""),
     ("J-L12 sum", record(SOLO_ANA, trump="paus", tricks={"Ana": 7, "Bia": 2, "Caio": 2, "Dani": 3}), InconsistentHand, "14"),
     ("J-L12 range", record(SOLO_ANA, trump="paus", tricks={"Ana": 14, "Bia": 0, "Caio": 0, "Dani": -1}), InconsistentHand, "0 to 13"),
     ("J-L12 whole", record(SOLO_ANA, trump="paus", tricks={"Ana": 7.0, "Bia": 2, "Caio": 2, "Dani": 2}), InvalidInput, "whole number"),
-    # J-L13: misère contracts have no overtricks -> covered by settlement: here the record is legal
+    # misère contracts have no overtricks -> covered by settlement: here the record is legal
     ("J-L13 record", record(MISERIA_ANA, trump="paus", tricks={"Ana": 0, "Bia": 5, "Caio": 4, "Dani": 4}), None, ""),
 ]
 

@@ -1,7 +1,7 @@
 """Property tests for Jubileu (hypothesis): random legal auctions and random complete hands.
 
-The settlement is compared with an oracle written here from rules.md §1(d) and §1(e), and the
-in-turn legality of every call with an oracle written from §1(c) J-L1 to J-L7; both use the
+The settlement is compared with an oracle written here from the rule text, and the
+in-turn legality of every call with an oracle written from the rule text J-L1 to J-L7; both use the
 hierarchy table transcribed below, not the engine's ladder.
 """
 
@@ -19,7 +19,7 @@ from referee.rules.jubileu import ALL_CALLS, PASSO, Auction, Bid, Call, JubileuO
 PLAYERS = ("Ana", "Bia", "Caio", "Dani")
 SUITS = [s.value for s in Suit]
 
-#: rules.md §1(c): slug -> (#, T, v, misère?, partnership?, trump: "declarer" | "ultima" | "none" | "partner")
+#: The hierarchy table: slug -> (#, T, v, misère?, partnership?, trump: "declarer" | "ultima" | "none" | "partner")
 TABLE: dict[str, tuple[int, int, int, bool, bool, str]] = {
     "jubileu": (1, 7, 2, False, True, "declarer"),
     "jubileu_da_ultima": (2, 7, 2, False, True, "ultima"),
@@ -78,7 +78,7 @@ def rank(slug: str) -> int:
 
 
 def oracle_in_turn_legal(auction: Auction, player: str, call: Call, last: tuple[str, Call] | None) -> bool | None:
-    """§1(c) J-L1..J-L7 for the player to speak; None where the oracle does not decide (joins
+    """The rule text J-L1..J-L7 for the player to speak; None where the oracle does not decide (joins
     under not_passed + three_passes)."""
     options = auction.options
     forced = auction.aces.get(player, 0) >= 3
@@ -167,7 +167,7 @@ def test_random_legal_auctions(data: st.DataObject, options: JubileuOptions, ace
     contract = auction.contract
     bids = [c for _, c in calls if c is not PASSO]
     assert (contract is None) == (not bids)
-    # J-L7: a holder of 3 or 4 aces never lets the hand end below JO or all-pass
+    # a holder of 3 or 4 aces never lets the hand end below JO or all-pass
     if aces:
         assert contract is not None and rank(contract.bid.value) >= JO_RANK
         holder = next(iter(aces))
@@ -220,7 +220,7 @@ def test_a_truncated_auction_is_incomplete(data: st.DataObject, options: Jubileu
 
 
 def oracle_amount(slug: str, t: int, options: JubileuOptions, *, partnership: bool) -> tuple[bool, int]:
-    """rules.md §1(d): (made?, amount per paying player)."""
+    """The rule text: (made?, amount per paying player)."""
     _, T, v, misere, _, _ = TABLE[slug]
     if misere:
         if t == T:

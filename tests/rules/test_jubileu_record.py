@@ -1,6 +1,6 @@
-"""parse_hand: the posted Jubileu record (api.md "Jubileu hand record") against rules.md §1(b)-(c).
+"""Parse_hand: the posted Jubileu record against the rule text.
 
-Error kinds (errors.py, api.md): InvalidInput is a malformed request (400): wrong type, missing
+Error kinds (errors.py, docs/api.md): InvalidInput is a malformed request (400): wrong type, missing
 field, unknown field. UnknownPlayer and the rule breaks (IllegalCall, InconsistentHand) are 422.
 Players in order of play, dealer Dani, so Ana speaks first.
 """
@@ -18,7 +18,7 @@ from referee.rules.jubileu import RULES, Bid, JubileuOptions, parse_hand, settle
 PLAYERS = ("Ana", "Bia", "Caio", "Dani")
 DEFAULT = JubileuOptions()
 
-#: rules.md §1(c) table, column "Trump": who names it.
+#: The hierarchy table, column "Trump": who names it.
 DECLARER_TRUMP = [
     "solo_sete", "solo_oito", "solo_nove", "solo_dez", "miseria", "solo_onze", "solo_doze", "solo_treze",
     "miseria_aberta", "miseria_aberta_com_coloquio",
@@ -178,7 +178,7 @@ def test_zero_aces_is_the_same_as_absent() -> None:
     assert dict(hand.aces) == {}
 
 
-# --------------------------------------------------------------------------- trump per bid family (J-L9, J-L10)
+# --------------------------------------------------------------------------- trump per bid family
 
 
 @pytest.mark.parametrize("bid", ULTIMA_SOLOS)
@@ -236,7 +236,7 @@ def test_trump_must_be_a_suit(bad: object) -> None:
     refused(direct("solo_sete", trump=bad), InvalidInput, field="trump")
 
 
-# --------------------------------------------------------------------------- Jubileu / Jubileu da Última (J-L8, JUB-11)
+# --------------------------------------------------------------------------- Jubileu / Jubileu da Última
 
 
 def test_jubileu_details() -> None:
@@ -270,7 +270,7 @@ def test_jubileu_partner_is_not_the_declarer(bid: str) -> None:
 
 
 def test_jubileu_self_ace_solo_option_settles_as_a_solo_at_jubileu_value() -> None:
-    """JUB-11 alternative: he plays alone, ±2 with each of three (v = 2, T = 7)."""
+    """Alternative: he plays alone, ±2 with each of three (v = 2, T = 7)."""
     options = JubileuOptions(jubileu_self_ace="solo")
     raw = direct("jubileu", trump="paus", called="espadas", partner="Ana", tricks={"Ana": 7, "Bia": 2, "Caio": 2, "Dani": 2})
     hand = parse(raw, options)
@@ -285,7 +285,7 @@ def test_jubileu_self_ace_solo_option_settles_as_a_solo_at_jubileu_value() -> No
     assert dict(settle(parse(raw, opts), opts).deltas) == {"Ana": 12, "Bia": -4, "Caio": -4, "Dani": -4}
 
 
-# --------------------------------------------------------------------------- Jogo Obrigatório (J-L6, J-L11, JUB-10)
+# --------------------------------------------------------------------------- Jogo Obrigatório
 
 
 def jo(aces: int, **details: Any) -> dict[str, Any]:
@@ -335,7 +335,7 @@ def test_jo_three_aces_self_partner_refused_even_with_self_king_option() -> None
 
 
 def test_jo_self_king_solo_option_settles_as_a_solo_for_eight_at_three() -> None:
-    """JUB-10 alternative: playing alone for 8 tricks at 3 chips as a solo."""
+    """Alternative: playing alone for 8 tricks at 3 chips as a solo."""
     options = JubileuOptions(jogo_obrigatorio_self_king="solo")
     hand = parse(jo(4, trump="espadas", called="ouros", partner="Caio", tricks={"Ana": 2, "Bia": 1, "Caio": 8, "Dani": 2}), options)
     assert dict(settle(hand, options).deltas) == {"Ana": -3, "Bia": -3, "Caio": 9, "Dani": -3}
@@ -344,7 +344,7 @@ def test_jo_self_king_solo_option_settles_as_a_solo_for_eight_at_three() -> None
     assert dict(settle(hand, options).deltas) == {"Ana": 4, "Bia": 4, "Caio": -12, "Dani": 4}
 
 
-# --------------------------------------------------------------------------- tricks (J-L12)
+# --------------------------------------------------------------------------- tricks
 
 
 @pytest.mark.parametrize(
@@ -465,7 +465,7 @@ def test_all_pass_record() -> None:
         refused({**raw, key: value}, InconsistentHand, field=key)
 
 
-# --------------------------------------------------------------------------- the api.md example
+# --------------------------------------------------------------------------- the docs/api.md example
 
 
 API_EXAMPLE = {
@@ -482,8 +482,8 @@ API_EXAMPLE = {
 
 def test_api_example_parses_and_settles() -> None:
     """JO by Caio (3 aces), partner Bia: side tricks 5 + 4 = 9 against 8 needed, made with one
-    overtrick, so a = v + o = 3 + 1 = 4 from each defender (§1(d)); the defender after Caio in
-    order of play (Dani) pays Caio, the other (Ana) pays Bia (JUB-12)."""
+    overtrick, so a = v + o = 3 + 1 = 4 from each defender; the defender after Caio in
+    order of play (Dani) pays Caio, the other (Ana) pays Bia."""
     hand = parse(API_EXAMPLE)
     assert hand.contract is not None
     assert (hand.contract.bid, hand.contract.declarers) == (Bid.JOGO_OBRIGATORIO, ("Caio",))

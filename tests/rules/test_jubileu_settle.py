@@ -1,6 +1,6 @@
-"""Jubileu settlement: golden examples from the seed text and rules.md §1(d)/(e), worked by hand.
+"""Jubileu settlement: golden examples from the rule text and its chosen readings, worked by hand.
 
-Notation of rules.md §1(d): T tricks needed, t tricks made by the declaring side, v chip value,
+Notation of the rule text: T tricks needed, t tricks made by the declaring side, v chip value,
 a the amount per paying player. Success: a = v + o (o = t - T overtricks). Failure: a = v +
 max(0, s - 1) with s the shortfall. Solo: declarer ±3a; partnership: declarer and partner ±a each.
 Players in order of play Ana, Bia, Caio, Dani; dealer Dani.
@@ -51,7 +51,7 @@ def solo(declarer: str, a: int) -> dict[str, int]:
     return {p: 3 * a if p == declarer else -a for p in PLAYERS}
 
 
-# --------------------------------------------------------------------------- the seed's worked examples
+# --------------------------------------------------------------------------- the rule text's worked examples
 
 
 def test_seed_solo_nove_with_7_tricks_pays_4_plus_1_to_each() -> None:
@@ -66,12 +66,12 @@ def test_seed_solo_nove_with_8_tricks_pays_only_4() -> None:
 
 
 def test_jub4_solo_sete_made_with_9_tricks() -> None:
-    """JUB-4: two overtricks, a = 2 + 2 = 4 from each opponent: +12."""
+    """Two overtricks, a = 2 + 2 = 4 from each opponent: +12."""
     assert deltas("solo_sete", ["Ana"], tricks_for(Ana=9)) == {"Ana": 12, "Bia": -4, "Caio": -4, "Dani": -4}
 
 
 def test_jub5_miseria_failed_with_2_tricks() -> None:
-    """JUB-5: margin 2, a = 5 + (2 - 1) = 6 to each: -18."""
+    """Margin 2, a = 5 + (2 - 1) = 6 to each: -18."""
     assert deltas("miseria", ["Ana"], tricks_for(Ana=2)) == {"Ana": -18, "Bia": 6, "Caio": 6, "Dani": 6}
 
 
@@ -197,7 +197,7 @@ def test_several_meia_miseria_declarers_in_any_order_settle_alike() -> None:
 
 
 def test_all_failing_with_different_margins_the_two_readings_differ() -> None:
-    """The digest (JUB-6) says both readings coincide when all fail. That holds only when their
+    """The digest says both readings coincide when all fail. That holds only when their
     amounts are equal: here Ana fails by 1 (a = 3) and Bia with 3 tricks (a = 4), so under
     "everyone" Bia also pays Ana 4 while Ana pays Bia 3. Documented, not a bug (see the report)."""
     tricks = {"Ana": 0, "Bia": 3, "Caio": 5, "Dani": 5}
@@ -305,7 +305,7 @@ def test_misere_margin_flat_does_not_touch_plus_contracts() -> None:
 
 # --------------------------------------------------------------------------- chip values, made exactly
 
-#: rules.md §1(c) hierarchy table: (T, v, partnership) per bid.
+#: The hierarchy table: (T, v, partnership) per bid.
 TABLE = [
     ("jubileu", 7, 2, True),
     ("jubileu_da_ultima", 7, 2, True),

@@ -1,8 +1,7 @@
 """Property tests for the Kentucky Derby (hypothesis): random races dealt from a shuffled deck
 under random options, random bets and carried pots.
 
-The race (default judging) and the payout are compared with oracles written here from rules.md
-§9(d) and §9(e), not from the engine; invariants: the deltas sum to minus the net carry, chips
+The race (default judging) and the payout are compared with oracles written here from the rule text, not from the engine; invariants: the deltas sum to minus the net carry, chips
 left on the table are never negative, rotating or renaming the seats moves the deltas with the
 names, and a record reads back the same after storage.
 """
@@ -69,7 +68,7 @@ def races(draw: st.DrawFn) -> tuple[tuple[str, ...], DerbyOptions, dict[str, Any
 
 
 def move(card: DerbyCard, horse: Suit, position: int, o: DerbyOptions) -> int:
-    """§9(d) as a lookup, in half spaces, with KD-1 to KD-3."""
+    """As a lookup, in half spaces, with KD-1 to KD-3."""
     red = {Suit.COPAS, Suit.OUROS}
     same = (card.suit in red) == (horse in red)
     own = card.suit == horse
@@ -88,7 +87,7 @@ def move(card: DerbyCard, horse: Suit, position: int, o: DerbyOptions) -> int:
 
 
 def oracle_winner(cards: list[DerbyCard], o: DerbyOptions) -> tuple[set[Suit], int]:
-    """KD-4 default: judge after full rounds; crossers run a tie-break among themselves until
+    """Default: judge after full rounds; crossers run a tie-break among themselves until
     one is strictly ahead after a round. Returns the winners and how many cards it took
     (the cards run out: the furthest ahead among those running)."""
     pos = {h: 0 for h in HORSES}
@@ -119,7 +118,7 @@ def oracle_winner(cards: list[DerbyCard], o: DerbyOptions) -> tuple[set[Suit], i
 
 
 def oracle_deltas(players: tuple[str, ...], o: DerbyOptions, raw: dict[str, Any], winners: set[str], second: set[str]) -> tuple[dict[str, int], int]:
-    """§9(d), KD-7, KD-8: the deltas and the chips left on the table."""
+    """The deltas and the chips left on the table."""
     bets = raw["bets"]
     stake = {p: raw["pingo"] + bets[p]["amount"] for p in players}
     pot = sum(stake.values()) + raw["carried_in"]

@@ -1,5 +1,4 @@
-"""Kentucky Derby: the movement table and the race replayed card by card (rules.md §9(c), §9(d),
-§9(e) KD-1 to KD-6 and KD-9)."""
+"""Kentucky Derby: the movement table and the race replayed card by card (KD-1 to KD-6 and KD-9)."""
 
 from __future__ import annotations
 
@@ -45,20 +44,20 @@ def halves(race: Any) -> dict[str, int]:
 
 
 # Copas runs K, Q, J, 10 of its own suit (5 + 4 + 3 + 3 = 15 half spaces); the others only get
-# cards of the other colour, which do not move them (KD-1). Copas crosses alone in round 4.
+# cards of the other colour, which do not move them. Copas crosses alone in round 4.
 SOLO = ("K♥ 3♠ 3♦ 3♥", "Q♥ 4♠ 4♦ 4♥", "J♥ 5♠ 5♦ 5♥", "10♥ 6♠ 6♦ 6♥")
-# Copas and paus both reach 15 in round 4: a tie-break between them (KD-4).
+# Copas and paus both reach 15 in round 4: a tie-break between them.
 BOTH = ("K♥ 3♠ 3♦ 3♥", "Q♥ 4♠ 4♦ 4♥", "J♥ 5♠ 5♦ 5♥", "10♥ 6♠ 6♦ 10♣")
 BOTH_PAUS = ("K♥ 3♠ 3♦ K♣", "Q♥ 4♠ 4♦ Q♣", "J♥ 5♠ 5♦ J♣", "10♥ 6♠ 6♦ 10♣")
 
 
-# --------------------------------------------------------------------------- §9(d) the table
+# --------------------------------------------------------------------------- the movement table
 
 
 @pytest.mark.parametrize(
     ("text", "horse", "expected"),
     [
-        # §9(d) worked examples
+        # worked examples
         ("K♥", C, 5),  # K♥ on the ♥ ace: 2 + 0.5 = 2.5 spaces
         ("9♠", E, 3),  # 9♠ on the ♠ ace: 1 + 0.5
         ("9♣", E, 2),  # 9♣ on the ♠ ace: 1
@@ -76,7 +75,7 @@ BOTH_PAUS = ("K♥ 3♠ 3♦ K♣", "Q♥ 4♠ 4♦ Q♣", "J♥ 5♠ 5♦ J♣"
         ("6♣", E, 1),
         ("2♦", C, -1),  # 2 of the same colour
         ("2♣", C, -2),  # 2 of the other colour
-        ("2♥", C, -1),  # KD-2 default: a Two of the own suit still goes back half a space
+        ("2♥", C, -1),  # default: a Two of the own suit still goes back half a space
         # KD-1: 3 to 10 of the other colour do not move the horse
         ("7♠", C, 0),
         ("10♣", O, 0),
@@ -98,7 +97,7 @@ def test_kd2_any_card_bonus_makes_the_own_two_neutral() -> None:
 def test_a_two_on_the_start_line_does_not_move_and_backward_moves_stop_at_the_start() -> None:
     assert advance(0, dc("2♣"), C, DEFAULT) == 0
     assert advance(0, dc("2♦"), C, DEFAULT) == 0
-    assert advance(1, dc("2♣"), C, DEFAULT) == 0  # KD-3: at 0.5 a Two of the other colour takes it to 0
+    assert advance(1, dc("2♣"), C, DEFAULT) == 0  # at 0.5 a Two of the other colour takes it to 0
     assert advance(1, dc("2♦"), C, DEFAULT) == 0
     assert advance(6, dc("2♣"), C, DEFAULT) == 4
 
@@ -137,7 +136,7 @@ def test_one_horse_crossing_at_the_end_of_a_round_wins() -> None:
 
 
 def test_the_round_is_finished_before_judging() -> None:
-    """KD-4: copas is past the line after card 13, but the race is judged after paus's card."""
+    """Copas is past the line after card 13, but the race is judged after paus's card."""
     race = replay(cards(*SOLO)[:13], DEFAULT)
     assert race.positions[C] == 15 and not race.over and race.expecting is O
 
@@ -152,7 +151,7 @@ def test_two_crossing_in_the_same_round_run_a_tie_break() -> None:
 
 
 def test_a_tie_break_repeats_while_level_even_past_the_line() -> None:
-    """The seed: more cards "mesmo que isso ocorra após a linha de chegada"."""
+    """The rule text: more cards "mesmo que isso ocorra após a linha de chegada"."""
     level = replay(cards(*BOTH_PAUS, "7♦ 7♠"), DEFAULT)  # both +1 space: 17 and 17
     assert not level.over and level.expecting is C
     race = replay(cards(*BOTH_PAUS, "7♦ 7♠", "2♣ 8♠"), DEFAULT)  # copas back to 15, paus 19
@@ -191,7 +190,7 @@ def test_kd4_alternative_b_the_furthest_ahead_wins_at_the_end_of_the_round() -> 
 
 def test_second_place_is_played_with_more_than_six_players() -> None:
     assert [second_place_in_play(n, DEFAULT) for n in (3, 5, 6, 7, 12)] == [False, False, False, True, True]
-    assert second_place_in_play(6, DerbyOptions(second_place="from_6"))  # KD-5 alternative
+    assert second_place_in_play(6, DerbyOptions(second_place="from_6"))  # alternative
     assert not second_place_in_play(9, DerbyOptions(second_place="never"))
 
 
@@ -249,7 +248,7 @@ def test_a_tie_at_the_top_when_the_cards_run_out_shares_first_place() -> None:
     assert "share first place" in str(race.notes[-1].text)
 
 
-# --------------------------------------------------------------------------- §9(c) the cards
+# --------------------------------------------------------------------------- the cards
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
 """Kentucky Derby race records: shapes (400), rule breaks (422) with the sentence and the field
-they point at (rules.md §9(b), §9(c); api.md), the options, the seats and the round trip."""
+they point at, the options, the seats and the round trip."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def test_amounts_and_pingo_default_to_the_table_options() -> None:
 
 
 def test_the_result_alone_is_enough() -> None:
-    """§9(b): "or simply the winning horse (and second-place horse for more than 6 players)"."""
+    """"or simply the winning horse (and second-place horse for more than 6 players)"."""
     hand = parse(race(cards=..., winner="paus"))
     assert hand.winners == (Suit.PAUS,) and hand.cards is None and hand.race is None
     assert parse(hand.to_json()) == hand
@@ -116,7 +116,7 @@ def test_dealer_from_the_record_wins_over_rotation() -> None:
         (race(carried_in=1.5), InvalidInput, "carried_in", ["whole number"]),
         (race(bets=...), InvalidInput, "bets", ["each player's bet"]),
         (race(bets=[["Ana", "copas"]]), InvalidInput, "bets", ["each player's bet"]),
-        # §9(c): each player bets on exactly one horse
+        # each player bets on exactly one horse
         (race(bets={k: v for k, v in bets().items() if k != "Caio"}), InvalidInput, "bets.Caio", ["Caio has no bet"]),
         (race(bets={**bets(), "Ana": {"horse": ["copas", "paus"], "amount": 1}}), InconsistentHand, "bets.Ana.horse", ["exactly one horse", "not 2"]),
         (race(bets={**bets(), "Zé": {"horse": "copas", "amount": 1}}), UnknownPlayer, "bets.Zé", ["not seated"]),
@@ -125,7 +125,7 @@ def test_dealer_from_the_record_wins_over_rotation() -> None:
         (race(bets={**bets(), "Ana": {"horse": "copas", "amount": 0}}), InconsistentHand, "bets.Ana.amount", ["at least 1 chip"]),
         (race(bets={**bets(), "Ana": {"horse": "copas", "amount": True}}), InvalidInput, "bets.Ana.amount", ["whole number"]),
         (race(bets={**bets(), "Ana": {"horse": "copas", "odds": 2}}), InvalidInput, "bets.Ana", ["horse", "amount"]),
-        # §9(c): cards one per ace in turn, ♥ ♦ ♠ ♣
+        # cards one per ace in turn, ♥ ♦ ♠ ♣
         (race(cards=cards(*SOLO)[:1] + [{"rank": "3", "suit": "espadas", "horse": "paus"}]), InconsistentHand, "cards[1].horse", ["in turn"]),
         (race(cards=[{"rank": "A", "suit": "paus"}]), InconsistentHand, "cards[0]", ["aces"]),
         (race(cards=cards(*SOLO)[:15]), InconsistentHand, "cards", ["not over", "ace of clubs"]),
@@ -138,7 +138,7 @@ def test_dealer_from_the_record_wins_over_rotation() -> None:
         (race(cards=..., winner="cavalo"), InvalidInput, "winner", ["not a suit"]),
         (race(cards=..., winner=["paus", "paus"]), InconsistentHand, "winner", ["named twice"]),
         (race(cards=..., winner=[]), InvalidInput, "winner", ["Name the horse"]),
-        # §9(c): second place only with more than 6 players
+        # second place only with more than 6 players
         (race(second="paus"), InconsistentHand, "second", ["more than 6 players", "has 4"]),
         (race(cards=..., winner="copas", second="paus"), InconsistentHand, "second", ["more than 6"]),
     ],
@@ -199,7 +199,7 @@ def test_bad_options_are_refused(raw: dict[str, Any]) -> None:
 
 
 def test_seats() -> None:
-    """§9(a): the player to the dealer's left moves the horses, the one to his right keeps the
+    """The player to the dealer's left moves the horses, the one to his right keeps the
     bets, and the deal passes to the left (the next player in order of play)."""
     assert first_speaker(PLAYERS, "Dani", DEFAULT) == "Ana" == RULES.first_speaker(PLAYERS, "Dani", DEFAULT)
     assert bookkeeper(PLAYERS, "Dani") == "Caio"

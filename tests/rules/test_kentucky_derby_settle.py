@@ -1,4 +1,4 @@
-"""Kentucky Derby payouts (rules.md §9(d), KD-7, KD-8): the winner's backers share the whole pot
+"""Kentucky Derby payouts: the winner's backers share the whole pot
 in equal parts, odd chips and an unbacked pot stay on the table, second place gets its bets back
 with more than 6 players, and chips carried in from an earlier race are part of the pot."""
 
@@ -42,7 +42,7 @@ def test_the_winners_backers_take_the_whole_pot_in_equal_parts() -> None:
 
 
 def test_odd_chips_of_the_split_stay_on_the_table() -> None:
-    """§9(d): "se sobrar alguma ficha dessa divisão, ela permanece na mesa para a próxima corrida"."""
+    """"se sobrar alguma ficha dessa divisão, ela permanece na mesa para a próxima corrida"."""
     players = ("Ana", "Bia", "Caio", "Dani", "Edu")
     horses = {"Ana": "copas", "Bia": "copas", "Caio": "copas", "Dani": "paus", "Edu": "ouros"}
     _, s = run(players, horses)  # pot 10, three backers: 3 each, 1 left
@@ -100,8 +100,8 @@ def test_a_carried_pot_goes_to_the_next_winners() -> None:
 
 
 def test_second_place_gets_its_bets_back_with_more_than_six_players() -> None:
-    """§9(d): with more than 6 players the backers of the second horse take back their bets
-    (KD-8: the bet, not the pingo) and the rest goes to the winner's backers."""
+    """With more than 6 players the backers of the second horse take back their bets
+    (the bet, not the pingo) and the rest goes to the winner's backers."""
     horses = dict(zip(SEVEN, "copas ouros espadas paus copas ouros espadas".split()))
     hand, s = run(SEVEN, horses, cards=cards(*BOTH_PAUS, "9♥ 9♠"), amounts={p: 2 for p in SEVEN})
     assert hand.winners == (Suit.COPAS,) and hand.second == (Suit.PAUS,)
@@ -118,7 +118,7 @@ def test_second_place_nobody_backed_and_six_players_only_first() -> None:
     six = SEVEN[:6]
     horses6 = dict(zip(six, "copas ouros espadas paus ouros ouros".split()))
     hand, s = run(six, horses6, cards=cards(*BOTH_PAUS, "9♥ 9♠"))
-    assert hand.second == () and s.deltas["Dani"] == -2  # KD-5: exactly 6 plays for first place only
+    assert hand.second == () and s.deltas["Dani"] == -2  # exactly 6 plays for first place only
 
 
 def test_kd9_level_winners_share() -> None:

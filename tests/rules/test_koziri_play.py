@@ -1,7 +1,7 @@
 """Koziri at the table: the pack, the deal helper, the answer checker and a game move by move
-(rules.md §8(a), §8(c), §8(e); the seed's worked examples, cited where used).
+(the rule text; the rule text's worked examples, cited where used).
 
-The seed's example hands were images and are missing (§8(e)). The procedure paragraph still
+The rule text's example hands were images and are missing. The procedure paragraph still
 names the dealer's cards of one deal (the K, Q, J and 10 of spades and the A, Q, J, 10, 9, 8 of
 hearts, recovered from the opponent's mirror cards "Rei, Dama, Valete e Dez de Ouros ..."); the
 "Exemplo prático" only names the cards played. For that one :data:`PRACTICAL` is a deal
@@ -49,7 +49,7 @@ def shorts(seq: Any) -> str:
 
 
 def test_the_three_packs() -> None:
-    """§8(a): 20 = A K Q J 10; 24 adds the 9s; 32 = A to 7 (KOZ-1: the 8s and the 7s)."""
+    """20 = A K Q J 10; 24 adds the 9s; 32 = A to 7 (the 8s and the 7s)."""
     assert deck_ranks(20) == ("A", "K", "Q", "J", "10")
     assert deck_ranks(24) == ("A", "K", "Q", "J", "10", "9")
     assert deck_ranks(32) == ("A", "K", "Q", "J", "10", "9", "8", "7")
@@ -59,7 +59,7 @@ def test_the_three_packs() -> None:
 
 
 def test_rank_order() -> None:
-    """§8(a): A > K > Q > J > 10 > ..."""
+    """A > K > Q > J > 10 > ..."""
     assert [c.strength for c in cards("A♠ K♠ Q♠ J♠ 10♠ 9♠ 8♠ 7♠")] == [7, 6, 5, 4, 3, 2, 1, 0]
     assert str(card("Q♥").label) == "Queen of hearts"
 
@@ -96,7 +96,7 @@ def test_the_suit_choice_cannot_be_broken() -> None:
 
 
 def test_the_seeds_procedure_example() -> None:
-    """§8(a), the seed's "Preliminares do jogo": dealer ♠ trump, ♥ second; opponent ♦ trump, ♣
+    """The rule text, the rule text's "Preliminares do jogo": dealer ♠ trump, ♥ second; opponent ♦ trump, ♣
     second; 32 cards, 16 turned up, 10 of them the dealer's. The opponent gets "Rei, Dama, Valete
     e Dez de Ouros e Ás, Dama, Valete, Dez, Nove e Oito de Paus"; then the dealer's suits left in
     the pack go to the opponent and the opponent's suits left to the dealer."""
@@ -194,10 +194,10 @@ def judge(top: str, answer: str | None, role: Role = Role.DEALER, hand: str | No
 @pytest.mark.parametrize(
     ("top", "answer", "role", "legal", "how", "words"),
     [
-        # §8(c) 1: a higher card of the top card's suit.
+        # Rule 1: a higher card of the top card's suit.
         ("8♥", "9♥", Role.DEALER, True, "higher", "higher than the Eight of hearts"),
         ("8♥", "7♥", Role.DEALER, False, None, "lower"),
-        # §8(c) 2: any of one's own trumps on a card of another suit.
+        # Rule 2: any of one's own trumps on a card of another suit.
         ("A♥", "7♠", Role.DEALER, True, "trump", "one of Bia's trumps"),
         ("A♣", "7♦", Role.OPPONENT, True, "trump", "one of Ana's trumps"),
         # ... but on one's own trump suit only a higher trump (the text: A♠ against the dealer).
@@ -221,7 +221,7 @@ def test_answers(top: str, answer: str, role: Role, legal: bool, how: str | None
 
 
 def test_the_texts_example_the_ace_of_the_dealers_trump_must_be_taken() -> None:
-    """§8(c): "se o adversário do carteador iniciar o jogo descartando um Ás de Espadas, o
+    """"se o adversário do carteador iniciar o jogo descartando um Ás de Espadas, o
     carteador é obrigado a pegá-lo" (the dealer's trump is spades)."""
     hand = "K♠ Q♠ J♠ 10♠ A♥ Q♥ J♥ 10♥ 9♥ 8♥ A♦ 9♦ 8♦ 7♦ K♣ 7♣"
     verdict = judge("A♠", None, Role.DEALER, hand)
@@ -232,7 +232,7 @@ def test_the_texts_example_the_ace_of_the_dealers_trump_must_be_taken() -> None:
 
 
 def test_taking_by_choice_is_allowed() -> None:
-    """KOZ-3: the text's "pode pegar": taking is always allowed, compulsory only when nothing beats."""
+    """The text's "pode pegar": taking is always allowed, compulsory only when nothing beats."""
     verdict = judge("8♥", None, Role.DEALER, "9♥ 7♠ 7♣")
     assert verdict.legal and not verdict.compulsory
     assert shorts(verdict.beating) == "9♥ 7♠"
@@ -330,7 +330,7 @@ def test_the_reconstructed_practical_deal() -> None:
 
 
 def test_the_seeds_practical_example() -> None:
-    """§8, "Exemplo prático": the opponent leads the 8♥; the dealer may play the 9♥, another
+    """The rule text, "Exemplo prático": the opponent leads the 8♥; the dealer may play the 9♥, another
     higher heart, one of his five trumps, or take. 9♥; the opponent plays the K♥ (the dealer has
     no higher heart); the dealer his 8♠ (a trump); the opponent the 9♠; the dealer the 10♠; the
     opponent the A♠, which the dealer cannot beat: he takes all seven cards, and the opponent,
@@ -358,7 +358,7 @@ def test_the_seeds_practical_example() -> None:
 
 
 def test_observation_two_all_the_others_trumps() -> None:
-    """§8, "Observações finais" 2: a player holding every trump of his adversary plays them one
+    """The rule text, "Observações finais" 2: a player holding every trump of his adversary plays them one
     by one from the lowest; each time the adversary cannot beat it and must take it."""
     p = Play(deal(deck=32, suits=SUITS, turned_up=[]), leader=Role.DEALER)  # the dealer holds every ♦
     for rank in ("7", "8", "9", "10", "J", "Q", "K", "A"):

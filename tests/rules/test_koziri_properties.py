@@ -3,7 +3,7 @@
 Invariants: settlements sum to zero (no carry) and the winner never pays; swapping the seat
 order or renaming the players moves the deltas with the names; a record reads back the same
 after storage. Deals: each player holds half the pack, the hands split the pack, and the
-opponent's hand is the mirror image of the dealer's (§8(a)). Games: cards are never lost, the
+opponent's hand is the mirror image of the dealer's. Games: cards are never lost, the
 legal moves are exactly the answers the checker calls legal, and a winner has no cards left.
 """
 

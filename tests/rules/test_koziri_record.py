@@ -1,7 +1,7 @@
-"""Koziri hand records, options, seats and settlement (rules.md §8; issue 7; api.md).
+"""Koziri hand records, options, seats and settlement.
 
-Every §8(c) check on the record is refused with one sentence and the field it points at;
-the options take the §8(e) readings as defaults; the loser pays the winner the stake.
+Every check on the record is refused with one sentence and the field it points at;
+the options take the chosen readings as defaults; the loser pays the winner the stake.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ DEFAULT = KoziriOptions()
 
 
 def record(**over: Any) -> dict[str, Any]:
-    """The seed's example game (§8, "Exemplo prático"): dealer ♠ trump and ♥ second, the
-    opponent ♦ trump (so ♣ second). Bia deals (the last player listed, api.md)."""
+    """The rule text's example game ("Exemplo prático"): dealer ♠ trump and ♥ second, the
+    opponent ♦ trump (so ♣ second). Bia deals (the last player listed, docs/api.md)."""
     raw: dict[str, Any] = {
         "dealer": "Bia",
         "dealer_trump": "espadas",
@@ -76,7 +76,7 @@ def test_the_dealer_defaults_to_the_rotation() -> None:
 
 
 def test_any_legal_suit_choice_is_accepted() -> None:
-    """The opponent may take either of the two suits the dealer left as his trump (§8(a))."""
+    """The opponent may take either of the two suits the dealer left as his trump."""
     assert parse(record(opponent_trump="paus")).suits.opponent_second.value == "ouros"
     assert parse(record(dealer_trump="ouros", dealer_second="paus", opponent_trump="copas")).to_json()["opponent_second"] == "espadas"
 
@@ -85,7 +85,7 @@ def test_the_dealer_can_win() -> None:
     assert parse(record(winner="Bia")).loser == "Ana"
 
 
-# --------------------------------------------------------------------------- §8(c) checks on the record
+# --------------------------------------------------------------------------- the checks on the record
 
 
 def test_the_dealers_two_suits_must_differ() -> None:
@@ -123,7 +123,7 @@ def test_the_dealer_must_be_seated() -> None:
 
 
 def test_no_pot_so_no_carried_in_and_no_unknown_fields() -> None:
-    """Koziri leaves nothing on the table (§8(d)), so there is nothing to carry."""
+    """Koziri leaves nothing on the table, so there is nothing to carry."""
     refused(record(carried_in=2), InvalidInput, "carried_in", "no field called carried_in")
     refused(record(moves=[]), InvalidInput, "moves")
 
@@ -155,7 +155,7 @@ def test_the_three_pack_sizes(deck: int) -> None:
 
 @pytest.mark.parametrize("deck", [28, 52, 0, "32", True, 32.0])
 def test_other_pack_sizes_are_refused(deck: object) -> None:
-    """§8(c): the pack has 20, 24 or 32 cards."""
+    """The pack has 20, 24 or 32 cards."""
     with pytest.raises(InvalidInput) as info:
         RULES.parse_options({"deck": deck})
     assert info.value.field == "options.deck" and "20, 24, 32" in str(info.value)
@@ -181,7 +181,7 @@ def test_options_round_trip() -> None:
 
 
 def test_the_opponent_leads_first_by_the_text() -> None:
-    """§8(c): "Quem inicia o jogo é o adversário do carteador"; KOZ-4 lets the dealer lead."""
+    """"Quem inicia o jogo é o adversário do carteador"; KOZ-4 lets the dealer lead."""
     assert first_speaker(PLAYERS, "Bia", DEFAULT) == "Ana" == RULES.first_speaker(PLAYERS, "Bia", DEFAULT)
     assert first_speaker(PLAYERS, "Ana", DEFAULT) == "Bia"
     dealer_leads = KoziriOptions(first_lead="dealer")
@@ -232,7 +232,7 @@ def test_the_dealer_winning_is_paid_by_the_opponent() -> None:
 
 
 def test_no_stake_only_records_the_result() -> None:
-    """§8(d) as the seed has it: "There are no stakes"."""
+    """As the rule text has it: "There are no stakes"."""
     s = settle(parse(record()), KoziriOptions(stake=0))
     assert dict(s.deltas) == {"Ana": 0, "Bia": 0} and s.payments == ()
     assert "nothing is paid" in str(s.lines[1].text)

@@ -1,7 +1,7 @@
-"""Lift Smoke hand records, options, seats and settlement (rules.md §10; issue 7; api.md).
+"""Lift Smoke hand records, options, seats and settlement.
 
-Every check the record allows (§10(b)-(c)) is refused with one sentence and the field it points
-at; the winner takes every ante and deals next (§10(d)); LS-2's shared last trick is recorded.
+Every check the record allows is refused with one sentence and the field it points
+at; the winner takes every ante and deals next; LS-2's shared last trick is recorded.
 """
 
 from __future__ import annotations
@@ -65,12 +65,12 @@ def test_options_defaults_and_surface() -> None:
 
 @pytest.mark.parametrize("count, each, stock", [(4, 4, 36), (5, 5, 27), (6, 6, 16)])
 def test_the_deal_gives_as_many_cards_as_players(count: int, each: int, stock: int) -> None:
-    """§10(a): 4 players get 4 cards, 5 get 5, 6 get 6; the rest is the stock."""
+    """4 players get 4 cards, 5 get 5, 6 get 6; the rest is the stock."""
     assert cards_each(count) == each and stock_size(count) == stock
 
 
 def test_seats_the_left_of_the_dealer_leads_and_the_winner_deals_next() -> None:
-    """§10(c) the player to the dealer's left leads; §10(d) the winner deals the next hand."""
+    """The player to the dealer's left leads; the winner deals the next hand."""
     hand = parse(record())
     assert first_speaker(PLAYERS, "Dani") == "Ana"
     assert RULES.first_speaker(PLAYERS, "Bia", DEFAULT) == "Caio"
@@ -91,7 +91,7 @@ def test_a_full_record_reads_back() -> None:
 
 
 def test_the_minimal_record_fills_in_the_dealer_and_the_ante() -> None:
-    """§10(b): players, ante and winner; the order of going out is optional."""
+    """Players, ante and winner; the order of going out is optional."""
     hand = parse({"winner": "Caio"}, options=LiftSmokeOptions(ante=3))
     assert hand.to_json() == {"dealer": "Dani", "ante": 3, "winner": "Caio", "carried_in": 0}
     assert RULES.contract_json(hand)["out_order"] is None
@@ -113,7 +113,7 @@ def test_the_winner_may_close_the_order() -> None:
 
 
 def test_ls2_the_last_players_run_out_together_and_the_trick_winner_takes_the_pot() -> None:
-    """LS-2: the last players all run out on the same trick; the winner of that trick wins."""
+    """The last players all run out on the same trick; the winner of that trick wins."""
     hand = parse(record(out_order=["Caio", ["Ana", "Bia", "Dani"]]))
     assert hand.last_trick_tie
     s = settle(hand, DEFAULT)
@@ -125,7 +125,7 @@ def test_ls2_the_last_players_run_out_together_and_the_trick_winner_takes_the_po
 
 
 def test_table_size_4_to_6() -> None:
-    """§10(c): 4 ≤ players ≤ 6."""
+    """4 ≤ players ≤ 6."""
     for players in (("Ana", "Bia", "Caio"), tuple("ABCDEFG")):
         with pytest.raises(InvalidInput) as info:
             parse({"winner": "Ana" if "Ana" in players else "A"}, players)
@@ -165,13 +165,13 @@ def test_not_a_json_object() -> None:
         parse(["Bia"])  # type: ignore[arg-type]
 
 
-# --------------------------------------------------------------------------- settlement (§10(d))
+# --------------------------------------------------------------------------- settlement
 
 
 @pytest.mark.parametrize("players", [PLAYERS, PLAYERS + ("Eva",), PLAYERS + ("Eva", "Fábio")])
 @pytest.mark.parametrize("ante", [1, 2, 5])
 def test_the_winner_takes_every_ante(players: tuple[str, ...], ante: int) -> None:
-    """§10(d): winner +(n − 1) × ante, everyone else −ante."""
+    """Winner +(n − 1) × ante, everyone else −ante."""
     hand = parse({"winner": "Bia", "ante": ante}, players)
     s = settle(hand, DEFAULT)
     n = len(players)

@@ -1,8 +1,7 @@
-"""Relógio, Relógio Real and Paciência do Cachorro: records, checks, result and statistics
-(rules.md §2 and §6; issue 7; api.md).
+"""Relógio, Relógio Real and Paciência do Cachorro: records, checks, result and statistics.
 
-Every §2(c)/§6(c) check is refused with one sentence and the field it points at; the options
-take the §(e) readings as defaults; a patience settles to nothing, its breakdown gives the result.
+Every check is refused with one sentence and the field it points at; the options
+take the chosen readings as defaults; a patience settles to nothing, its breakdown gives the result.
 """
 
 from __future__ import annotations
@@ -46,7 +45,7 @@ def refused(parse: Any, raw: Any, kind: type[RulesError], field: str | None, *wo
 
 
 def test_the_defaults_are_the_chosen_readings() -> None:
-    """PAT-1: the exchange is allowed once; PAT-3: three sequences (or more) win; PAT-2: 11
+    """The exchange is allowed once; PAT-3: three sequences (or more) win; PAT-2: 11
     packets in the second deal."""
     assert RelogioOptions.from_json(None).to_json() == {"king_exchange": True, "sequences_to_win": 3}
     assert CachorroOptions.from_json({}).to_json() == {"second_deal_packets": 11}
@@ -72,7 +71,7 @@ def test_bad_options_are_refused(module: Any, raw: dict[str, Any], field: str) -
     assert info.value.field == field
 
 
-# --------------------------------------------------------------------------- Relógio (§2)
+# --------------------------------------------------------------------------- Relógio
 
 
 def test_relogio_records_the_result_and_the_exchange() -> None:
@@ -92,7 +91,7 @@ def test_the_exchange_may_be_given_as_true_or_false(given: Any, stored: int) -> 
 
 
 def test_the_king_exchange_is_used_at_most_once() -> None:
-    """§2(c): "um Rei, apenas uma vez durante o jogo, pode ser trocado"."""
+    """"um Rei, apenas uma vez durante o jogo, pode ser trocado"."""
     refused(clock, {"won": True, "king_exchanges": 2}, InconsistentHand, "king_exchanges", "only once", "2")
 
 
@@ -108,12 +107,12 @@ def test_relogio_has_no_sequences() -> None:
     refused(clock, {"won": True, "sequences": 3}, InconsistentHand, "sequences", "Relógio Real")
 
 
-# --------------------------------------------------------------------------- Relógio Real (§2)
+# --------------------------------------------------------------------------- Relógio Real
 
 
 @pytest.mark.parametrize(("sequences", "won"), [(0, False), (1, False), (2, False), (3, True), (4, True)])
 def test_relogio_real_is_won_with_three_sequences(sequences: int, won: bool) -> None:
-    """§2(d): "vencerá o jogo se conseguir retirar três sequências de Ás a Rei"; PAT-3: four
+    """"vencerá o jogo se conseguir retirar três sequências de Ás a Rei"; PAT-3: four
     still wins. ``won`` may be left out (derived) or given (it must agree)."""
     assert clock({"game": "relogio_real", "sequences": sequences}).won is won
     hand = clock({"game": "relogio_real", "won": won, "sequences": sequences})
@@ -134,7 +133,7 @@ def test_a_result_that_contradicts_the_sequences_is_refused() -> None:
 
 @pytest.mark.parametrize("sequences", [5, 13])
 def test_sequences_go_from_0_to_4(sequences: int) -> None:
-    """§2(c): sequences removed is an integer from 0 to 4."""
+    """Sequences removed is an integer from 0 to 4."""
     refused(clock, {"game": "relogio_real", "sequences": sequences}, InconsistentHand, "sequences", "at most 4")
 
 
@@ -152,7 +151,7 @@ def test_relogio_real_has_no_king_exchange() -> None:
     assert clock({"game": "relogio_real", "sequences": 3, "king_exchanges": 0}).to_json().get("king_exchanges") is None
 
 
-# --------------------------------------------------------------------------- Cachorro (§6)
+# --------------------------------------------------------------------------- Cachorro
 
 
 @pytest.mark.parametrize("round_", [1, 2, 3])
@@ -171,7 +170,7 @@ def test_a_lost_cachorro_has_no_round() -> None:
 
 @pytest.mark.parametrize("round_", [4, 5])
 def test_there_is_no_fourth_deal(round_: int) -> None:
-    """§6(c): "depois desta terceira rodada, não tiver saído a paciência, perde-se o jogo"."""
+    """"depois desta terceira rodada, não tiver saído a paciência, perde-se o jogo"."""
     refused(dog, {"won": True, "round": round_}, InconsistentHand, "round", "no fourth deal")
     refused(dog, {"won": False, "round": round_}, InconsistentHand, "round", "no fourth deal")
 
@@ -190,7 +189,7 @@ def test_a_won_cachorro_needs_its_round() -> None:
 
 
 def test_the_deals_are_laid_out_as_pat_2_reads() -> None:
-    """§6(a): 96 cards dealt (two packs less the 8 Kings), a first kennel of 18 cards (six
+    """96 cards dealt (two packs less the 8 Kings), a first kennel of 18 cards (six
     columns of 3); PAT-2: 12, 11, 10 packets with kennel columns of 3, 4, 5; the text's
     twelve packets in the second deal is the option."""
     assert cachorro.CARDS_DEALT == 96

@@ -66,7 +66,7 @@ def test_a_single_winner_takes_everything() -> None:
 
 
 def test_a_pot_without_winner_stays_whole_on_the_table() -> None:
-    """Kentucky Derby's unbacked winner (KD-7): the whole pot carries to the next race."""
+    """Kentucky Derby's unbacked winner: the whole pot carries to the next race."""
     s = split(9, [])
     assert dict(s.shares) == {} and s.carry == 9
 

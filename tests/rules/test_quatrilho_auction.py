@@ -1,4 +1,4 @@
-"""The Quatrilho "É bom?" auction (rules.md §7(c) Q-L1, QUA-9): priority natural > with exchange >
+"""The Quatrilho "É bom?" auction (Q-L1): priority natural > with exchange >
 branco > chamada > carreguete; "é bom" forbids a later solo; a call only if nobody solos; equal
 solos go to the earlier speaker from the mão. Players Ana (mão), Bia, Caio, Dani."""
 
@@ -48,11 +48,11 @@ def test_all_pass_gives_the_no_bid_mode_asked_for() -> None:
 @pytest.mark.parametrize(
     ("calls", "bad", "words"),
     [
-        # Q-L1: "Após responder que 'É bom', não poderá fazer solo."
+        # "Após responder que 'É bom', não poderá fazer solo."
         (seq("chamo", "e_bom", "e_bom", "e_bom"), ("Bia", "solo_preto"), ["Bia answered \"é bom\"", "no longer"]),
         # A call only if nobody wants to solo
         (seq("solo_branco"), ("Bia", "chamo"), ["only allowed when nobody wants to solo", "Ana"]),
-        # equal solo: the earlier speaker has priority (QUA-9)
+        # equal solo: the earlier speaker has priority
         (seq("solo_preto"), ("Bia", "solo_preto"), ["Ana's Solo preto has priority"]),
         # lower solo after a higher one
         (seq("solo_preto_natural"), ("Bia", "solo_branco"), ["priority"]),
@@ -104,7 +104,7 @@ def test_replay_refuses_bad_shapes() -> None:
 
 
 def oracle_legal(calls: list[str]) -> list[str]:
-    """Q-L1 transcribed: each active player speaks once from the mão; a pass is final; after
+    """Transcribed: each active player speaks once from the mão; a pass is final; after
     "chamo" the others answer é bom or solo; after a solo only a higher solo may follow."""
     if len(calls) >= 4:
         return []

@@ -1,7 +1,7 @@
 """Property tests for Quatrilho (hypothesis): random legal hands of every mode under random options.
 
-The settlement is compared with an oracle written here from rules.md §7(d) and the chosen
-readings §7(e) (not from the engine); invariants: zero sum, the sitter gets 0, renaming or
+The settlement is compared with an oracle written here from the rule text and the chosen
+readings (not from the engine); invariants: zero sum, the sitter gets 0, renaming or
 rotating the table renames the deltas, the typing order of counts never matters, the winning
 side never pays, capote ≥ one trick, and a record reads back the same after storage.
 """
@@ -82,7 +82,7 @@ def hands(draw: st.DrawFn) -> tuple[tuple[str, ...], str, QuatrilhoOptions, dict
 
 
 def oracle(players: tuple[str, ...], dealer: str, o: QuatrilhoOptions, raw: dict[str, Any]) -> dict[str, int]:
-    """rules.md §7(d) with the readings of §7(e), written independently of the engine."""
+    """The rule text with the readings of, written independently of the engine."""
     d = {p: 0 for p in players}
     active = [p for p in players if p in (raw.get("figures") or raw.get("tricks") or {}) or raw["mode"] in ("solo_branco", "monte")]
     if len(players) == 5:
@@ -256,7 +256,7 @@ def test_the_winning_side_never_pays(case: tuple[tuple[str, ...], str, Quatrilho
 
 @given(st.integers(18, 35), st.sampled_from(["flat_10", "cap_10"]))
 def test_capote_at_least_one_trick_at_least_normal(w: int, one_trick: str) -> None:
-    """§7(d): capote 22 (the taxa máxima) ≥ the one-trick 10 ≥ ... The normal rate P runs from 6
+    """Capote 22 (the taxa máxima) ≥ the one-trick 10 ≥ ... The normal rate P runs from 6
     (taxa mínima) to 11; under cap_10 the one-trick rate never exceeds P. Under the literal
     flat_10 the one-trick 10 may exceed P (a heavy losing trick) or fall below it (P = 11 with
     two blank losing tricks): that is QUA-2 as chosen."""
@@ -294,7 +294,7 @@ def carreguete_ties(draw: st.DrawFn) -> tuple[tuple[str, ...], str, QuatrilhoOpt
 
 @st.composite
 def mancha_boundary(draw: st.DrawFn) -> tuple[tuple[str, ...], str, QuatrilhoOptions, dict[str, Any]]:
-    """A losing caller with 8 (mancha) or 9 (no mancha, QUA-12) figures of his own."""
+    """A losing caller with 8 (mancha) or 9 (no mancha) figures of his own."""
     players, dealer, options = draw(tables())
     active = list(active_players(players, dealer, options))
     caller, partner = draw(st.permutations(active))[:2]

@@ -1,5 +1,5 @@
 """Quatrilho hand records: shapes (400), rule breaks (422) with the sentence that names the
-problem and the field it points at (rules.md §7(b), §7(c) Q-L2 to Q-L9; api.md); the options
+problem and the field it points at (Q-L2 to Q-L9; docs/api.md); the options
 and the Timbó preset; seats with 4 and 5 players; cards of the 40-card deck."""
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def test_other_modes_accept_their_minimal_record(raw: dict[str, Any]) -> None:
 
 
 def test_caller_alone_is_partner_equal_to_declarer() -> None:
-    """Q-L9: calling a card from his own hand."""
+    """Calling a card from his own hand."""
     assert parse(chamada(partner="Ana")).caller_alone
 
 
@@ -193,7 +193,7 @@ def test_tricks_over_10() -> None:
 
 
 def test_no_tricks_means_no_figures() -> None:
-    """Q-L3: figures belong to the player who won the trick."""
+    """Figures belong to the player who won the trick."""
     refused(
         chamada(figures={"Ana": 11, "Bia": 8, "Caio": 9, "Dani": 7}, tricks={"Ana": 4, "Bia": 3, "Caio": 3, "Dani": 0}),
         InconsistentHand,
@@ -228,7 +228,7 @@ def test_counts_checked_in_carreguete_when_tricks_given() -> None:
 
 
 def test_side_with_all_tricks_has_all_figures() -> None:
-    """Q-L3: a side with 10 tricks has all 35 figures (the other side's 0 tricks, 0 figures)."""
+    """A side with 10 tricks has all 35 figures (the other side's 0 tricks, 0 figures)."""
     refused(
         chamada(figures={"Ana": 20, "Bia": 1, "Caio": 14, "Dani": 0}, tricks={"Ana": 6, "Bia": 0, "Caio": 4, "Dani": 0}),
         InconsistentHand,
@@ -265,7 +265,7 @@ def test_counts_of_the_four_who_played_with_cutter_out() -> None:
 
 
 def test_called_card_8_or_9_is_not_in_the_deck() -> None:
-    """§7(a): 40 cards, without the 8s and 9s: a rule break, 422."""
+    """40 cards, without the 8s and 9s: a rule break, 422."""
     refused(chamada(called_card={"rank": "8", "suit": "ouros"}), InconsistentHand, "called_card.rank", "no 8", "40-card deck")
     refused(chamada(called_card={"rank": "9", "suit": "ouros"}), InconsistentHand, "called_card.rank", "no 9")
 
@@ -276,7 +276,7 @@ def test_every_real_card_may_be_called(rank: str) -> None:
 
 
 def test_giver_with_solo_branco_is_422() -> None:
-    """Q-L2: solo branco may not exchange any card."""
+    """Solo branco may not exchange any card."""
     refused({"mode": "solo_branco", "declarer": "Bia", "giver": "Ana", "tricks": {"Bia": 0}}, InconsistentHand, "giver", "solo branco may not exchange")
 
 
@@ -308,7 +308,7 @@ def test_fields_that_do_not_belong_to_the_mode(raw: Any, field: str, words: list
 
 @pytest.mark.parametrize("count", [2, 3, 10])
 def test_solo_branco_soloist_tricks_0_or_1(count: int) -> None:
-    """Q-L7: play stops at the soloist's first trick."""
+    """Play stops at the soloist's first trick."""
     refused({"mode": "solo_branco", "declarer": "Bia", "tricks": {"Bia": count}}, InconsistentHand, "tricks.Bia", "0 tricks (won) or 1 (lost)", f"not {count}")
 
 
@@ -318,7 +318,7 @@ def test_solo_branco_other_counts_are_checked() -> None:
     refused({"mode": "solo_branco", "declarer": "Bia", "tricks": {"Bia": 0, "Edu": 4}}, InconsistentHand, "tricks.Edu", "does not play", players=FIVE, dealer="Edu")
 
 
-# --------------------------------------------------------------------------- the auction agrees with the record (Q-L1)
+# --------------------------------------------------------------------------- the auction agrees with the record
 
 
 CHAMADA_AUCTION = [["Ana", "chamo"], ["Bia", "e_bom"], ["Caio", "e_bom"], ["Dani", "e_bom"]]
@@ -363,7 +363,7 @@ def test_exchange_solo_names_its_giver() -> None:
 
 
 def test_illegal_auction_is_illegal_call_at_its_index() -> None:
-    """After "é bom" a player may not solo (Q-L1)."""
+    """After "é bom" a player may not solo."""
     auction = [["Ana", "chamo"], ["Bia", "e_bom"], ["Bia", "solo_preto"]]
     refused(solo(declarer="Bia", auction=auction), IllegalCall, "auction[2]", "Bia answered \"é bom\"")
 
@@ -381,7 +381,7 @@ def test_sitter_in_the_auction() -> None:
 
 
 def test_option_names_and_defaults_are_the_contract() -> None:
-    """api.md names and defaults, plus the §7(e) alternatives at their chosen readings."""
+    """The docs/api.md names and defaults, plus the alternatives at their chosen readings."""
     assert QuatrilhoOptions.from_json({}).to_json() == {
         "variant": "padrao",
         "no_bid": "carreguete",
@@ -455,7 +455,7 @@ def test_bad_options_are_400(raw: Any) -> None:
 
 
 def test_monte_accepted_whatever_no_bid_says() -> None:
-    """api.md: no_bid only sets which of the two the page offers first."""
+    """The API contract (docs/api.md): no_bid only sets which of the two the page offers first."""
     for no_bid in ("carreguete", "monte"):
         options = QuatrilhoOptions(no_bid=no_bid)
         assert parse({"mode": "monte"}, options).mode is Mode.MONTE

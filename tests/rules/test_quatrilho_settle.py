@@ -1,6 +1,6 @@
-"""Quatrilho settlement: the seed's worked examples and rules.md §7(d)/(e), worked by hand.
+"""Quatrilho settlement: the rule text's worked examples and its chosen readings, worked by hand.
 
-Notation of §7(d): W the winning side's figures, P = W // 3. Players in order of play Ana, Bia,
+Notation of the rule text: W the winning side's figures, P = W // 3. Players in order of play Ana, Bia,
 Caio, Dani; dealer Dani, so Ana is the mão. Every expected delta below is computed in the
 comment or docstring next to it, from the text, never from the engine.
 """
@@ -49,7 +49,7 @@ def solo(figures: dict[str, int], tricks: dict[str, int], *, declarer: str = "An
     return record("solo_preto", declarer=declarer, giver=giver, figures=figures, tricks=tricks)
 
 
-# --------------------------------------------------------------------------- the seed's worked examples
+# --------------------------------------------------------------------------- the rule text's worked examples
 
 #: (id, record, options, expected deltas)
 GOLDEN: list[tuple[str, dict[str, Any], QuatrilhoOptions, dict[str, int]]] = [
@@ -186,13 +186,13 @@ def test_no_mancha_when_the_callers_side_wins() -> None:
 
 
 def test_mancha_with_capote_pays_2_x_22() -> None:
-    """QUA-13: the callers took no trick: Ana pays 22 to each winner (-44), Caio 0."""
+    """The callers took no trick: Ana pays 22 to each winner (-44), Caio 0."""
     raw = chamada({"Ana": 0, "Bia": 20, "Caio": 0, "Dani": 15}, {"Ana": 0, "Bia": 5, "Caio": 0, "Dani": 5})
     assert deltas(raw) == {"Ana": -44, "Bia": 22, "Caio": 0, "Dani": 22}
 
 
 def test_mancha_with_one_trick_pays_2_x_10() -> None:
-    """QUA-13: one trick without figures: Ana pays 10 to each winner (-20), Caio 0."""
+    """One trick without figures: Ana pays 10 to each winner (-20), Caio 0."""
     raw = chamada({"Ana": 0, "Bia": 20, "Caio": 0, "Dani": 15}, {"Ana": 1, "Bia": 5, "Caio": 0, "Dani": 4})
     assert deltas(raw) == {"Ana": -20, "Bia": 10, "Caio": 0, "Dani": 10}
 
@@ -200,7 +200,7 @@ def test_mancha_with_one_trick_pays_2_x_10() -> None:
 @pytest.mark.parametrize(
     ("one_trick", "expected"),
     [
-        ("flat_10", 10),  # QUA-2 literal: 10 even though P = 26 // 3 = 8
+        ("flat_10", 10),  # literal: 10 even though P = 26 // 3 = 8
         ("cap_10", 8),  # alternative: min(10, P) = 8
     ],
 )
@@ -218,7 +218,7 @@ def test_one_trick_cap_still_caps_a_figureless_trick_at_10() -> None:
 
 
 def test_two_blank_losing_tricks_pay_the_normal_11() -> None:
-    """QUA-2 read literally: the 10 applies only to exactly one trick; two blank tricks leave W = 35, P = 11."""
+    """Read literally: the 10 applies only to exactly one trick; two blank tricks leave W = 35, P = 11."""
     raw = chamada({"Ana": 20, "Bia": 0, "Caio": 15, "Dani": 0}, {"Ana": 4, "Bia": 1, "Caio": 4, "Dani": 1})
     assert deltas(raw) == {"Ana": 11, "Bia": -11, "Caio": 11, "Dani": -11}
 
@@ -235,7 +235,7 @@ def test_defenders_win_normally() -> None:
     assert deltas(raw) == {"Ana": -6, "Bia": 6, "Caio": -6, "Dani": 6}
 
 
-# caller alone (Q-L9, QUA-4)
+# caller alone
 
 
 def test_caller_alone_wins_p_from_each() -> None:
@@ -245,19 +245,19 @@ def test_caller_alone_wins_p_from_each() -> None:
 
 
 def test_caller_alone_loses_p_to_each_without_mancha() -> None:
-    """Ana alone with 4 figures: the three made 31, P = 10: -30 (no mancha, QUA-4)."""
+    """Ana alone with 4 figures: the three made 31, P = 10: -30 (no mancha)."""
     raw = chamada({"Ana": 4, "Bia": 11, "Caio": 10, "Dani": 10}, {"Ana": 1, "Bia": 3, "Caio": 3, "Dani": 3}, partner="Ana")
     assert deltas(raw) == {"Ana": -30, "Bia": 10, "Caio": 10, "Dani": 10}
 
 
 def test_caller_alone_capote() -> None:
-    """QUA-3: capote applies to the caller alone: 22 from each: +66."""
+    """Capote applies to the caller alone: 22 from each: +66."""
     raw = chamada({"Ana": 35, "Bia": 0, "Caio": 0, "Dani": 0}, {"Ana": 10, "Bia": 0, "Caio": 0, "Dani": 0}, partner="Ana")
     assert deltas(raw) == {"Ana": 66, "Bia": -22, "Caio": -22, "Dani": -22}
 
 
 def test_caller_alone_as_solo() -> None:
-    """QUA-4 alternative: settled as a solo preto without giver: P + 10 = 20 to each: -60."""
+    """Alternative: settled as a solo preto without giver: P + 10 = 20 to each: -60."""
     raw = chamada({"Ana": 4, "Bia": 11, "Caio": 10, "Dani": 10}, {"Ana": 1, "Bia": 3, "Caio": 3, "Dani": 3}, partner="Ana")
     options = QuatrilhoOptions(caller_alone="as_solo")
     assert deltas(raw, options) == {"Ana": -60, "Bia": 20, "Caio": 20, "Dani": 20}
@@ -287,7 +287,7 @@ def test_solo_natural_loss() -> None:
     ],
 )
 def test_solo_natural_extra(ana: int, expected_ana: int) -> None:
-    """QUA-7: the house extra per opponent, both ways, only without a giver."""
+    """The house extra per opponent, both ways, only without a giver."""
     rest = 35 - ana
     figures = {"Ana": ana, "Bia": rest - 2 * (rest // 3), "Caio": rest // 3, "Dani": rest // 3}
     raw = solo(figures, {"Ana": 4, "Bia": 2, "Caio": 2, "Dani": 2})
@@ -303,7 +303,7 @@ def test_solo_natural_extra_not_with_a_giver() -> None:
 
 
 def test_solo_rate_from_the_soloist() -> None:
-    """QUA-5 alternative: Ana loses with 14: P = 14 // 3 = 4 (not 7): each receives 14: -42."""
+    """Alternative: Ana loses with 14: P = 14 // 3 = 4 (not 7): each receives 14: -42."""
     raw = solo({"Ana": 14, "Bia": 7, "Caio": 7, "Dani": 7}, {"Ana": 4, "Bia": 2, "Caio": 2, "Dani": 2})
     assert deltas(raw, QuatrilhoOptions(solo_rate_from="soloist")) == {"Ana": -42, "Bia": 14, "Caio": 14, "Dani": 14}
 
@@ -323,7 +323,7 @@ def test_giver_on_loss_explicit_plus_10_beats_timbo() -> None:
 @pytest.mark.parametrize(
     ("capote_in_solos", "expected"),
     [
-        (False, 11 + 10),  # QUA-3 default: P = 35 // 3 = 11, + 10
+        (False, 11 + 10),  # default: P = 35 // 3 = 11, + 10
         (True, 22 + 10),  # alternative: 22 as the normal rate, + 10
     ],
 )
@@ -361,7 +361,7 @@ def test_carreguete_rate_option() -> None:
 
 
 def test_carreguete_tie_on_figures_tied_pay() -> None:
-    """QUA-8: Ana and Bia tie on 12: each pays 6 to Caio and Dani: -12 each, +12 each."""
+    """Ana and Bia tie on 12: each pays 6 to Caio and Dani: -12 each, +12 each."""
     raw = record("carreguete", figures={"Ana": 12, "Bia": 12, "Caio": 6, "Dani": 5})
     assert deltas(raw) == {"Ana": -12, "Bia": -12, "Caio": 12, "Dani": 12}
 
@@ -404,7 +404,7 @@ FIVE = ("Ana", "Bia", "Caio", "Dani", "Edu")
 
 
 def test_five_players_dealer_sits_out_and_gets_zero() -> None:
-    """Edu deals and sits out; the seed's 20-figure hand among the other four: ±6, Edu 0."""
+    """Edu deals and sits out; the rule text's 20-figure hand among the other four: ±6, Edu 0."""
     raw = chamada({"Ana": 11, "Bia": 8, "Caio": 9, "Dani": 7}, {"Ana": 3, "Bia": 2, "Caio": 3, "Dani": 2})
     d = deltas(raw, players=FIVE, dealer="Edu")
     assert d == {"Ana": 6, "Bia": -6, "Caio": 6, "Dani": -6, "Edu": 0}

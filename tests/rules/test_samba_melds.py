@@ -1,4 +1,4 @@
-"""The Samba meld checker (rules.md §5(c); SAM-1, SAM-5, SAM-9): card notation, one meld, an
+"""The Samba meld checker: card notation, one meld, an
 opening, the API request. Figures are worked by hand from the rule text, not engine output;
 the property tests compare the engine with a small oracle written here."""
 
@@ -30,7 +30,7 @@ from referee.rules.text import Text
 
 # --------------------------------------------------------------------------- helpers and oracle
 
-#: §5(c) card values, written out again here as the oracle (the red 3 has none).
+#: card values, written out again here as the oracle (the red 3 has none).
 VALUE = {"JK": 50, "2": 20, "A": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 10, "8": 10,
          "7": 5, "6": 5, "5": 5, "4": 5, "3": 5}
 ORDER = ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]

@@ -1,7 +1,7 @@
 """Property tests for Samba (hypothesis): random legal records under random options.
 
-The score is compared with an oracle written here from rules.md §5(d) and the chosen readings
-§5(e) (not from the engine); invariants: the lines add up to the score, a team's score grows
+The score is compared with an oracle written here from the rule text and the chosen readings
+(not from the engine); invariants: the lines add up to the score, a team's score grows
 with its meld points and falls with its hand points, swapping the teams swaps the scores, a
 record reads back the same, any record is either a hand or a RulesError, and the end of match
 picks the highest total past the target.
@@ -73,7 +73,7 @@ def parsed(raw: dict[str, Any], options: SambaOptions, teams: Any = TEAMS) -> An
 
 
 def oracle(t: dict[str, Any], went_out: bool, o: SambaOptions) -> Any:
-    """§5(d) written out again, independently of the engine."""
+    """Written out again, independently of the engine."""
     canastras = t["clean_canastras"] + t["dirty_canastras"] + t["wild_canastras"]
     made = canastras + t["sambas"] >= 2
     total = t["meld_points"] + 500 * t["clean_canastras"] + 300 * t["dirty_canastras"] + 2000 * t["wild_canastras"] + 1500 * t["sambas"]

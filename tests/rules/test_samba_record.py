@@ -1,5 +1,4 @@
-"""Samba hand records: shapes (400), rule breaks (422) with the field they point at (rules.md
-§5(b), §5(c); api.md "Samba hand record"); the options; the opening-meld bands (SAM-1)."""
+"""Samba hand records: shapes (400), rule breaks (422) with the field they point at (docs/api.md "Samba hand record"); the options; the opening-meld bands."""
 
 from __future__ import annotations
 
@@ -116,7 +115,7 @@ def test_min_meld_top_band_option() -> None:
 
 
 def test_seed_example_needing_90() -> None:
-    """§5(c): needing 90, a clean canastra of kings (7 x 10 = 70) is not enough, one of aces
+    """Needing 90, a clean canastra of kings (7 x 10 = 70) is not enough, one of aces
     (7 x 20 = 140) is. A team needs 90 from 1,500 to 2,995."""
     need = min_meld(2000, DEFAULT)
     assert need == 90

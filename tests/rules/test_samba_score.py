@@ -1,5 +1,5 @@
-"""Samba hand scores (rules.md §5(d), SAM-2, SAM-3, SAM-4, SAM-10, SAM-12) and the end of the
-match (SAM-6). Every figure is worked by hand from the rule text; none is engine output."""
+"""Samba hand scores and the end of the
+match. Every figure is worked by hand from the rule text; none is engine output."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def score(options: SambaOptions = DEFAULT, *, went_out: bool = False, **over: An
 
 
 def test_api_example() -> None:
-    """api.md's record. Caio's team: 740 + 500 (clean) + 300 (dirty) + 1,500 (samba) + 2 x 100
+    """The record of the API contract (docs/api.md). Caio's team: 740 + 500 (clean) + 300 (dirty) + 1,500 (samba) + 2 x 100
     (red 3s, made) + 200 (went out) - 35 = 3,405. The other: 760 + 300 - 100 (one red 3 without
     two combinations) - 120 - 100 (penalty) = 740."""
     raw = {"went_out": "Caio", "teams": [
@@ -92,7 +92,7 @@ def test_red_three_honour(red: int, made: bool, flip: int, per_card: int) -> Non
 
 
 def test_red_three_sign_without_going_out() -> None:
-    """SAM-12: the sign depends on the final combinations, whether or not anyone went out."""
+    """The sign depends on the final combinations, whether or not anyone went out."""
     assert score(went_out=False, red_threes=2, dirty_canastras=2) == 600 + 200
     assert score(went_out=False, red_threes=2, wild_canastras=1) == 2000 - 200
 
@@ -121,13 +121,13 @@ def test_hidden_canastra(kind: str, premium: int) -> None:
     [(4, 0, 0), (5, 500, 500), (6, 500, 500), (7, 2000, 2500), (9, 2000, 2500)],
 )
 def test_canastrao_and_canastra_de_canastras(canastras: int, flat: int, cumulative: int) -> None:
-    """SAM-3: 5-6 canastras +500, 7 or more +2,000 (2,500 when cumulative)."""
+    """5-6 canastras +500, 7 or more +2,000 (2,500 when cumulative)."""
     assert score(dirty_canastras=canastras) == 300 * canastras + flat
     assert score(SambaOptions(canastra_bonuses_cumulative=True), dirty_canastras=canastras) == 300 * canastras + cumulative
 
 
 def test_wild_canastras_count_for_canastrao_sambas_do_not() -> None:
-    """SAM-9 and SAM-3."""
+    """And SAM-3."""
     assert score(clean_canastras=4, wild_canastras=1) == 2000 + 2000 + 500
     assert score(clean_canastras=4, sambas=1) == 2000 + 1500
     assert score(SambaOptions(sambas_count_for_canastrao=True), clean_canastras=4, sambas=1) == 2000 + 1500 + 500
@@ -161,7 +161,7 @@ def test_nobody_gets_going_out_when_the_stock_runs_out() -> None:
     assert [s.score for s in score_hand(hand, DEFAULT)] == [200 + 1000, 200 + 3000]
 
 
-# --------------------------------------------------------------------------- the match (SAM-6)
+# --------------------------------------------------------------------------- the match
 
 
 def test_nobody_past_the_target() -> None:

@@ -1,4 +1,4 @@
-"""Samba seating and the GameRules surface (rules.md §5(a), SAM-7, SAM-8, SAM-11; api.md
+"""Samba seating and the GameRules surface (SAM-7, SAM-8, SAM-11; docs/api.md
 "Tables"): default teams, the checks of posted teams, the partnership draw, and what the ledger
 asks of :data:`referee.rules.samba.RULES` (settle, standing, first speaker, next dealer).
 
@@ -62,7 +62,7 @@ def is_422(exc: RulesError) -> bool:
         (2, (("Ana",), ("Bia",))),
         (3, (("Ana",), ("Bia",), ("Caio",))),
         (4, (("Ana", "Caio"), ("Bia", "Dani"))),
-        (5, (("Ana",), ("Bia",), ("Caio",), ("Dani",), ("Edu",))),  # SAM-8: each for himself
+        (5, (("Ana",), ("Bia",), ("Caio",), ("Dani",), ("Edu",))),  # each for himself
         (6, (("Ana", "Caio", "Edu"), ("Bia", "Dani", "Fabi"))),
     ],
 )
@@ -206,7 +206,7 @@ def test_other_games_have_no_teams(slug: str) -> None:
     assert game.seat_teams(FOUR, None, options) == tuple((n,) for n in FOUR)
 
 
-# --------------------------------------------------------------------------- seats_from_draw (§5(a))
+# --------------------------------------------------------------------------- seats_from_draw
 
 
 def test_the_partnership_draw_of_section_5a() -> None:
@@ -282,7 +282,7 @@ def test_any_draw_seats_partners_alternately_with_the_highest_card_as_mao(draws:
 
 # --------------------------------------------------------------------------- the GameRules surface
 
-#: api.md's worked record. By hand (§5(d)): team 0 (Ana, Caio; Caio went out) 740 melded
+#: docs/api.md's worked record. By hand: team 0 (Ana, Caio; Caio went out) 740 melded
 #: + 500 clean + 300 dirty + 1,500 samba + 2 x 100 red 3s (three combinations: positive)
 #: + 200 going out - 35 in hand = 3,405. Team 1 (Bia, Dani) 760 + 300 dirty - 100 (one red 3,
 #: only one combination: negative) - 120 in hand - 100 penalty = 740.
@@ -397,7 +397,7 @@ def test_rotating_the_seats_changes_no_score_and_the_deal_moves_one_seat(seating
     for team, score in zip(teams, after.teams):
         assert all(after.deltas[name] == score.score for name in team)
         assert sum(line.amount for line in score.lines) == score.score
-    # SAM-7: the deal moves one seat on, in the table's own order of play.
+    # the deal moves one seat on, in the table's own order of play.
     nxt = RULES.next_dealer(rotated, hand, DEFAULT)
     assert nxt == rotated[(rotated.index(dealer) + 1) % len(rotated)]
     assert RULES.first_speaker(rotated, dealer, DEFAULT) == nxt  # the mão sits after the dealer
@@ -419,7 +419,7 @@ def test_first_speaker_is_the_player_after_the_dealer(dealer: str, mao: str) -> 
 
 
 def band(total: int, top: int = 150) -> int:
-    """SAM-1's table, written out from rules.md §5(e)."""
+    """SAM-1's table, written out from the rule text."""
     if total < 0:
         return 15
     if total <= 1495:
@@ -452,7 +452,7 @@ def test_standing_gives_each_team_the_opening_meld_of_its_band(total: int, meld:
         ((10100, 10050), DEFAULT, True, 0),  # both past: the higher wins
         ((10050, 10100), DEFAULT, True, 1),
         ((10050, 10050), DEFAULT, False, None),  # tied past the target: play on
-        ((10000, 9000), DEFAULT, False, None),  # exactly the target: plays on (SAM-6)
+        ((10000, 9000), DEFAULT, False, None),  # exactly the target: plays on
         ((10000, 9000), SambaOptions(win_at_target=True), True, 0),
         ((10000, 10000), SambaOptions(win_at_target=True), False, None),
         ((2005, 0), SambaOptions(target=2000), True, 0),

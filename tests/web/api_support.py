@@ -1,4 +1,4 @@
-"""Helpers for the JSON API tests (api.md): create tables, post hands, read what is stored.
+"""Helpers for the JSON API tests: create tables, post hands, read what is stored.
 
 Every test gets its own app and database from the ``app``/``client`` fixtures of
 tests/conftest.py; nothing here keeps state between tests.
@@ -16,7 +16,7 @@ from werkzeug.test import TestResponse
 API = "/api/v1"
 PLAYERS = ["Ana", "Bia", "Caio", "Dani"]
 
-#: The hand record of api.md ("Jubileu hand record"), verbatim.
+#: The hand record of docs/api.md ("Jubileu hand record"), verbatim.
 EXAMPLE_RECORD: dict[str, Any] = {
     "dealer": "Dani",
     "ultima": "copas",
@@ -89,7 +89,7 @@ def state(client: FlaskClient, table_id: str) -> tuple[int, dict[str, int], str,
 
 
 def assert_error(response: TestResponse, status: int, *, code: str | None = None, field: str | None = None) -> dict[str, Any]:
-    """The api.md error shape: {"error": {"code", "message"[, "field"]}}, message a sentence."""
+    """The docs/api.md error shape: {"error": {"code", "message"[, "field"]}}, message a sentence."""
     assert response.status_code == status, response.get_data(as_text=True)
     assert response.mimetype == "application/json"
     body = response.get_json()

@@ -1,4 +1,4 @@
-"""Error bodies (api.md "Conventions"): shape, status and the table's language."""
+"""Error bodies: shape, status and the table's language."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""POST /api/v1/tables/{id}/hands with Jubileu records (api.md "Hands", rules.md §1)."""
+"""POST /api/v1/tables/{id}/hands with Jubileu records."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def table(client: FlaskClient) -> dict[str, Any]:
 def test_api_md_example_record(client: FlaskClient, table: dict) -> None:
     """JO by Caio (3 aces), partner Bia: 4 + 5 = 9 tricks, one over the 8 needed.
 
-    §1(d): v = 3, overtricks o = 1, so each payer owes a = v + o = 4; partnership success:
+    By hand: v = 3, overtricks o = 1, so each payer owes a = v + o = 4; partnership success:
     declarer +a, partner +a, each opponent -a.
     """
     response = post_hand(client, table, EXAMPLE_RECORD)
@@ -97,7 +97,7 @@ def test_overtricks_option_off(client: FlaskClient) -> None:
 @pytest.mark.parametrize(
     ("bid", "made", "deltas"),
     [
-        # §1(d): Solo Nove with 7 pays each "as 4 fichas … e mais uma" (a = 5); with 8 only 4.
+        # The rule text: Solo Nove with 7 pays each "as 4 fichas … e mais uma" (a = 5); with 8 only 4.
         ("solo_nove", 7, {"Ana": 5, "Bia": 5, "Caio": -15, "Dani": 5}),
         ("solo_nove", 8, {"Ana": 4, "Bia": 4, "Caio": -12, "Dani": 4}),
         ("solo_nove", 9, {"Ana": -4, "Bia": -4, "Caio": 12, "Dani": -4}),

@@ -1,4 +1,4 @@
-"""GET /api/v1/openapi.json: a valid OpenAPI 3.1 document describing every endpoint of api.md."""
+"""GET /api/v1/openapi.json: a valid OpenAPI 3.1 document describing every endpoint of docs/api.md."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from referee.rules.jubileu import OPTIONS
 
 from .api_support import API
 
-#: Every endpoint api.md names, as (path under /api/v1, method).
+#: Every endpoint docs/api.md names, as (path under /api/v1, method).
 API_MD_ENDPOINTS = [
     ("/openapi.json", "get"),
     ("/tables", "post"),
@@ -127,7 +127,7 @@ def test_idempotency_key_header_is_documented(document: dict) -> None:
     assert any(p["in"] == "header" and p["name"] == "Idempotency-Key" for p in params)
 
 
-# --------------------------------------------------------------------------- issue 7's records
+# --------------------------------------------------------------------------- the newer games' records
 
 #: Each new game's record schema (the table's game -> the schema's name).
 NEW_RECORDS = {

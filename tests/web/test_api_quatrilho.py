@@ -1,4 +1,4 @@
-"""The Quatrilho hand record through the API, exactly as api.md gives it."""
+"""The Quatrilho hand record through the API, exactly as docs/api.md gives it."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from .api_support import API, assert_error
 FOUR = ["Ana", "Bia", "Caio", "Dani"]
 FIVE = ["Ana", "Bia", "Caio", "Dani", "Edu"]
 
-#: api.md's example record: Ana calls the 3 of paus, Caio holds it; Ana + Caio take 11 + 9 = 20
+#: docs/api.md's example record: Ana calls the 3 of paus, Caio holds it; Ana + Caio take 11 + 9 = 20
 #: figures and win; P = 20 // 3 = 6; the losers took 4 tricks, so the normal rate applies.
 EXAMPLE = {
     "dealer": "Dani", "mode": "chamada", "declarer": "Ana",
@@ -42,7 +42,7 @@ def test_the_api_md_example_settles_six_each(client: FlaskClient) -> None:
 
 def test_five_players_the_dealer_sits_out_and_gets_nothing(client: FlaskClient) -> None:
     t = table(client, FIVE)
-    assert t["next_dealer"] == "Edu"  # the last player deals first (api.md)
+    assert t["next_dealer"] == "Edu"  # the last player deals first
     record = {**EXAMPLE, "dealer": None}
     del record["dealer"]
     answer = post(client, t, record).get_json()

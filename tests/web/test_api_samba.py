@@ -1,5 +1,5 @@
-"""Samba through the JSON API (api.md "Tables", "Hands", "Samba hand record"; rules.md §5):
-teams at creation, the worked record figure by figure, every 422 of api.md with nothing stored,
+"""Samba through the JSON API (docs/api.md "Tables", "Hands", "Samba hand record"):
+teams at creation, the worked record figure by figure, every 422 of docs/api.md with nothing stored,
 the opening-meld bands, the end of the match (and the 409 after it), voids and corrections that
 reopen it, the rematch extension, settlement, preview, Idempotency-Key, the dealer rotation and
 the language of the breakdown. Answers are also checked against the OpenAPI document's schemas.
@@ -27,7 +27,7 @@ FOUR = ["Ana", "Bia", "Caio", "Dani"]
 SIX = ["Ana", "Bia", "Caio", "Dani", "Edu", "Fabi"]
 DEFAULT_OPTIONS = {spec.name: spec.default for spec in OPTIONS}
 
-#: api.md's "Samba hand record", verbatim.
+#: docs/api.md's "Samba hand record", verbatim.
 EXAMPLE: dict[str, Any] = {
     "went_out": "Caio",
     "teams": [
@@ -104,7 +104,7 @@ def part(meld: int = 0, hand: int = 0, **over: Any) -> dict[str, Any]:
 
 def scoring(score: int) -> dict[str, Any]:
     """A team's part that scores exactly ``score`` when nobody went out and there are no red 3s
-    (§5(d): melded points + 1,500 a samba + 500 a clean canastra - points in hand). A samba
+    (melded points + 1,500 a samba + 500 a clean canastra - points in hand). A samba
     holds at least 50 melded points (4 to 10 of a suit: 4 x 5 + 3 x 10), a clean canastra 35
     (seven cards of 5); at most two canastras, so no canastrão."""
     assert score % 5 == 0
@@ -171,7 +171,7 @@ def test_default_teams(client: FlaskClient, openapi: dict, players: list[str], t
     assert answer["players"] == players
     assert answer["options"] == DEFAULT_OPTIONS
     assert answer["follows"] is None and answer["token"]
-    assert answer["next_dealer"] == players[-1]  # api.md: the last player deals first
+    assert answer["next_dealer"] == players[-1]  # the API contract: the last player deals first
     assert schema_errors(openapi, "TableCreated", answer) == []
     stored = get_table(client, answer["id"])
     assert stored["teams"] == teams
@@ -260,7 +260,7 @@ def test_refused_creation_stores_nothing(app: Flask, client: FlaskClient, body: 
 def test_the_api_md_record_figure_by_figure(client: FlaskClient, openapi: dict) -> None:
     t = samba_table(client)
     answer = ok(client, t, EXAMPLE)
-    # By hand from rules.md §5(d).
+    # By hand from the rule text.
     # Team 0 (Ana, Caio; Caio went out): three 7-card combinations, so red 3s are positive.
     #   740 melded + 500 (1 clean) + 300 (1 dirty) + 1,500 (1 samba) + 200 (2 red 3s x 100)
     #   + 200 (went out) - 35 (in hand) = 3,405.
@@ -334,10 +334,10 @@ def test_hidden_canastra_red_threes_in_hand_and_penalty_kinds(client: FlaskClien
     answer = ok(client, t, record)
     # Team 0: 400 + 2 x 500 + 100 (one red 3, two canastras) + 200 (went out) + 1,000 (hidden
     # since the deal, alone) - 100 (three wilds) = 2,600. Team 1: 100 - 60 - 500 (a red 3 stuck
-    # in hand, SAM-10) = -460.
+    # in hand) = -460.
     assert [team["score"] for team in answer["teams"]] == [2600, -460]
     assert answer["deltas"] == {"Ana": 2600, "Bia": -460, "Caio": 2600, "Dani": -460}
-    # A negative total needs only 15 to open (SAM-1).
+    # A negative total needs only 15 to open.
     assert [team["min_meld"] for team in answer["teams"]] == [90, 15]
     assert [(line["label"], line["amount"]) for line in answer["teams"][0]["breakdown"]] == [
         ("Melded cards", 400),
@@ -395,7 +395,7 @@ def test_english_errors_are_sentences(client: FlaskClient) -> None:
     assert "6" in error["message"] and "red 3" in error["message"]
 
 
-# --------------------------------------------------------------------------- the 422s of api.md
+# --------------------------------------------------------------------------- the 422s of docs/api.md
 
 
 def _without_two_combinations() -> dict[str, Any]:

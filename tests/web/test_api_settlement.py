@@ -1,4 +1,4 @@
-"""GET /api/v1/tables/{id}/settlement: balances and the fewest transfers (api.md "Hands")."""
+"""GET /api/v1/tables/{id}/settlement: balances and the fewest transfers."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_unknown_table_is_404(client: FlaskClient) -> None:
 SCENARIOS: dict[str, tuple[list[dict[str, Any]], dict[str, int], int]] = {
     # One solo made: the three others each pay the declarer.
     "one-solo": ([solo_record("Dani", 7)], {"Ana": 6, "Bia": -2, "Caio": -2, "Dani": -2}, 3),
-    # The api.md partnership example: two transfers, one per defender.
+    # The docs/api.md partnership example: two transfers, one per defender.
     "partnership": ([EXAMPLE_RECORD], {"Ana": -4, "Bia": 4, "Caio": 4, "Dani": -4}, 2),
     # Ana +6 then Bia +9: Ana 3, Bia 7, Caio -5, Dani -5.
     "two-solos": ([solo_record("Dani", 7), solo_record("Ana", 8)], {"Ana": 3, "Bia": 7, "Caio": -5, "Dani": -5}, 3),

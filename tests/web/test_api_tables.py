@@ -1,4 +1,4 @@
-"""POST /api/v1/tables and GET /api/v1/tables/{id} (api.md, "Tables")."""
+"""POST /api/v1/tables and GET /api/v1/tables/{id} (docs/api.md, "Tables")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Voids and corrections: POST …/hands/{n}/void and the `replaces` extension (api.md "Hands")."""
+"""Voids and corrections: POST …/hands/{n}/void and the `replaces` extension."""
 
 from __future__ import annotations
 

@@ -81,7 +81,7 @@ def test_language_switch_ignores_unknown_codes_and_foreign_referrers(client: Fla
 
 
 def test_home_lists_only_the_tables_this_phone_knows(app: Flask, client: FlaskClient) -> None:
-    """A table's id is its read secret (api.md), so home lists the tables this browser created
+    """A table's id is its read secret, so home lists the tables this browser created
     or opened, never everybody's."""
     from referee.models import utcnow
 

@@ -4,7 +4,7 @@ JavaScript): the bets, the race entered card by card with the horses drawn where
 second place with seven players, corrections, the htmx fragment, and odd links.
 
 CSRF is off in these tests (tests/conftest.py). Positions and payouts are worked out here from
-rules.md §9(d) and its chosen readings (positions in half spaces: a King on its own suit is
+the rule text and its chosen readings (positions in half spaces: a King on its own suit is
 2½ spaces, 5 half spaces), never read from the app; refusals are compared with the engine's
 own sentence.
 """
@@ -33,8 +33,8 @@ HORSES = ("copas", "ouros", "espadas", "paus")
 #: A race with a tie-break, card by card (rank + the suit's first letter: c copas, o ouros,
 #: e espadas, p paus), with the four positions after each card, in half spaces (♥ ♦ ♠ ♣).
 #: Cards go to the aces in turn ♥ ♦ ♠ ♣. K +2, Q +1½, J +1, 7-10 of the ace's colour +1, 3-6
-#: of its colour +½, other colour 0 (KD-1); +½ more for the ace's own suit (KD-2); a 2 on the
-#: start line does not move (§9(d)); a 2 of the other colour −1.
+#: of its colour +½, other colour 0; +½ more for the ace's own suit; a 2 on the
+#: start line does not move; a 2 of the other colour −1.
 TIE_RACE: list[tuple[str, tuple[int, int, int, int]]] = [
     ("Kc", (5, 0, 0, 0)),  # K♥ on ♥: 2½
     ("2o", (5, 0, 0, 0)),  # 2♦ on ♦, still on the start line: no move
@@ -58,7 +58,7 @@ TIE_RACE: list[tuple[str, tuple[int, int, int, int]]] = [
     ("2c", (21, 0, 16, 0)),  # 2♥ on ♠: other colour, −1 space. ♥ is ahead: ♥ wins
 ]
 #: Ana ♥ 2 chips, Bia ♠ 1, Caio ♥ 1, Dani ♦ 1; pingo 1. Pot 4 + 5 = 9; ♥'s backers Ana and
-#: Caio share it equally (KD-8): 4 each, the odd chip stays on the table.
+#: Caio share it equally: 4 each, the odd chip stays on the table.
 BETS = {"Ana": ("copas", 2), "Bia": ("espadas", 1), "Caio": ("copas", 1), "Dani": ("ouros", 1)}
 TIE_DELTAS = {"Ana": 4 - 3, "Bia": -2, "Caio": 4 - 2, "Dani": -2}
 
@@ -332,7 +332,7 @@ def test_an_unbacked_pot_waits_on_the_table_and_the_next_winner_takes_it(app: Fl
     tid = new_table(client)
     nobody = {"Ana": ("paus", 1), "Bia": ("espadas", 1), "Caio": ("ouros", 1), "Dani": ("paus", 1)}
     html = run(client, tid, start_race(client, tid, bets=nobody), HEARTS_ALONE)
-    assert "derby-carry" in html  # all 8 chips stay (KD-7)
+    assert "derby-carry" in html  # all 8 chips stay
     assert client.post(f"/t/{tid}/hand", data={"d": draft_in(html)}).status_code == 302
     assert on_the_table(app, tid) == 8
 
@@ -354,7 +354,7 @@ def test_seven_players_play_for_second_place_and_its_backers_get_their_bets_back
     bets = {"Ana": ("copas", 2), "Bia": ("espadas", 1), "Caio": ("copas", 1), "Dani": ("ouros", 1),
             "Edu": ("paus", 1), "Fabi": ("copas", 1), "Gil": ("espadas", 1)}
     html = run(client, tid, start_race(client, tid, SEVEN, bets), [c for c, _ in TIE_RACE])
-    # ♥ wins; ♠, furthest ahead of the others, is second (KD-6). Pot 7 + 8 = 15; Bia and Gil
+    # ♥ wins; ♠, furthest ahead of the others, is second. Pot 7 + 8 = 15; Bia and Gil
     # take back their bets (1 each); the 13 left go to Ana, Caio and Fabi: 4 each, 1 stays.
     assert "derby-keypad" not in html
     assert 'class="lane is-second"' in html

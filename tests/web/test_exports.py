@@ -1,6 +1,6 @@
 """Exports, import, backup and restore (referee.exports, referee.cli).
 
-The proof of issue 6, "export, import and compare": a table of each game, played with voids,
+The proof of "export, import and compare": a table of each game, played with voids,
 corrections and two-key confirmations, is exported, imported into a fresh database and exported
 again: the two exports are equal (but for when they were made), and so are the tables as the API
 answers them (every hand's result, status, void and confirmation), the totals and the league's

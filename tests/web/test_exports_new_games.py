@@ -1,4 +1,4 @@
-"""Export, import and export again for the games of issue 7: each table (with a correction and
+"""Export, import and export again for the newer games: each table (with a correction and
 a void where the game allows one) comes back identical, hands, totals, the chips on the table
 and the league's standings included."""
 

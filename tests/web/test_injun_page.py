@@ -1,10 +1,10 @@
-"""The Injun "record a hand" page through the test client (rules.md §4, issue 7): a Poker hand
+"""The Injun "record a hand" page through the test client: a Poker hand
 and a Brag hand with a closed pot entered button by button, the chips a split leaves on the
 table for the next deal, illegal actions neither offered nor accepted when forged (422, nothing
 stored), undo, the system and ante of the hand, and corrections.
 
 Seats in order of play: Ana, Bia, Caio, Dani; Dani (player 4) deals the first hand, so Ana bets
-first. Every expected figure is worked out by hand from rules.md §4(d): a player's delta is what
+first. Every expected figure is worked out by hand from the rule text: a player's delta is what
 he takes from the pots minus what he put in (ante and bets). CSRF is off here
 (tests/conftest.py); the browser suite (tests/e2e/test_injun.py) runs with it on.
 """

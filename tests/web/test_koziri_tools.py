@@ -1,8 +1,8 @@
-"""Koziri's referee helpers (issue 7, rules.md §8): the deal helper and the answer checker, as
+"""Koziri's referee helpers: the deal helper and the answer checker, as
 pages (/koziri/deal, /koziri/answer) and as API endpoints (POST /api/v1/koziri/deal,
 /api/v1/koziri/answer). Stateless: nothing is ever stored.
 
-The worked examples are the seed's (rules.md §8, tests/rules/test_koziri_play.py): the
+The worked examples are the rule text's (see tests/rules/test_koziri_play.py): the
 procedure example (32 cards; the dealer ♠ trump, ♥ second; the opponent ♦ trump; the dealer
 turned up K Q J 10 of spades and A Q J 10 9 8 of hearts), the text's "an ace of spades led
 against the dealer whose trump is spades must be taken", and the practical example's answers.
@@ -60,7 +60,7 @@ def no_hand_stored(app: Flask) -> bool:
 
 
 def assert_error(response: Any, status: int, field: str | None = None, code: str | None = None) -> dict[str, Any]:
-    """api.md's error shape: one sentence, the field it is about."""
+    """The error shape of the API contract (docs/api.md): one sentence, the field it is about."""
     assert response.status_code == status, response.get_data(as_text=True)
     body = response.get_json()["error"]
     assert body["message"].endswith(".") and len(body["message"]) > 10, body
@@ -106,7 +106,7 @@ def test_api_deal_at_a_table(client: FlaskClient) -> None:
     table = koziri_table(client, deck=20, first_lead="dealer")
     out = deal(client, table=table["id"], **SUITS, turned_up=cards("A♠ K♥")).get_json()
     assert out["deck"] == 20 and len(out["hands"]["dealer"]) == 10
-    assert out["players"] == {"dealer": "Bia", "opponent": "Ana"}  # the last player deals first (api.md)
+    assert out["players"] == {"dealer": "Bia", "opponent": "Ana"}  # the last player deals first
     assert out["first_lead"] == "dealer"
     out = deal(client, table=table["id"], dealer="Ana", **SUITS, turned_up=[]).get_json()
     assert out["players"] == {"dealer": "Ana", "opponent": "Bia"}
@@ -164,7 +164,7 @@ def answer(client: FlaskClient, **body: Any) -> Any:
 
 
 def test_api_answer_the_texts_example_the_ace_of_the_dealers_trump_must_be_taken(client: FlaskClient) -> None:
-    """§8(c): "se o adversário do carteador iniciar o jogo descartando um Ás de Espadas, o
+    """"se o adversário do carteador iniciar o jogo descartando um Ás de Espadas, o
     carteador é obrigado a pegá-lo": nothing in the pack beats it for him, whatever his hand."""
     out = answer(client, answers="dealer", top=card("A♠"), answer="take").get_json()
     assert out["legal"] and out["how"] == "take" and out["compulsory"]
@@ -179,7 +179,7 @@ def test_api_answer_the_texts_example_the_ace_of_the_dealers_trump_must_be_taken
 @pytest.mark.parametrize(
     ("who", "top", "reply", "legal", "how", "words"),
     [
-        # The seed's practical example: the opponent leads the 8♥ ...
+        # The rule text's practical example: the opponent leads the 8♥ ...
         ("dealer", "8♥", "9♥", True, "higher", "higher than the Eight of hearts"),
         ("dealer", "8♥", "8♠", True, "trump", "one of Dealer's trumps"),  # any of his five trumps
         ("dealer", "K♥", "8♠", True, "trump", "one of Dealer's trumps"),
@@ -208,7 +208,7 @@ def test_api_answer_what_beats_the_card_in_the_pack(client: FlaskClient) -> None
 
 
 def test_api_answer_with_the_hand(client: FlaskClient) -> None:
-    """KOZ-3: taking is allowed by choice; with nothing in the hand that beats, it is compulsory."""
+    """Taking is allowed by choice; with nothing in the hand that beats, it is compulsory."""
     out = answer(client, answers="dealer", top=card("8♥"), answer="take", hand=cards("9♥ 7♠ 7♣")).get_json()
     assert out["legal"] and not out["compulsory"] and shorts(out["beating"]) == "9♥ 7♠"
     assert "by choice" in out["reason"]

@@ -1,4 +1,4 @@
-"""The games of issue 7 in the league, the settle-up and the club night: a few hands of each,
+"""The newer games in the league, the settle-up and the club night: a few hands of each,
 played through the API, then the standings (kept on the seats and recomputed from the hands),
 the chips a pot game leaves on the table, the settle-up page and its payments, the club night,
 and the patience games ranked by games won, with each player's win rate per patience."""
@@ -43,11 +43,11 @@ def examples(game: str, p: Sequence[str]) -> tuple[dict[str, Any], list[dict[str
         ]
     if game == "injun":
         return {"ante": 1}, [
-            # Poker (§4(c)): 20, 23, 27, then an equal 27 closes; the two aces share 101 chips,
-            # the odd chip stays on the table (INJ-3).
+            # Poker: 20, 23, 27, then an equal 27 closes; the two aces share 101 chips,
+            # the odd chip stays on the table.
             {"dealer": d, "actions": [[a, {"bet": 20}], [b, {"bet": 23}], [c, {"bet": 27}], [d, {"bet": 27}]],
              "cards": {a: "K", b: "A", c: "A", d: "2"}},
-            # Brag with a closed pot (INJ-5): c closes with his card, then b pays to see.
+            # Brag with a closed pot: c closes with his card, then b pays to see.
             {"dealer": a, "system": "brag", "actions": [[b, "bet"], [c, "bet"], [d, "close"], [a, "drop"], [b, "bet"], [c, "see"]],
              "cards": {b: "2", c: "3", d: "4"}},
             # Three aces share 8 chips: 2 stay on the table.
@@ -55,16 +55,16 @@ def examples(game: str, p: Sequence[str]) -> tuple[dict[str, Any], list[dict[str
         ]
     if game == "kentucky_derby":
         return {"pingo": 1, "chip_value": "0.25"}, [
-            # Copas alone crosses in the fourth round (KD-4); its backers a and d share the pot.
+            # Copas alone crosses in the fourth round; its backers a and d share the pot.
             {"dealer": d, "pingo": 1, "bets": {a: {"horse": "copas", "amount": 2}, b: "ouros", c: "paus", d: "copas"},
              "cards": cards("K♥ 3♠ 3♦ 3♥ Q♥ 4♠ 4♦ 4♥ J♥ 5♠ 5♦ 5♥ 10♥ 6♠ 6♦ 6♥")},
-            # Told by its result only (§9(b)); nobody backed espadas: the pot stays (KD-7).
+            # Told by its result only; nobody backed espadas: the pot stays.
             {"dealer": a, "bets": {a: "copas", b: "ouros", c: "paus", d: "copas"}, "winner": "espadas"},
         ]
     if game == "lift_smoke":
         return {"ante": 2}, [
             {"dealer": d, "winner": b, "out_order": [c, [a, d]]},
-            {"dealer": b, "winner": a, "out_order": [[c, d], [b, a]]},  # LS-2: a won the last trick
+            {"dealer": b, "winner": a, "out_order": [[c, d], [b, a]]},  # a won the last trick
             {"dealer": a, "winner": d},
         ]
     if game == "el_gato":

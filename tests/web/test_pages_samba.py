@@ -3,8 +3,7 @@ the new-table form's team layouts and the partnership draw, the hand form (the c
 counted on the server, retries, corrections), the end of the match and its rematch, the meld
 checker, and the live-score fragment htmx asks for.
 
-CSRF is off in these tests (tests/conftest.py); expected scores are worked out from rules.md
-§5(d), never read from the app.
+CSRF is off in these tests (tests/conftest.py); expected scores are worked out from the rule text, never read from the app.
 """
 
 from __future__ import annotations
@@ -176,7 +175,7 @@ def test_each_team_layout_makes_its_teams(app: Flask, client: FlaskClient, playe
 
 
 def test_the_partnership_draw_seats_four(app: Flask, client: FlaskClient) -> None:
-    """§5(a): cards 7 to 10. The highest (Bia, 10) is the mão; the others sit after her from
+    """Cards 7 to 10. The highest (Bia, 10) is the mão; the others sit after her from
     the highest down: Dani 9, Ana 8, Caio 7. Even cards (Bia, Ana) against odd (Dani, Caio),
     the mão's team first; the player before the mão (Caio) deals. The layout radio is ignored."""
     draws = {"draw_0": "8", "draw_1": "10", "draw_2": "7", "draw_3": "9"}
@@ -359,7 +358,7 @@ def ledger_record_hidden() -> dict[str, Any]:
 
 
 def test_the_hidden_canastra_shown_on_confirm_is_stored(app: Flask, client: FlaskClient) -> None:
-    """Ana goes out with a canastra hidden since the deal, alone (1,000, SAM-4): Ana & Caio 2
+    """Ana goes out with a canastra hidden since the deal, alone (1,000): Ana & Caio 2
     clean canastras, 200 on the table: 200 + 1,000 + 200 + 1,000 = 2,400."""
     tid = new_table(client)
     fields = {"went_out": "0", "hidden": "deal_alone", **team_fields(0, clean_canastras=2, meld_points=200),
@@ -504,7 +503,7 @@ def test_meld_checker_opening_with_the_discard_top(client: FlaskClient) -> None:
 
 
 def test_meld_checker_opening_short_of_the_minimum(client: FlaskClient) -> None:
-    """The seed's example: needing 90, a clean canastra of kings (70) is not enough, of aces (140) is."""
+    """The rule text's example: needing 90, a clean canastra of kings (70) is not enough, of aces (140) is."""
     kings = meld_page(client, m0="Kc Ko Ke Kp Kc Ko Ke", required="90")
     assert re.search(r'class="card opening is-illegal"', kings) and re.search(r'<p class="lead">70\D+90\D*</p>', kings)
     aces = meld_page(client, m0="Ac Ao Ae Ap Ac Ao Ae", required="90")

@@ -26,7 +26,7 @@ from .api_support import EXAMPLE_RECORD, create_table, get_table, record_ok, sol
 
 FOUR = ["Ana", "Bia", "Caio", "Dani"]
 
-#: api.md's Quatrilho example: Ana calls the 3 of paus, Caio holds it; each of them wins 6.
+#: docs/api.md's Quatrilho example: Ana calls the 3 of paus, Caio holds it; each of them wins 6.
 QUATRILHO = {
     "dealer": "Dani", "mode": "chamada", "declarer": "Ana",
     "called_card": {"rank": "3", "suit": "paus"}, "partner": "Caio",
@@ -34,7 +34,7 @@ QUATRILHO = {
     "tricks": {"Ana": 3, "Bia": 2, "Caio": 3, "Dani": 2},
 }
 
-#: api.md's Samba example: teams [Ana, Caio] 3405 and [Bia, Dani] 740.
+#: docs/api.md's Samba example: teams [Ana, Caio] 3405 and [Bia, Dani] 740.
 SAMBA = {
     "went_out": "Caio",
     "teams": [

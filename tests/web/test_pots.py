@@ -1,4 +1,4 @@
-"""Pots that stay on the table between deals (issue 7's pot games): the ledger fills each
+"""Pots that stay on the table between deals (the newer games' pot games): the ledger fills each
 hand's ``carried_in`` with the chips on the table, minus the sum of the live deltas, and
 reports them, here through Kentucky Derby's API."""
 
@@ -19,7 +19,7 @@ def _table(client: FlaskClient) -> dict:
 
 
 def _race(bets: dict[str, str], winner: str, **extra: object) -> dict:
-    """A race told by its result only (§9(b)): everyone's pingo 1 and bet 1."""
+    """A race told by its result only: everyone's pingo 1 and bet 1."""
     return {"pingo": 1, "bets": {name: {"horse": horse, "amount": 1} for name, horse in bets.items()}, "winner": winner, **extra}
 
 

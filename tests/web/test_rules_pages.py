@@ -53,7 +53,7 @@ def test_each_page_names_the_game_and_lists_every_house_rule_of_its_engine(clien
 
 
 def test_the_derby_movement_table_is_the_one_of_the_rule_text(client: FlaskClient) -> None:
-    """rules.md §9(d), for the hearts horse: a card of the other colour, of its colour, of its
+    """The rule text, for the hearts horse: a card of the other colour, of its colour, of its
     own suit (the half space more, KD-2: not on a Two; KD-1: other-colour spot cards move 0)."""
     rows = _rows(_page(client, "/games/kentucky_derby"), "How far a card moves a horse")
     assert rows == [

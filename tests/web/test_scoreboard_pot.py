@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from .api_support import create_table, record_ok
 
 P3 = ["Ana", "Bia", "Caio"]
-#: rules.md §4(e), INJ-3: antes 3 + bets 4 = 7, a tie shares 3 each and 1 chip stays.
+#: INJ-3: antes 3 + bets 4 = 7, a tie shares 3 each and 1 chip stays.
 TIE = {"actions": [["Ana", {"bet": 2}], ["Bia", {"bet": 2}]], "cards": {"Ana": "A", "Bia": "A", "Caio": "K"}}
 
 

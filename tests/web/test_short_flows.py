@@ -3,8 +3,8 @@ Koziri, Lift Smoke, El Gato, Relógio / Relógio Real and Paciência do Cachorro
 client (no JavaScript): every step is a GET carrying the draft, the hand is stored by one POST.
 
 The pages are read in English (the ``lang`` cookie), so the assertions do not depend on the
-Portuguese catalogue. Expected settlements are worked out from rules.md (§3(d) with the stake
-option, §8(d), §10(d), §2 and §6), never read back from the app; the refusals' sentences are the
+Portuguese catalogue. Expected settlements are worked out from the rule text (with the stake
+option, the rule text and), never read back from the app; the refusals' sentences are the
 engine's own, asked of the engine.
 """
 
@@ -149,7 +149,7 @@ def test_el_gato_is_one_tap_on_the_loser_then_confirm(app: Flask, client: FlaskC
     assert first.offered("set:loser:") == [f"set:loser:{i}" for i in range(4)]
     preview = walk(client, tid, "set:loser:1", start=first)
     assert preview.heading == "Check and confirm"
-    # §3 with the stake option: the loser pays 2 to each of the three others.
+    # with the stake option: the loser pays 2 to each of the three others.
     assert "Bia −6" in preview.text and "Ana +2" in preview.text
     assert "Ana deals the next hand." in preview.text  # Dani dealt; the deal passes on
     assert confirm(client, tid, preview) == 302
@@ -191,7 +191,7 @@ def test_koziri_offers_the_opponent_only_the_two_suits_the_dealer_left(app: Flas
     page = walk(client, tid, "set:opponent_trump:paus", start=page)
     assert page.offered("set:") == ["set:winner:0", "set:winner:1"]
     preview = walk(client, tid, "set:winner:0", start=page)
-    assert "Ana +3" in preview.text and "Bia −3" in preview.text  # §8(d) with the stake option
+    assert "Ana +3" in preview.text and "Bia −3" in preview.text  # with the stake option
     assert confirm(client, tid, preview) == 302
     [hand] = hands(app, tid)
     assert hand["record"] == {"dealer": "Bia", "dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "paus", "opponent_second": "ouros", "winner": "Ana"}
@@ -240,7 +240,7 @@ def test_lift_smoke_winner_then_the_order_tapped_with_undo_and_the_winner_deals_
     assert page.offered("with:") == ["with:out_order:0", "with:out_order:3", "with:out_order:4"]
     preview = walk(client, tid, "with:out_order:0", "out:out_order:3", "out:out_order:4", start=page)
     assert preview.heading == "Check and confirm"
-    # §10(d): the winner takes n - 1 antes, everyone else pays the ante.
+    # the winner takes n - 1 antes, everyone else pays the ante.
     assert "Bia +8" in preview.text and "Ana −2" in preview.text
     assert "Bia deals the next hand." in preview.text
     assert confirm(client, tid, preview) == 302
@@ -261,7 +261,7 @@ def test_lift_smoke_order_may_be_skipped_the_ante_changed_and_the_last_trick_sha
     assert page.heading == "Chips each player put in"
     preview = get(client, tid, page.d, "set:ante", n="3")
     assert "Bia +9" in preview.text  # 4 players ante 3
-    # The order after all, with Bia running out on the last trick with Dani (LS-2).
+    # The order after all, with Bia running out on the last trick with Dani.
     preview = walk(client, tid, "edit:out_order", "out:out_order:2", "out:out_order:0", "out:out_order:3", "tie:out_order", start=preview)
     assert "Bia also ran out on that last trick and won it" in preview.text
     expected = str(lift_smoke.settle(
@@ -320,7 +320,7 @@ def test_relogio_real_is_judged_by_its_sequences(app: Flask, client: FlaskClient
     assert page.offered("set:") == [f"set:sequences:{n}" for n in range(relogio.MAX_SEQUENCES + 1)]
     assert "3 or more win." in page.text
     preview = walk(client, tid, "set:sequences:2", start=page)
-    assert "Ana lost Relógio Real." in preview.text  # §2(d): three are needed
+    assert "Ana lost Relógio Real." in preview.text  # three are needed
     preview = walk(client, tid, "edit:sequences", "set:sequences:3", start=preview)
     assert "Ana won Relógio Real." in preview.text
     assert confirm(client, tid, preview) == 302
