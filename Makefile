@@ -79,7 +79,7 @@ test-sqlite: $(STAMP) translations
 
 test-pg: $(STAMP) translations
 	@if command -v pg_virtualenv >/dev/null; then \
-	    pg_virtualenv sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// $(BIN)/pytest -q tests/web tests/proof'; \
+	    pg_virtualenv -t sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// $(BIN)/pytest -q tests/web tests/proof'; \
 	else echo "pg_virtualenv not found: PostgreSQL run skipped" >&2; fi
 
 bench: $(STAMP) translations
@@ -90,7 +90,7 @@ bench: $(STAMP) translations
 ## BENCH_LEAGUE_SIZES=100000 for a quick run (default 100k, 300k and 1M hands).
 bench-pg: $(STAMP) translations
 	@if command -v pg_virtualenv >/dev/null; then \
-	    pg_virtualenv sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// $(PY) -m tests.bench.run league'; \
+	    pg_virtualenv -t sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// $(PY) -m tests.bench.run league'; \
 	else echo "pg_virtualenv not found: the league benchmark on PostgreSQL skipped (make system-deps installs it)" >&2; fi
 
 lint: $(STAMP)
