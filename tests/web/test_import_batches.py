@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -135,23 +135,16 @@ def test_a_batch_that_fails_late_leaves_nothing_behind(on_file: tuple[Flask, Pat
         hand["record"] = jubileu_hands.record(("Zé", "Bia", "Caio", "Dani"), hand["number"] - 1)
     document["tables"][0]["dealer"] = "Dani"
     monkeypatch.setattr(exports, "IMPORT_BATCH", 10)
-    monkeypatch.setattr(exports, "IMPORT_PAUSE", 0)
-    commits = 0
-    real_commit = exports._Batches.commit
 
-    def failing_commit(self: exports._Batches) -> None:
-        nonlocal commits
-        commits += 1
-        if commits == 3:
+    def third_fails(n: int) -> None:
+        if n == 3:
             raise OperationalError("COMMIT", {}, Exception("database or disk is full"))
-        real_commit(self)
 
-    def failing_commit_after_a_ratings_refresh(self: exports._Batches) -> None:
-        failing_commit(self)
-        if commits == 2:  # a page read the standings meanwhile: the ratings took the stored hands in
+    def refresh_after_second(n: int) -> None:
+        if n == 2:  # a page read the standings meanwhile: the ratings took the stored hands in
             ratings.refresh("jubileu")
 
-    monkeypatch.setattr(exports._Batches, "commit", failing_commit_after_a_ratings_refresh)
+    commits = count_commits(monkeypatch, before=third_fails, after=refresh_after_second)
     with app.app_context():
         members = db.session.scalar(select(func.count()).select_from(Member))
         with pytest.raises(OperationalError):
@@ -160,7 +153,7 @@ def test_a_batch_that_fails_late_leaves_nothing_behind(on_file: tuple[Flask, Pat
         assert db.session.get(Table, NEW_ID) is None
         assert db.session.scalar(select(func.count()).select_from(Hand).where(Hand.table_id == NEW_ID)) == 0
         assert db.session.scalar(select(func.count()).select_from(Member)) == members
-        assert commits == 3  # two batches were stored before the failure
+        assert commits() == 3  # two batches were stored before the failure
         # The ratings forget the removed hands: what a refresh gives is what the hands that
         # stayed give, rated from scratch.
         ratings.refresh("jubileu")
@@ -175,16 +168,31 @@ def test_a_batch_ends_when_it_has_held_the_lock_long_enough_whatever_it_wrote(on
     document, _other = a_document(app)
     monkeypatch.setattr(exports, "IMPORT_BATCH", 10**9)
     monkeypatch.setattr(exports, "IMPORT_BATCH_SECONDS", 0.0)
+    commits = count_commits(monkeypatch)
+    with app.app_context():
+        exports.import_tables(document)
+    assert commits() == 1 + HANDS + 1  # the table, each hand, and the last (empty) commit
+
+
+def count_commits(
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    before: Callable[[int], None] = lambda n: None,
+    after: Callable[[int], None] = lambda n: None,
+) -> Callable[[], int]:
+    """Count the import's batch commits (no pause between them). ``before(n)`` runs ahead of the
+    n-th (it may raise, as a full disk would), ``after(n)`` once it is stored (another request
+    reading meanwhile). Answers a function that reads the count."""
     monkeypatch.setattr(exports, "IMPORT_PAUSE", 0)
-    commits = 0
+    count = 0
     real_commit = exports._Batches.commit
 
     def counted(self: exports._Batches) -> None:
-        nonlocal commits
-        commits += 1
+        nonlocal count
+        count += 1
+        before(count)
         real_commit(self)
+        after(count)
 
     monkeypatch.setattr(exports._Batches, "commit", counted)
-    with app.app_context():
-        exports.import_tables(document)
-    assert commits == 1 + HANDS + 1  # the table, each hand, and the last (empty) commit
+    return lambda: count
