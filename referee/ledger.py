@@ -325,27 +325,34 @@ def rebuild_state(table: Table) -> dict[str, Any]:
 # SQLite has one write lock for the whole file. A transaction that reads first and writes later
 # fails at once ("database is locked") when another writer committed in between, whatever the
 # busy timeout; one whose first statement writes waits for the lock instead. This no-op update
-# is that first statement.
-_TAKE_LOCK = (
+# is that first statement, and answers the version it found.
+_LOCK_SQLITE = (
     update(Table.__table__)
     .where(Table.__table__.c.id == bindparam("table_id"))
     .values(version=Table.__table__.c.version)
+    .returning(Table.__table__.c.version)
 )
+# PostgreSQL locks the table's row, the version read with it.
+_LOCK_ROW = select(Table.__table__.c.version).where(Table.__table__.c.id == bindparam("table_id")).with_for_update()
 
 
-def _lock_for_write(table: Table) -> None:
-    """Take the table's write lock and read its row again, before anything the write judges.
+def _lock_for_write(table: Table) -> bool:
+    """Take the table's write lock; True when no write reached the table since this request
+    read it (the version under the lock is the one read), else read the table again.
 
     Held until the write commits or rolls back, so writes to one table are serial: SQLite's
     database lock (taken by a first-statement write, waiting on the busy timeout), PostgreSQL's
-    row lock (``SELECT ... FOR UPDATE``). Whatever this request read before is read again under
-    the lock: the table's state, number and dealer at once, and every other object (a hand
-    and its confirmations, read before the lock to offer an undo) when it is next used."""
+    row lock (``SELECT ... FOR UPDATE``). Every write to a table moves its version on, so when
+    the version moved, whatever else this request read of the table (a hand and its
+    confirmations, read to offer an undo) is read again when next used."""
+    read = table.version
     db.session.flush()
-    if db.session.get_bind().dialect.name == "sqlite":
-        db.session.connection().execute(_TAKE_LOCK, {"table_id": table.id})
+    statement = _LOCK_SQLITE if db.session.get_bind().dialect.name == "sqlite" else _LOCK_ROW
+    if db.session.connection().execute(statement, {"table_id": table.id}).scalar_one() == read:
+        return True
     db.session.expire_all()
-    db.session.refresh(table, with_for_update=True)
+    db.session.refresh(table)
+    return False
 
 
 def _save_state(table: Table, state: dict[str, Any]) -> None:
@@ -604,6 +611,23 @@ def _digest(raw: Mapping[str, object], replaces: object) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
+@dataclass
+class _Judged:
+    """A hand judged against the table as this request read it (``version``): everything that
+    storing it writes, or the answer already stored under its Idempotency-Key."""
+
+    version: int
+    number: int
+    replayed: dict[str, Any] | None = None
+    old: Hand | None = None
+    out: str | None = None
+    running: dict[str, int] | None = None
+    next_dealer: str = ""
+    deltas: Mapping[str, int] | None = None
+    row: dict[str, Any] | None = None
+    answer: dict[str, Any] | None = None
+
+
 def record_hand(
     table: Table,
     raw: Mapping[str, object],
@@ -621,19 +645,98 @@ def record_hand(
     answer is returned and nothing new is stored. ``replaces`` voids that hand in the same
     transaction (a correction) and takes its place in the rotation. Nothing but the table row is
     read: its state gives the number, the dealer and the balances.
+
+    The hand is judged first against the table as read, without the lock (the engine's work
+    and the answer's rendering, the most of a write, run in parallel with other tables'
+    writes); then the lock is taken, and if another write reached this table meanwhile (its
+    version moved) the hand is judged again against what that write left. Either way what is
+    stored was judged on the state it follows.
     """
-    _lock_for_write(table)
     key = _printable(idempotency_key[:100], field="Idempotency-Key") if idempotency_key else None
     digest = _digest(raw, replaces) if key else ""
-    if key:
-        stored = _stored_answer(table, key, digest)
-        if stored is not None:
-            return stored[0], stored[1], True
     if expected_number is not None:
         expected_number = _whole_number(
             expected_number, field="expected_number", sentence=N_("expected_number must be a hand number (1 or more).")
         )
     reason = _reason(reason)
+
+    def judge() -> _Judged:
+        return _judge(table, raw, key=key, digest=digest, expected_number=expected_number, replaces=replaces, actor=actor)
+
+    try:
+        judged: _Judged | None = judge()
+    except (RulesError, Conflict, NotFound):
+        judged = None  # maybe only because of what this request read: judged again, locked
+    if judged is not None and judged.replayed is not None:
+        return judged.number, judged.replayed, True
+    if not _lock_for_write(table) or judged is None:
+        judged = judge()
+        if judged.replayed is not None:
+            return judged.number, judged.replayed, True
+    number, old, row, answer = judged.number, judged.old, judged.row, judged.answer
+    assert row is not None and answer is not None and judged.running is not None and judged.deltas is not None
+    players = players_of(table)
+    try:
+        # One transaction: the hand, its deltas, the void of a corrected hand, the key and the
+        # table's new state.
+        connection = db.session.connection()  # plain Core inserts: see _SAVE_STATE
+        hand_id = connection.execute(_INSERT_HAND, row).scalar_one()
+        # A row for every player who took part, zero or not (the league counts hands played
+        # from them); none for a player sitting the hand out.
+        deltas = [
+            {"hand_id": hand_id, "seat": seat, "amount": judged.deltas[name]}
+            for seat, name in enumerate(players)
+            if name != judged.out
+        ]
+        connection.execute(_INSERT_DELTA, deltas)
+        if old is not None:
+            db.session.add(HandEvent(hand_id=old.id, kind="void", reason=reason, actor=actor[:60]))
+        db.session.flush()
+        if old is None:
+            if "played" in table.state:
+                played = {name: int(table.state["played"].get(name, 0)) + (name != judged.out) for name in players}
+            else:  # a state written before the league existed: count from the hands (this one included)
+                played = rebuild_state(table)["played"]
+            state = _state(balances=judged.running, next_number=number + 1, next_dealer=judged.next_dealer, played=played)
+        else:
+            state = rebuild_state(table)  # a correction may or may not move the deal: ask the hands
+        answer["next_dealer"] = state["next_dealer"]  # after a correction: the table's, not the hand's
+        if key:  # a retry with this key gets this very answer back
+            db.session.add(
+                IdempotencyKey(table_id=table.id, key=key, status=201, body={"number": number, "digest": digest, "answer": answer})
+            )
+        _save_state(table, state)
+        _end_write(commit)
+    except IntegrityError:
+        db.session.rollback()
+        if key:
+            stored = _stored_answer(table, key, digest)
+            if stored is not None:
+                return stored[0], stored[1], True
+        raise Conflict(
+            Text(N_("Hand %(number)s was just recorded by another phone."), number=number),
+            current=number,
+        ) from None
+    return number, answer, False
+
+
+def _judge(
+    table: Table,
+    raw: Mapping[str, object],
+    *,
+    key: str | None,
+    digest: str,
+    expected_number: int | None,
+    replaces: object,
+    actor: str,
+) -> _Judged:
+    """Judge a hand against the table's state as it is in this session: the number it takes,
+    the hand it corrects, its settlement, the row to insert and the answer. Raises what the
+    write would (a Conflict for a stale ``expected_number``, the engine's RulesError)."""
+    if key:
+        stored = _stored_answer(table, key, digest)
+        if stored is not None:
+            return _Judged(version=table.version, number=stored[0], replayed=stored[1])
     number, dealer = next_number(table), current_dealer(table)
     if expected_number is not None and expected_number != number:
         raise Conflict(
@@ -666,7 +769,6 @@ def record_hand(
     players = players_of(table)
     if old is not None:
         _check_pot_chain(table, old, -sum(preview.settlement.deltas.values()))
-    out = rules.sitting_out(players, preview.dealer, options_of(table))
     running = _running(table, preview, old)
     result = _result(table, preview, running, number=number)
     if table.two_key:
@@ -685,51 +787,17 @@ def record_hand(
         "created_by": actor[:60],
         "created_at": utcnow(),
     }
-    # The answer needs nothing from the database: build it before taking the write lock.
-    answer = _answer(table, number=number, result=result, record=record, void=None)
-    try:
-        # One transaction: the hand, its deltas, the void of a corrected hand, the key and the
-        # table's new state. A second phone writing the same number fails on the unique
-        # (table, number) constraint or on the state's version, and gets a Conflict.
-        connection = db.session.connection()  # plain Core inserts: see _SAVE_STATE
-        hand_id = connection.execute(_INSERT_HAND, row).scalar_one()
-        # A row for every player who took part, zero or not (the league counts hands played
-        # from them); none for a player sitting the hand out.
-        deltas = [
-            {"hand_id": hand_id, "seat": seat, "amount": preview.settlement.deltas[name]}
-            for seat, name in enumerate(players)
-            if name != out
-        ]
-        connection.execute(_INSERT_DELTA, deltas)
-        if old is not None:
-            db.session.add(HandEvent(hand_id=old.id, kind="void", reason=reason, actor=actor[:60]))
-        db.session.flush()
-        if old is None:
-            if "played" in table.state:
-                played = {name: int(table.state["played"].get(name, 0)) + (name != out) for name in players}
-            else:  # a state written before the league existed: count from the hands (this one included)
-                played = rebuild_state(table)["played"]
-            state = _state(balances=running, next_number=number + 1, next_dealer=preview.next_dealer, played=played)
-        else:
-            state = rebuild_state(table)  # a correction may or may not move the deal: ask the hands
-        answer["next_dealer"] = state["next_dealer"]  # after a correction: the table's, not the hand's
-        if key:  # a retry with this key gets this very answer back
-            db.session.add(
-                IdempotencyKey(table_id=table.id, key=key, status=201, body={"number": number, "digest": digest, "answer": answer})
-            )
-        _save_state(table, state)
-        _end_write(commit)
-    except IntegrityError:
-        db.session.rollback()
-        if key:
-            stored = _stored_answer(table, key, digest)
-            if stored is not None:
-                return stored[0], stored[1], True
-        raise Conflict(
-            Text(N_("Hand %(number)s was just recorded by another phone."), number=number),
-            current=number,
-        ) from None
-    return number, answer, False
+    return _Judged(
+        version=table.version,
+        number=number,
+        old=old,
+        out=rules.sitting_out(players, preview.dealer, options_of(table)),
+        running=running,
+        next_dealer=preview.next_dealer,
+        deltas=preview.settlement.deltas,
+        row=row,
+        answer=_answer(table, number=number, result=result, record=record, void=None),
+    )
 
 
 def agreed(table: Table, hand: Hand) -> bool:
