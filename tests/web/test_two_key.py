@@ -68,6 +68,18 @@ def record_api(client: FlaskClient, tid: str, token: str) -> Any:
     return response.get_json()
 
 
+def correct_api(client: FlaskClient, tid: str, number: int, token: str) -> Any:
+    """Correct hand ``number`` through the API (the suit was wrong: copas, everybody passed)."""
+    body = {**all_pass_record("Dani"), "ultima": "copas", "replaces": number, "reason": "suit"}
+    return client.post(f"{API}/tables/{tid}/hands", json=body, headers=bearer(token))
+
+
+def two_scorers(app: Flask, table: dict[str, Any]) -> tuple[FlaskClient, FlaskClient, FlaskClient]:
+    """The owner's phone and two scorers' phones, each through a scoring link of its own."""
+    owner = owner_phone(app, table)
+    return owner, scorer_phone(app, owner, table["id"]), scorer_phone(app, owner, table["id"])
+
+
 def status(app: Flask, tid: str, number: int) -> str:
     with app.app_context():
         hand = ledger.get_hand(ledger.get_table(tid), number)
@@ -234,8 +246,7 @@ def test_hands_before_two_key_stay_confirmed_and_after_it_is_off_need_nothing(ap
 
 def test_a_phone_cannot_confirm_its_own_hand_another_phone_can(app: Flask, table: dict[str, Any]) -> None:
     tid = table["id"]
-    owner = owner_phone(app, table)
-    a, b = scorer_phone(app, owner, tid), scorer_phone(app, owner, tid)
+    owner, a, b = two_scorers(app, table)
     record_web(a, tid)
     assert status(app, tid, 1) == "to_confirm"
 
@@ -301,8 +312,7 @@ def test_a_scorer_opening_his_own_link_in_a_fresh_browser_cannot_confirm_his_han
 
 def test_undo_does_not_void_a_hand_the_other_side_confirmed(app: Flask, table: dict[str, Any]) -> None:
     tid = table["id"]
-    owner = owner_phone(app, table)
-    a, b = scorer_phone(app, owner, tid), scorer_phone(app, owner, tid)
+    owner, a, b = two_scorers(app, table)
     record_web(a, tid)
     assert f"/t/{tid}/hands/1/undo" in a.get(f"/t/{tid}").get_data(as_text=True)
     b.post(f"/t/{tid}/hands/1/confirm")
@@ -318,11 +328,7 @@ def test_undo_does_not_void_a_hand_the_other_side_confirmed(app: Flask, table: d
     assert refused.status_code == 422 and refused.get_json()["error"]["message"].endswith(".")
     assert status(app, tid, 1) == "confirmed"
     # Changing it is a correction, which waits for the other side again.
-    fixed = app.test_client().post(
-        f"{API}/tables/{tid}/hands",
-        json={**all_pass_record("Dani"), "ultima": "copas", "replaces": 1, "reason": "suit"},
-        headers=bearer(link),
-    )
+    fixed = correct_api(app.test_client(), tid, 1, link)
     assert fixed.status_code == 201 and fixed.get_json()["status"] == "to_confirm"
     assert status(app, tid, 1) == "void"
     # The owner decides: he may void a hand both sides agreed on.
@@ -342,8 +348,7 @@ def test_a_web_phone_confirms_a_hand_recorded_through_the_api(app: Flask, table:
 
 def test_dispute_marks_the_hand_and_a_confirmation_resolves_it(app: Flask, table: dict[str, Any]) -> None:
     tid = table["id"]
-    owner = owner_phone(app, table)
-    a, b = scorer_phone(app, owner, tid), scorer_phone(app, owner, tid)
+    owner, a, b = two_scorers(app, table)
     record_web(a, tid)
     disputed = b.post(f"/t/{tid}/hands/1/dispute", data={"reason": "Caio had the ace"})
     assert flashes(b, disputed, "success")
@@ -418,11 +423,7 @@ def test_a_correction_under_two_key_waits_too(app: Flask, table: dict[str, Any])
     client = app.test_client()
     tid = table["id"]
     record_api(client, tid, table["token"])
-    fixed = client.post(
-        f"{API}/tables/{tid}/hands",
-        json={**all_pass_record("Dani"), "ultima": "copas", "replaces": 1, "reason": "suit"},
-        headers=bearer(table["token"]),
-    )
+    fixed = correct_api(client, tid, 1, table["token"])
     assert fixed.status_code == 201
     assert fixed.get_json()["status"] == "to_confirm"
     assert client.get(f"{API}/tables/{tid}/hands/1").get_json()["status"] == "void"
@@ -430,19 +431,14 @@ def test_a_correction_under_two_key_waits_too(app: Flask, table: dict[str, Any])
 
 def test_a_scorer_cannot_remove_an_agreed_hand_by_correcting_it_then_voiding_the_correction(app: Flask, table: dict[str, Any]) -> None:
     tid = table["id"]
-    owner = owner_phone(app, table)
-    a, b = scorer_phone(app, owner, tid), scorer_phone(app, owner, tid)
+    owner, a, b = two_scorers(app, table)
     link = scoring_link(owner, tid)
     client = app.test_client()
     record_web(a, tid)
     b.post(f"/t/{tid}/hands/1/confirm")
     # A correction of the agreed hand, then a correction of that correction: each waits.
     for number in (1, 2):
-        fixed = client.post(
-            f"{API}/tables/{tid}/hands",
-            json={**all_pass_record("Dani"), "ultima": "copas", "replaces": number, "reason": "suit"},
-            headers=bearer(link),
-        )
+        fixed = correct_api(client, tid, number, link)
         assert fixed.status_code == 201 and fixed.get_json()["status"] == "to_confirm"
     # Voiding the last correction would leave the agreed hand void with nothing in its place.
     refused = client.post(f"{API}/tables/{tid}/hands/3/void", json={"reason": "x"}, headers=bearer(link))
@@ -459,8 +455,7 @@ def test_a_write_judges_the_hand_as_the_lock_shows_it_not_as_read_before(app: Fl
     from referee.rules.errors import InconsistentHand
 
     tid = table["id"]
-    owner = owner_phone(app, table)
-    a, b = scorer_phone(app, owner, tid), scorer_phone(app, owner, tid)
+    owner, a, b = two_scorers(app, table)
     record_web(a, tid)
     with app.app_context():
         stale = ledger.get_table(tid)
