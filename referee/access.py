@@ -63,6 +63,15 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def new_table_id() -> str:
+    """A table's id: 128 random bits (it is what lets a watcher read the table), drawn again
+    when it would start with a minus sign, which a spreadsheet opening an export takes for a
+    formula (the CSV would then have to carry it with an apostrophe)."""
+    while (table_id := secrets.token_urlsafe(16)).startswith("-"):
+        pass
+    return table_id
+
+
 def hash_secret(secret: str) -> str:
     """What is stored of a token or a code: its sha256, never the secret itself."""
     return hashlib.sha256(secret.encode()).hexdigest()

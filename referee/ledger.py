@@ -156,7 +156,7 @@ def create_table(
     team_of = {name: i for i, team in enumerate(rules.seat_teams(names, teams, parsed)) for name in team}
     token = access.new_token()
     table = Table(
-        id=table_id or secrets.token_urlsafe(16),
+        id=table_id or access.new_table_id(),
         game=rules.slug,
         name=title,
         options=rules.options_json(parsed),

@@ -129,3 +129,13 @@ def test_a_season_s_export_needs_the_club_code(app: Flask) -> None:
         assert allowed.status_code == 200 and table["id"] in allowed.get_data(as_text=True)
         # A phone that typed the club's code downloads it from the browser too.
         assert manager.get(f"{API}/seasons/1/{suffix}").status_code == 200
+
+
+def test_a_new_table_id_never_starts_with_a_minus(monkeypatch: Any) -> None:
+    """A spreadsheet opening the CSV export would take ``-abc`` for a formula; such an id is drawn
+    again rather than carried with an apostrophe."""
+    from referee import access
+
+    drawn = iter(["-firstDrawStartsWithMinus", "_secondDrawIsFine_______"])
+    monkeypatch.setattr(access.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert access.new_table_id() == "_secondDrawIsFine_______"
