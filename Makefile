@@ -23,6 +23,7 @@ help:
 	@echo "make test     set everything up and run every test (SQLite, then PostgreSQL)"
 	@echo "make bench    print benchmark figures (tests/bench)"
 	@echo "make bench-pg the league benchmark on PostgreSQL only (pg_virtualenv)"
+	@echo "make lint     ruff (format and lint) and the complexity ceiling; make test runs it first"
 	@echo "make messages extract strings and update the .po files"
 	@echo "make clean    remove the venv and caches"
 
@@ -67,7 +68,7 @@ system-deps:
 	    fi; \
 	fi
 
-test: system-deps $(STAMP) translations typecheck test-sqlite test-pg
+test: system-deps $(STAMP) translations lint typecheck test-sqlite test-pg
 
 typecheck: $(STAMP)
 	@if [ -d referee/rules ]; then $(BIN)/mypy --strict referee/rules; \
@@ -93,9 +94,12 @@ bench-pg: $(STAMP) translations
 	    pg_virtualenv -t sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// $(PY) -m tests.bench.run league'; \
 	else echo "pg_virtualenv not found: the league benchmark on PostgreSQL skipped (make system-deps installs it)" >&2; fi
 
+## Format, lint, and no function above cyclomatic complexity 20 (radon's rank D or worse).
 lint: $(STAMP)
-	$(BIN)/python -m compileall -q referee tests
-	$(BIN)/mypy referee
+	$(BIN)/ruff format --check --quiet referee tests tools
+	$(BIN)/ruff check --quiet referee tests tools
+	@complex=$$($(BIN)/radon cc --min D --show-complexity referee); \
+	if [ -n "$$complex" ]; then echo "above complexity 20:"; echo "$$complex"; exit 1; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .hypothesis *.egg-info tests/e2e/screenshots

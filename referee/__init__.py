@@ -52,7 +52,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     compress.init_app(app)
     errorpages.init_app(app)
     inputs.init_app(app)  # before the blueprints: their <int:...> routes bind the converter
-    from referee import cli; cli.init_app(app)  # noqa: E702 (one line: backup, restore, export, import)
+    from referee import cli
+
+    cli.init_app(app)  # noqa: E702 (one line: backup, restore, export, import)
 
     from referee import api
     from referee.views import hands, home, live, melds, players, pwa, sharing, tables
@@ -61,14 +63,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(tables.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(melds.bp)
-    from referee.views import koziri_tools; app.register_blueprint(koziri_tools.bp)  # noqa: E702 (one line: Koziri's deal helper and answer checker)
+    from referee.views import koziri_tools
+
+    app.register_blueprint(koziri_tools.bp)  # noqa: E702 (one line: Koziri's deal helper and answer checker)
     app.register_blueprint(pwa.bp)
     app.register_blueprint(sharing.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(api.bp, url_prefix="/api/v1")
-    from referee.ratings import cli as ratings_cli; app.cli.add_command(ratings_cli)  # noqa: E702 (one line: see ratings)
-    from referee.views import league as league_views, night
+    from referee.ratings import cli as ratings_cli
+
+    app.cli.add_command(ratings_cli)  # noqa: E702 (one line: see ratings)
+    from referee.views import league as league_views
+    from referee.views import night
 
     app.register_blueprint(night.bp)
     app.register_blueprint(league_views.bp)
@@ -90,4 +97,3 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         schema.ensure(MIGRATIONS)
 
     return app
-

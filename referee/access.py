@@ -27,7 +27,7 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
@@ -79,7 +79,7 @@ def hash_secret(secret: str) -> str:
 
 def _aware(moment: datetime | None) -> datetime | None:
     if moment is not None and moment.tzinfo is None:
-        return moment.replace(tzinfo=timezone.utc)  # SQLite hands back naive UTC
+        return moment.replace(tzinfo=UTC)  # SQLite hands back naive UTC
     return moment
 
 
@@ -149,7 +149,7 @@ def spaced(code: str) -> str:
 
 def normal_code(typed: str) -> str:
     """What a person typed, as a code: case, spaces and dashes do not matter."""
-    return "".join(ch for ch in typed.upper() if ch.isalnum())[:CODE_LENGTH * 2]
+    return "".join(ch for ch in typed.upper() if ch.isalnum())[: CODE_LENGTH * 2]
 
 
 def create_code(table: Table, label: object = "") -> tuple[Access, str]:
@@ -176,7 +176,11 @@ def redeem_code(typed: str, *, client: str) -> tuple[Table, str]:
     if limit is not None:
         raise TooManyAttempts(limit)
     code = normal_code(typed)
-    row = db.session.scalar(select(Access).where(Access.code_hash == hash_secret(code))) if len(code) == CODE_LENGTH else None
+    row = (
+        db.session.scalar(select(Access).where(Access.code_hash == hash_secret(code)))
+        if len(code) == CODE_LENGTH
+        else None
+    )
     expires = _aware(row.code_expires_at) if row is not None else None
     if row is None or row.revoked_at is not None or expires is None or expires <= utcnow():
         guesses.wrong(guesses.JOIN, client)

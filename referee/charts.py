@@ -72,7 +72,9 @@ class Frame:
         return self.bottom - (self.bottom - self.top) * (value - self.low) / (self.high - self.low)
 
 
-def frame(values: Sequence[float], ticks: Sequence[int], *, label_chars: int, width: int = WIDTH, height: int = HEIGHT) -> Frame:
+def frame(
+    values: Sequence[float], ticks: Sequence[int], *, label_chars: int, width: int = WIDTH, height: int = HEIGHT
+) -> Frame:
     """The plot area left once the value labels (``label_chars`` wide) and the date labels
     below have their room."""
     left = 6 + label_chars * FONT * CHAR
@@ -144,14 +146,24 @@ def line_chart(
     for tick, label in zip(ticks, tick_labels):
         y = _n(box.y(tick))
         if tick == 0:
-            parts.append(f'<line x1="{_n(box.left)}" x2="{_n(box.right)}" y1="{y}" y2="{y}" stroke-width="1.5" opacity=".8"/>')
+            parts.append(
+                f'<line x1="{_n(box.left)}" x2="{_n(box.right)}" y1="{y}" y2="{y}" stroke-width="1.5" opacity=".8"/>'
+            )
         else:
-            parts.append(f'<line x1="{_n(box.left)}" x2="{_n(box.right)}" y1="{y}" y2="{y}" stroke-width="1" opacity=".2"/>')
-        parts.append(f'<text x="{_n(box.left - 5)}" y="{y}" dy=".35em" text-anchor="end" stroke="none">{escape(label)}</text>')
+            parts.append(
+                f'<line x1="{_n(box.left)}" x2="{_n(box.right)}" y1="{y}" y2="{y}" stroke-width="1" opacity=".2"/>'
+            )
+        parts.append(
+            f'<text x="{_n(box.left - 5)}" y="{y}" dy=".35em" text-anchor="end" stroke="none">{escape(label)}</text>'
+        )
     # Labels under the axis.
     base = _n(box.bottom + FONT + 6)
     for index in _label_indexes(len(points)):
-        anchor = "middle" if len(points) == 1 else ("start" if index == 0 else "end" if index == len(points) - 1 else "middle")
+        anchor = (
+            "middle"
+            if len(points) == 1
+            else ("start" if index == 0 else "end" if index == len(points) - 1 else "middle")
+        )
         parts.append(
             f'<text x="{_n(box.x(index))}" y="{base}" text-anchor="{anchor}" stroke="none">{escape(points[index][0])}</text>'
         )
@@ -166,7 +178,9 @@ def line_chart(
                 f'<polyline points="{coordinates}" fill="none" stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round"/>'
             )
         if dots or len(values) == 1:
-            parts.extend(f'<circle cx="{_n(box.x(i))}" cy="{_n(box.y(v))}" r="3.5" stroke="none"/>' for i, v in enumerate(values))
+            parts.extend(
+                f'<circle cx="{_n(box.x(i))}" cy="{_n(box.y(v))}" r="3.5" stroke="none"/>' for i, v in enumerate(values)
+            )
         parts.append("</g>")
     parts.append("</svg>")
     return Markup("".join(parts))  # noqa: S704 - every text and id above is escaped

@@ -25,7 +25,7 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
-from referee import club, config, exports, ledger, league
+from referee import club, config, exports, league, ledger
 from referee.db import db
 from referee.models import Table
 from referee.rules.errors import RulesError
@@ -77,7 +77,9 @@ def backup_command(path: str) -> None:
     data = exports.backup()
     _write(path, _to_json(data))
     if path != "-":
-        click.echo(f"Backed up {len(data['tables'])} tables, {len(data['members'])} members, {len(data['seasons'])} seasons to {path}.")
+        click.echo(
+            f"Backed up {len(data['tables'])} tables, {len(data['members'])} members, {len(data['seasons'])} seasons to {path}."
+        )
 
 
 @click.command("restore")
@@ -140,5 +142,7 @@ def club_code_command() -> None:
     code = club.new_code()
     config.write_club_code(Path(current_app.instance_path), code)
     click.echo(f"The club's new code: {code}")
-    click.echo("Restart the server (make run) for it to take effect: every phone that managed the club then types it again.")
+    click.echo(
+        "Restart the server (make run) for it to take effect: every phone that managed the club then types it again."
+    )
     click.echo("(A CLUB_CODE set in instance/config.py wins over this file: change it there instead.)")

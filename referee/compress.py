@@ -14,7 +14,14 @@ import gzip
 from flask import Flask, Response, request
 
 MIN_SIZE = 500
-TYPES = ("text/css", "text/javascript", "application/json", "application/javascript", "image/svg+xml", "application/manifest+json")
+TYPES = (
+    "text/css",
+    "text/javascript",
+    "application/json",
+    "application/javascript",
+    "image/svg+xml",
+    "application/manifest+json",
+)
 _STATIC: dict[tuple[str, str], bytes] = {}
 
 
@@ -38,7 +45,8 @@ def init_app(app: Flask) -> None:
             or "gzip" not in request.headers.get("Accept-Encoding", "").lower()
             or "Content-Encoding" in response.headers
             or not (response.mimetype or "").startswith(TYPES)
-            or response.is_streamed and not response.direct_passthrough
+            or response.is_streamed
+            and not response.direct_passthrough
         ):
             return response
         response.direct_passthrough = False

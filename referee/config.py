@@ -49,7 +49,7 @@ def normalise_database_url(url: str) -> str:
     """Point bare PostgreSQL URLs at the psycopg 3 driver (the only one we install)."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 
@@ -71,9 +71,7 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
     # bypass the error pages); only an explicit DEBUG in the factory's config may.
     app.debug = bool((config or {}).get("DEBUG", False))
 
-    app.config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(
-        app.config["SQLALCHEMY_DATABASE_URI"]
-    )
+    app.config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(app.config["SQLALCHEMY_DATABASE_URI"])
     if app.config["SQLALCHEMY_DATABASE_URI"] in ("sqlite://", "sqlite:///:memory:"):
         # One shared in-memory database for every connection (tests, embedding).
         from sqlalchemy.pool import StaticPool

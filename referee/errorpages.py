@@ -47,8 +47,7 @@ def _message(status: int) -> str:
         413: _("What you sent is too large."),
         422: _("That breaks a rule of the game."),
         429: _("Too many requests at once. Wait a moment and try again."),
-        500: _("Something went wrong on our side. The hands recorded so far are safe; "
-               "try again in a moment."),
+        500: _("Something went wrong on our side. The hands recorded so far are safe; try again in a moment."),
     }
     return messages.get(status, messages[500])
 
@@ -80,9 +79,7 @@ def handle_http_error(error: HTTPException) -> ResponseReturnValue:
         message = error.sentence
     if request.path.startswith("/api/"):
         return _api_body(error, status, message), status, _extra_headers(error)
-    page = render_template(
-        "errors/error.html", status=status, title=_titles(status), message=message
-    )
+    page = render_template("errors/error.html", status=status, title=_titles(status), message=message)
     return page, status, _extra_headers(error)
 
 

@@ -33,7 +33,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Any
 
 from flask import current_app
@@ -42,12 +42,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 from sqlalchemy.pool import StaticPool
 
-from referee import access, ledger
+from referee import access, league, ledger
 from referee.db import db
-from referee import league
 from referee.league import local_date
 from referee.members import name_key
-from referee.models import Access, Hand, HandEvent, Member, Rating, RatingRun, Seat, Season, Table, utcnow
+from referee.models import Access, Hand, HandEvent, Member, Rating, RatingRun, Season, Seat, Table, utcnow
 from referee.rules import get_game
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
 from referee.rules.text import N_, Text
@@ -63,7 +62,19 @@ EVENT_KINDS = ("void", "confirm", "dispute")
 ACTOR_MAX = 60  # Hand.created_by, HandEvent.actor
 MEMBER_NAME_MAX = 40
 
-CSV_COLUMNS = ("table_id", "table_name", "game", "date", "hand", "status", "dealer", "player", "member", "delta", "total")
+CSV_COLUMNS = (
+    "table_id",
+    "table_name",
+    "game",
+    "date",
+    "hand",
+    "status",
+    "dealer",
+    "player",
+    "member",
+    "delta",
+    "total",
+)
 #: A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -73,7 +84,12 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 def export_tables(tables: Iterable[Table]) -> dict[str, Any]:
     """The tables (in the order given) as an export document."""
-    return {"format": FORMAT, "version": VERSION, "exported_at": _iso(utcnow()), "tables": [_table_json(t) for t in tables]}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": _iso(utcnow()),
+        "tables": [_table_json(t) for t in tables],
+    }
 
 
 def season_tables(season: Season | None) -> list[Table]:
@@ -108,7 +124,7 @@ def _member_names(table: Table) -> dict[str, str]:
     rows = db.session.execute(
         select(Seat.name, Member.name).join(Member, Member.id == Seat.member_id).where(Seat.table_id == table.id)
     )
-    return {seat: member for seat, member in rows}
+    return dict(rows)
 
 
 def _hand_json(hand: Hand) -> dict[str, Any]:
@@ -129,8 +145,8 @@ def _hand_json(hand: Hand) -> dict[str, Any]:
 def _iso(moment: datetime | None) -> str | None:
     if moment is None:
         return None
-    aware = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)  # SQLite: naive UTC
-    return aware.astimezone(timezone.utc).isoformat()
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # SQLite: naive UTC
+    return aware.astimezone(UTC).isoformat()
 
 
 # --------------------------------------------------------------------------- CSV
@@ -147,7 +163,7 @@ def tables_csv(tables: Iterable[Table]) -> str:
     for table in tables:
         players = ledger.players_of(table)
         members = _member_names(table)
-        running = {name: 0 for name in players}
+        running = dict.fromkeys(players, 0)
         for hand in ledger.all_hands(table):
             live = not hand.is_void
             for player in players:
@@ -242,7 +258,9 @@ def _id(obj: Mapping[str, Any], key: str, where: str, *, optional: bool = False)
 def _text(obj: Mapping[str, Any], key: str, where: str, *, limit: int, optional: bool = False) -> Any:
     value = _field(obj, key, str, where, optional=optional)
     if value is not None and (len(value) > limit or any(ord(ch) < 32 or ord(ch) == 127 for ch in value)):
-        raise _invalid(N_("%(field)s must be text of at most %(max)s characters."), f"{where}.{key}", field=key, max=limit)
+        raise _invalid(
+            N_("%(field)s must be text of at most %(max)s characters."), f"{where}.{key}", field=key, max=limit
+        )
     return value
 
 
@@ -251,7 +269,7 @@ def _moment(obj: Mapping[str, Any], key: str, where: str) -> datetime:
     league's calendar: a table stored at the year 1 would break every page that shows its day."""
     try:
         moment = datetime.fromisoformat(_field(obj, key, str, where))
-        moment = (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+        moment = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
     except (ValueError, OverflowError):  # OverflowError: the year 1 or 9999 moved to UTC
         moment = None
     if moment is None or not league.in_calendar(moment.date()):
@@ -304,13 +322,24 @@ def _table(raw: object, where: str) -> _Table:
         _text(members, seat, f"{where}.members", limit=MEMBER_NAME_MAX)
         if not members[seat].strip():
             raise _invalid(N_("Each player needs a name."), f"{where}.members.{seat}")
-    for key, kind in (("game", str), ("players", list), ("options", dict), ("dealer", str), ("locale", str), ("name", str)):
+    for key, kind in (
+        ("game", str),
+        ("players", list),
+        ("options", dict),
+        ("dealer", str),
+        ("locale", str),
+        ("name", str),
+    ):
         _field(raw, key, kind, where)
     _field(raw, "teams", list, where, optional=True)
     hands = tuple(_hand(h, f"{where}.hands[{i}]", i + 1) for i, h in enumerate(_field(raw, "hands", list, where)))
     _check_corrections(hands, where)
     if last_round is not None and not 1 <= last_round <= len(hands) + 1:  # declared for the next hand at the latest
-        raise _invalid(N_("%(field)s must be the number of a hand of the table."), f"{where}.last_round_from", field="last_round_from")
+        raise _invalid(
+            N_("%(field)s must be the number of a hand of the table."),
+            f"{where}.last_round_from",
+            field="last_round_from",
+        )
     return _Table(
         where=where,
         raw=raw,
@@ -370,7 +399,10 @@ def _check_corrections(hands: Sequence[_Hand], where: str) -> None:
             continue
         old = hands[hand.replaces - 1]
         if hand.replaces in replaced or not old.events or old.events[-1].kind != "void":
-            raise _invalid(N_("A corrected hand must be voided once, by its correction."), f"{where}.hands[{hand.number - 1}].replaces")
+            raise _invalid(
+                N_("A corrected hand must be voided once, by its correction."),
+                f"{where}.hands[{hand.number - 1}].replaces",
+            )
         replaced.add(hand.replaces)
 
 
@@ -608,7 +640,9 @@ def _begin() -> None:
     reads first fails at once with "database is locked" if another writer commits before its
     first write; one that starts with the lock waits its turn on the busy timeout instead."""
     connection = db.session.connection()
-    if connection.dialect.name == "sqlite" and not getattr(connection.connection.dbapi_connection, "in_transaction", True):
+    if connection.dialect.name == "sqlite" and not getattr(
+        connection.connection.dbapi_connection, "in_transaction", True
+    ):
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
@@ -653,9 +687,7 @@ def _replay(table: Table, spec: _Table, wrote: Callable[[], None]) -> None:
     over). Each hand's own events keep their order; a correction's void is made by the
     correction itself."""
     corrected = {h.replaces for h in spec.hands if h.replaces is not None}
-    queues = {
-        h.number: deque(h.events[:-1] if h.number in corrected else h.events) for h in spec.hands
-    }
+    queues = {h.number: deque(h.events[:-1] if h.number in corrected else h.events) for h in spec.hands}
     pending: list[tuple[datetime, int]] = []  # (when, hand number) of each hand's next event
 
     def apply_until(moment: datetime | None) -> None:
@@ -736,11 +768,16 @@ def _restore_times(table: Table, spec: _Table) -> None:
     for hand in spec.hands:
         made = stored.get(hand.number, [])
         if [kind for _id, kind in made] != [e.kind for e in hand.events]:  # the replay is faithful; say so if not
-            raise InconsistentHand(Text(N_("The events of this hand could not be replayed.")), field=f"{spec.where}.hands[{hand.number - 1}].events")
+            raise InconsistentHand(
+                Text(N_("The events of this hand could not be replayed.")),
+                field=f"{spec.where}.hands[{hand.number - 1}].events",
+            )
         rows.extend({"i": event_id, "at": e.at, "actor": e.actor} for (event_id, _kind), e in zip(made, hand.events))
     if rows:
         connection.execute(
-            update(event_table).where(event_table.c.id == bindparam("i")).values(at=bindparam("at"), actor=bindparam("actor")),
+            update(event_table)
+            .where(event_table.c.id == bindparam("i"))
+            .values(at=bindparam("at"), actor=bindparam("actor")),
             rows,
         )
     db.session.expire_all()  # the hands' rows changed under the session
@@ -813,7 +850,9 @@ def restore(data: object, *, replace: bool = False) -> dict[str, int]:
     seasons = [_season(s, f"seasons[{i}]") for i, s in enumerate(_field(document, "seasons", list, ""))]
     secrets = {t.id: _secrets(t) for t in tables}
     if not replace and not is_empty():
-        raise ledger.Conflict(Text(N_("The database is not empty: restore a backup only into an empty one, or replace everything.")))
+        raise ledger.Conflict(
+            Text(N_("The database is not empty: restore a backup only into an empty one, or replace everything."))
+        )
     with _one_transaction(Text(N_("This backup does not fit this database: two rows would have the same id or name."))):
         connection = db.session.connection()
         if replace:
@@ -824,7 +863,9 @@ def restore(data: object, *, replace: bool = False) -> dict[str, int]:
             merged = [{"i": m["id"], "into": m["merged_into"]} for m in people if m["merged_into"] is not None]
             if merged:
                 member = Member.__table__
-                connection.execute(update(member).where(member.c.id == bindparam("i")).values(merged_into=bindparam("into")), merged)
+                connection.execute(
+                    update(member).where(member.c.id == bindparam("i")).values(merged_into=bindparam("into")), merged
+                )
         if seasons:
             connection.execute(insert(Season.__table__), seasons)
         _continue_ids(Member, Season)  # a seat whose member the backup lacks gets a new one
@@ -896,5 +937,7 @@ def _continue_ids(*models: Any) -> None:
     for model in models:
         name = model.__tablename__
         db.session.execute(
-            text(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), COALESCE((SELECT MAX(id) FROM {name}), 0) + 1, false)")
+            text(
+                f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), COALESCE((SELECT MAX(id) FROM {name}), 0) + 1, false)"
+            )
         )

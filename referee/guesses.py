@@ -64,7 +64,11 @@ def key(kind: str, phone: str) -> str:
 
 def _wrong_since(*conditions: object) -> int:
     since = utcnow() - timedelta(minutes=WINDOW_MINUTES)
-    query = select(func.count()).select_from(JoinAttempt).where(JoinAttempt.at >= since, JoinAttempt.ok.is_(False), *conditions)
+    query = (
+        select(func.count())
+        .select_from(JoinAttempt)
+        .where(JoinAttempt.at >= since, JoinAttempt.ok.is_(False), *conditions)
+    )
     return int(db.session.scalar(query) or 0)
 
 

@@ -44,7 +44,9 @@ class DatabaseInt(IntegerConverter):
 
     regex = r"\d{1,10}"
 
-    def __init__(self, map: Map, fixed_digits: int = 0, min: int | None = 1, max: int | None = MAX_ID, signed: bool = False) -> None:
+    def __init__(
+        self, map: Map, fixed_digits: int = 0, min: int | None = 1, max: int | None = MAX_ID, signed: bool = False
+    ) -> None:
         super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
 
 
@@ -76,7 +78,9 @@ def parse_json(data: str | bytes, **kwargs: Any) -> Any:
 
 
 def _too_deep() -> InvalidInput:
-    return InvalidInput(Text(N_("What you sent is nested more than %(max)s levels deep; no record needs that many."), max=MAX_DEPTH))
+    return InvalidInput(
+        Text(N_("What you sent is nested more than %(max)s levels deep; no record needs that many."), max=MAX_DEPTH)
+    )
 
 
 def _check(value: Any) -> None:
@@ -86,7 +90,9 @@ def _check(value: Any) -> None:
         item, depth = pending.pop()
         if isinstance(item, str):
             if SURROGATE.search(item):
-                raise InvalidInput(Text(N_("Some text in what you sent has a broken character (a lone surrogate). Type it again.")))
+                raise InvalidInput(
+                    Text(N_("Some text in what you sent has a broken character (a lone surrogate). Type it again."))
+                )
         elif isinstance(item, (dict, list)):
             if depth > MAX_DEPTH:
                 raise _too_deep()

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -32,7 +32,7 @@ from flask import current_app
 from sqlalchemy import Select, case, func, select
 
 from referee.db import db
-from referee.models import Hand, HandDelta, Member, Seat, Season, Table, voided
+from referee.models import Hand, HandDelta, Member, Season, Seat, Table, voided
 from referee.rules import get_game
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.patience import PATIENCES, PatienceHand, PatienceRules, PatienceStats, statistics
@@ -49,13 +49,13 @@ def local_zone() -> ZoneInfo:
 def day_bounds(first: date, last: date) -> tuple[datetime, datetime]:
     """From the start of ``first`` to the end of ``last`` (local days), as UTC instants."""
     zone = local_zone()
-    start = datetime.combine(first, time.min, tzinfo=zone).astimezone(timezone.utc)
-    end = datetime.combine(last + timedelta(days=1), time.min, tzinfo=zone).astimezone(timezone.utc)
+    start = datetime.combine(first, time.min, tzinfo=zone).astimezone(UTC)
+    end = datetime.combine(last + timedelta(days=1), time.min, tzinfo=zone).astimezone(UTC)
     return start, end
 
 
 def local_date(moment: datetime) -> date:
-    aware = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
     return aware.astimezone(local_zone()).date()
 
 
@@ -87,7 +87,7 @@ def get_season(season_id: object) -> Season | None:
 
 def current_season(today: date | None = None) -> Season | None:
     """The season today falls in (the latest to start, if several overlap)."""
-    today = today or local_date(datetime.now(timezone.utc))
+    today = today or local_date(datetime.now(UTC))
     return db.session.scalars(
         select(Season).where(Season.starts_on <= today, Season.ends_on >= today).order_by(Season.starts_on.desc())
     ).first()
@@ -123,7 +123,9 @@ def _parse_date(raw: object, *, field: str) -> date:
         raise InvalidInput(Text(N_("Give the dates as year-month-day, for example 2026-03-01.")), field=field) from None
     if not in_calendar(day):
         first, last = FIRST_DAY.year, LAST_DAY.year
-        raise InvalidInput(Text(N_("Give a date between the years %(first)s and %(last)s."), first=first, last=last), field=field)
+        raise InvalidInput(
+            Text(N_("Give a date between the years %(first)s and %(last)s."), first=first, last=last), field=field
+        )
     return day
 
 
@@ -224,7 +226,9 @@ def on_the_tables(game: str, season: Season | None = None) -> int:
     if not get_game(game).pots:
         return 0
     tables = season_tables(season, game).with_only_columns(Table.id).order_by(None).subquery()
-    return -int(db.session.scalar(select(func.coalesce(func.sum(Seat.net), 0)).join(tables, tables.c.id == Seat.table_id)) or 0)
+    return -int(
+        db.session.scalar(select(func.coalesce(func.sum(Seat.net), 0)).join(tables, tables.c.id == Seat.table_id)) or 0
+    )
 
 
 def patience_hands(query: Select[Any]) -> list[tuple[tuple[Any, ...], PatienceHand]]:
@@ -277,7 +281,7 @@ def patience_rows(game: str, season: Season | None = None) -> list[Row]:
     for (member_id, table_id), hand in patience_hands(query):
         per.setdefault(member_id, []).append(hand)
         played.setdefault(member_id, set()).add(table_id)
-    names = {i: n for i, n in db.session.execute(select(Member.id, Member.name).where(Member.id.in_(list(per))))} if per else {}
+    names = dict(db.session.execute(select(Member.id, Member.name).where(Member.id.in_(list(per))))) if per else {}
     rows = []
     for member_id, hands in per.items():
         stats = statistics(hands)

@@ -16,23 +16,23 @@ having been second. Each write then validates everything (the engine raises a
 table, a hand already void. The unique (table, number) constraint and the state's version stay
 as a second guard.
 """
+
 from __future__ import annotations
 
 import hashlib
-import secrets
-from collections.abc import Mapping, Sequence
 import json
-from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
 import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 from flask_babel import force_locale
 from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import set_committed_value
-from sqlalchemy.exc import IntegrityError
 
 from referee import access, members
 from referee.db import db
@@ -126,13 +126,21 @@ def create_table(
             else Text(N_("%(low)s to %(high)s"), low=rules.min_players, high=rules.max_players)
         )
         raise RulesError(
-            Text(N_("%(game)s is played by %(count)s players, not %(given)s."), game=rules.name, count=count, given=len(names)),
+            Text(
+                N_("%(game)s is played by %(count)s players, not %(given)s."),
+                game=rules.name,
+                count=count,
+                given=len(names),
+            ),
             field="players",
         )
     folded = [n.casefold() for n in names]
     for i, n in enumerate(folded):
         if n in folded[:i]:
-            raise RulesError(Text(N_("Two players are called %(name)s; give each a different name."), name=names[i]), field=f"players[{i}]")
+            raise RulesError(
+                Text(N_("Two players are called %(name)s; give each a different name."), name=names[i]),
+                field=f"players[{i}]",
+            )
     if dealer is None:
         first_dealer = len(names) - 1  # the API contract: the last player deals, so the first speaks first
     else:
@@ -164,7 +172,10 @@ def create_table(
         scorer_token_hash=access.hash_secret(token),
         first_dealer=first_dealer,
         state=_state(
-            balances={n: 0 for n in names}, next_number=1, next_dealer=names[first_dealer], played={n: 0 for n in names}
+            balances=dict.fromkeys(names, 0),
+            next_number=1,
+            next_dealer=names[first_dealer],
+            played=dict.fromkeys(names, 0),
         ),
         version=0,
         follows=follows,
@@ -172,9 +183,7 @@ def create_table(
         ends_at=utcnow() + length if length else None,
     )
     people = members.resolve(names if member_names is None else list(member_names))
-    table.seats = [
-        Seat(position=i, name=n, team=team_of[n], member_id=people[i].id) for i, n in enumerate(names)
-    ]
+    table.seats = [Seat(position=i, name=n, team=team_of[n], member_id=people[i].id) for i, n in enumerate(names)]
     db.session.add(table)
     _end_write(commit)
     return table, token
@@ -267,7 +276,11 @@ def all_hands(table: Table) -> list[Hand]:
 def recent_hands(table: Table, count: int) -> list[Hand]:
     """The last ``count`` hands, newest first, with their events."""
     query = (
-        select(Hand).where(Hand.table_id == table.id).order_by(Hand.number.desc()).limit(count).options(selectinload(Hand.events))
+        select(Hand)
+        .where(Hand.table_id == table.id)
+        .order_by(Hand.number.desc())
+        .limit(count)
+        .options(selectinload(Hand.events))
     )
     return list(db.session.scalars(query))
 
@@ -308,8 +321,8 @@ def rebuild_state(table: Table) -> dict[str, Any]:
     hand 3 after hand 5 does not pull the deal back); numbers are never reused.
     """
     players = players_of(table)
-    balances = {name: 0 for name in players}
-    played = {name: 0 for name in players}
+    balances = dict.fromkeys(players, 0)
+    played = dict.fromkeys(players, 0)
     for seat, amount, count in db.session.execute(_TOTALS, {"table_id": table.id}):
         balances[players[seat]] = int(amount)
         played[players[seat]] = int(count)
@@ -362,7 +375,8 @@ def _save_state(table: Table, state: dict[str, Any]) -> None:
     same transaction, so standings never disagree with the scoreboard."""
     connection = db.session.connection()
     done = connection.execute(
-        _SAVE_STATE, {"table_id": table.id, "read_version": table.version, "new_state": state, "new_version": table.version + 1}
+        _SAVE_STATE,
+        {"table_id": table.id, "read_version": table.version, "new_state": state, "new_version": table.version + 1},
     )
     if done.rowcount != 1:
         db.session.rollback()
@@ -450,7 +464,11 @@ def _with_carry(raw: object, carried_in: int) -> object:
     given = raw.get("carried_in")
     if given is not None and given != carried_in:
         raise InconsistentHand(
-            Text(N_("There are %(chips)s chips on the table from the deals before, not %(given)s."), chips=carried_in, given=str(given)[:20]),
+            Text(
+                N_("There are %(chips)s chips on the table from the deals before, not %(given)s."),
+                chips=carried_in,
+                given=str(given)[:20],
+            ),
             field="carried_in",
         )
     return {**raw, "carried_in": carried_in}
@@ -661,7 +679,9 @@ def record_hand(
     reason = _reason(reason)
 
     def judge() -> _Judged:
-        return _judge(table, raw, key=key, digest=digest, expected_number=expected_number, replaces=replaces, actor=actor)
+        return _judge(
+            table, raw, key=key, digest=digest, expected_number=expected_number, replaces=replaces, actor=actor
+        )
 
     try:
         judged: _Judged | None = judge()
@@ -697,13 +717,17 @@ def record_hand(
                 played = {name: int(table.state["played"].get(name, 0)) + (name != judged.out) for name in players}
             else:  # a state written before the league existed: count from the hands (this one included)
                 played = rebuild_state(table)["played"]
-            state = _state(balances=judged.running, next_number=number + 1, next_dealer=judged.next_dealer, played=played)
+            state = _state(
+                balances=judged.running, next_number=number + 1, next_dealer=judged.next_dealer, played=played
+            )
         else:
             state = rebuild_state(table)  # a correction may or may not move the deal: ask the hands
         answer["next_dealer"] = state["next_dealer"]  # after a correction: the table's, not the hand's
         if key:  # a retry with this key gets this very answer back
             db.session.add(
-                IdempotencyKey(table_id=table.id, key=key, status=201, body={"number": number, "digest": digest, "answer": answer})
+                IdempotencyKey(
+                    table_id=table.id, key=key, status=201, body={"number": number, "digest": digest, "answer": answer}
+                )
             )
         _save_state(table, state)
         _end_write(commit)
@@ -746,12 +770,16 @@ def _judge(
                 number=number,
             )
             if expected_number < number
-            else Text(N_("The next hand is number %(number)s, not %(expected)s."), expected=expected_number, number=number),
+            else Text(
+                N_("The next hand is number %(number)s, not %(expected)s."), expected=expected_number, number=number
+            ),
             current=number - 1,
         )
     old: Hand | None = None
     if replaces is not None:
-        wanted = _whole_number(replaces, field="replaces", sentence=N_("replaces must be the number of the hand to correct."))
+        wanted = _whole_number(
+            replaces, field="replaces", sentence=N_("replaces must be the number of the hand to correct.")
+        )
         old = get_hand(table, wanted)
         if old is None:
             raise NotFound()
@@ -831,12 +859,16 @@ def stored_number(table: Table, key: str) -> int | None:
     key with control characters was never stored (and PostgreSQL refuses a NUL in a query)."""
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in key):
         return None
-    row = db.session.scalar(select(IdempotencyKey).where(IdempotencyKey.table_id == table.id, IdempotencyKey.key == key[:100]))
+    row = db.session.scalar(
+        select(IdempotencyKey).where(IdempotencyKey.table_id == table.id, IdempotencyKey.key == key[:100])
+    )
     return int(row.body["number"]) if row is not None else None
 
 
 def _stored_answer(table: Table, key: str, digest: str) -> tuple[int, dict[str, Any]] | None:
-    row = db.session.scalar(select(IdempotencyKey).where(IdempotencyKey.table_id == table.id, IdempotencyKey.key == key))
+    row = db.session.scalar(
+        select(IdempotencyKey).where(IdempotencyKey.table_id == table.id, IdempotencyKey.key == key)
+    )
     if row is None:
         return None
     if row.body.get("digest", digest) != digest:
@@ -856,7 +888,9 @@ def get_hand(table: Table, number: object) -> Hand | None:
     return db.session.scalar(query)
 
 
-def void_hand(table: Table, number: int, *, owner: bool, reason: object = "", actor: str = "", commit: bool = True) -> Hand:
+def void_hand(
+    table: Table, number: int, *, owner: bool, reason: object = "", actor: str = "", commit: bool = True
+) -> Hand:
     """Mark hand ``number`` void. It stays in the history with who voided it, when and why.
 
     A hand two people agreed on, or a correction of one (:func:`agreed`), is voided only by the
@@ -878,7 +912,9 @@ def void_hand(table: Table, number: int, *, owner: bool, reason: object = "", ac
     if not owner and agreed(table, hand):
         raise InconsistentHand(
             Text(
-                N_("Hand %(number)s was confirmed by two people: correct it (the correction waits for a confirmation again), or ask the owner to void it."),
+                N_(
+                    "Hand %(number)s was confirmed by two people: correct it (the correction waits for a confirmation again), or ask the owner to void it."
+                ),
                 number=number,
             )
         )
@@ -997,7 +1033,7 @@ def void_answer(table: Table, hand: Hand) -> dict[str, Any]:
 
 def _iso(moment: datetime) -> str:
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
     return moment.isoformat()
 
 
@@ -1006,9 +1042,14 @@ def last_round(table: Table) -> dict[str, int] | None:
     ends when that many live hands have been recorded since it began."""
     if table.last_round_from is None:
         return None
-    played = db.session.scalar(
-        select(func.count()).select_from(Hand).where(Hand.table_id == table.id, Hand.number >= table.last_round_from, ~voided())
-    ) or 0
+    played = (
+        db.session.scalar(
+            select(func.count())
+            .select_from(Hand)
+            .where(Hand.table_id == table.id, Hand.number >= table.last_round_from, ~voided())
+        )
+        or 0
+    )
     hands = len(players_of(table))
     return {"from": table.last_round_from, "hands": hands, "played": int(played), "left": max(0, hands - int(played))}
 
@@ -1088,7 +1129,9 @@ def overview(table_ids: Sequence[str]) -> list[Overview]:
         )
     }
     names: dict[str, list[str]] = {tid: [] for tid in ids}
-    for tid, name in db.session.execute(select(Seat.table_id, Seat.name).where(Seat.table_id.in_(ids)).order_by(Seat.table_id, Seat.position)):
+    for tid, name in db.session.execute(
+        select(Seat.table_id, Seat.name).where(Seat.table_id.in_(ids)).order_by(Seat.table_id, Seat.position)
+    ):
         names[tid].append(name)
     rows = [
         Overview(
@@ -1104,7 +1147,7 @@ def overview(table_ids: Sequence[str]) -> list[Overview]:
 
 def _aware(moment: datetime) -> datetime:
     # SQLite hands back naive datetimes even for DateTime(timezone=True); they are UTC.
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def stock(table: Table) -> dict[str, int]:
@@ -1259,7 +1302,9 @@ def meld_check(body: Mapping[str, Any]) -> dict[str, Any]:
         "opening": None,
     }
     if required is not None:
-        opening = samba_melds.check_opening(request.melds, required=required, discard_top=request.discard_top, going_out=request.going_out)
+        opening = samba_melds.check_opening(
+            request.melds, required=required, discard_top=request.discard_top, going_out=request.going_out
+        )
         answer["opening"] = opening.to_json(render_text)
     return answer
 
@@ -1319,7 +1364,6 @@ def change_options(table: Table, raw: object) -> None:
     rules.seat_teams(players_of(table), None, parsed)
     table.options = rules.options_json(parsed)
     _touch(table)
-
 
 
 # --------------------------------------------------------------------------- two-key entry

@@ -42,7 +42,10 @@ def resolve(names: Sequence[str]) -> list[Member]:
             missing[key] = " ".join(name.split())
     if missing:
         now = utcnow()
-        rows = [{"name": name, "name_key": key, "pix_key": "", "pix_city": "", "created_at": now} for key, name in missing.items()]
+        rows = [
+            {"name": name, "name_key": key, "pix_key": "", "pix_city": "", "created_at": now}
+            for key, name in missing.items()
+        ]
         insert = sqlite_insert if db.session.get_bind().dialect.name == "sqlite" else postgresql_insert
         db.session.execute(insert(Member).values(rows).on_conflict_do_nothing(index_elements=["name_key"]))
     found = {m.name_key: m for m in db.session.scalars(select(Member).where(Member.name_key.in_(keys)))}

@@ -5,7 +5,7 @@ Nothing is ever deleted: a voided hand keeps its row and gains a `HandEvent` of 
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import JSON, Date, DateTime, Float, ForeignKey, Index, String, UniqueConstraint, exists, text
@@ -15,7 +15,7 @@ from referee.db import db
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class Table(db.Model):
@@ -67,9 +67,7 @@ class Seat(db.Model):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    table_id: Mapped[str] = mapped_column(
-        ForeignKey("game_table.id", ondelete="CASCADE"), index=True
-    )
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"), index=True)
     position: Mapped[int]
     name: Mapped[str] = mapped_column(String(40))
     # The index of the seat's team (Samba); None where each plays for himself.
@@ -93,15 +91,18 @@ class Seat(db.Model):
 
 class Hand(db.Model):
     # (table_id, number) is unique: this is what prevents two hand 7s at one table.
-    __table_args__ = (UniqueConstraint("table_id", "number"), Index("ix_hand_table_id_position", "table_id", "position"))
+    __table_args__ = (
+        UniqueConstraint("table_id", "number"),
+        Index("ix_hand_table_id_position", "table_id", "position"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    table_id: Mapped[str] = mapped_column(
-        ForeignKey("game_table.id", ondelete="CASCADE"), index=True
-    )
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"), index=True)
     number: Mapped[int]
     record: Mapped[dict[str, Any]] = mapped_column(JSON)  # the API hand record, dealer filled in
-    result: Mapped[dict[str, Any]] = mapped_column(JSON)  # what the referee said: deltas, running totals, contract, breakdown lines (as msgids)
+    result: Mapped[dict[str, Any]] = mapped_column(
+        JSON
+    )  # what the referee said: deltas, running totals, contract, breakdown lines (as msgids)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     created_by: Mapped[str] = mapped_column(String(60), default="")  # device or role label
     # Derived from the record when it is stored, kept as columns so the write path and the
@@ -112,9 +113,7 @@ class Hand(db.Model):
     next_dealer: Mapped[str] = mapped_column(String(40))
 
     table: Mapped[Table] = relationship(back_populates="hands")
-    events: Mapped[list[HandEvent]] = relationship(
-        back_populates="hand", order_by="HandEvent.id"
-    )
+    events: Mapped[list[HandEvent]] = relationship(back_populates="hand", order_by="HandEvent.id")
     deltas: Mapped[list[HandDelta]] = relationship(cascade="all, delete-orphan")
 
     @property
@@ -137,7 +136,7 @@ class Hand(db.Model):
 
     @property
     def status(self) -> str:
-        """"confirmed" unless it was recorded under two-key entry and nobody confirmed it yet:
+        """ "confirmed" unless it was recorded under two-key entry and nobody confirmed it yet:
         then "to_confirm", or "disputed" after a dispute; "void" for a voided hand."""
         if self.is_void:
             return "void"
@@ -239,9 +238,7 @@ class IdempotencyKey(db.Model):
     __table_args__ = (UniqueConstraint("table_id", "key"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    table_id: Mapped[str] = mapped_column(
-        ForeignKey("game_table.id", ondelete="CASCADE"), index=True
-    )
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"), index=True)
     key: Mapped[str] = mapped_column(String(100))
     status: Mapped[int]
     body: Mapped[dict[str, Any]] = mapped_column(JSON)

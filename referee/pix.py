@@ -78,9 +78,27 @@ _TXID = re.compile(rf"[A-Za-z0-9]{{1,{TXID_MAX}}}")
 _CNPJ = re.compile(r"[0-9A-Z]{12}[0-9]{2}")
 #: Typographic characters that have a plain ASCII twin (NFKD leaves them alone).
 _ASCII_TWINS = str.maketrans(
-    {"‘": "'", "’": "'", "‚": "'", "“": '"', "”": '"', "„": '"', "–": "-", "—": "-",
-     "ß": "ss", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "Ø": "O", "ø": "o", "Ł": "L", "ł": "l",
-     "Đ": "D", "đ": "d"}
+    {
+        "‘": "'",
+        "’": "'",
+        "‚": "'",
+        "“": '"',
+        "”": '"',
+        "„": '"',
+        "–": "-",
+        "—": "-",
+        "ß": "ss",
+        "Æ": "AE",
+        "æ": "ae",
+        "Œ": "OE",
+        "œ": "oe",
+        "Ø": "O",
+        "ø": "o",
+        "Ł": "L",
+        "ł": "l",
+        "Đ": "D",
+        "đ": "d",
+    }
 )
 
 
@@ -121,7 +139,9 @@ def normalize_key(raw: str) -> str:
     if len(compact) == 11 and _digits(compact):
         number = compact if _cpf_valid(compact) else _mobile(compact)
         if number is None:
-            raise _refuse(Text(N_("“%(key)s” is neither a valid CPF nor a mobile number with its area code."), key=text))
+            raise _refuse(
+                Text(N_("“%(key)s” is neither a valid CPF nor a mobile number with its area code."), key=text)
+            )
         return number
     if _CNPJ.fullmatch(compact.upper()):
         return _cnpj(compact.upper(), text)
@@ -154,7 +174,12 @@ def _phone(digits: str, text: str) -> str:
     number = _mobile(digits)
     if number is None:
         raise _refuse(
-            Text(N_("“%(key)s” is not a Brazilian mobile number: type the area code and the nine digits, as in (11) 98765-4321."), key=text)
+            Text(
+                N_(
+                    "“%(key)s” is not a Brazilian mobile number: type the area code and the nine digits, as in (11) 98765-4321."
+                ),
+                key=text,
+            )
         )
     return number
 
@@ -250,10 +275,14 @@ def format_amount(amount: Decimal) -> str:
     if not amount.is_finite() or amount <= 0:
         raise _refuse(Text(N_("A Pix amount must be more than zero.")), field="amount")
     if amount != amount.quantize(Decimal("0.01")):
-        raise _refuse(Text(N_("A Pix amount is in whole cents; %(amount)s is not."), amount=str(amount)), field="amount")
+        raise _refuse(
+            Text(N_("A Pix amount is in whole cents; %(amount)s is not."), amount=str(amount)), field="amount"
+        )
     text = f"{amount:.2f}"
     if len(text) > AMOUNT_MAX_CHARS:
-        raise _refuse(Text(N_("A Pix code cannot carry an amount as large as %(amount)s."), amount=text), field="amount")
+        raise _refuse(
+            Text(N_("A Pix code cannot carry an amount as large as %(amount)s."), amount=text), field="amount"
+        )
     return text
 
 

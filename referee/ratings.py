@@ -186,7 +186,9 @@ class Board:
             for member in set(team):
                 if member is not None:
                     seen[member] = seen.get(member, 0) + 1
-        kept = [(sorted({m for m in team if m is not None and seen[m] == 1}), total) for team, total in zip(teams, totals)]
+        kept = [
+            (sorted({m for m in team if m is not None and seen[m] == 1}), total) for team, total in zip(teams, totals)
+        ]
         kept = [(team, total) for team, total in kept if team]
         return self.feed([team for team, _ in kept], [total for _, total in kept])
 
@@ -253,7 +255,9 @@ def _live(events: int) -> Any:
 
 
 def _visible() -> Horizon:
-    ids = db.session.execute(select(select(func.max(Hand.id)).scalar_subquery(), select(func.max(HandEvent.id)).scalar_subquery())).one()
+    ids = db.session.execute(
+        select(select(func.max(Hand.id)).scalar_subquery(), select(func.max(HandEvent.id)).scalar_subquery())
+    ).one()
     return Horizon(int(ids[0] or 0), int(ids[1] or 0))
 
 
@@ -315,7 +319,9 @@ def _matches(game: str, tables: Select | Sequence[str], horizon: Horizon) -> lis
         .order_by(Seat.table_id, Seat.position)
     ):
         seats.setdefault(table_id, []).append((name, team, member))
-    options: dict[str, Any] = dict(db.session.execute(select(Table.id, Table.options).where(Table.id.in_(tables))).all())
+    options: dict[str, Any] = dict(
+        db.session.execute(select(Table.id, Table.options).where(Table.id.in_(tables))).all()
+    )
     totals: dict[str, dict[str, int]] = {}
     last: dict[str, int] = {}
     for table_id, name, amount, top in db.session.execute(
@@ -415,7 +421,11 @@ def _claim(game: str, run: Run | None, horizon: Horizon) -> bool:
     connection = db.session.connection()  # Core: the UPDATE's rowcount is the guard
     try:
         if run is None:
-            connection.execute(insert(RatingRun.__table__).values(game=game, hand_id=horizon.hand_id, event_id=horizon.event_id, version=1))
+            connection.execute(
+                insert(RatingRun.__table__).values(
+                    game=game, hand_id=horizon.hand_id, event_id=horizon.event_id, version=1
+                )
+            )
             return True
         done = connection.execute(
             update(RatingRun.__table__)
@@ -446,7 +456,13 @@ def _write(game: str, board: Board, *, everything: bool) -> None:
         for part in _chunks(written):
             db.session.execute(delete(Rating.__table__).where(Rating.game == game, Rating.member_id.in_(part)))
     rows = [
-        {"member_id": m, "game": game, "mu": board.ratings[m].mu, "sigma": board.ratings[m].sigma, "games": board.games[m]}
+        {
+            "member_id": m,
+            "game": game,
+            "mu": board.ratings[m].mu,
+            "sigma": board.ratings[m].sigma,
+            "games": board.games[m],
+        }
         for m in written
     ]
     if rows:
@@ -608,4 +624,3 @@ def recompute_command(game: str | None) -> None:
             click.echo(f"{slug}: {outcome.fed} {kind} rated.")
         else:
             click.echo(f"{slug}: another run stored the ratings at the same moment; kept them.")
-

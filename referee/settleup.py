@@ -92,7 +92,9 @@ def settle_up(tables: Sequence[Table]) -> SettleUp:
     if len(chosen) > 1:
         tables = [t for t in chosen if ledger.rules_of(t).max_players > 1]
         if not tables:
-            raise RulesError(Text(N_("A patience is played alone and nobody pays: there is nothing to settle.")), field="t")
+            raise RulesError(
+                Text(N_("A patience is played alone and nobody pays: there is nothing to settle.")), field="t"
+            )
     games = {t.game for t in tables}
     if any(ledger.rules_of(t).scored for t in tables):
         raise RulesError(Text(N_("Samba is played for points, not payments: there is nothing to settle.")), field="t")
@@ -126,7 +128,9 @@ def settle_up(tables: Sequence[Table]) -> SettleUp:
     money = (
         {who: Decimal(amount) / 100 for who, amount in balances.items()}
         if in_money
-        else {who: value * amount for who, amount in balances.items()} if value else None
+        else {who: value * amount for who, amount in balances.items()}
+        if value
+        else None
     )
     by_name = {m.name: m for m in members}
     payments = []
@@ -171,7 +175,9 @@ def _pix(member: Member | None, cash: Decimal | None) -> dict[str, Any] | None:
     code = pix.payload(key=member.pix_key, name=member.name, city=member.pix_city, amount=cash)
     return {
         "payload": code,
-        "svg": pix.qr_svg(code, label=_("Pix code to pay %(amount)s to %(name)s", amount=fmt_money(cash), name=member.name)),
+        "svg": pix.qr_svg(
+            code, label=_("Pix code to pay %(amount)s to %(name)s", amount=fmt_money(cash), name=member.name)
+        ),
         "payee": member.name,
         "amount": fmt_money(cash),
     }
@@ -184,13 +190,16 @@ def summary(result: SettleUp, *, title: str, when: str) -> str:
         lines.append(_("Best result: %(name)s, %(amount)s", name=result.winner, amount=_net(result, result.winner)))
     lines.append("")
     lines.append(_("Results:"))
-    for who, amount in sorted(result.balances.items(), key=lambda item: (-item[1], item[0].casefold())):
+    for who, _amount in sorted(result.balances.items(), key=lambda item: (-item[1], item[0].casefold())):
         lines.append(f"  {who}: {_net(result, who)}")
     lines.append("")
     if result.payments:
         lines.append(_("Payments:"))
         for p in result.payments:
-            lines.append("  " + _("%(payer)s pays %(amount)s to %(payee)s", payer=p.payer, payee=p.payee, amount=_amount(result, p)))
+            lines.append(
+                "  "
+                + _("%(payer)s pays %(amount)s to %(payee)s", payer=p.payer, payee=p.payee, amount=_amount(result, p))
+            )
     else:
         lines.append(_("Nobody owes anything."))
     return "\n".join(lines)

@@ -1,6 +1,6 @@
 """Shared fixtures. TEST_DATABASE_URL picks the database (default: in-memory SQLite).
 
-    pg_virtualenv sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// .venv/bin/pytest -q tests/web'
+pg_virtualenv sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// .venv/bin/pytest -q tests/web'
 """
 
 from __future__ import annotations
@@ -45,9 +45,7 @@ def app(tmp_path) -> Iterator[Flask]:
 
 
 def _empty_all_tables() -> None:
-    names = ", ".join(
-        f'"{t.name}"' for t in db.metadata.sorted_tables if t.name != "alembic_version"
-    )
+    names = ", ".join(f'"{t.name}"' for t in db.metadata.sorted_tables if t.name != "alembic_version")
     if names:
         with db.engine.begin() as connection:
             connection.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))

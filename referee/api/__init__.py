@@ -13,7 +13,8 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, Response, g, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import force_locale, gettext as _
+from flask_babel import force_locale
+from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from referee import access, club, exports, guesses, inputs, league, ledger, ratings
@@ -82,7 +83,11 @@ def with_table(write: bool) -> Callable[[F], F]:
             with force_locale(table.locale):
                 grant = access.grant(table, _bearer())
                 if write and not grant.can_score:
-                    return error(401, "unauthorized", _("Writing to this table needs its scorer token (Authorization: Bearer …)."))
+                    return error(
+                        401,
+                        "unauthorized",
+                        _("Writing to this table needs its scorer token (Authorization: Bearer …)."),
+                    )
                 g.grant = grant
                 g.actor = access.actor(grant, via="api")
                 try:
@@ -157,7 +162,20 @@ def create_table() -> ResponseReturnValue:
 def _created(table: Table, token: str) -> ResponseReturnValue:
     """The ``201`` of a new table: the table as created, with its scorer token (shown once)."""
     answer = ledger.table_answer(table, urls=urls(table))
-    keys = ("id", "game", "name", "players", "teams", "options", "language", "stock", "next_dealer", "follows", "two_key", "urls")
+    keys = (
+        "id",
+        "game",
+        "name",
+        "players",
+        "teams",
+        "options",
+        "language",
+        "stock",
+        "next_dealer",
+        "follows",
+        "two_key",
+        "urls",
+    )
     answer = {key: answer[key] for key in keys}
     answer["token"] = token
     response = jsonify(answer)
@@ -172,8 +190,6 @@ def rematch(table: Table) -> ResponseReturnValue:
     """A new match with the same players, teams and options, once this one is over (extension)."""
     new, token = ledger.rematch(table)
     return _created(new, token)
-
-
 
 
 @bp.post("/samba/meld-check")
@@ -210,7 +226,9 @@ def record_hand(table: Table) -> ResponseReturnValue:
     record = {k: v for k, v in body.items() if k not in ("expected_number", "replaces", "reason")}
     key = request.headers.get("Idempotency-Key") or None
     if key is not None and (not 1 <= len(key) <= 100 or not key.isprintable()):
-        raise InvalidInput(Text(N_("The Idempotency-Key header must have 1 to 100 printable characters.")), field="Idempotency-Key")
+        raise InvalidInput(
+            Text(N_("The Idempotency-Key header must have 1 to 100 printable characters.")), field="Idempotency-Key"
+        )
     reason = body.get("reason", "")
     if not isinstance(reason, str):
         raise InvalidInput(Text(N_("The reason must be text.")), field="reason")
@@ -229,8 +247,6 @@ def record_hand(table: Table) -> ResponseReturnValue:
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"
     return response
-
-
 
 
 @bp.post("/tables/<table_id>/hands/preview")
@@ -336,7 +352,9 @@ def _club_code_refusal(refusal: str, *, phone_may: bool) -> tuple[Response, int]
     if checked is club.Check.RIGHT:
         return None
     if checked is club.Check.TOO_MANY:
-        return error(429, "too_many_tries", _("Too many wrong club codes were sent from here. Wait ten minutes and try again."))
+        return error(
+            429, "too_many_tries", _("Too many wrong club codes were sent from here. Wait ten minutes and try again.")
+        )
     if checked is club.Check.TOO_MANY_SHARED:
         return error(429, "too_many_tries", guesses.shared_sentence())
     return error(401, "unauthorized", refusal)
@@ -345,7 +363,9 @@ def _club_code_refusal(refusal: str, *, phone_may: bool) -> tuple[Response, int]
 def _season_export(season_id: int, *, as_csv: bool) -> ResponseReturnValue:
     """A season's tables, their ids included: an id is the permission to read a table (and its
     payees' Pix keys), so the whole season is the club's business, like an import."""
-    refused = _club_code_refusal(_("A season's export needs the club's code in the %(header)s header.", header=CLUB_CODE_HEADER), phone_may=True)
+    refused = _club_code_refusal(
+        _("A season's export needs the club's code in the %(header)s header.", header=CLUB_CODE_HEADER), phone_may=True
+    )
     if refused is not None:
         return refused
     season = league.get_season(season_id)
@@ -383,9 +403,20 @@ def standings(game: str) -> ResponseReturnValue:
     return jsonify(
         {
             "game": game,
-            "season": {"id": season.id, "name": season.name, "starts_on": season.starts_on.isoformat(), "ends_on": season.ends_on.isoformat()} if season else None,
+            "season": {
+                "id": season.id,
+                "name": season.name,
+                "starts_on": season.starts_on.isoformat(),
+                "ends_on": season.ends_on.isoformat(),
+            }
+            if season
+            else None,
             "standings": [
-                {**row.as_json(), "rank": i, "rating": rated[row.member_id].as_json() if row.member_id in rated else None}
+                {
+                    **row.as_json(),
+                    "rank": i,
+                    "rating": rated[row.member_id].as_json() if row.member_id in rated else None,
+                }
                 for i, row in enumerate(rows, start=1)
             ],
         }
@@ -402,7 +433,10 @@ def import_tables() -> ResponseReturnValue:
         # An import may put tables (and their results) into any season: the club decides. The
         # header only: a cookie would let another page on the LAN post an import from a manager's
         # phone (the API takes no CSRF token).
-        refused = _club_code_refusal(_("Importing tables needs the club's code in the %(header)s header.", header=CLUB_CODE_HEADER), phone_may=False)
+        refused = _club_code_refusal(
+            _("Importing tables needs the club's code in the %(header)s header.", header=CLUB_CODE_HEADER),
+            phone_may=False,
+        )
         if refused is not None:
             return refused
         try:

@@ -47,7 +47,6 @@ from referee.rules.text import N_, Text
 from . import BadBody, bp, error, json_body, query_locale, rules_error
 
 
-
 @dataclass(frozen=True)
 class Setting:
     """What a helper needs besides the body: the pack, the seats and who leads first."""
@@ -72,7 +71,9 @@ def _setting(body: dict[str, Any]) -> Setting:
         if isinstance(deck, bool) or deck not in DECK_SIZES:
             raise InvalidInput(Text(N_("deck is the number of cards in the pack: 20, 24 or 32.")), field="deck")
         if "dealer" in body:
-            raise InvalidInput(Text(N_("dealer names a player of a table; without a table, leave it out.")), field="dealer")
+            raise InvalidInput(
+                Text(N_("dealer names a player of a table; without a table, leave it out.")), field="dealer"
+            )
         return Setting(deck=int(deck), players=None, dealer=None, first_lead=Role.OPPONENT)
     if not isinstance(table_id, str):
         raise InvalidInput(Text(N_("table must be a table id.")), field="table")
@@ -82,7 +83,10 @@ def _setting(body: dict[str, Any]) -> Setting:
     options = ledger.options_of(table)
     if "deck" in body:
         raise InvalidInput(
-            Text(N_("The pack is the table's (%(deck)s cards): leave deck out when a table is given."), deck=options.deck), field="deck"
+            Text(
+                N_("The pack is the table's (%(deck)s cards): leave deck out when a table is given."), deck=options.deck
+            ),
+            field="deck",
         )
     players = ledger.players_of(table)
     dealer = ledger.current_dealer(table)
@@ -137,7 +141,7 @@ def _answer(body: dict[str, Any]) -> dict[str, Any]:
         # Without a table the answerer is a seat; the engine names him by its seat word.
         answers = body.get("answers")
         if answers is not None and answers not in ("dealer", "opponent"):
-            raise InvalidInput(Text(N_("Without a table, answers is \"dealer\" or \"opponent\".")), field="answers")
+            raise InvalidInput(Text(N_('Without a table, answers is "dealer" or "opponent".')), field="answers")
         names = {role: render_text(role.word) for role in Role}
         players, dealer = (names[Role.DEALER], names[Role.OPPONENT]), names[Role.DEALER]
         role = Role.DEALER if answers == "dealer" else Role.OPPONENT

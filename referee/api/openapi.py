@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.rules import GAMES, KNOWN_GAMES
-from referee.rules.cards import Suit
-from referee.rules.cards import SPANISH_RANKS
+from referee.rules import GAMES, KNOWN_GAMES, cachorro, injun, kentucky_derby, relogio
+from referee.rules.cards import SPANISH_RANKS, Suit
 from referee.rules.jubileu import ALL_CALLS
+from referee.rules.patience import PATIENCES
+from referee.rules.pot import MAX_CHIPS
 from referee.rules.quatrilho import Call as QuatrilhoCall
 from referee.rules.quatrilho import Mode
 from referee.rules.samba import HIDDEN, PENALTY_KINDS
-from referee.rules import cachorro, injun, kentucky_derby, relogio
-from referee.rules.patience import PATIENCES
-from referee.rules.pot import MAX_CHIPS
 
 ERRORS = {
     "400": "The body is not JSON, a field has the wrong type, a required field is missing, or an option is unknown.",
@@ -29,7 +27,13 @@ ERRORS = {
 
 
 def _error_responses(*codes: str) -> dict[str, Any]:
-    return {code: {"description": ERRORS[code], "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}} for code in codes}
+    return {
+        code: {
+            "description": ERRORS[code],
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        }
+        for code in codes
+    }
 
 
 def _option_schema(spec: Any) -> dict[str, Any]:
@@ -63,7 +67,16 @@ def _samba_team() -> dict[str, Any]:
     points = {"type": "integer", "minimum": 0, "maximum": 1770, "multipleOf": 5}
     return {
         "type": "object",
-        "required": ["meld_points", "hand_points", "clean_canastras", "dirty_canastras", "wild_canastras", "sambas", "red_threes", "red_threes_in_hand"],
+        "required": [
+            "meld_points",
+            "hand_points",
+            "clean_canastras",
+            "dirty_canastras",
+            "wild_canastras",
+            "sambas",
+            "red_threes",
+            "red_threes_in_hand",
+        ],
         "additionalProperties": False,
         "properties": {
             "meld_points": {**points, "description": "Card values of everything the team has on the table."},
@@ -74,7 +87,11 @@ def _samba_team() -> dict[str, Any]:
             "sambas": count,
             "red_threes": {"type": "integer", "minimum": 0, "maximum": 6},
             "red_threes_in_hand": {"type": "integer", "minimum": 0, "maximum": 6},
-            "hidden_canastra": {"type": ["string", "null"], "enum": [*HIDDEN, None], "description": "Only for the team that went out."},
+            "hidden_canastra": {
+                "type": ["string", "null"],
+                "enum": [*HIDDEN, None],
+                "description": "Only for the team that went out.",
+            },
             "penalties": {
                 "oneOf": [
                     {"type": "integer", "minimum": 0, "maximum": 100},
@@ -128,7 +145,10 @@ def _new_game_records() -> dict[str, Any]:
             "properties": {
                 "dealer": dealer,
                 "system": {"type": "string", "enum": ["poker", "brag"], "description": "Default: the table's option."},
-                "ante": {**chips, "description": "Chips each player put in before the deal; default: the table's option."},
+                "ante": {
+                    **chips,
+                    "description": "Chips each player put in before the deal; default: the table's option.",
+                },
                 "carried_in": carried_in,
                 "actions": {
                     "type": "array",
@@ -141,7 +161,11 @@ def _new_game_records() -> dict[str, Any]:
                             name,
                             {
                                 "oneOf": [
-                                    {"type": "string", "enum": ["bet", "drop", "see", "close"], "description": "bet (Brag: one chip), see and close are Brag's."},
+                                    {
+                                        "type": "string",
+                                        "enum": ["bet", "drop", "see", "close"],
+                                        "description": "bet (Brag: one chip), see and close are Brag's.",
+                                    },
                                     {
                                         "type": "object",
                                         "required": ["bet"],
@@ -178,7 +202,10 @@ def _new_game_records() -> dict[str, Any]:
                                 "type": "object",
                                 "required": ["horse"],
                                 "additionalProperties": False,
-                                "properties": {"horse": suit, "amount": {"type": "integer", "minimum": 1, "maximum": MAX_CHIPS}},
+                                "properties": {
+                                    "horse": suit,
+                                    "amount": {"type": "integer", "minimum": 1, "maximum": MAX_CHIPS},
+                                },
                             },
                         ]
                     },
@@ -194,11 +221,17 @@ def _new_game_records() -> dict[str, Any]:
                         "properties": {
                             "rank": {"type": "string", "enum": derby_ranks},
                             "suit": suit,
-                            "horse": {**suit, "description": "The horse it was laid on: must be the one whose turn it is."},
+                            "horse": {
+                                **suit,
+                                "description": "The horse it was laid on: must be the one whose turn it is.",
+                            },
                         },
                     },
                 },
-                "winner": {**horses, "description": "The winning horse, or several that shared the win when the cards ran out."},
+                "winner": {
+                    **horses,
+                    "description": "The winning horse, or several that shared the win when the cards ran out.",
+                },
                 "second": {**horses, "description": "Only when second place is played."},
                 "carried_in": carried_in,
             },
@@ -210,7 +243,10 @@ def _new_game_records() -> dict[str, Any]:
                 "dealer": dealer,
                 "ante": {**chips, "description": "Default: the table's option."},
                 "winner": {**name, "description": "The last player still holding cards."},
-                "out_order": {**out_order, "description": out_order["description"] + " The winner only in the last entry, or left out."},
+                "out_order": {
+                    **out_order,
+                    "description": out_order["description"] + " The winner only in the last entry, or left out.",
+                },
                 "carried_in": carried_in,
             },
         },
@@ -229,7 +265,11 @@ def _new_game_records() -> dict[str, Any]:
             "Nothing is paid. Relógio Real's result follows from its sequences (won may be left out).",
             "properties": {
                 "dealer": {**name, "description": "Only the table's one player."},
-                "game": {"type": "string", "enum": list(PATIENCES), "description": "Default: relogio at a relogio table, cachorro at a cachorro table."},
+                "game": {
+                    "type": "string",
+                    "enum": list(PATIENCES),
+                    "description": "Default: relogio at a relogio table, cachorro at a cachorro table.",
+                },
                 "won": {"type": "boolean"},
                 "king_exchanges": {
                     "type": ["integer", "boolean"],
@@ -270,7 +310,10 @@ def _new_game_contract() -> dict[str, Any]:
     patience games (each game's contract_summary)."""
     suit = {"type": "string", "enum": [s.value for s in Suit]}
     suits = {"type": "array", "items": suit}
-    out_order = {"type": ["array", "null"], "items": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}}
+    out_order = {
+        "type": ["array", "null"],
+        "items": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+    }
     return {
         "dealer": {"type": "string"},
         "opponent": {"type": "string", "description": "Koziri: the dealer's opponent."},
@@ -283,21 +326,40 @@ def _new_game_contract() -> dict[str, Any]:
             "items": suit,
             "description": "Koziri and Lift Smoke: the winning player; Kentucky Derby: the winning horses (several when they shared).",
         },
-        "second": {**suits, "description": "Kentucky Derby: the second horse(s), empty when second place is not played."},
-        "backers": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}, "description": "Kentucky Derby: each horse's backers."},
+        "second": {
+            **suits,
+            "description": "Kentucky Derby: the second horse(s), empty when second place is not played.",
+        },
+        "backers": {
+            "type": "object",
+            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+            "description": "Kentucky Derby: each horse's backers.",
+        },
         "loser": {"type": "string", "description": "El Gato."},
         "out_order": out_order,
         "system": {"type": "string", "enum": ["poker", "brag"]},
         "ante": {"type": "integer", "minimum": 0},
         "end": {"type": "string", "enum": [e.value for e in injun.End], "description": "Injun: how the betting ended."},
-        "finalists": {"type": "array", "items": {"type": "string"}, "description": "Injun: the players still betting at the end."},
+        "finalists": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Injun: the players still betting at the end.",
+        },
         "chips": {"type": "integer", "minimum": 0, "description": "Injun: everything that was on the table."},
-        "carried_in": {"type": "integer", "minimum": 0, "description": "Pot games: the chips on the table before the deal."},
+        "carried_in": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Pot games: the chips on the table before the deal.",
+        },
         "pots": {
             "type": "array",
             "items": {
                 "type": "object",
-                "properties": {"chips": {"type": "integer"}, "closer": {"type": ["string", "null"]}, "contenders": {"type": "array", "items": {"type": "string"}}},
+                "properties": {
+                    "chips": {"type": "integer"},
+                    "closer": {"type": ["string", "null"]},
+                    "contenders": {"type": "array", "items": {"type": "string"}},
+                },
             },
             "description": "Injun: each pot, who closed it and who could win it.",
         },
@@ -313,8 +375,16 @@ def _new_game_contract() -> dict[str, Any]:
 def _write_fields() -> dict[str, Any]:
     """How to write a hand (the WriteFields schema's properties)."""
     return {
-        "expected_number": {"type": "integer", "minimum": 1, "description": "Refused with 409 unless it is the next hand number."},
-        "replaces": {"type": "integer", "minimum": 1, "description": "A correction: voids this hand in the same write and takes its place in the dealing rotation."},
+        "expected_number": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Refused with 409 unless it is the next hand number.",
+        },
+        "replaces": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "A correction: voids this hand in the same write and takes its place in the dealing rotation.",
+        },
         "reason": {"type": "string", "maxLength": 200, "description": "Why the replaced hand was voided."},
     }
 
@@ -338,13 +408,29 @@ def _export_schemas() -> dict[str, Any]:
         },
         "ExportTable": {
             "type": "object",
-            "required": ["id", "game", "name", "players", "options", "dealer", "locale", "two_key", "created_at", "members", "hands"],
+            "required": [
+                "id",
+                "game",
+                "name",
+                "players",
+                "options",
+                "dealer",
+                "locale",
+                "two_key",
+                "created_at",
+                "members",
+                "hands",
+            ],
             "properties": {
                 "id": {**table_id, "description": "Kept on import: an id already stored is a 409."},
                 "game": {"type": "string", "enum": list(KNOWN_GAMES)},
                 "name": {"type": "string", "maxLength": 120},
                 "players": {"type": "array", "items": {"type": "string"}, "description": "Order of play."},
-                "teams": {"type": ["array", "null"], "items": {"type": "array", "items": {"type": "string"}}, "description": "Used by Samba only."},
+                "teams": {
+                    "type": ["array", "null"],
+                    "items": {"type": "array", "items": {"type": "string"}},
+                    "description": "Used by Samba only.",
+                },
                 "options": {"type": "object"},
                 "dealer": {"type": "string", "description": "Who dealt the first hand."},
                 "locale": {"type": "string", "enum": ["pt_BR", "en"]},
@@ -354,8 +440,16 @@ def _export_schemas() -> dict[str, Any]:
                 "ends_at": maybe_moment,
                 "last_round_from": {"type": ["integer", "null"], "minimum": 1},
                 "follows": {"type": ["string", "null"], "pattern": "^[A-Za-z0-9_-]{16,32}$"},
-                "members": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 40}, "description": "Each seat's club member, by name."},
-                "hands": {"type": "array", "items": {"$ref": "#/components/schemas/ExportHand"}, "description": "Numbered 1, 2, 3, … without gaps."},
+                "members": {
+                    "type": "object",
+                    "additionalProperties": {"type": "string", "maxLength": 40},
+                    "description": "Each seat's club member, by name.",
+                },
+                "hands": {
+                    "type": "array",
+                    "items": {"$ref": "#/components/schemas/ExportHand"},
+                    "description": "Numbered 1, 2, 3, … without gaps.",
+                },
             },
         },
         "ExportHand": {
@@ -363,11 +457,18 @@ def _export_schemas() -> dict[str, Any]:
             "required": ["number", "record", "created_at", "created_by", "events"],
             "properties": {
                 "number": {"type": "integer", "minimum": 1},
-                "record": {"type": "object", "description": "The hand record as stored, dealer filled in; judged by the rules again on import."},
+                "record": {
+                    "type": "object",
+                    "description": "The hand record as stored, dealer filled in; judged by the rules again on import.",
+                },
                 "created_at": moment,
                 "created_by": {"type": "string", "maxLength": 60},
                 "two_key": {"type": "boolean", "description": "Recorded under two-key entry."},
-                "replaces": {"type": "integer", "minimum": 1, "description": "A correction: the hand it replaced (that hand's last event is the void)."},
+                "replaces": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "A correction: the hand it replaced (that hand's last event is the void).",
+                },
                 "events": {
                     "type": "array",
                     "items": {
@@ -388,29 +489,69 @@ def _export_schemas() -> dict[str, Any]:
             "required": ["game", "season", "standings"],
             "properties": {
                 "game": {"type": "string"},
-                "season": {"type": ["object", "null"], "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "starts_on": {"type": "string", "format": "date"}, "ends_on": {"type": "string", "format": "date"}}},
+                "season": {
+                    "type": ["object", "null"],
+                    "properties": {
+                        "id": {"type": "integer"},
+                        "name": {"type": "string"},
+                        "starts_on": {"type": "string", "format": "date"},
+                        "ends_on": {"type": "string", "format": "date"},
+                    },
+                },
                 "standings": {
                     "type": "array",
                     "items": {
                         "type": "object",
                         "required": ["rank", "member_id", "name", "tables", "hands", "net", "won", "average", "rating"],
                         "properties": {
-                            "rank": {"type": "integer"}, "member_id": {"type": "integer"}, "name": {"type": "string"},
-                            "tables": {"type": "integer"}, "hands": {"type": "integer"}, "net": {"type": "integer"},
-                            "won": {"type": "integer", "description": "Matches won (Samba); games won (the patience games, where hands are the games played)."},
+                            "rank": {"type": "integer"},
+                            "member_id": {"type": "integer"},
+                            "name": {"type": "string"},
+                            "tables": {"type": "integer"},
+                            "hands": {"type": "integer"},
+                            "net": {"type": "integer"},
+                            "won": {
+                                "type": "integer",
+                                "description": "Matches won (Samba); games won (the patience games, where hands are the games played).",
+                            },
                             "average": {"type": "number", "description": "Net per hand played."},
-                            "win_rate": {"type": "number", "minimum": 0, "maximum": 1, "description": "The patience games only: games won out of games played."},
-                            "lost": {"type": "integer", "minimum": 0, "description": "El Gato only: hands the player lost (left holding the cards)."},
-                            "loss_rate": {"type": "number", "minimum": 0, "maximum": 1, "description": "El Gato only: hands lost out of hands played; the standings put the lowest first."},
+                            "win_rate": {
+                                "type": "number",
+                                "minimum": 0,
+                                "maximum": 1,
+                                "description": "The patience games only: games won out of games played.",
+                            },
+                            "lost": {
+                                "type": "integer",
+                                "minimum": 0,
+                                "description": "El Gato only: hands the player lost (left holding the cards).",
+                            },
+                            "loss_rate": {
+                                "type": "number",
+                                "minimum": 0,
+                                "maximum": 1,
+                                "description": "El Gato only: hands lost out of hands played; the standings put the lowest first.",
+                            },
                             "patiences": {
                                 "type": "object",
-                                "additionalProperties": {"type": "object", "required": ["games", "wins"], "properties": {"games": {"type": "integer"}, "wins": {"type": "integer"}}},
+                                "additionalProperties": {
+                                    "type": "object",
+                                    "required": ["games", "wins"],
+                                    "properties": {"games": {"type": "integer"}, "wins": {"type": "integer"}},
+                                },
                                 "description": "The patience games only: games and wins per patience (relogio, relogio_real, cachorro).",
                             },
                             "rating": {
                                 "type": ["object", "null"],
                                 "description": "openskill (Plackett-Luce): mu, sigma, margin (2 sigma, the ± shown), ordinal (mu - 3 sigma), games fed, provisional.",
-                                "properties": {"mu": {"type": "number"}, "sigma": {"type": "number"}, "margin": {"type": "number"}, "ordinal": {"type": "number"}, "games": {"type": "integer"}, "provisional": {"type": "boolean"}},
+                                "properties": {
+                                    "mu": {"type": "number"},
+                                    "sigma": {"type": "number"},
+                                    "margin": {"type": "number"},
+                                    "ordinal": {"type": "number"},
+                                    "games": {"type": "integer"},
+                                    "provisional": {"type": "boolean"},
+                                },
                             },
                         },
                     },
@@ -419,7 +560,14 @@ def _export_schemas() -> dict[str, Any]:
         },
         "Imported": {
             "type": "array",
-            "items": {"type": "object", "required": ["id", "token"], "properties": {"id": {"type": "string"}, "token": {"type": "string", "description": "The new owner's token; shown only here."}}},
+            "items": {
+                "type": "object",
+                "required": ["id", "token"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "token": {"type": "string", "description": "The new owner's token; shown only here."},
+                },
+            },
         },
     }
 
@@ -428,40 +576,93 @@ def _export_paths(table_id: dict[str, Any]) -> dict[str, Any]:
     """GET …/export(.csv) for a table or a season, and POST /import."""
     season_id = {"name": "season_id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
     attachment = {"Content-Disposition": {"description": "attachment; filename=…", "schema": {"type": "string"}}}
-    as_json = {"description": "An export, offered as a file.", "headers": attachment, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Export"}}}}
+    as_json = {
+        "description": "An export, offered as a file.",
+        "headers": attachment,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Export"}}},
+    }
     as_csv = {
         "description": "One row per player per hand: table_id, table_name, game, date (local), hand, status (live/void), dealer, "
         "player, member, delta, total (over the live hands so far). Text cells starting with = + - @ get a leading apostrophe.",
         "headers": attachment,
         "content": {"text/csv": {"schema": {"type": "string"}}},
     }
-    no_season = {"404": {"description": "No such season.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+    no_season = {
+        "404": {
+            "description": "No such season.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        }
+    }
     club_code = {
-        "name": "X-Referee-Club-Code", "in": "header", "required": False, "schema": {"type": "string"},
+        "name": "X-Referee-Club-Code",
+        "in": "header",
+        "required": False,
+        "schema": {"type": "string"},
         "description": "The club's code (printed by `make run`); not needed from a phone that typed it at /club. A season's export "
         "carries every table's id, and an id is the permission to read the table.",
     }
     club_refusals = {
-        "401": {"description": "The club's code is missing or wrong.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-        "429": {"description": "Too many wrong club codes in ten minutes, from this client or from all together.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+        "401": {
+            "description": "The club's code is missing or wrong.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        },
+        "429": {
+            "description": "Too many wrong club codes in ten minutes, from this client or from all together.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        },
     }
     return {
-        "/tables/{table_id}/export": {"get": {"summary": "The table and its hands as an export (JSON, lossless, no secrets).", "parameters": [table_id], "responses": {"200": as_json, **_error_responses("404")}}},
-        "/tables/{table_id}/export.csv": {"get": {"summary": "The table's hands as CSV.", "parameters": [table_id], "responses": {"200": as_csv, **_error_responses("404")}}},
-        "/seasons/{season_id}/export": {"get": {"summary": "Every table of a season as one export (needs the club's code).", "parameters": [season_id, club_code], "responses": {"200": as_json, **club_refusals, **no_season}}},
-        "/seasons/{season_id}/export.csv": {"get": {"summary": "Every table of a season as CSV (needs the club's code).", "parameters": [season_id, club_code], "responses": {"200": as_csv, **club_refusals, **no_season}}},
+        "/tables/{table_id}/export": {
+            "get": {
+                "summary": "The table and its hands as an export (JSON, lossless, no secrets).",
+                "parameters": [table_id],
+                "responses": {"200": as_json, **_error_responses("404")},
+            }
+        },
+        "/tables/{table_id}/export.csv": {
+            "get": {
+                "summary": "The table's hands as CSV.",
+                "parameters": [table_id],
+                "responses": {"200": as_csv, **_error_responses("404")},
+            }
+        },
+        "/seasons/{season_id}/export": {
+            "get": {
+                "summary": "Every table of a season as one export (needs the club's code).",
+                "parameters": [season_id, club_code],
+                "responses": {"200": as_json, **club_refusals, **no_season},
+            }
+        },
+        "/seasons/{season_id}/export.csv": {
+            "get": {
+                "summary": "Every table of a season as CSV (needs the club's code).",
+                "parameters": [season_id, club_code],
+                "responses": {"200": as_csv, **club_refusals, **no_season},
+            }
+        },
         "/league/{game}/standings": {
             "get": {
                 "summary": "A game's standings: all time, or over a season (?season=<id>). Rows in the stated order: for chips or units the higher net, "
                 "then the higher average per hand, then fewer hands, then the name; for Samba more matches won, then more points, then the name; "
                 "for the patience games more games won, then the higher win rate, then the name.",
                 "parameters": [
-                    {"name": "game", "in": "path", "required": True, "schema": {"type": "string", "enum": list(KNOWN_GAMES)}},
+                    {
+                        "name": "game",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string", "enum": list(KNOWN_GAMES)},
+                    },
                     {"name": "season", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1}},
                 ],
                 "responses": {
-                    "200": {"description": "The standings, each row with the member's rating (null before his first rated hand).", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Standings"}}}},
-                    "404": {"description": "No such game or season.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                    "200": {
+                        "description": "The standings, each row with the member's rating (null before his first rated hand).",
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Standings"}}},
+                    },
+                    "404": {
+                        "description": "No such game or season.",
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                    },
                 },
             }
         },
@@ -469,17 +670,46 @@ def _export_paths(table_id: dict[str, Any]) -> dict[str, Any]:
             "post": {
                 "summary": "Rebuild the tables of an export, every hand judged by the rules again; all or nothing. Bodies up to 1 MB (larger files: `flask --app referee import FILE` on the server).",
                 "parameters": [
-                    {"name": "language", "in": "query", "required": False, "schema": {"type": "string", "enum": ["pt-BR", "en"]}},
-                    {"name": "X-Referee-Club-Code", "in": "header", "required": True, "schema": {"type": "string"}, "description": "The club's code (printed by `make run`): an import can put tables into any season."},
+                    {
+                        "name": "language",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "string", "enum": ["pt-BR", "en"]},
+                    },
+                    {
+                        "name": "X-Referee-Club-Code",
+                        "in": "header",
+                        "required": True,
+                        "schema": {"type": "string"},
+                        "description": "The club's code (printed by `make run`): an import can put tables into any season.",
+                    },
                 ],
-                "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Export"}}}},
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Export"}}},
+                },
                 "responses": {
-                    "401": {"description": "The club's code is missing or wrong. Nothing is stored.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-                    "429": {"description": "Too many wrong club codes in ten minutes, from this client or from all together.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-                    "201": {"description": "Stored: each table's id and new owner token.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Imported"}}}},
+                    "401": {
+                        "description": "The club's code is missing or wrong. Nothing is stored.",
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                    },
+                    "429": {
+                        "description": "Too many wrong club codes in ten minutes, from this client or from all together.",
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                    },
+                    "201": {
+                        "description": "Stored: each table's id and new owner token.",
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Imported"}}},
+                    },
                     **_error_responses("400", "422"),
-                    "409": {"description": "A table with one of these ids is already stored. Nothing is stored.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-                    "413": {"description": "The body is larger than 1 MB.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                    "409": {
+                        "description": "A table with one of these ids is already stored. Nothing is stored.",
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                    },
+                    "413": {
+                        "description": "The body is larger than 1 MB.",
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                    },
                 },
             }
         },
@@ -499,9 +729,20 @@ def _koziri_schemas() -> dict[str, Any]:
         "description": "With a table: the players in each seat; null without one.",
     }
     setting = {
-        "table": {"type": "string", "description": "A Koziri table's id: the pack, the players and the dealer by rotation come from it (404 if unknown, 422 if another game)."},
-        "deck": {"type": "integer", "enum": list(DECK_SIZES), "default": 32, "description": "Cards in the pack, without a table only."},
-        "dealer": {"type": "string", "description": "With a table only: the seated player who deals, if not the rotation's."},
+        "table": {
+            "type": "string",
+            "description": "A Koziri table's id: the pack, the players and the dealer by rotation come from it (404 if unknown, 422 if another game).",
+        },
+        "deck": {
+            "type": "integer",
+            "enum": list(DECK_SIZES),
+            "default": 32,
+            "description": "Cards in the pack, without a table only.",
+        },
+        "dealer": {
+            "type": "string",
+            "description": "With a table only: the seated player who deals, if not the rotation's.",
+        },
         "dealer_trump": suit,
         "dealer_second": suit,
         "opponent_trump": {**suit, "description": "One of the two suits the dealer left (422 otherwise)."},
@@ -512,7 +753,14 @@ def _koziri_schemas() -> dict[str, Any]:
             "type": "object",
             "required": ["rank", "suit"],
             "additionalProperties": False,
-            "properties": {"rank": {"type": "string", "enum": list(RANKS), "description": "Ranks outside the pack's size are a 422."}, "suit": suit},
+            "properties": {
+                "rank": {
+                    "type": "string",
+                    "enum": list(RANKS),
+                    "description": "Ranks outside the pack's size are a 422.",
+                },
+                "suit": suit,
+            },
         },
         "KoziriDeal": {
             "type": "object",
@@ -520,7 +768,11 @@ def _koziri_schemas() -> dict[str, Any]:
             "additionalProperties": False,
             "properties": {
                 **setting,
-                "turned_up": {**cards, "maxItems": 16, "description": "The cards of the dealer's own two suits among the half of the pack he turned up (none is possible)."},
+                "turned_up": {
+                    **cards,
+                    "maxItems": 16,
+                    "description": "The cards of the dealer's own two suits among the half of the pack he turned up (none is possible).",
+                },
             },
         },
         "KoziriDealAnswer": {
@@ -533,7 +785,10 @@ def _koziri_schemas() -> dict[str, Any]:
                 "opponent_trump": suit,
                 "opponent_second": suit,
                 "kept": {**cards, "description": "1. The dealer keeps his turned-up cards."},
-                "matched": {**cards, "description": "2. The same ranks in the opponent's corresponding suits go to the opponent."},
+                "matched": {
+                    **cards,
+                    "description": "2. The same ranks in the opponent's corresponding suits go to the opponent.",
+                },
                 "to_opponent": {**cards, "description": "3. The rest of the dealer's suits go to the opponent."},
                 "to_dealer": {**cards, "description": "4. The rest of the opponent's suits go to the dealer."},
                 "hands": {
@@ -552,10 +807,16 @@ def _koziri_schemas() -> dict[str, Any]:
             "additionalProperties": False,
             "properties": {
                 **setting,
-                "answers": {"type": "string", "description": "Who answers: a seated player's name with a table, else \"dealer\" or \"opponent\"."},
+                "answers": {
+                    "type": "string",
+                    "description": 'Who answers: a seated player\'s name with a table, else "dealer" or "opponent".',
+                },
                 "top": card,
-                "answer": {"oneOf": [{"const": "take"}, card], "description": "A card, or \"take\" to pick up the pile."},
-                "hand": {**cards, "description": "Optional: the answerer's cards (open in Koziri), to tell a compulsory take from one by choice."},
+                "answer": {"oneOf": [{"const": "take"}, card], "description": 'A card, or "take" to pick up the pile.'},
+                "hand": {
+                    **cards,
+                    "description": "Optional: the answerer's cards (open in Koziri), to tell a compulsory take from one by choice.",
+                },
             },
         },
         "KoziriVerdict": {
@@ -563,12 +824,26 @@ def _koziri_schemas() -> dict[str, Any]:
             "required": ["legal", "how", "reason", "compulsory", "beating", "answers", "beating_in_pack", "players"],
             "properties": {
                 "legal": {"type": "boolean"},
-                "how": {"type": ["string", "null"], "enum": ["higher", "trump", "take", None], "description": "How a legal answer beats the card, or take; null when illegal."},
+                "how": {
+                    "type": ["string", "null"],
+                    "enum": ["higher", "trump", "take", None],
+                    "description": "How a legal answer beats the card, or take; null when illegal.",
+                },
                 "reason": {"type": "string", "description": "Why, as a sentence."},
-                "compulsory": {"type": "boolean", "description": "A take when nothing in the hand (or in the whole pack) beats the card."},
-                "beating": {"type": ["array", "null"], "items": card, "description": "The cards of the given hand that beat the top card; null without a hand."},
+                "compulsory": {
+                    "type": "boolean",
+                    "description": "A take when nothing in the hand (or in the whole pack) beats the card.",
+                },
+                "beating": {
+                    "type": ["array", "null"],
+                    "items": card,
+                    "description": "The cards of the given hand that beat the top card; null without a hand.",
+                },
                 "answers": {"type": "string", "enum": ["dealer", "opponent"]},
-                "beating_in_pack": {**cards, "description": "Every card of the pack that would beat the top card for the answerer, weakest first, his trumps last."},
+                "beating_in_pack": {
+                    **cards,
+                    "description": "Every card of the pack that would beat the top card for the answerer, weakest first, his trumps last.",
+                },
                 "players": seats,
             },
         },
@@ -576,24 +851,44 @@ def _koziri_schemas() -> dict[str, Any]:
 
 
 def _koziri_paths() -> dict[str, Any]:
-    language = {"name": "language", "in": "query", "required": False, "schema": {"type": "string", "enum": ["pt-BR", "en"]}, "description": "Without a table (a table answers in its own)."}
+    language = {
+        "name": "language",
+        "in": "query",
+        "required": False,
+        "schema": {"type": "string", "enum": ["pt-BR", "en"]},
+        "description": "Without a table (a table answers in its own).",
+    }
 
     def helper(summary: str, body: str, answer: str) -> dict[str, Any]:
         return {
             "post": {
                 "summary": summary,
                 "parameters": [language],
-                "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{body}"}}}},
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{body}"}}},
+                },
                 "responses": {
-                    "200": {"description": "OK", "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{answer}"}}}},
+                    "200": {
+                        "description": "OK",
+                        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{answer}"}}},
+                    },
                     **_error_responses("400", "404", "422"),
                 },
             }
         }
 
     return {
-        "/koziri/deal": helper("Koziri deal helper (see /games/koziri): both full hands from the dealer's turned-up cards of his suits. Nothing is stored.", "KoziriDeal", "KoziriDealAnswer"),
-        "/koziri/answer": helper("Koziri answer checker (see /games/koziri): is the answer to the top card legal, and why. Nothing is stored.", "KoziriAnswerCheck", "KoziriVerdict"),
+        "/koziri/deal": helper(
+            "Koziri deal helper (see /games/koziri): both full hands from the dealer's turned-up cards of his suits. Nothing is stored.",
+            "KoziriDeal",
+            "KoziriDealAnswer",
+        ),
+        "/koziri/answer": helper(
+            "Koziri answer checker (see /games/koziri): is the answer to the top card legal, and why. Nothing is stored.",
+            "KoziriAnswerCheck",
+            "KoziriVerdict",
+        ),
     }
 
 
@@ -623,7 +918,13 @@ def document() -> dict[str, Any]:
         },
         "servers": [{"url": SERVER}],
         "components": {
-            "securitySchemes": {"scorer": {"type": "http", "scheme": "bearer", "description": "The token answered when the table was created."}},
+            "securitySchemes": {
+                "scorer": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "The token answered when the table was created.",
+                }
+            },
             "schemas": {
                 "Error": {
                     "type": "object",
@@ -635,8 +936,14 @@ def document() -> dict[str, Any]:
                             "properties": {
                                 "code": {"type": "string"},
                                 "message": {"type": "string", "description": "A full sentence a player can act on."},
-                                "field": {"type": "string", "description": "Where in the posted record, e.g. auction[3] or tricks.Ana."},
-                                "current_number": {"type": "integer", "description": "409 only: the number of the latest stored hand."},
+                                "field": {
+                                    "type": "string",
+                                    "description": "Where in the posted record, e.g. auction[3] or tricks.Ana.",
+                                },
+                                "current_number": {
+                                    "type": "integer",
+                                    "description": "409 only: the number of the latest stored hand.",
+                                },
                             },
                         }
                     },
@@ -646,14 +953,34 @@ def document() -> dict[str, Any]:
                     "required": ["game", "players"],
                     "additionalProperties": False,
                     "properties": {
-                        "game": {"type": "string", "enum": list(KNOWN_GAMES), "description": "Games not refereed yet answer 422."},
-                        "players": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 40}, "description": "Order of play."},
+                        "game": {
+                            "type": "string",
+                            "enum": list(KNOWN_GAMES),
+                            "description": "Games not refereed yet answer 422.",
+                        },
+                        "players": {
+                            "type": "array",
+                            "items": {"type": "string", "minLength": 1, "maxLength": 40},
+                            "description": "Order of play.",
+                        },
                         "dealer": {"type": "string", "description": "First dealer; default the last player."},
                         "name": {"type": "string", "maxLength": 120},
                         "language": {"type": "string", "enum": ["pt-BR", "en"], "default": "pt-BR"},
-                        "two_key": {"type": "boolean", "default": False, "description": "Two-key entry: each hand waits for a confirmation through another access than the one that recorded it."},
-                        "duration_minutes": {"type": "integer", "minimum": 15, "maximum": 1440, "description": "The session clock: the time the players agreed to play; the table answers `clock` with when it ends and the minutes left."},
-                        "options": {"anyOf": [{"$ref": f"#/components/schemas/{slug.capitalize()}Options"} for slug in GAMES], "description": "The game's house rules; defaults filled in."},
+                        "two_key": {
+                            "type": "boolean",
+                            "default": False,
+                            "description": "Two-key entry: each hand waits for a confirmation through another access than the one that recorded it.",
+                        },
+                        "duration_minutes": {
+                            "type": "integer",
+                            "minimum": 15,
+                            "maximum": 1440,
+                            "description": "The session clock: the time the players agreed to play; the table answers `clock` with when it ends and the minutes left.",
+                        },
+                        "options": {
+                            "anyOf": [{"$ref": f"#/components/schemas/{slug.capitalize()}Options"} for slug in GAMES],
+                            "description": "The game's house rules; defaults filled in.",
+                        },
                         "teams": {
                             "type": "array",
                             "items": {"type": "array", "items": {"type": "string"}},
@@ -681,28 +1008,62 @@ def document() -> dict[str, Any]:
                         "language": {"type": "string"},
                         "hands": {"type": "array", "items": {"$ref": "#/components/schemas/HandAnswer"}},
                         "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
-                        "stock": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "Starting chips, apart from the net totals."},
+                        "stock": {
+                            "type": "object",
+                            "additionalProperties": {"type": "integer"},
+                            "description": "Starting chips, apart from the net totals.",
+                        },
                         "next_dealer": {"type": "string"},
                         "next_number": {"type": "integer"},
-                        "teams": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}, "description": "Each player a team of one, except in Samba."},
-                        "finished": {"type": "boolean", "description": "The table was closed, or (Samba) the match is over."},
-                        "winner": {"type": ["string", "integer", "null"], "description": "Samba: the winning team's index."},
-                        "match": {"type": "array", "items": {"$ref": "#/components/schemas/TeamStanding"}, "description": "Samba: each team's total and next opening meld."},
+                        "teams": {
+                            "type": "array",
+                            "items": {"type": "array", "items": {"type": "string"}},
+                            "description": "Each player a team of one, except in Samba.",
+                        },
+                        "finished": {
+                            "type": "boolean",
+                            "description": "The table was closed, or (Samba) the match is over.",
+                        },
+                        "winner": {
+                            "type": ["string", "integer", "null"],
+                            "description": "Samba: the winning team's index.",
+                        },
+                        "match": {
+                            "type": "array",
+                            "items": {"$ref": "#/components/schemas/TeamStanding"},
+                            "description": "Samba: each team's total and next opening meld.",
+                        },
                         "follows": {"type": ["string", "null"], "description": "The table this one is a rematch of."},
                         "rematch": {"type": ["string", "null"], "description": "The table that is this one's rematch."},
-                        "on_the_table": {"type": "integer", "description": "Games with a pot (Injun, Kentucky Derby, Lift Smoke): the chips left on the table for the next deal, which the next hand's record gets as carried_in."},
+                        "on_the_table": {
+                            "type": "integer",
+                            "description": "Games with a pot (Injun, Kentucky Derby, Lift Smoke): the chips left on the table for the next deal, which the next hand's record gets as carried_in.",
+                        },
                         "clock": {
                             "type": ["object", "null"],
                             "description": "The session clock (null without an agreed time): when it ends, the whole minutes left, whether time is up.",
-                            "properties": {"ends_at": {"type": "string", "format": "date-time"}, "left": {"type": "integer"}, "over": {"type": "boolean"}},
+                            "properties": {
+                                "ends_at": {"type": "string", "format": "date-time"},
+                                "left": {"type": "integer"},
+                                "over": {"type": "boolean"},
+                            },
                         },
-                        "urls": {"type": "object", "properties": {"table": {"type": "string"}, "watch": {"type": "string"}}},
+                        "urls": {
+                            "type": "object",
+                            "properties": {"table": {"type": "string"}, "watch": {"type": "string"}},
+                        },
                     },
                 },
                 "TableCreated": {
                     "allOf": [
                         {"$ref": "#/components/schemas/Table"},
-                        {"type": "object", "required": ["id", "token", "urls"], "properties": {"token": {"type": "string", "description": "The scorer's secret; shown only here."}}},
+                        {
+                            "type": "object",
+                            "required": ["id", "token", "urls"],
+                            "properties": {
+                                "token": {"type": "string", "description": "The scorer's secret; shown only here."}
+                            },
+                        },
                     ]
                 },
                 "JubileuHand": {
@@ -712,16 +1073,32 @@ def document() -> dict[str, Any]:
                     "properties": {
                         "dealer": {"type": "string", "description": "Default: the dealer by rotation."},
                         "ultima": suit,
-                        "aces": {"type": "object", "additionalProperties": {"type": "integer", "enum": [3, 4]}, "description": "Who holds 3 or 4 aces."},
+                        "aces": {
+                            "type": "object",
+                            "additionalProperties": {"type": "integer", "enum": [3, 4]},
+                            "description": "Who holds 3 or 4 aces.",
+                        },
                         "auction": {
                             "type": "array",
-                            "items": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string", "enum": [c.value for c in ALL_CALLS]}], "minItems": 2, "maxItems": 2},
+                            "items": {
+                                "type": "array",
+                                "prefixItems": [
+                                    {"type": "string"},
+                                    {"type": "string", "enum": [c.value for c in ALL_CALLS]},
+                                ],
+                                "minItems": 2,
+                                "maxItems": 2,
+                            },
                         },
                         "contract": {
                             "type": "object",
                             "required": ["bid"],
                             "properties": {
-                                "bid": {"type": "string", "enum": [c.value for c in ALL_CALLS], "description": "passo with no declarers: everybody passed."},
+                                "bid": {
+                                    "type": "string",
+                                    "enum": [c.value for c in ALL_CALLS],
+                                    "description": "passo with no declarers: everybody passed.",
+                                },
                                 "declarers": {"type": "array", "items": {"type": "string"}},
                             },
                         },
@@ -739,14 +1116,38 @@ def document() -> dict[str, Any]:
                         "dealer": {"type": "string"},
                         "mode": {"type": "string", "enum": [m.value for m in Mode]},
                         "declarer": {"type": "string"},
-                        "called_card": {"type": "object", "required": ["rank", "suit"], "properties": {"rank": {"type": "string", "enum": list(SPANISH_RANKS)}, "suit": suit}},
-                        "partner": {"type": "string", "description": "Holder of the called card; the caller himself means he plays alone."},
-                        "giver": {"type": ["string", "null"], "description": "Solo preto: who gave the requested card; absent or null for a solo natural."},
-                        "figures": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 35}},
-                        "tricks": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 10}},
+                        "called_card": {
+                            "type": "object",
+                            "required": ["rank", "suit"],
+                            "properties": {"rank": {"type": "string", "enum": list(SPANISH_RANKS)}, "suit": suit},
+                        },
+                        "partner": {
+                            "type": "string",
+                            "description": "Holder of the called card; the caller himself means he plays alone.",
+                        },
+                        "giver": {
+                            "type": ["string", "null"],
+                            "description": "Solo preto: who gave the requested card; absent or null for a solo natural.",
+                        },
+                        "figures": {
+                            "type": "object",
+                            "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 35},
+                        },
+                        "tricks": {
+                            "type": "object",
+                            "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 10},
+                        },
                         "auction": {
                             "type": "array",
-                            "items": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string", "enum": [c.value for c in QuatrilhoCall]}], "minItems": 2, "maxItems": 2},
+                            "items": {
+                                "type": "array",
+                                "prefixItems": [
+                                    {"type": "string"},
+                                    {"type": "string", "enum": [c.value for c in QuatrilhoCall]},
+                                ],
+                                "minItems": 2,
+                                "maxItems": 2,
+                            },
                         },
                     },
                 },
@@ -760,7 +1161,10 @@ def document() -> dict[str, Any]:
                     "team that did not go out.",
                     "properties": {
                         "dealer": {"type": "string", "description": "Default: the dealer by rotation."},
-                        "went_out": {"type": ["string", "null"], "description": "Who went out; null when the stock ran out."},
+                        "went_out": {
+                            "type": ["string", "null"],
+                            "description": "Who went out; null when the stock ran out.",
+                        },
                         "teams": {"type": "array", "items": {"$ref": "#/components/schemas/SambaTeamHand"}},
                     },
                 },
@@ -772,7 +1176,10 @@ def document() -> dict[str, Any]:
                     "properties": {
                         "players": {"type": "array", "items": {"type": "string"}},
                         "total": {"type": "integer"},
-                        "min_meld": {"type": "integer", "description": "The card points this team's opening meld needs in the next hand."},
+                        "min_meld": {
+                            "type": "integer",
+                            "description": "The card points this team's opening meld needs in the next hand.",
+                        },
                     },
                 },
                 "TeamHandScore": {
@@ -782,7 +1189,13 @@ def document() -> dict[str, Any]:
                             "type": "object",
                             "properties": {
                                 "score": {"type": "integer", "description": "This hand's score."},
-                                "breakdown": {"type": "array", "items": {"type": "object", "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}}}},
+                                "breakdown": {
+                                    "type": "array",
+                                    "items": {
+                                        "type": "object",
+                                        "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}},
+                                    },
+                                },
                             },
                         },
                     ]
@@ -793,12 +1206,38 @@ def document() -> dict[str, Any]:
                     "additionalProperties": False,
                     "description": "Cards are written rank then suit: A, 2-10, J, Q, K and c/♥ (copas), o/♦ (ouros), e/♠ (espadas), p/♣ (paus); a joker is JK.",
                     "properties": {
-                        "melds": {"type": "array", "minItems": 1, "maxItems": 20, "items": {"type": "array", "maxItems": 30, "items": {"type": "string", "examples": ["Kc", "10♠", "JK"]}}},
-                        "going_out": {"type": "boolean", "default": False, "description": "Black 3s may be melded only when going out."},
-                        "discard_top": {"type": ["string", "null"], "description": "The top of the discard pile taken with the opening; it counts toward it."},
-                        "total": {"type": ["integer", "null"], "description": "The team's total before the hand: sets the opening minimum (15/50/90/120/150)."},
-                        "required": {"type": ["integer", "null"], "minimum": 0, "description": "The opening minimum itself (instead of total)."},
-                        "table": {"type": "string", "description": "With team: take the minimum (and house rules) of that team at this Samba table."},
+                        "melds": {
+                            "type": "array",
+                            "minItems": 1,
+                            "maxItems": 20,
+                            "items": {
+                                "type": "array",
+                                "maxItems": 30,
+                                "items": {"type": "string", "examples": ["Kc", "10♠", "JK"]},
+                            },
+                        },
+                        "going_out": {
+                            "type": "boolean",
+                            "default": False,
+                            "description": "Black 3s may be melded only when going out.",
+                        },
+                        "discard_top": {
+                            "type": ["string", "null"],
+                            "description": "The top of the discard pile taken with the opening; it counts toward it.",
+                        },
+                        "total": {
+                            "type": ["integer", "null"],
+                            "description": "The team's total before the hand: sets the opening minimum (15/50/90/120/150).",
+                        },
+                        "required": {
+                            "type": ["integer", "null"],
+                            "minimum": 0,
+                            "description": "The opening minimum itself (instead of total).",
+                        },
+                        "table": {
+                            "type": "string",
+                            "description": "With team: take the minimum (and house rules) of that team at this Samba table.",
+                        },
                         "team": {"type": "integer", "minimum": 0},
                     },
                 },
@@ -806,13 +1245,33 @@ def document() -> dict[str, Any]:
                     "type": "object",
                     "properties": {
                         "legal": {"type": "boolean"},
-                        "kind": {"type": "string", "enum": ["group", "canastra_limpa", "canastra_suja", "canastra_de_curingas", "wild_group", "sequence", "samba", "black_threes", "illegal"]},
+                        "kind": {
+                            "type": "string",
+                            "enum": [
+                                "group",
+                                "canastra_limpa",
+                                "canastra_suja",
+                                "canastra_de_curingas",
+                                "wild_group",
+                                "sequence",
+                                "samba",
+                                "black_threes",
+                                "illegal",
+                            ],
+                        },
                         "label": {"type": "string"},
                         "points": {"type": "integer", "description": "Card values."},
-                        "premium": {"type": "integer", "description": "Canastra or samba premium (not counted toward an opening)."},
+                        "premium": {
+                            "type": "integer",
+                            "description": "Canastra or samba premium (not counted toward an opening).",
+                        },
                         "penalty": {"type": "integer", "description": "100 for three wild cards in a canastra."},
                         "cards": {"type": "array", "items": {"type": "string"}},
-                        "reasons": {"type": "array", "items": {"type": "string"}, "description": "Why the meld is not legal, a sentence each."},
+                        "reasons": {
+                            "type": "array",
+                            "items": {"type": "string"},
+                            "description": "Why the meld is not legal, a sentence each.",
+                        },
                         "warnings": {"type": "array", "items": {"type": "string"}},
                     },
                 },
@@ -832,18 +1291,27 @@ def document() -> dict[str, Any]:
                                 "melds": {"type": "array", "items": {"$ref": "#/components/schemas/MeldVerdict"}},
                                 "reasons": {"type": "array", "items": {"type": "string"}},
                                 "discard_top": {"type": ["string", "null"]},
-                                "discard_meld": {"type": ["integer", "null"], "description": "The meld the discard top joined."},
+                                "discard_meld": {
+                                    "type": ["integer", "null"],
+                                    "description": "The meld the discard top joined.",
+                                },
                             },
                         },
                     },
                 },
                 "QuatrilhoHandWrite": {
-                    "allOf": [{"$ref": "#/components/schemas/QuatrilhoHand"}, {"$ref": "#/components/schemas/WriteFields"}],
+                    "allOf": [
+                        {"$ref": "#/components/schemas/QuatrilhoHand"},
+                        {"$ref": "#/components/schemas/WriteFields"},
+                    ],
                 },
                 "WriteFields": {"type": "object", "properties": _write_fields()},
                 "JubileuHandWrite": {
                     "description": "A hand to record: the record plus how to write it.",
-                    "allOf": [{"$ref": "#/components/schemas/JubileuHand"}, {"$ref": "#/components/schemas/WriteFields"}],
+                    "allOf": [
+                        {"$ref": "#/components/schemas/JubileuHand"},
+                        {"$ref": "#/components/schemas/WriteFields"},
+                    ],
                 },
                 "Preview": {
                     "type": "object",
@@ -854,10 +1322,24 @@ def document() -> dict[str, Any]:
                         "next_dealer": {"type": "string"},
                         "deltas": {"type": "object", "additionalProperties": {"type": "integer"}},
                         "contract": {"type": "object"},
-                        "breakdown": {"type": "array", "items": {"type": "object", "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}}}},
+                        "breakdown": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}},
+                            },
+                        },
                         "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}},
-                        "totals": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "Running totals if this hand were stored."},
-                        "teams": {"type": "array", "items": {"$ref": "#/components/schemas/TeamHandScore"}, "description": "Samba: each team's score, new total and next opening meld."},
+                        "totals": {
+                            "type": "object",
+                            "additionalProperties": {"type": "integer"},
+                            "description": "Running totals if this hand were stored.",
+                        },
+                        "teams": {
+                            "type": "array",
+                            "items": {"$ref": "#/components/schemas/TeamHandScore"},
+                            "description": "Samba: each team's score, new total and next opening meld.",
+                        },
                         "finished": {"type": "boolean", "description": "Samba: the match is over."},
                         "winner": {"type": ["integer", "null"], "description": "Samba: the winning team's index."},
                     },
@@ -869,7 +1351,11 @@ def document() -> dict[str, Any]:
                         "dealer": {"type": "string"},
                         "next_dealer": {"type": "string"},
                         "deltas": {"type": "object", "additionalProperties": {"type": "integer"}},
-                        "totals": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "Running totals right after this hand was recorded."},
+                        "totals": {
+                            "type": "object",
+                            "additionalProperties": {"type": "integer"},
+                            "description": "Running totals right after this hand was recorded.",
+                        },
                         "contract": {
                             "type": "object",
                             "description": "What was played, in the game's terms (Jubileu: bid, declarers, partner, trump, called; "
@@ -892,23 +1378,53 @@ def document() -> dict[str, Any]:
                                 **_new_game_contract(),
                             },
                         },
-                        "breakdown": {"type": "array", "items": {"type": "object", "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}}}},
+                        "breakdown": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}},
+                            },
+                        },
                         "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}},
                         "record": {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in HAND_RECORDS]},
-                        "teams": {"type": "array", "items": {"$ref": "#/components/schemas/TeamHandScore"}, "description": "Samba: each team's score, new total and next opening meld."},
+                        "teams": {
+                            "type": "array",
+                            "items": {"$ref": "#/components/schemas/TeamHandScore"},
+                            "description": "Samba: each team's score, new total and next opening meld.",
+                        },
                         "finished": {"type": "boolean", "description": "Samba: the match is over."},
                         "winner": {"type": ["integer", "null"], "description": "Samba: the winning team's index."},
                         "void": {"type": "boolean"},
-                        "voided": {"type": "object", "properties": {"at": {"type": "string", "format": "date-time"}, "by": {"type": "string"}, "reason": {"type": "string"}}},
+                        "voided": {
+                            "type": "object",
+                            "properties": {
+                                "at": {"type": "string", "format": "date-time"},
+                                "by": {"type": "string"},
+                                "reason": {"type": "string"},
+                            },
+                        },
                         "replaces": {"type": "integer"},
-                        "status": {"type": "string", "enum": ["to_confirm", "confirmed", "disputed", "void"], "description": "Under two-key entry only."},
-                        "confirmed": {"type": "object", "properties": {"at": {"type": "string", "format": "date-time"}, "by": {"type": "string"}}, "description": "Two-key entry: who confirmed the hand, and when."},
+                        "status": {
+                            "type": "string",
+                            "enum": ["to_confirm", "confirmed", "disputed", "void"],
+                            "description": "Under two-key entry only.",
+                        },
+                        "confirmed": {
+                            "type": "object",
+                            "properties": {"at": {"type": "string", "format": "date-time"}, "by": {"type": "string"}},
+                            "description": "Two-key entry: who confirmed the hand, and when.",
+                        },
                     },
                 },
                 "Transfer": {
                     "type": "object",
                     "required": ["from", "to", "amount"],
-                    "properties": {"from": {"type": "string"}, "to": {"type": "string"}, "amount": {"type": "integer", "minimum": 1}, "money": {"type": "string"}},
+                    "properties": {
+                        "from": {"type": "string"},
+                        "to": {"type": "string"},
+                        "amount": {"type": "integer", "minimum": 1},
+                        "money": {"type": "string"},
+                    },
                 },
                 "Settlement": {
                     "type": "object",
@@ -919,10 +1435,22 @@ def document() -> dict[str, Any]:
                         "finished": {"type": "boolean"},
                         "winner": {"type": ["integer", "null"]},
                         "balances": {"type": "object", "additionalProperties": {"type": "integer"}},
-                        "transfers": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}, "description": "The fewest payments that settle the balances."},
+                        "transfers": {
+                            "type": "array",
+                            "items": {"$ref": "#/components/schemas/Transfer"},
+                            "description": "The fewest payments that settle the balances.",
+                        },
                         "money": {"type": "object", "additionalProperties": {"type": "string"}},
-                        "on_the_table": {"type": "integer", "minimum": 1, "description": "Pot games: chips nobody won that are still on the table; present only then."},
-                        "settled_balances": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "Pot games with chips on the table: the balances with those chips shared back equally (odd chips to the first players in order of play from the next deal's first player); the transfers clear these."},
+                        "on_the_table": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "description": "Pot games: chips nobody won that are still on the table; present only then.",
+                        },
+                        "settled_balances": {
+                            "type": "object",
+                            "additionalProperties": {"type": "integer"},
+                            "description": "Pot games with chips on the table: the balances with those chips shared back equally (odd chips to the first players in order of play from the next deal's first player); the transfers clear these.",
+                        },
                     },
                 },
                 "Void": {"type": "object", "properties": {"reason": {"type": "string", "maxLength": 200}}},
@@ -932,36 +1460,81 @@ def document() -> dict[str, Any]:
             },
         },
         "paths": {
-            "/openapi.json": {"get": {"summary": "This document.", "responses": {"200": {"description": "OpenAPI 3.1"}}}},
+            "/openapi.json": {
+                "get": {"summary": "This document.", "responses": {"200": {"description": "OpenAPI 3.1"}}}
+            },
             "/tables": {
                 "post": {
                     "summary": "Create a table.",
-                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TableCreate"}}}},
-                    "responses": {"201": json_ok("TableCreated", "Created; the token is shown only now."), **_error_responses("400", "422")},
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TableCreate"}}},
+                    },
+                    "responses": {
+                        "201": json_ok("TableCreated", "Created; the token is shown only now."),
+                        **_error_responses("400", "422"),
+                    },
                 }
             },
             "/tables/{table_id}": {
-                "get": {"summary": "A table with its hands, totals and next dealer.", "parameters": [table_id], "responses": {"200": json_ok("Table"), **_error_responses("404")}}
+                "get": {
+                    "summary": "A table with its hands, totals and next dealer.",
+                    "parameters": [table_id],
+                    "responses": {"200": json_ok("Table"), **_error_responses("404")},
+                }
             },
             "/tables/{table_id}/hands": {
                 "post": {
                     "summary": "Record the next hand.",
                     "security": bearer,
-                    "parameters": [table_id, {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string", "minLength": 1, "maxLength": 100}, "description": "A retry with the same key answers the first answer and stores nothing new."}],
-                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"oneOf": [{"$ref": f"#/components/schemas/{name}Write"} for name in HAND_RECORDS], "description": "The record of the table's game."}}}},
-                    "responses": {"201": json_ok("HandAnswer", "Stored."), **_error_responses("400", "401", "404", "409", "422")},
+                    "parameters": [
+                        table_id,
+                        {
+                            "name": "Idempotency-Key",
+                            "in": "header",
+                            "required": False,
+                            "schema": {"type": "string", "minLength": 1, "maxLength": 100},
+                            "description": "A retry with the same key answers the first answer and stores nothing new.",
+                        },
+                    ],
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "oneOf": [{"$ref": f"#/components/schemas/{name}Write"} for name in HAND_RECORDS],
+                                    "description": "The record of the table's game.",
+                                }
+                            }
+                        },
+                    },
+                    "responses": {
+                        "201": json_ok("HandAnswer", "Stored."),
+                        **_error_responses("400", "401", "404", "409", "422"),
+                    },
                 }
             },
             "/tables/{table_id}/hands/preview": {
                 "post": {
                     "summary": "Judge a hand without storing it.",
                     "parameters": [table_id],
-                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in HAND_RECORDS]}}}},
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in HAND_RECORDS]}
+                            }
+                        },
+                    },
                     "responses": {"200": json_ok("Preview"), **_error_responses("400", "404", "409", "422")},
                 }
             },
             "/tables/{table_id}/hands/{number}": {
-                "get": {"summary": "One hand as answered when recorded.", "parameters": [table_id, number], "responses": {"200": json_ok("HandAnswer"), **_error_responses("404")}}
+                "get": {
+                    "summary": "One hand as answered when recorded.",
+                    "parameters": [table_id, number],
+                    "responses": {"200": json_ok("HandAnswer"), **_error_responses("404")},
+                }
             },
             "/tables/{table_id}/hands/{number}/void": {
                 "post": {
@@ -969,15 +1542,31 @@ def document() -> dict[str, Any]:
                     "hand both sides confirmed is voided only with the owner's token (422 otherwise): a scorer corrects it instead.",
                     "security": bearer,
                     "parameters": [table_id, number],
-                    "requestBody": {"required": False, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Void"}}}},
-                    "responses": {"200": json_ok("HandAnswer", "Voided."), **_error_responses("400", "401", "404", "409", "422")},
+                    "requestBody": {
+                        "required": False,
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Void"}}},
+                    },
+                    "responses": {
+                        "200": json_ok("HandAnswer", "Voided."),
+                        **_error_responses("400", "401", "404", "409", "422"),
+                    },
                 }
             },
             "/samba/meld-check": {
                 "post": {
                     "summary": "Samba meld checker: is each meld legal, what is it worth, does the opening reach the team's minimum. Nothing is stored.",
-                    "parameters": [{"name": "language", "in": "query", "required": False, "schema": {"type": "string", "enum": ["pt-BR", "en"]}}],
-                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/MeldCheck"}}}},
+                    "parameters": [
+                        {
+                            "name": "language",
+                            "in": "query",
+                            "required": False,
+                            "schema": {"type": "string", "enum": ["pt-BR", "en"]},
+                        }
+                    ],
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/MeldCheck"}}},
+                    },
                     "responses": {"200": json_ok("MeldCheckAnswer"), **_error_responses("400", "404", "422")},
                 }
             },
@@ -986,7 +1575,10 @@ def document() -> dict[str, Any]:
                     "summary": "Start a rematch once the match is over: a new table with the same players, teams and options.",
                     "security": bearer,
                     "parameters": [table_id],
-                    "responses": {"201": json_ok("TableCreated", "Created; the new table's token is shown only now."), **_error_responses("401", "404", "409")},
+                    "responses": {
+                        "201": json_ok("TableCreated", "Created; the new table's token is shown only now."),
+                        **_error_responses("401", "404", "409"),
+                    },
                 }
             },
             "/tables/{table_id}/hands/{number}/confirm": {
@@ -995,7 +1587,10 @@ def document() -> dict[str, Any]:
                     "token for a scorer's hand); the recorder's own token is refused with 422. The answer's status becomes confirmed.",
                     "security": bearer,
                     "parameters": [table_id, number],
-                    "responses": {"200": json_ok("HandAnswer", "Confirmed."), **_error_responses("401", "404", "409", "422")},
+                    "responses": {
+                        "200": json_ok("HandAnswer", "Confirmed."),
+                        **_error_responses("401", "404", "409", "422"),
+                    },
                 }
             },
             "/tables/{table_id}/hands/{number}/dispute": {
@@ -1003,12 +1598,22 @@ def document() -> dict[str, Any]:
                     "summary": "Two-key entry: flag a hand for the owner; it stays counted, marked disputed, until confirmed, voided or corrected.",
                     "security": bearer,
                     "parameters": [table_id, number],
-                    "requestBody": {"required": False, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Void"}}}},
-                    "responses": {"200": json_ok("HandAnswer", "Disputed."), **_error_responses("400", "401", "404", "409")},
+                    "requestBody": {
+                        "required": False,
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Void"}}},
+                    },
+                    "responses": {
+                        "200": json_ok("HandAnswer", "Disputed."),
+                        **_error_responses("400", "401", "404", "409"),
+                    },
                 }
             },
             "/tables/{table_id}/settlement": {
-                "get": {"summary": "Running balances and the fewest transfers that settle them.", "parameters": [table_id], "responses": {"200": json_ok("Settlement"), **_error_responses("404")}}
+                "get": {
+                    "summary": "Running balances and the fewest transfers that settle them.",
+                    "parameters": [table_id],
+                    "responses": {"200": json_ok("Settlement"), **_error_responses("404")},
+                }
             },
             **_export_paths(table_id),
             **_koziri_paths(),

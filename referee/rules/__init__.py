@@ -60,7 +60,11 @@ def get_game(slug: object) -> GameRules[Any, Any]:
     """The game called ``slug``; :class:`UnknownGame` for a name the API does not know."""
     if not isinstance(slug, str) or slug not in GAMES:
         raise UnknownGame(
-            Text(N_("%(game)s is not a game Referee knows. Choose one of: %(games)s."), game=str(slug), games=", ".join(KNOWN_GAMES)),
+            Text(
+                N_("%(game)s is not a game Referee knows. Choose one of: %(games)s."),
+                game=str(slug),
+                games=", ".join(KNOWN_GAMES),
+            ),
             field="game",
         )
     return GAMES[slug]

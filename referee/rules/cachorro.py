@@ -128,7 +128,9 @@ def parse_hand(raw: object, *, players: Sequence[str], options: CachorroOptions)
             field="round",
         )
     if value < 1:
-        raise InconsistentHand(Text(N_("Rounds are counted from 1: the patience comes out in round 1, 2 or 3.")), field="round")
+        raise InconsistentHand(
+            Text(N_("Rounds are counted from 1: the patience comes out in round 1, 2 or 3.")), field="round"
+        )
     if not won:
         raise InconsistentHand(
             Text(N_("A lost patience did not come out in any round; leave round out.")),

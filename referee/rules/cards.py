@@ -52,7 +52,9 @@ def parse_suit(raw: object, *, field: str) -> Suit:
             return Suit(raw)
         except ValueError:
             pass
-    raise InvalidInput(Text(N_("%(value)s is not a suit (copas, ouros, espadas or paus)."), value=str(raw)), field=field)
+    raise InvalidInput(
+        Text(N_("%(value)s is not a suit (copas, ouros, espadas or paus)."), value=str(raw)), field=field
+    )
 
 
 # --------------------------------------------------------------------------- the Spanish deck
@@ -130,7 +132,7 @@ class Card:
         """
         if not isinstance(raw, Mapping) or set(raw) != {"rank", "suit"}:
             raise InvalidInput(
-                Text(N_("A card must be given as rank and suit, e.g. {\"rank\": \"3\", \"suit\": \"paus\"}.")),
+                Text(N_('A card must be given as rank and suit, e.g. {"rank": "3", "suit": "paus"}.')),
                 field=field,
             )
         rank, suit = raw["rank"], raw["suit"]

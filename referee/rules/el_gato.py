@@ -88,7 +88,9 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             Choice(value="any_tie", label=Text(N_("Whenever two cards of the trick are equal"))),
         ),
         label=Text(N_("When equal cards start a war")),
-        help=Text(N_("With more than two players, only the tied players play the war, and its winner takes everything.")),
+        help=Text(
+            N_("With more than two players, only the tied players play the war, and its winner takes everything.")
+        ),
         rule_ref="EG-2",
     ),
     CHIP_VALUE,
@@ -137,7 +139,9 @@ def _check_table(players: Sequence[str]) -> None:
     if len(players) not in PLAYER_COUNTS:
         raise RulesError(
             Text(
-                N_("El Gato needs a number of players that divides the 40 cards exactly (2, 4, 5, 8 or 10); this table has %(count)s."),
+                N_(
+                    "El Gato needs a number of players that divides the 40 cards exactly (2, 4, 5, 8 or 10); this table has %(count)s."
+                ),
                 count=len(players),
             ),
             field="players",
@@ -210,7 +214,9 @@ def parse_hand(raw: object, *, players: Sequence[str], options: ElGatoOptions, d
     loser = seats.require_player(players, raw["loser"], field="loser")
     out_order = None
     if raw.get("out_order") is not None:
-        out_order = parse_out_order(raw["out_order"], players=players, survivor=loser, survivor_may_end=False, what=N_("loser"))
+        out_order = parse_out_order(
+            raw["out_order"], players=players, survivor=loser, survivor_may_end=False, what=N_("loser")
+        )
     return ElGatoHand(players=players, dealer=dealer, loser=loser, out_order=out_order)
 
 
@@ -229,7 +235,10 @@ def settle(hand: ElGatoHand, options: ElGatoOptions) -> Settlement:
     """
     stake = options.stake
     others = [p for p in hand.players if p != hand.loser]
-    lost = Line(text=Text(N_("%(loser)s was left holding all the cards and loses."), loser=hand.loser), amount=stake * len(others))
+    lost = Line(
+        text=Text(N_("%(loser)s was left holding all the cards and loses."), loser=hand.loser),
+        amount=stake * len(others),
+    )
     if stake == 0:
         return Settlement(
             players=hand.players,
@@ -241,7 +250,9 @@ def settle(hand: ElGatoHand, options: ElGatoOptions) -> Settlement:
                 "%(loser)s pays the stake of %(stake)s to the other player.",
                 "%(loser)s pays the stake of %(stake)s to each of the other %(count)s players.",
             ),
-            count=len(others), loser=hand.loser, stake=stake,
+            count=len(others),
+            loser=hand.loser,
+            stake=stake,
         ),
         amount=stake,
     )

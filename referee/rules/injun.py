@@ -119,7 +119,11 @@ class Action:
     amount: int = 0
 
     def __post_init__(self) -> None:
-        if (self.kind is Kind.BET and self.amount < 1) or (self.kind in (Kind.DROP, Kind.CLOSE) and self.amount) or (self.kind is Kind.SEE and self.amount != SEE_COST):
+        if (
+            (self.kind is Kind.BET and self.amount < 1)
+            or (self.kind in (Kind.DROP, Kind.CLOSE) and self.amount)
+            or (self.kind is Kind.SEE and self.amount != SEE_COST)
+        ):
             raise ValueError(f"bad action {self}")
 
     @staticmethod
@@ -137,7 +141,9 @@ DROP: Final = Action(kind=Kind.DROP)
 SEE: Final = Action(kind=Kind.SEE, amount=SEE_COST)
 CLOSE: Final = Action(kind=Kind.CLOSE)
 
-_ACTION_HELP: Final = N_("Injun has no action %(action)s; use {\"bet\": n} or \"drop\" (in Brag also \"bet\", \"see\" and \"close\").")
+_ACTION_HELP: Final = N_(
+    'Injun has no action %(action)s; use {"bet": n} or "drop" (in Brag also "bet", "see" and "close").'
+)
 
 
 def parse_action(raw: object, system: System, *, field: str | None = None) -> Action:
@@ -160,14 +166,16 @@ def parse_action(raw: object, system: System, *, field: str | None = None) -> Ac
             return CLOSE
         if raw == "bet":
             if system is System.POKER:
-                raise IllegalCall(Text(N_("In Poker betting a bet names its amount, e.g. {\"bet\": 20}.")), field=field)
+                raise IllegalCall(Text(N_('In Poker betting a bet names its amount, e.g. {"bet": 20}.')), field=field)
             return Action.bet(BRAG_BET)
     if isinstance(raw, Mapping) and set(raw) == {"bet"}:
         amount = raw["bet"]
         if not isinstance(amount, int) or isinstance(amount, bool):
             raise InvalidInput(Text(N_("A bet is a whole number of chips.")), field=field)
         if amount < 1:
-            raise IllegalCall(Text(N_("A bet is at least one chip; a player who does not want to bet drops out.")), field=field)
+            raise IllegalCall(
+                Text(N_("A bet is at least one chip; a player who does not want to bet drops out.")), field=field
+            )
         if amount > MAX_CHIPS:
             raise InvalidInput(Text(N_("A bet is at most %(max)s chips."), max=MAX_CHIPS), field=field)
         return Action.bet(amount)
@@ -198,14 +206,19 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         help=Text(N_("A hand may name its own system; this is the one the page offers first.")),
         rule_ref="§4(c)",
     ),
-    potlib.ante_option(Text(N_("The dealer antes too, in both systems. A hand may name its own ante.")), "§4(a), INJ-6"),
+    potlib.ante_option(
+        Text(N_("The dealer antes too, in both systems. A hand may name its own ante.")), "§4(a), INJ-6"
+    ),
     OptionSpec(
         name="poker_amounts",
         kind="choice",
         default="literal",
         choices=(
             Choice(value="literal", label=Text(N_("Everyone still in goes to the showdown with what they put in"))),
-            Choice(value="match_highest", label=Text(N_("Everyone still in must first match the highest total or drop out"))),
+            Choice(
+                value="match_highest",
+                label=Text(N_("Everyone still in must first match the highest total or drop out")),
+            ),
         ),
         label=Text(N_("Poker: after the closing bet")),
         help=Text(N_("The two readings give different results when the winner put in the most.")),
@@ -371,8 +384,8 @@ class Betting:
         self.carried_in = carried_in
         self.match_highest = match_highest and system is System.POKER
         self.actions: list[tuple[str, Action]] = []
-        self.status = {name: Status.IN for name in self.order}
-        self.bets = {name: 0 for name in self.order}
+        self.status = dict.fromkeys(self.order, Status.IN)
+        self.bets = dict.fromkeys(self.order, 0)
         self.pots: list[potlib.Pot] = [potlib.antes(self.order, ante, carried_in=carried_in)]
         self.closers: list[str] = []
         self.last_bet: int | None = None  # Poker: the bet just before (drops are not bets)
@@ -490,7 +503,9 @@ class Betting:
         if self.status[player] is Status.DROPPED:
             return Text(N_("%(name)s has dropped out and takes no further part in the betting."), name=player)
         if self.status[player] is Status.CLOSED:
-            return Text(N_("%(name)s closed a pot with their card and takes no further part in the betting."), name=player)
+            return Text(
+                N_("%(name)s closed a pot with their card and takes no further part in the betting."), name=player
+            )
         turn = self.turn
         if player != turn:
             return Text(N_("It is not %(name)s's turn: %(turn)s acts now."), name=player, turn=turn or "")
@@ -519,7 +534,9 @@ class Betting:
             owe = self.top - self.bets[player]
             if action.amount != owe:
                 return Text(
-                    N_("The betting is closed: %(name)s either brings their bets up to the highest, %(top)s, with a bet of exactly %(owe)s, or drops out."),
+                    N_(
+                        "The betting is closed: %(name)s either brings their bets up to the highest, %(top)s, with a bet of exactly %(owe)s, or drops out."
+                    ),
                     name=player,
                     top=self.top,
                     owe=owe,
@@ -527,7 +544,9 @@ class Betting:
             return None
         if self.last_bet is not None and action.amount < self.last_bet:
             return Text(
-                N_("A bet must be more than the previous bet of %(last)s, or equal to it to close the betting; %(amount)s is less."),
+                N_(
+                    "A bet must be more than the previous bet of %(last)s, or equal to it to close the betting; %(amount)s is less."
+                ),
                 last=self.last_bet,
                 amount=action.amount,
             )
@@ -611,7 +630,9 @@ def legal_actions(
     False
     """
     chosen = _parse_system(system if system is not None else options.system)
-    return replay(actions, players=players, dealer=dealer, system=chosen, ante=options.ante, options=options).legal_actions()
+    return replay(
+        actions, players=players, dealer=dealer, system=chosen, ante=options.ante, options=options
+    ).legal_actions()
 
 
 # --------------------------------------------------------------------------- the hand record
@@ -680,31 +701,50 @@ def _parse_cards(raw: object, betting: Betting, hand_pots: Sequence[HandPot], pl
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
-        raise InvalidInput(Text(N_("Give the cards shown as an object of player and rank, e.g. {\"Ana\": \"K\"}.")), field="cards")
+        raise InvalidInput(
+            Text(N_('Give the cards shown as an object of player and rank, e.g. {"Ana": "K"}.')), field="cards"
+        )
     for name in raw:
         where = f"cards.{name}"
         seats.require_player(players, name, field=where)
         rank = raw[name]
         if not isinstance(rank, str) or rank not in RANKS:
             raise InvalidInput(
-                Text(N_("There is no card rank %(rank)s; use one of: %(ranks)s."), rank=str(rank), ranks=", ".join(reversed(RANKS))),
+                Text(
+                    N_("There is no card rank %(rank)s; use one of: %(ranks)s."),
+                    rank=str(rank),
+                    ranks=", ".join(reversed(RANKS)),
+                ),
                 field=where,
             )
         if name not in shown:
             if betting.status[name] is Status.DROPPED:
-                raise InconsistentHand(Text(N_("%(name)s dropped out, so their card is not shown: leave it out."), name=name), field=where)
+                raise InconsistentHand(
+                    Text(N_("%(name)s dropped out, so their card is not shown: leave it out."), name=name), field=where
+                )
             if not shown:
-                raise InconsistentHand(Text(N_("No cards are compared in this hand: leave out the card of %(name)s."), name=name), field=where)
-            raise InconsistentHand(Text(N_("The card of %(name)s is not compared in this hand: leave it out."), name=name), field=where)
+                raise InconsistentHand(
+                    Text(N_("No cards are compared in this hand: leave out the card of %(name)s."), name=name),
+                    field=where,
+                )
+            raise InconsistentHand(
+                Text(N_("The card of %(name)s is not compared in this hand: leave it out."), name=name), field=where
+            )
     for name in betting.order:
         if name in shown and name not in raw:
-            raise InvalidInput(Text(N_("Give the card of %(name)s, who is in the showdown."), name=name), field=f"cards.{name}")
+            raise InvalidInput(
+                Text(N_("Give the card of %(name)s, who is in the showdown."), name=name), field=f"cards.{name}"
+            )
     cards = {name: str(raw[name]) for name in betting.order if name in raw}
     for rank in RANKS:
         count = sum(1 for r in cards.values() if r == rank)
         if count > PER_RANK:
             raise InconsistentHand(
-                Text(N_("The deck has four cards of each rank, but %(count)s players show a %(rank)s."), count=count, rank=rank),
+                Text(
+                    N_("The deck has four cards of each rank, but %(count)s players show a %(rank)s."),
+                    count=count,
+                    rank=rank,
+                ),
                 field="cards",
             )
     return cards
@@ -740,9 +780,13 @@ def parse_hand(raw: object, *, players: Sequence[str], options: InjunOptions, de
             Text(N_("Give the betting actions in the order they happened, starting with the player after the dealer.")),
             field="actions",
         )
-    betting = replay(raw["actions"], players=players, dealer=dealer, system=system, ante=ante, carried_in=carried_in, options=options)
+    betting = replay(
+        raw["actions"], players=players, dealer=dealer, system=system, ante=ante, carried_in=carried_in, options=options
+    )
     if betting.turn is not None:
-        raise IllegalCall(Text(N_("The betting is not finished: %(name)s still has to act."), name=betting.turn), field="actions")
+        raise IllegalCall(
+            Text(N_("The betting is not finished: %(name)s still has to act."), name=betting.turn), field="actions"
+        )
     assert betting.end is not None
     hand_pots = betting.result(surrender_closed=options.surrender_closed)
     cards = _parse_cards(raw.get("cards"), betting, hand_pots, players)
@@ -784,16 +828,28 @@ def _end_line(hand: InjunHand) -> Line:
     last_name = hand.actions[-1][0]
     if hand.end is End.CALLED:
         if hand.owed:
-            text = Text(N_("%(name)s matched the bet before and closed the betting; then the players still in matched the highest total or dropped out."), name=hand.closed_by or "")
+            text = Text(
+                N_(
+                    "%(name)s matched the bet before and closed the betting; then the players still in matched the highest total or dropped out."
+                ),
+                name=hand.closed_by or "",
+            )
         else:
             text = Text(N_("%(name)s matched the bet before and closed the betting."), name=hand.closed_by or "")
         return Line(text=text, amount=0)
     if hand.end is End.LAST_STANDING:
-        return Line(text=Text(N_("Everybody else dropped out: %(name)s is the last player betting."), name=hand.finalists[0]), amount=0)
+        return Line(
+            text=Text(N_("Everybody else dropped out: %(name)s is the last player betting."), name=hand.finalists[0]),
+            amount=0,
+        )
     if hand.end is End.SEEN:
         return Line(text=Text(N_("%(name)s paid 2 chips to see."), name=last_name), amount=SEE_COST)
     return Line(
-        text=Text(N_("%(name)s closed the pot, leaving %(other)s alone in the betting."), name=last_name, other=hand.finalists[0]),
+        text=Text(
+            N_("%(name)s closed the pot, leaving %(other)s alone in the betting."),
+            name=last_name,
+            other=hand.finalists[0],
+        ),
         amount=0,
     )
 
@@ -807,14 +863,26 @@ def settle(hand: InjunHand, options: InjunOptions) -> potlib.PotSettlement:
     n = len(hand.players)
     lines: list[Line] = [
         Line(
-            text=Text(*NP_("%(count)s player put in an ante of %(ante)s.", "%(count)s players put in an ante of %(ante)s each."), count=n, ante=hand.ante),
+            text=Text(
+                *NP_(
+                    "%(count)s player put in an ante of %(ante)s.", "%(count)s players put in an ante of %(ante)s each."
+                ),
+                count=n,
+                ante=hand.ante,
+            ),
             amount=n * hand.ante,
         )
     ]
     if hand.carried_in:
         lines.append(
             Line(
-                text=Text(*NP_("%(count)s chip left on the table by the last deal is in the pot.", "%(count)s chips left on the table by the last deal are in the pot."), count=hand.carried_in),
+                text=Text(
+                    *NP_(
+                        "%(count)s chip left on the table by the last deal is in the pot.",
+                        "%(count)s chips left on the table by the last deal are in the pot.",
+                    ),
+                    count=hand.carried_in,
+                ),
                 amount=hand.carried_in,
             )
         )
@@ -841,29 +909,57 @@ def settle(hand: InjunHand, options: InjunOptions) -> potlib.PotSettlement:
         if not hand_pot.contested:
             lines.append(
                 Line(
-                    text=Text(N_("%(pot)s: %(chips)s chips to %(name)s, without a showdown."), pot=label, chips=hand_pot.chips, name=winners[0]),
+                    text=Text(
+                        N_("%(pot)s: %(chips)s chips to %(name)s, without a showdown."),
+                        pot=label,
+                        chips=hand_pot.chips,
+                        name=winners[0],
+                    ),
                     amount=hand_pot.chips,
                 )
             )
             continue
         shown = ", ".join(f"{p} {hand.cards[p]}" for p in hand_pot.contenders)
         lines.append(
-            Line(text=Text(N_("%(pot)s: %(chips)s chips; cards shown: %(cards)s."), pot=label, chips=hand_pot.chips, cards=shown), amount=hand_pot.chips)
+            Line(
+                text=Text(
+                    N_("%(pot)s: %(chips)s chips; cards shown: %(cards)s."),
+                    pot=label,
+                    chips=hand_pot.chips,
+                    cards=shown,
+                ),
+                amount=hand_pot.chips,
+            )
         )
         rank = hand.cards[winners[0]]
         if len(winners) == 1:
-            lines.append(Line(text=Text(N_("%(name)s wins it with %(rank)s."), name=winners[0], rank=rank), amount=hand_pot.chips))
+            lines.append(
+                Line(
+                    text=Text(N_("%(name)s wins it with %(rank)s."), name=winners[0], rank=rank), amount=hand_pot.chips
+                )
+            )
             continue
         lines.append(
             Line(
-                text=Text(N_("%(names)s tie with %(rank)s and share it: %(each)s chips each."), names=seats.join_names(winners), rank=rank, each=share.each),
+                text=Text(
+                    N_("%(names)s tie with %(rank)s and share it: %(each)s chips each."),
+                    names=seats.join_names(winners),
+                    rank=rank,
+                    each=share.each,
+                ),
                 amount=share.each,
             )
         )
         if share.odd and share.carry:
             lines.append(
                 Line(
-                    text=Text(*NP_("%(count)s odd chip stays on the table for the next deal.", "%(count)s odd chips stay on the table for the next deal."), count=share.carry),
+                    text=Text(
+                        *NP_(
+                            "%(count)s odd chip stays on the table for the next deal.",
+                            "%(count)s odd chips stay on the table for the next deal.",
+                        ),
+                        count=share.carry,
+                    ),
                     amount=share.carry,
                 )
             )
@@ -918,7 +1014,9 @@ class InjunRules(GameModule):
     money_option: str | None = "chip_value"
     pots = True  # the record takes carried_in, filled in by the ledger
 
-    def parse_hand(self, raw: object, *, players: Sequence[str], options: InjunOptions, dealer: str, teams: Teams = ()) -> InjunHand:
+    def parse_hand(
+        self, raw: object, *, players: Sequence[str], options: InjunOptions, dealer: str, teams: Teams = ()
+    ) -> InjunHand:
         return parse_hand(raw, players=players, options=options, dealer=dealer)
 
     def settle(self, hand: InjunHand, options: InjunOptions) -> potlib.PotSettlement:

@@ -24,9 +24,9 @@ from . import seats
 from .auction import Auction as AuctionBase
 from .auction import replay_pairs
 from .cards import Suit
-from .errors import IllegalCall, InconsistentHand, InvalidInput, RulesError, reject_unknown_fields
+from .errors import InconsistentHand, InvalidInput, reject_unknown_fields
 from .game import GameModule, Teams
-from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec, STARTING_CHIPS
+from .options import CHIP_VALUE, STARTING_CHIPS, Choice, OptionSet, OptionSpec
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
 
@@ -91,7 +91,7 @@ class Bid(Enum):
 
 
 class Pass(Enum):
-    """"Passo": a call that is not a bid."""
+    """ "Passo": a call that is not a bid."""
 
     PASSO = "passo"
 
@@ -117,7 +117,9 @@ class BidInfo:
     partnership: bool = False
 
 
-def _b(name: str, rank: int, tricks: int, value: int, trump: Trump, *, kind: Kind = Kind.PLUS, partnership: bool = False) -> BidInfo:
+def _b(
+    name: str, rank: int, tricks: int, value: int, trump: Trump, *, kind: Kind = Kind.PLUS, partnership: bool = False
+) -> BidInfo:
     return BidInfo(name=name, rank=rank, tricks=tricks, value=value, kind=kind, trump=trump, partnership=partnership)
 
 
@@ -185,7 +187,9 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         kind="bool",
         default=True,
         label=Text(N_("Overtricks are paid")),
-        help=Text(N_("A declarer who makes more tricks than promised gets one more chip per extra trick from each payer.")),
+        help=Text(
+            N_("A declarer who makes more tricks than promised gets one more chip per extra trick from each payer.")
+        ),
         rule_ref="JUB-4",
     ),
     OptionSpec(
@@ -241,7 +245,11 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             Choice(value="next_barred", label=Text(N_("Only the very next speaker is barred"))),
         ),
         label=Text(N_("Miséria over a Solo Dez")),
-        help=Text(N_("Among equal bids the first to speak prevails; a literal reading of the rule book bars only the next speaker.")),
+        help=Text(
+            N_(
+                "Among equal bids the first to speak prevails; a literal reading of the rule book bars only the next speaker."
+            )
+        ),
         rule_ref="JUB-8",
     ),
     OptionSpec(
@@ -289,7 +297,11 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             Choice(value="before_dealer", label=Text(N_("The player before the dealer"))),
         ),
         label=Text(N_("Who speaks first")),
-        help=Text(N_("By default the first to receive cards speaks first and the auction goes round like the play; otherwise it goes the other way. The dealer always speaks last.")),
+        help=Text(
+            N_(
+                "By default the first to receive cards speaks first and the auction goes round like the play; otherwise it goes the other way. The dealer always speaks last."
+            )
+        ),
         rule_ref="JUB-1",
     ),
     OptionSpec(
@@ -298,7 +310,10 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         default="pass_final",
         choices=(
             Choice(value="pass_final", label=Text(N_("A pass is final"))),
-            Choice(value="three_passes", label=Text(N_("A player may bid again; it ends when all the others have passed since the last bid"))),
+            Choice(
+                value="three_passes",
+                label=Text(N_("A player may bid again; it ends when all the others have passed since the last bid")),
+            ),
         ),
         label=Text(N_("End of the auction")),
         help=Text(N_("Who may still join a Meia Miséria is a separate house rule.")),
@@ -518,7 +533,9 @@ class Auction(AuctionBase[Call]):
         if isinstance(call, Pass):
             if self.forced(player) and (standing is None or standing.rank < jo_rank):
                 return Text(
-                    N_("%(name)s holds %(aces)s aces, so passing is not allowed: the bid must be at least Jogo Obrigatório."),
+                    N_(
+                        "%(name)s holds %(aces)s aces, so passing is not allowed: the bid must be at least Jogo Obrigatório."
+                    ),
                     name=player,
                     aces=self.aces[player],
                 )
@@ -550,7 +567,9 @@ class Auction(AuctionBase[Call]):
         if call is standing:
             return Text(N_("%(call)s has already been bid: bid higher or pass."), call=call.label)
         return Text(
-            N_("%(call)s cannot be bid over %(standing)s: among bids of practically equal value, the first to speak prevails."),
+            N_(
+                "%(call)s cannot be bid over %(standing)s: among bids of practically equal value, the first to speak prevails."
+            ),
             call=call.label,
             standing=standing.label,
         )
@@ -558,12 +577,16 @@ class Auction(AuctionBase[Call]):
     def _join_reason(self, player: str) -> Text | None:
         if self.forced(player):
             return Text(
-                N_("%(name)s holds %(aces)s aces, so joining Meia Miséria is not allowed: the bid must be at least Jogo Obrigatório."),
+                N_(
+                    "%(name)s holds %(aces)s aces, so joining Meia Miséria is not allowed: the bid must be at least Jogo Obrigatório."
+                ),
                 name=player,
                 aces=self.aces[player],
             )
         if player in self.passed and player != self.turn and self.options.meia_miseria_join == "not_passed":
-            return Text(N_("%(name)s has passed and, under this table's rules, may no longer join Meia Miséria."), name=player)
+            return Text(
+                N_("%(name)s has passed and, under this table's rules, may no longer join Meia Miséria."), name=player
+            )
         return None
 
 
@@ -615,7 +638,9 @@ def parse_suit(raw: object, *, field: str) -> Suit:
             return Suit(raw)
         except ValueError:
             pass
-    raise InvalidInput(Text(N_("%(value)s is not a suit (copas, ouros, espadas or paus)."), value=str(raw)), field=field)
+    raise InvalidInput(
+        Text(N_("%(value)s is not a suit (copas, ouros, espadas or paus)."), value=str(raw)), field=field
+    )
 
 
 def parse_hand(
@@ -674,7 +699,9 @@ def parse_hand(
                 raise InconsistentHand(Text(sentence), field=key)
         if raw.get("tricks") is not None:
             # A score sheet replayed mechanically may send zeros: accept them, refuse real counts.
-            counts = seats.require_counts(players, raw["tricks"], field="tricks", total=None, maximum=TRICKS, what=Text(N_("Tricks")))
+            counts = seats.require_counts(
+                players, raw["tricks"], field="tricks", total=None, maximum=TRICKS, what=Text(N_("Tricks"))
+            )
             if any(counts.values()):
                 raise InconsistentHand(Text(N_("Everybody passed: no tricks were played.")), field="tricks")
     else:
@@ -701,7 +728,7 @@ def parse_aces(players: Sequence[str], raw: object) -> dict[str, int]:
     if raw is None:
         return {}
     if not isinstance(raw, Mapping):
-        raise InvalidInput(Text(N_("Aces must be given as player and count, e.g. {\"Ana\": 3}.")), field="aces")
+        raise InvalidInput(Text(N_('Aces must be given as player and count, e.g. {"Ana": 3}.')), field="aces")
     aces: dict[str, int] = {}
     for name, count in raw.items():
         seats.require_player(players, name, field=f"aces.{name}")
@@ -727,7 +754,9 @@ def _replay_auction(
     aces: Mapping[str, int],
     raw: object,
 ) -> tuple[tuple[tuple[str, Call], ...], Contract | None]:
-    auction = replay_pairs(Auction(players=players, dealer=dealer, options=options, aces=aces), players, raw, parse_call)
+    auction = replay_pairs(
+        Auction(players=players, dealer=dealer, options=options, aces=aces), players, raw, parse_call
+    )
     return tuple(auction.calls), auction.contract
 
 
@@ -774,7 +803,9 @@ def _check_direct_contract(contract: Contract | None, aces: Mapping[str, int], o
         and options.jogo_obrigatorio_bidders == "aces"
         and contract.declarers[0] not in aces
     ):
-        raise InconsistentHand(Text(N_("Only a player holding 3 or 4 aces may bid Jogo Obrigatório.")), field="contract")
+        raise InconsistentHand(
+            Text(N_("Only a player holding 3 or 4 aces may bid Jogo Obrigatório.")), field="contract"
+        )
     if forced is not None and contract.bid.rank < Bid.JOGO_OBRIGATORIO.rank:
         raise InconsistentHand(
             Text(
@@ -815,7 +846,9 @@ def _check_details(
             trump = ultima
         elif trump is not ultima:
             raise InconsistentHand(
-                Text(N_("In %(bid)s the trump is the suit of the última (%(suit)s)."), bid=bid.label, suit=ultima.label),
+                Text(
+                    N_("In %(bid)s the trump is the suit of the última (%(suit)s)."), bid=bid.label, suit=ultima.label
+                ),
                 field="trump",
             )
     if info.trump in (Trump.DECLARER, Trump.PARTNER) and trump is None:
@@ -901,17 +934,30 @@ def outcome(bid: Bid, tricks: int, options: JubileuOptions, *, partnership: bool
             extra = 0
         lines = [Line(text=Text(N_("%(bid)s made"), bid=bid.label), amount=v)]
         if extra:
-            lines.append(Line(text=Text(*NP_("%(count)s overtrick", "%(count)s overtricks"), count=extra), amount=extra))
+            lines.append(
+                Line(text=Text(*NP_("%(count)s overtrick", "%(count)s overtricks"), count=extra), amount=extra)
+            )
         return Outcome(made=True, tricks=tricks, per_payer=v + extra, lines=tuple(lines))
     flat = info.kind is Kind.MISERE and options.misere_margin == "flat"
     extra = 0 if flat else max(0, margin - 1)
     if info.kind is Kind.MISERE:
-        failed = Text(*NP_("%(bid)s failed with %(count)s trick", "%(bid)s failed with %(count)s tricks"), bid=bid.label, count=tricks)
+        failed = Text(
+            *NP_("%(bid)s failed with %(count)s trick", "%(bid)s failed with %(count)s tricks"),
+            bid=bid.label,
+            count=tricks,
+        )
     else:
-        failed = Text(*NP_("%(bid)s failed by %(count)s trick", "%(bid)s failed by %(count)s tricks"), bid=bid.label, count=margin)
+        failed = Text(
+            *NP_("%(bid)s failed by %(count)s trick", "%(bid)s failed by %(count)s tricks"), bid=bid.label, count=margin
+        )
     lines = [Line(text=failed, amount=v)]
     if extra:
-        lines.append(Line(text=Text(*NP_("%(count)s trick beyond the first", "%(count)s tricks beyond the first"), count=extra), amount=extra))
+        lines.append(
+            Line(
+                text=Text(*NP_("%(count)s trick beyond the first", "%(count)s tricks beyond the first"), count=extra),
+                amount=extra,
+            )
+        )
     return Outcome(made=False, tricks=tricks, per_payer=v + extra, lines=tuple(lines))
 
 
@@ -942,7 +988,11 @@ def settle(hand: JubileuHand, options: JubileuOptions) -> Settlement:
         return Settlement(players=players, payments=tuple(payments), lines=tuple(lines))
     solo_declarers = contract.declarers
     opponents_of = {
-        d: [p for p in seats.order_from(players, d) if p != d and (options.meia_miseria_settlement == "everyone" or p not in solo_declarers)]
+        d: [
+            p
+            for p in seats.order_from(players, d)
+            if p != d and (options.meia_miseria_settlement == "everyone" or p not in solo_declarers)
+        ]
         for d in solo_declarers
     }
     for declarer in solo_declarers:
@@ -950,7 +1000,10 @@ def settle(hand: JubileuHand, options: JubileuOptions) -> Settlement:
         for other in opponents_of[declarer]:
             payments.append(_pay(other, declarer, result))
         if len(solo_declarers) > 1:
-            lines.extend(Line(text=Text(N_("%(name)s: %(line)s"), name=declarer, line=ln.text), amount=ln.amount) for ln in result.lines)
+            lines.extend(
+                Line(text=Text(N_("%(name)s: %(line)s"), name=declarer, line=ln.text), amount=ln.amount)
+                for ln in result.lines
+            )
         else:
             lines.extend(result.lines)
     return Settlement(players=players, payments=tuple(p for p in payments if p.amount), lines=tuple(lines))

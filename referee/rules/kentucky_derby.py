@@ -126,12 +126,22 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         kind="choice",
         default="round_end",
         choices=(
-            Choice(value="round_end", label=Text(N_("Judged after each round; horses crossing in the same round run a tie-break"))),
+            Choice(
+                value="round_end",
+                label=Text(N_("Judged after each round; horses crossing in the same round run a tie-break")),
+            ),
             Choice(value="first_to_line", label=Text(N_("The first horse to reach the line wins at once"))),
-            Choice(value="most_advanced", label=Text(N_("Judged after each round; the horse furthest ahead wins, a tie-break only when level"))),
+            Choice(
+                value="most_advanced",
+                label=Text(N_("Judged after each round; the horse furthest ahead wins, a tie-break only when level")),
+            ),
         ),
         label=Text(N_("How the finish is judged")),
-        help=Text(N_("A tie-break gives only the horses involved one more card each, round after round, until one is strictly ahead.")),
+        help=Text(
+            N_(
+                "A tie-break gives only the horses involved one more card each, round after round, until one is strictly ahead."
+            )
+        ),
         rule_ref="KD-4",
     ),
     OptionSpec(
@@ -257,9 +267,13 @@ class DerbyCard:
         """A card from ``{"rank": "K", "suit": "ouros"}`` (optionally with the ``horse`` it was
         laid on, returned beside it). A wrong shape is :class:`InvalidInput`; an ace, which is a
         horse and never turned, is :class:`InconsistentHand`."""
-        if not isinstance(raw, Mapping) or not {"rank", "suit"} <= set(raw) or not set(raw) <= {"rank", "suit", "horse"}:
+        if (
+            not isinstance(raw, Mapping)
+            or not {"rank", "suit"} <= set(raw)
+            or not set(raw) <= {"rank", "suit", "horse"}
+        ):
             raise InvalidInput(
-                Text(N_("A card must be given as rank and suit, e.g. {\"rank\": \"K\", \"suit\": \"ouros\"}.")),
+                Text(N_('A card must be given as rank and suit, e.g. {"rank": "K", "suit": "ouros"}.')),
                 field=field,
             )
         rank, suit = raw["rank"], raw["suit"]
@@ -446,7 +460,7 @@ class _Replay:
     def __init__(self, options: DerbyOptions, *, second_place: bool) -> None:
         self.options = options
         self.second_place = second_place
-        self.positions = {h: 0 for h in HORSES}
+        self.positions = dict.fromkeys(HORSES, 0)
         self.steps: list[Step] = []
         self.notes: list[Note] = []
         self.winners: tuple[Suit, ...] = ()
@@ -479,9 +493,13 @@ class _Replay:
     def _tie_break(self, horses: Sequence[Suit]) -> None:
         stage = Stage.SECOND_TIE_BREAK if self.deciding_second else Stage.TIE_BREAK
         if self.deciding_second:
-            self._note(Text(N_("%(horses)s are level for second place: a tie-break between them."), horses=_horses(horses)))
+            self._note(
+                Text(N_("%(horses)s are level for second place: a tie-break between them."), horses=_horses(horses))
+            )
         else:
-            self._note(Text(N_("%(horses)s are level for first place: a tie-break between them."), horses=_horses(horses)))
+            self._note(
+                Text(N_("%(horses)s are level for first place: a tie-break between them."), horses=_horses(horses))
+            )
         self._start(stage, horses, "lead")
 
     def _decide(self, horses: Sequence[Suit], *, exhausted: bool = False) -> None:
@@ -490,14 +508,32 @@ class _Replay:
         if self.deciding_second:
             self.second = horses
             if exhausted:
-                self._note(Text(*NP_("The cards ran out: %(horses)s, furthest ahead, takes second place.", "The cards ran out: %(horses)s, level and furthest ahead, share second place."), count=len(horses), horses=what))
+                self._note(
+                    Text(
+                        *NP_(
+                            "The cards ran out: %(horses)s, furthest ahead, takes second place.",
+                            "The cards ran out: %(horses)s, level and furthest ahead, share second place.",
+                        ),
+                        count=len(horses),
+                        horses=what,
+                    )
+                )
             else:
                 self._note(Text(N_("%(horses)s takes second place."), horses=what))
             self.over = True
             return
         self.winners = horses
         if exhausted:
-            self._note(Text(*NP_("The cards ran out: %(horses)s, furthest ahead, wins.", "The cards ran out: %(horses)s, level and furthest ahead, share first place."), count=len(horses), horses=what))
+            self._note(
+                Text(
+                    *NP_(
+                        "The cards ran out: %(horses)s, furthest ahead, wins.",
+                        "The cards ran out: %(horses)s, level and furthest ahead, share first place.",
+                    ),
+                    count=len(horses),
+                    horses=what,
+                )
+            )
         else:
             self._note(Text(N_("%(horses)s wins the race."), horses=what))
         if not self.second_place:
@@ -621,14 +657,20 @@ def replay(cards: Sequence[object], options: DerbyOptions, *, second_place: bool
             )
         if card in seen:
             raise InconsistentHand(
-                Text(N_("The %(card)s was already turned (card %(number)s); each card is turned only once."), card=card.label, number=seen[card] + 1),
+                Text(
+                    N_("The %(card)s was already turned (card %(number)s); each card is turned only once."),
+                    card=card.label,
+                    number=seen[card] + 1,
+                ),
                 field=where,
             )
         expected = state.runners[state.slot]
         if laid_on is not None and laid_on is not expected:
             raise InconsistentHand(
                 Text(
-                    N_("Cards go to the horses in turn (hearts, diamonds, spades, clubs): card %(number)s goes to the ace of %(expected)s, not the ace of %(horse)s."),
+                    N_(
+                        "Cards go to the horses in turn (hearts, diamonds, spades, clubs): card %(number)s goes to the ace of %(expected)s, not the ace of %(horse)s."
+                    ),
                     number=i + 1,
                     expected=expected.label,
                     horse=laid_on.label,
@@ -694,7 +736,11 @@ _RECORD_FIELDS: Final = frozenset({"dealer", "pingo", "bets", "cards", "winner",
 def _check_table(players: Sequence[str]) -> None:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise InvalidInput(
-            Text(N_("Kentucky Derby needs at least 3 players (and at most %(most)s); this table has %(count)s."), most=MAX_PLAYERS, count=len(players)),
+            Text(
+                N_("Kentucky Derby needs at least 3 players (and at most %(most)s); this table has %(count)s."),
+                most=MAX_PLAYERS,
+                count=len(players),
+            ),
             field="players",
         )
 
@@ -714,7 +760,9 @@ def _parse_bets(players: Sequence[str], raw: object, options: DerbyOptions) -> d
         if isinstance(entry, str):
             entry = {"horse": entry}
         if not isinstance(entry, Mapping) or not set(entry) <= {"horse", "amount"}:
-            raise InvalidInput(Text(N_("%(name)s's bet must give the horse (a suit) and the amount."), name=name), field=field)
+            raise InvalidInput(
+                Text(N_("%(name)s's bet must give the horse (a suit) and the amount."), name=name), field=field
+            )
         horse = entry.get("horse")
         if isinstance(horse, Sequence) and not isinstance(horse, str):
             raise InconsistentHand(
@@ -767,15 +815,25 @@ def parse_hand(raw: object, *, players: Sequence[str], options: DerbyOptions, de
     _check_table(players)
     if raw.get("dealer") is not None:
         dealer = seats.require_player(players, raw["dealer"], field="dealer")
-    pingo = options.pingo if raw.get("pingo") is None else require_chips(
-        raw["pingo"], field="pingo",
-        sentence=N_("The pingo is a whole number of chips."),
-        bounds=N_("The pingo is from 0 to a million chips, not %(value)s."),
+    pingo = (
+        options.pingo
+        if raw.get("pingo") is None
+        else require_chips(
+            raw["pingo"],
+            field="pingo",
+            sentence=N_("The pingo is a whole number of chips."),
+            bounds=N_("The pingo is from 0 to a million chips, not %(value)s."),
+        )
     )
-    carried_in = 0 if raw.get("carried_in") is None else require_chips(
-        raw["carried_in"], field="carried_in",
-        sentence=N_("The chips carried in are a whole number."),
-        bounds=N_("The chips carried in from earlier races are from 0 to a million, not %(value)s."),
+    carried_in = (
+        0
+        if raw.get("carried_in") is None
+        else require_chips(
+            raw["carried_in"],
+            field="carried_in",
+            sentence=N_("The chips carried in are a whole number."),
+            bounds=N_("The chips carried in from earlier races are from 0 to a million, not %(value)s."),
+        )
     )
     bets = _parse_bets(players, raw.get("bets"), options)
     in_play = second_place_in_play(len(players), options)
@@ -787,7 +845,9 @@ def parse_hand(raw: object, *, players: Sequence[str], options: DerbyOptions, de
             why = Text(N_("This table plays for first place only: leave out the second horse."))
         else:
             why = Text(
-                N_("Second place is only played with more than %(count)s players; this table has %(players)s: leave it out."),
+                N_(
+                    "Second place is only played with more than %(count)s players; this table has %(players)s: leave it out."
+                ),
                 count=SECOND_PLACE_ABOVE - 1 if options.second_place == "from_6" else SECOND_PLACE_ABOVE,
                 players=len(players),
             )
@@ -801,14 +861,23 @@ def parse_hand(raw: object, *, players: Sequence[str], options: DerbyOptions, de
             raise InvalidInput(Text(N_("The cards must be a list, in the order they were turned.")), field="cards")
         if len(raw_cards) > options.stock:
             raise InconsistentHand(
-                Text(N_("Only %(stock)s cards can be turned (the deck without the aces and the track), but %(count)s were entered."), stock=options.stock, count=len(raw_cards)),
+                Text(
+                    N_(
+                        "Only %(stock)s cards can be turned (the deck without the aces and the track), but %(count)s were entered."
+                    ),
+                    stock=options.stock,
+                    count=len(raw_cards),
+                ),
                 field="cards",
             )
         race = replay(raw_cards, options, second_place=in_play)
         if not race.over:
             assert race.expecting is not None
             raise InconsistentHand(
-                Text(N_("The race is not over yet: the next card goes to the ace of %(horse)s."), horse=race.expecting.label),
+                Text(
+                    N_("The race is not over yet: the next card goes to the ace of %(horse)s."),
+                    horse=race.expecting.label,
+                ),
                 field="cards",
             )
         cards = tuple(step.card for step in race.steps)
@@ -819,7 +888,9 @@ def parse_hand(raw: object, *, players: Sequence[str], options: DerbyOptions, de
             )
         if given_second is not None and given_second != race.second:
             raise InconsistentHand(
-                Text(N_("The cards put %(horses)s in second place, not the horse entered."), horses=_horses(race.second)),
+                Text(
+                    N_("The cards put %(horses)s in second place, not the horse entered."), horses=_horses(race.second)
+                ),
                 field="second",
             )
         winners, second = race.winners, race.second
@@ -829,7 +900,9 @@ def parse_hand(raw: object, *, players: Sequence[str], options: DerbyOptions, de
         winners = given_winner
         second = given_second or ()
         if in_play and not second:
-            raise InvalidInput(Text(N_("With more than 6 players second place is played: name the second horse too.")), field="second")
+            raise InvalidInput(
+                Text(N_("With more than 6 players second place is played: name the second horse too.")), field="second"
+            )
         if set(second) & set(winners):
             raise InconsistentHand(Text(N_("A winning horse cannot also take second place.")), field="second")
         if len(winners) + len(second) > len(HORSES):
@@ -888,13 +961,15 @@ def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
     for p in players:
         chips = chips.add(p, hand.bets[p].amount)
     stakes = dict(chips.paid)
-    receives = {p: 0 for p in players}
+    receives = dict.fromkeys(players, 0)
     staked = sum(stakes.values())
     pot = chips.chips
     lines = [
         Line(
             text=Text(
-                N_("The pot: %(count)s players put in %(staked)s chips (pingo %(pingo)s each plus their bets), with %(carried)s carried in from earlier races: %(pot)s."),
+                N_(
+                    "The pot: %(count)s players put in %(staked)s chips (pingo %(pingo)s each plus their bets), with %(carried)s carried in from earlier races: %(pot)s."
+                ),
                 count=len(players),
                 staked=staked,
                 pingo=hand.pingo,
@@ -914,7 +989,10 @@ def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
             lines.append(
                 Line(
                     text=Text(
-                        *NP_("Second place, %(horses)s: %(names)s takes back the bet.", "Second place, %(horses)s: %(names)s take back their bets."),
+                        *NP_(
+                            "Second place, %(horses)s: %(names)s takes back the bet.",
+                            "Second place, %(horses)s: %(names)s take back their bets.",
+                        ),
                         count=len(refunded),
                         horses=_horses(hand.second),
                         names=seats.join_names(refunded),
@@ -923,7 +1001,11 @@ def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
                 )
             )
         else:
-            lines.append(Line(text=Text(N_("Second place, %(horses)s: nobody backed it."), horses=_horses(hand.second)), amount=0))
+            lines.append(
+                Line(
+                    text=Text(N_("Second place, %(horses)s: nobody backed it."), horses=_horses(hand.second)), amount=0
+                )
+            )
     backers = [p for p in players if hand.bets[p].horse in hand.winners]
     if not backers:
         if options.unbacked == "refund":
@@ -932,7 +1014,13 @@ def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
             carried_out = hand.carried_in
             lines.append(
                 Line(
-                    text=Text(N_("Nobody backed %(horses)s: every player takes back what he put in; the %(carried)s chips carried in stay on the table."), horses=_horses(hand.winners), carried=carried_out),
+                    text=Text(
+                        N_(
+                            "Nobody backed %(horses)s: every player takes back what he put in; the %(carried)s chips carried in stay on the table."
+                        ),
+                        horses=_horses(hand.winners),
+                        carried=carried_out,
+                    ),
                     amount=carried_out,
                 )
             )
@@ -940,17 +1028,29 @@ def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
             carried_out = rest
             lines.append(
                 Line(
-                    text=Text(N_("Nobody backed %(horses)s: the %(rest)s chips stay on the table for the next race."), horses=_horses(hand.winners), rest=rest),
+                    text=Text(
+                        N_("Nobody backed %(horses)s: the %(rest)s chips stay on the table for the next race."),
+                        horses=_horses(hand.winners),
+                        rest=rest,
+                    ),
                     amount=rest,
                 )
             )
-        return DerbyResult(stakes=MappingProxyType(stakes), receives=MappingProxyType(receives), pot=pot, carried_out=carried_out, lines=tuple(lines))
+        return DerbyResult(
+            stakes=MappingProxyType(stakes),
+            receives=MappingProxyType(receives),
+            pot=pot,
+            carried_out=carried_out,
+            lines=tuple(lines),
+        )
     if options.split == "proportional":
         backed = sum(hand.bets[p].amount for p in backers)
         shares = {p: rest * hand.bets[p].amount // backed for p in backers}
         text = Text(
             N_("%(names)s backed %(horses)s and share %(rest)s chips in proportion to their bets."),
-            names=seats.join_names(backers), horses=_horses(hand.winners), rest=rest,
+            names=seats.join_names(backers),
+            horses=_horses(hand.winners),
+            rest=rest,
         )
     else:
         equal = split(rest, backers)
@@ -961,7 +1061,11 @@ def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
                 "%(names)s backed %(horses)s and takes the %(rest)s chips: %(share)s.",
                 "%(names)s backed %(horses)s and share %(rest)s chips in equal parts: %(share)s each.",
             ),
-            count=len(backers), names=seats.join_names(backers), horses=_horses(hand.winners), rest=rest, share=share,
+            count=len(backers),
+            names=seats.join_names(backers),
+            horses=_horses(hand.winners),
+            rest=rest,
+            share=share,
         )
     for p, amount in shares.items():
         receives[p] += amount
@@ -970,11 +1074,23 @@ def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
     if carried_out:
         lines.append(
             Line(
-                text=Text(*NP_("%(count)s chip left over from the split stays on the table for the next race.", "%(count)s chips left over from the split stay on the table for the next race."), count=carried_out),
+                text=Text(
+                    *NP_(
+                        "%(count)s chip left over from the split stays on the table for the next race.",
+                        "%(count)s chips left over from the split stay on the table for the next race.",
+                    ),
+                    count=carried_out,
+                ),
                 amount=carried_out,
             )
         )
-    return DerbyResult(stakes=MappingProxyType(stakes), receives=MappingProxyType(receives), pot=pot, carried_out=carried_out, lines=tuple(lines))
+    return DerbyResult(
+        stakes=MappingProxyType(stakes),
+        receives=MappingProxyType(receives),
+        pot=pot,
+        carried_out=carried_out,
+        lines=tuple(lines),
+    )
 
 
 def settle(hand: DerbyHand, options: DerbyOptions) -> Settlement:

@@ -49,7 +49,11 @@ class DeckSpec(OptionSpec):
         if isinstance(raw, int) and not isinstance(raw, bool) and str(raw) in {c.value for c in self.choices}:
             return raw
         raise InvalidInput(
-            Text(N_("Option %(name)s takes one of: %(values)s."), name=self.name, values=", ".join(c.value for c in self.choices)),
+            Text(
+                N_("Option %(name)s takes one of: %(values)s."),
+                name=self.name,
+                values=", ".join(c.value for c in self.choices),
+            ),
             field=f"options.{self.name}",
         )
 
@@ -101,11 +105,16 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             Choice(value="unbeaten", label=Text(N_("When a player's last card is not beaten"))),
         ),
         label=Text(N_("A player wins")),
-        help=Text(N_("With the second choice, if the other player beats the last card, the player with no cards left must take the pile.")),
+        help=Text(
+            N_(
+                "With the second choice, if the other player beats the last card, the player with no cards left must take the pile."
+            )
+        ),
         rule_ref="KOZ-2",
     ),
     CHIP_VALUE,
 )
+
 
 @dataclass(frozen=True, kw_only=True)
 class KoziriOptions(OptionSet):
@@ -191,7 +200,9 @@ class KoziriHand:
         return {"dealer": self.dealer, **self.suits.to_json(), "winner": self.winner}
 
 
-_RECORD_FIELDS: Final = frozenset({"dealer", "dealer_trump", "dealer_second", "opponent_trump", "opponent_second", "winner"})
+_RECORD_FIELDS: Final = frozenset(
+    {"dealer", "dealer_trump", "dealer_second", "opponent_trump", "opponent_second", "winner"}
+)
 
 
 def parse_hand(raw: object, *, players: Sequence[str], options: KoziriOptions, dealer: str) -> KoziriHand:
@@ -245,7 +256,15 @@ def settle(hand: KoziriHand, options: KoziriOptions) -> Settlement:
         return Settlement(players=hand.players, lines=lines)
     lines = (
         Line(text=won, amount=stake),
-        Line(text=Text(N_("%(loser)s pays %(winner)s the stake of %(stake)s."), loser=hand.loser, winner=hand.winner, stake=stake), amount=stake),
+        Line(
+            text=Text(
+                N_("%(loser)s pays %(winner)s the stake of %(stake)s."),
+                loser=hand.loser,
+                winner=hand.winner,
+                stake=stake,
+            ),
+            amount=stake,
+        ),
     )
     return Settlement(
         players=hand.players,

@@ -29,8 +29,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from . import seats
-from . import cards
+from . import cards, seats
 from .cards import FRENCH_RANKS, Suit, french_rank_label
 from .errors import IllegalCall, InconsistentHand, InvalidInput, reject_unknown_fields
 from .text import N_, Text
@@ -98,14 +97,19 @@ class Card:
         """
         if not isinstance(raw, Mapping) or set(raw) != {"rank", "suit"}:
             raise InvalidInput(
-                Text(N_("A card must be given as rank and suit, e.g. {\"rank\": \"K\", \"suit\": \"espadas\"}.")),
+                Text(N_('A card must be given as rank and suit, e.g. {"rank": "K", "suit": "espadas"}.')),
                 field=field,
             )
         rank, suit = raw["rank"], raw["suit"]
         if not isinstance(rank, str) or rank not in RANKS:
             if isinstance(rank, str) and rank in ("2", "3", "4", "5", "6"):
                 raise InconsistentHand(
-                    Text(N_("There is no %(rank)s in a Koziri pack: it keeps the cards from the ace down to the 7 at most."), rank=rank),
+                    Text(
+                        N_(
+                            "There is no %(rank)s in a Koziri pack: it keeps the cards from the ace down to the 7 at most."
+                        ),
+                        rank=rank,
+                    ),
                     field=f"{field}.rank",
                 )
             raise InvalidInput(
@@ -115,7 +119,9 @@ class Card:
         if rank not in deck_ranks(deck):
             raise InconsistentHand(
                 Text(
-                    N_("There is no %(rank)s in the %(deck)s-card pack, which runs from the ace down to the %(lowest)s."),
+                    N_(
+                        "There is no %(rank)s in the %(deck)s-card pack, which runs from the ace down to the %(lowest)s."
+                    ),
                     rank=rank,
                     deck=deck,
                     lowest=deck_ranks(deck)[-1],
@@ -248,7 +254,10 @@ def parse_suits(raw: Mapping[str, object]) -> SuitChoice:
     dealer_second = parse_suit(raw.get("dealer_second"), field="dealer_second")
     if dealer_second is dealer_trump:
         raise InconsistentHand(
-            Text(N_("The dealer chooses two different suits: %(suit)s cannot be both his trump and his second suit."), suit=dealer_trump.label),
+            Text(
+                N_("The dealer chooses two different suits: %(suit)s cannot be both his trump and his second suit."),
+                suit=dealer_trump.label,
+            ),
             field="dealer_second",
         )
     opponent_trump = parse_suit(raw.get("opponent_trump"), field="opponent_trump")
@@ -256,7 +265,9 @@ def parse_suits(raw: Mapping[str, object]) -> SuitChoice:
         left = [s for s in Suit if s not in (dealer_trump, dealer_second)]
         raise InconsistentHand(
             Text(
-                N_("The opponent's trump must be one of the two suits the dealer left, %(first)s or %(second)s; %(suit)s is the dealer's."),
+                N_(
+                    "The opponent's trump must be one of the two suits the dealer left, %(first)s or %(second)s; %(suit)s is the dealer's."
+                ),
                 suit=opponent_trump.label,
                 first=left[0].label,
                 second=left[1].label,
@@ -268,7 +279,10 @@ def parse_suits(raw: Mapping[str, object]) -> SuitChoice:
         given = parse_suit(raw["opponent_second"], field="opponent_second")
         if given is not choice.opponent_second:
             raise InconsistentHand(
-                Text(N_("The opponent's second suit is the one nobody chose, %(suit)s."), suit=choice.opponent_second.label),
+                Text(
+                    N_("The opponent's second suit is the one nobody chose, %(suit)s."),
+                    suit=choice.opponent_second.label,
+                ),
                 field="opponent_second",
             )
     return choice
@@ -354,7 +368,9 @@ def deal(*, deck: int, suits: SuitChoice, turned_up: Sequence[Card]) -> Deal:
         if c.suit not in own:
             raise InconsistentHand(
                 Text(
-                    N_("The %(card)s is of the opponent's suits: the dealer puts it back in the pack and names only the cards of %(trump)s and %(second)s he turned up."),
+                    N_(
+                        "The %(card)s is of the opponent's suits: the dealer puts it back in the pack and names only the cards of %(trump)s and %(second)s he turned up."
+                    ),
                     card=c.label,
                     trump=own[0].label,
                     second=own[1].label,
@@ -375,12 +391,12 @@ def deal(*, deck: int, suits: SuitChoice, turned_up: Sequence[Card]) -> Deal:
     ranks = deck_ranks(deck)
     kept = _sorted(seen, own)
     matched = tuple(Card(rank=c.rank, suit=suits.mirror(c.suit)) for c in kept)
-    to_opponent = _sorted(
-        [Card(rank=r, suit=s) for s in own for r in ranks if Card(rank=r, suit=s) not in seen], own
-    )
+    to_opponent = _sorted([Card(rank=r, suit=s) for s in own for r in ranks if Card(rank=r, suit=s) not in seen], own)
     theirs = suits.suits(Role.OPPONENT)
     taken = set(matched)
-    to_dealer = _sorted([Card(rank=r, suit=s) for s in theirs for r in ranks if Card(rank=r, suit=s) not in taken], theirs)
+    to_dealer = _sorted(
+        [Card(rank=r, suit=s) for s in theirs for r in ranks if Card(rank=r, suit=s) not in taken], theirs
+    )
     return Deal(deck=deck, suits=suits, kept=kept, matched=matched, to_opponent=to_opponent, to_dealer=to_dealer)
 
 
@@ -401,7 +417,10 @@ def parse_deal(raw: object, *, deck: int) -> Deal:
     reject_unknown_fields(raw, _DEAL_FIELDS, N_("The deal helper has no field called %(name)s."))
     suits = parse_suits(raw)
     if raw.get("turned_up") is None:
-        raise InvalidInput(Text(N_("List the cards of the dealer's two suits he turned up (an empty list if none).")), field="turned_up")
+        raise InvalidInput(
+            Text(N_("List the cards of the dealer's two suits he turned up (an empty list if none).")),
+            field="turned_up",
+        )
     return deal(deck=deck, suits=suits, turned_up=parse_cards(raw["turned_up"], field="turned_up", deck=deck))
 
 
@@ -427,7 +446,11 @@ def beats(answer: Card, top: Card, *, trump: Suit) -> bool:
 
 def beating_cards(top: Card, hand: Collection[Card], *, trump: Suit) -> tuple[Card, ...]:
     """The cards of ``hand`` that may answer ``top`` (besides taking), weakest first."""
-    return tuple(sorted((c for c in hand if beats(c, top, trump=trump)), key=lambda c: (c.suit is trump, c.strength, c.suit.value)))
+    return tuple(
+        sorted(
+            (c for c in hand if beats(c, top, trump=trump)), key=lambda c: (c.suit is trump, c.strength, c.suit.value)
+        )
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -485,12 +508,25 @@ def check_answer(
     """
     beating = None if hand is None else beating_cards(top, hand, trump=trump)
     if hand is not None and top in hand:
-        raise InconsistentHand(Text(N_("The %(card)s is on top of the pile, so it cannot be in %(name)s's hand."), card=top.label, name=who), field="hand")
+        raise InconsistentHand(
+            Text(
+                N_("The %(card)s is on top of the pile, so it cannot be in %(name)s's hand."), card=top.label, name=who
+            ),
+            field="hand",
+        )
     if answer is None:
         if beating == ():
-            reason = Text(N_("%(name)s must take the pile: nothing in the hand beats the %(card)s."), name=who, card=top.label)
+            reason = Text(
+                N_("%(name)s must take the pile: nothing in the hand beats the %(card)s."), name=who, card=top.label
+            )
         elif beating is None:
-            reason = Text(N_("%(name)s may always take the pile instead of answering; it is compulsory when nothing beats the %(card)s."), name=who, card=top.label)
+            reason = Text(
+                N_(
+                    "%(name)s may always take the pile instead of answering; it is compulsory when nothing beats the %(card)s."
+                ),
+                name=who,
+                card=top.label,
+            )
         else:
             reason = Text(
                 N_("%(name)s may take the pile by choice, although %(cards)s would beat the %(card)s."),
@@ -500,30 +536,59 @@ def check_answer(
             )
         return Verdict(legal=True, how=TAKE, reason=reason, beating=beating)
     if answer == top:
-        return Verdict(legal=False, how=None, reason=Text(N_("The %(card)s is already on top of the pile."), card=top.label), beating=beating)
+        return Verdict(
+            legal=False,
+            how=None,
+            reason=Text(N_("The %(card)s is already on top of the pile."), card=top.label),
+            beating=beating,
+        )
     if hand is not None and answer not in hand:
-        return Verdict(legal=False, how=None, reason=Text(N_("%(name)s does not hold the %(card)s."), name=who, card=answer.label), beating=beating)
+        return Verdict(
+            legal=False,
+            how=None,
+            reason=Text(N_("%(name)s does not hold the %(card)s."), name=who, card=answer.label),
+            beating=beating,
+        )
     if answer.suit is top.suit:
         if answer.strength > top.strength:
             if top.suit is trump:
                 text = N_("Legal: the %(answer)s is a higher trump than the %(card)s.")
             else:
                 text = N_("Legal: the %(answer)s is higher than the %(card)s, of the same suit.")
-            return Verdict(legal=True, how="higher", reason=Text(text, answer=answer.label, card=top.label), beating=beating)
+            return Verdict(
+                legal=True, how="higher", reason=Text(text, answer=answer.label, card=top.label), beating=beating
+            )
         if top.suit is trump:
-            text = N_("Not allowed: the %(card)s is of %(name)s's own trump suit, so only a higher trump beats it, and the %(answer)s is lower.")
+            text = N_(
+                "Not allowed: the %(card)s is of %(name)s's own trump suit, so only a higher trump beats it, and the %(answer)s is lower."
+            )
         else:
-            text = N_("Not allowed: the %(answer)s is lower than the %(card)s; only a higher card of the suit or one of %(name)s's trumps beats it.")
-        return Verdict(legal=False, how=None, reason=Text(text, answer=answer.label, card=top.label, name=who), beating=beating)
+            text = N_(
+                "Not allowed: the %(answer)s is lower than the %(card)s; only a higher card of the suit or one of %(name)s's trumps beats it."
+            )
+        return Verdict(
+            legal=False, how=None, reason=Text(text, answer=answer.label, card=top.label, name=who), beating=beating
+        )
     if answer.suit is trump:
         if top.suit is other_trump:
-            text = N_("Legal: the %(answer)s is one of %(name)s's trumps, and the %(card)s is a plain card for %(name)s (the other player's trump is no trump here).")
+            text = N_(
+                "Legal: the %(answer)s is one of %(name)s's trumps, and the %(card)s is a plain card for %(name)s (the other player's trump is no trump here)."
+            )
         else:
             text = N_("Legal: the %(answer)s is one of %(name)s's trumps, which beats any card of another suit.")
-        return Verdict(legal=True, how="trump", reason=Text(text, answer=answer.label, card=top.label, name=who), beating=beating)
+        return Verdict(
+            legal=True, how="trump", reason=Text(text, answer=answer.label, card=top.label, name=who), beating=beating
+        )
     if answer.suit is other_trump:
-        text = N_("Not allowed: %(suit)s is the other player's trump, a plain suit for %(name)s, so the %(answer)s does not beat the %(card)s.")
-        return Verdict(legal=False, how=None, reason=Text(text, suit=answer.suit.label, name=who, answer=answer.label, card=top.label), beating=beating)
+        text = N_(
+            "Not allowed: %(suit)s is the other player's trump, a plain suit for %(name)s, so the %(answer)s does not beat the %(card)s."
+        )
+        return Verdict(
+            legal=False,
+            how=None,
+            reason=Text(text, suit=answer.suit.label, name=who, answer=answer.label, card=top.label),
+            beating=beating,
+        )
     text = N_("Not allowed: the %(answer)s is neither a higher %(suit)s nor one of %(name)s's trumps (%(trump)s).")
     return Verdict(
         legal=False,
@@ -602,16 +667,20 @@ def parse_answer(raw: object, *, players: Sequence[str], dealer: str, deck: int)
         raise InvalidInput(Text(N_("Give the card on top of the pile.")), field="top")
     top = Card.parse(raw["top"], field="top", deck=deck)
     if raw.get("answer") is None or (isinstance(raw["answer"], str) and raw["answer"] != TAKE):
-        raise InvalidInput(Text(N_("Give the answer: a card, or \"take\" to pick up the pile.")), field="answer")
+        raise InvalidInput(Text(N_('Give the answer: a card, or "take" to pick up the pile.')), field="answer")
     answer = None if raw["answer"] == TAKE else Card.parse(raw["answer"], field="answer", deck=deck)
     hand = None
     if raw.get("hand") is not None:
         cards = parse_cards(raw["hand"], field="hand", deck=deck)
         if len(set(cards)) != len(cards):
             dup = next(i for i, c in enumerate(cards) if c in cards[:i])
-            raise InconsistentHand(Text(N_("The %(card)s is named twice."), card=cards[dup].label), field=f"hand[{dup}]")
+            raise InconsistentHand(
+                Text(N_("The %(card)s is named twice."), card=cards[dup].label), field=f"hand[{dup}]"
+            )
         hand = frozenset(cards)
-    return check_answer(top=top, answer=answer, trump=suits.trump(role), other_trump=suits.trump(role.other), who=who, hand=hand)
+    return check_answer(
+        top=top, answer=answer, trump=suits.trump(role), other_trump=suits.trump(role.other), who=who, hand=hand
+    )
 
 
 # --------------------------------------------------------------------------- a whole game
@@ -628,7 +697,10 @@ class IllegalMove(IllegalCall):
 GOING_OUT: Final = ("last_card", "unbeaten")
 
 
-_ROLE_NAMES: Final[Mapping[Role, str | Text]] = {Role.DEALER: Text(N_("the dealer")), Role.OPPONENT: Text(N_("the opponent"))}
+_ROLE_NAMES: Final[Mapping[Role, str | Text]] = {
+    Role.DEALER: Text(N_("the dealer")),
+    Role.OPPONENT: Text(N_("the opponent")),
+}
 
 
 class Play:
@@ -702,7 +774,11 @@ class Play:
             return Text(N_("%(name)s does not hold the %(card)s."), name=self.names[self.turn], card=move.label)
         if top is not None and not beats(move, top, trump=self.suits.trump(self.turn)):
             verdict = check_answer(
-                top=top, answer=move, trump=self.suits.trump(self.turn), other_trump=self.suits.trump(self.turn.other), who=self.names[self.turn]
+                top=top,
+                answer=move,
+                trump=self.suits.trump(self.turn),
+                other_trump=self.suits.trump(self.turn.other),
+                who=self.names[self.turn],
             )
             return verdict.reason
         return None

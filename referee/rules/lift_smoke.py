@@ -62,7 +62,10 @@ PLAYER_COUNTS: Final = (4, 5, 6)
 DECK: Final = 52
 
 OPTIONS: Final[tuple[OptionSpec, ...]] = (
-    ante_option(Text(N_("The dealer antes too. The last player holding cards takes them all. A hand may name its own ante.")), "§10(a), §10(d)"),
+    ante_option(
+        Text(N_("The dealer antes too. The last player holding cards takes them all. A hand may name its own ante.")),
+        "§10(a), §10(d)",
+    ),
     *CHIP_OPTIONS,
 )
 
@@ -194,23 +197,37 @@ def parse_hand(raw: object, *, players: Sequence[str], options: LiftSmokeOptions
         dealer = seats.require_player(players, raw["dealer"], field="dealer")
     else:
         dealer = seats.require_player(players, dealer, field="dealer")
-    ante = options.ante if raw.get("ante") is None else require_chips(
-        raw["ante"], field="ante",
-        sentence=N_("The ante is a whole number of chips."),
-        bounds=N_("The ante is from 0 to a million chips, not %(value)s."),
+    ante = (
+        options.ante
+        if raw.get("ante") is None
+        else require_chips(
+            raw["ante"],
+            field="ante",
+            sentence=N_("The ante is a whole number of chips."),
+            bounds=N_("The ante is from 0 to a million chips, not %(value)s."),
+        )
     )
-    carried_in = 0 if raw.get("carried_in") is None else require_chips(
-        raw["carried_in"], field="carried_in",
-        sentence=N_("The chips carried in are a whole number."),
-        bounds=N_("The chips carried in are from 0 to a million, not %(value)s."),
+    carried_in = (
+        0
+        if raw.get("carried_in") is None
+        else require_chips(
+            raw["carried_in"],
+            field="carried_in",
+            sentence=N_("The chips carried in are a whole number."),
+            bounds=N_("The chips carried in are from 0 to a million, not %(value)s."),
+        )
     )
     if raw.get("winner") is None:
         raise InvalidInput(Text(N_("Name the winner: the last player still holding cards.")), field="winner")
     winner = seats.require_player(players, raw["winner"], field="winner")
     out_order = None
     if raw.get("out_order") is not None:
-        out_order = parse_out_order(raw["out_order"], players=players, survivor=winner, survivor_may_end=True, what=N_("winner"))
-    return LiftSmokeHand(players=players, dealer=dealer, ante=ante, winner=winner, out_order=out_order, carried_in=carried_in)
+        out_order = parse_out_order(
+            raw["out_order"], players=players, survivor=winner, survivor_may_end=True, what=N_("winner")
+        )
+    return LiftSmokeHand(
+        players=players, dealer=dealer, ante=ante, winner=winner, out_order=out_order, carried_in=carried_in
+    )
 
 
 # --------------------------------------------------------------------------- settlement
@@ -233,7 +250,10 @@ def settle(hand: LiftSmokeHand, options: LiftSmokeOptions) -> PotSettlement:
                     "The pot: %(players)s players ante %(count)s chip each, plus %(carried)s carried in: %(pot)s.",
                     "The pot: %(players)s players ante %(count)s chips each, plus %(carried)s carried in: %(pot)s.",
                 ),
-                players=len(hand.players), count=hand.ante, carried=hand.carried_in, pot=pot.chips,
+                players=len(hand.players),
+                count=hand.ante,
+                carried=hand.carried_in,
+                pot=pot.chips,
             )
             if hand.carried_in
             else Text(
@@ -241,13 +261,17 @@ def settle(hand: LiftSmokeHand, options: LiftSmokeOptions) -> PotSettlement:
                     "The pot: %(players)s players ante %(count)s chip each: %(pot)s.",
                     "The pot: %(players)s players ante %(count)s chips each: %(pot)s.",
                 ),
-                players=len(hand.players), count=hand.ante, pot=pot.chips,
+                players=len(hand.players),
+                count=hand.ante,
+                pot=pot.chips,
             ),
             amount=pot.chips,
         )
     ]
     if hand.last_trick_tie:
-        why = Text(N_("The last players ran out on the same trick; %(winner)s won it and takes the pot."), winner=hand.winner)
+        why = Text(
+            N_("The last players ran out on the same trick; %(winner)s won it and takes the pot."), winner=hand.winner
+        )
     else:
         why = Text(N_("%(winner)s is the last player holding cards and takes the pot."), winner=hand.winner)
     lines.append(Line(text=why, amount=pot.chips - hand.ante))

@@ -80,7 +80,7 @@ def parse_money(raw: object, *, field: str, name: str) -> str:
         if value.is_finite() and Decimal(0) <= value <= Decimal(1_000_000) and value == value.quantize(Decimal("0.01")):
             return format(value.quantize(Decimal("0.01")) if value != value.to_integral() else value.to_integral(), "f")
     raise InvalidInput(
-        Text(N_("Option %(name)s takes an amount of money such as \"0.50\" (at most two decimals)."), name=name),
+        Text(N_('Option %(name)s takes an amount of money such as "0.50" (at most two decimals).'), name=name),
         field=field,
     )
 

@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from . import seats
 from .errors import InconsistentHand, InvalidInput, reject_unknown_fields
-from .game import GameModule, Teams
+from .game import GameModule
 from .settle import Line, Settlement
 from .text import N_, NP_, Text
 
@@ -100,7 +100,9 @@ def check_table(players: Sequence[str], game: str) -> str:
     return players[0]
 
 
-def read_record(raw: object, *, fields: frozenset[str], players: Sequence[str], table_game: str) -> tuple[Mapping[str, Any], str]:
+def read_record(
+    raw: object, *, fields: frozenset[str], players: Sequence[str], table_game: str
+) -> tuple[Mapping[str, Any], str]:
     """The record as a mapping with only known fields, and its player (``dealer``, if given,
     must be him)."""
     if not isinstance(raw, Mapping):
@@ -178,7 +180,15 @@ def settle(hand: PatienceHand) -> Settlement:
     elif hand.game == "relogio_real":
         assert figure is not None
         lines.append(
-            Line(text=Text(*NP_("%(count)s sequence from ace to king removed.", "%(count)s sequences from ace to king removed."), count=figure), amount=0)
+            Line(
+                text=Text(
+                    *NP_(
+                        "%(count)s sequence from ace to king removed.", "%(count)s sequences from ace to king removed."
+                    ),
+                    count=figure,
+                ),
+                amount=0,
+            )
         )
     elif figure is not None:
         lines.append(Line(text=Text(N_("It came out in round %(round)s of 3."), round=figure), amount=0))
@@ -297,4 +307,3 @@ class PatienceRules(GameModule):
 
     def contract_json(self, hand: PatienceHand) -> Mapping[str, object]:
         return contract_summary(hand)
-

@@ -33,7 +33,7 @@ from types import MappingProxyType
 from typing import Final
 
 from .errors import InconsistentHand, InvalidInput
-from .options import CHIP_VALUE, OptionSpec, STARTING_CHIPS
+from .options import CHIP_VALUE, STARTING_CHIPS, OptionSpec
 from .settle import Line, Payment, Settlement
 from .text import N_, Text
 
@@ -142,7 +142,7 @@ def antes(players: Sequence[str], ante: int, *, carried_in: int = 0) -> Pot:
     """
     if ante < 0:
         raise ValueError("an ante is never negative")
-    return Pot(carried_in=carried_in, paid={name: ante for name in players})
+    return Pot(carried_in=carried_in, paid=dict.fromkeys(players, ante))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -195,7 +195,7 @@ def split(chips: int, winners: Sequence[str], *, odd_chips: str = ODD_CHIPS_CARR
     if not winners:
         return Split(chips=chips, winners=(), shares={}, carry=chips)
     each, odd = divmod(chips, len(winners))
-    shares = {name: each for name in winners}
+    shares = dict.fromkeys(winners, each)
     carry = odd
     if odd_chips == ODD_CHIPS_IN_ORDER:
         for name in winners[:odd]:
@@ -251,7 +251,7 @@ class PotSettlement(Settlement):
         if set(self.deltas) != set(self.players):
             raise ValueError("a pot settlement gives every player's delta")
         deltas = {name: int(self.deltas[name]) for name in self.players}
-        flows = {name: 0 for name in self.players}
+        flows = dict.fromkeys(self.players, 0)
         for p in self.payments:
             if p.amount <= 0 or p.payer == p.payee or p.payer not in flows or p.payee not in flows:
                 raise ValueError(f"bad payment {p}")
@@ -279,9 +279,9 @@ def payments_for(deltas: Mapping[str, int]) -> tuple[Payment, ...]:
     losers = [name for name, amount in deltas.items() if amount < 0]
     due = {name: abs(amount) for name, amount in deltas.items()}
     payments: list[Payment] = []
-    g = l = 0
-    while g < len(gainers) and l < len(losers):
-        payee, payer = gainers[g], losers[l]
+    g = k = 0
+    while g < len(gainers) and k < len(losers):
+        payee, payer = gainers[g], losers[k]
         amount = min(due[payee], due[payer])
         payments.append(Payment(payer=payer, payee=payee, amount=amount))
         due[payee] -= amount
@@ -289,7 +289,7 @@ def payments_for(deltas: Mapping[str, int]) -> tuple[Payment, ...]:
         if due[payee] == 0:
             g += 1
         if due[payer] == 0:
-            l += 1
+            k += 1
     return tuple(payments)
 
 

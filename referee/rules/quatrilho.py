@@ -116,7 +116,11 @@ def parse_call(raw: object, *, field: str) -> Call:
         except ValueError:
             pass
     raise InvalidInput(
-        Text(N_("%(call)s is not a Quatrilho call; use one of: %(calls)s."), call=str(raw), calls=", ".join(c.value for c in Call)),
+        Text(
+            N_("%(call)s is not a Quatrilho call; use one of: %(calls)s."),
+            call=str(raw),
+            calls=", ".join(c.value for c in Call),
+        ),
         field=field,
     )
 
@@ -133,7 +137,11 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             Choice(value="timbo", label=Text(N_("Timbó"))),
         ),
         label=Text(N_("Variant")),
-        help=Text(N_("Timbó: a monte when nobody bids, solo branco 10 per opponent, the card giver is paid like the others when the solo loses, the cutter sits out. An option set explicitly wins over the variant.")),
+        help=Text(
+            N_(
+                "Timbó: a monte when nobody bids, solo branco 10 per opponent, the card giver is paid like the others when the solo loses, the cutter sits out. An option set explicitly wins over the variant."
+            )
+        ),
         rule_ref="§7(a), §7(d)",
     ),
     OptionSpec(
@@ -211,7 +219,9 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         minimum=0,
         maximum=1000,
         label=Text(N_("Solo natural: extra units per opponent")),
-        help=Text(N_("A solo preto without an exchange pays more, as the table agrees; 0 means the same as with an exchange.")),
+        help=Text(
+            N_("A solo preto without an exchange pays more, as the table agrees; 0 means the same as with an exchange.")
+        ),
         rule_ref="QUA-7",
     ),
     OptionSpec(
@@ -236,7 +246,11 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         kind="bool",
         default=False,
         label=Text(N_("Capote and the one-trick rate also in solo preto")),
-        help=Text(N_("When on, a solo preto with all 10 tricks uses 22 (one trick to the losers: 10) as the normal rate before adding 10.")),
+        help=Text(
+            N_(
+                "When on, a solo preto with all 10 tricks uses 22 (one trick to the losers: 10) as the normal rate before adding 10."
+            )
+        ),
         rule_ref="QUA-3",
     ),
     OptionSpec(
@@ -335,7 +349,10 @@ class QuatrilhoOptions(OptionSet):
 def _check_table(players: Sequence[str]) -> None:
     if not PLAYING <= len(players) <= MAX_PLAYERS:
         raise InvalidInput(
-            Text(N_("Quatrilho is played by 4 players, or 5 with one sitting out; this table has %(count)s."), count=len(players)),
+            Text(
+                N_("Quatrilho is played by 4 players, or 5 with one sitting out; this table has %(count)s."),
+                count=len(players),
+            ),
             field="players",
         )
 
@@ -470,7 +487,7 @@ class Auction(AuctionBase[Call]):
         if player not in self.active:
             return Text(N_("%(name)s does not play this hand and has no say in the auction."), name=player)
         if call in SOLO_MODE and player in self.said_e_bom:
-            return Text(N_("%(name)s answered \"é bom\" and may no longer announce a solo."), name=player)
+            return Text(N_('%(name)s answered "é bom" and may no longer announce a solo.'), name=player)
         if turn is None:
             return Text(N_("The auction is already over: every player has spoken."))
         if player != turn:
@@ -480,7 +497,7 @@ class Auction(AuctionBase[Call]):
         if call is Call.PASSO:
             if self.caller is not None:
                 return Text(
-                    N_("%(caller)s asked \"É bom?\": %(name)s answers \"é bom\" or announces a solo."),
+                    N_('%(caller)s asked "É bom?": %(name)s answers "é bom" or announces a solo.'),
                     caller=self.caller,
                     name=player,
                 )
@@ -494,18 +511,23 @@ class Auction(AuctionBase[Call]):
                 )
             if self.caller is not None:
                 return Text(
-                    N_("%(caller)s has already called: %(name)s answers \"é bom\" or announces a solo."),
+                    N_('%(caller)s has already called: %(name)s answers "é bom" or announces a solo.'),
                     caller=self.caller,
                     name=player,
                 )
             return None
         if call is Call.E_BOM:
             if self.caller is None:
-                return Text(N_("\"É bom\" answers a call, and nobody has called: %(name)s may pass or announce a solo."), name=player)
+                return Text(
+                    N_('"É bom" answers a call, and nobody has called: %(name)s may pass or announce a solo.'),
+                    name=player,
+                )
             return None
         if self.solo is not None and SOLO_PRIORITY.index(call) <= SOLO_PRIORITY.index(self.solo[1]):
             return Text(
-                N_("%(name)s's %(solo)s has priority: after it only a higher solo may be announced (natural, then with an exchange, then branco)."),
+                N_(
+                    "%(name)s's %(solo)s has priority: after it only a higher solo may be announced (natural, then with an exchange, then branco)."
+                ),
                 name=self.solo[0],
                 solo=self.solo[1].label,
             )
@@ -629,9 +651,15 @@ def parse_mode(raw: object) -> Mode:
         except ValueError:
             pass
     if raw is None:
-        raise InvalidInput(Text(N_("Say what was played (the mode): %(modes)s."), modes=", ".join(m.value for m in Mode)), field="mode")
+        raise InvalidInput(
+            Text(N_("Say what was played (the mode): %(modes)s."), modes=", ".join(m.value for m in Mode)), field="mode"
+        )
     raise InvalidInput(
-        Text(N_("%(mode)s is not a Quatrilho mode; use one of: %(modes)s."), mode=str(raw), modes=", ".join(m.value for m in Mode)),
+        Text(
+            N_("%(mode)s is not a Quatrilho mode; use one of: %(modes)s."),
+            mode=str(raw),
+            modes=", ".join(m.value for m in Mode),
+        ),
         field="mode",
     )
 
@@ -640,7 +668,9 @@ def _active_player(players: Sequence[str], active: Sequence[str], raw: object, *
     """A seated player who plays this hand (the one sitting out cannot declare, partner or give)."""
     name = seats.require_player(players, raw, field=field)
     if name not in active:
-        raise InconsistentHand(Text(N_("%(name)s sits out this hand and cannot take part in it."), name=name), field=field)
+        raise InconsistentHand(
+            Text(N_("%(name)s sits out this hand and cannot take part in it."), name=name), field=field
+        )
     return name
 
 
@@ -715,18 +745,30 @@ def _check_auction_agrees(auction: Auction, mode: Mode, declarer: str | None, gi
     if winner is None:
         if mode not in NO_BID_MODES:
             raise InconsistentHand(
-                Text(N_("Everybody passed in the auction, so the hand is a carreguete or goes a monte, not %(mode)s."), mode=mode.label),
+                Text(
+                    N_("Everybody passed in the auction, so the hand is a carreguete or goes a monte, not %(mode)s."),
+                    mode=mode.label,
+                ),
                 field="mode",
             )
         return
     if mode is not result_mode:
         raise InconsistentHand(
-            Text(N_("The auction gives %(contract)s by %(name)s, but the record says %(mode)s."), contract=result_mode.label, name=winner, mode=mode.label),
+            Text(
+                N_("The auction gives %(contract)s by %(name)s, but the record says %(mode)s."),
+                contract=result_mode.label,
+                name=winner,
+                mode=mode.label,
+            ),
             field="mode",
         )
     if declarer != winner:
         raise InconsistentHand(
-            Text(N_("The auction gives %(contract)s to %(name)s, who must be the declarer."), contract=result_mode.label, name=winner),
+            Text(
+                N_("The auction gives %(contract)s to %(name)s, who must be the declarer."),
+                contract=result_mode.label,
+                name=winner,
+            ),
             field="declarer",
         )
     if auction.solo is not None and auction.solo[1] is Call.SOLO_PRETO_NATURAL and giver is not None:
@@ -736,7 +778,12 @@ def _check_auction_agrees(auction: Auction, mode: Mode, declarer: str | None, gi
         )
     if auction.solo is not None and auction.solo[1] is Call.SOLO_PRETO and giver is None:
         raise InconsistentHand(
-            Text(N_("%(name)s announced a solo preto with an exchange: name the player who gave the requested card (or record the call as solo_preto_natural)."), name=winner),
+            Text(
+                N_(
+                    "%(name)s announced a solo preto with an exchange: name the player who gave the requested card (or record the call as solo_preto_natural)."
+                ),
+                name=winner,
+            ),
             field="giver",
         )
 
@@ -764,7 +811,9 @@ def parse_hand(raw: object, *, players: Sequence[str], options: QuatrilhoOptions
     for key in ("declarer", "called_card", "partner", "giver", "figures", "tricks"):
         if raw.get(key) is not None and key not in _ALLOWED[mode]:
             if key == "giver" and mode is Mode.SOLO_BRANCO:
-                raise InconsistentHand(Text(N_("A solo branco may not exchange any card: leave out the giver.")), field="giver")
+                raise InconsistentHand(
+                    Text(N_("A solo branco may not exchange any card: leave out the giver.")), field="giver"
+                )
             if mode is Mode.MONTE and key in _NOT_IN_MONTE:
                 raise InconsistentHand(Text(_NOT_IN_MONTE[key]), field=key)
             raise InconsistentHand(Text(_NOT_IN_MODE[key], mode=mode.label), field=key)
@@ -772,16 +821,26 @@ def parse_hand(raw: object, *, players: Sequence[str], options: QuatrilhoOptions
     declarer = called = partner = giver = None
     if mode in (Mode.CHAMADA, Mode.SOLO_PRETO, Mode.SOLO_BRANCO):
         if raw.get("declarer") is None:
-            what = N_("Name the caller (the declarer).") if mode is Mode.CHAMADA else N_("Name the soloist (the declarer).")
+            what = (
+                N_("Name the caller (the declarer).")
+                if mode is Mode.CHAMADA
+                else N_("Name the soloist (the declarer).")
+            )
             raise InvalidInput(Text(what), field="declarer")
         declarer = _active_player(players, active, raw["declarer"], field="declarer")
     if mode is Mode.CHAMADA:
         if raw.get("called_card") is None:
-            raise InvalidInput(Text(N_("Give the called card, e.g. {\"rank\": \"3\", \"suit\": \"paus\"}.")), field="called_card")
+            raise InvalidInput(
+                Text(N_('Give the called card, e.g. {"rank": "3", "suit": "paus"}.')), field="called_card"
+            )
         called = Card.parse(raw["called_card"], field="called_card")
         if raw.get("partner") is None:
             raise InvalidInput(
-                Text(N_("Give the partner: the player who holds the called card (the caller, if they called their own card).")),
+                Text(
+                    N_(
+                        "Give the partner: the player who holds the called card (the caller, if they called their own card)."
+                    )
+                ),
                 field="partner",
             )
         partner = _active_player(players, active, raw["partner"], field="partner")
@@ -789,7 +848,12 @@ def parse_hand(raw: object, *, players: Sequence[str], options: QuatrilhoOptions
         giver = _active_player(players, active, raw["giver"], field="giver")
         if giver == declarer:
             raise InconsistentHand(
-                Text(N_("The giver is the opponent who gave the soloist the requested card, so it cannot be %(name)s, the soloist."), name=giver),
+                Text(
+                    N_(
+                        "The giver is the opponent who gave the soloist the requested card, so it cannot be %(name)s, the soloist."
+                    ),
+                    name=giver,
+                ),
                 field="giver",
             )
     if auction is not None:
@@ -798,12 +862,22 @@ def parse_hand(raw: object, *, players: Sequence[str], options: QuatrilhoOptions
     figures = tricks = None
     if mode in (Mode.CHAMADA, Mode.SOLO_PRETO, Mode.CARREGUETE):
         figures = _counts(
-            players, active, raw.get("figures"), field="figures", total=FIGURES, maximum=FIGURES,
+            players,
+            active,
+            raw.get("figures"),
+            field="figures",
+            total=FIGURES,
+            maximum=FIGURES,
             sentence=N_("The figures add up to %(sum)s; they must add up to %(total)s."),
         )
         if mode is not Mode.CARREGUETE or raw.get("tricks") is not None:
             tricks = _counts(
-                players, active, raw.get("tricks"), field="tricks", total=TRICKS, maximum=TRICKS,
+                players,
+                active,
+                raw.get("tricks"),
+                field="tricks",
+                total=TRICKS,
+                maximum=TRICKS,
                 sentence=N_("The tricks add up to %(sum)s; they must add up to %(total)s."),
             )
             _check_figures_against_tricks(figures, tricks)
@@ -831,16 +905,24 @@ def _solo_branco_tricks(players: Sequence[str], active: Sequence[str], soloist: 
     """Play stops at the soloist's first trick, so his count is 0 (won) or 1 (lost). Other
     players' counts are optional; given in full with a clean solo they cover all 10 tricks."""
     if raw is None:
-        raise InvalidInput(Text(N_("Give the number of tricks %(name)s took: 0 (won) or 1 (lost)."), name=soloist), field=f"tricks.{soloist}")
+        raise InvalidInput(
+            Text(N_("Give the number of tricks %(name)s took: 0 (won) or 1 (lost)."), name=soloist),
+            field=f"tricks.{soloist}",
+        )
     counts = seats.require_counts(
         active, raw, field="tricks", total=None, maximum=TRICKS, what=Text(N_("Tricks")), seated=players, required=False
     )
     if soloist not in counts:
-        raise InvalidInput(Text(N_("Give the number of tricks %(name)s took: 0 (won) or 1 (lost)."), name=soloist), field=f"tricks.{soloist}")
+        raise InvalidInput(
+            Text(N_("Give the number of tricks %(name)s took: 0 (won) or 1 (lost)."), name=soloist),
+            field=f"tricks.{soloist}",
+        )
     if counts[soloist] not in (0, 1):
         raise InconsistentHand(
             Text(
-                N_("A solo branco stops at the soloist's first trick, so %(name)s took 0 tricks (won) or 1 (lost), not %(count)s."),
+                N_(
+                    "A solo branco stops at the soloist's first trick, so %(name)s took 0 tricks (won) or 1 (lost), not %(count)s."
+                ),
                 name=soloist,
                 count=counts[soloist],
             ),
@@ -849,7 +931,12 @@ def _solo_branco_tricks(players: Sequence[str], active: Sequence[str], soloist: 
     total = sum(counts.values())
     if total > TRICKS or (counts[soloist] == 0 and len(counts) == len(active) and total != TRICKS):
         raise InconsistentHand(
-            Text(N_("The tricks add up to %(sum)s; a solo branco won without a trick has all 10 tricks played, and there are never more than 10."), sum=total),
+            Text(
+                N_(
+                    "The tricks add up to %(sum)s; a solo branco won without a trick has all 10 tricks played, and there are never more than 10."
+                ),
+                sum=total,
+            ),
             field="tricks",
         )
     return counts
@@ -906,7 +993,15 @@ def _names(names: Sequence[str]) -> Text | str:
     return Text(N_("%(first)s, %(second)s and %(third)s"), first=names[0], second=names[1], third=names[2])
 
 
-def _rate_lines(p: int, amount: int, case: str, winners: Sequence[str], losers: Sequence[str], winning_figures: int, options: QuatrilhoOptions) -> list[Line]:
+def _rate_lines(
+    p: int,
+    amount: int,
+    case: str,
+    winners: Sequence[str],
+    losers: Sequence[str],
+    winning_figures: int,
+    options: QuatrilhoOptions,
+) -> list[Line]:
     won = Text(
         N_("%(names)s won with %(figures)s of the 35 figures: %(points)s points (figures divided by 3)."),
         names=_names(winners),
@@ -914,12 +1009,28 @@ def _rate_lines(p: int, amount: int, case: str, winners: Sequence[str], losers: 
         points=p,
     )
     if case == "capote":
-        return [Line(text=won, amount=p), Line(text=Text(N_("Capote (vinte-e-dois): %(names)s took all 10 tricks, so the rate is 22."), names=_names(winners)), amount=amount)]
+        return [
+            Line(text=won, amount=p),
+            Line(
+                text=Text(
+                    N_("Capote (vinte-e-dois): %(names)s took all 10 tricks, so the rate is 22."), names=_names(winners)
+                ),
+                amount=amount,
+            ),
+        ]
     if case == "one_trick":
         if options.one_trick == "flat_10":
-            text = Text(N_("%(names)s took a single trick, so the rate is 10 instead of %(points)s."), names=_names(losers), points=p)
+            text = Text(
+                N_("%(names)s took a single trick, so the rate is 10 instead of %(points)s."),
+                names=_names(losers),
+                points=p,
+            )
         else:
-            text = Text(N_("%(names)s took a single trick, so the rate is at most 10: %(amount)s."), names=_names(losers), amount=amount)
+            text = Text(
+                N_("%(names)s took a single trick, so the rate is at most 10: %(amount)s."),
+                names=_names(losers),
+                amount=amount,
+            )
         return [Line(text=won, amount=p), Line(text=text, amount=amount)]
     return [Line(text=won, amount=p)]
 
@@ -951,7 +1062,9 @@ def _settle_chamada(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[lis
     winners in order of play. Mancha: a losing caller with fewer than 9 figures of his own pays
     both winners, his partner nothing. Caller alone: the rate with each of the
     three, or as a solo preto without giver under ``caller_alone="as_solo"``."""
-    assert hand.figures is not None and hand.tricks is not None and hand.declarer is not None and hand.partner is not None
+    assert (
+        hand.figures is not None and hand.tricks is not None and hand.declarer is not None and hand.partner is not None
+    )
     figures, tricks, caller = hand.figures, hand.tricks, hand.declarer
     if hand.caller_alone and options.caller_alone == "as_solo":
         return _settle_solo(hand, options, natural=True, declared_solo=False)
@@ -966,7 +1079,17 @@ def _settle_chamada(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[lis
     lines = _rate_lines(p, amount, case, winners, losers, w, options)
     payments: list[Payment] = []
     if hand.caller_alone:
-        lines.append(Line(text=Text(N_("%(name)s called a card from their own hand and played alone against the other three: the rate with each of them."), name=caller), amount=amount))
+        lines.append(
+            Line(
+                text=Text(
+                    N_(
+                        "%(name)s called a card from their own hand and played alone against the other three: the rate with each of them."
+                    ),
+                    name=caller,
+                ),
+                amount=amount,
+            )
+        )
         for other in others:
             payments += _pay(other, caller, amount) if won else _pay(caller, other, amount)
         return payments, lines
@@ -974,7 +1097,9 @@ def _settle_chamada(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[lis
         lines.append(
             Line(
                 text=Text(
-                    N_("Mancha: %(name)s, the caller, made only %(count)s figures in his own pile (fewer than 9) and pays for both; %(partner)s pays nothing."),
+                    N_(
+                        "Mancha: %(name)s, the caller, made only %(count)s figures in his own pile (fewer than 9) and pays for both; %(partner)s pays nothing."
+                    ),
                     name=caller,
                     count=figures[caller],
                     partner=hand.partner,
@@ -994,7 +1119,9 @@ def _settle_solo_preto(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[
     return _settle_solo(hand, options, natural=hand.giver is None, declared_solo=True)
 
 
-def _settle_solo(hand: QuatrilhoHand, options: QuatrilhoOptions, *, natural: bool, declared_solo: bool) -> tuple[list[Payment], list[Line]]:
+def _settle_solo(
+    hand: QuatrilhoHand, options: QuatrilhoOptions, *, natural: bool, declared_solo: bool
+) -> tuple[list[Payment], list[Line]]:
     """Solo preto: each opponent pays or receives the rate + 10 (plus the natural extra when no
     card was exchanged). With a giver: on a win he pays 10 less (the rate); on a loss he
     receives 10 more (rate + 20), or the same as the others under ``giver_on_loss="same"``.
@@ -1016,17 +1143,28 @@ def _settle_solo(hand: QuatrilhoHand, options: QuatrilhoOptions, *, natural: boo
     lines: list[Line] = []
     if declared_solo:
         kind = Text(N_("Solo preto natural")) if natural else Text(N_("Solo preto with an exchange"))
-        verdict = N_("%(kind)s won by %(name)s with %(figures)s figures.") if won else N_("%(kind)s lost by %(name)s with %(figures)s figures.")
+        verdict = (
+            N_("%(kind)s won by %(name)s with %(figures)s figures.")
+            if won
+            else N_("%(kind)s lost by %(name)s with %(figures)s figures.")
+        )
         lines.append(Line(text=Text(verdict, kind=kind, name=soloist, figures=own), amount=0))
     else:
         lines.append(
             Line(
-                text=Text(N_("%(name)s called a card from their own hand and played alone against the other three: settled as a solo preto without exchange."), name=soloist),
+                text=Text(
+                    N_(
+                        "%(name)s called a card from their own hand and played alone against the other three: settled as a solo preto without exchange."
+                    ),
+                    name=soloist,
+                ),
                 amount=0,
             )
         )
     if options.solo_rate_from == "winning_side":
-        rate_text = Text(N_("Normal rate from the winning side's %(figures)s figures: %(points)s."), figures=basis, points=p)
+        rate_text = Text(
+            N_("Normal rate from the winning side's %(figures)s figures: %(points)s."), figures=basis, points=p
+        )
     else:
         rate_text = Text(N_("Normal rate from the soloist's %(figures)s figures: %(points)s."), figures=basis, points=p)
     lines.append(Line(text=rate_text, amount=p))
@@ -1034,7 +1172,12 @@ def _settle_solo(hand: QuatrilhoHand, options: QuatrilhoOptions, *, natural: boo
     lines.append(Line(text=Text(N_("Solo preto: 10 more from or to each opponent.")), amount=SOLO_PRETO_EXTRA))
     per = amount + SOLO_PRETO_EXTRA
     if natural and declared_solo and options.solo_natural_extra:
-        lines.append(Line(text=Text(N_("Solo natural (no card exchanged): the table's extra per opponent.")), amount=options.solo_natural_extra))
+        lines.append(
+            Line(
+                text=Text(N_("Solo natural (no card exchanged): the table's extra per opponent.")),
+                amount=options.solo_natural_extra,
+            )
+        )
         per += options.solo_natural_extra
     payments: list[Payment] = []
     for opponent in opponents:
@@ -1042,12 +1185,28 @@ def _settle_solo(hand: QuatrilhoHand, options: QuatrilhoOptions, *, natural: boo
         if opponent == hand.giver:
             if won:
                 share = per - GIVER_DIFFERENCE
-                lines.append(Line(text=Text(N_("%(name)s gave the requested card and pays 10 less."), name=opponent), amount=share))
+                lines.append(
+                    Line(
+                        text=Text(N_("%(name)s gave the requested card and pays 10 less."), name=opponent), amount=share
+                    )
+                )
             elif options.giver_on_loss == "plus_10":
                 share = per + GIVER_DIFFERENCE
-                lines.append(Line(text=Text(N_("%(name)s gave the requested card and receives 10 more."), name=opponent), amount=share))
+                lines.append(
+                    Line(
+                        text=Text(N_("%(name)s gave the requested card and receives 10 more."), name=opponent),
+                        amount=share,
+                    )
+                )
             else:
-                lines.append(Line(text=Text(N_("%(name)s gave the requested card and receives the same as the others."), name=opponent), amount=share))
+                lines.append(
+                    Line(
+                        text=Text(
+                            N_("%(name)s gave the requested card and receives the same as the others."), name=opponent
+                        ),
+                        amount=share,
+                    )
+                )
         payments += _pay(opponent, soloist, share) if won else _pay(soloist, opponent, share)
     return payments, lines
 
@@ -1059,9 +1218,15 @@ def _settle_solo_branco(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple
     rate = options.solo_branco_rate
     won = hand.tricks[soloist] == 0
     if won:
-        text = Text(N_("Solo branco won: %(name)s took no trick and receives %(rate)s from each opponent."), name=soloist, rate=rate)
+        text = Text(
+            N_("Solo branco won: %(name)s took no trick and receives %(rate)s from each opponent."),
+            name=soloist,
+            rate=rate,
+        )
     else:
-        text = Text(N_("Solo branco lost: %(name)s took a trick and pays %(rate)s to each opponent."), name=soloist, rate=rate)
+        text = Text(
+            N_("Solo branco lost: %(name)s took a trick and pays %(rate)s to each opponent."), name=soloist, rate=rate
+        )
     payments: list[Payment] = []
     for opponent in hand.active:
         if opponent != soloist:
@@ -1095,14 +1260,35 @@ def _settle_carreguete(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[
     if len(losers) > 1 and options.carreguete_ties == "redeal":
         return [], [
             Line(
-                text=Text(N_("Carreguete: %(names)s tie for the most %(what)s (%(top)s); nobody pays and the hand counts as a redeal."), names=_names(losers), what=what, top=top),
+                text=Text(
+                    N_(
+                        "Carreguete: %(names)s tie for the most %(what)s (%(top)s); nobody pays and the hand counts as a redeal."
+                    ),
+                    names=_names(losers),
+                    what=what,
+                    top=top,
+                ),
                 amount=0,
             )
         ]
     if len(losers) == 1:
-        text = Text(N_("Carreguete: %(name)s made the most %(what)s (%(top)s) and pays %(rate)s to each other player."), name=losers[0], what=what, top=top, rate=rate)
+        text = Text(
+            N_("Carreguete: %(name)s made the most %(what)s (%(top)s) and pays %(rate)s to each other player."),
+            name=losers[0],
+            what=what,
+            top=top,
+            rate=rate,
+        )
     else:
-        text = Text(N_("Carreguete: %(names)s tie for the most %(what)s (%(top)s); each pays %(rate)s to each player not tied."), names=_names(losers), what=what, top=top, rate=rate)
+        text = Text(
+            N_(
+                "Carreguete: %(names)s tie for the most %(what)s (%(top)s); each pays %(rate)s to each player not tied."
+            ),
+            names=_names(losers),
+            what=what,
+            top=top,
+            rate=rate,
+        )
     payments: list[Payment] = []
     for loser in losers:
         for other in hand.active:

@@ -112,7 +112,9 @@ def parse_hand(raw: object, *, players: Sequence[str], options: RelogioOptions) 
         exchanges = exchanges or 0
         if exchanges > 1:
             raise InconsistentHand(
-                Text(N_("A King may be exchanged only once in a game of Relógio, not %(count)s times."), count=exchanges),
+                Text(
+                    N_("A King may be exchanged only once in a game of Relógio, not %(count)s times."), count=exchanges
+                ),
                 field="king_exchanges",
             )
         if exchanges and not options.king_exchange:

@@ -22,9 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final
-
-from typing import Any
+from typing import Any, Final
 
 from . import seats
 from .errors import InconsistentHand, InvalidInput, RulesError, reject_unknown_fields
@@ -168,7 +166,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         kind="bool",
         default=False,
         label=Text(N_("Reaching the target is enough")),
-        help=Text(N_("Off: a team must exceed the target (\"supera os 10.000\"); at exactly the target it plays on.")),
+        help=Text(N_('Off: a team must exceed the target ("supera os 10.000"); at exactly the target it plays on.')),
         rule_ref="SAM-6",
     ),
     OptionSpec(
@@ -381,7 +379,9 @@ def check_teams(players: Sequence[str], teams: Sequence[Sequence[str]]) -> Teams
     out = tuple(tuple(team) for team in teams)
     flat = [name for team in out for name in team]
     if len(out) < 2 or any(not team for team in out) or sorted(flat) != sorted(players) or len(set(flat)) != len(flat):
-        raise InvalidInput(Text(N_("Every player must be in exactly one team, with at least two teams.")), field="teams")
+        raise InvalidInput(
+            Text(N_("Every player must be in exactly one team, with at least two teams.")), field="teams"
+        )
     return out
 
 
@@ -421,10 +421,14 @@ def seat_teams(players: Sequence[str], raw: object, options: SambaOptions) -> Te
             field="players",
         )
     if count not in (*PLAYER_COUNTS, 5):
-        raise RulesError(Text(N_("Samba is played by 2, 3, 4 or 6 players, not %(given)s."), given=count), field="players")
+        raise RulesError(
+            Text(N_("Samba is played by 2, 3, 4 or 6 players, not %(given)s."), given=count), field="players"
+        )
     if raw is None:
         return default_teams(players)
-    if not isinstance(raw, list) or not all(isinstance(team, list) and all(isinstance(n, str) for n in team) for team in raw):
+    if not isinstance(raw, list) or not all(
+        isinstance(team, list) and all(isinstance(n, str) for n in team) for team in raw
+    ):
         raise InvalidInput(Text(N_("Teams must be a list of lists of player names.")), field="teams")
     named = [[" ".join(name.split()) for name in team] for team in raw]
     for i, team in enumerate(named):
@@ -476,12 +480,19 @@ def _count(raw: Mapping[str, object], key: str, *, field: str) -> int:
         raise InvalidInput(Text(N_("%(what)s must be a whole number."), what=what), field=field)
     if not 0 <= value <= _MAXIMUM[key]:
         raise InconsistentHand(
-            Text(N_("%(what)s cannot be %(value)s; it goes from 0 to %(maximum)s."), what=what, value=value, maximum=_MAXIMUM[key]),
+            Text(
+                N_("%(what)s cannot be %(value)s; it goes from 0 to %(maximum)s."),
+                what=what,
+                value=value,
+                maximum=_MAXIMUM[key],
+            ),
             field=field,
         )
     if key in ("meld_points", "hand_points") and value % LOW:
         raise InconsistentHand(
-            Text(N_("%(what)s: %(value)s is not possible, every card is worth a multiple of 5."), what=what, value=value),
+            Text(
+                N_("%(what)s: %(value)s is not possible, every card is worth a multiple of 5."), what=what, value=value
+            ),
             field=field,
         )
     return value
@@ -493,7 +504,11 @@ def _penalties(raw: object, *, field: str) -> tuple[int, tuple[str, ...] | None]
     if isinstance(raw, int) and not isinstance(raw, bool):
         if not 0 <= raw <= MAX_PENALTIES:
             raise InconsistentHand(
-                Text(N_("Penalties: %(value)s is not a possible number; give 0 to %(maximum)s."), value=raw, maximum=MAX_PENALTIES),
+                Text(
+                    N_("Penalties: %(value)s is not a possible number; give 0 to %(maximum)s."),
+                    value=raw,
+                    maximum=MAX_PENALTIES,
+                ),
                 field=field,
             )
         return raw, None
@@ -501,7 +516,11 @@ def _penalties(raw: object, *, field: str) -> tuple[int, tuple[str, ...] | None]
         for i, kind in enumerate(raw):
             if not isinstance(kind, str) or kind not in PENALTY_KINDS:
                 raise InvalidInput(
-                    Text(N_("%(kind)s is not a Samba penalty; use one of: %(kinds)s."), kind=str(kind), kinds=", ".join(PENALTY_KINDS)),
+                    Text(
+                        N_("%(kind)s is not a Samba penalty; use one of: %(kinds)s."),
+                        kind=str(kind),
+                        kinds=", ".join(PENALTY_KINDS),
+                    ),
                     field=f"{field}[{i}]",
                 )
         return len(raw), tuple(raw)
@@ -525,7 +544,11 @@ def _parse_team(raw: object, players: tuple[str, ...], *, field: str) -> TeamHan
     hidden = raw.get("hidden_canastra")
     if hidden is not None and (not isinstance(hidden, str) or hidden not in HIDDEN):
         raise InvalidInput(
-            Text(N_("%(value)s is not a hidden-canastra category; use one of: %(values)s."), value=str(hidden), values=", ".join(HIDDEN)),
+            Text(
+                N_("%(value)s is not a hidden-canastra category; use one of: %(values)s."),
+                value=str(hidden),
+                values=", ".join(HIDDEN),
+            ),
             field=f"{field}.hidden_canastra",
         )
     count, kinds = _penalties(raw.get("penalties"), field=f"{field}.penalties")
@@ -533,7 +556,9 @@ def _parse_team(raw: object, players: tuple[str, ...], *, field: str) -> TeamHan
     if team.wild_canastras * COMBINATION + team.dirty_canastras > WILD_CARDS:
         raise InconsistentHand(
             Text(
-                N_("%(wild)s canastras of wild cards and %(dirty)s dirty canastras need more than the 18 wild cards there are."),
+                N_(
+                    "%(wild)s canastras of wild cards and %(dirty)s dirty canastras need more than the 18 wild cards there are."
+                ),
                 wild=team.wild_canastras,
                 dirty=team.dirty_canastras,
             ),
@@ -548,7 +573,9 @@ def _parse_team(raw: object, players: tuple[str, ...], *, field: str) -> TeamHan
     if team.meld_points < least:
         raise InconsistentHand(
             Text(
-                N_("Melded points %(points)s are too few: the canastras and sambas declared are worth at least %(least)s."),
+                N_(
+                    "Melded points %(points)s are too few: the canastras and sambas declared are worth at least %(least)s."
+                ),
                 points=team.meld_points,
                 least=least,
             ),
@@ -582,10 +609,16 @@ def parse_hand(
         went_out = seats.require_player(players, went_out, field="went_out")
     raw_teams = raw.get("teams")
     if not isinstance(raw_teams, list):
-        raise InvalidInput(Text(N_("Give each team's part of the hand as a list, in the order of the table's teams.")), field="teams")
+        raise InvalidInput(
+            Text(N_("Give each team's part of the hand as a list, in the order of the table's teams.")), field="teams"
+        )
     if len(raw_teams) != len(table):
         raise InvalidInput(
-            Text(N_("This table has %(expected)s teams; the hand gives %(given)s."), expected=len(table), given=len(raw_teams)),
+            Text(
+                N_("This table has %(expected)s teams; the hand gives %(given)s."),
+                expected=len(table),
+                given=len(raw_teams),
+            ),
             field="teams",
         )
     hand = SambaHand(
@@ -596,7 +629,9 @@ def parse_hand(
 
     reds = sum(t.red_threes + t.red_threes_in_hand for t in hand.teams)
     if reds > RED_THREES:
-        raise InconsistentHand(Text(N_("There are only 6 red 3s; the teams give %(count)s."), count=reds), field="teams")
+        raise InconsistentHand(
+            Text(N_("There are only 6 red 3s; the teams give %(count)s."), count=reds), field="teams"
+        )
     points = sum(t.meld_points + t.hand_points for t in hand.teams)
     if points > ALL_POINTS:
         raise InconsistentHand(
@@ -623,14 +658,19 @@ def parse_hand(
     )
     if least > sum(t.meld_points for t in hand.teams):
         raise InconsistentHand(
-            Text(N_("The canastras and sambas of all teams are worth at least %(least)s, more than the points melded."), least=least),
+            Text(
+                N_("The canastras and sambas of all teams are worth at least %(least)s, more than the points melded."),
+                least=least,
+            ),
             field="teams",
         )
     out = hand.out_team
     if out is not None and not hand.teams[out].made:
         raise InconsistentHand(
             Text(
-                N_("%(name)s cannot have gone out: the team needs two 7-card combinations (canastras or sambas) and has %(count)s."),
+                N_(
+                    "%(name)s cannot have gone out: the team needs two 7-card combinations (canastras or sambas) and has %(count)s."
+                ),
                 name=went_out,
                 count=hand.teams[out].combinations,
             ),
@@ -677,7 +717,9 @@ def score_team(team: TeamHand, *, went_out: bool, options: SambaOptions) -> Team
 
     per(team.clean_canastras, CLEAN_CANASTRA, NP_("%(count)s clean canastra", "%(count)s clean canastras"))
     per(team.dirty_canastras, DIRTY_CANASTRA, NP_("%(count)s dirty canastra", "%(count)s dirty canastras"))
-    per(team.wild_canastras, WILD_CANASTRA, NP_("%(count)s canastra of wild cards", "%(count)s canastras of wild cards"))
+    per(
+        team.wild_canastras, WILD_CANASTRA, NP_("%(count)s canastra of wild cards", "%(count)s canastras of wild cards")
+    )
     per(team.sambas, SAMBA, NP_("%(count)s samba", "%(count)s sambas"))
     counted = team.canastras + (team.sambas if options.sambas_count_for_canastrao else 0)
     premium = canastra_premium(counted, options)
@@ -689,7 +731,10 @@ def score_team(team: TeamHand, *, went_out: bool, options: SambaOptions) -> Team
         words2 = (
             NP_("%(count)s red 3 laid down", "%(count)s red 3s laid down")
             if team.made
-            else NP_("%(count)s red 3 laid down without two 7-card combinations", "%(count)s red 3s laid down without two 7-card combinations")
+            else NP_(
+                "%(count)s red 3 laid down without two 7-card combinations",
+                "%(count)s red 3s laid down without two 7-card combinations",
+            )
         )
         lines.append(Line(text=Text(*words2, count=team.red_threes), amount=honour))
     if went_out:
@@ -698,7 +743,11 @@ def score_team(team: TeamHand, *, went_out: bool, options: SambaOptions) -> Team
             lines.append(Line(text=Text(HIDDEN_WORDS[team.hidden_canastra]), amount=HIDDEN[team.hidden_canastra]))
     if team.hand_points:
         lines.append(Line(text=Text(N_("Cards left in hand")), amount=-team.hand_points))
-    per(team.red_threes_in_hand, -RED_THREE_IN_HAND, NP_("%(count)s red 3 left in hand", "%(count)s red 3s left in hand"))
+    per(
+        team.red_threes_in_hand,
+        -RED_THREE_IN_HAND,
+        NP_("%(count)s red 3 left in hand", "%(count)s red 3s left in hand"),
+    )
     if team.penalty_kinds is not None:
         for kind in team.penalty_kinds:
             lines.append(Line(text=Text(N_("Penalty: %(kind)s"), kind=Text(PENALTY_KINDS[kind])), amount=-PENALTY))

@@ -67,14 +67,28 @@ MIN_MELD_CARDS: Final = 3
 MAX_WILDS: Final = 2  # in a canastra (more are scored with a penalty)
 
 _VALUES: Final = {
-    "A": ACE, "2": TWO, "3": LOW, "4": LOW, "5": LOW, "6": LOW, "7": LOW,
-    "8": HIGH, "9": HIGH, "10": HIGH, "J": HIGH, "Q": HIGH, "K": HIGH,
+    "A": ACE,
+    "2": TWO,
+    "3": LOW,
+    "4": LOW,
+    "5": LOW,
+    "6": LOW,
+    "7": LOW,
+    "8": HIGH,
+    "9": HIGH,
+    "10": HIGH,
+    "J": HIGH,
+    "Q": HIGH,
+    "K": HIGH,
 }
 _LETTERS: Final = {Suit.COPAS: "c", Suit.OUROS: "o", Suit.ESPADAS: "e", Suit.PAUS: "p"}
 _SUIT_SPELLINGS: Final = {
     **{letter: suit for suit, letter in _LETTERS.items()},
     **{suit.symbol: suit for suit in Suit},
-    "♡": Suit.COPAS, "♢": Suit.OUROS, "♤": Suit.ESPADAS, "♧": Suit.PAUS,
+    "♡": Suit.COPAS,
+    "♢": Suit.OUROS,
+    "♤": Suit.ESPADAS,
+    "♧": Suit.PAUS,
 }
 _JOKER_SPELLINGS: Final = frozenset({"jk", "joker", "*"})
 #: Face ranks as translatable letters; the pt-BR catalogue keeps J, Q, K, A (Brazilian decks print them).
@@ -162,8 +176,10 @@ def parse_card(raw: object, *, field: str) -> Card:
     shown = json.dumps(raw, ensure_ascii=False, default=str)
     raise InvalidInput(
         Text(
-            N_("%(card)s is not a card. Write the rank (A, 2 to 10, J, Q, K) and then the suit "
-               "(c or ♥, o or ♦, e or ♠, p or ♣), as in Kc or 10♠; a joker is JK."),
+            N_(
+                "%(card)s is not a card. Write the rank (A, 2 to 10, J, Q, K) and then the suit "
+                "(c or ♥, o or ♦, e or ♠, p or ♣), as in Kc or 10♠; a joker is JK."
+            ),
             card=shown if len(shown) <= 20 else shown[:19] + "…",
         ),
         field=field,
@@ -209,27 +225,38 @@ def _copies(cards: Sequence[Card], *, skip: frozenset[str] = frozenset()) -> lis
 # --------------------------------------------------------------------------- one meld
 
 Kind = Literal[
-    "group", "canastra_limpa", "canastra_suja", "canastra_de_curingas", "wild_group",
-    "sequence", "samba", "black_threes", "illegal",
+    "group",
+    "canastra_limpa",
+    "canastra_suja",
+    "canastra_de_curingas",
+    "wild_group",
+    "sequence",
+    "samba",
+    "black_threes",
+    "illegal",
 ]
-KINDS: Final[Mapping[str, str]] = MappingProxyType({
-    "group": N_("Group"),
-    "canastra_limpa": N_("Clean canastra"),
-    "canastra_suja": N_("Dirty canastra"),
-    "canastra_de_curingas": N_("Canastra of wild cards"),
-    "wild_group": N_("Wild cards"),
-    "sequence": N_("Sequence"),
-    "samba": N_("Samba"),
-    "black_threes": N_("Black 3s"),
-    "illegal": N_("Not a legal meld"),
-})
+KINDS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "group": N_("Group"),
+        "canastra_limpa": N_("Clean canastra"),
+        "canastra_suja": N_("Dirty canastra"),
+        "canastra_de_curingas": N_("Canastra of wild cards"),
+        "wild_group": N_("Wild cards"),
+        "sequence": N_("Sequence"),
+        "samba": N_("Samba"),
+        "black_threes": N_("Black 3s"),
+        "illegal": N_("Not a legal meld"),
+    }
+)
 #: The premium of each finished combination.
-PREMIUMS: Final[Mapping[str, int]] = MappingProxyType({
-    "canastra_limpa": CLEAN_CANASTRA,
-    "canastra_suja": DIRTY_CANASTRA,
-    "canastra_de_curingas": WILD_CANASTRA,
-    "samba": SAMBA,
-})
+PREMIUMS: Final[Mapping[str, int]] = MappingProxyType(
+    {
+        "canastra_limpa": CLEAN_CANASTRA,
+        "canastra_suja": DIRTY_CANASTRA,
+        "canastra_de_curingas": WILD_CANASTRA,
+        "samba": SAMBA,
+    }
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -305,8 +332,13 @@ def check_meld(cards: Sequence[Card], *, going_out: bool = False) -> MeldVerdict
     if reasons:
         return MeldVerdict(cards=laid, kind="illegal", legal=False, points=points, reasons=tuple(reasons))
     return MeldVerdict(
-        cards=laid, kind=shape.kind, legal=True, points=points, premium=PREMIUMS.get(shape.kind, 0),
-        warnings=shape.warnings, penalty=shape.penalty,
+        cards=laid,
+        kind=shape.kind,
+        legal=True,
+        points=points,
+        premium=PREMIUMS.get(shape.kind, 0),
+        warnings=shape.warnings,
+        penalty=shape.penalty,
     )
 
 
@@ -328,7 +360,10 @@ def _wild_only(count: int) -> _Shape:
     """Wild cards may meld on their own from 3 cards, "até formar, inclusive, uma
     canastra de curingas": the 7th card completes it, and nothing goes on top (our reading)."""
     if count > COMBINATION:
-        return _Shape(kind="illegal", reasons=(Text(N_("A canastra of wild cards is complete at 7 cards; no more wild cards can be added.")),))
+        return _Shape(
+            kind="illegal",
+            reasons=(Text(N_("A canastra of wild cards is complete at 7 cards; no more wild cards can be added.")),),
+        )
     return _Shape(kind="canastra_de_curingas" if count == COMBINATION else "wild_group")
 
 
@@ -353,20 +388,27 @@ def _group(naturals: int, wilds: int) -> _Shape:
     if naturals < 2:
         reasons.append(Text(N_("A group needs at least 2 natural cards of its rank, besides the wild cards.")))
     if wilds > 1 and count < COMBINATION:
-        reasons.append(Text(
-            N_("The second wild card can only go in as the seventh card: a group of fewer than 7 cards "
-               "holds one wild card at most (this one has %(count)s)."),
-            count=wilds,
-        ))
+        reasons.append(
+            Text(
+                N_(
+                    "The second wild card can only go in as the seventh card: a group of fewer than 7 cards "
+                    "holds one wild card at most (this one has %(count)s)."
+                ),
+                count=wilds,
+            )
+        )
     if reasons:
         return _Shape(kind="illegal", reasons=tuple(reasons))
     if count < COMBINATION:
         return _Shape(kind="group")
     if wilds > MAX_WILDS:
         warning = Text(
-            N_("A canastra holds at most 2 wild cards: with %(count)s it still scores as dirty, "
-               "but the team pays a %(penalty)s-point penalty."),
-            count=wilds, penalty=PENALTY,
+            N_(
+                "A canastra holds at most 2 wild cards: with %(count)s it still scores as dirty, "
+                "but the team pays a %(penalty)s-point penalty."
+            ),
+            count=wilds,
+            penalty=PENALTY,
         )
         return _Shape(kind="canastra_suja", warnings=(warning,), penalty=PENALTY)
     return _Shape(kind="canastra_suja" if wilds else "canastra_limpa")
@@ -390,10 +432,20 @@ def _sequence(naturals: Sequence[Card], wilds: int) -> _Shape:
     # The ace before the 4: the ranks close up only when the order is read round (K A 4 5).
     gaps = [b - a - 1 for a, b in zip(positions, positions[1:])] + [positions[0] + len(SEQUENCE) - positions[-1] - 1]
     round_missing = len(SEQUENCE) - len(positions) - max(gaps)
-    wraps = distinct and "A" in {card.rank for card in naturals} and round_missing < _missing(positions) and round_missing <= wilds
+    wraps = (
+        distinct
+        and "A" in {card.rank for card in naturals}
+        and round_missing < _missing(positions)
+        and round_missing <= wilds
+    )
     consecutive = distinct and _missing(positions) <= wilds
     if len(suits) > 1 and (threes or not (consecutive or wraps)):
-        return _Shape(kind="illegal", reasons=(Text(N_("These cards are neither a group (one rank) nor a sequence (consecutive cards of one suit).")),))
+        return _Shape(
+            kind="illegal",
+            reasons=(
+                Text(N_("These cards are neither a group (one rank) nor a sequence (consecutive cards of one suit).")),
+            ),
+        )
     reasons = []
     if wilds:
         reasons.append(Text(N_("No wild cards in a sequence: it is made of natural cards only.")))
@@ -409,11 +461,17 @@ def _sequence(naturals: Sequence[Card], wilds: int) -> _Shape:
         reasons.append(Text(N_("The ace goes only after the king, never before the 4.")))
     elif not consecutive:
         plain = sorted((card for card in naturals if card.rank != "3"), key=_table_order)
-        reasons.append(Text(
-            *NP_("A sequence needs consecutive cards: %(count)s card is missing between %(low)s and %(high)s.",
-                 "A sequence needs consecutive cards: %(count)s cards are missing between %(low)s and %(high)s."),
-            count=_missing(positions), low=plain[0].label, high=plain[-1].label,
-        ))
+        reasons.append(
+            Text(
+                *NP_(
+                    "A sequence needs consecutive cards: %(count)s card is missing between %(low)s and %(high)s.",
+                    "A sequence needs consecutive cards: %(count)s cards are missing between %(low)s and %(high)s.",
+                ),
+                count=_missing(positions),
+                low=plain[0].label,
+                high=plain[-1].label,
+            )
+        )
     if count > COMBINATION:
         reasons.append(Text(N_("A samba has exactly 7 cards; nothing can be added to it.")))
     if reasons:
@@ -489,18 +547,26 @@ def check_opening(
     target: int | None = None
     if discard_top is not None:
         if not discard_top.is_natural:
-            top_reasons.append(Text(
-                N_("The top of the discard pile, %(card)s, cannot be taken: only a natural card (not a wild card or a 3) can."),
-                card=discard_top.label,
-            ))
+            top_reasons.append(
+                Text(
+                    N_(
+                        "The top of the discard pile, %(card)s, cannot be taken: only a natural card (not a wild card or a 3) can."
+                    ),
+                    card=discard_top.label,
+                )
+            )
         else:
             target = next((i for i, meld in enumerate(hands) if _takes(meld, discard_top.rank)), None)
             if target is None:
-                top_reasons.append(Text(
-                    N_("The top of the discard pile, %(card)s, must go into a group of its rank "
-                       "with 2 natural cards of that rank from the hand."),
-                    card=discard_top.label,
-                ))
+                top_reasons.append(
+                    Text(
+                        N_(
+                            "The top of the discard pile, %(card)s, must go into a group of its rank "
+                            "with 2 natural cards of that rank from the hand."
+                        ),
+                        card=discard_top.label,
+                    )
+                )
             else:
                 hands[target] += (discard_top,)
     verdicts = tuple(check_meld(meld, going_out=going_out) for meld in hands)
@@ -518,14 +584,22 @@ def check_opening(
     points = sum(v.points for v in verdicts)
     if points < required:
         words = (
-            N_("These cards are worth %(points)s; the team needs %(required)s to open (canastra and samba premiums do not count).")
+            N_(
+                "These cards are worth %(points)s; the team needs %(required)s to open (canastra and samba premiums do not count)."
+            )
             if any(v.premium for v in verdicts)
             else N_("These cards are worth %(points)s; the team needs %(required)s to open.")
         )
         reasons.append(Text(words, points=points, required=required))
     return OpeningVerdict(
-        melds=verdicts, legal=legal, points=points, required=required, reached=legal and points >= required,
-        reasons=tuple(reasons), discard_top=discard_top, discard_meld=target,
+        melds=verdicts,
+        legal=legal,
+        points=points,
+        required=required,
+        reached=legal and points >= required,
+        reasons=tuple(reasons),
+        discard_top=discard_top,
+        discard_meld=target,
     )
 
 
@@ -566,15 +640,25 @@ def parse_check(raw: object) -> CheckRequest:
     referee.rules.errors.InvalidInput: "Kx" is not a card. ...
     """
     if not isinstance(raw, Mapping):
-        raise InvalidInput(Text(N_("A meld check is an object with its melds, e.g. {\"melds\": [[\"Kc\", \"Ko\", \"Kp\"]]}.")))
-    reject_unknown_fields(raw, _CHECK_FIELDS, N_("%(name)s is not a field of a meld check; use: %(names)s."), names=", ".join(_CHECK_FIELDS))
+        raise InvalidInput(Text(N_('A meld check is an object with its melds, e.g. {"melds": [["Kc", "Ko", "Kp"]]}.')))
+    reject_unknown_fields(
+        raw,
+        _CHECK_FIELDS,
+        N_("%(name)s is not a field of a meld check; use: %(names)s."),
+        names=", ".join(_CHECK_FIELDS),
+    )
     melds = raw.get("melds")
     if not isinstance(melds, (list, tuple)) or not 1 <= len(melds) <= MAX_MELDS:
-        raise InvalidInput(Text(N_("Give the melds as a list of 1 to %(most)s melds, each a list of cards."), most=MAX_MELDS), field="melds")
+        raise InvalidInput(
+            Text(N_("Give the melds as a list of 1 to %(most)s melds, each a list of cards."), most=MAX_MELDS),
+            field="melds",
+        )
     parsed: list[tuple[Card, ...]] = []
     for i, meld in enumerate(melds):
         if not isinstance(meld, (list, tuple)) or len(meld) > MAX_MELD_CARDS:
-            raise InvalidInput(Text(N_("A meld is a list of at most %(most)s cards."), most=MAX_MELD_CARDS), field=f"melds[{i}]")
+            raise InvalidInput(
+                Text(N_("A meld is a list of at most %(most)s cards."), most=MAX_MELD_CARDS), field=f"melds[{i}]"
+            )
         parsed.append(tuple(parse_card(card, field=f"melds[{i}][{j}]") for j, card in enumerate(meld)))
     going_out = raw.get("going_out", False)
     if not isinstance(going_out, bool):
@@ -586,7 +670,9 @@ def parse_check(raw: object) -> CheckRequest:
     if required is not None and not (isinstance(required, int) and not isinstance(required, bool) and required >= 0):
         raise InvalidInput(Text(N_("%(name)s must be a whole number, 0 or more."), name="required"), field="required")
     if total is not None and required is not None:
-        raise InvalidInput(Text(N_("Give either the team's total or the required minimum, not both.")), field="required")
+        raise InvalidInput(
+            Text(N_("Give either the team's total or the required minimum, not both.")), field="required"
+        )
     return CheckRequest(
         melds=tuple(parsed),
         going_out=going_out,

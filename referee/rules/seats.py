@@ -147,7 +147,11 @@ def parse_out_order(
             names = list(entry)
         else:
             raise InvalidInput(
-                Text(N_("Each place in the order of going out is a player, or a list of players who went out on the same trick.")),
+                Text(
+                    N_(
+                        "Each place in the order of going out is a player, or a list of players who went out on the same trick."
+                    )
+                ),
                 field=where,
             )
         group: list[str] = []
@@ -163,12 +167,20 @@ def parse_out_order(
             if player == survivor:
                 if not survivor_may_end:
                     raise InconsistentHand(
-                        Text(N_("%(name)s is the %(what)s, so %(name)s is not among the players who went out."), name=player, what=Text(what)),
+                        Text(
+                            N_("%(name)s is the %(what)s, so %(name)s is not among the players who went out."),
+                            name=player,
+                            what=Text(what),
+                        ),
                         field=at,
                     )
                 if i != len(raw) - 1:
                     raise InconsistentHand(
-                        Text(N_("%(name)s went out before the last trick, so %(name)s cannot be the %(what)s."), name=player, what=Text(what)),
+                        Text(
+                            N_("%(name)s went out before the last trick, so %(name)s cannot be the %(what)s."),
+                            name=player,
+                            what=Text(what),
+                        ),
                         field=at,
                     )
             group.append(player)

@@ -43,7 +43,7 @@ class Settlement:
     deltas: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        deltas = {name: 0 for name in self.players}
+        deltas = dict.fromkeys(self.players, 0)
         for p in self.payments:
             if p.amount <= 0 or p.payer == p.payee or p.payer not in deltas or p.payee not in deltas:
                 raise ValueError(f"bad payment {p}")

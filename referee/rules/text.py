@@ -56,7 +56,9 @@ class Text:
         object.__setattr__(self, "msgid", msgid)
         object.__setattr__(self, "plural", plural)
         # A sentence quotes what it refuses; a 20 KB "name" is quoted by its start only.
-        params = {k: (v[: QUOTE_MAX - 1] + "…" if isinstance(v, str) and len(v) > QUOTE_MAX else v) for k, v in params.items()}
+        params = {
+            k: (v[: QUOTE_MAX - 1] + "…" if isinstance(v, str) and len(v) > QUOTE_MAX else v) for k, v in params.items()
+        }
         object.__setattr__(self, "params", MappingProxyType(params))
         if plural is not None and not isinstance(params.get("count"), int):
             raise ValueError("a plural Text needs an integer count parameter")

@@ -92,7 +92,9 @@ class DerbyDraft(flow.Draft):
         self.bets = {
             name: code
             for name, code in self.bets.items()
-            if isinstance(name, str) and isinstance(code, str) and code[:1] in LETTERS
+            if isinstance(name, str)
+            and isinstance(code, str)
+            and code[:1] in LETTERS
             and (code[1:] == "" or (code[1:].isascii() and code[1:].isdigit() and len(code) <= 11))
         }
         self.cards = [code for code in self.cards if parse_code(code) is not None][: derby.DECK_WITHOUT_ACES]
@@ -319,7 +321,11 @@ class DerbyFlow(flow.Flow):
                 d.bets[name] = LETTER_OF[bet["horse"]] + (str(amount) if type(amount) is int and amount >= 0 else "")
         d.cards = []
         for card in old.get("cards") or []:
-            if isinstance(card, dict) and card.get("suit") in LETTER_OF and parse_code(f"{card.get('rank')}c") is not None:
+            if (
+                isinstance(card, dict)
+                and card.get("suit") in LETTER_OF
+                and parse_code(f"{card.get('rank')}c") is not None
+            ):
                 d.cards.append(card_code(str(card["rank"]), card["suit"]))
         d.ready = True
 
@@ -345,7 +351,9 @@ class DerbyFlow(flow.Flow):
             "race": race,
             "track": Track.of(race, self.options),
             "last": last,
-            "last_note": race.notes[-1] if race.notes and last is not None and race.notes[-1].after == last.index else None,
+            "last_note": race.notes[-1]
+            if race.notes and last is not None and race.notes[-1].after == last.index
+            else None,
             "keypad": [(s.value, [self._key(rank, s, used) for rank in KEY_RANKS]) for s in derby.HORSES],
             "preview": preview,
             "carried_in": self.carried_in,

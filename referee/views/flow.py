@@ -283,7 +283,14 @@ def save(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
     except RulesError as exc:
         return flow.render(422, error=render_text(exc.text))
     if draft.replaces is not None:
-        flash(_("Hand %(old)s was corrected: it is void and hand %(number)s takes its place.", old=draft.replaces, number=number), "success")
+        flash(
+            _(
+                "Hand %(old)s was corrected: it is void and hand %(number)s takes its place.",
+                old=draft.replaces,
+                number=number,
+            ),
+            "success",
+        )
     elif not replayed:
         offer_undo(table, number)
     return _saved(table)

@@ -17,7 +17,14 @@ from referee.views.tables import load, require_scorer
 
 bp = Blueprint("hands", __name__)
 
-FLOWS: dict[str, type[flow.Flow]] = {"jubileu": JubileuFlow, "quatrilho": QuatrilhoFlow, "samba": SambaFlow, "injun": InjunFlow, "kentucky_derby": DerbyFlow, **SHORT_FLOWS}
+FLOWS: dict[str, type[flow.Flow]] = {
+    "jubileu": JubileuFlow,
+    "quatrilho": QuatrilhoFlow,
+    "samba": SambaFlow,
+    "injun": InjunFlow,
+    "kentucky_derby": DerbyFlow,
+    **SHORT_FLOWS,
+}
 
 
 def _table_and_flow(table_id: str) -> tuple[Table, type[flow.Flow]]:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import (
-    abort,
     Blueprint,
+    abort,
     current_app,
     redirect,
     render_template,
@@ -31,6 +31,7 @@ bp = Blueprint("home", __name__)
 
 HOME_LIMIT = 50
 
+
 def game_name(slug: str) -> str:
     return GAME_NAMES.get(slug, slug.replace("_", " ").title())
 
@@ -39,7 +40,7 @@ def game_name(slug: str) -> str:
 def index() -> ResponseReturnValue:
     """The tables this phone knows (created, scored or opened here), most recently active
     first. Other tables are not listed: knowing a table's id is what lets one read it."""
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     tables = [
         {
             "table": row.table,
@@ -56,7 +57,7 @@ def index() -> ResponseReturnValue:
 
 def _aware(moment: datetime) -> datetime:
     # SQLite hands back naive datetimes even for DateTime(timezone=True); they are UTC.
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 @bp.get("/lang/<code>")
@@ -66,7 +67,11 @@ def set_language(code: str) -> ResponseReturnValue:
         code = current_app.config["BABEL_DEFAULT_LOCALE"]
     response = redirect(_same_site_referrer() or url_for("home.index"))
     response.set_cookie(
-        LANG_COOKIE, code, max_age=365 * 24 * 3600, httponly=True, samesite="Lax",
+        LANG_COOKIE,
+        code,
+        max_age=365 * 24 * 3600,
+        httponly=True,
+        samesite="Lax",
         secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")),
     )
     return response
@@ -87,7 +92,9 @@ def _same_site_referrer() -> str | None:
 @bp.get("/favicon.ico")
 def favicon() -> ResponseReturnValue:
     return send_from_directory(
-        current_app.static_folder or "static", "favicon.svg", mimetype="image/svg+xml",
+        current_app.static_folder or "static",
+        "favicon.svg",
+        mimetype="image/svg+xml",
         max_age=7 * 24 * 3600,
     )
 

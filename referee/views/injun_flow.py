@@ -60,7 +60,11 @@ class InjunDraft(flow.Draft):
 
     TYPES: ClassVar[dict[str, type]] = {
         **flow.Draft.TYPES,
-        "system": str, "ante": int, "actions": list, "cards": dict, "setup": bool,
+        "system": str,
+        "ante": int,
+        "actions": list,
+        "cards": dict,
+        "setup": bool,
     }
 
     def record(self) -> dict[str, Any]:
@@ -339,7 +343,13 @@ class InjunFlow(flow.Flow):
         if not self.betting.over:
             return []
         return [
-            {"number": k + 1, "chips": hp.chips, "closer": hp.closer, "names": names(hp.contenders), "contested": hp.contested}
+            {
+                "number": k + 1,
+                "chips": hp.chips,
+                "closer": hp.closer,
+                "names": names(hp.contenders),
+                "contested": hp.contested,
+            }
             for k, hp in enumerate(self.pots())
             if hp.chips
         ]

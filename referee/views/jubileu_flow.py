@@ -35,12 +35,21 @@ class JubileuDraft(flow.Draft):
 
     TYPES: ClassVar[dict[str, type]] = {
         **flow.Draft.TYPES,
-        "ultima": str, "aces": dict, "calls": list, "direct": bool, "contract": dict,
-        "trump": str, "called": str, "partner": str, "tricks": dict,
+        "ultima": str,
+        "aces": dict,
+        "calls": list,
+        "direct": bool,
+        "contract": dict,
+        "trump": str,
+        "called": str,
+        "partner": str,
+        "tricks": dict,
     }
 
     def clean(self) -> None:
-        self.calls = [list(c) for c in self.calls if isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) for x in c)]
+        self.calls = [
+            list(c) for c in self.calls if isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) for x in c)
+        ]
         contract = self.contract
         if contract is not None and not (
             isinstance(contract.get("bid"), str)
@@ -105,7 +114,9 @@ class JubileuFlow(flow.Flow):
         if self.draft.aces is None or self.draft.direct:
             return None
         calls = [(p, parse_call(c, field="auction")) for p, c in self.draft.calls]
-        return Auction.replay(players=self.players, dealer=self.dealer, options=self.options, aces=self.draft.aces, calls=calls)
+        return Auction.replay(
+            players=self.players, dealer=self.dealer, options=self.options, aces=self.draft.aces, calls=calls
+        )
 
     def contract_bid(self) -> Bid | None:
         if self.draft.direct:
@@ -131,7 +142,11 @@ class JubileuFlow(flow.Flow):
             auction = self.auction()
             if auction is not None and not auction.complete:
                 return "auction"
-        if where not in ("ultima", "aces", "auction", "contract") and self.contract_bid() is Bid.JOGO_OBRIGATORIO and d.called is None:
+        if (
+            where not in ("ultima", "aces", "auction", "contract")
+            and self.contract_bid() is Bid.JOGO_OBRIGATORIO
+            and d.called is None
+        ):
             # At the table the partner shows himself (4th ace or called king) and then names
             # trump, so ask in that order: the trump buttons can then leave out that suit.
             return "called"
@@ -242,7 +257,10 @@ class JubileuFlow(flow.Flow):
             d = self.draft
             d.aces = d.aces or {}
             d.direct = False
-            d.calls = [[p, Pass.PASSO.value] for p in Auction(players=self.players, dealer=self.dealer, options=self.options).order]
+            d.calls = [
+                [p, Pass.PASSO.value]
+                for p in Auction(players=self.players, dealer=self.dealer, options=self.options).order
+            ]
             d.trump = d.called = d.partner = None
             d.tricks = None
 
@@ -254,7 +272,13 @@ class JubileuFlow(flow.Flow):
         if auction is not None:
             ctx["auction"] = auction
             if step == "auction":
-                ctx.update(legal=auction.legal_calls(), joiners=auction.joiners(), turn=auction.turn, standing=auction.standing, declarers=auction.declarers)
+                ctx.update(
+                    legal=auction.legal_calls(),
+                    joiners=auction.joiners(),
+                    turn=auction.turn,
+                    standing=auction.standing,
+                    declarers=auction.declarers,
+                )
         if step in ("trump", "called"):
             ctx["choices"] = self.legal(step, [s.value for s in Suit])
         elif step == "partner":

@@ -119,7 +119,9 @@ def seating() -> Seating:
     else:
         chosen = None
     names = {Role.DEALER: dealer, Role.OPPONENT: koziri.opponent_of(players, dealer)}
-    return Seating(table=table, deck=options.deck, names=names, first_lead=koziri.leader_role(options), chosen_dealer=chosen)
+    return Seating(
+        table=table, deck=options.deck, names=names, first_lead=koziri.leader_role(options), chosen_dealer=chosen
+    )
 
 
 @dataclass
@@ -190,7 +192,11 @@ def deal_helper() -> ResponseReturnValue:
         ranks=deck_ranks(seat.deck),
         picked=set(codes),
         half=seat.deck // 2,
-        answer_args={**seat.link_args(), "dealer_trump": suits.dealer_trump.value, "opponent_trump": suits.opponent_trump.value},
+        answer_args={
+            **seat.link_args(),
+            "dealer_trump": suits.dealer_trump.value,
+            "opponent_trump": suits.opponent_trump.value,
+        },
         cards_args={**seat.link_args(), **chosen, "step": "cards", "c": codes},
     )
     if dealt is None:
@@ -248,7 +254,11 @@ def answer_checker() -> ResponseReturnValue:
                 problems.add(exc)
     if len(trumps) == 2 and trumps[Role.DEALER] is trumps[Role.OPPONENT]:
         problems.add(
-            _refusal(N_("The two players' trumps are different suits: %(suit)s cannot be both."), "opponent_trump", suit=trumps[Role.DEALER].label)
+            _refusal(
+                N_("The two players' trumps are different suits: %(suit)s cannot be both."),
+                "opponent_trump",
+                suit=trumps[Role.DEALER].label,
+            )
         )
     who = {"dealer": Role.DEALER, "opponent": Role.OPPONENT}.get(args.get("who", ""))
     verdict: Verdict | None = None
@@ -259,12 +269,24 @@ def answer_checker() -> ResponseReturnValue:
         if who is None:
             problems.add(InvalidInput(Text(N_("Choose who answers.")), field="who"))
         try:
-            top = _card(args, "top", field_name="top", deck=seat.deck, missing=N_("Choose the card on top of the pile: its rank and its suit."))
+            top = _card(
+                args,
+                "top",
+                field_name="top",
+                deck=seat.deck,
+                missing=N_("Choose the card on top of the pile: its rank and its suit."),
+            )
         except RulesError as exc:
             problems.add(exc, "top")
         try:
             if args.get("answer_rank") != TAKE:
-                answer = _card(args, "answer", field_name="answer", deck=seat.deck, missing=N_("Choose the answer: a card (rank and suit), or take the pile."))
+                answer = _card(
+                    args,
+                    "answer",
+                    field_name="answer",
+                    deck=seat.deck,
+                    missing=N_("Choose the answer: a card (rank and suit), or take the pile."),
+                )
         except RulesError as exc:
             problems.add(exc, "answer")
         hand: frozenset[Card] | None = None
@@ -288,7 +310,11 @@ def answer_checker() -> ResponseReturnValue:
             except RulesError as exc:
                 problems.add(exc, "hand")
             else:
-                beaters = Beaters(higher=[c for c in in_pack if c.suit is top.suit], any_trump=top.suit is not trumps[who], trump=trumps[who])
+                beaters = Beaters(
+                    higher=[c for c in in_pack if c.suit is top.suit],
+                    any_trump=top.suit is not trumps[who],
+                    trump=trumps[who],
+                )
     return render_template(
         "koziri/answer.html",
         seat=seat,

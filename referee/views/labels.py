@@ -138,7 +138,9 @@ def injun_pots(contract: Mapping[str, Any], cards: Mapping[str, str] | None) -> 
     pots = [p for p in contract.get("pots") or [] if p.get("chips")]
     out: list[str] = []
     for pot in pots:
-        hand_pot = injun.HandPot(chips=pot["chips"], closer=pot.get("closer"), contenders=tuple(pot.get("contenders") or ()))
+        hand_pot = injun.HandPot(
+            chips=pot["chips"], closer=pot.get("closer"), contenders=tuple(pot.get("contenders") or ())
+        )
         try:
             winners = injun.winners_of(hand_pot, cards or {})
         except (KeyError, ValueError):
@@ -147,7 +149,11 @@ def injun_pots(contract: Mapping[str, Any], cards: Mapping[str, str] | None) -> 
             outcome = _("%(name)s wins %(chips)s", name=winners[0], chips=fmt_int(pot["chips"]))
         else:
             names = join_names(winners)
-            outcome = _("%(names)s share %(chips)s", names=render_text(names) if isinstance(names, Text) else names, chips=fmt_int(pot["chips"]))
+            outcome = _(
+                "%(names)s share %(chips)s",
+                names=render_text(names) if isinstance(names, Text) else names,
+                chips=fmt_int(pot["chips"]),
+            )
         if hand_pot.closer is not None:
             outcome = _("pot closed by %(name)s: %(outcome)s", name=hand_pot.closer, outcome=outcome)
         elif len(pots) > 1:
@@ -178,21 +184,37 @@ def numbers_title(game: str) -> str:
 
 #: Who deals first and what that means for the first player, per game (the default: the
 #: lowest card, as in Jubileu and Quatrilho).
-DEALER_HELP_LOWEST = N_("Whoever draws the lowest card deals first. By default the last player deals, so player 1 speaks first.")
+DEALER_HELP_LOWEST = N_(
+    "Whoever draws the lowest card deals first. By default the last player deals, so player 1 speaks first."
+)
 DEALER_HELP: dict[str, str] = {
-    "samba": N_("The player before the one who plays first deals. By default the last player deals, so player 1 plays first; the partnership draw decides it too."),
-    "el_gato": N_("Whoever draws the highest card deals first. By default the last player deals, so player 1 gets the first card and plays first."),
-    "koziri": N_("Whoever draws the highest card deals first. By default the second player deals, so player 1 is the opponent."),
+    "samba": N_(
+        "The player before the one who plays first deals. By default the last player deals, so player 1 plays first; the partnership draw decides it too."
+    ),
+    "el_gato": N_(
+        "Whoever draws the highest card deals first. By default the last player deals, so player 1 gets the first card and plays first."
+    ),
+    "koziri": N_(
+        "Whoever draws the highest card deals first. By default the second player deals, so player 1 is the opponent."
+    ),
     "kentucky_derby": N_("By default the last player deals the first race; the deal then passes to the left."),
 }
 
 #: How to write the names in order of play, per game (the default: the round goes on from
 #: player 1 to the next who plays).
-SEATING_HELP_ROUND = N_("Write the names in the order the game goes round: after player 1 comes the player who plays next, and so on.")
+SEATING_HELP_ROUND = N_(
+    "Write the names in the order the game goes round: after player 1 comes the player who plays next, and so on."
+)
 SEATING_HELP: dict[str, str] = {
-    "samba": N_("Write the names in the order the game goes round (to the left). Partners sit opposite each other: with four players, 1 and 3 play against 2 and 4; with six, 1, 3 and 5 against 2, 4 and 6."),
-    "quatrilho": N_("Write the names in the order the game goes round: after player 1 comes the one who plays next, and so on. With five players, one sits out each hand (the dealer, or the cutter under the Timbó rules)."),
-    "jubileu": N_("Write the names in the order the game goes round. In Jubileu the cards, the auction and the tricks go to the right (counter-clockwise): after player 1 comes the one to their right, and so on."),
+    "samba": N_(
+        "Write the names in the order the game goes round (to the left). Partners sit opposite each other: with four players, 1 and 3 play against 2 and 4; with six, 1, 3 and 5 against 2, 4 and 6."
+    ),
+    "quatrilho": N_(
+        "Write the names in the order the game goes round: after player 1 comes the one who plays next, and so on. With five players, one sits out each hand (the dealer, or the cutter under the Timbó rules)."
+    ),
+    "jubileu": N_(
+        "Write the names in the order the game goes round. In Jubileu the cards, the auction and the tricks go to the right (counter-clockwise): after player 1 comes the one to their right, and so on."
+    ),
 }
 
 
@@ -209,7 +231,10 @@ def player_count(rules: Any) -> str:
     40 cards ("2, 4, 5, 8 or 10 players")."""
     counts = getattr(rules, "player_counts", None)
     if counts:
-        return _("%(counts)s players", counts=_("%(some)s or %(last)s", some=", ".join(str(n) for n in counts[:-1]), last=counts[-1]))
+        return _(
+            "%(counts)s players",
+            counts=_("%(some)s or %(last)s", some=", ".join(str(n) for n in counts[:-1]), last=counts[-1]),
+        )
     if rules.min_players == rules.max_players:
         return ngettext("%(num)s player", "%(num)s players", rules.min_players)
     return _("%(low)s to %(high)s players", low=rules.min_players, high=rules.max_players)

@@ -96,7 +96,10 @@ def seasons(season_id: int | None = None) -> ResponseReturnValue:
             abort(403)
         try:
             saved = league.save_season(
-                season, name=request.form.get("name"), starts_on=request.form.get("starts_on"), ends_on=request.form.get("ends_on")
+                season,
+                name=request.form.get("name"),
+                starts_on=request.form.get("starts_on"),
+                ends_on=request.form.get("ends_on"),
             )
         except RulesError as exc:
             error = render_text(exc.text)

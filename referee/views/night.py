@@ -3,7 +3,7 @@ two tables pays or collects once (referee.settleup does the arithmetic)."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 from flask import Blueprint, render_template, request
 from flask.typing import ResponseReturnValue
@@ -29,9 +29,9 @@ MAX_TABLES = 40
 
 def _day(raw: str | None) -> date:
     try:
-        return league.parse_day(raw) if raw else league.local_date(datetime.now(timezone.utc))
+        return league.parse_day(raw) if raw else league.local_date(datetime.now(UTC))
     except ValueError:
-        return league.local_date(datetime.now(timezone.utc))
+        return league.local_date(datetime.now(UTC))
 
 
 @bp.get("/night")

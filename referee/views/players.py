@@ -14,15 +14,14 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from babel.dates import format_skeleton
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import format_date, format_decimal, get_locale
+from flask_babel import format_date, format_decimal, get_locale, ngettext
 from flask_babel import gettext as _
-from flask_babel import ngettext
 from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import aliased
 
@@ -76,7 +75,10 @@ def listed() -> list[Listed]:
         .group_by(Member.id, Member.name, Member.name_key)
         .order_by(Member.name_key, Member.id)
     )
-    return [Listed(int(i), name, int(count), _instant(when) if when is not None else None) for i, name, count, when in db.session.execute(query)]
+    return [
+        Listed(int(i), name, int(count), _instant(when) if when is not None else None)
+        for i, name, count, when in db.session.execute(query)
+    ]
 
 
 def _instant(moment: Any) -> datetime:
@@ -84,7 +86,7 @@ def _instant(moment: Any) -> datetime:
     aggregate over a datetime may come back as text."""
     when = datetime.fromisoformat(moment) if isinstance(moment, str) else moment
     assert isinstance(when, datetime)
-    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -106,12 +108,26 @@ class Sitting:
 def sittings(member: Member) -> list[Sitting]:
     """Every seat the member held, the newest table first."""
     query = (
-        select(Table.id, Table.game, Table.name, Table.created_at, Seat.position, Seat.name, Seat.team, Seat.net, Seat.played, Seat.won)
+        select(
+            Table.id,
+            Table.game,
+            Table.name,
+            Table.created_at,
+            Seat.position,
+            Seat.name,
+            Seat.team,
+            Seat.net,
+            Seat.played,
+            Seat.won,
+        )
         .join(Seat, Seat.table_id == Table.id)
         .where(Seat.member_id == member.id)
         .order_by(Table.created_at.desc(), Table.id)
     )
-    return [Sitting(t, g, n, _instant(c), p, s, team, int(net), int(played), bool(won)) for t, g, n, c, p, s, team, net, played, won in db.session.execute(query)]
+    return [
+        Sitting(t, g, n, _instant(c), p, s, team, int(net), int(played), bool(won))
+        for t, g, n, c, p, s, team, net, played, won in db.session.execute(query)
+    ]
 
 
 @dataclass(frozen=True)
@@ -168,12 +184,17 @@ def chart(points: Sequence[tuple[datetime, int, Sitting]], game: str) -> Any:
         return ""
     name = GAME_NAMES.get(game, game)
     scored = game in GAMES and get_game(game).scored
-    title = _("Points after each %(game)s match", game=name) if scored else _("Net after each %(game)s table", game=name)
+    title = (
+        _("Points after each %(game)s match", game=name) if scored else _("Net after each %(game)s table", game=name)
+    )
     first, last = (format_date(league.local_date(points[i][0]), "medium") for i in (0, -1))
     description = ngettext(
         "From %(first)s to %(last)s, %(num)d table, ending at %(net)s.",
         "From %(first)s to %(last)s, %(num)d tables, ending at %(net)s.",
-        len(points), first=first, last=last, net=fmt_int(points[-1][1]),
+        len(points),
+        first=first,
+        last=last,
+        net=fmt_int(points[-1][1]),
     )
     days = [league.local_date(when) for when, _value, _seat in points]
     # Day and month are enough within one year (the title's description gives the years).
@@ -254,7 +275,9 @@ def partners(member: Member, seats: Sequence[Sitting]) -> dict[str, list[Partner
     return {game: sorted(rows.values(), key=_partner_order(game)) for game, rows in found.items()}
 
 
-def _teammates(seats: Sequence[Sitting], others: Mapping[str, list[Other]], found: dict[str, dict[int, Partner]]) -> None:
+def _teammates(
+    seats: Sequence[Sitting], others: Mapping[str, list[Other]], found: dict[str, dict[int, Partner]]
+) -> None:
     """Games played in teams (Samba): everyone on his team (same ``Seat.team``) at each table
     with a hand played; the matches together, the matches won together and the team's points
     (every player of a team scores the team's points, so they are counted once)."""
@@ -326,7 +349,10 @@ def patience_figure(stats: PatienceStats) -> str:
         return _("%(avg)s sequences removed per game on average.", avg=format_decimal(float(average), format="#,##0.0"))
     if not stats.wins:
         return ""
-    rounds = ", ".join(_("%(wins)s in round %(round)s", wins=fmt_int(count), round=fmt_int(n)) for n, count in stats.wins_by_figure.items())
+    rounds = ", ".join(
+        _("%(wins)s in round %(round)s", wins=fmt_int(count), round=fmt_int(n))
+        for n, count in stats.wins_by_figure.items()
+    )
     return _("Wins: %(rounds)s.", rounds=rounds)
 
 
@@ -361,7 +387,13 @@ def _member_or_404(member_id: int) -> Member:
     return member
 
 
-def _page(member: Member, *, status: int = 200, errors: Mapping[str, str] | None = None, typed: Mapping[str, str] | None = None) -> ResponseReturnValue:
+def _page(
+    member: Member,
+    *,
+    status: int = 200,
+    errors: Mapping[str, str] | None = None,
+    typed: Mapping[str, str] | None = None,
+) -> ResponseReturnValue:
     seats = sittings(member)
     games = game_rows(seats)
     patience = patience_stats(member, seats)
@@ -441,7 +473,9 @@ def _require_manager() -> None:
 def _refused(member: Member, exc: RulesError, field: str, typed: Mapping[str, str]) -> ResponseReturnValue:
     """The player's page again, the engine's sentence next to the form, nothing stored."""
     db.session.rollback()
-    return _page(member, status=400 if isinstance(exc, InvalidInput) else 422, errors={field: render_text(exc.text)}, typed=typed)
+    return _page(
+        member, status=400 if isinstance(exc, InvalidInput) else 422, errors={field: render_text(exc.text)}, typed=typed
+    )
 
 
 def _ratings(member: Member, played: list[str]) -> dict[str, Any]:

@@ -41,12 +41,23 @@ class QuatrilhoDraft(flow.Draft):
 
     TYPES: ClassVar[dict[str, type]] = {
         **flow.Draft.TYPES,
-        "mode": str, "calls": list, "helper": bool, "declarer": str, "called_card": dict, "partner": str,
-        "exchange": bool, "giver": str, "figures": dict, "last": str, "tricks": dict,
+        "mode": str,
+        "calls": list,
+        "helper": bool,
+        "declarer": str,
+        "called_card": dict,
+        "partner": str,
+        "exchange": bool,
+        "giver": str,
+        "figures": dict,
+        "last": str,
+        "tricks": dict,
     }
 
     def clean(self) -> None:
-        self.calls = [list(c) for c in self.calls if isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) for x in c)]
+        self.calls = [
+            list(c) for c in self.calls if isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) for x in c)
+        ]
         card = self.called_card
         if card is not None and not (isinstance(card.get("rank"), str) and isinstance(card.get("suit"), str)):
             self.called_card = None
@@ -188,7 +199,10 @@ class QuatrilhoFlow(flow.Flow):
 
     def _read_counts(self, prefix: str, total: int) -> dict[str, int]:
         """Counts of the active players from the steppers; one blank is filled to the total."""
-        counts = {name: flow.small_int((request.args.get(f"{prefix}{self.players.index(name)}") or "").strip(), 100) for name in self.active}
+        counts = {
+            name: flow.small_int((request.args.get(f"{prefix}{self.players.index(name)}") or "").strip(), 100)
+            for name in self.active
+        }
         blank = [n for n, v in counts.items() if v is None]
         if len(blank) == 1:
             counts[blank[0]] = max(0, total - sum(v or 0 for v in counts.values()))

@@ -20,7 +20,6 @@ from flask.typing import ResponseReturnValue
 from referee import ledger
 from referee.i18n import render_text
 from referee.rules import samba
-from referee.rules.errors import RulesError
 from referee.views import flow
 
 STEPS = ("form", "confirm")
@@ -45,7 +44,13 @@ class SambaDraft(flow.Draft):
     teams: list[dict[str, Any]] = field(default_factory=list)
     ready: bool = False  # the scorer asked to check the hand
 
-    TYPES: ClassVar[dict[str, type]] = {**flow.Draft.TYPES, "went_out": str, "hidden": str, "teams": list, "ready": bool}
+    TYPES: ClassVar[dict[str, type]] = {
+        **flow.Draft.TYPES,
+        "went_out": str,
+        "hidden": str,
+        "teams": list,
+        "ready": bool,
+    }
 
     def clean(self) -> None:
         self.teams = [_clean_team(t) for t in self.teams if isinstance(t, dict)][:6]

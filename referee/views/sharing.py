@@ -92,7 +92,9 @@ def join_link(token: str) -> ResponseReturnValue:
     """A scoring link (from a QR code): this phone becomes a scorer of the table, at once."""
     table = access.redeem_link(token)
     if table is None:
-        return render_template("sharing/refused.html", message=_("This scoring link does not work: it was revoked, or it is not complete.")), 403
+        return render_template(
+            "sharing/refused.html", message=_("This scoring link does not work: it was revoked, or it is not complete.")
+        ), 403
     remember_token(table, token)
     if grant_of(table).is_owner:
         flash(_("This phone now has the owner's controls at this table."), "success")
@@ -113,10 +115,17 @@ def join_code() -> ResponseReturnValue:
             table, token = access.redeem_code(typed, client=guesser())
         except access.TooManyAttempts as exc:
             mine = exc.limit is guesses.Limit.PHONE
-            error = _("Too many codes were tried from this phone. Wait ten minutes and try again.") if mine else guesses.shared_sentence()
+            error = (
+                _("Too many codes were tried from this phone. Wait ten minutes and try again.")
+                if mine
+                else guesses.shared_sentence()
+            )
             status = 429
         except access.BadCode:
-            error, status = _("That code does not work. Check it with the table's owner: a code works once, for 30 minutes."), 422
+            error, status = (
+                _("That code does not work. Check it with the table's owner: a code works once, for 30 minutes."),
+                422,
+            )
         else:
             remember_token(table, token)
             flash(_("This phone can now record hands at this table."), "success")
@@ -181,4 +190,6 @@ def options(table_id: str) -> ResponseReturnValue:
         else:
             flash(_("House rules saved."), "success")
             return redirect(url_for("tables.show", table_id=table.id))
-    return render_template("sharing/options.html", table=table, rules=rules, form=form, error=error), 422 if error else 200
+    return render_template(
+        "sharing/options.html", table=table, rules=rules, form=form, error=error
+    ), 422 if error else 200

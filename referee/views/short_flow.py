@@ -87,12 +87,20 @@ WON_LOST = (("yes", N_("Yes, it came out")), ("no", N_("No, it did not")))
 
 KOZIRI = (
     Field(
-        name="dealer_trump", kind="suit", label=N_("%(dealer)s's trump"), question=N_("%(dealer)s's trump"),
+        name="dealer_trump",
+        kind="suit",
+        label=N_("%(dealer)s's trump"),
+        question=N_("%(dealer)s's trump"),
         help=N_("The dealer chose two suits before the shuffle: first his trump."),
     ),
-    Field(name="dealer_second", kind="suit", label=N_("%(dealer)s's second suit"), question=N_("%(dealer)s's second suit")),
     Field(
-        name="opponent_trump", kind="suit", label=N_("%(opponent)s's trump"), question=N_("%(opponent)s's trump"),
+        name="dealer_second", kind="suit", label=N_("%(dealer)s's second suit"), question=N_("%(dealer)s's second suit")
+    ),
+    Field(
+        name="opponent_trump",
+        kind="suit",
+        label=N_("%(opponent)s's trump"),
+        question=N_("%(opponent)s's trump"),
         help=N_("One of the two suits the dealer left; the other is %(opponent)s's second suit."),
     ),
     Field(name="winner", kind="who", label=N_("Winner"), question=N_("Who got rid of all the cards first?")),
@@ -100,30 +108,54 @@ KOZIRI = (
 
 LIFT_SMOKE = (
     Field(
-        name="winner", kind="who", label=N_("Winner"), question=N_("Who was the last player holding cards?"),
+        name="winner",
+        kind="who",
+        label=N_("Winner"),
+        question=N_("Who was the last player holding cards?"),
         help=N_("The winner takes the pot of %(pot)s chips and deals the next hand."),
     ),
     Field(
-        name="out_order", kind="order", label=N_("Order of going out"), question=N_("Who went out first?"),
+        name="out_order",
+        kind="order",
+        label=N_("Order of going out"),
+        question=N_("Who went out first?"),
         next_question=N_("Who went out next?"),
-        help=N_("Tap the players in the order they ran out of cards. Players who ran out on the same trick: tap “same trick”."),
-        optional="skip", survivor="winner", tie=N_("%(winner)s also ran out on that last trick and won it"),
+        help=N_(
+            "Tap the players in the order they ran out of cards. Players who ran out on the same trick: tap “same trick”."
+        ),
+        optional="skip",
+        survivor="winner",
+        tie=N_("%(winner)s also ran out on that last trick and won it"),
     ),
     Field(
-        name="ante", kind="count", label=N_("Ante"), question=N_("Chips each player put in"),
-        low=0, high=MAX_CHIPS, default=lambda options: options.ante,
+        name="ante",
+        kind="count",
+        label=N_("Ante"),
+        question=N_("Chips each player put in"),
+        low=0,
+        high=MAX_CHIPS,
+        default=lambda options: options.ante,
     ),
 )
 
 EL_GATO = (
     Field(
-        name="loser", kind="who", label=N_("Loser"), question=N_("Who was left holding all the cards?"),
+        name="loser",
+        kind="who",
+        label=N_("Loser"),
+        question=N_("Who was left holding all the cards?"),
     ),
     Field(
-        name="out_order", kind="order", label=N_("Order of running out"), question=N_("Who ran out of cards first?"),
+        name="out_order",
+        kind="order",
+        label=N_("Order of running out"),
+        question=N_("Who ran out of cards first?"),
         next_question=N_("Who ran out next?"),
-        help=N_("Tap the players in the order they ran out of cards. Players who ran out on the same trick: tap “same trick”."),
-        optional="later", survivor="loser",
+        help=N_(
+            "Tap the players in the order they ran out of cards. Players who ran out on the same trick: tap “same trick”."
+        ),
+        optional="later",
+        survivor="loser",
     ),
 )
 
@@ -134,19 +166,32 @@ def _relogio(answers: Answers, options: Any) -> bool:
 
 RELOGIO = (
     Field(
-        name="game", kind="choice", label=N_("Patience"), question=N_("Which patience?"),
+        name="game",
+        kind="choice",
+        label=N_("Patience"),
+        question=N_("Which patience?"),
         choices=(("relogio", GAME_LABELS["relogio"]), ("relogio_real", GAME_LABELS["relogio_real"])),
     ),
-    Field(name="won", kind="yesno", label=N_("Result"), question=N_("Did it come out?"), choices=WON_LOST, when=_relogio),
     Field(
-        name="king_exchanges", kind="yesno", label=N_("King exchange"), question=N_("Was the King exchange used?"),
+        name="won", kind="yesno", label=N_("Result"), question=N_("Did it come out?"), choices=WON_LOST, when=_relogio
+    ),
+    Field(
+        name="king_exchanges",
+        kind="yesno",
+        label=N_("King exchange"),
+        question=N_("Was the King exchange used?"),
         help=N_("Once in a game, a King may be swapped for a card still face down."),
         choices=(("yes", N_("Used")), ("no", N_("Not used"))),
         when=lambda answers, options: _relogio(answers, options) and bool(options.king_exchange),
     ),
     Field(
-        name="sequences", kind="count", label=N_("Sequences"), question=N_("How many sequences from Ace to King were removed?"),
-        help=N_("%(need)s or more win."), low=0, high=relogio.MAX_SEQUENCES,
+        name="sequences",
+        kind="count",
+        label=N_("Sequences"),
+        question=N_("How many sequences from Ace to King were removed?"),
+        help=N_("%(need)s or more win."),
+        low=0,
+        high=relogio.MAX_SEQUENCES,
         when=lambda answers, options: answers.get("game") == "relogio_real",
     ),
 )
@@ -154,8 +199,13 @@ RELOGIO = (
 CACHORRO = (
     Field(name="won", kind="yesno", label=N_("Result"), question=N_("Did it come out?"), choices=WON_LOST),
     Field(
-        name="round", kind="count", label=N_("Round"), question=N_("In which round did it come out?"),
-        help=N_("There are three deals at most."), low=1, high=3,
+        name="round",
+        kind="count",
+        label=N_("Round"),
+        question=N_("In which round did it come out?"),
+        help=N_("There are three deals at most."),
+        low=1,
+        high=3,
         when=lambda answers, options: answers.get("won") is True,
     ),
 )
@@ -171,7 +221,8 @@ def _plain(value: object) -> bool:
         return not isinstance(value, str) or len(value) <= 200
     if isinstance(value, list) and len(value) <= MAX_ORDER:
         return all(
-            isinstance(entry, str) or (isinstance(entry, list) and 0 < len(entry) <= MAX_ORDER and all(isinstance(x, str) for x in entry))
+            isinstance(entry, str)
+            or (isinstance(entry, list) and 0 < len(entry) <= MAX_ORDER and all(isinstance(x, str) for x in entry))
             for entry in value
         )
     return False
@@ -190,7 +241,7 @@ class ShortDraft(flow.Draft):
 
     def clean(self) -> None:
         self.v = {k: value for k, value in self.v.items() if isinstance(k, str) and _plain(value)}
-        self.skipped = [s for s in self.skipped if isinstance(s, str)][:len(KINDS) * 2]
+        self.skipped = [s for s in self.skipped if isinstance(s, str)][: len(KINDS) * 2]
 
     def replace(self, **changes: Any) -> ShortDraft:
         """A copy with some answers changed: a name that is not one of the draft's own
@@ -216,7 +267,9 @@ class ShortFlow(flow.Flow):
 
     @classmethod
     def for_game(cls, slug: str, declared: tuple[Field, ...]) -> type[ShortFlow]:
-        return type(f"ShortFlow_{slug}", (cls,), {"fields": declared, "steps": (*(f.name for f in declared), "preview")})
+        return type(
+            f"ShortFlow_{slug}", (cls,), {"fields": declared, "steps": (*(f.name for f in declared), "preview")}
+        )
 
     # -- the declaration, for this table
 
@@ -416,7 +469,9 @@ class ShortFlow(flow.Flow):
         """The values a question or a help may name (every key always present)."""
         names: dict[str, Any] = {
             "dealer": self.dealer,
-            "opponent": self.players[(self.players.index(self.dealer) + 1) % len(self.players)] if self.dealer in self.players else "",
+            "opponent": self.players[(self.players.index(self.dealer) + 1) % len(self.players)]
+            if self.dealer in self.players
+            else "",
             "player": self.players[0] if self.players else "",
             "pot": self.pot(),
             "need": getattr(self.options, "sequences_to_win", ""),

@@ -271,7 +271,12 @@ def new() -> ResponseReturnValue:
         error = _("Check the fields marked below.")
     status = 422 if request.method == "POST" else 200
     return render_template(
-        "tables/new.html", form=form, rules=rules, error=error, team_game=game in TEAM_GAMES, ranks=DRAW_RANKS,
+        "tables/new.html",
+        form=form,
+        rules=rules,
+        error=error,
+        team_game=game in TEAM_GAMES,
+        ranks=DRAW_RANKS,
         shown_seats=_shown_seats(rules, form),
         member_names=[m.name for m in members.active()],
     ), status
@@ -354,7 +359,9 @@ def settle(table_id: str) -> ResponseReturnValue:
         when = format_datetime(table.created_at, "short")
         data.update(
             result=result,
-            summary=settleup.summary(result, title=f"{table.name or data['game_name']} ({data['game_name']})", when=when),
+            summary=settleup.summary(
+                result, title=f"{table.name or data['game_name']} ({data['game_name']})", when=when
+            ),
             unit_note=labels.unit_note(table.game, ledger.money(table, 1)),
             exact_limit=EXACT_LIMIT,
         )
@@ -404,7 +411,9 @@ def void(table_id: str, number: int) -> ResponseReturnValue:
                 flash(_("Hand %(number)s is void. Balances and the deal were recomputed.", number=number), "success")
             if error is None:
                 return redirect(url_for("tables.show", table_id=table.id))
-    return render_template("tables/void.html", table=table, hand=hand, error=error, reason=reason), (422 if error else 200)
+    return render_template("tables/void.html", table=table, hand=hand, error=error, reason=reason), (
+        422 if error else 200
+    )
 
 
 @bp.post("/t/<table_id>/last-round")
@@ -418,7 +427,10 @@ def last_round(table_id: str) -> ResponseReturnValue:
     except ledger.Conflict as exc:
         flash(render_text(exc.text), "error")
     else:
-        flash(_("The last round starts now: each player deals once more.") if on else _("The last round was called off."), "success")
+        flash(
+            _("The last round starts now: each player deals once more.") if on else _("The last round was called off."),
+            "success",
+        )
     return redirect(url_for("tables.show", table_id=table.id))
 
 
@@ -446,7 +458,9 @@ def undo(table_id: str, number: int) -> ResponseReturnValue:
         return redirect(url_for("tables.show", table_id=table.id))
     session.pop(UNDO, None)
     try:
-        ledger.void_hand(table, number, owner=False, reason=_("Undone right after it was recorded."), actor=actor_code(table))
+        ledger.void_hand(
+            table, number, owner=False, reason=_("Undone right after it was recorded."), actor=actor_code(table)
+        )
     except (ledger.Conflict, ledger.NotFound):
         flash(_("That hand could not be undone."), "error")
     except RulesError as exc:  # confirmed meanwhile by the other side: it is theirs too now

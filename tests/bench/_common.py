@@ -108,10 +108,24 @@ def gunicorn(app: str, env: dict[str, str], workers: int = 2) -> Iterator[Server
     full_env = {**os.environ, **env, "PYTHONPATH": str(ROOT), "BENCH_READY_DIR": str(ready)}
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [str(GUNICORN), "--config", str(Path(__file__).with_name("gunicorn_conf.py")),
-             "--bind", f"{HOST}:{port}", "--workers", str(workers), "--worker-class", "sync",
-             "--log-level", "warning", app],
-            cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT,
+            [
+                str(GUNICORN),
+                "--config",
+                str(Path(__file__).with_name("gunicorn_conf.py")),
+                "--bind",
+                f"{HOST}:{port}",
+                "--workers",
+                str(workers),
+                "--worker-class",
+                "sync",
+                "--log-level",
+                "warning",
+                app,
+            ],
+            cwd=ROOT,
+            env=full_env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
     server = Server(proc=proc, port=port, log=log)
     try:
@@ -154,8 +168,11 @@ def referee_server(workdir: Path) -> Iterator[Server]:
     # migrating a fresh database at the same moment would race.
     subprocess.run(
         [sys.executable, "-c", "from tests.bench.wsgi import referee; referee()"],
-        cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, check=True,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+        env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     with gunicorn("tests.bench.wsgi:referee()", env, workers=WORKERS) as server:
         yield server
@@ -167,7 +184,9 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
         return
     workers = []
     try:
-        workers = [int(p) for t in Path(f"/proc/{proc.pid}/task").iterdir() for p in (t / "children").read_text().split()]
+        workers = [
+            int(p) for t in Path(f"/proc/{proc.pid}/task").iterdir() for p in (t / "children").read_text().split()
+        ]
     except OSError:
         pass
     proc.send_signal(signal.SIGTERM)
@@ -188,7 +207,9 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 
 def post_json(base: str, path: str, body: Any, headers: dict[str, str] | None = None) -> tuple[int, Any]:
     request = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), method="POST",
+        base + path,
+        data=json.dumps(body).encode(),
+        method="POST",
         headers={"Content-Type": "application/json", **(headers or {})},
     )
     try:
@@ -312,12 +333,19 @@ def drive(
 
 
 def report_load(name: str, result: LoadResult) -> None:
-    print(f"  [{name}] {result.ok} requests OK in {result.duration:.1f} s; "
-          f"load generator CPU {result.client_cpu:.1f} s "
-          f"({100 * result.client_cpu / result.duration:.0f}% of one core)", flush=True)
+    print(
+        f"  [{name}] {result.ok} requests OK in {result.duration:.1f} s; "
+        f"load generator CPU {result.client_cpu:.1f} s "
+        f"({100 * result.client_cpu / result.duration:.0f}% of one core)",
+        flush=True,
+    )
     windows = result.rate_by_window()
-    print("  [{}] req/s per {:.0f} s window: {}".format(
-        name, result.duration / len(windows), " ".join(f"{r:,.0f}" for r in windows)), flush=True)
+    print(
+        "  [{}] req/s per {:.0f} s window: {}".format(
+            name, result.duration / len(windows), " ".join(f"{r:,.0f}" for r in windows)
+        ),
+        flush=True,
+    )
     for key, n in sorted(result.errors.items(), key=lambda kv: -kv[1])[:5]:
         print(f"  [{name}] ERROR x{n}: {key}", flush=True)
 
@@ -325,7 +353,9 @@ def report_load(name: str, result: LoadResult) -> None:
 # --------------------------------------------------------------------------- tables and their hands
 
 
-def new_table(base: str, game: str, players: Sequence[str], n: int, options: Mapping[str, Any] | None = None) -> tuple[str, str]:
+def new_table(
+    base: str, game: str, players: Sequence[str], n: int, options: Mapping[str, Any] | None = None
+) -> tuple[str, str]:
     """A bench table through the API: its id and its scorer token."""
     body = {"game": game, "players": list(players), "name": f"bench {n}", "options": dict(options or {})}
     status, answer = post_json(base, "/api/v1/tables", body)

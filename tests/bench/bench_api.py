@@ -28,7 +28,19 @@ from pathlib import Path
 
 from . import rotation
 from ._common import (
-    HOST, WORKERS, LoadResult, drive, figure, gunicorn, hand_clients, load, machine, new_table, referee_server, report_load, status_kb,
+    HOST,
+    WORKERS,
+    LoadResult,
+    drive,
+    figure,
+    gunicorn,
+    hand_clients,
+    load,
+    machine,
+    new_table,
+    referee_server,
+    report_load,
+    status_kb,
 )
 from .hands import PLAYERS, TEMPLATES, record
 
@@ -50,8 +62,13 @@ def print_latency(name: str, result: LoadResult) -> None:
     report_load(name, result)
     figure(f"{name}: requests/s ({CLIENTS} clients)", result.rate, "req/s", "(see ratio)", None)
     figure(f"{name}: p50 latency", result.percentile(50), "ms", "", None)
-    figure(f"{name}: p95 latency", result.percentile(95), "ms",
-           f"< {P95_TARGET_MS:.0f} ms" if name == "ours" else "", result.percentile(95) < P95_TARGET_MS if name == "ours" else None)
+    figure(
+        f"{name}: p95 latency",
+        result.percentile(95),
+        "ms",
+        f"< {P95_TARGET_MS:.0f} ms" if name == "ours" else "",
+        result.percentile(95) < P95_TARGET_MS if name == "ours" else None,
+    )
     figure(f"{name}: p99 latency", result.percentile(99), "ms", "", None)
 
 
@@ -80,16 +97,24 @@ def wrk_cross_check(port: int, workdir: Path) -> str | None:
     script = workdir / "bare.lua"
     body = bodies()[0].decode()
     script.write_text(
-        'wrk.method = "POST"\n'
-        f"wrk.body = {json.dumps(body)}\n"
-        'wrk.headers["Content-Type"] = "application/json"\n'
+        f'wrk.method = "POST"\nwrk.body = {json.dumps(body)}\nwrk.headers["Content-Type"] = "application/json"\n'
     )
     seconds = max(1, round(WRK_SECONDS))
     try:
         out = subprocess.run(
-            [wrk, "-t2", f"-c{CLIENTS}", f"-d{seconds}s", "--latency", "-s", str(script),
-             f"http://{HOST}:{port}/tables/wrk/hands"],
-            capture_output=True, text=True, timeout=seconds + 30,
+            [
+                wrk,
+                "-t2",
+                f"-c{CLIENTS}",
+                f"-d{seconds}s",
+                "--latency",
+                "-s",
+                str(script),
+                f"http://{HOST}:{port}/tables/wrk/hands",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=seconds + 30,
         ).stdout
     except subprocess.TimeoutExpired:
         return "wrk did not finish in time"
@@ -98,14 +123,17 @@ def wrk_cross_check(port: int, workdir: Path) -> str | None:
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     if not rate:
         return "wrk gave no figure:\n" + out[-1000:]
-    return (f"{float(rate.group(1)):,.0f} req/s, p50 {pct.get('50')}, p90 {pct.get('90')}, p99 {pct.get('99')}"
-            + (f", {non2xx.group(1)} non-2xx" if non2xx else ""))
+    return f"{float(rate.group(1)):,.0f} req/s, p50 {pct.get('50')}, p90 {pct.get('90')}, p99 {pct.get('99')}" + (
+        f", {non2xx.group(1)} non-2xx" if non2xx else ""
+    )
 
 
 def main() -> None:
     machine()
-    print(f"  load: {CLIENTS} clients, {SECONDS:.0f} s each run, Python threads + raw sockets "
-          f"(closed loop, one table per client, after a 2 s warm-up that is not measured), gunicorn {WORKERS} sync workers on {HOST}")
+    print(
+        f"  load: {CLIENTS} clients, {SECONDS:.0f} s each run, Python threads + raw sockets "
+        f"(closed loop, one table per client, after a 2 s warm-up that is not measured), gunicorn {WORKERS} sync workers on {HOST}"
+    )
     workdir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
     try:
         ours, memory, per_table = run_ours(workdir)
@@ -113,11 +141,18 @@ def main() -> None:
         print(f"  [ours] about {per_table} hands per table at the end of the run")
         windows = ours.rate_by_window()
         if windows[-1] < 0.7 * max(windows):
-            print(f"  [ours] NOTE: throughput falls as tables grow ({max(windows):,.0f} -> {windows[-1]:,.0f} req/s):"
-                  " the cost of a POST grows with the hands already at the table")
+            print(
+                f"  [ours] NOTE: throughput falls as tables grow ({max(windows):,.0f} -> {windows[-1]:,.0f} req/s):"
+                " the cost of a POST grows with the hands already at the table"
+            )
         for pid, hwm, rss in memory:
-            figure(f"worker {pid}: peak RSS (VmHWM)", (hwm or 0) / 1024, "MB", f"< {RSS_TARGET_MB:.0f} MB",
-                   hwm is not None and hwm / 1024 < RSS_TARGET_MB)
+            figure(
+                f"worker {pid}: peak RSS (VmHWM)",
+                (hwm or 0) / 1024,
+                "MB",
+                f"< {RSS_TARGET_MB:.0f} MB",
+                hwm is not None and hwm / 1024 < RSS_TARGET_MB,
+            )
             print(f"    (VmRSS now {(rss or 0) / 1024:.1f} MB)")
         if not memory:
             print("  workers' memory: no worker found under the gunicorn master")
@@ -128,7 +163,9 @@ def main() -> None:
         if wrk_line:
             print(f"  [bare] cross-check with wrk -t2 -c{CLIENTS} -d{WRK_SECONDS:.0f}s (same body): {wrk_line}")
         ratio = ours.rate / bare.rate if bare.rate else 0.0
-        figure("throughput ratio ours / bare", 100 * ratio, "%", f">= {100 * RATIO_TARGET:.0f} %", ratio >= RATIO_TARGET)
+        figure(
+            "throughput ratio ours / bare", 100 * ratio, "%", f">= {100 * RATIO_TARGET:.0f} %", ratio >= RATIO_TARGET
+        )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

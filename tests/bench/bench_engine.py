@@ -19,7 +19,9 @@ from .hands import PLAYERS, TEMPLATES, record
 SECONDS = 2.0
 
 
-def engine_figures(game: str, players: Sequence[str], records: Sequence[Mapping[str, Any]], kinds: Sequence[str], label: str) -> None:
+def engine_figures(
+    game: str, players: Sequence[str], records: Sequence[Mapping[str, Any]], kinds: Sequence[str], label: str
+) -> None:
     """Time ``records`` (built beforehand, so only the engine is timed) through the game's
     GameRules surface; ``kinds[i]`` names what record i is, for the per-kind costs."""
     rules = get_game(game)

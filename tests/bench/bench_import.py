@@ -102,7 +102,9 @@ def _scorer(base: str, table: tuple[str, str], stop: threading.Event, watch: Wat
     while not stop.is_set():
         started = time.perf_counter()
         try:
-            status, _answer = post_json(base, f"/api/v1/tables/{table_id}/hands", jubileu_hands.record(jubileu_hands.PLAYERS, k), headers)
+            status, _answer = post_json(
+                base, f"/api/v1/tables/{table_id}/hands", jubileu_hands.record(jubileu_hands.PLAYERS, k), headers
+            )
         except OSError:  # no answer within post_json's 10 s
             status = 0
         if status == 201:
@@ -136,11 +138,19 @@ def watching(base: str, database: Path) -> Iterator[Watch]:
 
 def report(name: str, seconds: float, outcome: str, watch: Watch) -> None:
     print(f"  [{name}] {outcome} in {seconds:.1f} s", flush=True)
-    figure(f"{name}: longest write-lock wait (probe)", 1000 * max(watch.probe_waits, default=0), "ms", "< 1000 ms", max(watch.probe_waits, default=0) < 1)
+    figure(
+        f"{name}: longest write-lock wait (probe)",
+        1000 * max(watch.probe_waits, default=0),
+        "ms",
+        "< 1000 ms",
+        max(watch.probe_waits, default=0) < 1,
+    )
     latencies = sorted(watch.scorer_latencies)
     if latencies:
         figure(f"{name}: scorer p50", 1000 * statistics.median(latencies), "ms", "", None)
-        figure(f"{name}: scorer p99", 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))], "ms", "", None)
+        figure(
+            f"{name}: scorer p99", 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))], "ms", "", None
+        )
         figure(f"{name}: scorer max", 1000 * latencies[-1], "ms", "< 1000 ms", latencies[-1] < 1)
     figure(f"{name}: scorer hands recorded", len(latencies), "", "", None)
     figure(f"{name}: scorer answers not 201", sum(watch.scorer_errors.values()), "", "0", not watch.scorer_errors)
@@ -165,15 +175,32 @@ def main() -> None:
         path = workdir / "export.json"
         path.write_text(json.dumps(document), encoding="utf-8")
         total = TABLES * HANDS
-        print(f"  document: {TABLES} tables, {total:,} hands, {path.stat().st_size / 1e6:.1f} MB (made in {time.perf_counter() - started:.0f} s)", flush=True)
+        print(
+            f"  document: {TABLES} tables, {total:,} hands, {path.stat().st_size / 1e6:.1f} MB (made in {time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
         with referee_server(workdir) as server:
             database = workdir / "referee.sqlite3"
-            env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "BENCH_INSTANCE_PATH": str(workdir / "instance"), "PYTHONPATH": str(ROOT)}
+            env = {
+                **os.environ,
+                "DATABASE_URL": f"sqlite:///{database}",
+                "BENCH_INSTANCE_PATH": str(workdir / "instance"),
+                "PYTHONPATH": str(ROOT),
+            }
 
             def by_command() -> str:
                 done = subprocess.run(
-                    [str(Path(sys.executable).with_name("flask")), "--app", "tests.bench.wsgi:referee()", "import", str(path)],
-                    cwd=ROOT, env=env, capture_output=True, text=True,
+                    [
+                        str(Path(sys.executable).with_name("flask")),
+                        "--app",
+                        "tests.bench.wsgi:referee()",
+                        "import",
+                        str(path),
+                    ],
+                    cwd=ROOT,
+                    env=env,
+                    capture_output=True,
+                    text=True,
                 )
                 return "stored" if done.returncode == 0 else f"FAILED ({done.stderr.strip().splitlines()[-1:]})"
 
@@ -190,7 +217,9 @@ def main() -> None:
 
             def by_http() -> str:
                 request = urllib.request.Request(
-                    server.base + "/api/v1/import", data=json.dumps(fitting).encode(), method="POST",
+                    server.base + "/api/v1/import",
+                    data=json.dumps(fitting).encode(),
+                    method="POST",
                     headers={"Content-Type": "application/json", "X-Referee-Club-Code": club},
                 )
                 try:

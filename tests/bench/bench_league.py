@@ -41,7 +41,8 @@ import time
 import tracemalloc
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, time as clock, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
+from datetime import time as clock
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -54,7 +55,11 @@ from . import hands as jubileu_hands
 from . import quatrilho_hands, rotation, samba_hands
 from ._common import ROOT, figure, load, machine, status_kb
 
-SIZES = [int(s) for s in os.environ.get("BENCH_LEAGUE_SIZES", "100000,300000,1000000").replace("_", "").split(",") if s.strip()]
+SIZES = [
+    int(s)
+    for s in os.environ.get("BENCH_LEAGUE_SIZES", "100000,300000,1000000").replace("_", "").split(",")
+    if s.strip()
+]
 RUNS = int(os.environ.get("BENCH_LEAGUE_RUNS", "10"))
 MEMBERS = 1000
 CHECK_HANDS = 5000  # the size at which the generated data is checked against the hands
@@ -90,7 +95,12 @@ def make_app(url: str, instance: Path) -> Flask:
 
     with contextlib.redirect_stderr(io.StringIO()):
         return create_app(
-            {"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "CLUB_CODE": "000000", "INSTANCE_PATH": str(instance)}
+            {
+                "SQLALCHEMY_DATABASE_URI": url,
+                "SECRET_KEY": "bench",
+                "CLUB_CODE": "000000",
+                "INSTANCE_PATH": str(instance),
+            }
         )
 
 
@@ -134,7 +144,7 @@ def _template(value: Any, names: Sequence[str]) -> str:
     """``value`` as JSON text with each name (a whole JSON string) turned into a placeholder."""
     out = json.dumps(value).replace("{", "{{").replace("}", "}}")
     for i, name in enumerate(names):
-        out = out.replace(json.dumps(name), "{%d}" % i)
+        out = out.replace(json.dumps(name), "{" + str(i) + "}")
     return out
 
 
@@ -151,8 +161,12 @@ def _play(game: str, names: tuple[str, ...], record_of: Callable[[int], dict[str
             break
         number, _answer, _replayed = ledger.record_hand(table, record_of(k), actor=ledger.BY_SCORER)
         hand = db.session.scalars(select(Hand).where(Hand.table_id == table.id, Hand.number == number)).one()
-        deltas = db.session.execute(select(HandDelta.seat, HandDelta.amount).where(HandDelta.hand_id == hand.id).order_by(HandDelta.seat))
-        seats = db.session.execute(select(Seat.net, Seat.played, Seat.won).where(Seat.table_id == table.id).order_by(Seat.position))
+        deltas = db.session.execute(
+            select(HandDelta.seat, HandDelta.amount).where(HandDelta.hand_id == hand.id).order_by(HandDelta.seat)
+        )
+        seats = db.session.execute(
+            select(Seat.net, Seat.played, Seat.won).where(Seat.table_id == table.id).order_by(Seat.position)
+        )
         kept.append(
             ProtoHand(
                 record=_template(hand.record, names),
@@ -175,8 +189,12 @@ def _play(game: str, names: tuple[str, ...], record_of: Callable[[int], dict[str
     )
 
 
-def _rotating(render: Callable[..., dict[str, Any]], templates: Sequence[tuple[str, dict[str, Any]]],
-              players: tuple[str, ...], offset: int) -> Callable[[int], dict[str, Any]]:
+def _rotating(
+    render: Callable[..., dict[str, Any]],
+    templates: Sequence[tuple[str, dict[str, Any]]],
+    players: tuple[str, ...],
+    offset: int,
+) -> Callable[[int], dict[str, Any]]:
     """Hand k of a table whose mix starts at template ``offset``, dealt in rotation."""
     return lambda k: render(templates[(k + offset) % len(templates)][1], players, rotation.dealer_of(players, k))
 
@@ -194,11 +212,24 @@ def prototypes(workdir: Path) -> list[Proto]:
     try:
         with app.app_context():
             return [
-                *(_play("jubileu", four, _rotating(jubileu_hands.render, jubileu_hands.TEMPLATES, four, j), minutes=4)
-                  for j in range(len(jubileu_hands.TEMPLATES))),
-                *(_play("quatrilho", players, _rotating(quatrilho_hands.render, quatrilho_hands.TEMPLATES, players, j), minutes=4)
-                  for players in (five, five[:4]) for j in range(len(quatrilho_hands.TEMPLATES))),
-                *(_play("samba", samba_hands.PLAYERS, _samba(j), minutes=12) for j in range(len(samba_hands.TEMPLATES))),
+                *(
+                    _play("jubileu", four, _rotating(jubileu_hands.render, jubileu_hands.TEMPLATES, four, j), minutes=4)
+                    for j in range(len(jubileu_hands.TEMPLATES))
+                ),
+                *(
+                    _play(
+                        "quatrilho",
+                        players,
+                        _rotating(quatrilho_hands.render, quatrilho_hands.TEMPLATES, players, j),
+                        minutes=4,
+                    )
+                    for players in (five, five[:4])
+                    for j in range(len(quatrilho_hands.TEMPLATES))
+                ),
+                *(
+                    _play("samba", samba_hands.PLAYERS, _samba(j), minutes=12)
+                    for j in range(len(samba_hands.TEMPLATES))
+                ),
             ]
     finally:
         dispose(app)
@@ -208,14 +239,73 @@ def prototypes(workdir: Path) -> list[Proto]:
 
 
 FIRST_NAMES = (
-    "Ana", "Bia", "Caio", "Dani", "Edu", "Fabi", "Gabi", "Hugo", "Iara", "João", "Kaio", "Lia", "Malu", "Nina", "Otávio",
-    "Paulo", "Quim", "Rafa", "Sara", "Téo", "Ugo", "Vivi", "Wagner", "Xande", "Yara", "Zeca", "Bruno", "Carla", "Diego",
-    "Elisa", "Flávia", "Guto", "Helena", "Igor", "Júlia", "Léo", "Marta", "Nando", "Olga", "Pedro",
+    "Ana",
+    "Bia",
+    "Caio",
+    "Dani",
+    "Edu",
+    "Fabi",
+    "Gabi",
+    "Hugo",
+    "Iara",
+    "João",
+    "Kaio",
+    "Lia",
+    "Malu",
+    "Nina",
+    "Otávio",
+    "Paulo",
+    "Quim",
+    "Rafa",
+    "Sara",
+    "Téo",
+    "Ugo",
+    "Vivi",
+    "Wagner",
+    "Xande",
+    "Yara",
+    "Zeca",
+    "Bruno",
+    "Carla",
+    "Diego",
+    "Elisa",
+    "Flávia",
+    "Guto",
+    "Helena",
+    "Igor",
+    "Júlia",
+    "Léo",
+    "Marta",
+    "Nando",
+    "Olga",
+    "Pedro",
 )
 LAST_NAMES = (
-    "Silva", "Souza", "Costa", "Santos", "Oliveira", "Pereira", "Lima", "Carvalho", "Ferreira", "Rodrigues", "Almeida",
-    "Nascimento", "Araújo", "Melo", "Barbosa", "Ribeiro", "Martins", "Rocha", "Gomes", "Teixeira", "Correia", "Cardoso",
-    "Moura", "Dias", "Cavalcanti",
+    "Silva",
+    "Souza",
+    "Costa",
+    "Santos",
+    "Oliveira",
+    "Pereira",
+    "Lima",
+    "Carvalho",
+    "Ferreira",
+    "Rodrigues",
+    "Almeida",
+    "Nascimento",
+    "Araújo",
+    "Melo",
+    "Barbosa",
+    "Ribeiro",
+    "Martins",
+    "Rocha",
+    "Gomes",
+    "Teixeira",
+    "Correia",
+    "Cardoso",
+    "Moura",
+    "Dias",
+    "Cavalcanti",
 )
 
 
@@ -244,11 +334,15 @@ def _draw(rng: random.Random, count: int) -> tuple[int, ...]:
 
 def _evening(rng: random.Random, day: date) -> datetime:
     """A table opened between 19:00 and 23:00 (club time) on ``day``, as UTC."""
-    local = datetime.combine(day, clock(19), tzinfo=ZONE) + timedelta(minutes=rng.randrange(240), seconds=rng.randrange(60))
-    return local.astimezone(timezone.utc)
+    local = datetime.combine(day, clock(19), tzinfo=ZONE) + timedelta(
+        minutes=rng.randrange(240), seconds=rng.randrange(60)
+    )
+    return local.astimezone(UTC)
 
 
-def plan(protos: Sequence[Proto], total: int, rng: random.Random, *, first: date, days: int, game: str | None = None) -> list[Planned]:
+def plan(
+    protos: Sequence[Proto], total: int, rng: random.Random, *, first: date, days: int, game: str | None = None
+) -> list[Planned]:
     """Tables until ``total`` hands: by table, 45% Jubileu, 40% Quatrilho (half at five), 15%
     Samba; 20-60 hands a table (a Samba match to its end, or a quarter of them cut short)."""
     pools = {
@@ -257,8 +351,13 @@ def plan(protos: Sequence[Proto], total: int, rng: random.Random, *, first: date
         "quatrilho4": [p for p in protos if p.game == "quatrilho" and p.players == 4],
         "samba": [p for p in protos if p.game == "samba"],
     }
-    kinds, weights = zip(*[(k, w) for k, w in (("jubileu", 45), ("quatrilho5", 20), ("quatrilho4", 20), ("samba", 15))
-                           if game is None or k.startswith(game)])
+    kinds, weights = zip(
+        *[
+            (k, w)
+            for k, w in (("jubileu", 45), ("quatrilho5", 20), ("quatrilho4", 20), ("samba", 15))
+            if game is None or k.startswith(game)
+        ]
+    )
     out: list[Planned] = []
     left = total
     while left > 0:
@@ -270,7 +369,9 @@ def plan(protos: Sequence[Proto], total: int, rng: random.Random, *, first: date
             count = rng.randint(20, most)
         count = min(count, left)
         left -= count
-        out.append(Planned(_evening(rng, first + timedelta(days=rng.randrange(days))), proto, count, _draw(rng, proto.players)))
+        out.append(
+            Planned(_evening(rng, first + timedelta(days=rng.randrange(days))), proto, count, _draw(rng, proto.players))
+        )
     out.sort(key=lambda p: p.at)
     return out
 
@@ -281,10 +382,36 @@ def plan(protos: Sequence[Proto], total: int, rng: random.Random, *, first: date
 COLUMNS = {
     "member": ("id", "name", "name_key", "pix_key", "pix_city", "merged_into", "created_at"),
     "season": ("id", "name", "starts_on", "ends_on"),
-    "game_table": ("id", "game", "name", "options", "locale", "scorer_token_hash", "first_dealer", "created_at",
-                   "finished_at", "state", "last_round_from", "follows", "version", "two_key", "ends_at"),
+    "game_table": (
+        "id",
+        "game",
+        "name",
+        "options",
+        "locale",
+        "scorer_token_hash",
+        "first_dealer",
+        "created_at",
+        "finished_at",
+        "state",
+        "last_round_from",
+        "follows",
+        "version",
+        "two_key",
+        "ends_at",
+    ),
     "seat": ("id", "table_id", "position", "name", "team", "member_id", "net", "played", "won"),
-    "hand": ("id", "table_id", "number", "record", "result", "created_at", "created_by", "position", "dealer", "next_dealer"),
+    "hand": (
+        "id",
+        "table_id",
+        "number",
+        "record",
+        "result",
+        "created_at",
+        "created_by",
+        "position",
+        "dealer",
+        "next_dealer",
+    ),
     "hand_delta": ("id", "hand_id", "seat", "amount"),
 }
 
@@ -304,7 +431,7 @@ class Writer:
     def stamp(self, moment: datetime | None) -> Any:
         if moment is None or self.postgresql:
             return moment
-        return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+        return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
     def day(self, value: date) -> Any:
         return value if self.postgresql else value.isoformat()
@@ -317,7 +444,9 @@ class Writer:
                 for row in rows:
                     copy.write_row(row)
         else:
-            cursor.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows)
+            cursor.executemany(
+                f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows
+            )
         cursor.close()
 
     def commit(self) -> None:
@@ -329,7 +458,9 @@ class Writer:
         if self.postgresql:
             cursor = self.connection.cursor()
             for table in ("member", "season", "seat", "hand", "hand_delta"):
-                cursor.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT coalesce(max(id), 0) + 1 FROM {table}), false)")
+                cursor.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT coalesce(max(id), 0) + 1 FROM {table}), false)"
+                )
             self.connection.commit()
             driver = self.connection.driver_connection
             assert driver is not None
@@ -358,7 +489,9 @@ class Ids:
         return cls(*(t + 1 for t in top))
 
 
-def write_tables(writer: Writer, planned: Sequence[Planned], names: Sequence[str], ids: Ids, rng: random.Random, *, closed: bool) -> int:
+def write_tables(
+    writer: Writer, planned: Sequence[Planned], names: Sequence[str], ids: Ids, rng: random.Random, *, closed: bool
+) -> int:
     """Insert the planned tables with their seats, hands and deltas; answers the hands written.
     ``closed``: the tables were closed after their last hand (past evenings), else still open."""
     quoted = [json.dumps(n) for n in names]  # as a name appears inside JSON text
@@ -383,19 +516,44 @@ def write_tables(writer: Writer, planned: Sequence[Planned], names: Sequence[str
         last = proto.hands[count - 1]
         step = timedelta(minutes=proto.minutes)
         ended = table.at + step * count + timedelta(minutes=5)
-        tables.append((
-            table_id, proto.game, f"Mesa {number}", proto.options, "pt_BR", token_hash, proto.first_dealer,
-            writer.stamp(table.at), writer.stamp(ended) if closed else None, last.state.format(*json_names), None, None, count, False, None,
-        ))
+        tables.append(
+            (
+                table_id,
+                proto.game,
+                f"Mesa {number}",
+                proto.options,
+                "pt_BR",
+                token_hash,
+                proto.first_dealer,
+                writer.stamp(table.at),
+                writer.stamp(ended) if closed else None,
+                last.state.format(*json_names),
+                None,
+                None,
+                count,
+                False,
+                None,
+            )
+        )
         for position, (member, (net, played, won)) in enumerate(zip(table.members, last.seats)):
             seats.append((ids.seat, table_id, position, who[position], proto.teams[position], member, net, played, won))
             ids.seat += 1
         for k in range(count):
             hand = proto.hands[k]
-            hands.append((
-                ids.hand, table_id, k + 1, hand.record.format(*json_names), hand.result.format(*json_names),
-                writer.stamp(table.at + step * k), "scorer", k + 1, who[hand.dealer], who[hand.next_dealer],
-            ))
+            hands.append(
+                (
+                    ids.hand,
+                    table_id,
+                    k + 1,
+                    hand.record.format(*json_names),
+                    hand.result.format(*json_names),
+                    writer.stamp(table.at + step * k),
+                    "scorer",
+                    k + 1,
+                    who[hand.dealer],
+                    who[hand.next_dealer],
+                )
+            )
             for seat, amount in hand.deltas:
                 deltas.append((ids.delta, ids.hand, seat, amount))
                 ids.delta += 1
@@ -410,8 +568,14 @@ def write_tables(writer: Writer, planned: Sequence[Planned], names: Sequence[str
 def seasons(first: date) -> list[tuple[str, date, date]]:
     """The whole year, and its four quarters."""
     year = first.year
-    quarters = [(f"{year} T{q + 1}", date(year, 3 * q + 1, 1), date(year + (q == 3), (3 * q + 3) % 12 + 1, 1) - timedelta(days=1))
-                for q in range(4)]
+    quarters = [
+        (
+            f"{year} T{q + 1}",
+            date(year, 3 * q + 1, 1),
+            date(year + (q == 3), (3 * q + 3) % 12 + 1, 1) - timedelta(days=1),
+        )
+        for q in range(4)
+    ]
     return [(str(year), date(year, 1, 1), date(year, 12, 31)), *quarters]
 
 
@@ -422,14 +586,19 @@ def generate(app: Flask, protos: Sequence[Proto], total: int, *, seed: int = 6) 
     names = member_names()
     first = date(YEAR, 1, 1)
     writer = Writer(app)
-    joined = writer.stamp(datetime(YEAR - 1, 12, 1, tzinfo=timezone.utc))
+    joined = writer.stamp(datetime(YEAR - 1, 12, 1, tzinfo=UTC))
     writer.rows("member", [(i, n, n.casefold(), "", "", None, joined) for i, n in enumerate(names, 1)])
     writer.rows("season", [(i, n, writer.day(a), writer.day(b)) for i, (n, a, b) in enumerate(seasons(first), 1)])
     planned = plan(protos, total, rng, first=first, days=365)
     written = write_tables(writer, planned, names, Ids(), rng, closed=True)
     inserted = time.perf_counter() - started
     writer.finish()
-    return {"hands": written, "tables": len(planned), "seconds": time.perf_counter() - started, "insert_seconds": inserted}
+    return {
+        "hands": written,
+        "tables": len(planned),
+        "seconds": time.perf_counter() - started,
+        "insert_seconds": inserted,
+    }
 
 
 def append(app: Flask, protos: Sequence[Proto], game: str, total: int) -> int:
@@ -459,12 +628,16 @@ def check(app: Flask) -> str:
         for table in tables:
             assert ledger.rebuild_state(table) == table.state, f"table {table.id}: state differs from its hands"
             for seat in table.seats:
-                assert seat.net == table.state["balances"][seat.name] and seat.played == table.state["played"][seat.name], seat
+                assert (
+                    seat.net == table.state["balances"][seat.name] and seat.played == table.state["played"][seat.name]
+                ), seat
         compared = 0
         for game in GAMES:
             for season in [None, *league.seasons()]:
                 fast = league.standings(game, season)
-                assert fast == league.standings_from_hands(game, season), f"{game} {season and season.name}: standings differ"
+                assert fast == league.standings_from_hands(game, season), (
+                    f"{game} {season and season.name}: standings differ"
+                )
                 compared += len(fast)
     return f"{len(tables)} tables' states rebuilt from their hands, {compared} standings rows equal from seats and from hands"
 
@@ -533,8 +706,16 @@ def _once(call: Callable[[], Any]) -> dict[str, float]:
         thread.join()
     done = time.perf_counter() - started
     peak = _status_mb("VmHWM")
-    return {"median": seconds, "p95": seconds, "max": seconds, "runs": 1, "rss_mb": peak, "rss_grew_mb": peak - rss_before,
-            "background": len(behind), "background_s": done if behind else 0.0}
+    return {
+        "median": seconds,
+        "p95": seconds,
+        "max": seconds,
+        "runs": 1,
+        "rss_mb": peak,
+        "rss_grew_mb": peak - rss_before,
+        "background": len(behind),
+        "background_s": done if behind else 0.0,
+    }
 
 
 def measure_standings(url: str, instance: Path) -> dict[str, Any]:
@@ -557,24 +738,42 @@ def measure_standings(url: str, instance: Path) -> dict[str, Any]:
             for label, season_id in chosen:
                 season = league.get_season(season_id)
                 rows = league.standings(game, season)  # warm: statement cache, pages in memory
-                figures.append({"what": "league.standings()", "game": game, "season": label, "rows": len(rows),
-                                **_measure(lambda: league.standings(game, season))})
+                figures.append(
+                    {
+                        "what": "league.standings()",
+                        "game": game,
+                        "season": label,
+                        "rows": len(rows),
+                        **_measure(lambda game=game, season=season: league.standings(game, season)),
+                    }
+                )
         if not page:
             continue
         client = app.test_client()
         paths = {label: _path(app, game, season_id) for label, season_id in chosen}
         first = paths[str(YEAR)]
-        figures.append({"what": FIRST_GET, "game": game, "season": str(YEAR),
-                        **_get(client, first, once=True)})
+        figures.append({"what": FIRST_GET, "game": game, "season": str(YEAR), **_get(client, first, once=True)})
         for label, path in paths.items():
             figures.append({"what": "GET", "game": game, "season": label, **_get(client, path)})
         added = append(app, protos, game, MAX_TABLE_HANDS // 2)
-        figures.append({"what": f"GET after {added} new hands", "game": game, "season": str(YEAR),
-                        **_get(client, first, once=True)})
+        figures.append(
+            {
+                "what": f"GET after {added} new hands",
+                "game": game,
+                "season": str(YEAR),
+                **_get(client, first, once=True),
+            }
+        )
         if game == GAMES[0]:  # the same rebuild as the first GET's: once is enough to show it
             void_latest(app, game)
-            figures.append({"what": "GET after a void (ratings to rebuild)", "game": game, "season": str(YEAR),
-                            **_get(client, first, once=True)})
+            figures.append(
+                {
+                    "what": "GET after a void (ratings to rebuild)",
+                    "game": game,
+                    "season": str(YEAR),
+                    **_get(client, first, once=True),
+                }
+            )
     answer = {"page": page, "figures": figures, "rss_mb": _status_mb("VmHWM")}
     dispose(app)
     return answer
@@ -587,7 +786,9 @@ def void_latest(app: Flask, game: str) -> None:
     from referee.models import Table
 
     with app.app_context():
-        table = db.session.scalars(select(Table).where(Table.game == game).order_by(Table.created_at.desc()).limit(1)).one()
+        table = db.session.scalars(
+            select(Table).where(Table.game == game).order_by(Table.created_at.desc()).limit(1)
+        ).one()
         ledger.void_hand(table, int(table.state["next_number"]) - 1, owner=True, reason="bench", actor=ledger.BY_SCORER)
 
 
@@ -632,7 +833,10 @@ def _child(mode: str, url: str, workdir: Path, *extra: str) -> dict[str, Any] | 
     """Run one measurement in a fresh interpreter; its last stdout line is the JSON answer."""
     proc = subprocess.run(
         [sys.executable, "-m", "tests.bench.bench_league", mode, url, str(workdir / f"instance-{mode}"), *extra],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
     )
     if proc.returncode != 0:
         print(f"  {mode} {' '.join(extra)} failed ({proc.returncode}):\n{proc.stderr[-3000:]}", flush=True)
@@ -669,8 +873,17 @@ def fresh_database(backend_url: str | None, workdir: Path, label: str) -> Iterat
     import psycopg
 
     base = make_url(backend_url)
-    params: dict[str, Any] = {k: v for k, v in {"host": base.host, "port": base.port, "user": base.username,
-                                "password": base.password, "dbname": base.database}.items() if v is not None}
+    params: dict[str, Any] = {
+        k: v
+        for k, v in {
+            "host": base.host,
+            "port": base.port,
+            "user": base.username,
+            "password": base.password,
+            "dbname": base.database,
+        }.items()
+        if v is not None
+    }
     name = f"bench_league_{label}_{secrets.token_hex(4)}"
     with psycopg.connect(autocommit=True, **params) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
@@ -724,11 +937,18 @@ def _balances(rng: random.Random, players: int, kind: str) -> dict[str, int]:
 def bench_settle() -> None:
     from referee.rules.settle import EXACT_LIMIT, fewest_transfers
 
-    print(f"  settle-up: fewest_transfers on {SETTLE_RUNS} random zero-sum balances per case "
-          f"(exact up to {EXACT_LIMIT} non-zero players, greedy beyond)", flush=True)
+    print(
+        f"  settle-up: fewest_transfers on {SETTLE_RUNS} random zero-sum balances per case "
+        f"(exact up to {EXACT_LIMIT} non-zero players, greedy beyond)",
+        flush=True,
+    )
     rng = random.Random(20)
-    for players, kind, runs in ((EXACT_LIMIT, "groups", SETTLE_RUNS), (EXACT_LIMIT, "random", SETTLE_RUNS),
-                                (EXACT_LIMIT + 1, "groups", SETTLE_RUNS), (50, "random", SETTLE_RUNS)):
+    for players, kind, runs in (
+        (EXACT_LIMIT, "groups", SETTLE_RUNS),
+        (EXACT_LIMIT, "random", SETTLE_RUNS),
+        (EXACT_LIMIT + 1, "groups", SETTLE_RUNS),
+        (50, "random", SETTLE_RUNS),
+    ):
         times, transfers = [], []
         budget = time.perf_counter() + SETTLE_BUDGET_S  # a slow exact search must not hold the whole bench
         for _ in range(runs):
@@ -756,8 +976,14 @@ def bench_settle() -> None:
 def _growth(label: str, points: Sequence[tuple[int, float]]) -> None:
     """Cost per hand at each size, and the verdict over the whole range: the cost may grow at
     most as fast as the hands (25% slack; a step between two sizes is noisier than the span)."""
-    print(f"    {label}: " + ", ".join(f"{hands:,} hands {1000 * seconds:,.1f} ms ({1e6 * seconds / hands:.2f} µs/hand)"
-                                      for hands, seconds in points), flush=True)
+    print(
+        f"    {label}: "
+        + ", ".join(
+            f"{hands:,} hands {1000 * seconds:,.1f} ms ({1e6 * seconds / hands:.2f} µs/hand)"
+            for hands, seconds in points
+        ),
+        flush=True,
+    )
     if len(points) > 1:
         (low, first), (high, last) = points[0], points[-1]
         grew, more = last / first if first else float("inf"), high / low
@@ -772,7 +998,9 @@ def _memory(label: str, f: dict[str, Any]) -> None:
 
 def _print_standings(answer: dict[str, Any]) -> None:
     if not answer["page"]:
-        print("    the standings page (endpoint league.standings) is not there yet: league.standings() alone", flush=True)
+        print(
+            "    the standings page (endpoint league.standings) is not there yet: league.standings() alone", flush=True
+        )
     for f in answer["figures"]:
         extra = f" (HTTP {f['status']}, {f['bytes']:,} bytes)" if "status" in f else f" ({f['rows']} rows)"
         print(f"    {f['what']} {f['game']} {f['season']}{extra}, {f['runs']} run(s):", flush=True)
@@ -783,8 +1011,11 @@ def _print_standings(answer: dict[str, Any]) -> None:
         if "traced_mb" in f:
             figure("  tracemalloc peak", f["traced_mb"], "MB", "", None)
         if f.get("background"):
-            print(f"      the page left {f['background']} thread(s) running (a ratings rebuild it does not wait for): "
-                  f"done {f['background_s']:.1f} s after the request began", flush=True)
+            print(
+                f"      the page left {f['background']} thread(s) running (a ratings rebuild it does not wait for): "
+                f"done {f['background_s']:.1f} s after the request began",
+                flush=True,
+            )
         _memory("  peak RSS", f)
     figure("standings process: peak RSS", answer["rss_mb"], "MB", "", None)
 
@@ -805,10 +1036,17 @@ def run_size(backend_url: str | None, workdir: Path, protos: Sequence[Proto], to
         made = generate(app, protos, total)
         size = database_size(app)
         dispose(app)
-        print(f"  [{total:,} hands] generated {made['hands']:,} hands at {made['tables']:,} tables for {MEMBERS:,} members "
-              f"in {made['seconds']:.1f} s ({made['hands'] / made['seconds']:,.0f} hands/s); database {size:,.0f} MB", flush=True)
+        print(
+            f"  [{total:,} hands] generated {made['hands']:,} hands at {made['tables']:,} tables for {MEMBERS:,} members "
+            f"in {made['seconds']:.1f} s ({made['hands'] / made['seconds']:,.0f} hands/s); database {size:,.0f} MB",
+            flush=True,
+        )
         load()
-        out: dict[str, Any] = {"hands": made["hands"], "standings": _child("measure-standings", url, workdir), "ratings": []}
+        out: dict[str, Any] = {
+            "hands": made["hands"],
+            "standings": _child("measure-standings", url, workdir),
+            "ratings": [],
+        }
         if out["standings"]:
             _print_standings(out["standings"])
         why = ratings_available()
@@ -828,15 +1066,21 @@ def main() -> None:
     backend = "PostgreSQL" if backend_url else "SQLite (a temp file, WAL)"
     if backend_url is None:
         bench_settle()
-    print(f"  league on {backend}: {MEMBERS:,} members, sizes {', '.join(f'{n:,}' for n in SIZES)} hands, "
-          f"{RUNS} warm runs per figure", flush=True)
+    print(
+        f"  league on {backend}: {MEMBERS:,} members, sizes {', '.join(f'{n:,}' for n in SIZES)} hands, "
+        f"{RUNS} warm runs per figure",
+        flush=True,
+    )
     if backend_url is None:
         print("  (the PostgreSQL half runs under pg_virtualenv: `make bench-pg`)", flush=True)
     workdir = Path(tempfile.mkdtemp(prefix="referee-bench-league-"))
     try:
         started = time.perf_counter()
         protos = prototypes(workdir)
-        print(f"  {len(protos)} prototype tables played through the ledger in {time.perf_counter() - started:.1f} s", flush=True)
+        print(
+            f"  {len(protos)} prototype tables played through the ledger in {time.perf_counter() - started:.1f} s",
+            flush=True,
+        )
         with fresh_database(backend_url, workdir, "check") as url:
             app = make_app(url, workdir / "instance")
             generate(app, protos, CHECK_HANDS)
@@ -848,12 +1092,19 @@ def main() -> None:
         for game in GAMES:
             for what in ("league.standings()", "GET", FIRST_GET):
                 for season in (str(YEAR), f"{YEAR} T4"):
-                    points = [(r["hands"], f["median"]) for r in results if r["standings"] for f in r["standings"]["figures"]
-                              if (f["what"], f["game"], f["season"]) == (what, game, season)]
+                    points = [
+                        (r["hands"], f["median"])
+                        for r in results
+                        if r["standings"]
+                        for f in r["standings"]["figures"]
+                        if (f["what"], f["game"], f["season"]) == (what, game, season)
+                    ]
                     if points:
                         _growth(f"standings {what} {game} {season} (median)", points)
         for game in GAMES:
-            points = [(x["hands"], x["recompute"]["median"]) for r in results for x in r["ratings"] if x["game"] == game]
+            points = [
+                (x["hands"], x["recompute"]["median"]) for r in results for x in r["ratings"] if x["game"] == game
+            ]
             if points:
                 _growth(f"ratings.recompute {game} (its own hands)", points)
     finally:

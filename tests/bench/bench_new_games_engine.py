@@ -20,8 +20,16 @@ BETS = {p: {"horse": h, "amount": 1} for p, h in zip(P4, ["copas", "ouros", "esp
 KOZIRI = {"dealer": "Bia", "dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros"}
 #: the rule text's betting (20, 22, 27, called), a tie (an equal bet closes) and a hand everybody drops.
 INJUN = {
-    "text": {"dealer": "Dani", "actions": [["Ana", {"bet": 20}], ["Bia", {"bet": 22}], ["Caio", {"bet": 27}], ["Dani", {"bet": 27}]], "cards": {"Ana": "K", "Bia": "5", "Caio": "Q", "Dani": "3"}},
-    "tie": {"dealer": "Dani", "actions": [["Ana", {"bet": 2}], ["Bia", {"bet": 2}]], "cards": {"Ana": "A", "Bia": "A", "Caio": "K", "Dani": "Q"}},
+    "text": {
+        "dealer": "Dani",
+        "actions": [["Ana", {"bet": 20}], ["Bia", {"bet": 22}], ["Caio", {"bet": 27}], ["Dani", {"bet": 27}]],
+        "cards": {"Ana": "K", "Bia": "5", "Caio": "Q", "Dani": "3"},
+    },
+    "tie": {
+        "dealer": "Dani",
+        "actions": [["Ana", {"bet": 2}], ["Bia", {"bet": 2}]],
+        "cards": {"Ana": "A", "Bia": "A", "Caio": "K", "Dani": "Q"},
+    },
     "all drop": {"dealer": "Dani", "actions": [["Ana", "drop"], ["Bia", "drop"], ["Caio", "drop"]]},
 }
 DERBY = {
@@ -29,12 +37,21 @@ DERBY = {
     "tie-break": {"dealer": "Dani", "pingo": 1, "bets": BETS, "cards": cards(*BOTH_PAUS, "9♥ 9♠")},
 }
 GAMES = {
-    "koziri": (P2, {"won by the dealer": {**KOZIRI, "winner": "Bia"}, "won by the opponent": {**KOZIRI, "winner": "Ana"}}),
+    "koziri": (
+        P2,
+        {"won by the dealer": {**KOZIRI, "winner": "Bia"}, "won by the opponent": {**KOZIRI, "winner": "Ana"}},
+    ),
     "injun": (P4, INJUN),
     "kentucky_derby": (P4, DERBY),
     "lift_smoke": (P4, {"hand": {"dealer": "Dani", "ante": 1, "winner": "Bia", "out_order": ["Caio", "Ana", "Dani"]}}),
     "el_gato": (P4, {"hand": {"dealer": "Dani", "loser": "Caio"}}),
-    "relogio": (("Ana",), {"relogio": {"dealer": "Ana", "game": "relogio", "won": True}, "real": {"dealer": "Ana", "game": "relogio_real", "sequences": 3}}),
+    "relogio": (
+        ("Ana",),
+        {
+            "relogio": {"dealer": "Ana", "game": "relogio", "won": True},
+            "real": {"dealer": "Ana", "game": "relogio_real", "sequences": 3},
+        },
+    ),
     "cachorro": (("Ana",), {"cachorro": {"dealer": "Ana", "game": "cachorro", "won": True, "round": 2}}),
 }
 

@@ -53,12 +53,18 @@ def main() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="referee-bench-page-"))
     try:
         with referee_server(workdir) as server:
-            status, table = post_json(server.base, "/api/v1/tables", {"game": "jubileu", "players": list(PLAYERS), "name": "Sexta no clube"})
+            status, table = post_json(
+                server.base, "/api/v1/tables", {"game": "jubileu", "players": list(PLAYERS), "name": "Sexta no clube"}
+            )
             if status != 201:
                 raise RuntimeError(f"POST /api/v1/tables answered {status}: {table}")
             for k in range(HANDS):
-                status, answer = post_json(server.base, f"/api/v1/tables/{table['id']}/hands", record(PLAYERS, k),
-                                           {"Authorization": f"Bearer {table['token']}"})
+                status, answer = post_json(
+                    server.base,
+                    f"/api/v1/tables/{table['id']}/hands",
+                    record(PLAYERS, k),
+                    {"Authorization": f"Bearer {table['token']}"},
+                )
                 if status != 201:
                     raise RuntimeError(f"POST hand {k + 1} answered {status}: {answer}")
             jar = http.cookiejar.CookieJar()
@@ -67,12 +73,17 @@ def main() -> None:
             page_url = f"{server.base}/t/{table['id']}"
             html = opener.open(page_url, timeout=10).read()
             # become the scorer on this "phone" (the claim form), so the page is the scorer's view
-            match = re.search(rb'name="csrf_token" value="([^"]+)"', html) or re.search(rb'name="csrf-token" content="([^"]+)"', html)
+            match = re.search(rb'name="csrf_token" value="([^"]+)"', html) or re.search(
+                rb'name="csrf-token" content="([^"]+)"', html
+            )
             view = "visitor"
             if match:
                 form = urllib.parse.urlencode({"csrf_token": match.group(1).decode(), "token": table["token"]}).encode()
                 try:
-                    opener.open(urllib.request.Request(f"{page_url}/scorer", data=form, headers={"Referer": page_url}), timeout=10).read()
+                    opener.open(
+                        urllib.request.Request(f"{page_url}/scorer", data=form, headers={"Referer": page_url}),
+                        timeout=10,
+                    ).read()
                     html = opener.open(page_url, timeout=10).read()
                     view = "visitor (claim refused)" if b'class="claim"' in html else "scorer"
                 except urllib.error.HTTPError as exc:
@@ -112,7 +123,13 @@ def main() -> None:
     total_gz = sum(z for _, _, z in rows)
     total_wire = sum(w for w, _ in served.values())
     print(f"  {'total (' + str(len(rows)) + ' requests)':<58} {total_raw:>9,} {total_gz:>9,}   {total_wire:>7,} B")
-    figure("page weight /t/<id> + resources, gzip", total_gz / 1024, "KB", f"< {TARGET_KB:.0f} KB", total_gz / 1024 < TARGET_KB)
+    figure(
+        "page weight /t/<id> + resources, gzip",
+        total_gz / 1024,
+        "KB",
+        f"< {TARGET_KB:.0f} KB",
+        total_gz / 1024 < TARGET_KB,
+    )
 
 
 if __name__ == "__main__":

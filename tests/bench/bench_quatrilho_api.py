@@ -16,8 +16,10 @@ from .quatrilho_hands import PLAYERS, TEMPLATES, period, record
 
 def main() -> None:
     machine()
-    print(f"  load: {CLIENTS} clients, {SECONDS:.0f} s, one {len(PLAYERS)}-player Quatrilho table per client "
-          f"(the dealer sits out), {len(TEMPLATES)} kinds of hand in rotation")
+    print(
+        f"  load: {CLIENTS} clients, {SECONDS:.0f} s, one {len(PLAYERS)}-player Quatrilho table per client "
+        f"(the dealer sits out), {len(TEMPLATES)} kinds of hand in rotation"
+    )
     records = [record(PLAYERS, k) for k in range(period())]
     kinds = [TEMPLATES[k % len(TEMPLATES)][0] for k in range(len(records))]
     api_figures("quatrilho", PLAYERS, records, kinds)

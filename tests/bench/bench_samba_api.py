@@ -15,7 +15,9 @@ from .samba_hands import OPTIONS, PLAYERS, TEMPLATES, period, record
 
 def main() -> None:
     machine()
-    print(f"  load: {CLIENTS} clients, {SECONDS:.0f} s, one 4-player Samba table per client, {len(TEMPLATES)} kinds of hand")
+    print(
+        f"  load: {CLIENTS} clients, {SECONDS:.0f} s, one 4-player Samba table per client, {len(TEMPLATES)} kinds of hand"
+    )
     records = [record(k) for k in range(period())]
     kinds = [TEMPLATES[k % len(TEMPLATES)][0] for k in range(len(records))]
     api_figures("samba", PLAYERS, records, kinds, options=OPTIONS)

@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._common import HOST, WORKERS, figure, load, machine, new_table, post_json, referee_server
+from ._common import HOST, WORKERS, figure, load, machine, new_table, referee_server
 from .hands import PLAYERS, record
 
 TABLES = 5
@@ -211,24 +211,43 @@ def update_latencies(
     return latencies, missed
 
 
-def report(phase: str, label: str, scorers: list[ScorerLog], watchers: list[WatcherLog], window: tuple[float, float]) -> None:
+def report(
+    phase: str, label: str, scorers: list[ScorerLog], watchers: list[WatcherLog], window: tuple[float, float]
+) -> None:
     hands = [end - start for s in scorers for start, end, _v, p in s.hands if p == phase]
     seconds = window[1] - window[0]
     polls = [(st, en, status) for w in watchers for st, en, status in w.polls if window[0] <= en < window[1]]
     not_modified = sum(1 for _st, _en, status in polls if status == 304)
-    print(f"  [{label}] {len(hands)} hands in {seconds:.0f} s ({len(hands) / seconds:.1f}/s) by {len(scorers)} scorers; "
-          f"{len(polls)} polls by {len(watchers)} watchers", flush=True)
+    print(
+        f"  [{label}] {len(hands)} hands in {seconds:.0f} s ({len(hands) / seconds:.1f}/s) by {len(scorers)} scorers; "
+        f"{len(polls)} polls by {len(watchers)} watchers",
+        flush=True,
+    )
     for kind in ("seen", "redrawn"):
         values, missed = update_latencies(scorers, watchers, phase, kind)
         p50, p95, top = (percentile(values, 50), percentile(values, 95), max(values, default=float("nan")))
         figure(f"{label}: watchers' update, {kind}, p50", p50 * 1000, "ms", "", None)
-        figure(f"{label}: watchers' update, {kind}, p95", p95 * 1000, "ms", f"< {SEEN_TARGET_S * 1000:.0f} ms", p95 < SEEN_TARGET_S)
-        figure(f"{label}: watchers' update, {kind}, max", top * 1000, "ms", f"< {SEEN_TARGET_S * 1000:.0f} ms", top < SEEN_TARGET_S)
+        figure(
+            f"{label}: watchers' update, {kind}, p95",
+            p95 * 1000,
+            "ms",
+            f"< {SEEN_TARGET_S * 1000:.0f} ms",
+            p95 < SEEN_TARGET_S,
+        )
+        figure(
+            f"{label}: watchers' update, {kind}, max",
+            top * 1000,
+            "ms",
+            f"< {SEEN_TARGET_S * 1000:.0f} ms",
+            top < SEEN_TARGET_S,
+        )
         if missed:
             print(f"  [{label}] {missed} hand/watcher pairs never {kind} (before the watchers stopped)", flush=True)
     figure(f"{label}: hand POST p50 (being watched)", percentile(hands, 50) * 1000, "ms", "", None)
     p95 = percentile(hands, 95) * 1000
-    figure(f"{label}: hand POST p95 (being watched)", p95, "ms", f"< {HAND_P95_TARGET_MS:.0f} ms", p95 < HAND_P95_TARGET_MS)
+    figure(
+        f"{label}: hand POST p95 (being watched)", p95, "ms", f"< {HAND_P95_TARGET_MS:.0f} ms", p95 < HAND_P95_TARGET_MS
+    )
     figure(f"{label}: hand POST max", max(hands, default=float("nan")) * 1000, "ms", "", None)
     figure(f"{label}: polls/s", len(polls) / seconds, "req/s", "(track)", None)
     figure(f"{label}: polls answered 304", 100 * not_modified / max(1, len(polls)), "%", "(track)", None)
@@ -239,9 +258,12 @@ def report(phase: str, label: str, scorers: list[ScorerLog], watchers: list[Watc
 
 def main() -> None:
     machine()
-    print(f"  load: {TABLES} tables x (1 scorer + {WATCHERS_PER_TABLE} watchers polling every {POLL_EVERY} s); "
-          f"{WORKERS} sync workers; idle phase {IDLE_SECONDS:.0f} s, paced phase {PACED_SECONDS:.0f} s (a hand every {PACE:.0f} s per scorer), "
-          f"full-speed phase {FULL_SECONDS:.0f} s", flush=True)
+    print(
+        f"  load: {TABLES} tables x (1 scorer + {WATCHERS_PER_TABLE} watchers polling every {POLL_EVERY} s); "
+        f"{WORKERS} sync workers; idle phase {IDLE_SECONDS:.0f} s, paced phase {PACED_SECONDS:.0f} s (a hand every {PACE:.0f} s per scorer), "
+        f"full-speed phase {FULL_SECONDS:.0f} s",
+        flush=True,
+    )
     workdir = Path(tempfile.mkdtemp(prefix="referee-bench-watchers-"))
     try:
         with referee_server(workdir) as server:
@@ -255,14 +277,18 @@ def main() -> None:
             stop = threading.Event()
             start = time.perf_counter() + 0.2
             watchers = [WatcherLog(table_id) for table_id, _token in tables for _ in range(WATCHERS_PER_TABLE)]
-            threads = [threading.Thread(target=watcher, args=(server.port, w, start, stop), daemon=True) for w in watchers]
+            threads = [
+                threading.Thread(target=watcher, args=(server.port, w, start, stop), daemon=True) for w in watchers
+            ]
             # The watchers poll alone first (the idle phase), so each has a version and an ETag.
             scorers_from = start + POLL_EVERY + IDLE_SECONDS
             paced_until = scorers_from + PACED_SECONDS
             full_until = paced_until + FULL_SECONDS
             scorers = [ScorerLog(table_id) for table_id, _token in tables]
             threads += [
-                threading.Thread(target=scorer, args=(server.port, s, token, scorers_from, paced_until, full_until), daemon=True)
+                threading.Thread(
+                    target=scorer, args=(server.port, s, token, scorers_from, paced_until, full_until), daemon=True
+                )
                 for s, (_table_id, token) in zip(scorers, tables)
             ]
             cpu0 = time.process_time()
@@ -273,7 +299,9 @@ def main() -> None:
             for thread in threads:
                 thread.join(30)
             client_cpu = time.process_time() - cpu0
-            versions = {t: json.loads(exchange(server.port, "GET", f"/t/{t}/version").body)["version"] for t, _tok in tables}
+            versions = {
+                t: json.loads(exchange(server.port, "GET", f"/t/{t}/version").body)["version"] for t, _tok in tables
+            }
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -290,7 +318,13 @@ def main() -> None:
     idle = [(st, en, status) for w in watchers for st, en, status in w.polls if start + POLL_EVERY <= en < scorers_from]
     print(f"  [idle] {len(idle)} polls by {len(watchers)} watchers in {IDLE_SECONDS:.0f} s, no hand", flush=True)
     figure("idle: polls/s", len(idle) / IDLE_SECONDS, "req/s", "(track)", None)
-    figure("idle: polls answered 304", 100 * sum(1 for *_t, status in idle if status == 304) / max(1, len(idle)), "%", "(track)", None)
+    figure(
+        "idle: polls answered 304",
+        100 * sum(1 for *_t, status in idle if status == 304) / max(1, len(idle)),
+        "%",
+        "(track)",
+        None,
+    )
     figure("idle: poll latency p50", percentile([en - st for st, en, _s in idle], 50) * 1000, "ms", "", None)
     figure("idle: poll latency p95", percentile([en - st for st, en, _s in idle], 95) * 1000, "ms", "", None)
     report("paced", "paced", scorers, watchers, (scorers_from, paced_until))

@@ -40,8 +40,12 @@ def api_figures(
         refused record would turn the load run into an error count, not a latency figure)."""
         table_id, token = new_table(base, -1)
         for k in range(2 * len(bodies)):
-            status, answer = post_json(base, f"/api/v1/tables/{table_id}/hands", json.loads(bodies[k % len(bodies)]),
-                                       {"Authorization": f"Bearer {token}"})
+            status, answer = post_json(
+                base,
+                f"/api/v1/tables/{table_id}/hands",
+                json.loads(bodies[k % len(bodies)]),
+                {"Authorization": f"Bearer {token}"},
+            )
             if status != 201:
                 raise RuntimeError(f"hand {k + 1} ({kinds[k % len(kinds)]}) answered {status}: {answer}")
 
@@ -66,5 +70,7 @@ def api_figures(
     windows = result.rate_by_window()
     peak = max(windows, default=0.0)
     if peak and windows[-1] < 0.7 * peak:
-        print(f"  [{game}] NOTE: throughput falls as tables grow ({peak:,.0f} -> {windows[-1]:,.0f} req/s):"
-              " the cost of a POST grows with the hands already at the table")
+        print(
+            f"  [{game}] NOTE: throughput falls as tables grow ({peak:,.0f} -> {windows[-1]:,.0f} req/s):"
+            " the cost of a POST grows with the hands already at the table"
+        )

@@ -16,45 +16,80 @@ PLAYERS = ("Ana", "Bia", "Caio", "Dani")
 
 # (name, template). Seats are ints; "auction" is [[seat, call], ...]; "tricks" is {seat: n}.
 TEMPLATES: tuple[tuple[str, dict[str, Any]], ...] = (
-    ("solo sete made, overtrick", {
-        "ultima": "copas",
-        "auction": [[0, "solo_sete"], [1, "passo"], [2, "passo"], [3, "passo"]],
-        "trump": "espadas", "tricks": {0: 8, 1: 2, 2: 2, 3: 1},
-    }),
-    ("jubileu partnership made", {
-        "ultima": "ouros",
-        "auction": [[0, "passo"], [1, "jubileu"], [2, "passo"], [3, "passo"]],
-        "trump": "copas", "called": "paus", "partner": 3, "tricks": {0: 3, 1: 4, 2: 2, 3: 4},
-    }),
-    ("all pass", {
-        "ultima": "paus",
-        "auction": [[0, "passo"], [1, "passo"], [2, "passo"], [3, "passo"]],
-    }),
-    ("meia miseria, 2 declarers", {
-        "ultima": "espadas",
-        "auction": [[0, "meia_miseria"], [1, "meia_miseria"], [2, "passo"], [3, "passo"]],
-        "tricks": {0: 1, 1: 2, 2: 5, 3: 5},
-    }),
-    ("contested solo nove failed", {
-        "ultima": "copas",
-        "auction": [[0, "solo_sete"], [1, "solo_oito"], [2, "passo"], [3, "passo"], [0, "solo_nove"], [1, "passo"]],
-        "trump": "ouros", "tricks": {0: 7, 1: 3, 2: 2, 3: 1},
-    }),
-    ("jogo obrigatorio, 3 aces", {
-        "ultima": "copas", "aces": {2: 3},
-        "auction": [[0, "solo_sete"], [1, "passo"], [2, "jogo_obrigatorio"], [3, "passo"], [0, "passo"]],
-        "trump": "espadas", "called": "paus", "partner": 1, "tricks": {0: 2, 1: 5, 2: 4, 3: 2},
-    }),
-    ("solo oito da ultima made", {
-        "ultima": "paus",
-        "auction": [[0, "passo"], [1, "passo"], [2, "solo_oito_da_ultima"], [3, "passo"]],
-        "tricks": {0: 2, 1: 1, 2: 9, 3: 1},
-    }),
-    ("jubileu da ultima failed", {
-        "ultima": "ouros",
-        "auction": [[0, "jubileu_da_ultima"], [1, "passo"], [2, "passo"], [3, "passo"]],
-        "called": "espadas", "partner": 2, "tricks": {0: 3, 1: 4, 2: 2, 3: 4},
-    }),
+    (
+        "solo sete made, overtrick",
+        {
+            "ultima": "copas",
+            "auction": [[0, "solo_sete"], [1, "passo"], [2, "passo"], [3, "passo"]],
+            "trump": "espadas",
+            "tricks": {0: 8, 1: 2, 2: 2, 3: 1},
+        },
+    ),
+    (
+        "jubileu partnership made",
+        {
+            "ultima": "ouros",
+            "auction": [[0, "passo"], [1, "jubileu"], [2, "passo"], [3, "passo"]],
+            "trump": "copas",
+            "called": "paus",
+            "partner": 3,
+            "tricks": {0: 3, 1: 4, 2: 2, 3: 4},
+        },
+    ),
+    (
+        "all pass",
+        {
+            "ultima": "paus",
+            "auction": [[0, "passo"], [1, "passo"], [2, "passo"], [3, "passo"]],
+        },
+    ),
+    (
+        "meia miseria, 2 declarers",
+        {
+            "ultima": "espadas",
+            "auction": [[0, "meia_miseria"], [1, "meia_miseria"], [2, "passo"], [3, "passo"]],
+            "tricks": {0: 1, 1: 2, 2: 5, 3: 5},
+        },
+    ),
+    (
+        "contested solo nove failed",
+        {
+            "ultima": "copas",
+            "auction": [[0, "solo_sete"], [1, "solo_oito"], [2, "passo"], [3, "passo"], [0, "solo_nove"], [1, "passo"]],
+            "trump": "ouros",
+            "tricks": {0: 7, 1: 3, 2: 2, 3: 1},
+        },
+    ),
+    (
+        "jogo obrigatorio, 3 aces",
+        {
+            "ultima": "copas",
+            "aces": {2: 3},
+            "auction": [[0, "solo_sete"], [1, "passo"], [2, "jogo_obrigatorio"], [3, "passo"], [0, "passo"]],
+            "trump": "espadas",
+            "called": "paus",
+            "partner": 1,
+            "tricks": {0: 2, 1: 5, 2: 4, 3: 2},
+        },
+    ),
+    (
+        "solo oito da ultima made",
+        {
+            "ultima": "paus",
+            "auction": [[0, "passo"], [1, "passo"], [2, "solo_oito_da_ultima"], [3, "passo"]],
+            "tricks": {0: 2, 1: 1, 2: 9, 3: 1},
+        },
+    ),
+    (
+        "jubileu da ultima failed",
+        {
+            "ultima": "ouros",
+            "auction": [[0, "jubileu_da_ultima"], [1, "passo"], [2, "passo"], [3, "passo"]],
+            "called": "espadas",
+            "partner": 2,
+            "tricks": {0: 3, 1: 4, 2: 2, 3: 4},
+        },
+    ),
 )
 
 

@@ -20,41 +20,92 @@ PLAYERS = ("Ana", "Bia", "Caio", "Dani", "Edu")
 # (name, template). Seats are ints 0-3 (order of play from the mão); "auction" is
 # [[seat, call], ...]; "figures"/"tricks" are {seat: n}.
 TEMPLATES: tuple[tuple[str, dict[str, Any]], ...] = (
-    ("chamada won, normal rate (with the É bom? auction)", {
-        "mode": "chamada", "declarer": 0, "called_card": {"rank": "3", "suit": "paus"}, "partner": 2,
-        "auction": [[0, "chamo"], [1, "e_bom"], [2, "e_bom"], [3, "e_bom"]],
-        "figures": {0: 13, 1: 6, 2: 9, 3: 7}, "tricks": {0: 3, 1: 2, 2: 3, 3: 2},
-    }),
-    ("chamada capote", {
-        "mode": "chamada", "declarer": 1, "called_card": {"rank": "1", "suit": "copas"}, "partner": 3,
-        "figures": {0: 0, 1: 23, 2: 0, 3: 12}, "tricks": {0: 0, 1: 6, 2: 0, 3: 4},
-    }),
-    ("chamada, losers took one trick", {
-        "mode": "chamada", "declarer": 0, "called_card": {"rank": "2", "suit": "espadas"}, "partner": 1,
-        "figures": {0: 20, 1: 13, 2: 2, 3: 0}, "tricks": {0: 5, 1: 4, 2: 1, 3: 0},
-    }),
-    ("chamada lost with a mancha", {
-        "mode": "chamada", "declarer": 0, "called_card": {"rank": "2", "suit": "ouros"}, "partner": 3,
-        "figures": {0: 5, 1: 13, 2: 9, 3: 8}, "tricks": {0: 2, 1: 3, 2: 3, 3: 2},
-    }),
-    ("solo preto natural won (with the auction)", {
-        "mode": "solo_preto", "declarer": 2,
-        "auction": [[0, "passo"], [1, "passo"], [2, "solo_preto_natural"], [3, "passo"]],
-        "figures": {0: 5, 1: 4, 2: 23, 3: 3}, "tricks": {0: 1, 1: 2, 2: 6, 3: 1},
-    }),
-    ("solo preto with a giver, lost", {
-        "mode": "solo_preto", "declarer": 1, "giver": 3,
-        "figures": {0: 10, 1: 14, 2: 8, 3: 3}, "tricks": {0: 3, 1: 4, 2: 2, 3: 1},
-    }),
-    ("solo branco lost", {
-        "mode": "solo_branco", "declarer": 3, "tricks": {3: 1},
-    }),
-    ("carreguete", {
-        "mode": "carreguete", "figures": {0: 12, 1: 11, 2: 5, 3: 7},
-    }),
-    ("a monte", {
-        "mode": "monte",
-    }),
+    (
+        "chamada won, normal rate (with the É bom? auction)",
+        {
+            "mode": "chamada",
+            "declarer": 0,
+            "called_card": {"rank": "3", "suit": "paus"},
+            "partner": 2,
+            "auction": [[0, "chamo"], [1, "e_bom"], [2, "e_bom"], [3, "e_bom"]],
+            "figures": {0: 13, 1: 6, 2: 9, 3: 7},
+            "tricks": {0: 3, 1: 2, 2: 3, 3: 2},
+        },
+    ),
+    (
+        "chamada capote",
+        {
+            "mode": "chamada",
+            "declarer": 1,
+            "called_card": {"rank": "1", "suit": "copas"},
+            "partner": 3,
+            "figures": {0: 0, 1: 23, 2: 0, 3: 12},
+            "tricks": {0: 0, 1: 6, 2: 0, 3: 4},
+        },
+    ),
+    (
+        "chamada, losers took one trick",
+        {
+            "mode": "chamada",
+            "declarer": 0,
+            "called_card": {"rank": "2", "suit": "espadas"},
+            "partner": 1,
+            "figures": {0: 20, 1: 13, 2: 2, 3: 0},
+            "tricks": {0: 5, 1: 4, 2: 1, 3: 0},
+        },
+    ),
+    (
+        "chamada lost with a mancha",
+        {
+            "mode": "chamada",
+            "declarer": 0,
+            "called_card": {"rank": "2", "suit": "ouros"},
+            "partner": 3,
+            "figures": {0: 5, 1: 13, 2: 9, 3: 8},
+            "tricks": {0: 2, 1: 3, 2: 3, 3: 2},
+        },
+    ),
+    (
+        "solo preto natural won (with the auction)",
+        {
+            "mode": "solo_preto",
+            "declarer": 2,
+            "auction": [[0, "passo"], [1, "passo"], [2, "solo_preto_natural"], [3, "passo"]],
+            "figures": {0: 5, 1: 4, 2: 23, 3: 3},
+            "tricks": {0: 1, 1: 2, 2: 6, 3: 1},
+        },
+    ),
+    (
+        "solo preto with a giver, lost",
+        {
+            "mode": "solo_preto",
+            "declarer": 1,
+            "giver": 3,
+            "figures": {0: 10, 1: 14, 2: 8, 3: 3},
+            "tricks": {0: 3, 1: 4, 2: 2, 3: 1},
+        },
+    ),
+    (
+        "solo branco lost",
+        {
+            "mode": "solo_branco",
+            "declarer": 3,
+            "tricks": {3: 1},
+        },
+    ),
+    (
+        "carreguete",
+        {
+            "mode": "carreguete",
+            "figures": {0: 12, 1: 11, 2: 5, 3: 7},
+        },
+    ),
+    (
+        "a monte",
+        {
+            "mode": "monte",
+        },
+    ),
 )
 
 
@@ -62,7 +113,13 @@ def render(template: dict[str, Any], players: tuple[str, ...], dealer: str) -> d
     """A template with seats replaced by names: seat 0 is the player after the dealer, and at
     five the dealer himself sits out (seats 0-3 are the four who play)."""
     return rotation.render(
-        template, players, dealer, playing=4, pairs=("auction",), maps=("figures", "tricks"), names=("declarer", "partner", "giver")
+        template,
+        players,
+        dealer,
+        playing=4,
+        pairs=("auction",),
+        maps=("figures", "tricks"),
+        names=("declarer", "partner", "giver"),
     )
 
 

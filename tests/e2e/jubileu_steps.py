@@ -16,12 +16,11 @@ from tests.e2e.steps import (  # noqa: F401 - re-exported: the Jubileu tests imp
     MINUS,
     action,
     balances,
-    confirm,
     dealer_shown,
     draft_of,
     hand_url,
-    preview_deltas,
     press,
+    preview_deltas,
     signed,
     tid_of,
 )

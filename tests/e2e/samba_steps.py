@@ -230,13 +230,18 @@ def check_hand(page: Page, *, tap: bool = False) -> None:
 
 def confirm_scores(page: Page) -> list[int]:
     """The confirm step's score of each team."""
-    return [number(t) for t in page.locator("section[aria-labelledby='confirm-h'] .team-score .team-line .balance").all_inner_texts()]
+    return [
+        number(t)
+        for t in page.locator("section[aria-labelledby='confirm-h'] .team-score .team-line .balance").all_inner_texts()
+    ]
 
 
 def confirm_lines(page: Page) -> list[list[int]]:
     """The confirm step's breakdown amounts, per team."""
     cards = page.locator("section[aria-labelledby='confirm-h'] .team-score")
-    return [[number(x) for x in cards.nth(i).locator(".why-list li b.num").all_inner_texts()] for i in range(cards.count())]
+    return [
+        [number(x) for x in cards.nth(i).locator(".why-list li b.num").all_inner_texts()] for i in range(cards.count())
+    ]
 
 
 def save_button(page: Page) -> Any:
@@ -260,7 +265,9 @@ def record_hand(
 ) -> list[int]:
     """Record a hand from the table page: fill the form, see the live score, check, compare the
     confirm step with the scores worked out here, confirm. Answers the expected scores."""
-    out_team = None if went_out == STOCK_RAN_OUT else next(i for i, t in enumerate(TEAMS) if PLAYERS[int(went_out)] in t)
+    out_team = (
+        None if went_out == STOCK_RAN_OUT else next(i for i, t in enumerate(TEAMS) if PLAYERS[int(went_out)] in t)
+    )
     want = [team.score(went_out=i == out_team) for i, team in enumerate(teams)]
     open_hand(page, tap=tap)
     for i, team in enumerate(teams):

@@ -63,7 +63,11 @@ def press(page: Page, value: str, *, tap: bool = False) -> None:
 
 def offered(page: Page, prefix: str) -> list[str]:
     """The action values the current step offers that start with ``prefix`` (e.g. "partner:")."""
-    return list(page.locator(f'section.step button[name="action"][value^="{prefix}"]').evaluate_all("bs => bs.map(b => b.value)"))
+    return list(
+        page.locator(f'section.step button[name="action"][value^="{prefix}"]').evaluate_all(
+            "bs => bs.map(b => b.value)"
+        )
+    )
 
 
 def create_table(
@@ -159,7 +163,9 @@ class Audit:
     """Screenshot + axe + no sideways scrolling for each page; failures are collected, not
     fatal, and reported together by :meth:`done`."""
 
-    def __init__(self, page: Any, axe_check: Callable[..., None], shot: Callable[..., Any], prefix: str = "a11y") -> None:
+    def __init__(
+        self, page: Any, axe_check: Callable[..., None], shot: Callable[..., Any], prefix: str = "a11y"
+    ) -> None:
         self.page, self.axe_check, self.shot, self.prefix = page, axe_check, shot, prefix
         self.problems: list[str] = []
         self.seen: list[str] = []
@@ -175,7 +181,9 @@ class Audit:
             self.problems.append(f"[{name}] {exc}")
         width = page.evaluate("document.documentElement.scrollWidth")
         if width > SCREEN_WIDTH:
-            self.problems.append(f"[{name}] {page.url}: the page is {width}px wide, wider than the {SCREEN_WIDTH}px screen")
+            self.problems.append(
+                f"[{name}] {page.url}: the page is {width}px wide, wider than the {SCREEN_WIDTH}px screen"
+            )
 
     def done(self) -> None:
         assert not self.problems, "\n\n".join(self.problems)

@@ -24,9 +24,16 @@ def audit(page, axe_check, shot) -> Audit:  # type: ignore[no-untyped-def]
 def _played_table(live_app) -> dict:  # type: ignore[no-untyped-def]
     """A Jubileu table with a money value and five hands, recorded through the API."""
     api = live_app.test_client()
-    table = api.post("/api/v1/tables", json={"game": "jubileu", "players": list(SEATS), "name": "Sexta", "options": {"chip_value": "0.50"}}).get_json()
+    table = api.post(
+        "/api/v1/tables",
+        json={"game": "jubileu", "players": list(SEATS), "name": "Sexta", "options": {"chip_value": "0.50"}},
+    ).get_json()
     for k in range(5):
-        response = api.post(f"/api/v1/tables/{table['id']}/hands", json=jubileu_hands.record(SEATS, k), headers={"Authorization": f"Bearer {table['token']}"})
+        response = api.post(
+            f"/api/v1/tables/{table['id']}/hands",
+            json=jubileu_hands.record(SEATS, k),
+            headers={"Authorization": f"Bearer {table['token']}"},
+        )
         assert response.status_code == 201, response.get_data(as_text=True)
     table["settlement"] = api.get(f"/api/v1/tables/{table['id']}/settlement").get_json()
     winner = max(table["settlement"]["balances"], key=lambda n: table["settlement"]["balances"][n])
@@ -51,7 +58,9 @@ CLAIM = """([tid, token]) => {
 }"""
 
 
-def test_close_a_table_settle_copy_the_summary_then_read_the_league(page, context, live_server, live_app, audit) -> None:  # type: ignore[no-untyped-def]
+def test_close_a_table_settle_copy_the_summary_then_read_the_league(
+    page, context, live_server, live_app, audit
+) -> None:  # type: ignore[no-untyped-def]
     base = live_server
     table = _played_table(live_app)
     tid = table["id"]
@@ -82,7 +91,9 @@ def test_close_a_table_settle_copy_the_summary_then_read_the_league(page, contex
     summary = page.locator("#summary-text").input_value()
     assert table["winner"] in summary.splitlines()[1]
     page.locator('[data-copy="#summary-text"]').click()
-    expect(page.locator('[data-copy="#summary-text"]')).to_have_text(page.locator('[data-copy="#summary-text"]').get_attribute("data-copied") or "")
+    expect(page.locator('[data-copy="#summary-text"]')).to_have_text(
+        page.locator('[data-copy="#summary-text"]').get_attribute("data-copied") or ""
+    )
     assert page.evaluate("navigator.clipboard.readText()") == summary
 
     # The table page says it is closed and offers no new hand.

@@ -63,10 +63,18 @@ def test_home_with_tables(page, live_server, axe_check, shot) -> None:
         with urllib.request.urlopen(request) as answer:
             return json.load(answer)
 
-    club = api("/api/v1/tables", {"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"], "name": "Sexta no clube"})
-    api(f"/api/v1/tables/{club['id']}/hands", {"ultima": "copas", "auction": [[p, "passo"] for p in ["Ana", "Bia", "Caio", "Dani"]]}, club["token"])
+    club = api(
+        "/api/v1/tables", {"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"], "name": "Sexta no clube"}
+    )
+    api(
+        f"/api/v1/tables/{club['id']}/hands",
+        {"ultima": "copas", "auction": [[p, "passo"] for p in ["Ana", "Bia", "Caio", "Dani"]]},
+        club["token"],
+    )
     kitchen = api("/api/v1/tables", {"game": "jubileu", "players": ["Edu", "Fábio", "Gabi", "Heloísa"]})
-    unseen = api("/api/v1/tables", {"game": "jubileu", "players": ["Xavier", "Yara", "Zeca", "Wanda"], "name": "Mesa alheia"})
+    unseen = api(
+        "/api/v1/tables", {"game": "jubileu", "players": ["Xavier", "Yara", "Zeca", "Wanda"], "name": "Mesa alheia"}
+    )
     for table in (kitchen, club):
         page.goto(f"{live_server}/w/{table['id']}")
     page.goto(live_server + "/")

@@ -12,7 +12,19 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.injun_steps import PLAYERS, create_table, offered, open_hand, pots, record_of, rows, tap_undo
-from tests.e2e.steps import Audit, balances, confirm, draft_of, engine_says, expected_for, go, hand_url, press, preview_deltas, stored_hands
+from tests.e2e.steps import (
+    Audit,
+    balances,
+    confirm,
+    draft_of,
+    engine_says,
+    expected_for,
+    go,
+    hand_url,
+    press,
+    preview_deltas,
+    stored_hands,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -34,7 +46,12 @@ def test_a_brag_hand_with_a_closed_pot_entered_by_tapping(page, live_server, liv
     # Ana bets first; with four players betting she may bet one chip, close or drop: no seeing.
     assert "Ana" in heading(page)
     assert offered(page) == ["act:0:bet", "act:0:close", "act:0:drop"]
-    assert rows(page) == [("Ana", "1", "is-in is-turn"), ("Bia", "1", "is-in"), ("Caio", "1", "is-in"), ("Dani", "1", "is-in")]
+    assert rows(page) == [
+        ("Ana", "1", "is-in is-turn"),
+        ("Bia", "1", "is-in"),
+        ("Caio", "1", "is-in"),
+        ("Dani", "1", "is-in"),
+    ]
     assert pots(page) == ["4"]
     press(page, "act:0:bet", tap=True)
     press(page, "act:1:bet", tap=True)
@@ -71,14 +88,23 @@ def test_a_brag_hand_with_a_closed_pot_entered_by_tapping(page, live_server, liv
         "dealer": "Dani",
         "system": "brag",
         "ante": 1,
-        "actions": [["Ana", "bet"], ["Bia", "bet"], ["Caio", "close"], ["Dani", "bet"], ["Ana", "drop"], ["Bia", "see"]],
+        "actions": [
+            ["Ana", "bet"],
+            ["Bia", "bet"],
+            ["Caio", "close"],
+            ["Dani", "bet"],
+            ["Ana", "drop"],
+            ["Bia", "see"],
+        ],
         "cards": {"Bia": "K", "Caio": "A", "Dani": "7"},
     }
     assert hand["deltas"] == BRAG_DELTAS
     # The history line says who took which pot (in English: the words are asserted).
     page.goto(f"{base}/lang/en")
     page.goto(f"{base}/t/{tid}")
-    expect(page.locator("#hand-1 .hand-contract")).to_have_text("Brag · pot closed by Caio: Caio wins 6 · last pot: Bia wins 3")
+    expect(page.locator("#hand-1 .hand-contract")).to_have_text(
+        "Brag · pot closed by Caio: Caio wins 6 · last pot: Bia wins 3"
+    )
     shot(page, "injun-table-after")
     assert console_errors == []
 

@@ -34,12 +34,12 @@ pytestmark = pytest.mark.e2e
 ZERO = expected()
 
 # Solo Sete (v = 2) by Ana, espadas, 9 tricks: 2 overtricks, a = 2 + 2 = 4 from each → +12/−4/−4/−4.
-SOLO_SETE_ANA = dict(
-    ultima="copas",
-    calls=["call:0:solo_sete", "call:1:passo", "call:2:passo", "call:3:passo"],
-    details={"trump": "espadas"},
-    tricks=[9, 2, 1, 1],
-)
+SOLO_SETE_ANA = {
+    "ultima": "copas",
+    "calls": ["call:0:solo_sete", "call:1:passo", "call:2:passo", "call:3:passo"],
+    "details": {"trump": "espadas"},
+    "tricks": [9, 2, 1, 1],
+}
 AFTER_SOLO_SETE_ANA = expected(Ana=12, Bia=-4, Caio=-4, Dani=-4)
 
 
@@ -271,7 +271,9 @@ def test_direct_contract_jogo_obrigatorio_without_aces(page, live_app, live_serv
     page.select_option("select#bid", "jogo_obrigatorio")
     page.check('input[name="declarer"][value="0"]')
     press(page, "contract")
-    sentence = engine_says(live_app, tid, {"ultima": "ouros", "contract": {"bid": "jogo_obrigatorio", "declarers": ["Ana"]}})
+    sentence = engine_says(
+        live_app, tid, {"ultima": "ouros", "contract": {"bid": "jogo_obrigatorio", "declarers": ["Ana"]}}
+    )
     # Nobody holds 3 or 4 aces, so the contract itself is wrong: the sentence must come
     # at once, not after questions about a contract that cannot stand.
     asked = []

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.steps import MINUS, Audit, confirm, go, preview_deltas, signed, stored_hands
+from tests.e2e.steps import MINUS, Audit, go, preview_deltas, signed, stored_hands
 
 pytestmark = pytest.mark.e2e
 
@@ -88,7 +88,9 @@ def no_sideways_scroll(page: Page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
-def test_a_race_entered_card_by_card_to_the_balances(page, live_app, live_server, axe_check, shot, console_errors) -> None:  # type: ignore[no-untyped-def]
+def test_a_race_entered_card_by_card_to_the_balances(
+    page, live_app, live_server, axe_check, shot, console_errors
+) -> None:  # type: ignore[no-untyped-def]
     audit = Audit(page, axe_check, shot, prefix="derby")
     base = live_server
     page.goto(f"{base}/tables/new?game=kentucky_derby")
@@ -101,7 +103,9 @@ def test_a_race_entered_card_by_card_to_the_balances(page, live_app, live_server
 
     # The bets: pingo from the table (1), each player in order of play, four horses each.
     expect(page.locator("#f-pingo")).to_have_value("1")
-    assert page.locator(".derby-bet-name").evaluate_all("ls => ls.map(l => l.firstChild.textContent.trim())") == list(PLAYERS)
+    assert page.locator(".derby-bet-name").evaluate_all("ls => ls.map(l => l.firstChild.textContent.trim())") == list(
+        PLAYERS
+    )
     audit("bets")
     for i, name in enumerate(PLAYERS):
         page.locator(f'input[name="h{i}"][value="{BETS[name]}"]').tap()
@@ -188,7 +192,9 @@ def test_a_race_entered_card_by_card_to_the_balances(page, live_app, live_server
     audit.done()
 
 
-def test_without_javascript_each_card_is_a_page_and_the_race_still_ends(browser, browser_context_args, live_app, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_without_javascript_each_card_is_a_page_and_the_race_still_ends(
+    browser, browser_context_args, live_app, live_server
+) -> None:  # type: ignore[no-untyped-def]
     """♥ runs away alone (K Q J 10 of hearts while the others get cards of the other colour);
     every card is a plain GET that lands on the race, scrolled to it."""
     context = browser.new_context(**{**browser_context_args, "java_script_enabled": False})

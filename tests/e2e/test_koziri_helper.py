@@ -67,7 +67,10 @@ def test_the_deal_helper_entered_by_tapping(page: Page, live_server: str, audit:
     expect(page.locator("#hand-opponent h3")).to_contain_text("Ana")
     assert listed(page, "dealer") == DEALER_HAND
     assert listed(page, "opponent") == OPPONENT_HAND
-    steps = [" ".join(li.locator(".kz-chip > span[aria-hidden]").all_inner_texts()) for li in page.locator(".kz-steps > li").all()]
+    steps = [
+        " ".join(li.locator(".kz-chip > span[aria-hidden]").all_inner_texts())
+        for li in page.locator(".kz-steps > li").all()
+    ]
     assert steps == [TURNED_UP, "K♦ Q♦ J♦ 10♦ A♣ Q♣ J♣ 10♣ 9♣ 8♣", "A♠ 9♠ 8♠ 7♠ K♥ 7♥", "A♦ 9♦ 8♦ 7♦ K♣ 7♣"]
     audit("deal-hands")
 

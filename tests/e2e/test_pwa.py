@@ -57,8 +57,9 @@ def wait_saved(page: Any, url: str, timeout: float = 5.0) -> None:
 
 def new_table(base: str) -> dict:
     body = json.dumps({"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"], "name": "Mesa offline"})
-    request = urllib.request.Request(base + "/api/v1/tables", data=body.encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        base + "/api/v1/tables", data=body.encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request) as response:
         return json.load(response)
 
@@ -73,8 +74,13 @@ def test_the_service_worker_registers_and_controls_the_page(page, live_server, c
     assert len(shells) == 1, caches
     shell = caches[shells[0]]
     assert f"GET {live_server}/offline" in shell
-    for asset in ("/static/css/app.css?v=", "/static/js/app.js?v=", "/static/js/pwa.js?v=",
-                  "/static/vendor/htmx-2.0.11.min.js?v=", "/static/icons/icon-192.png?v="):
+    for asset in (
+        "/static/css/app.css?v=",
+        "/static/js/app.js?v=",
+        "/static/js/pwa.js?v=",
+        "/static/vendor/htmx-2.0.11.min.js?v=",
+        "/static/icons/icon-192.png?v=",
+    ):
         assert any(asset in url for url in shell), asset
     # The page's own CSS and JavaScript now come from the worker's cache.
     sources = page.evaluate(
@@ -94,7 +100,7 @@ def test_offline_a_saved_page_opens_and_an_unknown_one_shows_the_offline_page(
     page.goto(table_url)  # through the worker now: it keeps a copy
     heading = page.get_by_role("heading", level=1).inner_text()
     wait_saved(page, table_url)
-    page.evaluate("fetch('/api/v1/tables/' + %s).then(r => r.json())" % json.dumps(table["id"]))
+    page.evaluate("fetch('/api/v1/tables/' + {}).then(r => r.json())".format(json.dumps(table["id"])))
 
     context.set_offline(True)
     try:
@@ -103,7 +109,9 @@ def test_offline_a_saved_page_opens_and_an_unknown_one_shows_the_offline_page(
         assert page.get_by_role("heading", level=1).inner_text() == heading
         notice = page.locator("#saved-copy")
         assert notice.is_visible()
-        assert notice.inner_text().startswith("A rede está lenta ou fora do ar: esta é a cópia guardada neste celular (")
+        assert notice.inner_text().startswith(
+            "A rede está lenta ou fora do ar: esta é a cópia guardada neste celular ("
+        )
         assert notice.get_by_role("link", name="Recarregar").get_attribute("href") == table_url
         shot(page, "offline-saved-copy")
 
@@ -220,8 +228,13 @@ def slow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     from flask import render_template_string
 
     folder = tmp_path_factory.mktemp("slow")
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'slow.sqlite3'}",
-                      "SECRET_KEY": "e2e", "INSTANCE_PATH": str(folder)})
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'slow.sqlite3'}",
+            "SECRET_KEY": "e2e",
+            "INSTANCE_PATH": str(folder),
+        }
+    )
     state = {"delay": 0.0, "n": 0}
 
     def slow() -> str:

@@ -236,8 +236,13 @@ def test_figures_adding_to_34_are_refused_and_nothing_is_saved(page, live_app, l
     sentence = engine_says(
         live_app,
         tid,
-        {"mode": "chamada", "declarer": "Ana", "called_card": {"rank": "1", "suit": "espadas"}, "partner": "Bia",
-         "figures": {"Ana": 13, "Bia": 8, "Caio": 6, "Dani": 7}},
+        {
+            "mode": "chamada",
+            "declarer": "Ana",
+            "called_card": {"rank": "1", "suit": "espadas"},
+            "partner": "Bia",
+            "figures": {"Ana": 13, "Bia": 8, "Caio": 6, "Dani": 7},
+        },
         dealer="Edu",
     )
     error = page.locator(".field-error")
@@ -321,7 +326,12 @@ def test_e_bom_helper_finds_the_solo_preto_natural(page, live_server, shot) -> N
     draft = draft_json(page)
     assert draft.get("mode") == "solo_preto" and draft.get("declarer") == "Caio", draft
     assert not draft.get("exchange") and not draft.get("giver"), draft
-    assert draft.get("calls") == [["Ana", "chamo"], ["Bia", "e_bom"], ["Caio", "solo_preto_natural"], ["Dani", "e_bom"]], draft
+    assert draft.get("calls") == [
+        ["Ana", "chamo"],
+        ["Bia", "e_bom"],
+        ["Caio", "solo_preto_natural"],
+        ["Dani", "e_bom"],
+    ], draft
     assert figure_inputs(page) == ["f-f0", "f-f1", "f-f2", "f-f3"]
     assert page.locator('button[value="natural"], button[value="exchange"], button[value^="giver:"]').count() == 0
     shot(page, "qua-08-after-helper")

@@ -65,7 +65,9 @@ def assert_board(page, totals: list[int], *, over: bool = False) -> None:  # typ
 # --------------------------------------------------------------------------- 1. the match
 
 
-def test_a_match_to_10000_with_the_card_counter_and_a_rematch(page, live_app, live_server, shot, console_errors) -> None:
+def test_a_match_to_10000_with_the_card_counter_and_a_rematch(
+    page, live_app, live_server, shot, console_errors
+) -> None:
     tid = create_table(page, live_server, name="Samba de domingo", tap=True)
     assert_board(page, [0, 0])
     assert melds_shown(page) == [50, 50]
@@ -114,10 +116,18 @@ def test_a_match_to_10000_with_the_card_counter_and_a_rematch(page, live_app, li
     # counted), a penalty (drew from the stock out of turn): 260 + 300 + 1,500 + 200 − 25 − 100
     # = 2,135, total 2,495 (opening 90).
     a2 = Team(clean_canastras=2, red_threes=1, meld=310)
-    b2 = Team(dirty_canastras=1, sambas=1, red_threes=2, meld=260, hand={"low": 4, "black_threes": 1},
-              penalties={"stock_out_of_turn": 1})
-    assert record_hand(page, [a2, b2], PLAYERS.index("Caio"),
-                       on_step=lambda s: shot(page, f"samba-02-{s}")) == [1610, 2135]
+    b2 = Team(
+        dirty_canastras=1,
+        sambas=1,
+        red_threes=2,
+        meld=260,
+        hand={"low": 4, "black_threes": 1},
+        penalties={"stock_out_of_turn": 1},
+    )
+    assert record_hand(page, [a2, b2], PLAYERS.index("Caio"), on_step=lambda s: shot(page, f"samba-02-{s}")) == [
+        1610,
+        2135,
+    ]
     assert_board(page, [4185, 2495])
     assert melds_shown(page) == [120, 90]
     shot(page, "samba-02-saved")
@@ -127,11 +137,18 @@ def test_a_match_to_10000_with_the_card_counter_and_a_rematch(page, live_app, li
     # 160 + 250 + 30 = 530; 530 + 1,000 + 300 + 1,500 + 300 + 200 = 3,830, total 8,015
     # (opening 150). Bia & Dani: 1 clean canastra, 150 on the table, 45 in hand, a red 3 stuck
     # in hand: 150 + 500 − 45 − 500 = 105, total 2,600 (opening still 90).
-    a3 = Team(clean_canastras=2, dirty_canastras=1, sambas=1, red_threes=3,
-              meld={"jokers": 1, "twos": 2, "aces": 8, "high": 25, "low": 6})
+    a3 = Team(
+        clean_canastras=2,
+        dirty_canastras=1,
+        sambas=1,
+        red_threes=3,
+        meld={"jokers": 1, "twos": 2, "aces": 8, "high": 25, "low": 6},
+    )
     b3 = Team(clean_canastras=1, red_threes_in_hand=1, meld=150, hand=45)
-    assert record_hand(page, [a3, b3], PLAYERS.index("Caio"),
-                       on_step=lambda s: shot(page, f"samba-03-{s}")) == [3830, 105]
+    assert record_hand(page, [a3, b3], PLAYERS.index("Caio"), on_step=lambda s: shot(page, f"samba-03-{s}")) == [
+        3830,
+        105,
+    ]
     assert_board(page, [8015, 2600])
     assert melds_shown(page) == [150, 90]
     shot(page, "samba-03-saved")
@@ -388,7 +405,9 @@ def test_partnership_draw_seats_the_teams(page, live_server, shot) -> None:
     assert table["next_dealer"] == "Caio"
     # The hand form asks in order of play, and the mão's team comes first.
     open_hand(page)
-    radios = page.locator('input[name="went_out"]').evaluate_all("xs => xs.map(x => x.closest('label').textContent.trim())")
+    radios = page.locator('input[name="went_out"]').evaluate_all(
+        "xs => xs.map(x => x.closest('label').textContent.trim())"
+    )
     assert radios[:4] == ["Bia", "Dani", "Ana", "Caio"]
     expect(page.locator("#team-0-h")).to_contain_text("Bia & Ana")
 

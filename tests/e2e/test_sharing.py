@@ -114,7 +114,9 @@ def test_a_watcher_scans_the_qr_code_and_sees_hands_live(phones: Phones, live_se
 # --------------------------------------------------------------------------- (b) scoring link
 
 
-def test_a_scoring_link_lets_another_phone_score_until_it_is_revoked(phones: Phones, live_server: str, shot: Any) -> None:
+def test_a_scoring_link_lets_another_phone_score_until_it_is_revoked(
+    phones: Phones, live_server: str, shot: Any
+) -> None:
     base = live_server
     owner = phones.open("owner")
     tid = create_table(owner, base)
@@ -207,7 +209,9 @@ def test_a_join_code_typed_on_another_phone_works_once(phones: Phones, live_serv
 # --------------------------------------------------------------------------- (d) offline
 
 
-def test_a_hand_saved_offline_waits_on_the_phone_and_is_stored_once(phones: Phones, live_server: str, shot: Any) -> None:
+def test_a_hand_saved_offline_waits_on_the_phone_and_is_stored_once(
+    phones: Phones, live_server: str, shot: Any
+) -> None:
     base = live_server
     owner = phones.open("owner")
     tid = create_table(owner, base)
@@ -362,7 +366,9 @@ def test_the_tv_view_is_large_and_dark(phones: Phones, live_server: str, shot: A
     text = tv.evaluate("getComputedStyle(document.body).color")
     assert luminance(background) < 0.05, background
     assert luminance(text) > 0.7, text
-    sizes = tv.locator(".scoreboard .balance").evaluate_all("els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")
+    sizes = tv.locator(".scoreboard .balance").evaluate_all(
+        "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
+    )
     assert sizes and min(sizes) >= 40, sizes
     expect(tv.locator('main form[method="post"]')).to_have_count(0)
     width = tv.evaluate("document.documentElement.scrollWidth")

@@ -12,14 +12,29 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.steps import Audit, action, balances, confirm, create_table, dealer_shown, draft_json, expected_for, offered, preview_deltas, press, stored_hands
+from tests.e2e.steps import (
+    Audit,
+    action,
+    balances,
+    confirm,
+    create_table,
+    dealer_shown,
+    draft_json,
+    expected_for,
+    offered,
+    press,
+    preview_deltas,
+    stored_hands,
+)
 
 pytestmark = pytest.mark.e2e
 
 PLAYERS = ("Ana", "Bia", "Caio", "Dani")
 
 
-def test_a_lift_smoke_hand_and_a_relogio_game_by_tapping(page, live_app, live_server, axe_check, shot, console_errors) -> None:
+def test_a_lift_smoke_hand_and_a_relogio_game_by_tapping(
+    page, live_app, live_server, axe_check, shot, console_errors
+) -> None:
     audit = Audit(page, axe_check, shot, prefix="short")
     base = live_server
 

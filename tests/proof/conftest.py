@@ -62,7 +62,13 @@ def fresh_database(workdir: Path) -> Iterator[str]:
     name = f"proof_{secrets.token_hex(6)}"
     params = {
         k: v
-        for k, v in {"host": base.host, "port": base.port, "user": base.username, "password": base.password, "dbname": base.database}.items()
+        for k, v in {
+            "host": base.host,
+            "port": base.port,
+            "user": base.username,
+            "password": base.password,
+            "dbname": base.database,
+        }.items()
         if v is not None
     }
     with psycopg.connect(autocommit=True, **params) as admin:
@@ -136,18 +142,38 @@ def production_server(database_url: str, workdir: Path, workers: int = 4) -> Ite
     # Schema and secret key once, before the workers start (as `make run` does).
     subprocess.run(
         [sys.executable, "-c", "from tests.bench.wsgi import referee; referee()"],
-        cwd=_common.ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cwd=_common.ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     port = _common.free_port()
     ready = Path(tempfile.mkdtemp(prefix="proof-ready-", dir=workdir))
     log = workdir / f"gunicorn-{port}.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [str(_common.GUNICORN), "--config", str(Path(_common.__file__).with_name("gunicorn_conf.py")),
-             "--bind", f"{HOST}:{port}", "--workers", str(workers), "--worker-class", "sync",
-             "--graceful-timeout", "5", "--log-level", "warning", "tests.bench.wsgi:referee()"],
-            cwd=_common.ROOT, env={**env, "BENCH_READY_DIR": str(ready)},
-            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                str(_common.GUNICORN),
+                "--config",
+                str(Path(_common.__file__).with_name("gunicorn_conf.py")),
+                "--bind",
+                f"{HOST}:{port}",
+                "--workers",
+                str(workers),
+                "--worker-class",
+                "sync",
+                "--graceful-timeout",
+                "5",
+                "--log-level",
+                "warning",
+                "tests.bench.wsgi:referee()",
+            ],
+            cwd=_common.ROOT,
+            env={**env, "BENCH_READY_DIR": str(ready)},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     server = _common.Server(proc=proc, port=port, log=log)
     try:
@@ -202,7 +228,9 @@ class Reply:
         return self.headers.get("idempotent-replayed") == "true"
 
 
-def call(port: int, method: str, path: str, body: Any = None, headers: Mapping[str, str] | None = None, timeout: float = 30) -> Reply:
+def call(
+    port: int, method: str, path: str, body: Any = None, headers: Mapping[str, str] | None = None, timeout: float = 30
+) -> Reply:
     """One request on a new connection (gunicorn's sync workers close after each answer)."""
     connection = http.client.HTTPConnection(HOST, port, timeout=timeout)
     try:
@@ -253,7 +281,7 @@ def table_problems(table: Mapping[str, Any], *, expect_hands: int | None = None)
         problems.append(f"{table['id']}: hand numbers are {numbers}, not 1..{len(numbers)}")
     if expect_hands is not None and len(numbers) != expect_hands:
         problems.append(f"{table['id']}: {len(numbers)} hands stored, expected {expect_hands}")
-    summed = {name: 0 for name in table["players"]}
+    summed = dict.fromkeys(table["players"], 0)
     for hand in table["hands"]:
         if not hand.get("void"):
             for name, delta in hand["deltas"].items():
@@ -281,8 +309,12 @@ def ledger_problems(app: Flask, table_id: str, *, writes: int | None = None) -> 
         hands = list(db.session.scalars(select(Hand).where(Hand.table_id == table_id).order_by(Hand.number)))
         players = ledger.players_of(table)
         for hand in hands:
-            rows = {players[seat]: amount for seat, amount in db.session.execute(
-                select(HandDelta.seat, HandDelta.amount).where(HandDelta.hand_id == hand.id))}
+            rows = {
+                players[seat]: amount
+                for seat, amount in db.session.execute(
+                    select(HandDelta.seat, HandDelta.amount).where(HandDelta.hand_id == hand.id)
+                )
+            }
             # A row for every player who took part (zero included), none for one sitting out.
             out = ledger.rules_of(table).sitting_out(players, hand.dealer, ledger.options_of(table))
             wanted = {name: int(v) for name, v in hand.result["deltas"].items() if name != out}
@@ -295,10 +327,15 @@ def ledger_problems(app: Flask, table_id: str, *, writes: int | None = None) -> 
             if int(key.body["number"]) not in numbers:
                 problems.append(f"{table_id}: idempotency key {key.key!r} names hand {key.body['number']}, not stored")
         if writes is None:
-            voids = db.session.scalar(
-                select(func.count()).select_from(HandEvent).join(Hand, Hand.id == HandEvent.hand_id)
-                .where(Hand.table_id == table_id, HandEvent.kind == "void")
-            ) or 0
+            voids = (
+                db.session.scalar(
+                    select(func.count())
+                    .select_from(HandEvent)
+                    .join(Hand, Hand.id == HandEvent.hand_id)
+                    .where(Hand.table_id == table_id, HandEvent.kind == "void")
+                )
+                or 0
+            )
             corrections = sum(1 for h in hands if "replaces" in h.result)  # a hand and a void, one write
             writes = len(hands) + int(voids) - corrections
         if table.version != writes:

@@ -24,8 +24,20 @@ from tests.bench import hands as jubileu_hands
 from tests.bench import quatrilho_hands, samba_hands
 
 from .conftest import (
-    API, BACKEND, Reply, Running, api_problems, bearer, call, create_table, dispose, fresh_database,
-    in_process_app, ledger_problems, production_server, sqlite_path,
+    API,
+    BACKEND,
+    Reply,
+    Running,
+    api_problems,
+    bearer,
+    call,
+    create_table,
+    dispose,
+    fresh_database,
+    in_process_app,
+    ledger_problems,
+    production_server,
+    sqlite_path,
 )
 
 CLIENTS = 8
@@ -81,7 +93,9 @@ class Env:
 
     def record(self, seat: Seat) -> dict[str, Any]:
         """Store the table's next hand (one client, no race); answers the 201 body."""
-        reply = call(self.port, "POST", f"{API}/tables/{seat.id}/hands", seat.game.record(seat.hands), bearer(seat.token))
+        reply = call(
+            self.port, "POST", f"{API}/tables/{seat.id}/hands", seat.game.record(seat.hands), bearer(seat.token)
+        )
         assert reply.status == 201, reply
         seat.hands += 1
         return reply.body
@@ -94,7 +108,9 @@ class Env:
         return problems
 
 
-def fire(pool: ThreadPoolExecutor, port: int, requests: Sequence[tuple[str, str, Any, dict[str, str]]]) -> list[Reply | BaseException]:
+def fire(
+    pool: ThreadPoolExecutor, port: int, requests: Sequence[tuple[str, str, Any, dict[str, str]]]
+) -> list[Reply | BaseException]:
     """Send the requests from ``pool``'s threads (at least as many as requests), released
     together by a barrier."""
     gate = threading.Barrier(len(requests))
@@ -129,7 +145,9 @@ def _describe(reply: Reply | BaseException) -> str:
     return f"{reply.status}{' (replayed)' if reply.replayed else ''} {str(reply.body)[:200]}"
 
 
-def judge_hand_round(label: str, replies: Sequence[Reply | BaseException], keys: Sequence[str | None], number: int) -> tuple[list[str], Reply | None, int | None]:
+def judge_hand_round(
+    label: str, replies: Sequence[Reply | BaseException], keys: Sequence[str | None], number: int
+) -> tuple[list[str], Reply | None, int | None]:
     """Problems with one round of the same hand from every client; the winner's reply and index."""
     problems: list[str] = []
     seen = [f"client {i} key={keys[i]!r}: {_describe(r)}" for i, r in enumerate(replies)]
@@ -138,7 +156,9 @@ def judge_hand_round(label: str, replies: Sequence[Reply | BaseException], keys:
     for i, reply in enumerate(replies):
         if isinstance(reply, BaseException) or reply.status not in (201, 409):
             problems.append(f"client {i} was answered {_describe(reply)} ({where})")
-        elif reply.status == 409 and (not isinstance(reply.body, dict) or reply.body.get("error", {}).get("code") != "conflict"):
+        elif reply.status == 409 and (
+            not isinstance(reply.body, dict) or reply.body.get("error", {}).get("code") != "conflict"
+        ):
             problems.append(f"client {i}: a 409 without the conflict error body ({where})")
     if len(fresh) != 1:
         problems.append(f"{len(fresh)} clients stored the hand, not exactly one ({where})")
@@ -180,11 +200,18 @@ def test_the_same_hand_from_eight_clients_is_stored_once(env: Env, keys: str) ->
             shared = f"r{r}-shared"
             client_keys = [shared if i < CLIENTS // 2 else f"r{r}-own-{i}" for i in range(CLIENTS)]
         requests = [
-            ("POST", f"{API}/tables/{seat.id}/hands", body, {**bearer(seat.token), **({"Idempotency-Key": k} if k else {})})
+            (
+                "POST",
+                f"{API}/tables/{seat.id}/hands",
+                body,
+                {**bearer(seat.token), **({"Idempotency-Key": k} if k else {})},
+            )
             for k in client_keys
         ]
         replies = env.fire(requests)
-        found, winner, winner_index = judge_hand_round(f"round {r} {seat.game.slug} hand {number}", replies, client_keys, number)
+        found, winner, winner_index = judge_hand_round(
+            f"round {r} {seat.game.slug} hand {number}", replies, client_keys, number
+        )
         problems += found
         if winner is None:
             seat.hands = _next_number(env, seat)
@@ -219,7 +246,9 @@ def test_concurrent_voids_of_one_hand_store_one_void(env: Env) -> None:
     for seat in seats:
         table = call(env.port, "GET", f"{API}/tables/{seat.id}").body
         if not all(h.get("void") for h in table["hands"]):
-            problems.append(f"{seat.game.slug}: hands left unvoided: {[h['number'] for h in table['hands'] if not h.get('void')]}")
+            problems.append(
+                f"{seat.game.slug}: hands left unvoided: {[h['number'] for h in table['hands'] if not h.get('void')]}"
+            )
         if any(table["totals"].values()):
             problems.append(f"{seat.game.slug}: every hand is void but the totals are {table['totals']}")
     problems += env.check_tables(seats, writes={s.id: 2 * s.hands for s in seats})
@@ -240,7 +269,9 @@ def test_hands_and_voids_racing_keep_the_state_derived_from_the_hands(env: Env) 
         seat = seats[r % len(seats)]
         number = seat.hands + 1
         body = {**seat.game.record(seat.hands), "expected_number": number}
-        hand_requests = [("POST", f"{API}/tables/{seat.id}/hands", body, bearer(seat.token)) for _ in range(CLIENTS // 2)]
+        hand_requests = [
+            ("POST", f"{API}/tables/{seat.id}/hands", body, bearer(seat.token)) for _ in range(CLIENTS // 2)
+        ]
         candidates = [n for n in range(1, seat.hands + 1) if n not in voided[seat.id]]
         # When the voids have won every race so far, every hand may be void: then this round
         # only records (a hand loses its race to a void with a 409, by design).
@@ -265,7 +296,9 @@ def test_hands_and_voids_racing_keep_the_state_derived_from_the_hands(env: Env) 
         table = call(env.port, "GET", f"{API}/tables/{seat.id}").body
         now_void = {h["number"] for h in table["hands"] if h.get("void")}
         if now_void != voided[seat.id]:
-            problems.append(f"{seat.game.slug}: voids answered 200 {sorted(voided[seat.id])}, stored {sorted(now_void)}")
+            problems.append(
+                f"{seat.game.slug}: voids answered 200 {sorted(voided[seat.id])}, stored {sorted(now_void)}"
+            )
     problems += env.check_tables(seats)
     assert not problems, f"{len(problems)} problems; first ones:\n" + "\n".join(problems[:15])
 
@@ -322,6 +355,6 @@ def test_twenty_phones_appending_different_hands_store_every_one(env: Env) -> No
     assert figures == {"requests": 200, "stored": 200, "refused": 0, "5xx": 0}, figures
     table = call(env.port, "GET", f"{API}/tables/{table_id}").body
     losses = {name: sum(1 for h in table["hands"] if h["record"]["loser"] == name) for name in players}
-    assert losses == {name: 40 for name in players}  # every posted hand, once
+    assert losses == dict.fromkeys(players, 40)  # every posted hand, once
     problems = api_problems(env.port, table_id, expect_hands=200) + ledger_problems(env.inspect, table_id, writes=200)
     assert not problems, "\n".join(problems[:15])

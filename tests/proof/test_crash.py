@@ -26,8 +26,19 @@ from pathlib import Path
 from typing import Any
 
 from .conftest import (
-    API, BACKEND, api_problems, bearer, call, create_table, dispose, fresh_database, in_process_app, kill_group,
-    ledger_problems, production_server, sqlite_path,
+    API,
+    BACKEND,
+    api_problems,
+    bearer,
+    call,
+    create_table,
+    dispose,
+    fresh_database,
+    in_process_app,
+    kill_group,
+    ledger_problems,
+    production_server,
+    sqlite_path,
 )
 from .test_concurrent_writes import GAMES, Game
 
@@ -55,7 +66,14 @@ class Phone:
             body = {**self.game.record(number - 1), "expected_number": number}
             self.pending = (number, key, body)
             try:
-                reply = call(port, "POST", f"{API}/tables/{self.table_id}/hands", body, {**bearer(self.token), "Idempotency-Key": key}, timeout=15)
+                reply = call(
+                    port,
+                    "POST",
+                    f"{API}/tables/{self.table_id}/hands",
+                    body,
+                    {**bearer(self.token), "Idempotency-Key": key},
+                    timeout=15,
+                )
             except (OSError, http.client.HTTPException):
                 return  # the server died under us: the answer never came (or only part of it)
             if reply.status != 201:
@@ -109,8 +127,10 @@ def test_acknowledged_hands_survive_sigkill_of_the_whole_server(tmp_path: Path) 
             stop.set()
             for thread in threads:
                 thread.join(30)
-            kills.append(f"cycle {cycle}: killed after {delay:.2f} s with {in_flight} requests in flight; "
-                         f"{sum(len(p.acked) for p in phones)} hands acknowledged so far")
+            kills.append(
+                f"cycle {cycle}: killed after {delay:.2f} s with {in_flight} requests in flight; "
+                f"{sum(len(p.acked) for p in phones)} hands acknowledged so far"
+            )
 
             # The database as the crash left it, before any server touches it again.
             path = sqlite_path(url)
@@ -127,36 +147,59 @@ def test_acknowledged_hands_survive_sigkill_of_the_whole_server(tmp_path: Path) 
                 stored = len(table["hands"])
                 acked = len(phone.acked)
                 if not acked <= stored <= acked + (1 if phone.pending else 0):
-                    problems.append(f"cycle {cycle} {phone.game.slug}: {stored} hands stored, {acked} acknowledged, "
-                                    f"in flight: {phone.pending[0] if phone.pending else None}")
+                    problems.append(
+                        f"cycle {cycle} {phone.game.slug}: {stored} hands stored, {acked} acknowledged, "
+                        f"in flight: {phone.pending[0] if phone.pending else None}"
+                    )
                 listed = {h["number"]: h for h in table["hands"]}
                 for number, answer in phone.acked.items():
                     if number > phone.checked:  # acknowledged since the last crash: ask for it alone
                         again = call(server.port, "GET", f"{API}/tables/{phone.table_id}/hands/{number}")
                         if again.status != 200 or again.body != answer:
-                            problems.append(f"cycle {cycle} {phone.game.slug} hand {number}: acknowledged {answer}, now {again.status} {again.body}")
+                            problems.append(
+                                f"cycle {cycle} {phone.game.slug} hand {number}: acknowledged {answer}, now {again.status} {again.body}"
+                            )
                     if listed.get(number) != answer:
-                        problems.append(f"cycle {cycle} {phone.game.slug} hand {number}: acknowledged {answer}, listed {listed.get(number)}")
+                        problems.append(
+                            f"cycle {cycle} {phone.game.slug} hand {number}: acknowledged {answer}, listed {listed.get(number)}"
+                        )
                 if phone.pending is not None:
                     # The phone retries what it sent: the stored answer if it got in, else it is stored now.
                     number, key, body = phone.pending
                     was_stored = stored == acked + 1
                     outcomes.append("stored" if was_stored else "lost")
-                    retry = call(server.port, "POST", f"{API}/tables/{phone.table_id}/hands", body, {**bearer(phone.token), "Idempotency-Key": key})
+                    retry = call(
+                        server.port,
+                        "POST",
+                        f"{API}/tables/{phone.table_id}/hands",
+                        body,
+                        {**bearer(phone.token), "Idempotency-Key": key},
+                    )
                     if retry.status != 201 or retry.replayed != was_stored or retry.body.get("number") != number:
-                        problems.append(f"cycle {cycle} {phone.game.slug}: the retry of hand {number} (stored before: {was_stored}) "
-                                        f"got {retry.status} replayed={retry.replayed} {retry.body}")
+                        problems.append(
+                            f"cycle {cycle} {phone.game.slug}: the retry of hand {number} (stored before: {was_stored}) "
+                            f"got {retry.status} replayed={retry.replayed} {retry.body}"
+                        )
                     else:
                         if was_stored:
                             first = call(server.port, "GET", f"{API}/tables/{phone.table_id}/hands/{number}").body
                             if first != retry.body:
-                                problems.append(f"cycle {cycle} {phone.game.slug}: hand {number} replayed {retry.body}, stored {first}")
+                                problems.append(
+                                    f"cycle {cycle} {phone.game.slug}: hand {number} replayed {retry.body}, stored {first}"
+                                )
                         phone.acked[number] = retry.body
                     phone.pending = None
                 phone.checked = len(phone.acked)
-                problems += [f"cycle {cycle}: {p}" for p in api_problems(server.port, phone.table_id, expect_hands=len(phone.acked))]
-                problems += [f"cycle {cycle}: {p}" for p in ledger_problems(inspect, phone.table_id, writes=len(phone.acked))]
+                problems += [
+                    f"cycle {cycle}: {p}"
+                    for p in api_problems(server.port, phone.table_id, expect_hands=len(phone.acked))
+                ]
+                problems += [
+                    f"cycle {cycle}: {p}" for p in ledger_problems(inspect, phone.table_id, writes=len(phone.acked))
+                ]
         assert sum(len(p.acked) for p in phones) >= 2 * CYCLES, "the writers hardly wrote: " + "; ".join(kills)
-    print(f"seed {seed}: " + "; ".join(kills) + f"; in flight at the kills: {outcomes.count('stored')} stored "
-          f"without their answer, {outcomes.count('lost')} not stored")
+    print(
+        f"seed {seed}: " + "; ".join(kills) + f"; in flight at the kills: {outcomes.count('stored')} stored "
+        f"without their answer, {outcomes.count('lost')} not stored"
+    )
     assert not problems, f"seed {seed} ({BACKEND}); " + "; ".join(kills) + "\n" + "\n".join(problems[:20])

@@ -30,12 +30,16 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 from schemathesis.generation.meta import TestPhase
-from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance, status_code_conformance
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 from sqlalchemy import select
 
 from referee import ledger
-from referee.extensions import db
 from referee.api.openapi import document
+from referee.extensions import db
 from referee.models import Table
 from tests.bench import hands as jubileu_hands
 from tests.bench import quatrilho_hands, samba_hands
@@ -82,9 +86,13 @@ def _next_record(app: Flask, known: Known, variant: int) -> dict[str, Any]:
         dealer = ledger.current_dealer(table)
         db.session.remove()
     if known.game == "jubileu":
-        return jubileu_hands.render(jubileu_hands.TEMPLATES[variant % len(jubileu_hands.TEMPLATES)][1], known.players, dealer)
+        return jubileu_hands.render(
+            jubileu_hands.TEMPLATES[variant % len(jubileu_hands.TEMPLATES)][1], known.players, dealer
+        )
     if known.game == "quatrilho":
-        return quatrilho_hands.render(quatrilho_hands.TEMPLATES[variant % len(quatrilho_hands.TEMPLATES)][1], known.players, dealer)
+        return quatrilho_hands.render(
+            quatrilho_hands.TEMPLATES[variant % len(quatrilho_hands.TEMPLATES)][1], known.players, dealer
+        )
     template = samba_hands.TEMPLATES[variant % len(samba_hands.TEMPLATES)][1]
     out = template["went_out"]
     return {"dealer": dealer, "went_out": known.players[out] if out is not None else None, "teams": template["teams"]}
@@ -108,7 +116,9 @@ def _make_tables(app: Flask) -> list[Known]:
         known = Known(body["id"], body["token"], game, tuple(players))
         for k in range(3):
             hand = client.post(
-                f"/api/v1/tables/{known.id}/hands", json=_next_record(app, known, k), headers={"Authorization": f"Bearer {known.token}"}
+                f"/api/v1/tables/{known.id}/hands",
+                json=_next_record(app, known, k),
+                headers={"Authorization": f"Bearer {known.token}"},
             )
             assert hand.status_code == 201, hand.get_data(as_text=True)
         made.append(known)
@@ -165,7 +175,11 @@ def _steer(case: Any, rnd: random.Random) -> Any:
     if case.operation.definition.raw.get("security") and rnd.randrange(10) > 0:
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {known.token}"}
     path = case.operation.path
-    if case.operation.method.upper() == "POST" and path.endswith(("/hands", "/hands/preview")) and rnd.randrange(2) == 0:
+    if (
+        case.operation.method.upper() == "POST"
+        and path.endswith(("/hands", "/hands/preview"))
+        and rnd.randrange(2) == 0
+    ):
         body = _next_record(fuzz.app, known, rnd.randrange(9))
         if path.endswith("/hands"):
             extra = rnd.choice(["none", "expected", "stale", "replaces", "key"])
@@ -265,7 +279,9 @@ def test_a_quatrilho_hand_without_a_partner_answers_as_documented(fuzz: Fuzz) ->
         dealer = ledger.current_dealer(ledger.get_table(known.id))
         db.session.remove()
     answer = client.post(
-        f"/api/v1/tables/{known.id}/hands", json={"dealer": dealer, "mode": "monte"}, headers={"Authorization": f"Bearer {known.token}"}
+        f"/api/v1/tables/{known.id}/hands",
+        json={"dealer": dealer, "mode": "monte"},
+        headers={"Authorization": f"Bearer {known.token}"},
     )
     assert answer.status_code == 201, answer.get_data(as_text=True)
     components = document()["components"]
@@ -278,17 +294,25 @@ def test_text_with_a_nul_character_is_never_a_server_error(fuzz: Fuzz) -> None:
     client = fuzz.app.test_client()
     players = list(jubileu_hands.PLAYERS)
     statuses = {
-        "player name": client.post("/api/v1/tables", json={"game": "jubileu", "players": ["A\x00na", *players[1:]]}).status_code,
-        "table name": client.post("/api/v1/tables", json={"game": "jubileu", "players": players, "name": "x\x00"}).status_code,
+        "player name": client.post(
+            "/api/v1/tables", json={"game": "jubileu", "players": ["A\x00na", *players[1:]]}
+        ).status_code,
+        "table name": client.post(
+            "/api/v1/tables", json={"game": "jubileu", "players": players, "name": "x\x00"}
+        ).status_code,
     }
     table = client.post("/api/v1/tables", json={"game": "jubileu", "players": players}).get_json()
     known = Known(table["id"], table["token"], "jubileu", tuple(players))
     auth = {"Authorization": f"Bearer {known.token}"}
     statuses["Idempotency-Key"] = client.post(
-        f"/api/v1/tables/{known.id}/hands", json=_next_record(fuzz.app, known, 2), headers={**auth, "Idempotency-Key": "k\x00"}
+        f"/api/v1/tables/{known.id}/hands",
+        json=_next_record(fuzz.app, known, 2),
+        headers={**auth, "Idempotency-Key": "k\x00"},
     ).status_code
     client.post(f"/api/v1/tables/{known.id}/hands", json=_next_record(fuzz.app, known, 2), headers=auth)
-    statuses["void reason"] = client.post(f"/api/v1/tables/{known.id}/hands/1/void", json={"reason": "a\x00b"}, headers=auth).status_code
+    statuses["void reason"] = client.post(
+        f"/api/v1/tables/{known.id}/hands/1/void", json={"reason": "a\x00b"}, headers=auth
+    ).status_code
     assert all(status < 500 for status in statuses.values()), statuses
 
 
@@ -306,20 +330,31 @@ def test_lone_surrogates_deep_nesting_huge_numbers_and_odd_languages_are_refused
     sent = {
         "player name": ("/api/v1/tables", f'{{"game": "jubileu", "players": [{lone}, "Bia", "Caio", "Dani"]}}', {}),
         "void reason": (f"{hands}/1/void", f'{{"reason": {lone}}}', auth),
-        "correction reason": (hands, json.dumps({**_next_record(fuzz.app, known, 2), "replaces": 1, "reason": "@"}).replace('"@"', lone), auth),
-        "import names": ("/api/v1/import", export.replace(known.id, "f" * len(known.id)).replace(json.dumps(players[0]), lone),
-                         {"X-Referee-Club-Code": fuzz.app.config["CLUB_CODE"]}),
+        "correction reason": (
+            hands,
+            json.dumps({**_next_record(fuzz.app, known, 2), "replaces": 1, "reason": "@"}).replace('"@"', lone),
+            auth,
+        ),
+        "import names": (
+            "/api/v1/import",
+            export.replace(known.id, "f" * len(known.id)).replace(json.dumps(players[0]), lone),
+            {"X-Referee-Club-Code": fuzz.app.config["CLUB_CODE"]},
+        ),
         "deep array": (hands, "[" * 30000, auth),
         "deep object": (hands, '{"a":' * 12000, auth),
         "deep, no token": (hands, "[" * 30000, {}),
         "deep table": ("/api/v1/tables", "[" * 30000, {}),
     }
-    statuses = {name: client.post(path, data=body, content_type="application/json", headers=headers).status_code
-                for name, (path, body, headers) in sent.items()}
+    statuses = {
+        name: client.post(path, data=body, content_type="application/json", headers=headers).status_code
+        for name, (path, body, headers) in sent.items()
+    }
     for number in (2**31, 2**64, 10**20):
         statuses[f"hand {number}"] = client.get(f"{hands}/{number}").status_code
         statuses[f"season {number}"] = client.get(f"/api/v1/seasons/{number}/export").status_code
-        statuses[f"standings {number}"] = client.get("/api/v1/league/jubileu/standings", query_string={"season": number}).status_code
+        statuses[f"standings {number}"] = client.get(
+            "/api/v1/league/jubileu/standings", query_string={"season": number}
+        ).status_code
     statuses["empty language"] = client.post("/api/v1/samba/meld-check?language=", json={}).status_code
     assert all(400 <= status < 500 for status in statuses.values()), statuses
     assert client.get(f"/api/v1/tables/{known.id}").get_json()["next_number"] == 2, "a refused write stored a hand"
@@ -333,12 +368,13 @@ def test_after_the_fuzz_every_table_state_is_rebuilt_from_its_hands(fuzz: Fuzz) 
         db.session.remove()
     for table_id in ids:
         problems += ledger_problems(fuzz.app, table_id)
-    summary = (f"{fuzz.requests} requests, statuses {dict(sorted(fuzz.statuses.items()))}, {len(ids)} tables, "
-               f"{fuzz.known} answers with the known null contract.partner, known crashes {fuzz.known_crashes or 'none'}")
+    summary = (
+        f"{fuzz.requests} requests, statuses {dict(sorted(fuzz.statuses.items()))}, {len(ids)} tables, "
+        f"{fuzz.known} answers with the known null contract.partner, known crashes {fuzz.known_crashes or 'none'}"
+    )
     print(summary)
     print("\n".join(f"{k}: {v}" for k, v in sorted(fuzz.by_operation.items())))
     assert not fuzz.crashes, f"{summary}; unhandled exceptions: {fuzz.crashes[:5]}"
     assert not problems, f"{summary}\n" + "\n".join(problems[:20])
     if fuzz.ran:
         assert fuzz.requests >= MIN_REQUESTS, summary
-

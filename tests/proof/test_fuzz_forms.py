@@ -143,13 +143,17 @@ def refused_hands(app: Flask, table_id: str) -> list[str]:
         players, teams = ledger.players_of(table), ledger.teams_of(table)
         for hand in ledger.all_hands(table):
             try:
-                parsed = rules.parse_hand(hand.record, players=players, options=options, dealer=hand.dealer, teams=teams)
+                parsed = rules.parse_hand(
+                    hand.record, players=players, options=options, dealer=hand.dealer, teams=teams
+                )
             except RulesError as exc:
                 problems.append(f"hand {hand.number} {hand.record}: the engine refuses it: {exc}")
                 continue
             deltas = rules.settle(parsed, options).deltas
             if {n: int(deltas.get(n, 0)) for n in players} != {n: int(v) for n, v in hand.result["deltas"].items()}:
-                problems.append(f"hand {hand.number}: stored deltas {hand.result['deltas']}, the engine says {dict(deltas)}")
+                problems.append(
+                    f"hand {hand.number}: stored deltas {hand.result['deltas']}, the engine says {dict(deltas)}"
+                )
         db.session.remove()
     return problems
 
@@ -157,18 +161,28 @@ def refused_hands(app: Flask, table_id: str) -> list[str]:
 # --------------------------------------------------------------------------- strategies
 
 json_leaf = st.one_of(
-    st.none(), st.booleans(), st.integers(-(10**12), 10**12), st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12)
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**12), 10**12),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=12),
 )
 json_any = st.recursive(
-    json_leaf, lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)), max_leaves=10
+    json_leaf,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+    max_leaves=10,
 )
 #: Huge values: a character repeated up to past the 64 KB request limit (cheap to generate).
-huge = st.builds(lambda c, n: c * n, st.sampled_from(["a", "é", "😀", "\x00", " ", "9", "<", "'"]), st.integers(200, 70_000))
+huge = st.builds(
+    lambda c, n: c * n, st.sampled_from(["a", "é", "😀", "\x00", " ", "9", "<", "'"]), st.integers(200, 70_000)
+)
 field_value = st.one_of(
     st.text(max_size=30),
     # Non-ASCII text a browser can send: no lone surrogates (no request can carry one in UTF-8).
     st.text(alphabet=st.characters(min_codepoint=0x80, codec="utf-8"), max_size=60),
-    st.sampled_from(["", " ", "0", "1", "-1", "3", "99999999999", "1e9", "²", "٣", "y", "on", "true", "Ana", "ana", "ANA ", "Zé"]),
+    st.sampled_from(
+        ["", " ", "0", "1", "-1", "3", "99999999999", "1e9", "²", "٣", "y", "on", "true", "Ana", "ana", "ANA ", "Zé"]
+    ),
     huge,
 )
 
@@ -206,10 +220,15 @@ def typed_draft_fields(game: str, players: tuple[str, ...]) -> dict[str, st.Sear
         return {
             **common,
             "mode": st.sampled_from([m.value for m in Mode] + ["x"]),
-            "calls": st.lists(st.lists(st.one_of(name, st.sampled_from([c.value for c in QuatrilhoCall])), min_size=2, max_size=2), max_size=6),
+            "calls": st.lists(
+                st.lists(st.one_of(name, st.sampled_from([c.value for c in QuatrilhoCall])), min_size=2, max_size=2),
+                max_size=6,
+            ),
             "helper": st.booleans(),
             "declarer": name,
-            "called_card": st.fixed_dictionaries({"rank": st.sampled_from(list(SPANISH_RANKS) + ["8", "A"]), "suit": st.sampled_from(SUITS)}),
+            "called_card": st.fixed_dictionaries(
+                {"rank": st.sampled_from(list(SPANISH_RANKS) + ["8", "A"]), "suit": st.sampled_from(SUITS)}
+            ),
             "partner": name,
             "exchange": st.booleans(),
             "giver": name,
@@ -218,7 +237,11 @@ def typed_draft_fields(game: str, players: tuple[str, ...]) -> dict[str, st.Sear
             "tricks": counts,
         }
     team_key = st.sampled_from([*samba_flow.COUNTS, *samba_flow.POINTS, "penalties", "mc", "hc", "pen"])
-    pile = st.dictionaries(st.sampled_from([k.key for k in samba.CARD_KINDS] + list(samba.PENALTY_KINDS) + ["x"]), st.integers(-1, 1000), max_size=4)
+    pile = st.dictionaries(
+        st.sampled_from([k.key for k in samba.CARD_KINDS] + list(samba.PENALTY_KINDS) + ["x"]),
+        st.integers(-1, 1000),
+        max_size=4,
+    )
     team = st.dictionaries(team_key, st.one_of(st.integers(-5, 12_000), pile), max_size=9)
     return {
         **common,
@@ -265,7 +288,9 @@ def actions(game: str) -> st.SearchStrategy[str]:
         known = st.one_of(
             st.sampled_from([m.value for m in Mode] + ["x"]).map(lambda m: f"mode:{m}"),
             st.sampled_from(["helper", "undo", "natural", "exchange", "figures", "tricks", "tricks:1", "tricks:0"]),
-            st.tuples(seat, st.sampled_from([c.value for c in QuatrilhoCall] + ["x"])).map(lambda t: f"call:{t[0]}:{t[1]}"),
+            st.tuples(seat, st.sampled_from([c.value for c in QuatrilhoCall] + ["x"])).map(
+                lambda t: f"call:{t[0]}:{t[1]}"
+            ),
             st.tuples(st.sampled_from(["declarer", "partner", "giver", "last"]), seat).map(lambda t: f"{t[0]}:{t[1]}"),
             st.tuples(st.sampled_from(list(SPANISH_RANKS) + ["8"]), suit).map(lambda t: f"card:{t[0]}:{t[1]}"),
             back,
@@ -283,9 +308,13 @@ def query_fields(game: str, players: tuple[str, ...]) -> st.SearchStrategy[dict[
         names += [f"t{i}_{key}" for key in (*samba_flow.COUNTS, *samba_flow.POINTS, "penalties")]
         names += [f"t{i}_{pile}_{kind.key}" for pile in samba_flow.PILES.values() for kind in samba.CARD_KINDS]
         names += [f"t{i}_pen_{kind}" for kind in samba.PENALTY_KINDS]
-    value = st.one_of(seat_text(), st.sampled_from(SUITS + ["live", "-", *samba.HIDDEN]), st.integers(0, 12_000).map(str), field_value)
+    value = st.one_of(
+        seat_text(), st.sampled_from(SUITS + ["live", "-", *samba.HIDDEN]), st.integers(0, 12_000).map(str), field_value
+    )
     single = st.dictionaries(st.one_of(st.sampled_from(names), st.text(min_size=1, max_size=6)), value, max_size=8)
-    return st.tuples(single, st.lists(seat_text(), max_size=4)).map(lambda t: {**t[0], **({"declarer": t[1]} if t[1] else {})})
+    return st.tuples(single, st.lists(seat_text(), max_size=4)).map(
+        lambda t: {**t[0], **({"declarer": t[1]} if t[1] else {})}
+    )
 
 
 # --------------------------------------------------------------------------- valid drafts
@@ -295,14 +324,20 @@ def _name_of(seats: list[str], value: Any) -> Any:
     return seats[value] if isinstance(value, int) else value
 
 
-def valid_draft(game: str, players: tuple[str, ...], dealer: str, number: int, variant: int, key: str) -> dict[str, Any]:
+def valid_draft(
+    game: str, players: tuple[str, ...], dealer: str, number: int, variant: int, key: str
+) -> dict[str, Any]:
     """A complete draft for the next hand, built from the benchmark templates (valid as is)."""
     if game == "jubileu":
-        record = jubileu_hands.render(jubileu_hands.TEMPLATES[variant % len(jubileu_hands.TEMPLATES)][1], players, dealer)
+        record = jubileu_hands.render(
+            jubileu_hands.TEMPLATES[variant % len(jubileu_hands.TEMPLATES)][1], players, dealer
+        )
         draft = {"ultima": record["ultima"], "aces": record.get("aces", {}), "calls": record["auction"]}
         draft.update({k: record[k] for k in ("trump", "called", "partner", "tricks") if k in record})
     elif game == "quatrilho":
-        record = quatrilho_hands.render(quatrilho_hands.TEMPLATES[variant % len(quatrilho_hands.TEMPLATES)][1], players, dealer)
+        record = quatrilho_hands.render(
+            quatrilho_hands.TEMPLATES[variant % len(quatrilho_hands.TEMPLATES)][1], players, dealer
+        )
         draft = {k: record[k] for k in ("mode", "declarer", "called_card", "partner", "giver", "tricks") if k in record}
         if "auction" in record:
             draft["calls"] = record["auction"]
@@ -335,13 +370,27 @@ def valid_draft(game: str, players: tuple[str, ...], dealer: str, number: int, v
 
 @examples(600)
 @given(data=st.data())
-def test_the_new_table_form_never_fails_and_makes_only_tables_the_api_would_make(forms: Forms, data: st.DataObject) -> None:
+def test_the_new_table_form_never_fails_and_makes_only_tables_the_api_would_make(
+    forms: Forms, data: st.DataObject
+) -> None:
     game = data.draw(st.sampled_from([*GAME_SLUGS, *GAME_SLUGS, "", "xadrez", "jubileu\x00"]), label="game")
     base = valid_new_table_form(game) if game in GAMES else {}
-    keys = sorted(base) + ["player_4", "player_5", "teams", "dealer", "name", "draw_0", "draw_1", "draw_2", "draw_3", "csrf_token"]
+    keys = sorted(base) + [
+        "player_4",
+        "player_5",
+        "teams",
+        "dealer",
+        "name",
+        "draw_0",
+        "draw_1",
+        "draw_2",
+        "draw_3",
+        "csrf_token",
+    ]
     dropped = data.draw(st.sets(st.sampled_from(sorted(base) or ["name"]), max_size=4), label="dropped")
     changed = data.draw(
-        st.dictionaries(st.one_of(st.sampled_from(keys), st.text(min_size=1, max_size=8)), field_value, max_size=5), label="changed"
+        st.dictionaries(st.one_of(st.sampled_from(keys), st.text(min_size=1, max_size=8)), field_value, max_size=5),
+        label="changed",
     )
     form = {**{k: v for k, v in base.items() if k not in dropped}, **changed}
     client = forms.app.test_client()
@@ -362,8 +411,13 @@ def test_the_new_table_form_never_fails_and_makes_only_tables_the_api_would_make
     # The API takes the very same table (its engine is the judge of both doors).
     again = client.post(
         "/api/v1/tables",
-        json={"game": game, "players": players, "dealer": table["next_dealer"], "options": table["options"],
-              **({"teams": table["teams"]} if game == "samba" else {})},
+        json={
+            "game": game,
+            "players": players,
+            "dealer": table["next_dealer"],
+            "options": table["options"],
+            **({"teams": table["teams"]} if game == "samba" else {}),
+        },
     )
     assert again.status_code == 201, (table, again.get_json())
 
@@ -418,14 +472,25 @@ def test_posting_the_hand_form_stores_only_hands_the_engine_accepts(forms: Forms
         else:
             n = data.draw(st.sampled_from([number, number, number - 1, number + 1, 0]), label="n")
             key = data.draw(st.sampled_from(["a", "b", "c", "", "new"]), label="key")
-            draft = valid_draft(game, players, dealer, n, data.draw(st.integers(0, 8), label="variant"), key + (str(number) if key == "new" else ""))
+            draft = valid_draft(
+                game,
+                players,
+                dealer,
+                n,
+                data.draw(st.integers(0, 8), label="variant"),
+                key + (str(number) if key == "new" else ""),
+            )
             if kind == "mutated":
                 names = sorted(typed)
                 for name in data.draw(st.sets(st.sampled_from(names), min_size=1, max_size=3), label="mutated fields"):
                     draft[name] = data.draw(st.one_of(typed[name], json_any), label=name)
             form["d"] = json.dumps(draft, ensure_ascii=False)
         extra = data.draw(
-            st.dictionaries(st.sampled_from(["all_pass", "renumber", "reason", "zzz"]), st.one_of(st.just("1"), field_value), max_size=3),
+            st.dictionaries(
+                st.sampled_from(["all_pass", "renumber", "reason", "zzz"]),
+                st.one_of(st.just("1"), field_value),
+                max_size=3,
+            ),
             label="extra",
         )
         form.update(extra)
@@ -487,7 +552,9 @@ def test_a_name_with_a_nul_character_on_the_form_is_never_a_server_error(forms: 
     try:
         client = app.test_client()
         statuses = {
-            field: client.post("/tables/new?game=jubileu", data={**valid_new_table_form("jubileu"), field: "A\x00na"}).status_code
+            field: client.post(
+                "/tables/new?game=jubileu", data={**valid_new_table_form("jubileu"), field: "A\x00na"}
+            ).status_code
             for field in ("player_0", "name")
         }
     finally:

@@ -18,7 +18,12 @@ def test_answers_carry_no_server_header(tmp_path: Path) -> None:
             "api 404": call(server.port, "GET", f"{API}/tables/nope"),
             "static": call(server.port, "GET", "/static/css/app.css"),
         }
-    assert {name: reply.status for name, reply in answers.items()} == {"page": 200, "api": 200, "api 404": 404, "static": 200}
+    assert {name: reply.status for name, reply in answers.items()} == {
+        "page": 200,
+        "api": 200,
+        "api 404": 404,
+        "static": 200,
+    }
     assert {name: reply.headers.get("server") for name, reply in answers.items()} == dict.fromkeys(answers)
 
 

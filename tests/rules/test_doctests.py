@@ -10,9 +10,7 @@ import pytest
 
 import referee.rules
 
-MODULES = sorted(
-    ["referee.rules", *(f"referee.rules.{m.name}" for m in pkgutil.iter_modules(referee.rules.__path__))]
-)
+MODULES = sorted(["referee.rules", *(f"referee.rules.{m.name}" for m in pkgutil.iter_modules(referee.rules.__path__))])
 
 
 @pytest.mark.parametrize("name", MODULES)

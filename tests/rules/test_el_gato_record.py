@@ -40,7 +40,9 @@ def test_options_defaults_and_surface() -> None:
     assert [spec.name for spec in OPTIONS] == ["stake", "ranks", "war", "chip_value"]
     assert RULES.parse_options({}) == DEFAULT
     assert RULES.options_json(DEFAULT) == {"stake": 0, "ranks": "sota_high", "war": "highest_only", "chip_value": "0"}
-    assert RULES.parse_options({"ranks": "ace_high", "war": "any_tie", "stake": 5}) == ElGatoOptions(stake=5, ranks="ace_high", war="any_tie")
+    assert RULES.parse_options({"ranks": "ace_high", "war": "any_tie", "stake": 5}) == ElGatoOptions(
+        stake=5, ranks="ace_high", war="any_tie"
+    )
     assert RULES.stock_option is None and RULES.money_option == "chip_value"
     for bad in ({"stake": -1}, {"ranks": "king_high"}, {"gato": "5"}):
         with pytest.raises(InvalidInput):
@@ -65,7 +67,11 @@ def test_player_counts_that_do_not_divide_40_are_refused(count: int) -> None:
     players = tuple(f"P{i}" for i in range(count))
     with pytest.raises(RulesError) as info:
         parse({"loser": "P0"}, players)
-    assert not isinstance(info.value, InvalidInput) and info.value.field == "players" and "2, 4, 5, 8 or 10" in str(info.value)
+    assert (
+        not isinstance(info.value, InvalidInput)
+        and info.value.field == "players"
+        and "2, 4, 5, 8 or 10" in str(info.value)
+    )
     with pytest.raises(RulesError) as seated:
         RULES.seat_teams(players, None, RULES.parse_options({}))
     assert seated.value.field == "players"
@@ -102,14 +108,21 @@ def test_records_read_back() -> None:
         ({"loser": "Bia", "dealer": "Zé"}, UnknownPlayer, "dealer", "not seated"),
         ({"loser": "Bia", "winner": "Ana"}, InvalidInput, "winner", "no field"),
         ({"loser": "Bia", "out_order": {"Ana": 1}}, InvalidInput, "out_order", "list"),
-        ({"loser": "Bia", "out_order": ["Ana", "Bia", "Caio", "Dani"]}, InconsistentHand, "out_order[1]", "Bia is the loser"),
+        (
+            {"loser": "Bia", "out_order": ["Ana", "Bia", "Caio", "Dani"]},
+            InconsistentHand,
+            "out_order[1]",
+            "Bia is the loser",
+        ),
         ({"loser": "Bia", "out_order": ["Ana", "Caio", "Dani", "Bia"]}, InconsistentHand, "out_order[3]", "not among"),
         ({"loser": "Bia", "out_order": ["Ana", "Caio"]}, InconsistentHand, "out_order", "Dani is missing"),
         ({"loser": "Bia", "out_order": ["Ana", ["Caio", "Ana"], "Dani"]}, InconsistentHand, "out_order[1][1]", "twice"),
         ({"loser": "Bia", "out_order": ["Ana", "Caio", "Zé"]}, UnknownPlayer, "out_order[2]", "not seated"),
     ],
 )
-def test_every_check_is_refused_with_its_field(raw: dict[str, Any], kind: type[RulesError], field: str, words: str) -> None:
+def test_every_check_is_refused_with_its_field(
+    raw: dict[str, Any], kind: type[RulesError], field: str, words: str
+) -> None:
     with pytest.raises(kind) as info:
         parse(raw)
     assert info.value.field == field
@@ -124,7 +137,7 @@ def test_not_a_json_object() -> None:
 def test_no_stake_only_records_the_result() -> None:
     """The text has no stakes; with the default stake 0 every delta is 0."""
     s = RULES.settle(parse({"loser": "Caio"}), DEFAULT)
-    assert dict(s.deltas) == {p: 0 for p in PLAYERS} and not s.payments and s.carry == 0
+    assert dict(s.deltas) == dict.fromkeys(PLAYERS, 0) and not s.payments and s.carry == 0
     assert [str(line.text) for line in s.lines] == [
         "Caio was left holding all the cards and loses.",
         "The table plays for no stake: nothing is paid.",
@@ -139,5 +152,7 @@ def test_the_loser_pays_each_other_player_the_stake(count: int) -> None:
     assert dict(s.deltas) == {p: -3 * (count - 1) if p == "P0" else 3 for p in players}
     assert sum(s.deltas.values()) == 0 and len(s.payments) == count - 1
     assert str(s.lines[1].text) == (
-        "P0 pays the stake of 3 to the other player." if count == 2 else f"P0 pays the stake of 3 to each of the other {count - 1} players."
+        "P0 pays the stake of 3 to the other player."
+        if count == 2
+        else f"P0 pays the stake of 3 to each of the other {count - 1} players."
     )

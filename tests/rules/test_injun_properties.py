@@ -68,14 +68,24 @@ def hands(draw: st.DrawFn) -> tuple[tuple[str, ...], InjunOptions, dict[str, Any
     system = System(draw(st.sampled_from(["poker", "brag", None])) or options.system)
     ante = draw(st.integers(0, 4))
     carried_in = draw(st.sampled_from([0, 0, 1, 2, 7]))
-    betting = Betting(players=players, dealer=dealer, system=system, ante=ante, carried_in=carried_in, match_highest=options.poker_amounts == "match_highest")
+    betting = Betting(
+        players=players,
+        dealer=dealer,
+        system=system,
+        ante=ante,
+        carried_in=carried_in,
+        match_highest=options.poker_amounts == "match_highest",
+    )
     data = draw(st.data())
     step = 0
     while betting.turn is not None:
         player = betting.turn
         betting.act(player, _draw_action(data, betting, step))
         step += 1
-    shown = sorted({p for hp in betting.result(surrender_closed=options.surrender_closed) if hp.contested for p in hp.contenders}, key=players.index)
+    shown = sorted(
+        {p for hp in betting.result(surrender_closed=options.surrender_closed) if hp.contested for p in hp.contenders},
+        key=players.index,
+    )
     deck = [rank for rank in RANKS for _ in range(4)]
     random.Random(draw(st.integers(0, 2**32))).shuffle(deck)
     # Few distinct ranks make ties likely.
@@ -98,7 +108,7 @@ def oracle(players: tuple[str, ...], o: InjunOptions, raw: dict[str, Any]) -> tu
     """The rule text with the readings of, replayed independently: (deltas, chips left)."""
     dealer = raw["dealer"]
     order = players[players.index(dealer) + 1 :] + players[: players.index(dealer) + 1]
-    paid = {p: raw["ante"] for p in players}
+    paid = dict.fromkeys(players, raw["ante"])
     pots: list[dict[str, Any]] = [{"chips": raw.get("carried_in", 0) + raw["ante"] * len(players), "closer": None}]
     out: set[str] = set()
     closers: list[str] = []
@@ -116,7 +126,7 @@ def oracle(players: tuple[str, ...], o: InjunOptions, raw: dict[str, Any]) -> tu
         last_action = action
     still = [p for p in order if p not in out and p not in closers]
     cards = raw.get("cards", {})
-    won = {p: 0 for p in players}
+    won = dict.fromkeys(players, 0)
     left = 0
     surrendered = last_action == "drop" and len(still) == 1
     for k, pot in enumerate(pots):
@@ -135,7 +145,9 @@ def oracle(players: tuple[str, ...], o: InjunOptions, raw: dict[str, Any]) -> tu
 
 @settings(max_examples=300, deadline=None)
 @given(hands())
-def test_settlement_matches_the_oracle_and_accounts_for_every_chip(case: tuple[tuple[str, ...], InjunOptions, dict[str, Any]]) -> None:
+def test_settlement_matches_the_oracle_and_accounts_for_every_chip(
+    case: tuple[tuple[str, ...], InjunOptions, dict[str, Any]],
+) -> None:
     players, options, raw = case
     hand = parse_hand(raw, players=players, options=options, dealer=players[0])
     result = settle(hand, options)
@@ -143,7 +155,10 @@ def test_settlement_matches_the_oracle_and_accounts_for_every_chip(case: tuple[t
     assert dict(result.deltas) == expected
     assert result.carried_out == left and result.carried_in == raw.get("carried_in", 0)
     assert sum(result.deltas.values()) + result.carry == 0
-    assert sum(hand.paid.values()) + hand.carried_in == sum(max(0, result.deltas[p] + hand.paid[p]) for p in players) + left
+    assert (
+        sum(hand.paid.values()) + hand.carried_in
+        == sum(max(0, result.deltas[p] + hand.paid[p]) for p in players) + left
+    )
     for p in players:
         assert result.deltas[p] >= -hand.paid[p]
     for payment in result.payments:
@@ -163,7 +178,9 @@ def test_a_record_reads_back_the_same(case: tuple[tuple[str, ...], InjunOptions,
 
 @settings(max_examples=200, deadline=None)
 @given(hands(), st.integers(1, 14))
-def test_renaming_the_seats_by_a_rotation_rotates_the_deltas(case: tuple[tuple[str, ...], InjunOptions, dict[str, Any]], shift: int) -> None:
+def test_renaming_the_seats_by_a_rotation_rotates_the_deltas(
+    case: tuple[tuple[str, ...], InjunOptions, dict[str, Any]], shift: int
+) -> None:
     players, options, raw = case
     n = len(players)
     rename = {p: players[(i + shift) % n] for i, p in enumerate(players)}
@@ -186,11 +203,19 @@ def test_renaming_the_seats_by_a_rotation_rotates_the_deltas(case: tuple[tuple[s
 
 @settings(max_examples=150, deadline=None)
 @given(hands(), st.data())
-def test_the_legal_actions_are_exactly_what_the_referee_accepts(case: tuple[tuple[str, ...], InjunOptions, dict[str, Any]], data: st.DataObject) -> None:
+def test_the_legal_actions_are_exactly_what_the_referee_accepts(
+    case: tuple[tuple[str, ...], InjunOptions, dict[str, Any]], data: st.DataObject
+) -> None:
     """At every prefix of a random hand, the page's offer and ``can`` agree, for every player."""
     players, options, raw = case
     system = System(raw["system"])
-    betting = Betting(players=players, dealer=raw["dealer"], system=system, ante=raw["ante"], match_highest=options.poker_amounts == "match_highest")
+    betting = Betting(
+        players=players,
+        dealer=raw["dealer"],
+        system=system,
+        ante=raw["ante"],
+        match_highest=options.poker_amounts == "match_highest",
+    )
     for player, action in raw["actions"]:
         legal = betting.legal_actions()
         assert legal.player == betting.turn
@@ -201,5 +226,16 @@ def test_the_legal_actions_are_exactly_what_the_referee_accepts(case: tuple[tupl
             for other in players:
                 if other != betting.turn:
                     assert not betting.can(other, probe)
-        betting.act(player, Action.bet(1) if action == "bet" else Action.bet(action["bet"]) if isinstance(action, dict) else {"drop": Action(kind=Kind.DROP), "see": Action(kind=Kind.SEE, amount=2), "close": Action(kind=Kind.CLOSE)}[action])
+        betting.act(
+            player,
+            Action.bet(1)
+            if action == "bet"
+            else Action.bet(action["bet"])
+            if isinstance(action, dict)
+            else {
+                "drop": Action(kind=Kind.DROP),
+                "see": Action(kind=Kind.SEE, amount=2),
+                "close": Action(kind=Kind.CLOSE),
+            }[action],
+        )
     assert betting.over and betting.legal_actions().player is None

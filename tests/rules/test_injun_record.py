@@ -21,11 +21,20 @@ TEXT_BETS: list[list[Any]] = [["Ana", {"bet": 20}], ["Bia", {"bet": 22}], ["Caio
 TEXT_CARDS = {"Ana": "K", "Bia": "5", "Caio": "Q", "Dani": "3"}
 
 
-def parse(raw: Any, options: InjunOptions = DEFAULT, players: tuple[str, ...] = P4, dealer: str = "Dani") -> injun.InjunHand:
+def parse(
+    raw: Any, options: InjunOptions = DEFAULT, players: tuple[str, ...] = P4, dealer: str = "Dani"
+) -> injun.InjunHand:
     return parse_hand(raw, players=players, options=options, dealer=dealer)
 
 
-def refused(raw: Any, kind: type[RulesError], field: str | None, *words: str, options: InjunOptions = DEFAULT, players: tuple[str, ...] = P4) -> RulesError:
+def refused(
+    raw: Any,
+    kind: type[RulesError],
+    field: str | None,
+    *words: str,
+    options: InjunOptions = DEFAULT,
+    players: tuple[str, ...] = P4,
+) -> RulesError:
     with pytest.raises(kind) as info:
         parse(raw, options, players)
     error = info.value
@@ -39,7 +48,7 @@ def refused(raw: Any, kind: type[RulesError], field: str | None, *words: str, op
 
 
 def test_the_text_example_is_a_legal_poker_betting() -> None:
-    """"20 fichas, o segundo 20 mais 2, o terceiro 22 mais 5"; an equal bet closes."""
+    """ "20 fichas, o segundo 20 mais 2, o terceiro 22 mais 5"; an equal bet closes."""
     hand = parse({"actions": TEXT_BETS, "cards": TEXT_CARDS})
     assert hand.system is System.POKER and hand.end is End.CALLED and hand.closed_by == "Dani"
     assert hand.finalists == P4 and dict(hand.paid) == {"Ana": 21, "Bia": 23, "Caio": 28, "Dani": 28}
@@ -60,7 +69,13 @@ def test_the_table_has_2_to_15_players() -> None:
 
 
 def test_a_bet_lower_than_the_one_before_is_refused() -> None:
-    refused({"actions": [["Ana", {"bet": 20}], ["Bia", {"bet": 19}]]}, IllegalCall, "actions[1]", "more than the previous bet of 20", "19")
+    refused(
+        {"actions": [["Ana", {"bet": 20}], ["Bia", {"bet": 19}]]},
+        IllegalCall,
+        "actions[1]",
+        "more than the previous bet of 20",
+        "19",
+    )
 
 
 def test_a_lower_bet_is_judged_against_the_last_bet_not_the_last_action() -> None:
@@ -90,13 +105,23 @@ def test_acting_out_of_turn_is_refused() -> None:
 
 
 def test_the_first_to_bet_is_the_player_after_the_dealer() -> None:
-    hand = parse({"dealer": "Bia", "actions": [["Caio", {"bet": 3}], ["Dani", "drop"], ["Ana", "drop"], ["Bia", "drop"]]})
+    hand = parse(
+        {"dealer": "Bia", "actions": [["Caio", {"bet": 3}], ["Dani", "drop"], ["Ana", "drop"], ["Bia", "drop"]]}
+    )
     assert hand.dealer == "Bia" and hand.finalists == ("Caio",)
     refused({"dealer": "Bia", "actions": [["Ana", {"bet": 3}]]}, IllegalCall, "actions[0]", "Caio acts now")
 
 
 def test_a_player_who_dropped_bets_no_more() -> None:
-    raw = {"actions": [["Ana", "drop"], ["Bia", {"bet": 2}], ["Caio", {"bet": 3}], ["Dani", {"bet": 4}], ["Ana", {"bet": 5}]]}
+    raw = {
+        "actions": [
+            ["Ana", "drop"],
+            ["Bia", {"bet": 2}],
+            ["Caio", {"bet": 3}],
+            ["Dani", {"bet": 4}],
+            ["Ana", {"bet": 5}],
+        ]
+    }
     refused(raw, IllegalCall, "actions[4]", "Ana has dropped out")
 
 
@@ -114,8 +139,20 @@ def test_under_match_highest_the_players_still_in_match_or_drop() -> None:
     """Alternative: after Dani's closing 27, Ana owes 7 and Bia 5 (Caio and Dani are level)."""
     refused({"actions": TEXT_BETS, "cards": TEXT_CARDS}, IllegalCall, "actions", "Ana still has to act", options=MATCH)
     refused({"actions": [*TEXT_BETS, ["Ana", {"bet": 8}]]}, IllegalCall, "actions[4]", "exactly 7", options=MATCH)
-    refused({"actions": [*TEXT_BETS, ["Ana", {"bet": 7}], ["Caio", {"bet": 1}]]}, IllegalCall, "actions[5]", "Bia acts now", options=MATCH)
-    hand = parse({"actions": [*TEXT_BETS, ["Ana", {"bet": 7}], ["Bia", "drop"]], "cards": {"Ana": "K", "Caio": "Q", "Dani": "3"}}, MATCH)
+    refused(
+        {"actions": [*TEXT_BETS, ["Ana", {"bet": 7}], ["Caio", {"bet": 1}]]},
+        IllegalCall,
+        "actions[5]",
+        "Bia acts now",
+        options=MATCH,
+    )
+    hand = parse(
+        {
+            "actions": [*TEXT_BETS, ["Ana", {"bet": 7}], ["Bia", "drop"]],
+            "cards": {"Ana": "K", "Caio": "Q", "Dani": "3"},
+        },
+        MATCH,
+    )
     assert hand.end is End.CALLED and hand.owed and dict(hand.paid) == {"Ana": 28, "Bia": 23, "Caio": 28, "Dani": 28}
 
 
@@ -132,13 +169,20 @@ def brag(*actions: list[Any], cards: dict[str, str] | None = None, **extra: Any)
 def test_every_brag_bet_is_one_chip() -> None:
     refused(brag(["Ana", {"bet": 2}]), IllegalCall, "actions[0]", "exactly one chip")
     hand = parse(brag(["Ana", {"bet": 1}], ["Bia", "drop"], ["Caio", "drop"], ["Dani", "drop"]))
-    assert hand.actions[0][1].amount == 1 and hand.to_json()["actions"] == [["Ana", "bet"], ["Bia", "drop"], ["Caio", "drop"], ["Dani", "drop"]]
+    assert hand.actions[0][1].amount == 1 and hand.to_json()["actions"] == [
+        ["Ana", "bet"],
+        ["Bia", "drop"],
+        ["Caio", "drop"],
+        ["Dani", "drop"],
+    ]
 
 
 def test_paying_to_see_needs_exactly_two_players_left() -> None:
     refused(brag(["Ana", "bet"], ["Bia", "see"]), IllegalCall, "actions[1]", "exactly two players", "there are 4")
     refused(brag(["Ana", "bet"], ["Bia", "drop"], ["Caio", "see"]), IllegalCall, "actions[2]", "there are 3")
-    hand = parse(brag(["Ana", "bet"], ["Bia", "drop"], ["Caio", "drop"], ["Dani", "see"], cards={"Ana": "K", "Dani": "Q"}))
+    hand = parse(
+        brag(["Ana", "bet"], ["Bia", "drop"], ["Caio", "drop"], ["Dani", "see"], cards={"Ana": "K", "Dani": "Q"})
+    )
     assert hand.end is End.SEEN and hand.paid["Dani"] == 3
 
 
@@ -149,9 +193,20 @@ def test_a_player_who_closed_a_pot_bets_no_more() -> None:
 
 def test_closing_starts_a_new_pot() -> None:
     hand = parse(
-        brag(["Ana", "bet"], ["Bia", "bet"], ["Caio", "close"], ["Dani", "drop"], ["Ana", "bet"], ["Bia", "see"], cards={"Ana": "2", "Bia": "3", "Caio": "4"})
+        brag(
+            ["Ana", "bet"],
+            ["Bia", "bet"],
+            ["Caio", "close"],
+            ["Dani", "drop"],
+            ["Ana", "bet"],
+            ["Bia", "see"],
+            cards={"Ana": "2", "Bia": "3", "Caio": "4"},
+        )
     )
-    assert [(p.chips, p.closer, p.contenders) for p in hand.pots] == [(6, "Caio", ("Ana", "Bia", "Caio")), (3, None, ("Ana", "Bia"))]
+    assert [(p.chips, p.closer, p.contenders) for p in hand.pots] == [
+        (6, "Caio", ("Ana", "Bia", "Caio")),
+        (3, None, ("Ana", "Bia")),
+    ]
 
 
 def test_the_ante_is_paid_in_brag_too() -> None:
@@ -171,7 +226,10 @@ def test_the_cards_of_every_player_still_in_are_shown() -> None:
 
 
 def test_a_player_who_dropped_shows_no_card() -> None:
-    raw = {"actions": [["Ana", {"bet": 2}], ["Bia", "drop"], ["Caio", {"bet": 2}]], "cards": {"Ana": "K", "Bia": "A", "Caio": "Q", "Dani": "2"}}
+    raw = {
+        "actions": [["Ana", {"bet": 2}], ["Bia", "drop"], ["Caio", {"bet": 2}]],
+        "cards": {"Ana": "K", "Bia": "A", "Caio": "Q", "Dani": "2"},
+    }
     refused(raw, InconsistentHand, "cards.Bia", "Bia dropped out")
 
 
@@ -184,11 +242,23 @@ def test_a_survivor_who_takes_every_pot_shows_no_card() -> None:
     """Alternative: the survivor takes the closed pot too, so nothing is compared."""
     raw = brag(["Ana", "close"], ["Bia", "bet"], ["Caio", "drop"], ["Dani", "drop"], cards={"Ana": "A"})
     refused(raw, InvalidInput, "cards.Bia", "card of Bia")  # default: Bia compares with Ana
-    refused(raw, InconsistentHand, "cards.Ana", "No cards are compared", options=InjunOptions(surrender_closed="survivor_takes_all"))
+    refused(
+        raw,
+        InconsistentHand,
+        "cards.Ana",
+        "No cards are compared",
+        options=InjunOptions(surrender_closed="survivor_takes_all"),
+    )
 
 
 def test_ranks_are_the_french_decks() -> None:
-    refused({"actions": TEXT_BETS, "cards": {**TEXT_CARDS, "Ana": "1"}}, InvalidInput, "cards.Ana", "no card rank 1", "A, K, Q, J, 10")
+    refused(
+        {"actions": TEXT_BETS, "cards": {**TEXT_CARDS, "Ana": "1"}},
+        InvalidInput,
+        "cards.Ana",
+        "no card rank 1",
+        "A, K, Q, J, 10",
+    )
     refused({"actions": TEXT_BETS, "cards": {**TEXT_CARDS, "Ana": 10}}, InvalidInput, "cards.Ana", "no card rank")
     refused({"actions": TEXT_BETS, "cards": ["K"]}, InvalidInput, "cards", "player and rank")
 
@@ -197,14 +267,21 @@ def test_no_rank_is_shown_more_than_four_times() -> None:
     five = ("Ana", "Bia", "Caio", "Dani", "Edu")
     actions = [["Ana", {"bet": 1}], ["Bia", {"bet": 1}]]
     with pytest.raises(InconsistentHand) as info:
-        parse_hand({"actions": actions, "cards": {p: "A" for p in five}}, players=five, options=DEFAULT, dealer="Edu")
+        parse_hand({"actions": actions, "cards": dict.fromkeys(five, "A")}, players=five, options=DEFAULT, dealer="Edu")
     assert info.value.field == "cards" and "5 players show a A" in str(info.value)
-    hand = parse_hand({"actions": actions, "cards": {**{p: "A" for p in five[:4]}, "Edu": "K"}}, players=five, options=DEFAULT, dealer="Edu")
+    hand = parse_hand(
+        {"actions": actions, "cards": {**dict.fromkeys(five[:4], "A"), "Edu": "K"}},
+        players=five,
+        options=DEFAULT,
+        dealer="Edu",
+    )
     assert hand.cards["Edu"] == "K"
 
 
 def test_a_card_of_someone_not_seated_is_refused() -> None:
-    refused({"actions": TEXT_BETS, "cards": {**TEXT_CARDS, "Zeca": "2"}}, UnknownPlayer, "cards.Zeca", "Zeca is not seated")
+    refused(
+        {"actions": TEXT_BETS, "cards": {**TEXT_CARDS, "Zeca": "2"}}, UnknownPlayer, "cards.Zeca", "Zeca is not seated"
+    )
 
 
 # --------------------------------------------------------------------------- shapes
@@ -278,7 +355,15 @@ def test_seats_and_rotation() -> None:
 
 
 def test_the_record_reads_back_the_same() -> None:
-    raw = brag(["Ana", "bet"], ["Bia", "close"], ["Caio", {"bet": 1}], ["Dani", "drop"], ["Ana", "see"], cards={"Ana": "K", "Bia": "A", "Caio": "Q"}, carried_in=1)
+    raw = brag(
+        ["Ana", "bet"],
+        ["Bia", "close"],
+        ["Caio", {"bet": 1}],
+        ["Dani", "drop"],
+        ["Ana", "see"],
+        cards={"Ana": "K", "Bia": "A", "Caio": "Q"},
+        carried_in=1,
+    )
     hand = parse(raw)
     stored = RULES.hand_json(hand)
     assert stored == {
@@ -306,6 +391,15 @@ def test_the_contract_says_how_the_betting_ended() -> None:
 
 
 def test_action_kinds_in_the_record() -> None:
-    hand = parse(brag(["Ana", "bet"], ["Bia", "close"], ["Caio", "bet"], ["Dani", "drop"], ["Ana", "drop"], cards={"Caio": "K", "Bia": "A"}))
+    hand = parse(
+        brag(
+            ["Ana", "bet"],
+            ["Bia", "close"],
+            ["Caio", "bet"],
+            ["Dani", "drop"],
+            ["Ana", "drop"],
+            cards={"Caio": "K", "Bia": "A"},
+        )
+    )
     assert [a.kind for _, a in hand.actions] == [Kind.BET, Kind.CLOSE, Kind.BET, Kind.DROP, Kind.DROP]
     assert hand.end is End.LAST_STANDING and hand.finalists == ("Caio",)

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from referee.rules.injun import RULES, InjunOptions, parse_hand, settle
 from referee.rules.pot import PotSettlement
 
@@ -46,7 +44,17 @@ def test_the_text_example_pot_goes_to_the_highest_card() -> None:
 
 def test_the_chips_of_players_who_dropped_stay_in_the_pot() -> None:
     """The pot includes the bets of players who dropped."""
-    raw = {"actions": [["Ana", {"bet": 5}], ["Bia", {"bet": 8}], ["Caio", "drop"], ["Dani", {"bet": 9}], ["Ana", "drop"], ["Bia", {"bet": 9}]], "cards": {"Bia": "J", "Dani": "10"}}
+    raw = {
+        "actions": [
+            ["Ana", {"bet": 5}],
+            ["Bia", {"bet": 8}],
+            ["Caio", "drop"],
+            ["Dani", {"bet": 9}],
+            ["Ana", "drop"],
+            ["Bia", {"bet": 9}],
+        ],
+        "cards": {"Bia": "J", "Dani": "10"},
+    }
     result = outcome(raw)
     # pot: 4 antes + 5 + 8 + 9 + 9 = 35; Bia put in 18
     assert dict(result.deltas) == {"Ana": -6, "Bia": 17, "Caio": -1, "Dani": -10}
@@ -54,7 +62,10 @@ def test_the_chips_of_players_who_dropped_stay_in_the_pot() -> None:
 
 def test_players_who_have_not_bet_yet_go_to_the_showdown_too() -> None:
     """INJ-2 (literal): everyone who did not drop goes to the showdown with what he put in."""
-    raw = {"actions": [["Ana", {"bet": 3}], ["Bia", {"bet": 3}]], "cards": {"Ana": "2", "Bia": "3", "Caio": "A", "Dani": "4"}}
+    raw = {
+        "actions": [["Ana", {"bet": 3}], ["Bia", {"bet": 3}]],
+        "cards": {"Ana": "2", "Bia": "3", "Caio": "A", "Dani": "4"},
+    }
     result = outcome(raw)
     assert dict(result.deltas) == {"Ana": -4, "Bia": -4, "Caio": 9, "Dani": -1}
 
@@ -66,14 +77,18 @@ def test_match_highest_changes_the_net_when_the_winner_put_in_the_most() -> None
     literal = outcome({"actions": bets, "cards": {"Ana": "A", "Bia": "K"}}, players=two)
     assert dict(literal.deltas) == {"Ana": 51, "Bia": -51}
     options = InjunOptions(poker_amounts="match_highest")
-    matched = outcome({"actions": [*bets, ["Bia", {"bet": 10}]], "cards": {"Ana": "A", "Bia": "K"}}, options, players=two)
+    matched = outcome(
+        {"actions": [*bets, ["Bia", {"bet": 10}]], "cards": {"Ana": "A", "Bia": "K"}}, options, players=two
+    )
     assert dict(matched.deltas) == {"Ana": 61, "Bia": -61}
     assert "then the players still in matched the highest total" in words(matched)
     folded = outcome({"actions": [*bets, ["Bia", "drop"]]}, options, players=two)
     assert dict(folded.deltas) == {"Ana": 51, "Bia": -51}
     # When the loser put in the most, both readings give the same net.
     lost = outcome({"actions": bets, "cards": {"Ana": "K", "Bia": "A"}}, players=two)
-    lost_matched = outcome({"actions": [*bets, ["Bia", {"bet": 10}]], "cards": {"Ana": "K", "Bia": "A"}}, options, players=two)
+    lost_matched = outcome(
+        {"actions": [*bets, ["Bia", {"bet": 10}]], "cards": {"Ana": "K", "Bia": "A"}}, options, players=two
+    )
     assert dict(lost.deltas) == {"Ana": -61, "Bia": 61} == dict(lost_matched.deltas)
 
 
@@ -82,7 +97,10 @@ def test_everyone_drops_but_one() -> None:
     result = outcome({"actions": [["Ana", {"bet": 4}], ["Bia", "drop"], ["Caio", "drop"], ["Dani", "drop"]]})
     assert dict(result.deltas) == {"Ana": 3, "Bia": -1, "Caio": -1, "Dani": -1}
     text = words(result)
-    assert "Everybody else dropped out: Ana is the last player betting" in text and "8 chips to Ana, without a showdown" in text
+    assert (
+        "Everybody else dropped out: Ana is the last player betting" in text
+        and "8 chips to Ana, without a showdown" in text
+    )
 
 
 def test_nobody_bets_and_the_last_one_wins_the_antes() -> None:
@@ -102,7 +120,10 @@ def test_a_tie_splits_the_pot_and_the_odd_chip_stays_for_the_next_deal() -> None
     assert dict(result.deltas) == {"Ana": 0, "Bia": 0, "Caio": -1}
     assert result.carry == 1 and result.carried_out == 1
     text = words(result)
-    assert "Ana and Bia tie with A and share it: 3 chips each" in text and "1 odd chip stays on the table for the next deal" in text
+    assert (
+        "Ana and Bia tie with A and share it: 3 chips each" in text
+        and "1 odd chip stays on the table for the next deal" in text
+    )
 
 
 def test_the_odd_chip_to_the_tied_player_nearest_the_dealers_left() -> None:
@@ -112,7 +133,17 @@ def test_the_odd_chip_to_the_tied_player_nearest_the_dealers_left() -> None:
 
 
 def test_nearest_the_dealers_left_depends_on_the_dealer() -> None:
-    hand = parse_hand({**TIE, "dealer": "Ana", "actions": [["Bia", {"bet": 2}], ["Caio", "drop"], ["Ana", {"bet": 2}]], "cards": {"Ana": "A", "Bia": "A"}}, players=P3, options=DEFAULT, dealer="Caio")
+    hand = parse_hand(
+        {
+            **TIE,
+            "dealer": "Ana",
+            "actions": [["Bia", {"bet": 2}], ["Caio", "drop"], ["Ana", {"bet": 2}]],
+            "cards": {"Ana": "A", "Bia": "A"},
+        },
+        players=P3,
+        options=DEFAULT,
+        dealer="Caio",
+    )
     result = settle(hand, InjunOptions(odd_chip="dealer_left"))
     assert dict(result.deltas) == {"Ana": 0, "Bia": 1, "Caio": -1}
 
@@ -129,13 +160,21 @@ def test_the_chips_carried_in_go_into_the_pot() -> None:
 
 
 def test_three_way_tie_two_odd_chips() -> None:
-    raw = {"actions": [["Ana", {"bet": 1}], ["Bia", {"bet": 2}], ["Caio", {"bet": 2}]], "cards": {"Ana": "9", "Bia": "9", "Caio": "9", "Dani": "8"}}
+    raw = {
+        "actions": [["Ana", {"bet": 1}], ["Bia", {"bet": 2}], ["Caio", {"bet": 2}]],
+        "cards": {"Ana": "9", "Bia": "9", "Caio": "9", "Dani": "8"},
+    }
     # pot: 4 + 5 = 9 -> 3 each, nothing odd
     assert dict(outcome(raw).deltas) == {"Ana": 1, "Bia": 0, "Caio": 0, "Dani": -1}
     raw["actions"] = [["Ana", {"bet": 1}], ["Bia", {"bet": 3}], ["Caio", {"bet": 3}]]
     # pot: 4 + 7 = 11 -> 3 each and 2 odd chips
     assert outcome(raw).carry == 2
-    assert dict(outcome(raw, InjunOptions(odd_chip="dealer_left")).deltas) == {"Ana": 2, "Bia": 0, "Caio": -1, "Dani": -1}
+    assert dict(outcome(raw, InjunOptions(odd_chip="dealer_left")).deltas) == {
+        "Ana": 2,
+        "Bia": 0,
+        "Caio": -1,
+        "Dani": -1,
+    }
 
 
 # --------------------------------------------------------------------------- Brag, the settlement
@@ -168,16 +207,26 @@ def test_brag_paying_to_see() -> None:
 
 
 def test_brag_equal_cards_share_the_pot() -> None:
-    """"as fichas serão repartidas"; 5 chips between two: 2 each, 1 stays."""
+    """ "as fichas serão repartidas"; 5 chips between two: 2 each, 1 stays."""
     result = outcome(brag(["Ana", "bet"], ["Bia", "see"], cards={"Ana": "K", "Bia": "K"}), players=("Ana", "Bia"))
     assert dict(result.deltas) == {"Ana": 0, "Bia": -1} and result.carry == 1
 
 
-CLOSED = (["Ana", "bet"], ["Bia", "bet"], ["Caio", "bet"], ["Dani", "drop"], ["Ana", "close"], ["Bia", "bet"], ["Caio", "bet"], ["Bia", "bet"], ["Caio", "see"])
+CLOSED = (
+    ["Ana", "bet"],
+    ["Bia", "bet"],
+    ["Caio", "bet"],
+    ["Dani", "drop"],
+    ["Ana", "close"],
+    ["Bia", "bet"],
+    ["Caio", "bet"],
+    ["Bia", "bet"],
+    ["Caio", "see"],
+)
 
 
 def test_brag_closed_pot_is_contested_by_the_two_who_went_on_and_the_closer() -> None:
-    """"o primeiro 'monte' será disputado pelos dois jogadores que continuaram mais
+    """ "o primeiro 'monte' será disputado pelos dois jogadores que continuaram mais
     aquele que havia fechado o 'monte'"; the second by the two who went on.
     Pot 1: 4 antes + 3 bets = 7; pot 2: Bia 2 + Caio 1 + 2 to see = 5."""
     result = outcome(brag(*CLOSED, cards={"Ana": "A", "Bia": "K", "Caio": "Q"}))
@@ -193,7 +242,15 @@ def test_brag_closed_pot_is_contested_by_the_two_who_went_on_and_the_closer() ->
 def test_brag_surrender_after_a_closed_pot() -> None:
     """Caio gives up after Ana closed; Bia takes the last pot and compares cards with
     Ana for the closed one (default), or takes everything (alternative). Pot 1: 7; pot 2: 1."""
-    actions = (["Ana", "bet"], ["Bia", "bet"], ["Caio", "bet"], ["Dani", "drop"], ["Ana", "close"], ["Bia", "bet"], ["Caio", "drop"])
+    actions = (
+        ["Ana", "bet"],
+        ["Bia", "bet"],
+        ["Caio", "bet"],
+        ["Dani", "drop"],
+        ["Ana", "close"],
+        ["Bia", "bet"],
+        ["Caio", "drop"],
+    )
     result = outcome(brag(*actions, cards={"Ana": "A", "Bia": "K"}))
     assert dict(result.deltas) == {"Ana": 5, "Bia": -2, "Caio": -2, "Dani": -1}
     result = outcome(brag(*actions, cards={"Ana": "3", "Bia": "K"}))
@@ -212,13 +269,32 @@ def test_brag_a_closing_that_leaves_one_player_betting() -> None:
 
 def test_brag_two_closed_pots() -> None:
     """Each closed pot goes to its closer, the later closers and those still betting."""
-    actions = (["Ana", "bet"], ["Bia", "drop"], ["Caio", "bet"], ["Dani", "bet"], ["Ana", "close"], ["Caio", "bet"], ["Dani", "bet"], ["Caio", "see"])
+    actions = (
+        ["Ana", "bet"],
+        ["Bia", "drop"],
+        ["Caio", "bet"],
+        ["Dani", "bet"],
+        ["Ana", "close"],
+        ["Caio", "bet"],
+        ["Dani", "bet"],
+        ["Caio", "see"],
+    )
     # One closed pot first: 4 antes + 3 bets = 7 for Ana, Caio and Dani; the last pot,
     # Caio 1 + Dani 1 + 2 to see = 4, for Caio and Dani. Caio's A takes both.
     result = outcome(brag(*actions, cards={"Ana": "K", "Caio": "A", "Dani": "2"}))
     assert dict(result.deltas) == {"Ana": -2, "Bia": -1, "Caio": 6, "Dani": -3}
     five = ("Ana", "Bia", "Caio", "Dani", "Edu")
-    actions = (["Ana", "bet"], ["Bia", "close"], ["Caio", "bet"], ["Dani", "bet"], ["Edu", "bet"], ["Ana", "close"], ["Caio", "bet"], ["Dani", "drop"], ["Edu", "see"])
+    actions = (
+        ["Ana", "bet"],
+        ["Bia", "close"],
+        ["Caio", "bet"],
+        ["Dani", "bet"],
+        ["Edu", "bet"],
+        ["Ana", "close"],
+        ["Caio", "bet"],
+        ["Dani", "drop"],
+        ["Edu", "see"],
+    )
     # pot 1 (Bia): 5 antes + Ana 1 = 6, for Bia, Ana, Caio, Edu
     # pot 2 (Ana): Caio 1 + Dani 1 + Edu 1 = 3, for Ana, Caio, Edu
     # last pot: Caio 1 + Edu 2 = 3, for Caio and Edu

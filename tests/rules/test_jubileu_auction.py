@@ -451,7 +451,7 @@ def test_join_after_passing_refused_under_not_passed() -> None:
 
 
 def test_a_player_who_bid_earlier_may_join() -> None:
-    """"mesmo já tendo feito sua declaração anteriormente": Ana bid Solo Sete, Bia bids MM."""
+    """ "mesmo já tendo feito sua declaração anteriormente": Ana bid Solo Sete, Bia bids MM."""
     auction = make([("Ana", "solo_sete"), ("Bia", "meia_miseria")])
     assert_legal(auction, "Ana", "meia_miseria")  # out of turn (Caio speaks now)
     auction.call("Caio", PASSO)
@@ -563,8 +563,12 @@ def test_all_pass() -> None:
 
 
 def test_incomplete_auction_is_refused_by_the_record() -> None:
-    record = {"ultima": "copas", "auction": [["Ana", "solo_sete"], ["Bia", "passo"]], "trump": "paus",
-              "tricks": {"Ana": 7, "Bia": 2, "Caio": 2, "Dani": 2}}
+    record = {
+        "ultima": "copas",
+        "auction": [["Ana", "solo_sete"], ["Bia", "passo"]],
+        "trump": "paus",
+        "tricks": {"Ana": 7, "Bia": 2, "Caio": 2, "Dani": 2},
+    }
     with pytest.raises(IllegalCall) as info:
         parse_hand(record, players=PLAYERS, options=JubileuOptions(), dealer=DEALER)
     assert "not finished" in str(info.value) and "Caio" in str(info.value)
@@ -584,7 +588,12 @@ def test_unknown_player_in_verify_call() -> None:
 
 
 def test_replay_reproduces_the_state() -> None:
-    calls: list[tuple[str, Call]] = [("Ana", Bid.MEIA_MISERIA), ("Caio", Bid.MEIA_MISERIA), ("Bia", Bid.SOLO_NOVE), ("Caio", PASSO)]
+    calls: list[tuple[str, Call]] = [
+        ("Ana", Bid.MEIA_MISERIA),
+        ("Caio", Bid.MEIA_MISERIA),
+        ("Bia", Bid.SOLO_NOVE),
+        ("Caio", PASSO),
+    ]
     auction = Auction.replay(players=PLAYERS, dealer=DEALER, options=JubileuOptions(), aces=None, calls=calls)
     assert auction.calls == calls
     assert auction.standing is Bid.SOLO_NOVE and auction.declarers == ["Bia"]
@@ -623,9 +632,7 @@ def above(rank: int) -> set[str]:
         ([("Ana", "miseria_aberta_com_coloquio")], None, {"passo"}),
     ],
 )
-def test_legal_calls_contents(
-    calls: list[tuple[str, str]], aces: dict[str, int] | None, expected: set[str]
-) -> None:
+def test_legal_calls_contents(calls: list[tuple[str, str]], aces: dict[str, int] | None, expected: set[str]) -> None:
     auction = make(calls, aces=aces)
     legal = auction.legal_calls()
     assert slugs(legal) == expected
@@ -724,34 +731,96 @@ T_7 = {"Ana": 4, "Bia": 3, "Caio": 3, "Dani": 3}
 RULE_CASES: list[tuple[str, dict[str, object], type[RulesError] | None, str]] = [
     # the called ace is never the trump ace; the partner is not the declarer
     ("J-L8 ok", record(JUB_ANA, trump="paus", called="ouros", partner="Caio", tricks=T_7), None, ""),
-    ("J-L8 trump ace", record(JUB_ANA, trump="paus", called="paus", partner="Caio", tricks=T_7), InconsistentHand, "trump"),
+    (
+        "J-L8 trump ace",
+        record(JUB_ANA, trump="paus", called="paus", partner="Caio", tricks=T_7),
+        InconsistentHand,
+        "trump",
+    ),
     ("J-L8 última ace", record(JDU_ANA, called="copas", partner="Caio", tricks=T_7), InconsistentHand, "trump"),
-    ("J-L8 self", record(JUB_ANA, trump="paus", called="ouros", partner="Ana", tricks=T_7), InconsistentHand, "partner"),
+    (
+        "J-L8 self",
+        record(JUB_ANA, trump="paus", called="ouros", partner="Ana", tricks=T_7),
+        InconsistentHand,
+        "partner",
+    ),
     # the trump of a "da Última" contract is the última
     ("J-L9 ok", record(SSDU_ANA, trump="copas", tricks=T_7), None, ""),
     ("J-L9 other", record(SSDU_ANA, trump="paus", tricks=T_7), InconsistentHand, "última"),
-    ("J-L9 JdU other", record(JDU_ANA, trump="paus", called="ouros", partner="Caio", tricks=T_7), InconsistentHand, "última"),
+    (
+        "J-L9 JdU other",
+        record(JDU_ANA, trump="paus", called="ouros", partner="Caio", tricks=T_7),
+        InconsistentHand,
+        "última",
+    ),
     # J-L10: Meia Miséria has no trump
     ("J-L10 ok", record(MM_ANA, tricks={"Ana": 1, "Bia": 4, "Caio": 4, "Dani": 4}), None, ""),
-    ("J-L10 trump", record(MM_ANA, trump="paus", tricks={"Ana": 1, "Bia": 4, "Caio": 4, "Dani": 4}), InconsistentHand, "without trump"),
+    (
+        "J-L10 trump",
+        record(MM_ANA, trump="paus", tricks={"Ana": 1, "Bia": 4, "Caio": 4, "Dani": 4}),
+        InconsistentHand,
+        "without trump",
+    ),
     # J-L11: JO partner and trump
-    ("J-L11 ok 3", {**record(JO_CAIO, trump="espadas", called="paus", partner="Bia", tricks=T_7), "aces": {"Caio": 3}}, None, ""),
-    ("J-L11 trump=4th ace", {**record(JO_CAIO, trump="paus", called="paus", partner="Bia", tricks=T_7), "aces": {"Caio": 3}}, InconsistentHand, "fourth ace"),
-    ("J-L11 trump=king", {**record(JO_CAIO, trump="ouros", called="ouros", partner="Bia", tricks=T_7), "aces": {"Caio": 4}}, InconsistentHand, "called king"),
-    ("J-L11 king self", {**record(JO_CAIO, trump="ouros", called="paus", partner="Caio", tricks=T_7), "aces": {"Caio": 4}}, InconsistentHand, "partner"),
-    ("J-L11 3 aces self", {**record(JO_CAIO, trump="ouros", partner="Caio", tricks=T_7), "aces": {"Caio": 3}}, InconsistentHand, "partner"),
+    (
+        "J-L11 ok 3",
+        {**record(JO_CAIO, trump="espadas", called="paus", partner="Bia", tricks=T_7), "aces": {"Caio": 3}},
+        None,
+        "",
+    ),
+    (
+        "J-L11 trump=4th ace",
+        {**record(JO_CAIO, trump="paus", called="paus", partner="Bia", tricks=T_7), "aces": {"Caio": 3}},
+        InconsistentHand,
+        "fourth ace",
+    ),
+    (
+        "J-L11 trump=king",
+        {**record(JO_CAIO, trump="ouros", called="ouros", partner="Bia", tricks=T_7), "aces": {"Caio": 4}},
+        InconsistentHand,
+        "called king",
+    ),
+    (
+        "J-L11 king self",
+        {**record(JO_CAIO, trump="ouros", called="paus", partner="Caio", tricks=T_7), "aces": {"Caio": 4}},
+        InconsistentHand,
+        "partner",
+    ),
+    (
+        "J-L11 3 aces self",
+        {**record(JO_CAIO, trump="ouros", partner="Caio", tricks=T_7), "aces": {"Caio": 3}},
+        InconsistentHand,
+        "partner",
+    ),
     # tricks 0..13, adding up to 13 (all four entered), several MM declarers' sum <= 13 follows
     ("J-L12 ok", record(MM_ANA_CAIO, tricks={"Ana": 1, "Bia": 6, "Caio": 0, "Dani": 6}), None, ""),
-    ("J-L12 sum", record(SOLO_ANA, trump="paus", tricks={"Ana": 7, "Bia": 2, "Caio": 2, "Dani": 3}), InconsistentHand, "14"),
-    ("J-L12 range", record(SOLO_ANA, trump="paus", tricks={"Ana": 14, "Bia": 0, "Caio": 0, "Dani": -1}), InconsistentHand, "0 to 13"),
-    ("J-L12 whole", record(SOLO_ANA, trump="paus", tricks={"Ana": 7.0, "Bia": 2, "Caio": 2, "Dani": 2}), InvalidInput, "whole number"),
+    (
+        "J-L12 sum",
+        record(SOLO_ANA, trump="paus", tricks={"Ana": 7, "Bia": 2, "Caio": 2, "Dani": 3}),
+        InconsistentHand,
+        "14",
+    ),
+    (
+        "J-L12 range",
+        record(SOLO_ANA, trump="paus", tricks={"Ana": 14, "Bia": 0, "Caio": 0, "Dani": -1}),
+        InconsistentHand,
+        "0 to 13",
+    ),
+    (
+        "J-L12 whole",
+        record(SOLO_ANA, trump="paus", tricks={"Ana": 7.0, "Bia": 2, "Caio": 2, "Dani": 2}),
+        InvalidInput,
+        "whole number",
+    ),
     # misère contracts have no overtricks -> covered by settlement: here the record is legal
     ("J-L13 record", record(MISERIA_ANA, trump="paus", tricks={"Ana": 0, "Bia": 5, "Caio": 4, "Dani": 4}), None, ""),
 ]
 
 
 @pytest.mark.parametrize(("name", "raw", "error", "reason"), RULE_CASES, ids=[c[0] for c in RULE_CASES])
-def test_j_l8_to_j_l12_record_checks(name: str, raw: dict[str, object], error: type[RulesError] | None, reason: str) -> None:
+def test_j_l8_to_j_l12_record_checks(
+    name: str, raw: dict[str, object], error: type[RulesError] | None, reason: str
+) -> None:
     options = JubileuOptions()
     if error is None:
         hand = parse_hand(raw, players=PLAYERS, options=options, dealer=DEALER)
@@ -763,7 +832,10 @@ def test_j_l8_to_j_l12_record_checks(name: str, raw: dict[str, object], error: t
     assert reason.lower() in str(info.value).lower()
 
 
-@pytest.mark.parametrize(("slug", "tricks", "per_payer"), [("miseria", 0, 5), ("meia_miseria", 1, 3), ("miseria_aberta", 0, 10), ("miseria_aberta_com_coloquio", 0, 15)])
+@pytest.mark.parametrize(
+    ("slug", "tricks", "per_payer"),
+    [("miseria", 0, 5), ("meia_miseria", 1, 3), ("miseria_aberta", 0, 10), ("miseria_aberta_com_coloquio", 0, 15)],
+)
 def test_j_l13_misere_contracts_have_no_overtricks(slug: str, tricks: int, per_payer: int) -> None:
     """Made exactly is the only way to make a misère: the declarer gets v from each, never more."""
     rest = 13 - tricks
@@ -775,7 +847,12 @@ def test_j_l13_misere_contracts_have_no_overtricks(slug: str, tricks: int, per_p
     if slug != "meia_miseria":
         raw["trump"] = "paus"
     hand = parse_hand(raw, players=PLAYERS, options=JubileuOptions(overtricks=True), dealer=DEALER)
-    assert dict(settle(hand, JubileuOptions()).deltas) == {"Ana": 3 * per_payer, "Bia": -per_payer, "Caio": -per_payer, "Dani": -per_payer}
+    assert dict(settle(hand, JubileuOptions()).deltas) == {
+        "Ana": 3 * per_payer,
+        "Bia": -per_payer,
+        "Caio": -per_payer,
+        "Dani": -per_payer,
+    }
 
 
 def test_pass_is_a_call_not_a_bid() -> None:

@@ -187,7 +187,12 @@ def test_random_legal_auctions(data: st.DataObject, options: JubileuOptions, ace
     turned = Auction.replay(players=rotated, dealer=dealer, options=options, aces=aces, calls=calls)
     assert turned.contract == contract
     # the record path accepts the same auction
-    record: dict[str, Any] = {"ultima": "copas", "dealer": dealer, "aces": aces, "auction": [[p, c.value] for p, c in calls]}
+    record: dict[str, Any] = {
+        "ultima": "copas",
+        "dealer": dealer,
+        "aces": aces,
+        "auction": [[p, c.value] for p, c in calls],
+    }
     if contract is not None:
         record.update(details_for(contract.bid.value, contract.declarers[0], aces))
     hand = parse_hand(record, players=PLAYERS, options=options, dealer=PLAYERS[-1])
@@ -235,15 +240,24 @@ def oracle_amount(slug: str, t: int, options: JubileuOptions, *, partnership: bo
 
 
 def oracle_deltas(
-    players: tuple[str, ...], slug: str, declarers: list[str], partner: str | None, tricks: dict[str, int], options: JubileuOptions
+    players: tuple[str, ...],
+    slug: str,
+    declarers: list[str],
+    partner: str | None,
+    tricks: dict[str, int],
+    options: JubileuOptions,
 ) -> tuple[dict[str, int], set[tuple[str, str, int]] | None]:
-    d = {p: 0 for p in players}
+    d = dict.fromkeys(players, 0)
     if TABLE[slug][4] and partner is not None and partner != declarers[0]:
         declarer = declarers[0]
         made, a = oracle_amount(slug, tricks[declarer] + tricks[partner], options, partnership=True)
         i = players.index(declarer)
         defenders = [players[(i + k) % 4] for k in range(1, 4) if players[(i + k) % 4] != partner]
-        pairs = {(defenders[0], declarer, a), (defenders[1], partner, a)} if made else {(declarer, defenders[0], a), (partner, defenders[1], a)}
+        pairs = (
+            {(defenders[0], declarer, a), (defenders[1], partner, a)}
+            if made
+            else {(declarer, defenders[0], a), (partner, defenders[1], a)}
+        )
         for p in players:
             d[p] = (a if made else -a) * (1 if p in (declarer, partner) else -1)
         return d, pairs
@@ -275,7 +289,11 @@ def complete_hands(draw: st.DrawFn, options: JubileuOptions) -> tuple[dict[str, 
     else:
         declarers = [draw(st.sampled_from(PLAYERS))]
     declarer = declarers[0]
-    raw: dict[str, Any] = {"ultima": ultima, "contract": {"bid": slug, "declarers": declarers}, "tricks": draw(trick_counts())}
+    raw: dict[str, Any] = {
+        "ultima": ultima,
+        "contract": {"bid": slug, "declarers": declarers},
+        "tricks": draw(trick_counts()),
+    }
     trump: str | None = None
     if trump_rule in ("declarer", "partner"):
         trump = draw(st.sampled_from(SUITS))
@@ -312,7 +330,9 @@ def hands_with_options(draw: st.DrawFn) -> tuple[JubileuOptions, tuple[dict[str,
 
 @settings(max_examples=500, deadline=None)
 @given(hands_with_options())
-def test_settlement_matches_the_rule_book(case: tuple[JubileuOptions, tuple[dict[str, Any], str, list[str], str | None]]) -> None:
+def test_settlement_matches_the_rule_book(
+    case: tuple[JubileuOptions, tuple[dict[str, Any], str, list[str], str | None]],
+) -> None:
     options, (raw, slug, declarers, partner) = case
     hand = parse_hand(raw, players=PLAYERS, options=options, dealer="Dani")
     result = settle(hand, options)
@@ -324,7 +344,12 @@ def test_settlement_matches_the_rule_book(case: tuple[JubileuOptions, tuple[dict
 
 
 @settings(max_examples=300, deadline=None)
-@given(hands_with_options(), st.integers(1, 3), st.permutations(["Zé", "Lia", "Tom", "Iva"]), st.permutations(list(range(4))))
+@given(
+    hands_with_options(),
+    st.integers(1, 3),
+    st.permutations(["Zé", "Lia", "Tom", "Iva"]),
+    st.permutations(list(range(4))),
+)
 def test_settlement_symmetries(
     case: tuple[JubileuOptions, tuple[dict[str, Any], str, list[str], str | None]],
     k: int,
@@ -338,7 +363,9 @@ def test_settlement_symmetries(
     rotated = PLAYERS[k:] + PLAYERS[:k]
     turned = settle(parse_hand(raw, players=rotated, options=options, dealer=rotated[-1]), options)
     assert dict(turned.deltas) == dict(base.deltas)
-    assert {(p.payer, p.payee, p.amount) for p in turned.payments} == {(p.payer, p.payee, p.amount) for p in base.payments}
+    assert {(p.payer, p.payee, p.amount) for p in turned.payments} == {
+        (p.payer, p.payee, p.amount) for p in base.payments
+    }
 
     # renaming the players renames the deltas
     rename = dict(zip(PLAYERS, new_names))
@@ -365,7 +392,9 @@ def rename_record(raw: dict[str, Any], rename: dict[str, str]) -> dict[str, Any]
 
 @settings(max_examples=300, deadline=None)
 @given(hands_with_options())
-def test_made_contracts_never_cost_the_declaring_side(case: tuple[JubileuOptions, tuple[dict[str, Any], str, list[str], str | None]]) -> None:
+def test_made_contracts_never_cost_the_declaring_side(
+    case: tuple[JubileuOptions, tuple[dict[str, Any], str, list[str], str | None]],
+) -> None:
     options, (raw, slug, declarers, partner) = case
     result = settle(parse_hand(raw, players=PLAYERS, options=options, dealer="Dani"), options)
     _, T, _, misere, partnership, _ = TABLE[slug]
@@ -407,5 +436,9 @@ def test_per_payer_amount_grows_with_the_miss_margin(bid: Bid, options: JubileuO
             assert a2 == a1 + (m2 - m1), "one more chip per trick beyond the first"
     assert margins[0] == 1
     # and the overtricks: more tricks never earn less
-    made = [outcome(bid, t, options, partnership=partnership).per_payer for t in range(14) if outcome(bid, t, options, partnership=partnership).made]
+    made = [
+        outcome(bid, t, options, partnership=partnership).per_payer
+        for t in range(14)
+        if outcome(bid, t, options, partnership=partnership).made
+    ]
     assert made == sorted(made) and min(made) == v

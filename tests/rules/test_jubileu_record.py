@@ -20,12 +20,25 @@ DEFAULT = JubileuOptions()
 
 #: The hierarchy table, column "Trump": who names it.
 DECLARER_TRUMP = [
-    "solo_sete", "solo_oito", "solo_nove", "solo_dez", "miseria", "solo_onze", "solo_doze", "solo_treze",
-    "miseria_aberta", "miseria_aberta_com_coloquio",
+    "solo_sete",
+    "solo_oito",
+    "solo_nove",
+    "solo_dez",
+    "miseria",
+    "solo_onze",
+    "solo_doze",
+    "solo_treze",
+    "miseria_aberta",
+    "miseria_aberta_com_coloquio",
 ]
 ULTIMA_SOLOS = [
-    "solo_sete_da_ultima", "solo_oito_da_ultima", "solo_nove_da_ultima", "solo_dez_da_ultima",
-    "solo_onze_da_ultima", "solo_doze_da_ultima", "solo_treze_da_ultima",
+    "solo_sete_da_ultima",
+    "solo_oito_da_ultima",
+    "solo_nove_da_ultima",
+    "solo_dez_da_ultima",
+    "solo_onze_da_ultima",
+    "solo_doze_da_ultima",
+    "solo_treze_da_ultima",
 ]
 SOLOS = DECLARER_TRUMP + ULTIMA_SOLOS + ["meia_miseria"]
 SPREAD = {"Ana": 4, "Bia": 3, "Caio": 3, "Dani": 3}
@@ -35,7 +48,9 @@ def parse(raw: Any, options: JubileuOptions = DEFAULT, dealer: str = "Dani") -> 
     return parse_hand(raw, players=PLAYERS, options=options, dealer=dealer)
 
 
-def refused(raw: Any, error: type[RulesError], *words: str, options: JubileuOptions = DEFAULT, field: str | None = None) -> RulesError:
+def refused(
+    raw: Any, error: type[RulesError], *words: str, options: JubileuOptions = DEFAULT, field: str | None = None
+) -> RulesError:
     with pytest.raises(RulesError) as info:
         parse(raw, options)
     assert type(info.value) is error, f"{type(info.value).__name__}: {info.value}"
@@ -61,7 +76,7 @@ def solo_auction(bid: str, declarer: str = "Ana") -> list[list[str]]:
     for p in order[:i]:
         calls.append([p, "passo"])
     calls.append([declarer, bid])
-    for p in order[i + 1:]:
+    for p in order[i + 1 :]:
         calls.append([p, "passo"])
     return calls
 
@@ -128,7 +143,15 @@ def test_malformed_auction(raw_auction: object, field: str) -> None:
     [
         ({"auction": [["Zeca", "passo"]]}, "auction[0]"),
         ({"dealer": "Zeca"}, "dealer"),
-        ({"partner": "Zeca", "called": "ouros", "trump": "paus", "contract": {"bid": "jubileu", "declarers": ["Ana"]}}, "partner"),
+        (
+            {
+                "partner": "Zeca",
+                "called": "ouros",
+                "trump": "paus",
+                "contract": {"bid": "jubileu", "declarers": ["Ana"]},
+            },
+            "partner",
+        ),
         ({"aces": {"Zeca": 3}}, "aces.Zeca"),
         ({"contract": {"bid": "solo_sete", "declarers": ["Zeca"]}}, "contract.declarers[0]"),
         ({"tricks": {"Ana": 4, "Bia": 3, "Caio": 3, "Dani": 3, "Zeca": 0}}, "tricks.Zeca"),
@@ -143,8 +166,13 @@ def test_unknown_player_names(patch: dict[str, Any], field: str) -> None:
 
 
 def test_dealer_may_be_named_and_sets_the_first_speaker() -> None:
-    raw: dict[str, Any] = {"ultima": "copas", "dealer": "Ana", "auction": solo_auction("solo_sete", "Bia")[1:] + [["Ana", "passo"]],
-           "trump": "paus", "tricks": {"Ana": 3, "Bia": 7, "Caio": 2, "Dani": 1}}
+    raw: dict[str, Any] = {
+        "ultima": "copas",
+        "dealer": "Ana",
+        "auction": solo_auction("solo_sete", "Bia")[1:] + [["Ana", "passo"]],
+        "trump": "paus",
+        "tricks": {"Ana": 3, "Bia": 7, "Caio": 2, "Dani": 1},
+    }
     # dealer Ana: Bia speaks first, Ana last
     assert raw["auction"][0] == ["Bia", "solo_sete"]
     hand = parse(raw)
@@ -160,7 +188,12 @@ def test_dealer_may_be_named_and_sets_the_first_speaker() -> None:
 
 @pytest.mark.parametrize("count", [1, 2, 5, -1])
 def test_aces_count_must_be_3_or_4(count: int) -> None:
-    refused(direct("jogo_obrigatorio", ["Ana"], aces={"Ana": count}, trump="paus", partner="Bia"), InconsistentHand, "3 or 4", field="aces.Ana")
+    refused(
+        direct("jogo_obrigatorio", ["Ana"], aces={"Ana": count}, trump="paus", partner="Bia"),
+        InconsistentHand,
+        "3 or 4",
+        field="aces.Ana",
+    )
 
 
 def test_aces_count_must_be_an_integer() -> None:
@@ -170,7 +203,11 @@ def test_aces_count_must_be_an_integer() -> None:
 
 
 def test_only_one_player_can_hold_three_aces() -> None:
-    refused(direct("jogo_obrigatorio", aces={"Ana": 3, "Bia": 3}, trump="paus", partner="Bia"), InconsistentHand, "Only one player")
+    refused(
+        direct("jogo_obrigatorio", aces={"Ana": 3, "Bia": 3}, trump="paus", partner="Bia"),
+        InconsistentHand,
+        "Only one player",
+    )
 
 
 def test_zero_aces_is_the_same_as_absent() -> None:
@@ -202,7 +239,12 @@ def test_da_ultima_other_trump_is_refused(bid: str, trump: str) -> None:
 def test_jubileu_da_ultima_trump() -> None:
     hand = parse(direct("jubileu_da_ultima", ultima="espadas", called="copas", partner="Bia"))
     assert hand.trump is Suit.ESPADAS
-    refused(direct("jubileu_da_ultima", ultima="espadas", trump="paus", called="copas", partner="Bia"), InconsistentHand, "última", field="trump")
+    refused(
+        direct("jubileu_da_ultima", ultima="espadas", trump="paus", called="copas", partner="Bia"),
+        InconsistentHand,
+        "última",
+        field="trump",
+    )
 
 
 def test_meia_miseria_has_no_trump() -> None:
@@ -250,7 +292,12 @@ def test_jubileu_called_ace_is_never_the_trump_ace(suit: str) -> None:
 
 
 def test_jubileu_da_ultima_called_ace_is_never_the_ultima_ace() -> None:
-    refused(direct("jubileu_da_ultima", ultima="ouros", called="ouros", partner="Caio"), InconsistentHand, "trump", field="called")
+    refused(
+        direct("jubileu_da_ultima", ultima="ouros", called="ouros", partner="Caio"),
+        InconsistentHand,
+        "trump",
+        field="called",
+    )
     parse(direct("jubileu_da_ultima", ultima="ouros", called="copas", partner="Caio"))
 
 
@@ -272,7 +319,9 @@ def test_jubileu_partner_is_not_the_declarer(bid: str) -> None:
 def test_jubileu_self_ace_solo_option_settles_as_a_solo_at_jubileu_value() -> None:
     """Alternative: he plays alone, ±2 with each of three (v = 2, T = 7)."""
     options = JubileuOptions(jubileu_self_ace="solo")
-    raw = direct("jubileu", trump="paus", called="espadas", partner="Ana", tricks={"Ana": 7, "Bia": 2, "Caio": 2, "Dani": 2})
+    raw = direct(
+        "jubileu", trump="paus", called="espadas", partner="Ana", tricks={"Ana": 7, "Bia": 2, "Caio": 2, "Dani": 2}
+    )
     hand = parse(raw, options)
     assert hand.partner == "Ana"
     assert dict(settle(hand, options).deltas) == {"Ana": 6, "Bia": -2, "Caio": -2, "Dani": -2}
@@ -289,9 +338,12 @@ def test_jubileu_self_ace_solo_option_settles_as_a_solo_at_jubileu_value() -> No
 
 
 def jo(aces: int, **details: Any) -> dict[str, Any]:
-    raw = {"ultima": "copas", "aces": {"Caio": aces},
-           "auction": [["Ana", "passo"], ["Bia", "passo"], ["Caio", "jogo_obrigatorio"], ["Dani", "passo"]],
-           "tricks": {"Ana": 2, "Bia": 5, "Caio": 4, "Dani": 2}}
+    raw = {
+        "ultima": "copas",
+        "aces": {"Caio": aces},
+        "auction": [["Ana", "passo"], ["Bia", "passo"], ["Caio", "jogo_obrigatorio"], ["Dani", "passo"]],
+        "tricks": {"Ana": 2, "Bia": 5, "Caio": 4, "Dani": 2},
+    }
     raw.update(details)
     return raw
 
@@ -337,10 +389,16 @@ def test_jo_three_aces_self_partner_refused_even_with_self_king_option() -> None
 def test_jo_self_king_solo_option_settles_as_a_solo_for_eight_at_three() -> None:
     """Alternative: playing alone for 8 tricks at 3 chips as a solo."""
     options = JubileuOptions(jogo_obrigatorio_self_king="solo")
-    hand = parse(jo(4, trump="espadas", called="ouros", partner="Caio", tricks={"Ana": 2, "Bia": 1, "Caio": 8, "Dani": 2}), options)
+    hand = parse(
+        jo(4, trump="espadas", called="ouros", partner="Caio", tricks={"Ana": 2, "Bia": 1, "Caio": 8, "Dani": 2}),
+        options,
+    )
     assert dict(settle(hand, options).deltas) == {"Ana": -3, "Bia": -3, "Caio": 9, "Dani": -3}
     # 6 tricks: short by 2, a = 3 + 1 = 4, paid to each of three
-    hand = parse(jo(4, trump="espadas", called="ouros", partner="Caio", tricks={"Ana": 2, "Bia": 3, "Caio": 6, "Dani": 2}), options)
+    hand = parse(
+        jo(4, trump="espadas", called="ouros", partner="Caio", tricks={"Ana": 2, "Bia": 3, "Caio": 6, "Dani": 2}),
+        options,
+    )
     assert dict(settle(hand, options).deltas) == {"Ana": 4, "Bia": 4, "Caio": -12, "Dani": 4}
 
 
@@ -392,17 +450,36 @@ def test_direct_contract_without_auction() -> None:
 
 
 def test_direct_contract_and_auction_must_agree() -> None:
-    raw = {"ultima": "copas", "auction": solo_auction("solo_nove", "Caio"), "trump": "paus",
-           "tricks": {"Ana": 1, "Bia": 1, "Caio": 9, "Dani": 2}}
+    raw = {
+        "ultima": "copas",
+        "auction": solo_auction("solo_nove", "Caio"),
+        "trump": "paus",
+        "tricks": {"Ana": 1, "Bia": 1, "Caio": 9, "Dani": 2},
+    }
     parse({**raw, "contract": {"bid": "solo_nove", "declarers": ["Caio"]}})
-    refused({**raw, "contract": {"bid": "solo_nove", "declarers": ["Bia"]}}, InconsistentHand, "does not match", field="contract")
-    refused({**raw, "contract": {"bid": "solo_nove_da_ultima", "declarers": ["Caio"]}}, InconsistentHand, "does not match", field="contract")
-    refused({**raw, "contract": {"bid": "passo", "declarers": []}}, InconsistentHand, "does not match", field="contract")
+    refused(
+        {**raw, "contract": {"bid": "solo_nove", "declarers": ["Bia"]}},
+        InconsistentHand,
+        "does not match",
+        field="contract",
+    )
+    refused(
+        {**raw, "contract": {"bid": "solo_nove_da_ultima", "declarers": ["Caio"]}},
+        InconsistentHand,
+        "does not match",
+        field="contract",
+    )
+    refused(
+        {**raw, "contract": {"bid": "passo", "declarers": []}}, InconsistentHand, "does not match", field="contract"
+    )
 
 
 def test_direct_contract_agrees_with_several_meia_miseria_declarers_in_any_order() -> None:
-    raw = {"ultima": "copas", "tricks": {"Ana": 1, "Bia": 6, "Caio": 1, "Dani": 5},
-           "auction": [["Ana", "meia_miseria"], ["Caio", "meia_miseria"], ["Bia", "passo"], ["Dani", "passo"]]}
+    raw = {
+        "ultima": "copas",
+        "tricks": {"Ana": 1, "Bia": 6, "Caio": 1, "Dani": 5},
+        "auction": [["Ana", "meia_miseria"], ["Caio", "meia_miseria"], ["Bia", "passo"], ["Dani", "passo"]],
+    }
     for order in (["Ana", "Caio"], ["Caio", "Ana"]):
         hand = parse({**raw, "contract": {"bid": "meia_miseria", "declarers": order}})
         assert hand.contract is not None and set(hand.contract.declarers) == {"Ana", "Caio"}
@@ -417,29 +494,59 @@ def test_all_pass_auction_and_contract_agree() -> None:
 def test_direct_contract_shape() -> None:
     refused(direct("solo_sete", trump="paus", contract="solo_sete"), InvalidInput, field="contract")
     refused(direct("solo_sete", trump="paus", contract={"bid": "solo_sete", "declarers": []}), InvalidInput, "declarer")
-    refused(direct("solo_sete", trump="paus", contract={"bid": "solo_sete", "declarers": "Ana"}), InvalidInput, field="contract.declarers")
-    refused(direct("solo_sete", trump="paus", contract={"bid": "solo_setenta", "declarers": ["Ana"]}), InvalidInput, field="contract.bid")
+    refused(
+        direct("solo_sete", trump="paus", contract={"bid": "solo_sete", "declarers": "Ana"}),
+        InvalidInput,
+        field="contract.declarers",
+    )
+    refused(
+        direct("solo_sete", trump="paus", contract={"bid": "solo_setenta", "declarers": ["Ana"]}),
+        InvalidInput,
+        field="contract.bid",
+    )
     refused(direct("solo_sete", ["Ana", "Ana"], trump="paus"), InconsistentHand, "twice")
     refused(direct("solo_sete", ["Ana", "Bia"], trump="paus"), InconsistentHand, "Only Meia Miséria")
     refused(direct("passo", ["Ana"]), InconsistentHand, "no declarer")
 
 
 def test_direct_jo_by_a_non_aces_holder_is_refused() -> None:
-    refused(direct("jogo_obrigatorio", ["Ana"], trump="paus", partner="Bia"), InconsistentHand, "3 or 4 aces", field="contract")
-    refused(direct("jogo_obrigatorio", ["Ana"], aces={"Bia": 3}, trump="paus", partner="Bia"), InconsistentHand, "3 or 4 aces")
+    refused(
+        direct("jogo_obrigatorio", ["Ana"], trump="paus", partner="Bia"),
+        InconsistentHand,
+        "3 or 4 aces",
+        field="contract",
+    )
+    refused(
+        direct("jogo_obrigatorio", ["Ana"], aces={"Bia": 3}, trump="paus", partner="Bia"),
+        InconsistentHand,
+        "3 or 4 aces",
+    )
     options = JubileuOptions(jogo_obrigatorio_bidders="anyone")
     parse(direct("jogo_obrigatorio", ["Ana"], trump="paus", called="ouros", partner="Bia"), options)
 
 
-@pytest.mark.parametrize("bid", ["jubileu", "solo_sete", "solo_sete_da_ultima", "meia_miseria", "solo_oito", "solo_oito_da_ultima"])
+@pytest.mark.parametrize(
+    "bid", ["jubileu", "solo_sete", "solo_sete_da_ultima", "meia_miseria", "solo_oito", "solo_oito_da_ultima"]
+)
 def test_direct_contract_below_jo_with_a_forced_player_is_refused(bid: str) -> None:
-    details: dict[str, Any] = {"jubileu": {"trump": "paus", "called": "ouros", "partner": "Bia"}, "solo_sete": {"trump": "paus"}, "solo_oito": {"trump": "paus"}}.get(bid, {})
+    details: dict[str, Any] = {
+        "jubileu": {"trump": "paus", "called": "ouros", "partner": "Bia"},
+        "solo_sete": {"trump": "paus"},
+        "solo_oito": {"trump": "paus"},
+    }.get(bid, {})
     for holder in ("Ana", "Bia"):  # the declarer or another player holds the aces
-        refused(direct(bid, ["Ana"], aces={holder: 3}, **details), InconsistentHand, "at least Jogo Obrigatório", field="contract")
+        refused(
+            direct(bid, ["Ana"], aces={holder: 3}, **details),
+            InconsistentHand,
+            "at least Jogo Obrigatório",
+            field="contract",
+        )
 
 
 def test_direct_contract_above_jo_by_another_player_with_a_forced_player_is_accepted() -> None:
-    parse(direct("solo_nove", ["Ana"], aces={"Bia": 3}, trump="paus", tricks={"Ana": 9, "Bia": 4, "Caio": 0, "Dani": 0}))
+    parse(
+        direct("solo_nove", ["Ana"], aces={"Bia": 3}, trump="paus", tricks={"Ana": 9, "Bia": 4, "Caio": 0, "Dani": 0})
+    )
 
 
 def test_direct_all_pass_with_a_forced_player_is_refused() -> None:
@@ -459,7 +566,7 @@ def test_all_pass_record() -> None:
     raw = {"ultima": "copas", "auction": [[p, "passo"] for p in PLAYERS]}
     hand = parse(raw)
     assert hand.contract is None and hand.tricks is None
-    assert dict(settle(hand, DEFAULT).deltas) == {p: 0 for p in PLAYERS}
+    assert dict(settle(hand, DEFAULT).deltas) == dict.fromkeys(PLAYERS, 0)
     assert RULES.contract_json(hand) == {"bid": "passo", "declarers": []}
     for key, value in (("trump", "paus"), ("called", "ouros"), ("partner", "Bia"), ("tricks", SPREAD)):
         refused({**raw, key: value}, InconsistentHand, field=key)
@@ -472,7 +579,13 @@ API_EXAMPLE = {
     "dealer": "Dani",
     "ultima": "copas",
     "aces": {"Caio": 3},
-    "auction": [["Ana", "solo_sete"], ["Bia", "passo"], ["Caio", "jogo_obrigatorio"], ["Dani", "passo"], ["Ana", "passo"]],
+    "auction": [
+        ["Ana", "solo_sete"],
+        ["Bia", "passo"],
+        ["Caio", "jogo_obrigatorio"],
+        ["Dani", "passo"],
+        ["Ana", "passo"],
+    ],
     "trump": "espadas",
     "called": "paus",
     "partner": "Bia",
@@ -495,7 +608,13 @@ def test_api_example_parses_and_settles() -> None:
     assert sum(line.amount for line in result.lines) == 4
     # round trip: the stored record parses to the same hand
     assert parse(hand.to_json()) == hand
-    assert RULES.contract_json(hand) == {"bid": "jogo_obrigatorio", "declarers": ["Caio"], "partner": "Bia", "trump": "espadas", "called": "paus"}
+    assert RULES.contract_json(hand) == {
+        "bid": "jogo_obrigatorio",
+        "declarers": ["Caio"],
+        "partner": "Bia",
+        "trump": "espadas",
+        "called": "paus",
+    }
 
 
 def test_game_rules_surface() -> None:

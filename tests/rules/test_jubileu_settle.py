@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.rules.jubileu import JubileuOptions, next_dealer, outcome, parse_hand, settle, Bid, RULES
+from referee.rules.jubileu import RULES, Bid, JubileuOptions, next_dealer, outcome, parse_hand, settle
 
 PLAYERS = ("Ana", "Bia", "Caio", "Dani")
 DEFAULT = JubileuOptions()
@@ -32,7 +32,9 @@ def tricks_for(**given_tricks: int) -> dict[str, int]:
     return out
 
 
-def hand(bid: str, declarers: list[str], tricks: dict[str, int], options: JubileuOptions = DEFAULT, **details: Any) -> Any:
+def hand(
+    bid: str, declarers: list[str], tricks: dict[str, int], options: JubileuOptions = DEFAULT, **details: Any
+) -> Any:
     raw: dict[str, Any] = {"ultima": "copas", "contract": {"bid": bid, "declarers": declarers}, "tricks": tricks}
     if bid == "jogo_obrigatorio":
         raw.setdefault("aces", {declarers[0]: 3})
@@ -42,7 +44,9 @@ def hand(bid: str, declarers: list[str], tricks: dict[str, int], options: Jubile
     return parse_hand(raw, players=PLAYERS, options=options, dealer="Dani")
 
 
-def deltas(bid: str, declarers: list[str], tricks: dict[str, int], options: JubileuOptions = DEFAULT, **details: Any) -> dict[str, int]:
+def deltas(
+    bid: str, declarers: list[str], tricks: dict[str, int], options: JubileuOptions = DEFAULT, **details: Any
+) -> dict[str, int]:
     return dict(settle(hand(bid, declarers, tricks, options, **details), options).deltas)
 
 
@@ -55,13 +59,13 @@ def solo(declarer: str, a: int) -> dict[str, int]:
 
 
 def test_seed_solo_nove_with_7_tricks_pays_4_plus_1_to_each() -> None:
-    """"Se o declarante pediu Solo Nove e fez 7 vazas, pagará a cada um as 4 fichas ... e mais uma ficha." """
+    """ "Se o declarante pediu Solo Nove e fez 7 vazas, pagará a cada um as 4 fichas ... e mais uma ficha." """
     assert deltas("solo_nove", ["Ana"], tricks_for(Ana=7)) == {"Ana": -15, "Bia": 5, "Caio": 5, "Dani": 5}
     assert outcome(Bid.SOLO_NOVE, 7, DEFAULT, partnership=False).per_payer == 5
 
 
 def test_seed_solo_nove_with_8_tricks_pays_only_4() -> None:
-    """"Se o declarante tivesse feito 8 vazas, pagaria somente as 4 fichas." """
+    """ "Se o declarante tivesse feito 8 vazas, pagaria somente as 4 fichas." """
     assert deltas("solo_nove", ["Ana"], tricks_for(Ana=8)) == {"Ana": -12, "Bia": 4, "Caio": 4, "Dani": 4}
 
 
@@ -116,14 +120,21 @@ def test_jub12_pairing_next_defender_after_the_declarer_pays_the_declarer(
     tricks = {declarer: 4, partner: 4, pays_declarer: 3, pays_partner: 2}
     h = hand("jubileu", [declarer], tricks, called="ouros", partner=partner)
     result = settle(h, DEFAULT)  # 8 tricks: a = 3
-    assert {(p.payer, p.payee, p.amount) for p in result.payments} == {(pays_declarer, declarer, 3), (pays_partner, partner, 3)}
+    assert {(p.payer, p.payee, p.amount) for p in result.payments} == {
+        (pays_declarer, declarer, 3),
+        (pays_partner, partner, 3),
+    }
 
 
 def test_jo_partnership() -> None:
     """JO made exactly (8): a = 3. Failed with 5: s = 3, a = 3 + 2 = 5."""
-    made = deltas("jogo_obrigatorio", ["Bia"], {"Ana": 2, "Bia": 5, "Caio": 3, "Dani": 3}, trump="espadas", partner="Dani")
+    made = deltas(
+        "jogo_obrigatorio", ["Bia"], {"Ana": 2, "Bia": 5, "Caio": 3, "Dani": 3}, trump="espadas", partner="Dani"
+    )
     assert made == {"Ana": -3, "Bia": 3, "Caio": -3, "Dani": 3}
-    failed = deltas("jogo_obrigatorio", ["Bia"], {"Ana": 4, "Bia": 3, "Caio": 4, "Dani": 2}, trump="espadas", partner="Dani")
+    failed = deltas(
+        "jogo_obrigatorio", ["Bia"], {"Ana": 4, "Bia": 3, "Caio": 4, "Dani": 2}, trump="espadas", partner="Dani"
+    )
     assert failed == {"Ana": 5, "Bia": -5, "Caio": 5, "Dani": -5}
 
 
@@ -150,7 +161,7 @@ def combine(*parts: dict[str, int]) -> dict[str, int]:
 
 def against(declarer: str, a: int, others: list[str]) -> dict[str, int]:
     """One declarer's own settlement with the listed others (a < 0: he pays them)."""
-    out = {p: 0 for p in PLAYERS}
+    out = dict.fromkeys(PLAYERS, 0)
     for o in others:
         out[o] -= a
         out[declarer] += a
@@ -161,20 +172,40 @@ def against(declarer: str, a: int, others: list[str]) -> dict[str, int]:
     ("tricks", "results", "everyone", "non_declarers"),
     [
         # Ana made (a=3), Bia failed with 0 (a=3)
-        ({"Ana": 1, "Bia": 0, "Caio": 6, "Dani": 6}, {"Ana": 3, "Bia": -3},
-         {"Ana": 12, "Bia": -12, "Caio": 0, "Dani": 0}, {"Ana": 6, "Bia": -6, "Caio": 0, "Dani": 0}),
+        (
+            {"Ana": 1, "Bia": 0, "Caio": 6, "Dani": 6},
+            {"Ana": 3, "Bia": -3},
+            {"Ana": 12, "Bia": -12, "Caio": 0, "Dani": 0},
+            {"Ana": 6, "Bia": -6, "Caio": 0, "Dani": 0},
+        ),
         # Ana made (a=3), Bia failed with 3 (a=4)
-        ({"Ana": 1, "Bia": 3, "Caio": 5, "Dani": 4}, {"Ana": 3, "Bia": -4},
-         {"Ana": 13, "Bia": -15, "Caio": 1, "Dani": 1}, {"Ana": 6, "Bia": -8, "Caio": 1, "Dani": 1}),
+        (
+            {"Ana": 1, "Bia": 3, "Caio": 5, "Dani": 4},
+            {"Ana": 3, "Bia": -4},
+            {"Ana": 13, "Bia": -15, "Caio": 1, "Dani": 1},
+            {"Ana": 6, "Bia": -8, "Caio": 1, "Dani": 1},
+        ),
         # both made
-        ({"Ana": 1, "Bia": 1, "Caio": 6, "Dani": 5}, {"Ana": 3, "Bia": 3},
-         {"Ana": 6, "Bia": 6, "Caio": -6, "Dani": -6}, {"Ana": 6, "Bia": 6, "Caio": -6, "Dani": -6}),
+        (
+            {"Ana": 1, "Bia": 1, "Caio": 6, "Dani": 5},
+            {"Ana": 3, "Bia": 3},
+            {"Ana": 6, "Bia": 6, "Caio": -6, "Dani": -6},
+            {"Ana": 6, "Bia": 6, "Caio": -6, "Dani": -6},
+        ),
         # both failed by the same margin: the readings coincide
-        ({"Ana": 0, "Bia": 2, "Caio": 6, "Dani": 5}, {"Ana": -3, "Bia": -3},
-         {"Ana": -6, "Bia": -6, "Caio": 6, "Dani": 6}, {"Ana": -6, "Bia": -6, "Caio": 6, "Dani": 6}),
+        (
+            {"Ana": 0, "Bia": 2, "Caio": 6, "Dani": 5},
+            {"Ana": -3, "Bia": -3},
+            {"Ana": -6, "Bia": -6, "Caio": 6, "Dani": 6},
+            {"Ana": -6, "Bia": -6, "Caio": 6, "Dani": 6},
+        ),
         # three declarers: Ana made, Bia failed with 4 (a=5), Dani made
-        ({"Ana": 1, "Bia": 4, "Caio": 7, "Dani": 1}, {"Ana": 3, "Bia": -5, "Dani": 3},
-         {"Ana": 11, "Bia": -21, "Caio": -1, "Dani": 11}, {"Ana": 3, "Bia": -5, "Caio": -1, "Dani": 3}),
+        (
+            {"Ana": 1, "Bia": 4, "Caio": 7, "Dani": 1},
+            {"Ana": 3, "Bia": -5, "Dani": 3},
+            {"Ana": 11, "Bia": -21, "Caio": -1, "Dani": 11},
+            {"Ana": 3, "Bia": -5, "Caio": -1, "Dani": 3},
+        ),
     ],
 )
 def test_several_meia_miseria_declarers(
@@ -184,7 +215,10 @@ def test_several_meia_miseria_declarers(
     # the hand-worked expectations are what JUB-6 says: each declarer settles as a solo ...
     assert combine(*(against(d, a, [p for p in PLAYERS if p != d]) for d, a in results.items())) == everyone
     # ... or, under the alternative, only with the players who did not declare it
-    assert combine(*(against(d, a, [p for p in PLAYERS if p not in declarers]) for d, a in results.items())) == non_declarers
+    assert (
+        combine(*(against(d, a, [p for p in PLAYERS if p not in declarers]) for d, a in results.items()))
+        == non_declarers
+    )
     assert deltas("meia_miseria", declarers, tricks) == everyone
     opts = JubileuOptions(meia_miseria_settlement="non_declarers")
     assert deltas("meia_miseria", declarers, tricks, opts) == non_declarers
@@ -202,15 +236,24 @@ def test_all_failing_with_different_margins_the_two_readings_differ() -> None:
     "everyone" Bia also pays Ana 4 while Ana pays Bia 3. Documented, not a bug (see the report)."""
     tricks = {"Ana": 0, "Bia": 3, "Caio": 5, "Dani": 5}
     everyone = deltas("meia_miseria", ["Ana", "Bia"], tricks)
-    non_declarers = deltas("meia_miseria", ["Ana", "Bia"], tricks, JubileuOptions(meia_miseria_settlement="non_declarers"))
+    non_declarers = deltas(
+        "meia_miseria", ["Ana", "Bia"], tricks, JubileuOptions(meia_miseria_settlement="non_declarers")
+    )
     assert everyone == {"Ana": -5, "Bia": -9, "Caio": 7, "Dani": 7}
     assert non_declarers == {"Ana": -6, "Bia": -8, "Caio": 7, "Dani": 7}
     # with misere_margin flat every failure costs v, and the readings coincide again
     flat = JubileuOptions(misere_margin="flat")
     flat_nd = JubileuOptions(misere_margin="flat", meia_miseria_settlement="non_declarers")
-    assert deltas("meia_miseria", ["Ana", "Bia"], tricks, flat) == deltas("meia_miseria", ["Ana", "Bia"], tricks, flat_nd) == {
-        "Ana": -6, "Bia": -6, "Caio": 6, "Dani": 6,
-    }
+    assert (
+        deltas("meia_miseria", ["Ana", "Bia"], tricks, flat)
+        == deltas("meia_miseria", ["Ana", "Bia"], tricks, flat_nd)
+        == {
+            "Ana": -6,
+            "Bia": -6,
+            "Caio": 6,
+            "Dani": 6,
+        }
+    )
 
 
 @st.composite
@@ -220,10 +263,10 @@ def mm_hands(draw: st.DrawFn) -> tuple[list[str], dict[str, int], bool]:
     declarers = draw(st.lists(st.sampled_from(PLAYERS), min_size=2, max_size=4, unique=True))
     all_made = draw(st.booleans())
     if all_made:
-        own = {d: 1 for d in declarers}
+        own = dict.fromkeys(declarers, 1)
     else:
         t = draw(st.sampled_from([0, 2, 3, 4]))
-        own = {d: t for d in declarers}
+        own = dict.fromkeys(declarers, t)
     left = 13 - sum(own.values())
     others = [p for p in PLAYERS if p not in declarers]
     if not others:
@@ -247,7 +290,9 @@ def test_property_meia_miseria_readings_coincide_when_all_succeed_or_all_fail(
 ) -> None:
     declarers, tricks, _ = case
     a = deltas("meia_miseria", declarers, tricks, JubileuOptions(misere_margin=margin))
-    b = deltas("meia_miseria", declarers, tricks, JubileuOptions(misere_margin=margin, meia_miseria_settlement="non_declarers"))
+    b = deltas(
+        "meia_miseria", declarers, tricks, JubileuOptions(misere_margin=margin, meia_miseria_settlement="non_declarers")
+    )
     assert a == b
 
 
@@ -257,8 +302,13 @@ def test_property_meia_miseria_readings_coincide_when_all_succeed_or_all_fail(
 def test_overtricks_off() -> None:
     opts = JubileuOptions(overtricks=False)
     assert deltas("solo_sete", ["Ana"], tricks_for(Ana=9), opts) == solo("Ana", 2)
-    assert deltas("jubileu", ["Ana"], {"Ana": 5, "Bia": 1, "Caio": 5, "Dani": 2}, opts, called="ouros", partner="Caio") == {
-        "Ana": 2, "Bia": -2, "Caio": 2, "Dani": -2,
+    assert deltas(
+        "jubileu", ["Ana"], {"Ana": 5, "Bia": 1, "Caio": 5, "Dani": 2}, opts, called="ouros", partner="Caio"
+    ) == {
+        "Ana": 2,
+        "Bia": -2,
+        "Caio": 2,
+        "Dani": -2,
     }
     # failures are unchanged: Solo Nove with 7 still pays 5 to each
     assert deltas("solo_nove", ["Ana"], tricks_for(Ana=7), opts) == solo("Ana", -5)
@@ -267,18 +317,33 @@ def test_overtricks_off() -> None:
 def test_overtricks_only_in_solo_contracts() -> None:
     opts = JubileuOptions(overtricks_in_partnerships=False)
     # Jubileu with 10: no overtrick chips, a = 2
-    assert deltas("jubileu", ["Ana"], {"Ana": 5, "Bia": 1, "Caio": 5, "Dani": 2}, opts, called="ouros", partner="Caio") == {
-        "Ana": 2, "Bia": -2, "Caio": 2, "Dani": -2,
+    assert deltas(
+        "jubileu", ["Ana"], {"Ana": 5, "Bia": 1, "Caio": 5, "Dani": 2}, opts, called="ouros", partner="Caio"
+    ) == {
+        "Ana": 2,
+        "Bia": -2,
+        "Caio": 2,
+        "Dani": -2,
     }
     # JO with 10 likewise: a = 3
-    assert deltas("jogo_obrigatorio", ["Ana"], {"Ana": 5, "Bia": 5, "Caio": 1, "Dani": 2}, opts, trump="ouros", partner="Bia") == {
-        "Ana": 3, "Bia": 3, "Caio": -3, "Dani": -3,
+    assert deltas(
+        "jogo_obrigatorio", ["Ana"], {"Ana": 5, "Bia": 5, "Caio": 1, "Dani": 2}, opts, trump="ouros", partner="Bia"
+    ) == {
+        "Ana": 3,
+        "Bia": 3,
+        "Caio": -3,
+        "Dani": -3,
     }
     # a solo still earns them: Solo Sete with 9, a = 4
     assert deltas("solo_sete", ["Ana"], tricks_for(Ana=9), opts) == solo("Ana", 4)
     # partnership failures still pay the extra chips: Jubileu with 4, s = 3, a = 2 + 2 = 4
-    assert deltas("jubileu", ["Ana"], {"Ana": 2, "Bia": 5, "Caio": 2, "Dani": 4}, opts, called="ouros", partner="Caio") == {
-        "Ana": -4, "Bia": 4, "Caio": -4, "Dani": 4,
+    assert deltas(
+        "jubileu", ["Ana"], {"Ana": 2, "Bia": 5, "Caio": 2, "Dani": 4}, opts, called="ouros", partner="Caio"
+    ) == {
+        "Ana": -4,
+        "Bia": 4,
+        "Caio": -4,
+        "Dani": 4,
     }
 
 
@@ -376,10 +441,12 @@ def test_breakdown_lines_explain_the_amount() -> None:
 
 
 def test_all_pass_moves_nothing() -> None:
-    h = parse_hand({"ultima": "ouros", "auction": [[p, "passo"] for p in PLAYERS]}, players=PLAYERS, options=DEFAULT, dealer="Dani")
+    h = parse_hand(
+        {"ultima": "ouros", "auction": [[p, "passo"] for p in PLAYERS]}, players=PLAYERS, options=DEFAULT, dealer="Dani"
+    )
     result = settle(h, DEFAULT)
     assert result.payments == ()
-    assert dict(result.deltas) == {p: 0 for p in PLAYERS}
+    assert dict(result.deltas) == dict.fromkeys(PLAYERS, 0)
 
 
 @pytest.mark.parametrize(("dealer", "after"), [("Dani", "Ana"), ("Ana", "Bia"), ("Bia", "Caio"), ("Caio", "Dani")])
@@ -393,8 +460,12 @@ def test_next_dealer_is_the_next_in_order_of_play(dealer: str, after: str) -> No
 
 def test_next_dealer_through_the_game_surface() -> None:
     redeal = JubileuOptions(all_pass="redeal")
-    passed = parse_hand({"ultima": "ouros", "dealer": "Bia", "auction": [[p, "passo"] for p in ("Caio", "Dani", "Ana", "Bia")]},
-                        players=PLAYERS, options=redeal, dealer="Bia")
+    passed = parse_hand(
+        {"ultima": "ouros", "dealer": "Bia", "auction": [[p, "passo"] for p in ("Caio", "Dani", "Ana", "Bia")]},
+        players=PLAYERS,
+        options=redeal,
+        dealer="Bia",
+    )
     assert RULES.next_dealer(PLAYERS, passed, redeal) == "Bia"
     assert RULES.next_dealer(PLAYERS, passed, DEFAULT) == "Caio"
     played = hand("solo_sete", ["Ana"], tricks_for(Ana=7), redeal)

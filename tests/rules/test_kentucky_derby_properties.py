@@ -15,7 +15,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.rules.cards import Suit
-from referee.rules.kentucky_derby import HORSES, RANKS, DerbyCard, DerbyOptions, parse_hand, replay, second_place_in_play, settle
+from referee.rules.kentucky_derby import (
+    HORSES,
+    RANKS,
+    DerbyCard,
+    DerbyOptions,
+    parse_hand,
+    replay,
+    second_place_in_play,
+    settle,
+)
 
 NAMES = ("Ana", "Bia", "Caio", "Dani", "Edu", "Fabi", "Gil", "Hugo", "Iris")
 DECK = tuple(DerbyCard(rank=r, suit=s) for s in Suit for r in RANKS[1:])
@@ -51,7 +60,10 @@ def races(draw: st.DrawFn) -> tuple[tuple[str, ...], DerbyOptions, dict[str, Any
     raw: dict[str, Any] = {
         "dealer": draw(st.sampled_from(players)),
         "pingo": draw(st.integers(0, 3)),
-        "bets": {p: {"horse": draw(st.sampled_from([h.value for h in HORSES])), "amount": draw(st.integers(1, 5))} for p in players},
+        "bets": {
+            p: {"horse": draw(st.sampled_from([h.value for h in HORSES])), "amount": draw(st.integers(1, 5))}
+            for p in players
+        },
         "carried_in": draw(st.integers(0, 9)),
     }
     if draw(st.booleans()):
@@ -90,7 +102,7 @@ def oracle_winner(cards: list[DerbyCard], o: DerbyOptions) -> tuple[set[Suit], i
     """Default: judge after full rounds; crossers run a tie-break among themselves until
     one is strictly ahead after a round. Returns the winners and how many cards it took
     (the cards run out: the furthest ahead among those running)."""
-    pos = {h: 0 for h in HORSES}
+    pos = dict.fromkeys(HORSES, 0)
     it = iter(enumerate(cards))
     line = 2 * o.track_length
     running = list(HORSES)
@@ -117,12 +129,14 @@ def oracle_winner(cards: list[DerbyCard], o: DerbyOptions) -> tuple[set[Suit], i
             running, tie_break = crossed, True
 
 
-def oracle_deltas(players: tuple[str, ...], o: DerbyOptions, raw: dict[str, Any], winners: set[str], second: set[str]) -> tuple[dict[str, int], int]:
+def oracle_deltas(
+    players: tuple[str, ...], o: DerbyOptions, raw: dict[str, Any], winners: set[str], second: set[str]
+) -> tuple[dict[str, int], int]:
     """The deltas and the chips left on the table."""
     bets = raw["bets"]
     stake = {p: raw["pingo"] + bets[p]["amount"] for p in players}
     pot = sum(stake.values()) + raw["carried_in"]
-    got = {p: 0 for p in players}
+    got = dict.fromkeys(players, 0)
     for p in players:
         if bets[p]["horse"] in second:
             got[p] = bets[p]["amount"]
@@ -130,7 +144,7 @@ def oracle_deltas(players: tuple[str, ...], o: DerbyOptions, raw: dict[str, Any]
     backers = [p for p in players if bets[p]["horse"] in winners]
     if not backers:
         if o.unbacked == "refund":
-            return {p: 0 for p in players}, raw["carried_in"]
+            return dict.fromkeys(players, 0), raw["carried_in"]
         return {p: got[p] - stake[p] for p in players}, rest
     total = sum(bets[p]["amount"] for p in backers)
     for p in backers:
@@ -143,7 +157,9 @@ def oracle_deltas(players: tuple[str, ...], o: DerbyOptions, raw: dict[str, Any]
 
 @settings(max_examples=300, deadline=None)
 @given(races())
-def test_settlement_matches_the_oracle_and_accounts_for_every_chip(case: tuple[tuple[str, ...], DerbyOptions, dict[str, Any]]) -> None:
+def test_settlement_matches_the_oracle_and_accounts_for_every_chip(
+    case: tuple[tuple[str, ...], DerbyOptions, dict[str, Any]],
+) -> None:
     players, options, raw = case
     hand = parse_hand(raw, players=players, options=options, dealer=players[0])
     s = settle(hand, options)
@@ -173,7 +189,9 @@ def test_the_race_matches_the_oracle(seed: int, bonus: str, length: int) -> None
 
 @settings(max_examples=150, deadline=None)
 @given(races(), st.integers(1, 8))
-def test_rotating_the_seats_keeps_each_players_delta(case: tuple[tuple[str, ...], DerbyOptions, dict[str, Any]], k: int) -> None:
+def test_rotating_the_seats_keeps_each_players_delta(
+    case: tuple[tuple[str, ...], DerbyOptions, dict[str, Any]], k: int
+) -> None:
     players, options, raw = case
     rotated = players[k % len(players) :] + players[: k % len(players)]
     a = settle(parse_hand(raw, players=players, options=options, dealer=players[0]), options)
@@ -183,12 +201,16 @@ def test_rotating_the_seats_keeps_each_players_delta(case: tuple[tuple[str, ...]
 
 @settings(max_examples=150, deadline=None)
 @given(races(), st.permutations(["Zé", "Lia", "Rui", "Tom", "Ivo", "Noa", "Bel", "Cid", "Dora"]))
-def test_renaming_players_renames_the_deltas(case: tuple[tuple[str, ...], DerbyOptions, dict[str, Any]], new: list[str]) -> None:
+def test_renaming_players_renames_the_deltas(
+    case: tuple[tuple[str, ...], DerbyOptions, dict[str, Any]], new: list[str]
+) -> None:
     players, options, raw = case
     name = dict(zip(players, new))
     renamed = {**raw, "dealer": name[raw["dealer"]], "bets": {name[p]: b for p, b in raw["bets"].items()}}
     a = settle(parse_hand(raw, players=players, options=options, dealer=players[0]), options)
-    b = settle(parse_hand(renamed, players=tuple(name[p] for p in players), options=options, dealer=name[players[0]]), options)
+    b = settle(
+        parse_hand(renamed, players=tuple(name[p] for p in players), options=options, dealer=name[players[0]]), options
+    )
     assert dict(b.deltas) == {name[p]: v for p, v in a.deltas.items()}
 
 

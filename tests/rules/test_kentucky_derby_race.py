@@ -256,14 +256,21 @@ def test_a_tie_at_the_top_when_the_cards_run_out_shares_first_place() -> None:
     [
         ([card("A♥")], InconsistentHand, "cards[0]", ["aces are the horses"]),
         (cards("K♥ 3♠") + [card("K♥")], InconsistentHand, "cards[2]", ["already turned", "card 1"]),
-        (cards("K♥") + [{**card("3♠"), "horse": "espadas"}], InconsistentHand, "cards[1].horse", ["ace of diamonds, not the ace of spades", "in turn"]),
+        (
+            cards("K♥") + [{**card("3♠"), "horse": "espadas"}],
+            InconsistentHand,
+            "cards[1].horse",
+            ["ace of diamonds, not the ace of spades", "in turn"],
+        ),
         ([{"rank": "1", "suit": "copas"}], InvalidInput, "cards[0].rank", ["not a card rank"]),
         ([{"rank": "K", "suit": "hearts"}], InvalidInput, "cards[0].suit", ["not a suit"]),
         (["K♥"], InvalidInput, "cards[0]", ["rank and suit"]),
         ([{"rank": "K", "suit": "copas", "face": "up"}], InvalidInput, "cards[0]", ["rank and suit"]),
     ],
 )
-def test_bad_cards_are_refused_with_their_place(raw: list[Any], kind: type[RulesError], field: str, words: list[str]) -> None:
+def test_bad_cards_are_refused_with_their_place(
+    raw: list[Any], kind: type[RulesError], field: str, words: list[str]
+) -> None:
     with pytest.raises(kind) as info:
         replay(raw, DEFAULT)
     assert type(info.value) is kind

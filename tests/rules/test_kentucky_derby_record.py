@@ -25,7 +25,9 @@ SEVEN = ("Ana", "Bia", "Caio", "Dani", "Edu", "Fabi", "Gil")
 DEFAULT = DerbyOptions()
 
 
-def bets(players: tuple[str, ...] = PLAYERS, horses: str = "copas ouros espadas paus", amount: int = 1) -> dict[str, Any]:
+def bets(
+    players: tuple[str, ...] = PLAYERS, horses: str = "copas ouros espadas paus", amount: int = 1
+) -> dict[str, Any]:
     cycle = horses.split()
     return {p: {"horse": cycle[i % len(cycle)], "amount": amount} for i, p in enumerate(players)}
 
@@ -40,7 +42,14 @@ def parse(raw: Any, options: DerbyOptions = DEFAULT, players: tuple[str, ...] = 
     return parse_hand(raw, players=players, options=options, dealer=players[-1])
 
 
-def refused(raw: Any, kind: type[RulesError], field: str | None, words: list[str], options: DerbyOptions = DEFAULT, players: tuple[str, ...] = PLAYERS) -> None:
+def refused(
+    raw: Any,
+    kind: type[RulesError],
+    field: str | None,
+    words: list[str],
+    options: DerbyOptions = DEFAULT,
+    players: tuple[str, ...] = PLAYERS,
+) -> None:
     with pytest.raises(kind) as info:
         parse(raw, options, players)
     error = info.value
@@ -70,11 +79,11 @@ def test_amounts_and_pingo_default_to_the_table_options() -> None:
     raw = race(pingo=..., bets={p: {"horse": "copas"} for p in PLAYERS})
     hand = parse(raw, options)
     assert hand.pingo == 2 and {b.amount for b in hand.bets.values()} == {3}
-    assert parse({**raw, "bets": {p: "paus" for p in PLAYERS}}, options).bets["Ana"].horse is Suit.PAUS
+    assert parse({**raw, "bets": dict.fromkeys(PLAYERS, "paus")}, options).bets["Ana"].horse is Suit.PAUS
 
 
 def test_the_result_alone_is_enough() -> None:
-    """"or simply the winning horse (and second-place horse for more than 6 players)"."""
+    """ "or simply the winning horse (and second-place horse for more than 6 players)"."""
     hand = parse(race(cards=..., winner="paus"))
     assert hand.winners == (Suit.PAUS,) and hand.cards is None and hand.race is None
     assert parse(hand.to_json()) == hand
@@ -118,15 +127,40 @@ def test_dealer_from_the_record_wins_over_rotation() -> None:
         (race(bets=[["Ana", "copas"]]), InvalidInput, "bets", ["each player's bet"]),
         # each player bets on exactly one horse
         (race(bets={k: v for k, v in bets().items() if k != "Caio"}), InvalidInput, "bets.Caio", ["Caio has no bet"]),
-        (race(bets={**bets(), "Ana": {"horse": ["copas", "paus"], "amount": 1}}), InconsistentHand, "bets.Ana.horse", ["exactly one horse", "not 2"]),
+        (
+            race(bets={**bets(), "Ana": {"horse": ["copas", "paus"], "amount": 1}}),
+            InconsistentHand,
+            "bets.Ana.horse",
+            ["exactly one horse", "not 2"],
+        ),
         (race(bets={**bets(), "Zé": {"horse": "copas", "amount": 1}}), UnknownPlayer, "bets.Zé", ["not seated"]),
         (race(bets={**bets(), "Ana": {"amount": 1}}), InvalidInput, "bets.Ana.horse", ["which horse"]),
-        (race(bets={**bets(), "Ana": {"horse": "cavalo", "amount": 1}}), InvalidInput, "bets.Ana.horse", ["cavalo is not a suit"]),
-        (race(bets={**bets(), "Ana": {"horse": "copas", "amount": 0}}), InconsistentHand, "bets.Ana.amount", ["at least 1 chip"]),
-        (race(bets={**bets(), "Ana": {"horse": "copas", "amount": True}}), InvalidInput, "bets.Ana.amount", ["whole number"]),
+        (
+            race(bets={**bets(), "Ana": {"horse": "cavalo", "amount": 1}}),
+            InvalidInput,
+            "bets.Ana.horse",
+            ["cavalo is not a suit"],
+        ),
+        (
+            race(bets={**bets(), "Ana": {"horse": "copas", "amount": 0}}),
+            InconsistentHand,
+            "bets.Ana.amount",
+            ["at least 1 chip"],
+        ),
+        (
+            race(bets={**bets(), "Ana": {"horse": "copas", "amount": True}}),
+            InvalidInput,
+            "bets.Ana.amount",
+            ["whole number"],
+        ),
         (race(bets={**bets(), "Ana": {"horse": "copas", "odds": 2}}), InvalidInput, "bets.Ana", ["horse", "amount"]),
         # cards one per ace in turn, ♥ ♦ ♠ ♣
-        (race(cards=cards(*SOLO)[:1] + [{"rank": "3", "suit": "espadas", "horse": "paus"}]), InconsistentHand, "cards[1].horse", ["in turn"]),
+        (
+            race(cards=cards(*SOLO)[:1] + [{"rank": "3", "suit": "espadas", "horse": "paus"}]),
+            InconsistentHand,
+            "cards[1].horse",
+            ["in turn"],
+        ),
         (race(cards=[{"rank": "A", "suit": "paus"}]), InconsistentHand, "cards[0]", ["aces"]),
         (race(cards=cards(*SOLO)[:15]), InconsistentHand, "cards", ["not over", "ace of clubs"]),
         (race(cards=cards(*SOLO, "2♥")), InconsistentHand, "cards[16]", ["already decided"]),
@@ -149,23 +183,50 @@ def test_refused(raw: Any, kind: type[RulesError], field: str | None, words: lis
 
 def test_refused_at_seven_players() -> None:
     refused(race(SEVEN, cards=..., winner="copas"), InvalidInput, "second", ["second horse"], players=SEVEN)
-    refused(race(SEVEN, cards=..., winner="copas", second="copas"), InconsistentHand, "second", ["cannot also"], players=SEVEN)
-    refused(race(SEVEN, cards=..., winner=["copas", "ouros", "espadas"], second=["paus", "ouros"]), InconsistentHand, "second", ["cannot also"], players=SEVEN)
     refused(
-        race(SEVEN, cards=cards(*BOTH_PAUS, "9♥ 9♠"), second="ouros"), InconsistentHand, "second", ["second place"], players=SEVEN
+        race(SEVEN, cards=..., winner="copas", second="copas"),
+        InconsistentHand,
+        "second",
+        ["cannot also"],
+        players=SEVEN,
+    )
+    refused(
+        race(SEVEN, cards=..., winner=["copas", "ouros", "espadas"], second=["paus", "ouros"]),
+        InconsistentHand,
+        "second",
+        ["cannot also"],
+        players=SEVEN,
+    )
+    refused(
+        race(SEVEN, cards=cards(*BOTH_PAUS, "9♥ 9♠"), second="ouros"),
+        InconsistentHand,
+        "second",
+        ["second place"],
+        players=SEVEN,
     )
 
 
 def test_second_place_options() -> None:
     six = SEVEN[:6]
-    refused(race(six, cards=..., winner="copas", second="paus"), InconsistentHand, "second", ["more than 6"], players=six)
+    refused(
+        race(six, cards=..., winner="copas", second="paus"), InconsistentHand, "second", ["more than 6"], players=six
+    )
     hand = parse(race(six, cards=..., winner="copas", second="paus"), DerbyOptions(second_place="from_6"), six)
     assert hand.second == (Suit.PAUS,)
-    refused(race(SEVEN, cards=..., winner="copas", second="paus"), InconsistentHand, "second", ["first place only"], options=DerbyOptions(second_place="never"), players=SEVEN)
+    refused(
+        race(SEVEN, cards=..., winner="copas", second="paus"),
+        InconsistentHand,
+        "second",
+        ["first place only"],
+        options=DerbyOptions(second_place="never"),
+        players=SEVEN,
+    )
 
 
 def test_three_players_at_least() -> None:
-    refused(race(("Ana", "Bia"), bets=bets(("Ana", "Bia"))), InvalidInput, "players", ["at least 3"], players=("Ana", "Bia"))
+    refused(
+        race(("Ana", "Bia"), bets=bets(("Ana", "Bia"))), InvalidInput, "players", ["at least 3"], players=("Ana", "Bia")
+    )
     assert parse(race(("Ana", "Bia", "Caio")), players=("Ana", "Bia", "Caio")).winners == (Suit.COPAS,)
 
 

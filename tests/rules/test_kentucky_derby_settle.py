@@ -15,7 +15,14 @@ DEFAULT = DerbyOptions()
 SEVEN = ("Ana", "Bia", "Caio", "Dani", "Edu", "Fabi", "Gil")
 
 
-def run(players: tuple[str, ...], horses: dict[str, str], *, options: DerbyOptions = DEFAULT, amounts: dict[str, int] | None = None, **record: Any) -> Any:
+def run(
+    players: tuple[str, ...],
+    horses: dict[str, str],
+    *,
+    options: DerbyOptions = DEFAULT,
+    amounts: dict[str, int] | None = None,
+    **record: Any,
+) -> Any:
     raw: dict[str, Any] = {
         "pingo": 1,
         "bets": {p: {"horse": horses[p], "amount": (amounts or {}).get(p, 1)} for p in players},
@@ -42,7 +49,7 @@ def test_the_winners_backers_take_the_whole_pot_in_equal_parts() -> None:
 
 
 def test_odd_chips_of_the_split_stay_on_the_table() -> None:
-    """"se sobrar alguma ficha dessa divisão, ela permanece na mesa para a próxima corrida"."""
+    """ "se sobrar alguma ficha dessa divisão, ela permanece na mesa para a próxima corrida"."""
     players = ("Ana", "Bia", "Caio", "Dani", "Edu")
     horses = {"Ana": "copas", "Bia": "copas", "Caio": "copas", "Dani": "paus", "Edu": "ouros"}
     _, s = run(players, horses)  # pot 10, three backers: 3 each, 1 left
@@ -103,7 +110,7 @@ def test_second_place_gets_its_bets_back_with_more_than_six_players() -> None:
     """With more than 6 players the backers of the second horse take back their bets
     (the bet, not the pingo) and the rest goes to the winner's backers."""
     horses = dict(zip(SEVEN, "copas ouros espadas paus copas ouros espadas".split()))
-    hand, s = run(SEVEN, horses, cards=cards(*BOTH_PAUS, "9♥ 9♠"), amounts={p: 2 for p in SEVEN})
+    hand, s = run(SEVEN, horses, cards=cards(*BOTH_PAUS, "9♥ 9♠"), amounts=dict.fromkeys(SEVEN, 2))
     assert hand.winners == (Suit.COPAS,) and hand.second == (Suit.PAUS,)
     # pot 7 x 3 = 21; Dani takes back 2; 19 shared by Ana and Edu: 9 each, 1 left
     assert dict(s.deltas) == {"Ana": 6, "Bia": -3, "Caio": -3, "Dani": -1, "Edu": 6, "Fabi": -3, "Gil": -3}

@@ -112,7 +112,12 @@ def test_the_seeds_procedure_example() -> None:
 
 def test_the_deal_in_json() -> None:
     d = parse_deal(
-        {"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "turned_up": [{"rank": "A", "suit": "espadas"}]},
+        {
+            "dealer_trump": "espadas",
+            "dealer_second": "copas",
+            "opponent_trump": "ouros",
+            "turned_up": [{"rank": "A", "suit": "espadas"}],
+        },
         deck=20,
     )
     out = d.to_json()
@@ -156,7 +161,15 @@ def test_a_card_outside_the_pack() -> None:
         deal(deck=20, suits=SUITS, turned_up=cards("9♠"))
     assert info.value.field == "turned_up[0]"
     with pytest.raises(InconsistentHand) as info:
-        parse_deal({"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "turned_up": [{"rank": "9", "suit": "espadas"}]}, deck=20)
+        parse_deal(
+            {
+                "dealer_trump": "espadas",
+                "dealer_second": "copas",
+                "opponent_trump": "ouros",
+                "turned_up": [{"rank": "9", "suit": "espadas"}],
+            },
+            deck=20,
+        )
     assert info.value.field == "turned_up[0].rank"
 
 
@@ -164,10 +177,32 @@ def test_a_card_outside_the_pack() -> None:
     ("raw", "kind", "field"),
     [
         ({"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros"}, InvalidInput, "turned_up"),
-        ({"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "turned_up": "K♠"}, InvalidInput, "turned_up"),
-        ({"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "copas", "turned_up": []}, InconsistentHand, "opponent_trump"),
-        ({"dealer_trump": "espadas", "dealer_second": "espadas", "opponent_trump": "ouros", "turned_up": []}, InconsistentHand, "dealer_second"),
-        ({"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "turned_up": [], "deck": 32}, InvalidInput, "deck"),
+        (
+            {"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "turned_up": "K♠"},
+            InvalidInput,
+            "turned_up",
+        ),
+        (
+            {"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "copas", "turned_up": []},
+            InconsistentHand,
+            "opponent_trump",
+        ),
+        (
+            {"dealer_trump": "espadas", "dealer_second": "espadas", "opponent_trump": "ouros", "turned_up": []},
+            InconsistentHand,
+            "dealer_second",
+        ),
+        (
+            {
+                "dealer_trump": "espadas",
+                "dealer_second": "copas",
+                "opponent_trump": "ouros",
+                "turned_up": [],
+                "deck": 32,
+            },
+            InvalidInput,
+            "deck",
+        ),
         ([], InvalidInput, None),
     ],
 )
@@ -221,7 +256,7 @@ def test_answers(top: str, answer: str, role: Role, legal: bool, how: str | None
 
 
 def test_the_texts_example_the_ace_of_the_dealers_trump_must_be_taken() -> None:
-    """"se o adversário do carteador iniciar o jogo descartando um Ás de Espadas, o
+    """ "se o adversário do carteador iniciar o jogo descartando um Ás de Espadas, o
     carteador é obrigado a pegá-lo" (the dealer's trump is spades)."""
     hand = "K♠ Q♠ J♠ 10♠ A♥ Q♥ J♥ 10♥ 9♥ 8♥ A♦ 9♦ 8♦ 7♦ K♣ 7♣"
     verdict = judge("A♠", None, Role.DEALER, hand)
@@ -277,10 +312,17 @@ def test_the_answer_checker_in_json() -> None:
         "beating": [],
     }
     # Ana answers: she is the opponent, so her trump is ♦ and the ♠ ace is a plain card for her.
-    verdict = parse_answer(answer_body(answers="Ana", answer={"rank": "7", "suit": "ouros"}), players=PLAYERS, dealer="Bia", deck=32)
+    verdict = parse_answer(
+        answer_body(answers="Ana", answer={"rank": "7", "suit": "ouros"}), players=PLAYERS, dealer="Bia", deck=32
+    )
     assert verdict.legal and verdict.how == "trump" and verdict.to_json()["beating"] is None
     # The body may name the dealer: with Ana dealing, Ana's trump is ♠.
-    verdict = parse_answer(answer_body(dealer="Ana", answers="Ana", answer={"rank": "7", "suit": "ouros"}), players=PLAYERS, dealer="Bia", deck=32)
+    verdict = parse_answer(
+        answer_body(dealer="Ana", answers="Ana", answer={"rank": "7", "suit": "ouros"}),
+        players=PLAYERS,
+        dealer="Bia",
+        deck=32,
+    )
     assert not verdict.legal
 
 
@@ -366,7 +408,9 @@ def test_observation_two_all_the_others_trumps() -> None:
         p.play(Card(rank=rank, suit=Suit.OUROS))
         assert p.legal_moves() == [None]
         p.play(None)
-    assert {c for c in p.hand(Role.OPPONENT) if c.suit is Suit.OUROS} == {c for c in deck_cards(32) if c.suit is Suit.OUROS}
+    assert {c for c in p.hand(Role.OPPONENT) if c.suit is Suit.OUROS} == {
+        c for c in deck_cards(32) if c.suit is Suit.OUROS
+    }
 
 
 def test_moves_that_are_refused() -> None:

@@ -49,7 +49,9 @@ def deltas(players: tuple[str, ...], dealer: str, options: KoziriOptions, raw: d
 
 
 @given(records())
-def test_settlements_sum_to_zero_and_the_winner_is_paid_the_stake(case: tuple[tuple[str, ...], str, KoziriOptions, dict[str, Any]]) -> None:
+def test_settlements_sum_to_zero_and_the_winner_is_paid_the_stake(
+    case: tuple[tuple[str, ...], str, KoziriOptions, dict[str, Any]],
+) -> None:
     players, dealer, options, raw = case
     s = settle(parse_hand(raw, players=players, options=options, dealer=dealer), options)
     assert sum(s.deltas.values()) == 0 and s.carry == 0
@@ -65,7 +67,9 @@ def test_swapping_the_seats_changes_nothing(case: tuple[tuple[str, ...], str, Ko
 
 
 @given(records(), st.permutations(["Zé", "Lia"]))
-def test_renaming_the_players_renames_the_deltas(case: tuple[tuple[str, ...], str, KoziriOptions, dict[str, Any]], new: list[str]) -> None:
+def test_renaming_the_players_renames_the_deltas(
+    case: tuple[tuple[str, ...], str, KoziriOptions, dict[str, Any]], new: list[str]
+) -> None:
     players, dealer, options, raw = case
     name = dict(zip(players, new))
     renamed = {k: name.get(v, v) if k in ("dealer", "winner") else v for k, v in raw.items()}
@@ -117,7 +121,9 @@ def test_a_deal_splits_the_pack_into_mirror_halves(case: tuple[int, SuitChoice, 
 
 
 @settings(max_examples=60, deadline=None)
-@given(deals(), st.sampled_from(["last_card", "unbeaten"]), st.sampled_from(list(Role)), st.randoms(use_true_random=False))
+@given(
+    deals(), st.sampled_from(["last_card", "unbeaten"]), st.sampled_from(list(Role)), st.randoms(use_true_random=False)
+)
 def test_random_games_keep_every_card_and_agree_with_the_checker(
     case: tuple[int, SuitChoice, list[Card]], going_out: str, leader: Role, rnd: Any
 ) -> None:
@@ -131,9 +137,13 @@ def test_random_games_keep_every_card_and_agree_with_the_checker(
         role, top, hand = p.turn, p.top, set(p.hands[p.turn])
         if top is not None:
             for c in hand:
-                verdict = check_answer(top=top, answer=c, trump=suits.trump(role), other_trump=suits.trump(role.other), who="X", hand=hand)
+                verdict = check_answer(
+                    top=top, answer=c, trump=suits.trump(role), other_trump=suits.trump(role.other), who="X", hand=hand
+                )
                 assert verdict.legal == (c in moves) == beats(c, top, trump=suits.trump(role))
-            take = check_answer(top=top, answer=None, trump=suits.trump(role), other_trump=suits.trump(role.other), who="X", hand=hand)
+            take = check_answer(
+                top=top, answer=None, trump=suits.trump(role), other_trump=suits.trump(role.other), who="X", hand=hand
+            )
             assert take.legal and take.compulsory == (moves == [None])
         else:
             assert None not in moves and set(moves) == hand

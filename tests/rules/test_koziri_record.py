@@ -43,11 +43,15 @@ def record(**over: Any) -> dict[str, Any]:
     return {k: v for k, v in raw.items() if v is not ...}
 
 
-def parse(raw: Any, options: KoziriOptions = DEFAULT, players: tuple[str, ...] = PLAYERS, dealer: str = "Bia") -> KoziriHand:
+def parse(
+    raw: Any, options: KoziriOptions = DEFAULT, players: tuple[str, ...] = PLAYERS, dealer: str = "Bia"
+) -> KoziriHand:
     return parse_hand(raw, players=players, options=options, dealer=dealer)
 
 
-def refused(raw: Any, kind: type[RulesError], field: str | None, *words: str, players: tuple[str, ...] = PLAYERS) -> RulesError:
+def refused(
+    raw: Any, kind: type[RulesError], field: str | None, *words: str, players: tuple[str, ...] = PLAYERS
+) -> RulesError:
     with pytest.raises(kind) as info:
         parse(raw, players=players)
     error = info.value
@@ -78,7 +82,10 @@ def test_the_dealer_defaults_to_the_rotation() -> None:
 def test_any_legal_suit_choice_is_accepted() -> None:
     """The opponent may take either of the two suits the dealer left as his trump."""
     assert parse(record(opponent_trump="paus")).suits.opponent_second.value == "ouros"
-    assert parse(record(dealer_trump="ouros", dealer_second="paus", opponent_trump="copas")).to_json()["opponent_second"] == "espadas"
+    assert (
+        parse(record(dealer_trump="ouros", dealer_second="paus", opponent_trump="copas")).to_json()["opponent_second"]
+        == "espadas"
+    )
 
 
 def test_the_dealer_can_win() -> None:
@@ -142,7 +149,13 @@ def test_two_players_exactly(players: tuple[str, ...]) -> None:
 
 def test_the_defaults_are_the_chosen_readings() -> None:
     assert RULES.parse_options(None) == DEFAULT
-    assert RULES.options_json(DEFAULT) == {"deck": 32, "stake": 1, "first_lead": "opponent", "going_out": "last_card", "chip_value": "0"}
+    assert RULES.options_json(DEFAULT) == {
+        "deck": 32,
+        "stake": 1,
+        "first_lead": "opponent",
+        "going_out": "last_card",
+        "chip_value": "0",
+    }
     assert [s.name for s in RULES.option_specs] == ["deck", "stake", "first_lead", "going_out", "chip_value"]
     assert {s.name: s.rule_ref for s in OPTIONS}["going_out"] == "KOZ-2"
     assert RULES.money_option == "chip_value" and RULES.stock_option is None
@@ -172,7 +185,9 @@ def test_bad_options_are_refused(name: str, value: object) -> None:
 
 
 def test_options_round_trip() -> None:
-    options = RULES.parse_options({"deck": 20, "stake": 5, "first_lead": "dealer", "going_out": "unbeaten", "chip_value": "0,50"})
+    options = RULES.parse_options(
+        {"deck": 20, "stake": 5, "first_lead": "dealer", "going_out": "unbeaten", "chip_value": "0,50"}
+    )
     assert options == KoziriOptions(deck=20, stake=5, first_lead="dealer", going_out="unbeaten", chip_value="0.50")
     assert RULES.parse_options(RULES.options_json(options)) == options
 
@@ -181,7 +196,7 @@ def test_options_round_trip() -> None:
 
 
 def test_the_opponent_leads_first_by_the_text() -> None:
-    """"Quem inicia o jogo é o adversário do carteador"; KOZ-4 lets the dealer lead."""
+    """ "Quem inicia o jogo é o adversário do carteador"; KOZ-4 lets the dealer lead."""
     assert first_speaker(PLAYERS, "Bia", DEFAULT) == "Ana" == RULES.first_speaker(PLAYERS, "Bia", DEFAULT)
     assert first_speaker(PLAYERS, "Ana", DEFAULT) == "Bia"
     dealer_leads = KoziriOptions(first_lead="dealer")

@@ -64,7 +64,7 @@ def test_settlements_account_for_every_chip(case: Case) -> None:
 @given(records(), st.integers(1, 5))
 def test_rotating_the_seats_rotates_the_deltas(case: Case, k: int) -> None:
     players, dealer, options, raw = case
-    rotated = players[k % len(players):] + players[: k % len(players)]
+    rotated = players[k % len(players) :] + players[: k % len(players)]
     assert deltas(rotated, dealer, options, raw) == deltas(players, dealer, options, raw)
 
 

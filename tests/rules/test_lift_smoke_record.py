@@ -85,9 +85,20 @@ def test_seats_the_left_of_the_dealer_leads_and_the_winner_deals_next() -> None:
 
 def test_a_full_record_reads_back() -> None:
     hand = parse(record())
-    assert hand.to_json() == {"dealer": "Dani", "ante": 2, "winner": "Bia", "out_order": ["Caio", "Ana", "Dani"], "carried_in": 0}
+    assert hand.to_json() == {
+        "dealer": "Dani",
+        "ante": 2,
+        "winner": "Bia",
+        "out_order": ["Caio", "Ana", "Dani"],
+        "carried_in": 0,
+    }
     assert RULES.hand_json(hand) == hand.to_json()
-    assert RULES.contract_json(hand) == {"winner": "Bia", "ante": 2, "out_order": ["Caio", "Ana", "Dani"], "carried_in": 0}
+    assert RULES.contract_json(hand) == {
+        "winner": "Bia",
+        "ante": 2,
+        "out_order": ["Caio", "Ana", "Dani"],
+        "carried_in": 0,
+    }
 
 
 def test_the_minimal_record_fills_in_the_dealer_and_the_ante() -> None:
@@ -156,7 +167,9 @@ def test_table_size_4_to_6() -> None:
         ({"out_order": [["Caio", "Bia"], "Ana", "Dani"]}, InconsistentHand, "out_order[0][1]", "cannot be the winner"),
     ],
 )
-def test_every_check_is_refused_with_its_field(over: dict[str, Any], kind: type[RulesError], field: str, words: str) -> None:
+def test_every_check_is_refused_with_its_field(
+    over: dict[str, Any], kind: type[RulesError], field: str, words: str
+) -> None:
     assert words in refused(record(**over), kind, field)
 
 

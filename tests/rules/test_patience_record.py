@@ -91,13 +91,17 @@ def test_the_exchange_may_be_given_as_true_or_false(given: Any, stored: int) -> 
 
 
 def test_the_king_exchange_is_used_at_most_once() -> None:
-    """"um Rei, apenas uma vez durante o jogo, pode ser trocado"."""
+    """ "um Rei, apenas uma vez durante o jogo, pode ser trocado"."""
     refused(clock, {"won": True, "king_exchanges": 2}, InconsistentHand, "king_exchanges", "only once", "2")
 
 
 def test_no_exchange_at_a_table_that_plays_without_it() -> None:
     refused(
-        clock, {"won": False, "king_exchanges": 1}, InconsistentHand, "king_exchanges", "without",
+        clock,
+        {"won": False, "king_exchanges": 1},
+        InconsistentHand,
+        "king_exchanges",
+        "without",
         options=RelogioOptions(king_exchange=False),
     )
     assert clock({"won": False}, RelogioOptions(king_exchange=False)).figure == 0
@@ -112,7 +116,7 @@ def test_relogio_has_no_sequences() -> None:
 
 @pytest.mark.parametrize(("sequences", "won"), [(0, False), (1, False), (2, False), (3, True), (4, True)])
 def test_relogio_real_is_won_with_three_sequences(sequences: int, won: bool) -> None:
-    """"vencerá o jogo se conseguir retirar três sequências de Ás a Rei"; PAT-3: four
+    """ "vencerá o jogo se conseguir retirar três sequências de Ás a Rei"; PAT-3: four
     still wins. ``won`` may be left out (derived) or given (it must agree)."""
     assert clock({"game": "relogio_real", "sequences": sequences}).won is won
     hand = clock({"game": "relogio_real", "won": won, "sequences": sequences})
@@ -147,7 +151,13 @@ def test_relogio_real_needs_the_sequences() -> None:
 
 
 def test_relogio_real_has_no_king_exchange() -> None:
-    refused(clock, {"game": "relogio_real", "sequences": 3, "king_exchanges": 1}, InconsistentHand, "king_exchanges", "face up")
+    refused(
+        clock,
+        {"game": "relogio_real", "sequences": 3, "king_exchanges": 1},
+        InconsistentHand,
+        "king_exchanges",
+        "face up",
+    )
     assert clock({"game": "relogio_real", "sequences": 3, "king_exchanges": 0}).to_json().get("king_exchanges") is None
 
 
@@ -170,7 +180,7 @@ def test_a_lost_cachorro_has_no_round() -> None:
 
 @pytest.mark.parametrize("round_", [4, 5])
 def test_there_is_no_fourth_deal(round_: int) -> None:
-    """"depois desta terceira rodada, não tiver saído a paciência, perde-se o jogo"."""
+    """ "depois desta terceira rodada, não tiver saído a paciência, perde-se o jogo"."""
     refused(dog, {"won": True, "round": round_}, InconsistentHand, "round", "no fourth deal")
     refused(dog, {"won": False, "round": round_}, InconsistentHand, "round", "no fourth deal")
 
@@ -217,7 +227,9 @@ def test_won_is_required_and_a_boolean(parse: Any) -> None:
     refused(parse, {"won": 1}, InvalidInput, "won", "true or false")
 
 
-@pytest.mark.parametrize(("parse", "field"), [(clock, "round"), (clock, "carried_in"), (dog, "sequences"), (dog, "king_exchanges")])
+@pytest.mark.parametrize(
+    ("parse", "field"), [(clock, "round"), (clock, "carried_in"), (dog, "sequences"), (dog, "king_exchanges")]
+)
 def test_unknown_fields_are_refused(parse: Any, field: str) -> None:
     """A patience moves no chips, so ``carried_in`` is not part of its record."""
     refused(parse, {"won": True, field: 1}, InvalidInput, field, field)
@@ -244,7 +256,11 @@ def test_the_dealer_can_only_be_the_player() -> None:
 
 @pytest.mark.parametrize(
     ("module", "raw"),
-    [(relogio, {"game": "relogio_real", "sequences": 4}), (relogio, {"won": False, "king_exchanges": 1}), (cachorro, {"won": True, "round": 1})],
+    [
+        (relogio, {"game": "relogio_real", "sequences": 4}),
+        (relogio, {"won": False, "king_exchanges": 1}),
+        (cachorro, {"won": True, "round": 1}),
+    ],
 )
 def test_the_rules_surface(module: Any, raw: dict[str, Any]) -> None:
     rules = module.RULES
@@ -277,11 +293,26 @@ def test_the_slugs_match_api_md_and_are_registered() -> None:
 @pytest.mark.parametrize(
     ("hand", "lines"),
     [
-        (PatienceHand(player="Ana", game="relogio", won=True, figure=1), ["Ana won Relógio.", "The king exchange was used."]),
-        (PatienceHand(player="Ana", game="relogio", won=False, figure=0), ["Ana lost Relógio.", "The king exchange was not used."]),
-        (PatienceHand(player="Ana", game="relogio_real", won=False, figure=1), ["Ana lost Relógio Real.", "1 sequence from ace to king removed."]),
-        (PatienceHand(player="Ana", game="cachorro", won=True, figure=3), ["Ana won Paciência do Cachorro.", "It came out in round 3 of 3."]),
-        (PatienceHand(player="Ana", game="cachorro", won=False, figure=None), ["Ana lost Paciência do Cachorro.", "It did not come out within the three deals."]),
+        (
+            PatienceHand(player="Ana", game="relogio", won=True, figure=1),
+            ["Ana won Relógio.", "The king exchange was used."],
+        ),
+        (
+            PatienceHand(player="Ana", game="relogio", won=False, figure=0),
+            ["Ana lost Relógio.", "The king exchange was not used."],
+        ),
+        (
+            PatienceHand(player="Ana", game="relogio_real", won=False, figure=1),
+            ["Ana lost Relógio Real.", "1 sequence from ace to king removed."],
+        ),
+        (
+            PatienceHand(player="Ana", game="cachorro", won=True, figure=3),
+            ["Ana won Paciência do Cachorro.", "It came out in round 3 of 3."],
+        ),
+        (
+            PatienceHand(player="Ana", game="cachorro", won=False, figure=None),
+            ["Ana lost Paciência do Cachorro.", "It did not come out within the three deals."],
+        ),
     ],
 )
 def test_the_breakdown_gives_the_result_in_words(hand: PatienceHand, lines: list[str]) -> None:
@@ -310,14 +341,37 @@ def test_statistics_per_patience() -> None:
     stats = statistics(hands)
     assert list(stats) == ["relogio", "relogio_real", "cachorro"]
     r = stats["relogio"]
-    assert (r.games, r.wins, r.losses, r.win_rate, dict(r.averages)) == (4, 1, 3, Fraction(1, 4), {"king_exchanges": Fraction(1, 2)})
+    assert (r.games, r.wins, r.losses, r.win_rate, dict(r.averages)) == (
+        4,
+        1,
+        3,
+        Fraction(1, 4),
+        {"king_exchanges": Fraction(1, 2)},
+    )
     rr = stats["relogio_real"]
-    assert (rr.games, rr.wins, rr.win_rate, dict(rr.averages), dict(rr.wins_by_figure)) == (2, 1, Fraction(1, 2), {"sequences": 2}, {3: 1})
+    assert (rr.games, rr.wins, rr.win_rate, dict(rr.averages), dict(rr.wins_by_figure)) == (
+        2,
+        1,
+        Fraction(1, 2),
+        {"sequences": 2},
+        {3: 1},
+    )
     c = stats["cachorro"]
-    assert (c.games, c.wins, c.win_rate, dict(c.averages), dict(c.wins_by_figure)) == (4, 3, Fraction(3, 4), {"round": Fraction(8, 3)}, {2: 1, 3: 2})
+    assert (c.games, c.wins, c.win_rate, dict(c.averages), dict(c.wins_by_figure)) == (
+        4,
+        3,
+        Fraction(3, 4),
+        {"round": Fraction(8, 3)},
+        {2: 1, 3: 2},
+    )
     assert c.to_json() == {
-        "game": "cachorro", "games": 4, "wins": 3, "losses": 1, "win_rate": 0.75,
-        "averages": {"round": 2.6667}, "wins_by_figure": {"2": 1, "3": 2},
+        "game": "cachorro",
+        "games": 4,
+        "wins": 3,
+        "losses": 1,
+        "win_rate": 0.75,
+        "averages": {"round": 2.6667},
+        "wins_by_figure": {"2": 1, "3": 2},
     }
 
 

@@ -99,7 +99,9 @@ def test_a_settlement_that_takes_up_chips_carried_in() -> None:
 
 
 def test_chips_carried_in_and_out_in_the_same_deal() -> None:
-    s = pot_settlement(NAMES[:3], paid={"Ana": 2, "Bia": 2, "Caio": 2}, won={"Ana": 3, "Bia": 3}, carried_in=1, carried_out=1)
+    s = pot_settlement(
+        NAMES[:3], paid={"Ana": 2, "Bia": 2, "Caio": 2}, won={"Ana": 3, "Bia": 3}, carried_in=1, carried_out=1
+    )
     assert s.carry == 0 and dict(s.deltas) == {"Ana": 1, "Bia": 1, "Caio": -2}
 
 
@@ -157,7 +159,9 @@ def test_a_pot_settlement_sums_to_minus_the_net_carry(paid: list[int], carried_i
     total = sum(paid) + carried_in
     winners = data.draw(st.lists(st.sampled_from(players), unique=True, max_size=len(players)))
     s = split(total, winners, odd_chips=data.draw(st.sampled_from([ODD_CHIPS_CARRY, ODD_CHIPS_IN_ORDER])))
-    out = pot_settlement(players, paid=dict(zip(players, paid)), won=s.shares, carried_in=carried_in, carried_out=s.carry)
+    out = pot_settlement(
+        players, paid=dict(zip(players, paid)), won=s.shares, carried_in=carried_in, carried_out=s.carry
+    )
     assert sum(out.deltas.values()) + out.carry == 0
     assert out.carry == s.carry - carried_in
     for p in out.payments:
@@ -176,7 +180,7 @@ def test_chips_left_on_the_table_are_shared_back_to_a_zero_sum(nets: list[int], 
     names = [f"P{i}" for i in range(len(nets))]
     nets[0] -= sum(nets) + left  # the players are `left` chips short: those are on the table
     balances = dict(zip(names, nets))
-    order = names[start % len(names):] + names[: start % len(names)]
+    order = names[start % len(names) :] + names[: start % len(names)]
     shared = share_left_over(balances, order)
     assert sum(shared.values()) == 0
     gains = [shared[name] - balances[name] for name in order]

@@ -49,7 +49,7 @@ def test_all_pass_gives_the_no_bid_mode_asked_for() -> None:
     ("calls", "bad", "words"),
     [
         # "Após responder que 'É bom', não poderá fazer solo."
-        (seq("chamo", "e_bom", "e_bom", "e_bom"), ("Bia", "solo_preto"), ["Bia answered \"é bom\"", "no longer"]),
+        (seq("chamo", "e_bom", "e_bom", "e_bom"), ("Bia", "solo_preto"), ['Bia answered "é bom"', "no longer"]),
         # A call only if nobody wants to solo
         (seq("solo_branco"), ("Bia", "chamo"), ["only allowed when nobody wants to solo", "Ana"]),
         # equal solo: the earlier speaker has priority
@@ -58,7 +58,7 @@ def test_all_pass_gives_the_no_bid_mode_asked_for() -> None:
         (seq("solo_preto_natural"), ("Bia", "solo_branco"), ["priority"]),
         (seq("chamo", "solo_preto"), ("Caio", "solo_branco"), ["Bia's Solo preto has priority"]),
         # after a call the others answer é bom or solo
-        (seq("chamo"), ("Bia", "passo"), ["Ana asked \"É bom?\""]),
+        (seq("chamo"), ("Bia", "passo"), ['Ana asked "É bom?"']),
         (seq("chamo"), ("Bia", "chamo"), ["Ana has already called"]),
         # é bom answers a call
         ([], ("Ana", "e_bom"), ["nobody has called"]),

@@ -64,13 +64,21 @@ def hands(draw: st.DrawFn) -> tuple[tuple[str, ...], str, QuatrilhoOptions, dict
         raw.update(
             declarer=draw(st.sampled_from(active)),
             partner=draw(st.sampled_from(active)),
-            called_card={"rank": draw(st.sampled_from(["1", "2", "3", "12"])), "suit": draw(st.sampled_from(["copas", "paus"]))},
+            called_card={
+                "rank": draw(st.sampled_from(["1", "2", "3", "12"])),
+                "suit": draw(st.sampled_from(["copas", "paus"])),
+            },
             figures=figures,
             tricks=tricks,
         )
     elif mode == "solo_preto":
         declarer = draw(st.sampled_from(active))
-        raw.update(declarer=declarer, giver=draw(st.sampled_from([None, *[p for p in active if p != declarer]])), figures=figures, tricks=tricks)
+        raw.update(
+            declarer=declarer,
+            giver=draw(st.sampled_from([None, *[p for p in active if p != declarer]])),
+            figures=figures,
+            tricks=tricks,
+        )
     elif mode == "solo_branco":
         declarer = draw(st.sampled_from(active))
         raw.update(declarer=declarer, tricks={declarer: draw(st.sampled_from([0, 1]))})
@@ -83,8 +91,12 @@ def hands(draw: st.DrawFn) -> tuple[tuple[str, ...], str, QuatrilhoOptions, dict
 
 def oracle(players: tuple[str, ...], dealer: str, o: QuatrilhoOptions, raw: dict[str, Any]) -> dict[str, int]:
     """The rule text with the readings of, written independently of the engine."""
-    d = {p: 0 for p in players}
-    active = [p for p in players if p in (raw.get("figures") or raw.get("tricks") or {}) or raw["mode"] in ("solo_branco", "monte")]
+    d = dict.fromkeys(players, 0)
+    active = [
+        p
+        for p in players
+        if p in (raw.get("figures") or raw.get("tricks") or {}) or raw["mode"] in ("solo_branco", "monte")
+    ]
     if len(players) == 5:
         out = dealer if o.sit_out == "dealer" else players[(players.index(dealer) - 1) % 5]
         active = [p for p in players if p != out]
@@ -184,7 +196,9 @@ def test_settlement_matches_the_oracle(case: tuple[tuple[str, ...], str, Quatril
 
 
 @given(hands(), st.permutations(["Zé", "Lia", "Rui", "Tom", "Ivo"]))
-def test_renaming_players_renames_the_deltas(case: tuple[tuple[str, ...], str, QuatrilhoOptions, dict[str, Any]], new: list[str]) -> None:
+def test_renaming_players_renames_the_deltas(
+    case: tuple[tuple[str, ...], str, QuatrilhoOptions, dict[str, Any]], new: list[str]
+) -> None:
     players, dealer, options, raw = case
     name = dict(zip(players, new))
 
@@ -200,7 +214,9 @@ def test_renaming_players_renames_the_deltas(case: tuple[tuple[str, ...], str, Q
 
 
 @given(hands(), st.integers(1, 4))
-def test_rotating_the_table_list_changes_nothing(case: tuple[tuple[str, ...], str, QuatrilhoOptions, dict[str, Any]], k: int) -> None:
+def test_rotating_the_table_list_changes_nothing(
+    case: tuple[tuple[str, ...], str, QuatrilhoOptions, dict[str, Any]], k: int
+) -> None:
     """The list is circular: starting it at another seat (same dealer) is the same table."""
     players, dealer, options, raw = case
     rotated = players[k % len(players) :] + players[: k % len(players)]
@@ -208,7 +224,9 @@ def test_rotating_the_table_list_changes_nothing(case: tuple[tuple[str, ...], st
 
 
 @given(hands(), st.randoms(use_true_random=False))
-def test_typing_order_does_not_matter(case: tuple[tuple[str, ...], str, QuatrilhoOptions, dict[str, Any]], rnd: Any) -> None:
+def test_typing_order_does_not_matter(
+    case: tuple[tuple[str, ...], str, QuatrilhoOptions, dict[str, Any]], rnd: Any
+) -> None:
     players, dealer, options, raw = case
     shuffled = dict(raw)
     for key in ("figures", "tricks"):
@@ -304,8 +322,14 @@ def mancha_boundary(draw: st.DrawFn) -> tuple[tuple[str, ...], str, QuatrilhoOpt
     first = draw(st.integers(0, 35 - own - partner_figures))
     figures = {caller: own, partner: partner_figures, others[0]: first, others[1]: 35 - own - partner_figures - first}
     tricks = dict(zip(active, [3, 3, 2, 2]))
-    raw = {"mode": "chamada", "declarer": caller, "partner": partner, "called_card": {"rank": "3", "suit": "ouros"},
-           "figures": {p: figures[p] for p in active}, "tricks": tricks}
+    raw = {
+        "mode": "chamada",
+        "declarer": caller,
+        "partner": partner,
+        "called_card": {"rank": "3", "suit": "ouros"},
+        "figures": {p: figures[p] for p in active},
+        "tricks": tricks,
+    }
     return players, dealer, options, raw
 
 

@@ -44,16 +44,31 @@ def chamada(**over: Any) -> dict[str, Any]:
 
 
 def solo(**over: Any) -> dict[str, Any]:
-    raw: dict[str, Any] = {"mode": "solo_preto", "declarer": "Ana", "figures": {"Ana": 20, "Bia": 5, "Caio": 5, "Dani": 5}, "tricks": {"Ana": 5, "Bia": 2, "Caio": 2, "Dani": 1}}
+    raw: dict[str, Any] = {
+        "mode": "solo_preto",
+        "declarer": "Ana",
+        "figures": {"Ana": 20, "Bia": 5, "Caio": 5, "Dani": 5},
+        "tricks": {"Ana": 5, "Bia": 2, "Caio": 2, "Dani": 1},
+    }
     raw.update(over)
     return {k: v for k, v in raw.items() if v is not ...}
 
 
-def parse(raw: Any, options: QuatrilhoOptions = DEFAULT, players: tuple[str, ...] = PLAYERS, dealer: str = "Dani") -> Any:
+def parse(
+    raw: Any, options: QuatrilhoOptions = DEFAULT, players: tuple[str, ...] = PLAYERS, dealer: str = "Dani"
+) -> Any:
     return parse_hand(raw, players=players, options=options, dealer=dealer)
 
 
-def refused(raw: Any, kind: type[RulesError], field: str | None, *words: str, options: QuatrilhoOptions = DEFAULT, players: tuple[str, ...] = PLAYERS, dealer: str = "Dani") -> RulesError:
+def refused(
+    raw: Any,
+    kind: type[RulesError],
+    field: str | None,
+    *words: str,
+    options: QuatrilhoOptions = DEFAULT,
+    players: tuple[str, ...] = PLAYERS,
+    dealer: str = "Dani",
+) -> RulesError:
     with pytest.raises(kind) as info:
         parse(raw, options, players, dealer)
     error = info.value
@@ -96,14 +111,17 @@ def test_dealer_from_the_record_wins_over_rotation() -> None:
     assert hand.active == ("Caio", "Dani", "Ana", "Bia")
 
 
-@pytest.mark.parametrize("raw", [
-    {"mode": "monte"},
-    {"mode": "carreguete", "figures": FIG},
-    {"mode": "carreguete", "figures": FIG, "tricks": TRK},
-    {"mode": "solo_branco", "declarer": "Bia", "tricks": {"Bia": 1}},
-    {"mode": "solo_branco", "declarer": "Bia", "tricks": {"Bia": 0, "Ana": 4, "Caio": 3, "Dani": 3}},
-    {"mode": "solo_branco", "declarer": "Bia", "tricks": {"Bia": 1, "Ana": 2}},
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"mode": "monte"},
+        {"mode": "carreguete", "figures": FIG},
+        {"mode": "carreguete", "figures": FIG, "tricks": TRK},
+        {"mode": "solo_branco", "declarer": "Bia", "tricks": {"Bia": 1}},
+        {"mode": "solo_branco", "declarer": "Bia", "tricks": {"Bia": 0, "Ana": 4, "Caio": 3, "Dani": 3}},
+        {"mode": "solo_branco", "declarer": "Bia", "tricks": {"Bia": 1, "Ana": 2}},
+    ],
+)
 def test_other_modes_accept_their_minimal_record(raw: dict[str, Any]) -> None:
     assert parse(raw).to_json()["mode"] == raw["mode"]
 
@@ -173,11 +191,18 @@ def test_unknown_player_is_422(raw: Any, field: str) -> None:
 
 
 def test_figures_must_add_up_to_35() -> None:
-    refused(chamada(figures={"Ana": 11, "Bia": 8, "Caio": 9, "Dani": 6}), InconsistentHand, "figures", "The figures add up to 34; they must add up to 35.")
+    refused(
+        chamada(figures={"Ana": 11, "Bia": 8, "Caio": 9, "Dani": 6}),
+        InconsistentHand,
+        "figures",
+        "The figures add up to 34; they must add up to 35.",
+    )
 
 
 def test_figures_over_35_for_one_player() -> None:
-    refused(chamada(figures={"Ana": 36, "Bia": 0, "Caio": 0, "Dani": 0}), InconsistentHand, "figures.Ana", "36", "0 to 35")
+    refused(
+        chamada(figures={"Ana": 36, "Bia": 0, "Caio": 0, "Dani": 0}), InconsistentHand, "figures.Ana", "36", "0 to 35"
+    )
 
 
 def test_negative_figures() -> None:
@@ -185,7 +210,12 @@ def test_negative_figures() -> None:
 
 
 def test_tricks_must_add_up_to_10() -> None:
-    refused(chamada(tricks={"Ana": 3, "Bia": 2, "Caio": 3, "Dani": 1}), InconsistentHand, "tricks", "The tricks add up to 9; they must add up to 10.")
+    refused(
+        chamada(tricks={"Ana": 3, "Bia": 2, "Caio": 3, "Dani": 1}),
+        InconsistentHand,
+        "tricks",
+        "The tricks add up to 9; they must add up to 10.",
+    )
 
 
 def test_tricks_over_10() -> None:
@@ -214,7 +244,9 @@ def test_t_tricks_hold_at_most_12t_plus_3() -> None:
         "16",
     )
     # exactly 15 is possible
-    parse(chamada(figures={"Ana": 15, "Bia": 8, "Caio": 6, "Dani": 6}, tricks={"Ana": 1, "Bia": 3, "Caio": 3, "Dani": 3}))
+    parse(
+        chamada(figures={"Ana": 15, "Bia": 8, "Caio": 6, "Dani": 6}, tricks={"Ana": 1, "Bia": 3, "Caio": 3, "Dani": 3})
+    )
 
 
 def test_counts_checked_in_carreguete_when_tricks_given() -> None:
@@ -224,13 +256,20 @@ def test_counts_checked_in_carreguete_when_tricks_given() -> None:
         "figures.Bia",
         "Bia took no trick",
     )
-    refused({"mode": "carreguete", "figures": {"Ana": 10, "Bia": 8, "Caio": 9, "Dani": 7}}, InconsistentHand, "figures", "34")
+    refused(
+        {"mode": "carreguete", "figures": {"Ana": 10, "Bia": 8, "Caio": 9, "Dani": 7}},
+        InconsistentHand,
+        "figures",
+        "34",
+    )
 
 
 def test_side_with_all_tricks_has_all_figures() -> None:
     """A side with 10 tricks has all 35 figures (the other side's 0 tricks, 0 figures)."""
     refused(
-        chamada(figures={"Ana": 20, "Bia": 1, "Caio": 14, "Dani": 0}, tricks={"Ana": 6, "Bia": 0, "Caio": 4, "Dani": 0}),
+        chamada(
+            figures={"Ana": 20, "Bia": 1, "Caio": 14, "Dani": 0}, tricks={"Ana": 6, "Bia": 0, "Caio": 4, "Dani": 0}
+        ),
         InconsistentHand,
         "figures.Bia",
         "Bia took no trick",
@@ -251,22 +290,59 @@ def test_partner_must_be_active() -> None:
 
 def test_sitter_must_not_appear_in_counts() -> None:
     figures = {"Ana": 11, "Bia": 8, "Caio": 9, "Dani": 7, "Edu": 0}
-    refused(chamada(dealer=..., figures=figures), InconsistentHand, "figures.Edu", "Edu does not play this hand", players=FIVE, dealer="Edu")
+    refused(
+        chamada(dealer=..., figures=figures),
+        InconsistentHand,
+        "figures.Edu",
+        "Edu does not play this hand",
+        players=FIVE,
+        dealer="Edu",
+    )
     tricks = {"Ana": 3, "Bia": 2, "Caio": 3, "Dani": 2, "Edu": 0}
-    refused(chamada(dealer=..., tricks=tricks), InconsistentHand, "tricks.Edu", "Edu does not play this hand", players=FIVE, dealer="Edu")
+    refused(
+        chamada(dealer=..., tricks=tricks),
+        InconsistentHand,
+        "tricks.Edu",
+        "Edu does not play this hand",
+        players=FIVE,
+        dealer="Edu",
+    )
 
 
 def test_counts_of_the_four_who_played_with_cutter_out() -> None:
     """sit_out=cutter: Edu deals, Dani sits out; Dani's count is refused, Edu's required."""
     options = QuatrilhoOptions(sit_out="cutter")
-    refused(chamada(dealer=...), InconsistentHand, "figures.Dani", "Dani does not play", options=options, players=FIVE, dealer="Edu")
-    hand = parse(chamada(dealer=..., figures={"Ana": 11, "Bia": 8, "Caio": 9, "Edu": 7}, tricks={"Ana": 3, "Bia": 2, "Caio": 3, "Edu": 2}), options, FIVE, "Edu")
+    refused(
+        chamada(dealer=...),
+        InconsistentHand,
+        "figures.Dani",
+        "Dani does not play",
+        options=options,
+        players=FIVE,
+        dealer="Edu",
+    )
+    hand = parse(
+        chamada(
+            dealer=...,
+            figures={"Ana": 11, "Bia": 8, "Caio": 9, "Edu": 7},
+            tricks={"Ana": 3, "Bia": 2, "Caio": 3, "Edu": 2},
+        ),
+        options,
+        FIVE,
+        "Edu",
+    )
     assert hand.sitting_out == "Dani" and hand.active == ("Ana", "Bia", "Caio", "Edu")
 
 
 def test_called_card_8_or_9_is_not_in_the_deck() -> None:
     """40 cards, without the 8s and 9s: a rule break, 422."""
-    refused(chamada(called_card={"rank": "8", "suit": "ouros"}), InconsistentHand, "called_card.rank", "no 8", "40-card deck")
+    refused(
+        chamada(called_card={"rank": "8", "suit": "ouros"}),
+        InconsistentHand,
+        "called_card.rank",
+        "no 8",
+        "40-card deck",
+    )
     refused(chamada(called_card={"rank": "9", "suit": "ouros"}), InconsistentHand, "called_card.rank", "no 9")
 
 
@@ -277,7 +353,12 @@ def test_every_real_card_may_be_called(rank: str) -> None:
 
 def test_giver_with_solo_branco_is_422() -> None:
     """Solo branco may not exchange any card."""
-    refused({"mode": "solo_branco", "declarer": "Bia", "giver": "Ana", "tricks": {"Bia": 0}}, InconsistentHand, "giver", "solo branco may not exchange")
+    refused(
+        {"mode": "solo_branco", "declarer": "Bia", "giver": "Ana", "tricks": {"Bia": 0}},
+        InconsistentHand,
+        "giver",
+        "solo branco may not exchange",
+    )
 
 
 def test_giver_cannot_be_the_soloist() -> None:
@@ -299,7 +380,11 @@ def test_giver_must_be_active() -> None:
         ({"mode": "monte", "declarer": "Ana"}, "declarer", ["Nobody declares"]),
         ({"mode": "monte", "figures": FIG}, "figures", ["a monte", "figures"]),
         ({"mode": "monte", "tricks": TRK}, "tricks", ["a monte", "tricks"]),
-        ({"mode": "solo_branco", "declarer": "Ana", "tricks": {"Ana": 0}, "figures": FIG}, "figures", ["not counted in Solo branco"]),
+        (
+            {"mode": "solo_branco", "declarer": "Ana", "tricks": {"Ana": 0}, "figures": FIG},
+            "figures",
+            ["not counted in Solo branco"],
+        ),
     ],
 )
 def test_fields_that_do_not_belong_to_the_mode(raw: Any, field: str, words: list[str]) -> None:
@@ -309,13 +394,36 @@ def test_fields_that_do_not_belong_to_the_mode(raw: Any, field: str, words: list
 @pytest.mark.parametrize("count", [2, 3, 10])
 def test_solo_branco_soloist_tricks_0_or_1(count: int) -> None:
     """Play stops at the soloist's first trick."""
-    refused({"mode": "solo_branco", "declarer": "Bia", "tricks": {"Bia": count}}, InconsistentHand, "tricks.Bia", "0 tricks (won) or 1 (lost)", f"not {count}")
+    refused(
+        {"mode": "solo_branco", "declarer": "Bia", "tricks": {"Bia": count}},
+        InconsistentHand,
+        "tricks.Bia",
+        "0 tricks (won) or 1 (lost)",
+        f"not {count}",
+    )
 
 
 def test_solo_branco_other_counts_are_checked() -> None:
-    refused({"mode": "solo_branco", "declarer": "Bia", "tricks": {"Bia": 0, "Ana": 4, "Caio": 3, "Dani": 2}}, InconsistentHand, "tricks", "9")
-    refused({"mode": "solo_branco", "declarer": "Bia", "tricks": {"Bia": 1, "Ana": 6, "Caio": 5}}, InconsistentHand, "tricks", "12")
-    refused({"mode": "solo_branco", "declarer": "Bia", "tricks": {"Bia": 0, "Edu": 4}}, InconsistentHand, "tricks.Edu", "does not play", players=FIVE, dealer="Edu")
+    refused(
+        {"mode": "solo_branco", "declarer": "Bia", "tricks": {"Bia": 0, "Ana": 4, "Caio": 3, "Dani": 2}},
+        InconsistentHand,
+        "tricks",
+        "9",
+    )
+    refused(
+        {"mode": "solo_branco", "declarer": "Bia", "tricks": {"Bia": 1, "Ana": 6, "Caio": 5}},
+        InconsistentHand,
+        "tricks",
+        "12",
+    )
+    refused(
+        {"mode": "solo_branco", "declarer": "Bia", "tricks": {"Bia": 0, "Edu": 4}},
+        InconsistentHand,
+        "tricks.Edu",
+        "does not play",
+        players=FIVE,
+        dealer="Edu",
+    )
 
 
 # --------------------------------------------------------------------------- the auction agrees with the record
@@ -365,7 +473,7 @@ def test_exchange_solo_names_its_giver() -> None:
 def test_illegal_auction_is_illegal_call_at_its_index() -> None:
     """After "é bom" a player may not solo."""
     auction = [["Ana", "chamo"], ["Bia", "e_bom"], ["Bia", "solo_preto"]]
-    refused(solo(declarer="Bia", auction=auction), IllegalCall, "auction[2]", "Bia answered \"é bom\"")
+    refused(solo(declarer="Bia", auction=auction), IllegalCall, "auction[2]", 'Bia answered "é bom"')
 
 
 def test_incomplete_auction() -> None:
@@ -374,7 +482,14 @@ def test_incomplete_auction() -> None:
 
 def test_sitter_in_the_auction() -> None:
     auction = [["Edu", "passo"]]
-    refused(chamada(dealer=..., auction=auction), IllegalCall, "auction[0]", "Edu does not play this hand", players=FIVE, dealer="Edu")
+    refused(
+        chamada(dealer=..., auction=auction),
+        IllegalCall,
+        "auction[0]",
+        "Edu does not play this hand",
+        players=FIVE,
+        dealer="Edu",
+    )
 
 
 # --------------------------------------------------------------------------- options and the Timbó preset
@@ -413,18 +528,33 @@ def test_every_option_is_described() -> None:
 
 def test_timbo_preset() -> None:
     options = QuatrilhoOptions.from_json({"variant": "timbo"})
-    assert (options.no_bid, options.solo_branco_rate, options.giver_on_loss, options.sit_out) == ("monte", 10, "same", "cutter")
+    assert (options.no_bid, options.solo_branco_rate, options.giver_on_loss, options.sit_out) == (
+        "monte",
+        10,
+        "same",
+        "cutter",
+    )
     assert options.to_json()["variant"] == "timbo"
 
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("no_bid", "carreguete"), ("solo_branco_rate", 16), ("giver_on_loss", "plus_10"), ("sit_out", "dealer"), ("solo_branco_rate", 12)],
+    [
+        ("no_bid", "carreguete"),
+        ("solo_branco_rate", 16),
+        ("giver_on_loss", "plus_10"),
+        ("sit_out", "dealer"),
+        ("solo_branco_rate", 12),
+    ],
 )
 def test_explicit_option_wins_over_the_timbo_preset(name: str, value: Any) -> None:
     options = QuatrilhoOptions.from_json({"variant": "timbo", name: value})
     assert getattr(options, name) == value
-    others = {k: v for k, v in {"no_bid": "monte", "solo_branco_rate": 10, "giver_on_loss": "same", "sit_out": "cutter"}.items() if k != name}
+    others = {
+        k: v
+        for k, v in {"no_bid": "monte", "solo_branco_rate": 10, "giver_on_loss": "same", "sit_out": "cutter"}.items()
+        if k != name
+    }
     for k, v in others.items():
         assert getattr(options, k) == v
 

@@ -36,16 +36,22 @@ def record(mode: str, **fields: Any) -> dict[str, Any]:
     return raw
 
 
-def deltas(raw: dict[str, Any], options: QuatrilhoOptions = DEFAULT, players: tuple[str, ...] = PLAYERS, dealer: str = "Dani") -> dict[str, int]:
+def deltas(
+    raw: dict[str, Any], options: QuatrilhoOptions = DEFAULT, players: tuple[str, ...] = PLAYERS, dealer: str = "Dani"
+) -> dict[str, int]:
     hand = parse_hand(raw, players=players, options=options, dealer=dealer)
     return dict(settle(hand, options).deltas)
 
 
-def chamada(figures: dict[str, int], tricks: dict[str, int], *, declarer: str = "Ana", partner: str = "Caio") -> dict[str, Any]:
+def chamada(
+    figures: dict[str, int], tricks: dict[str, int], *, declarer: str = "Ana", partner: str = "Caio"
+) -> dict[str, Any]:
     return record("chamada", declarer=declarer, partner=partner, figures=figures, tricks=tricks)
 
 
-def solo(figures: dict[str, int], tricks: dict[str, int], *, declarer: str = "Ana", giver: str | None = None) -> dict[str, Any]:
+def solo(
+    figures: dict[str, int], tricks: dict[str, int], *, declarer: str = "Ana", giver: str | None = None
+) -> dict[str, Any]:
     return record("solo_preto", declarer=declarer, giver=giver, figures=figures, tricks=tricks)
 
 
@@ -225,7 +231,12 @@ def test_two_blank_losing_tricks_pay_the_normal_11() -> None:
 
 def test_the_partner_may_be_any_seat() -> None:
     """Bia calls, Dani holds the card; they win 21-14: P = 7."""
-    raw = chamada({"Ana": 7, "Bia": 12, "Caio": 7, "Dani": 9}, {"Ana": 2, "Bia": 3, "Caio": 2, "Dani": 3}, declarer="Bia", partner="Dani")
+    raw = chamada(
+        {"Ana": 7, "Bia": 12, "Caio": 7, "Dani": 9},
+        {"Ana": 2, "Bia": 3, "Caio": 2, "Dani": 3},
+        declarer="Bia",
+        partner="Dani",
+    )
     assert deltas(raw) == {"Ana": -7, "Bia": 7, "Caio": -7, "Dani": 7}
 
 
@@ -240,32 +251,42 @@ def test_defenders_win_normally() -> None:
 
 def test_caller_alone_wins_p_from_each() -> None:
     """Ana called her own card and made 21: P = 7 from each of three: +21."""
-    raw = chamada({"Ana": 21, "Bia": 5, "Caio": 5, "Dani": 4}, {"Ana": 6, "Bia": 2, "Caio": 1, "Dani": 1}, partner="Ana")
+    raw = chamada(
+        {"Ana": 21, "Bia": 5, "Caio": 5, "Dani": 4}, {"Ana": 6, "Bia": 2, "Caio": 1, "Dani": 1}, partner="Ana"
+    )
     assert deltas(raw) == {"Ana": 21, "Bia": -7, "Caio": -7, "Dani": -7}
 
 
 def test_caller_alone_loses_p_to_each_without_mancha() -> None:
     """Ana alone with 4 figures: the three made 31, P = 10: -30 (no mancha)."""
-    raw = chamada({"Ana": 4, "Bia": 11, "Caio": 10, "Dani": 10}, {"Ana": 1, "Bia": 3, "Caio": 3, "Dani": 3}, partner="Ana")
+    raw = chamada(
+        {"Ana": 4, "Bia": 11, "Caio": 10, "Dani": 10}, {"Ana": 1, "Bia": 3, "Caio": 3, "Dani": 3}, partner="Ana"
+    )
     assert deltas(raw) == {"Ana": -30, "Bia": 10, "Caio": 10, "Dani": 10}
 
 
 def test_caller_alone_capote() -> None:
     """Capote applies to the caller alone: 22 from each: +66."""
-    raw = chamada({"Ana": 35, "Bia": 0, "Caio": 0, "Dani": 0}, {"Ana": 10, "Bia": 0, "Caio": 0, "Dani": 0}, partner="Ana")
+    raw = chamada(
+        {"Ana": 35, "Bia": 0, "Caio": 0, "Dani": 0}, {"Ana": 10, "Bia": 0, "Caio": 0, "Dani": 0}, partner="Ana"
+    )
     assert deltas(raw) == {"Ana": 66, "Bia": -22, "Caio": -22, "Dani": -22}
 
 
 def test_caller_alone_as_solo() -> None:
     """Alternative: settled as a solo preto without giver: P + 10 = 20 to each: -60."""
-    raw = chamada({"Ana": 4, "Bia": 11, "Caio": 10, "Dani": 10}, {"Ana": 1, "Bia": 3, "Caio": 3, "Dani": 3}, partner="Ana")
+    raw = chamada(
+        {"Ana": 4, "Bia": 11, "Caio": 10, "Dani": 10}, {"Ana": 1, "Bia": 3, "Caio": 3, "Dani": 3}, partner="Ana"
+    )
     options = QuatrilhoOptions(caller_alone="as_solo")
     assert deltas(raw, options) == {"Ana": -60, "Bia": 20, "Caio": 20, "Dani": 20}
 
 
 def test_caller_alone_as_solo_gets_no_natural_extra() -> None:
     """He did not announce a solo: the natural extra does not apply. 21 figures: P = 7, +17 each."""
-    raw = chamada({"Ana": 21, "Bia": 5, "Caio": 5, "Dani": 4}, {"Ana": 6, "Bia": 2, "Caio": 1, "Dani": 1}, partner="Ana")
+    raw = chamada(
+        {"Ana": 21, "Bia": 5, "Caio": 5, "Dani": 4}, {"Ana": 6, "Bia": 2, "Caio": 1, "Dani": 1}, partner="Ana"
+    )
     options = QuatrilhoOptions(caller_alone="as_solo", solo_natural_extra=5)
     assert deltas(raw, options) == {"Ana": 51, "Bia": -17, "Caio": -17, "Dani": -17}
 
@@ -393,7 +414,11 @@ def test_carreguete_compare(compare: str, expected: dict[str, int]) -> None:
 
 
 def test_carreguete_with_tricks() -> None:
-    raw = record("carreguete", figures={"Ana": 14, "Bia": 9, "Caio": 7, "Dani": 5}, tricks={"Ana": 4, "Bia": 3, "Caio": 2, "Dani": 1})
+    raw = record(
+        "carreguete",
+        figures={"Ana": 14, "Bia": 9, "Caio": 7, "Dani": 5},
+        tricks={"Ana": 4, "Bia": 3, "Caio": 2, "Dani": 1},
+    )
     assert deltas(raw) == {"Ana": -18, "Bia": 6, "Caio": 6, "Dani": 6}
 
 
@@ -426,7 +451,7 @@ def test_five_players_timbo_cutter_sits_out() -> None:
 def test_five_players_sitter_has_a_line() -> None:
     hand = parse_hand(record("monte"), players=FIVE, options=DEFAULT, dealer="Edu")
     s = settle(hand, DEFAULT)
-    assert dict(s.deltas) == {p: 0 for p in FIVE}
+    assert dict(s.deltas) == dict.fromkeys(FIVE, 0)
     assert any("Edu sat out" in str(line.text) for line in s.lines)
 
 
@@ -446,7 +471,13 @@ def test_five_players_sitter_has_a_line() -> None:
         (GOLDEN[9][1], DEFAULT, ["lost", "Bia gave the requested card and receives 10 more"]),
         (GOLDEN[11][1], DEFAULT, ["Solo preto natural won", "10 more"]),
         (GOLDEN[12][1], DEFAULT, ["a monte", "nothing is paid"]),
-        (chamada({"Ana": 21, "Bia": 5, "Caio": 5, "Dani": 4}, {"Ana": 6, "Bia": 2, "Caio": 1, "Dani": 1}, partner="Ana"), DEFAULT, ["own hand", "alone"]),
+        (
+            chamada(
+                {"Ana": 21, "Bia": 5, "Caio": 5, "Dani": 4}, {"Ana": 6, "Bia": 2, "Caio": 1, "Dani": 1}, partner="Ana"
+            ),
+            DEFAULT,
+            ["own hand", "alone"],
+        ),
     ],
 )
 def test_breakdown_names_the_case(raw: dict[str, Any], options: QuatrilhoOptions, words: list[str]) -> None:

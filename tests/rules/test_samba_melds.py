@@ -31,8 +31,22 @@ from referee.rules.text import Text
 # --------------------------------------------------------------------------- helpers and oracle
 
 #: card values, written out again here as the oracle (the red 3 has none).
-VALUE = {"JK": 50, "2": 20, "A": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 10, "8": 10,
-         "7": 5, "6": 5, "5": 5, "4": 5, "3": 5}
+VALUE = {
+    "JK": 50,
+    "2": 20,
+    "A": 20,
+    "K": 10,
+    "Q": 10,
+    "J": 10,
+    "10": 10,
+    "9": 10,
+    "8": 10,
+    "7": 5,
+    "6": 5,
+    "5": 5,
+    "4": 5,
+    "3": 5,
+}
 ORDER = ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 NATURAL_RANKS = ORDER
 SUITS = list(Suit)
@@ -68,17 +82,35 @@ def copies_ok(hand: list[Card]) -> bool:
 @pytest.mark.parametrize(
     "raw, code",
     [
-        ("Kc", "Kc"), ("kc", "Kc"), ("KC", "Kc"), ("10♠", "10e"), ("10e", "10e"), ("2p", "2p"),
-        ("2♣", "2p"), ("Ao", "Ao"), ("a♦", "Ao"), ("Q♥", "Qc"), ("Q♥\ufe0f", "Qc"), (" 7 e ", "7e"),
-        ("Jp", "Jp"), ("jo", "Jo"), ("3c", "3c"), ("JK", "JK"), ("jk", "JK"), ("Joker", "JK"),
-        ("*", "JK"), ("9♡", "9c"),
+        ("Kc", "Kc"),
+        ("kc", "Kc"),
+        ("KC", "Kc"),
+        ("10♠", "10e"),
+        ("10e", "10e"),
+        ("2p", "2p"),
+        ("2♣", "2p"),
+        ("Ao", "Ao"),
+        ("a♦", "Ao"),
+        ("Q♥", "Qc"),
+        ("Q♥\ufe0f", "Qc"),
+        (" 7 e ", "7e"),
+        ("Jp", "Jp"),
+        ("jo", "Jo"),
+        ("3c", "3c"),
+        ("JK", "JK"),
+        ("jk", "JK"),
+        ("Joker", "JK"),
+        ("*", "JK"),
+        ("9♡", "9c"),
     ],
 )
 def test_parse_card_accepts_the_spellings(raw: str, code: str) -> None:
     assert parse_card(raw, field="c").code == code
 
 
-@pytest.mark.parametrize("raw", ["1c", "", "K", "c", "Kx", "11c", "JKc", "Kcc", "Cavalo", "0e", None, 5, ["Kc"], {"rank": "K"}, True])
+@pytest.mark.parametrize(
+    "raw", ["1c", "", "K", "c", "Kx", "11c", "JKc", "Kcc", "Cavalo", "0e", None, 5, ["Kc"], {"rank": "K"}, True]
+)
 def test_parse_card_refuses_anything_else_with_the_spelling_shown(raw: object) -> None:
     with pytest.raises(InvalidInput) as err:
         parse_card(raw, field="melds[1][3]")
@@ -106,7 +138,7 @@ def test_labels() -> None:
 
 
 def test_card_refuses_a_broken_construction() -> None:
-    for bad in (dict(rank="1", suit=Suit.COPAS), dict(rank="K"), dict(rank="JK", suit=Suit.PAUS)):
+    for bad in ({"rank": "1", "suit": Suit.COPAS}, {"rank": "K"}, {"rank": "JK", "suit": Suit.PAUS}):
         with pytest.raises(ValueError):
             Card(**bad)
 
@@ -232,12 +264,22 @@ def test_verdict_refuses_inconsistent_construction() -> None:
 def test_meld_json() -> None:
     v = meld("Kc Ko Ke Kp Kc 2p 2c JK")
     assert v.to_json(str) == {
-        "legal": True, "kind": "canastra_suja", "label": "Dirty canastra", "points": 140,
-        "premium": 300, "penalty": 100, "cards": ["Kc", "Kc", "Ko", "Ke", "Kp", "2c", "2p", "JK"],
-        "reasons": [], "warnings": [str(v.warnings[0])],
+        "legal": True,
+        "kind": "canastra_suja",
+        "label": "Dirty canastra",
+        "points": 140,
+        "premium": 300,
+        "penalty": 100,
+        "cards": ["Kc", "Kc", "Ko", "Ke", "Kp", "2c", "2p", "JK"],
+        "reasons": [],
+        "warnings": [str(v.warnings[0])],
     }
     bad = meld("Kc Ko Kp 2e 2c").to_json(lambda t: t.msgid)
-    assert bad["legal"] is False and bad["kind"] == "illegal" and bad["reasons"] == [meld("Kc Ko Kp 2e 2c").reasons[0].msgid]
+    assert (
+        bad["legal"] is False
+        and bad["kind"] == "illegal"
+        and bad["reasons"] == [meld("Kc Ko Kp 2e 2c").reasons[0].msgid]
+    )
     json.dumps(bad)
 
 
@@ -342,8 +384,14 @@ def test_opening_json() -> None:
     v = check_opening([cards("9c 9o 9e"), cards("Ac Ao")], required=90, discard_top=parse_card("Ap", field="t"))
     out = v.to_json(str)
     assert out == {
-        "legal": True, "points": 90, "required": 90, "reached": True,
-        "melds": [m.to_json(str) for m in v.melds], "reasons": [], "discard_top": "Ap", "discard_meld": 1,
+        "legal": True,
+        "points": 90,
+        "required": 90,
+        "reached": True,
+        "melds": [m.to_json(str) for m in v.melds],
+        "reasons": [],
+        "discard_top": "Ap",
+        "discard_meld": 1,
     }
     assert out["melds"][1]["cards"] == ["Ac", "Ao", "Ap"]  # type: ignore[index]
     json.dumps(out)
@@ -353,7 +401,9 @@ def test_opening_json() -> None:
 
 
 def test_parse_check_reads_a_full_request() -> None:
-    req = parse_check({"melds": [["Kc", "ko", "2♠"], ["JK", "2p", "2c"]], "going_out": True, "discard_top": "Kp", "total": 1600})
+    req = parse_check(
+        {"melds": [["Kc", "ko", "2♠"], ["JK", "2p", "2c"]], "going_out": True, "discard_top": "Kp", "total": 1600}
+    )
     assert [[c.code for c in m] for m in req.melds] == [["Kc", "Ko", "2e"], ["JK", "2p", "2c"]]
     assert req.going_out is True and req.discard_top == parse_card("Kp", field="t") and req.total == 1600
     assert req.minimum(SambaOptions()) == 90
@@ -408,7 +458,11 @@ def test_the_module_imports_only_the_standard_library() -> None:
         "print(json.dumps(sorted(set(sys.modules) - before)))\n"
     )
     loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
-    outside = [m for m in loaded if m.split(".")[0] not in sys.stdlib_module_names and not m.startswith("referee.rules") and m != "referee"]
+    outside = [
+        m
+        for m in loaded
+        if m.split(".")[0] not in sys.stdlib_module_names and not m.startswith("referee.rules") and m != "referee"
+    ]
     assert not outside, outside
 
 
@@ -433,7 +487,7 @@ def run_st(draw: st.DrawFn) -> list[Card]:
     suit = draw(st.sampled_from(SUITS))
     start = draw(st.integers(0, len(ORDER) - 3))
     length = draw(st.integers(3, len(ORDER) - start))
-    return [Card(rank=r, suit=suit) for r in ORDER[start:start + length]]
+    return [Card(rank=r, suit=suit) for r in ORDER[start : start + length]]
 
 
 melds_st = st.one_of(any_meld, group_st().map(lambda g: g[0]), run_st())
@@ -449,7 +503,9 @@ def test_legal_points_are_the_card_values(hand: list[Card], going_out: bool) -> 
 
 @given(melds_st, st.booleans(), st.randoms(use_true_random=False))
 @settings(max_examples=400)
-def test_the_order_of_the_cards_never_changes_the_verdict(hand: list[Card], going_out: bool, rnd: random.Random) -> None:
+def test_the_order_of_the_cards_never_changes_the_verdict(
+    hand: list[Card], going_out: bool, rnd: random.Random
+) -> None:
     shuffled = list(hand)
     rnd.shuffle(shuffled)
     assert check_meld(shuffled, going_out=going_out) == check_meld(hand, going_out=going_out)
@@ -493,7 +549,9 @@ def test_groups_follow_the_wild_card_rules(group: tuple[list[Card], int, int]) -
 
 @given(st.lists(melds_st, max_size=4), st.integers(0, 300))
 @settings(max_examples=200)
-def test_an_opening_is_reached_when_its_melds_are_legal_and_worth_enough(melds: list[list[Card]], required: int) -> None:
+def test_an_opening_is_reached_when_its_melds_are_legal_and_worth_enough(
+    melds: list[list[Card]], required: int
+) -> None:
     v = check_opening(melds, required=required)
     flat = [c for m in melds for c in m]
     assert v.points == sum(value(c) for c in flat)

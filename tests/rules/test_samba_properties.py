@@ -48,7 +48,9 @@ def team_st(draw: st.DrawFn, reds: int) -> dict[str, Any]:
         "sambas": sambas,
         "red_threes": laid,
         "red_threes_in_hand": draw(st.integers(0, reds - laid)),
-        "penalties": draw(st.one_of(st.integers(0, 3), st.lists(st.sampled_from(["three_wilds", "meld_out_of_turn"]), max_size=3))),
+        "penalties": draw(
+            st.one_of(st.integers(0, 3), st.lists(st.sampled_from(["three_wilds", "meld_out_of_turn"]), max_size=3))
+        ),
     }
     return raw
 
@@ -57,11 +59,17 @@ def team_st(draw: st.DrawFn, reds: int) -> dict[str, Any]:
 def record_st(draw: st.DrawFn) -> dict[str, Any]:
     t0 = draw(team_st(6))
     t1 = draw(team_st(6 - t0["red_threes"] - t0["red_threes_in_hand"]))
-    made = [i for i, t in enumerate((t0, t1)) if t["clean_canastras"] + t["dirty_canastras"] + t["wild_canastras"] + t["sambas"] >= 2]
+    made = [
+        i
+        for i, t in enumerate((t0, t1))
+        if t["clean_canastras"] + t["dirty_canastras"] + t["wild_canastras"] + t["sambas"] >= 2
+    ]
     went_out = draw(st.one_of(st.none(), *(st.sampled_from(TEAMS[i]) for i in made)))
     if went_out is not None:
         out = t0 if went_out in TEAMS[0] else t1
-        out["hidden_canastra"] = draw(st.sampled_from([None, "deal_alone", "deal_with_partner", "play_alone", "play_with_partner"]))
+        out["hidden_canastra"] = draw(
+            st.sampled_from([None, "deal_alone", "deal_with_partner", "play_alone", "play_with_partner"])
+        )
     return {"went_out": went_out, "teams": [t0, t1]}
 
 
@@ -76,7 +84,13 @@ def oracle(t: dict[str, Any], went_out: bool, o: SambaOptions) -> Any:
     """Written out again, independently of the engine."""
     canastras = t["clean_canastras"] + t["dirty_canastras"] + t["wild_canastras"]
     made = canastras + t["sambas"] >= 2
-    total = t["meld_points"] + 500 * t["clean_canastras"] + 300 * t["dirty_canastras"] + 2000 * t["wild_canastras"] + 1500 * t["sambas"]
+    total = (
+        t["meld_points"]
+        + 500 * t["clean_canastras"]
+        + 300 * t["dirty_canastras"]
+        + 2000 * t["wild_canastras"]
+        + 1500 * t["sambas"]
+    )
     counted = canastras + (t["sambas"] if o.sambas_count_for_canastrao else 0)
     if counted >= 7:
         total += 2500 if o.canastra_bonuses_cumulative else 2000
@@ -88,7 +102,12 @@ def oracle(t: dict[str, Any], went_out: bool, o: SambaOptions) -> Any:
     else:
         total += 100 * r if made else -100 * r
     if went_out:
-        total += 200 + {None: 0, "deal_alone": 1000, "deal_with_partner": 500, "play_alone": 500, "play_with_partner": 200}[t.get("hidden_canastra")]
+        total += (
+            200
+            + {None: 0, "deal_alone": 1000, "deal_with_partner": 500, "play_alone": 500, "play_with_partner": 200}[
+                t.get("hidden_canastra")
+            ]
+        )
     p = t["penalties"]
     total -= t["hand_points"] + 500 * t["red_threes_in_hand"] + 100 * (p if isinstance(p, int) else len(p))
     return total
@@ -122,7 +141,9 @@ def test_the_record_reads_back_the_same(raw: dict[str, Any], options: SambaOptio
 
 @settings(max_examples=200, deadline=None)
 @given(record_st(), options_st, st.integers(1, 50), st.booleans())
-def test_score_is_monotone_in_meld_and_hand_points(raw: dict[str, Any], options: SambaOptions, step: int, went: bool) -> None:
+def test_score_is_monotone_in_meld_and_hand_points(
+    raw: dict[str, Any], options: SambaOptions, step: int, went: bool
+) -> None:
     team = parsed(raw, options).teams[0]
     base = score_team(team, went_out=went, options=options).score
     more = dataclasses.replace(team, meld_points=team.meld_points + 5 * step)
@@ -132,10 +153,20 @@ def test_score_is_monotone_in_meld_and_hand_points(raw: dict[str, Any], options:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.recursive(st.none() | st.booleans() | st.integers(-10, 2000) | st.text(max_size=5),
-                    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.sampled_from(
-                        ["went_out", "teams", "meld_points", "sambas", "penalties", "red_threes", "Caio"]), c, max_size=4),
-                    max_leaves=12))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers(-10, 2000) | st.text(max_size=5),
+        lambda c: (
+            st.lists(c, max_size=3)
+            | st.dictionaries(
+                st.sampled_from(["went_out", "teams", "meld_points", "sambas", "penalties", "red_threes", "Caio"]),
+                c,
+                max_size=4,
+            )
+        ),
+        max_leaves=12,
+    )
+)
 def test_any_record_is_a_hand_or_a_rules_error(raw: Any) -> None:
     try:
         parse_hand(raw, players=PLAYERS, teams=TEAMS, options=SambaOptions())
@@ -156,8 +187,17 @@ def test_match_state_picks_the_highest_total_past_the_target(totals: list[int], 
 
 
 def test_team_hand_is_frozen() -> None:
-    team = TeamHand(players=("Ana",), meld_points=0, hand_points=0, clean_canastras=0, dirty_canastras=0,
-                    wild_canastras=0, sambas=0, red_threes=0, red_threes_in_hand=0)
+    team = TeamHand(
+        players=("Ana",),
+        meld_points=0,
+        hand_points=0,
+        clean_canastras=0,
+        dirty_canastras=0,
+        wild_canastras=0,
+        sambas=0,
+        red_threes=0,
+        red_threes_in_hand=0,
+    )
     try:
         team.meld_points = 5  # type: ignore[misc]
     except dataclasses.FrozenInstanceError:

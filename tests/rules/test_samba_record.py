@@ -24,9 +24,16 @@ DEFAULT = SambaOptions()
 
 def team(**over: Any) -> dict[str, Any]:
     raw: dict[str, Any] = {
-        "meld_points": 740, "hand_points": 35, "clean_canastras": 1, "dirty_canastras": 1,
-        "wild_canastras": 0, "sambas": 1, "red_threes": 2, "red_threes_in_hand": 0,
-        "hidden_canastra": None, "penalties": 0,
+        "meld_points": 740,
+        "hand_points": 35,
+        "clean_canastras": 1,
+        "dirty_canastras": 1,
+        "wild_canastras": 0,
+        "sambas": 1,
+        "red_threes": 2,
+        "red_threes_in_hand": 0,
+        "hidden_canastra": None,
+        "penalties": 0,
     }
     raw.update(over)
     return raw
@@ -59,9 +66,13 @@ def refused(raw: Any, kind: type[RulesError], field: str | None, **kw: Any) -> s
 
 def test_options_are_the_api_contract() -> None:
     assert [(o.name, o.default) for o in OPTIONS] == [
-        ("target", 10000), ("win_at_target", False), ("top_min_meld", 150),
-        ("six_red_threes_unmade", "flip"), ("canastra_bonuses_cumulative", False),
-        ("sambas_count_for_canastrao", False), ("five_players", False),
+        ("target", 10000),
+        ("win_at_target", False),
+        ("top_min_meld", 150),
+        ("six_red_threes_unmade", "flip"),
+        ("canastra_bonuses_cumulative", False),
+        ("sambas_count_for_canastrao", False),
+        ("five_players", False),
     ]
     choice = next(o for o in OPTIONS if o.name == "six_red_threes_unmade")
     assert [c.value for c in choice.choices] == ["flip", "per_card"]
@@ -70,8 +81,15 @@ def test_options_are_the_api_contract() -> None:
 
 
 def test_options_round_trip() -> None:
-    raw = {"target": 5000, "win_at_target": True, "top_min_meld": 160, "six_red_threes_unmade": "per_card",
-           "canastra_bonuses_cumulative": True, "sambas_count_for_canastrao": True, "five_players": True}
+    raw = {
+        "target": 5000,
+        "win_at_target": True,
+        "top_min_meld": 160,
+        "six_red_threes_unmade": "per_card",
+        "canastra_bonuses_cumulative": True,
+        "sambas_count_for_canastrao": True,
+        "five_players": True,
+    }
     assert SambaOptions.from_json(raw).to_json() == raw
 
 
@@ -101,8 +119,20 @@ def test_samba_is_registered_behind_the_game_surface() -> None:
 
 @pytest.mark.parametrize(
     "total, need",
-    [(-1000, 15), (-5, 15), (0, 50), (5, 50), (1495, 50), (1500, 90), (2995, 90), (3000, 120),
-     (6995, 120), (7000, 150), (9995, 150), (20000, 150)],
+    [
+        (-1000, 15),
+        (-5, 15),
+        (0, 50),
+        (5, 50),
+        (1495, 50),
+        (1500, 90),
+        (2995, 90),
+        (3000, 120),
+        (6995, 120),
+        (7000, 150),
+        (9995, 150),
+        (20000, 150),
+    ],
 )
 def test_min_meld_bands(total: int, need: int) -> None:
     assert min_meld(total, DEFAULT) == need
@@ -189,7 +219,9 @@ def test_individual_play() -> None:
     three = ("Ana", "Bia", "Caio")
     hand = parse_hand(
         {"went_out": "Bia", "teams": [other(), team(), other(meld_points=100, hand_points=0)]},
-        players=three, teams=(("Ana",), ("Bia",), ("Caio",)), options=DEFAULT,
+        players=three,
+        teams=(("Ana",), ("Bia",), ("Caio",)),
+        options=DEFAULT,
     )
     assert hand.out_team == 1
 
@@ -240,15 +272,23 @@ def test_went_out_must_be_seated() -> None:
         (record(t0=team(red_threes=7)), "teams[0].red_threes"),
         # wild canastras beyond 18 wild cards
         (record(t0=team(wild_canastras=3, meld_points=1000)), "teams[0].wild_canastras"),
-        (record(t0=team(wild_canastras=2, dirty_canastras=5, clean_canastras=0, meld_points=900)), "teams[0].wild_canastras"),
+        (
+            record(t0=team(wild_canastras=2, dirty_canastras=5, clean_canastras=0, meld_points=900)),
+            "teams[0].wild_canastras",
+        ),
         (record(t0=team(wild_canastras=2, meld_points=800), t1=other(wild_canastras=1, meld_points=700)), "teams"),
         # meld points below what the canastras and sambas must be worth
         (record(t0=team(meld_points=130)), "teams[0].meld_points"),
         (record(t1=other(wild_canastras=1, meld_points=185)), "teams[1].meld_points"),
         # more canastras and sambas than 156 cards (all but the red 3s) can make
         (record(t0=team(clean_canastras=23, meld_points=1100, hand_points=0)), "teams[0]"),
-        (record(t0=team(clean_canastras=12, meld_points=600, hand_points=0),
-                t1=other(clean_canastras=11, meld_points=600, hand_points=0)), "teams"),
+        (
+            record(
+                t0=team(clean_canastras=12, meld_points=600, hand_points=0),
+                t1=other(clean_canastras=11, meld_points=600, hand_points=0),
+            ),
+            "teams",
+        ),
         # meld and hand points above 1,770
         (record(t0=team(meld_points=895)), "teams"),
         # not a multiple of 5, negative, beyond all cards
@@ -278,5 +318,8 @@ def test_six_players_two_teams_of_three_or_three_pairs() -> None:
     hand = parse_hand(record(went_out="Edu"), players=six, teams=(six[0::2], six[1::2]), options=DEFAULT)
     assert hand.out_team == 0 and hand.teams[0].players == ("Ana", "Caio", "Edu")
     pairs = (("Ana", "Dani"), ("Bia", "Edu"), ("Caio", "Fê"))
-    raw = {"went_out": "Fê", "teams": [other(), other(meld_points=100, hand_points=0, red_threes=0), team(red_threes=0)]}
+    raw = {
+        "went_out": "Fê",
+        "teams": [other(), other(meld_points=100, hand_points=0, red_threes=0), team(red_threes=0)],
+    }
     assert parse_hand(raw, players=six, teams=pairs, options=DEFAULT).out_team == 2

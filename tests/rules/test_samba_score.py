@@ -24,8 +24,14 @@ DEFAULT = SambaOptions()
 
 def th(**over: Any) -> TeamHand:
     values: dict[str, Any] = {
-        "players": ("Ana", "Caio"), "meld_points": 0, "hand_points": 0, "clean_canastras": 0,
-        "dirty_canastras": 0, "wild_canastras": 0, "sambas": 0, "red_threes": 0,
+        "players": ("Ana", "Caio"),
+        "meld_points": 0,
+        "hand_points": 0,
+        "clean_canastras": 0,
+        "dirty_canastras": 0,
+        "wild_canastras": 0,
+        "sambas": 0,
+        "red_threes": 0,
         "red_threes_in_hand": 0,
     }
     values.update(over)
@@ -42,13 +48,35 @@ def test_api_example() -> None:
     """The record of the API contract (docs/api.md). Caio's team: 740 + 500 (clean) + 300 (dirty) + 1,500 (samba) + 2 x 100
     (red 3s, made) + 200 (went out) - 35 = 3,405. The other: 760 + 300 - 100 (one red 3 without
     two combinations) - 120 - 100 (penalty) = 740."""
-    raw = {"went_out": "Caio", "teams": [
-        {"meld_points": 740, "hand_points": 35, "clean_canastras": 1, "dirty_canastras": 1,
-         "wild_canastras": 0, "sambas": 1, "red_threes": 2, "red_threes_in_hand": 0,
-         "hidden_canastra": None, "penalties": 0},
-        {"meld_points": 760, "hand_points": 120, "clean_canastras": 0, "dirty_canastras": 1,
-         "wild_canastras": 0, "sambas": 0, "red_threes": 1, "red_threes_in_hand": 0,
-         "hidden_canastra": None, "penalties": 1}]}
+    raw = {
+        "went_out": "Caio",
+        "teams": [
+            {
+                "meld_points": 740,
+                "hand_points": 35,
+                "clean_canastras": 1,
+                "dirty_canastras": 1,
+                "wild_canastras": 0,
+                "sambas": 1,
+                "red_threes": 2,
+                "red_threes_in_hand": 0,
+                "hidden_canastra": None,
+                "penalties": 0,
+            },
+            {
+                "meld_points": 760,
+                "hand_points": 120,
+                "clean_canastras": 0,
+                "dirty_canastras": 1,
+                "wild_canastras": 0,
+                "sambas": 0,
+                "red_threes": 1,
+                "red_threes_in_hand": 0,
+                "hidden_canastra": None,
+                "penalties": 1,
+            },
+        ],
+    }
     hand = parse_hand(raw, players=PLAYERS, teams=TEAMS, options=DEFAULT)
     scores = score_hand(hand, DEFAULT)
     assert [s.score for s in scores] == [3405, 740]
@@ -80,8 +108,13 @@ def test_hand_score_may_be_negative() -> None:
 @pytest.mark.parametrize(
     "red, made, flip, per_card",
     [
-        (1, True, 100, 100), (3, True, 300, 300), (5, True, 500, 500), (6, True, 1000, 1000),
-        (1, False, -100, -100), (5, False, -500, -500), (6, False, -1000, -600),
+        (1, True, 100, 100),
+        (3, True, 300, 300),
+        (5, True, 500, 500),
+        (6, True, 1000, 1000),
+        (1, False, -100, -100),
+        (5, False, -500, -500),
+        (6, False, -1000, -600),
     ],
 )
 def test_red_three_honour(red: int, made: bool, flip: int, per_card: int) -> None:
@@ -123,7 +156,9 @@ def test_hidden_canastra(kind: str, premium: int) -> None:
 def test_canastrao_and_canastra_de_canastras(canastras: int, flat: int, cumulative: int) -> None:
     """5-6 canastras +500, 7 or more +2,000 (2,500 when cumulative)."""
     assert score(dirty_canastras=canastras) == 300 * canastras + flat
-    assert score(SambaOptions(canastra_bonuses_cumulative=True), dirty_canastras=canastras) == 300 * canastras + cumulative
+    assert (
+        score(SambaOptions(canastra_bonuses_cumulative=True), dirty_canastras=canastras) == 300 * canastras + cumulative
+    )
 
 
 def test_wild_canastras_count_for_canastrao_sambas_do_not() -> None:
@@ -142,21 +177,63 @@ def test_penalties_count_or_list() -> None:
 
 
 def test_penalties_cost_only_the_offending_team() -> None:
-    raw = {"went_out": None, "teams": [
-        {"meld_points": 100, "hand_points": 0, "clean_canastras": 0, "dirty_canastras": 0,
-         "wild_canastras": 0, "sambas": 0, "red_threes": 0, "red_threes_in_hand": 0, "penalties": 4},
-        {"meld_points": 100, "hand_points": 0, "clean_canastras": 0, "dirty_canastras": 0,
-         "wild_canastras": 0, "sambas": 0, "red_threes": 0, "red_threes_in_hand": 0, "penalties": 0}]}
+    raw = {
+        "went_out": None,
+        "teams": [
+            {
+                "meld_points": 100,
+                "hand_points": 0,
+                "clean_canastras": 0,
+                "dirty_canastras": 0,
+                "wild_canastras": 0,
+                "sambas": 0,
+                "red_threes": 0,
+                "red_threes_in_hand": 0,
+                "penalties": 4,
+            },
+            {
+                "meld_points": 100,
+                "hand_points": 0,
+                "clean_canastras": 0,
+                "dirty_canastras": 0,
+                "wild_canastras": 0,
+                "sambas": 0,
+                "red_threes": 0,
+                "red_threes_in_hand": 0,
+                "penalties": 0,
+            },
+        ],
+    }
     hand = parse_hand(raw, players=PLAYERS, teams=TEAMS, options=DEFAULT)
     assert [s.score for s in score_hand(hand, DEFAULT)] == [-300, 100]
 
 
 def test_nobody_gets_going_out_when_the_stock_runs_out() -> None:
-    raw = {"went_out": None, "teams": [
-        {"meld_points": 200, "hand_points": 0, "clean_canastras": 2, "dirty_canastras": 0,
-         "wild_canastras": 0, "sambas": 0, "red_threes": 0, "red_threes_in_hand": 0},
-        {"meld_points": 200, "hand_points": 0, "clean_canastras": 0, "dirty_canastras": 0,
-         "wild_canastras": 0, "sambas": 2, "red_threes": 0, "red_threes_in_hand": 0}]}
+    raw = {
+        "went_out": None,
+        "teams": [
+            {
+                "meld_points": 200,
+                "hand_points": 0,
+                "clean_canastras": 2,
+                "dirty_canastras": 0,
+                "wild_canastras": 0,
+                "sambas": 0,
+                "red_threes": 0,
+                "red_threes_in_hand": 0,
+            },
+            {
+                "meld_points": 200,
+                "hand_points": 0,
+                "clean_canastras": 0,
+                "dirty_canastras": 0,
+                "wild_canastras": 0,
+                "sambas": 2,
+                "red_threes": 0,
+                "red_threes_in_hand": 0,
+            },
+        ],
+    }
     hand = parse_hand(raw, players=PLAYERS, teams=TEAMS, options=DEFAULT)
     assert [s.score for s in score_hand(hand, DEFAULT)] == [200 + 1000, 200 + 3000]
 

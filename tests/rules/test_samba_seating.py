@@ -289,20 +289,44 @@ def test_any_draw_seats_partners_alternately_with_the_highest_card_as_mao(draws:
 EXAMPLE = {
     "went_out": "Caio",
     "teams": [
-        {"meld_points": 740, "hand_points": 35, "clean_canastras": 1, "dirty_canastras": 1,
-         "wild_canastras": 0, "sambas": 1, "red_threes": 2, "red_threes_in_hand": 0,
-         "hidden_canastra": None, "penalties": 0},
-        {"meld_points": 760, "hand_points": 120, "clean_canastras": 0, "dirty_canastras": 1,
-         "wild_canastras": 0, "sambas": 0, "red_threes": 1, "red_threes_in_hand": 0,
-         "hidden_canastra": None, "penalties": 1},
+        {
+            "meld_points": 740,
+            "hand_points": 35,
+            "clean_canastras": 1,
+            "dirty_canastras": 1,
+            "wild_canastras": 0,
+            "sambas": 1,
+            "red_threes": 2,
+            "red_threes_in_hand": 0,
+            "hidden_canastra": None,
+            "penalties": 0,
+        },
+        {
+            "meld_points": 760,
+            "hand_points": 120,
+            "clean_canastras": 0,
+            "dirty_canastras": 1,
+            "wild_canastras": 0,
+            "sambas": 0,
+            "red_threes": 1,
+            "red_threes_in_hand": 0,
+            "hidden_canastra": None,
+            "penalties": 1,
+        },
     ],
 }
 
 
 def part(meld: int = 0, hand: int = 0, **over: Any) -> dict[str, Any]:
     raw: dict[str, Any] = {
-        "meld_points": meld, "hand_points": hand, "clean_canastras": 0, "dirty_canastras": 0,
-        "wild_canastras": 0, "sambas": 0, "red_threes": 0, "red_threes_in_hand": 0,
+        "meld_points": meld,
+        "hand_points": hand,
+        "clean_canastras": 0,
+        "dirty_canastras": 0,
+        "wild_canastras": 0,
+        "sambas": 0,
+        "red_threes": 0,
+        "red_threes_in_hand": 0,
     }
     raw.update(over)
     return raw
@@ -340,7 +364,9 @@ def test_settle_at_six_in_three_pairs_and_at_two() -> None:
     outcome = RULES.settle(hand, DEFAULT)
     # Nobody went out: melded minus in hand, 90, 50 and -30.
     assert dict(outcome.deltas) == {"Ana": 90, "Dani": 90, "Bia": 50, "Edu": 50, "Caio": -30, "Fabi": -30}
-    two = RULES.parse_hand({"went_out": None, "teams": [part(20), part(0, 5)]}, players=("Ana", "Bia"), options=DEFAULT, dealer="Bia")
+    two = RULES.parse_hand(
+        {"went_out": None, "teams": [part(20), part(0, 5)]}, players=("Ana", "Bia"), options=DEFAULT, dealer="Bia"
+    )
     assert dict(RULES.settle(two, DEFAULT).deltas) == {"Ana": 20, "Bia": -5}
 
 
@@ -433,7 +459,18 @@ def band(total: int, top: int = 150) -> int:
 
 @pytest.mark.parametrize(
     ("total", "meld"),
-    [(-1000, 15), (-5, 15), (0, 50), (1495, 50), (1500, 90), (2995, 90), (3000, 120), (6995, 120), (7000, 150), (25000, 150)],
+    [
+        (-1000, 15),
+        (-5, 15),
+        (0, 50),
+        (1495, 50),
+        (1500, 90),
+        (2995, 90),
+        (3000, 120),
+        (6995, 120),
+        (7000, 150),
+        (25000, 150),
+    ],
 )
 def test_standing_gives_each_team_the_opening_meld_of_its_band(total: int, meld: int) -> None:
     totals = {"Ana": total, "Caio": total, "Bia": 0, "Dani": 0}
@@ -476,7 +513,9 @@ def test_standing_says_when_the_match_is_over_and_who_won(
     st.booleans(),
     st.sampled_from([150, 160]),
 )
-def test_standing_agrees_with_match_state_and_the_band_table(totals: list[int], target: int, at: bool, top: int) -> None:
+def test_standing_agrees_with_match_state_and_the_band_table(
+    totals: list[int], target: int, at: bool, top: int
+) -> None:
     options = SambaOptions(target=target, win_at_target=at, top_min_meld=top)
     teams = tuple((name,) for name in NAMES[: len(totals)])
     answer = standing(teams, {team[0]: t for team, t in zip(teams, totals)}, options)

@@ -28,14 +28,16 @@ def partitions(items: list[int]) -> Iterator[list[list[int]]]:
     first, rest = items[0], items[1:]
     for part in partitions(rest):
         for i in range(len(part)):
-            yield part[:i] + [[first, *part[i]]] + part[i + 1:]
+            yield part[:i] + [[first, *part[i]]] + part[i + 1 :]
         yield [[first], *part]
 
 
 def optimum(balances: dict[str, int]) -> int:
     values = [v for v in balances.values() if v]
     most = max(
-        len(part) for part in partitions(list(range(len(values)))) if all(sum(values[i] for i in block) == 0 for block in part)
+        len(part)
+        for part in partitions(list(range(len(values))))
+        if all(sum(values[i] for i in block) == 0 for block in part)
     )
     return len(values) - most
 
@@ -78,7 +80,7 @@ def balance_sets(draw: st.DrawFn, max_players: int = 7) -> dict[str, int]:
 @given(balance_sets())
 def test_fewest_transfers_is_optimal_and_clears_everything(balances: dict[str, int]) -> None:
     plan = fewest_transfers(balances)
-    assert apply(balances, plan) == {n: 0 for n in balances}
+    assert apply(balances, plan) == dict.fromkeys(balances, 0)
     assert len(plan) == optimum(balances)
     assert fewest_transfers(dict(balances)) == plan  # deterministic
 
@@ -87,7 +89,9 @@ def test_fewest_transfers_is_optimal_and_clears_everything(balances: dict[str, i
 def big_balance_sets(draw: st.DrawFn) -> dict[str, int]:
     """Eight to ten players, small amounts (so zero-sum groups are common), every one non-zero."""
     n = draw(st.integers(8, 10))
-    values = draw(st.lists(st.integers(1, 6).map(lambda v: v * draw(st.sampled_from((-1, 1)))), min_size=n - 1, max_size=n - 1))
+    values = draw(
+        st.lists(st.integers(1, 6).map(lambda v: v * draw(st.sampled_from((-1, 1)))), min_size=n - 1, max_size=n - 1)
+    )
     last = -sum(values)
     if last == 0:
         values[0] += 1
@@ -102,7 +106,7 @@ def test_up_to_ten_players_never_more_payments_than_the_brute_force_optimum(bala
     """The issue's bound: on random balances up to ten players, the plan is the optimum found
     by trying every partition (Bell(10) = 115,975 of them)."""
     plan = fewest_transfers(balances)
-    assert apply(balances, plan) == {n: 0 for n in balances}
+    assert apply(balances, plan) == dict.fromkeys(balances, 0)
     assert len(plan) == optimum(balances)
 
 
@@ -134,7 +138,7 @@ def grouped_balance_sets(draw: st.DrawFn) -> list[int]:
 def test_bigger_tables_match_a_second_oracle(values: list[int]) -> None:
     balances = {f"P{i:02d}": v for i, v in enumerate(values)}
     plan = fewest_transfers(balances)
-    assert apply(balances, plan) == {n: 0 for n in balances}
+    assert apply(balances, plan) == dict.fromkeys(balances, 0)
     assert len(plan) == len(values) - most_groups_by_subset_dp(values)
 
 
@@ -150,7 +154,7 @@ def test_zero_sum_groups_are_found(amounts: list[int], data: st.DataObject) -> N
     shuffled = {n: balances[n] for n in order}
     plan = fewest_transfers(shuffled)
     assert len(plan) == len(amounts)
-    assert apply(shuffled, plan) == {n: 0 for n in shuffled}
+    assert apply(shuffled, plan) == dict.fromkeys(shuffled, 0)
 
 
 CRAFTED = [
@@ -171,7 +175,7 @@ def test_crafted_cases_where_the_naive_greedy_is_not_enough(balances: dict[str, 
     assert naive_greedy(balances) > best  # the case is worth crafting
     plan = fewest_transfers(balances)
     assert len(plan) == best
-    assert apply(balances, plan) == {n: 0 for n in balances}
+    assert apply(balances, plan) == dict.fromkeys(balances, 0)
 
 
 def test_crafted_first_case_by_hand() -> None:
@@ -196,7 +200,7 @@ def test_many_players_fall_back_to_a_plan_that_still_clears() -> None:
     balances = dict(zip(names, values))
     assert len([v for v in values if v]) > EXACT_LIMIT
     plan = fewest_transfers(balances)
-    assert apply(balances, plan) == {n: 0 for n in balances}
+    assert apply(balances, plan) == dict.fromkeys(balances, 0)
     owing = len([v for v in values if v])
     # The bound the settle-up page states beyond the exact limit.
     assert math.ceil(owing / 2) <= len(plan) <= owing - 1
@@ -206,7 +210,10 @@ def test_many_players_fall_back_to_a_plan_that_still_clears() -> None:
 
 
 def test_settlement_deltas_and_zero_sum() -> None:
-    s = Settlement(players=("Ana", "Bia", "Caio"), payments=(Payment(payer="Bia", payee="Ana", amount=3), Payment(payer="Caio", payee="Ana", amount=2)))
+    s = Settlement(
+        players=("Ana", "Bia", "Caio"),
+        payments=(Payment(payer="Bia", payee="Ana", amount=3), Payment(payer="Caio", payee="Ana", amount=2)),
+    )
     assert dict(s.deltas) == {"Ana": 5, "Bia": -3, "Caio": -2}
 
 

@@ -71,7 +71,9 @@ def record_ok(client: FlaskClient, table: Mapping[str, Any], record: Mapping[str
     return response.get_json()
 
 
-def void(client: FlaskClient, table: Mapping[str, Any], number: int, *, token: str | None = "table", **body: Any) -> TestResponse:
+def void(
+    client: FlaskClient, table: Mapping[str, Any], number: int, *, token: str | None = "table", **body: Any
+) -> TestResponse:
     headers = auth(table) if token == "table" else ({"Authorization": f"Bearer {token}"} if token else {})
     return client.post(f"{API}/tables/{table['id']}/hands/{number}/void", json=body, headers=headers)
 
@@ -88,7 +90,9 @@ def state(client: FlaskClient, table_id: str) -> tuple[int, dict[str, int], str,
     return len(t["hands"]), t["totals"], t["next_dealer"], t["next_number"]
 
 
-def assert_error(response: TestResponse, status: int, *, code: str | None = None, field: str | None = None) -> dict[str, Any]:
+def assert_error(
+    response: TestResponse, status: int, *, code: str | None = None, field: str | None = None
+) -> dict[str, Any]:
     """The docs/api.md error shape: {"error": {"code", "message"[, "field"]}}, message a sentence."""
     assert response.status_code == status, response.get_data(as_text=True)
     assert response.mimetype == "application/json"
@@ -112,7 +116,9 @@ def order_after(dealer: str, players: Sequence[str] = PLAYERS) -> list[str]:
     return [players[(i + k) % len(players)] for k in range(1, len(players) + 1)]
 
 
-def solo_record(dealer: str, declarer_tricks: int = 7, *, bid: str = "solo_sete", explicit_dealer: bool = False) -> dict[str, Any]:
+def solo_record(
+    dealer: str, declarer_tricks: int = 7, *, bid: str = "solo_sete", explicit_dealer: bool = False
+) -> dict[str, Any]:
     """The first speaker bids ``bid`` (a solo with trump), the others pass."""
     speakers = order_after(dealer)
     declarer = speakers[0]
@@ -137,7 +143,11 @@ def all_pass_record(dealer: str) -> dict[str, Any]:
 
 
 def contract_record(bid: str, declarer: str, tricks: Mapping[str, int], **extra: Any) -> dict[str, Any]:
-    record: dict[str, Any] = {"ultima": "copas", "contract": {"bid": bid, "declarers": [declarer]}, "tricks": dict(tricks)}
+    record: dict[str, Any] = {
+        "ultima": "copas",
+        "contract": {"bid": bid, "declarers": [declarer]},
+        "tricks": dict(tricks),
+    }
     record.update(extra)
     return record
 

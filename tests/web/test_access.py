@@ -12,10 +12,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from html import unescape
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -229,8 +230,17 @@ def _more_accesses(before: dict[str, Any], after: dict[str, Any]) -> bool:
 WEB_ROUTES = [
     Route("record page", "GET", "/t/{tid}/hand", "scorer"),
     Route("record page, a step", "GET", "/t/{tid}/hand?ultima=copas", "scorer"),
-    Route("save a hand", "POST", "/t/{tid}/hand/all-pass", "scorer", data=all_pass_form(2, "k-save"), effect=_more_hands),
-    Route("save via the confirm form", "POST", "/t/{tid}/hand", "scorer", data=all_pass_form(2, "k-save2"), effect=_more_hands),
+    Route(
+        "save a hand", "POST", "/t/{tid}/hand/all-pass", "scorer", data=all_pass_form(2, "k-save"), effect=_more_hands
+    ),
+    Route(
+        "save via the confirm form",
+        "POST",
+        "/t/{tid}/hand",
+        "scorer",
+        data=all_pass_form(2, "k-save2"),
+        effect=_more_hands,
+    ),
     Route(
         "correct a hand",
         "POST",
@@ -242,10 +252,25 @@ WEB_ROUTES = [
     Route("void page", "GET", "/t/{tid}/hands/1/void", "scorer"),
     Route("void", "POST", "/t/{tid}/hands/1/void", "scorer", data={"reason": "misdeal"}, effect=_hand_void(1)),
     Route("undo", "POST", "/t/{tid}/hands/1/undo", "scorer"),  # not this phone's hand: a flash
-    Route("last round", "POST", "/t/{tid}/last-round", "scorer", data={"on": "1"}, effect=lambda b, a: a["last_round"] is not None),
+    Route(
+        "last round",
+        "POST",
+        "/t/{tid}/last-round",
+        "scorer",
+        data={"on": "1"},
+        effect=lambda b, a: a["last_round"] is not None,
+    ),
     Route("rematch", "POST", "/t/{tid}/rematch", "scorer"),  # Jubileu has none: a flash
     Route("confirm", "POST", "/t/{tid}/hands/1/confirm", "scorer", two_key=True, effect=_status(1, "confirmed")),
-    Route("dispute", "POST", "/t/{tid}/hands/1/dispute", "scorer", data={"reason": "9 tricks"}, two_key=True, effect=_status(1, "disputed")),
+    Route(
+        "dispute",
+        "POST",
+        "/t/{tid}/hands/1/dispute",
+        "scorer",
+        data={"reason": "9 tricks"},
+        two_key=True,
+        effect=_status(1, "disputed"),
+    ),
     Route("new scoring link", "POST", "/t/{tid}/share/link", "owner", data={"label": "x"}, effect=_more_accesses),
     Route("new join code", "POST", "/t/{tid}/share/code", "owner", data={"label": "x"}, effect=_more_accesses),
     Route(
@@ -256,7 +281,15 @@ WEB_ROUTES = [
         effect=lambda b, a: sum(r for _i, r in a["accesses"]) == sum(r for _i, r in b["accesses"]) + 1,
     ),
     Route("two-key on", "POST", "/t/{tid}/two-key", "owner", data={"on": "1"}, effect=lambda b, a: a["two_key"]),
-    Route("two-key off", "POST", "/t/{tid}/two-key", "owner", data={"on": "0"}, two_key=True, effect=lambda b, a: not a["two_key"]),
+    Route(
+        "two-key off",
+        "POST",
+        "/t/{tid}/two-key",
+        "owner",
+        data={"on": "0"},
+        two_key=True,
+        effect=lambda b, a: not a["two_key"],
+    ),
     Route("end the table", "POST", "/t/{tid}/end", "owner", data={"confirm": "1"}, effect=lambda b, a: a["finished"]),
     Route("house rules page", "GET", "/t/{tid}/options", "owner", hand=False),
     Route(
@@ -272,7 +305,14 @@ WEB_ROUTES = [
 
 API_ROUTES = [
     Route("API record", "POST", API + "/tables/{tid}/hands", "scorer", json=all_pass_record("Ana"), effect=_more_hands),
-    Route("API void", "POST", API + "/tables/{tid}/hands/1/void", "scorer", json={"reason": "misdeal"}, effect=_hand_void(1)),
+    Route(
+        "API void",
+        "POST",
+        API + "/tables/{tid}/hands/1/void",
+        "scorer",
+        json={"reason": "misdeal"},
+        effect=_hand_void(1),
+    ),
     Route(
         "API correct",
         "POST",
@@ -284,7 +324,15 @@ API_ROUTES = [
     # Confirming through the API by a scorer is refused for another reason (see test_two_key):
     # here only the permission is checked (not 401), plus the owner's confirmation below.
     Route("API confirm", "POST", API + "/tables/{tid}/hands/1/confirm", "scorer", two_key=True),
-    Route("API dispute", "POST", API + "/tables/{tid}/hands/1/dispute", "scorer", json={"reason": "x"}, two_key=True, effect=_status(1, "disputed")),
+    Route(
+        "API dispute",
+        "POST",
+        API + "/tables/{tid}/hands/1/dispute",
+        "scorer",
+        json={"reason": "x"},
+        two_key=True,
+        effect=_status(1, "disputed"),
+    ),
     Route("API rematch", "POST", API + "/tables/{tid}/rematch", "scorer"),  # Jubileu: 409
 ]
 
@@ -332,11 +380,23 @@ def test_the_owner_confirms_through_the_api(app: Flask) -> None:
 def test_reading_needs_no_role(app: Flask, role: str) -> None:
     s = make_setup(app)
     client = s.web[role]
-    for path in (f"/t/{s.tid}", f"/w/{s.tid}", f"/t/{s.tid}/history", f"/t/{s.tid}/settle", f"/t/{s.tid}/share", f"/tv/{s.tid}"):
+    for path in (
+        f"/t/{s.tid}",
+        f"/w/{s.tid}",
+        f"/t/{s.tid}/history",
+        f"/t/{s.tid}/settle",
+        f"/t/{s.tid}/share",
+        f"/tv/{s.tid}",
+    ):
         assert client.get(path).status_code == 200, path
     api = app.test_client()
     assert api.get(f"{API}/tables/{s.tid}", headers=bearer(s.api[role])).status_code == 200
-    assert api.post(f"{API}/tables/{s.tid}/hands/preview", json=all_pass_record("Ana"), headers=bearer(s.api[role])).status_code == 200
+    assert (
+        api.post(
+            f"{API}/tables/{s.tid}/hands/preview", json=all_pass_record("Ana"), headers=bearer(s.api[role])
+        ).status_code
+        == 200
+    )
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -362,7 +422,9 @@ def test_a_link_or_code_of_one_table_opens_no_other(app: Flask) -> None:
     other = create_table(app.test_client())
     api = app.test_client()
     for role in ("link", "code"):
-        response = api.post(f"{API}/tables/{other['id']}/hands", json=all_pass_record("Dani"), headers=bearer(s.api[role]))
+        response = api.post(
+            f"{API}/tables/{other['id']}/hands", json=all_pass_record("Dani"), headers=bearer(s.api[role])
+        )
         assert response.status_code == 401
         # Pasting it as the other table's scorer code does not work either.
         client = s.web[role]
@@ -396,7 +458,12 @@ def test_revoking_a_link_locks_the_phone_out_at_the_next_request(app: Flask) -> 
     # The very next request of that phone, web or API, is refused; nothing is stored.
     assert phone.post(f"/t/{s.tid}/hand/all-pass", data={"d": d, "all_pass": "1"}).status_code == 401
     assert phone.get(f"/t/{s.tid}/hand").status_code == 401
-    assert app.test_client().post(f"{API}/tables/{s.tid}/hands", json=all_pass_record("Dani"), headers=bearer(s.api["link"])).status_code == 401
+    assert (
+        app.test_client()
+        .post(f"{API}/tables/{s.tid}/hands", json=all_pass_record("Dani"), headers=bearer(s.api["link"]))
+        .status_code
+        == 401
+    )
     assert s.snapshot()["hands"] == []
     # Its table page offers nothing that writes; its link says it is refused.
     assert f'href="/t/{s.tid}/hand"' not in phone.get(f"/t/{s.tid}").get_data(as_text=True)
@@ -416,7 +483,12 @@ def test_revoking_a_code_locks_out_the_phone_that_redeemed_it_and_an_unused_code
     assert phone.get(f"/t/{s.tid}/hand").status_code == 200
     s.owner.post(f"/t/{s.tid}/access/{access_id(app, 'code')}/revoke")
     assert phone.get(f"/t/{s.tid}/hand").status_code == 401
-    assert app.test_client().post(f"{API}/tables/{s.tid}/hands/1/void", json={"reason": "x"}, headers=bearer(s.api["code"])).status_code == 401
+    assert (
+        app.test_client()
+        .post(f"{API}/tables/{s.tid}/hands/1/void", json={"reason": "x"}, headers=bearer(s.api["code"]))
+        .status_code
+        == 401
+    )
     # A code revoked before anyone typed it no longer works.
     unused, _page = join_code(s.owner, s.tid, "unused")
     s.owner.post(f"/t/{s.tid}/access/{access_id(app, 'unused')}/revoke")
@@ -497,7 +569,11 @@ def test_a_scoring_link_is_256_random_bits_and_a_code_8_unambiguous_characters(a
 
 def test_a_join_code_works_once_whatever_the_case_and_dashes(app: Flask) -> None:
     s = make_setup(app, hand=False)
-    for typed in (lambda c: c.lower(), lambda c: c.replace("-", ""), lambda c: " " + c.replace("-", " - ").lower() + " "):
+    for typed in (
+        lambda c: c.lower(),
+        lambda c: c.replace("-", ""),
+        lambda c: " " + c.replace("-", " - ").lower() + " ",
+    ):
         code, _page = join_code(s.owner, s.tid)
         phone = english(app.test_client())
         response = redeem(phone, typed(code), "10.1.1.1")
@@ -586,7 +662,9 @@ def test_the_rate_limit_window_passes(app: Flask, monkeypatch: pytest.MonkeyPatc
         redeem(phone, "ZZZZ-ZZZZ", "10.4.4.4")
     assert redeem(phone, "ZZZZ-ZZZZ", "10.4.4.4").status_code == 429
     with app.app_context():
-        mine = db.session.query(JoinAttempt).filter(JoinAttempt.client == guesses.key(guesses.JOIN, f"device:{device_of(phone)}"))
+        mine = db.session.query(JoinAttempt).filter(
+            JoinAttempt.client == guesses.key(guesses.JOIN, f"device:{device_of(phone)}")
+        )
         assert mine.count() == guesses.PHONE_WRONG  # the refused one is not counted
     code, _page = join_code(s.owner, s.tid)
     now = utcnow()
@@ -613,12 +691,24 @@ def test_every_write_names_who_made_it(app: Flask) -> None:
     # 4: the API with the link's token; then the code's phone voids hand 1.
     assert s.owner.post(f"/t/{s.tid}/hand/all-pass", data=all_pass_form(1, "k1")).status_code == 302
     assert s.web["link"].post(f"/t/{s.tid}/hand/all-pass", data=all_pass_form(2, "k2")).status_code == 302
-    assert api.post(f"{API}/tables/{s.tid}/hands", json=all_pass_record("Bia"), headers=bearer(s.token)).status_code == 201
-    assert api.post(f"{API}/tables/{s.tid}/hands", json=all_pass_record("Caio"), headers=bearer(s.api["link"])).status_code == 201
+    assert (
+        api.post(f"{API}/tables/{s.tid}/hands", json=all_pass_record("Bia"), headers=bearer(s.token)).status_code == 201
+    )
+    assert (
+        api.post(f"{API}/tables/{s.tid}/hands", json=all_pass_record("Caio"), headers=bearer(s.api["link"])).status_code
+        == 201
+    )
     assert s.web["code"].post(f"/t/{s.tid}/hands/1/void", data={"reason": "misdeal"}).status_code == 302
-    assert api.post(f"{API}/tables/{s.tid}/hands/2/void", json={"reason": "twice"}, headers=bearer(s.api["code"])).status_code == 200
+    assert (
+        api.post(
+            f"{API}/tables/{s.tid}/hands/2/void", json={"reason": "twice"}, headers=bearer(s.api["code"])
+        ).status_code
+        == 200
+    )
     owner_phone, link_phone, code_phone = (device_of(s.web[r]) for r in ("owner", "link", "code"))
-    assert len({owner_phone, link_phone, code_phone}) == 3 and all(re.fullmatch(r"[0-9a-f]{6}", d) for d in (owner_phone, link_phone))
+    assert len({owner_phone, link_phone, code_phone}) == 3 and all(
+        re.fullmatch(r"[0-9a-f]{6}", d) for d in (owner_phone, link_phone)
+    )
 
     with app.app_context():
         hands = {h.number: h for h in ledger.all_hands(ledger.get_table(s.tid))}
@@ -638,8 +728,14 @@ def test_every_write_names_who_made_it(app: Flask) -> None:
     history = unescape(s.web["watcher"].get(f"/t/{s.tid}/history").get_data(as_text=True))
     said = {
         code: phrase(app, code, s.tid)
-        for code in (f"owner@{owner_phone}", f"scorer:{link_id}@{link_phone}", "api/owner", f"api/scorer:{link_id}",
-                     f"scorer:{code_id}@{code_phone}", f"api/scorer:{code_id}")
+        for code in (
+            f"owner@{owner_phone}",
+            f"scorer:{link_id}@{link_phone}",
+            "api/owner",
+            f"api/scorer:{link_id}",
+            f"scorer:{code_id}@{code_phone}",
+            f"api/scorer:{code_id}",
+        )
     }
     # The phrases name the role, the access and the phone ("by the owner, phone 3f9a")...
     assert said[f"owner@{owner_phone}"] == f"by the owner, phone {owner_phone}"
@@ -649,7 +745,12 @@ def test_every_write_names_who_made_it(app: Flask) -> None:
     assert str(link_id) in said[f"api/scorer:{link_id}"] and "API" in said[f"api/scorer:{link_id}"]
     assert len(set(said.values())) == len(said)
     # ...and the history shows each one where it belongs.
-    for number, code in ((1, f"owner@{owner_phone}"), (2, f"scorer:{link_id}@{link_phone}"), (3, "api/owner"), (4, f"api/scorer:{link_id}")):
+    for number, code in (
+        (1, f"owner@{owner_phone}"),
+        (2, f"scorer:{link_id}@{link_phone}"),
+        (3, "api/owner"),
+        (4, f"api/scorer:{link_id}"),
+    ):
         assert said[code] in hand_of(history, number), (number, code)
     assert said[f"scorer:{code_id}@{code_phone}"] in hand_of(history, 1).split("void-note", 1)[1]
     assert said[f"api/scorer:{code_id}"] in hand_of(history, 2).split("void-note", 1)[1]
@@ -697,7 +798,9 @@ def test_house_rules_change_before_the_first_hand_only(app: Flask) -> None:
         assert s.snapshot() == before
     bad = s.owner.post(f"/t/{s.tid}/options", data={"opt_chip_value": "abc", "opt_starting_chips": "0"})
     assert bad.status_code == 422 and s.snapshot() == before
-    bad = s.owner.post(f"/t/{s.tid}/options", data={"opt_all_pass": "nonsense", "opt_starting_chips": "0", "opt_chip_value": "0"})
+    bad = s.owner.post(
+        f"/t/{s.tid}/options", data={"opt_all_pass": "nonsense", "opt_starting_chips": "0", "opt_chip_value": "0"}
+    )
     assert bad.status_code == 422 and s.snapshot() == before
 
     # A good change is stored, and the API shows it.
@@ -741,8 +844,12 @@ def test_ending_the_table_needs_the_confirmation_and_stops_every_write(app: Flas
     answer = api.get(f"{API}/tables/{s.tid}").get_json()
     assert answer["finished"] is True
     before = s.snapshot()
-    assert api.post(f"{API}/tables/{s.tid}/hands", json=all_pass_record("Ana"), headers=bearer(s.token)).status_code == 409
-    assert api.post(f"{API}/tables/{s.tid}/hands/1/void", json={"reason": "x"}, headers=bearer(s.token)).status_code == 409
+    assert (
+        api.post(f"{API}/tables/{s.tid}/hands", json=all_pass_record("Ana"), headers=bearer(s.token)).status_code == 409
+    )
+    assert (
+        api.post(f"{API}/tables/{s.tid}/hands/1/void", json={"reason": "x"}, headers=bearer(s.token)).status_code == 409
+    )
     s.owner.post(f"/t/{s.tid}/hands/1/void", data={"reason": "x"})
     assert s.snapshot() == before
     # Everything stays readable; the owner's controls for a table still open are gone.

@@ -9,7 +9,10 @@ from flask.testing import FlaskClient
 
 from .api_support import API, assert_error, create_table, post_hand, record_ok, solo_record, void
 
-BAD_TRICKS: dict[str, Any] = {**solo_record("Dani", explicit_dealer=True), "tricks": {"Ana": 7, "Bia": 2, "Caio": 2, "Dani": 1}}
+BAD_TRICKS: dict[str, Any] = {
+    **solo_record("Dani", explicit_dealer=True),
+    "tricks": {"Ana": 7, "Bia": 2, "Caio": 2, "Dani": 1},
+}
 
 
 def _errors(client: FlaskClient, table: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -18,11 +21,17 @@ def _errors(client: FlaskClient, table: dict[str, Any]) -> dict[str, dict[str, A
     return {
         "422-tricks": assert_error(post_hand(client, table, BAD_TRICKS), 422, field="tricks"),
         "422-call": assert_error(
-            post_hand(client, table, {**solo_record("Ana"), "auction": [["Caio", "solo_sete"]]}), 422, field="auction[0]"
+            post_hand(client, table, {**solo_record("Ana"), "auction": [["Caio", "solo_sete"]]}),
+            422,
+            field="auction[0]",
         ),
-        "422-unseated": assert_error(post_hand(client, table, {**solo_record("Ana"), "dealer": "Zé"}), 422, field="dealer"),
+        "422-unseated": assert_error(
+            post_hand(client, table, {**solo_record("Ana"), "dealer": "Zé"}), 422, field="dealer"
+        ),
         "400-ultima": assert_error(
-            post_hand(client, table, {k: v for k, v in solo_record("Ana").items() if k != "ultima"}), 400, field="ultima"
+            post_hand(client, table, {k: v for k, v in solo_record("Ana").items() if k != "ultima"}),
+            400,
+            field="ultima",
         ),
         "400-unknown-call": assert_error(
             post_hand(client, table, {**solo_record("Ana"), "auction": [["Bia", "truco"]]}), 400, field="auction[0]"
@@ -60,7 +69,8 @@ def test_english_table_answers_in_english(client: FlaskClient) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["422-tricks", "422-call", "422-unseated", "400-ultima", "400-unknown-call", "401", "404-hand", "409-expected"]
+    "name",
+    ["422-tricks", "422-call", "422-unseated", "400-ultima", "400-unknown-call", "401", "404-hand", "409-expected"],
 )
 def test_portuguese_table_answers_in_portuguese(client: FlaskClient, name: str) -> None:
     """The default table language is pt-BR: the same error reads differently from an en table."""
@@ -89,7 +99,9 @@ def test_create_errors_follow_the_requested_language(client: FlaskClient) -> Non
     pt = assert_error(client.post(f"{API}/tables", json={"game": "jubileu", "players": ["Ana"]}), 422)
     assert en["message"] == "Jubileu is played by exactly 4 players, not 1."
     assert pt["message"] != en["message"]
-    en_missing = assert_error(client.post(f"{API}/tables", json={"players": ["Ana"], "language": "en"}), 400, field="game")
+    en_missing = assert_error(
+        client.post(f"{API}/tables", json={"players": ["Ana"], "language": "en"}), 400, field="game"
+    )
     pt_missing = assert_error(client.post(f"{API}/tables", json={"players": ["Ana"]}), 400, field="game")
     assert en_missing["message"] == "The field game is required."
     assert pt_missing["message"] != en_missing["message"]

@@ -253,7 +253,9 @@ def test_token_in_the_body_or_query_is_not_enough(app: Flask, client: FlaskClien
 
 
 def test_hand_for_unknown_table_is_404(client: FlaskClient, table: dict) -> None:
-    response = client.post(f"{API}/tables/no-such-table/hands", json=EXAMPLE_RECORD, headers={"Authorization": f"Bearer {table['token']}"})
+    response = client.post(
+        f"{API}/tables/no-such-table/hands", json=EXAMPLE_RECORD, headers={"Authorization": f"Bearer {table['token']}"}
+    )
     assert_error(response, 404, code="not_found")
 
 
@@ -288,13 +290,19 @@ REFUSED_422: list[tuple[str, dict[str, Any], str, str | None]] = [
     # (id, record, field, code)
     (
         "call-too-low",
-        {**solo_record("Dani"), "auction": [["Ana", "solo_sete"], ["Bia", "jubileu"], ["Caio", "passo"], ["Dani", "passo"]]},
+        {
+            **solo_record("Dani"),
+            "auction": [["Ana", "solo_sete"], ["Bia", "jubileu"], ["Caio", "passo"], ["Dani", "passo"]],
+        },
         "auction[1]",
         "illegal_call",
     ),
     (
         "same-bid-again",
-        {**solo_record("Dani"), "auction": [["Ana", "solo_sete"], ["Bia", "solo_sete"], ["Caio", "passo"], ["Dani", "passo"]]},
+        {
+            **solo_record("Dani"),
+            "auction": [["Ana", "solo_sete"], ["Bia", "solo_sete"], ["Caio", "passo"], ["Dani", "passo"]],
+        },
         "auction[1]",
         "illegal_call",
     ),
@@ -306,19 +314,34 @@ REFUSED_422: list[tuple[str, dict[str, Any], str, str | None]] = [
     ),
     (
         "miseria-over-solo-dez",
-        {**solo_record("Dani"), "auction": [["Ana", "solo_dez"], ["Bia", "miseria"], ["Caio", "passo"], ["Dani", "passo"]]},
+        {
+            **solo_record("Dani"),
+            "auction": [["Ana", "solo_dez"], ["Bia", "miseria"], ["Caio", "passo"], ["Dani", "passo"]],
+        },
         "auction[1]",
         "illegal_call",
     ),
     (
         "out-of-turn",
-        {**solo_record("Dani"), "auction": [["Bia", "solo_sete"], ["Ana", "passo"], ["Caio", "passo"], ["Dani", "passo"]]},
+        {
+            **solo_record("Dani"),
+            "auction": [["Bia", "solo_sete"], ["Ana", "passo"], ["Caio", "passo"], ["Dani", "passo"]],
+        },
         "auction[0]",
         "illegal_call",
     ),
     (
         "passed-player-speaks-again",
-        {**solo_record("Dani"), "auction": [["Ana", "passo"], ["Bia", "solo_sete"], ["Caio", "passo"], ["Dani", "passo"], ["Ana", "solo_oito"]]},
+        {
+            **solo_record("Dani"),
+            "auction": [
+                ["Ana", "passo"],
+                ["Bia", "solo_sete"],
+                ["Caio", "passo"],
+                ["Dani", "passo"],
+                ["Ana", "solo_oito"],
+            ],
+        },
         "auction[4]",
         "illegal_call",
     ),
@@ -336,13 +359,20 @@ REFUSED_422: list[tuple[str, dict[str, Any], str, str | None]] = [
     ),
     (
         "forced-holder-passes",
-        {**solo_record("Dani"), "aces": {"Ana": 3}, "auction": [["Ana", "passo"], ["Bia", "passo"], ["Caio", "passo"], ["Dani", "passo"]]},
+        {
+            **solo_record("Dani"),
+            "aces": {"Ana": 3},
+            "auction": [["Ana", "passo"], ["Bia", "passo"], ["Caio", "passo"], ["Dani", "passo"]],
+        },
         "auction[0]",
         "illegal_call",
     ),
     (
         "jogo-obrigatorio-without-aces",
-        {**solo_record("Dani"), "auction": [["Ana", "jogo_obrigatorio"], ["Bia", "passo"], ["Caio", "passo"], ["Dani", "passo"]]},
+        {
+            **solo_record("Dani"),
+            "auction": [["Ana", "jogo_obrigatorio"], ["Bia", "passo"], ["Caio", "passo"], ["Dani", "passo"]],
+        },
         "auction[0]",
         "illegal_call",
     ),
@@ -358,7 +388,12 @@ REFUSED_422: list[tuple[str, dict[str, Any], str, str | None]] = [
         "tricks",
         "inconsistent_hand",
     ),
-    ("tricks-above-13", {**solo_record("Dani"), "tricks": {"Ana": 14, "Bia": 0, "Caio": 0, "Dani": 0}}, "tricks.Ana", None),
+    (
+        "tricks-above-13",
+        {**solo_record("Dani"), "tricks": {"Ana": 14, "Bia": 0, "Caio": 0, "Dani": 0}},
+        "tricks.Ana",
+        None,
+    ),
     ("tricks-negative", {**solo_record("Dani"), "tricks": {"Ana": 14, "Bia": -1, "Caio": 0, "Dani": 0}}, None, None),
     ("called-ace-is-trump", _jubileu(called="espadas"), "called", "inconsistent_hand"),
     (
@@ -375,7 +410,10 @@ REFUSED_422: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("meia-miseria-with-trump", _mm(trump="paus"), "trump", "inconsistent_hand"),
     (
         "da-ultima-trump-not-ultima",
-        {**solo_record("Dani"), "auction": [["Ana", "solo_sete_da_ultima"], ["Bia", "passo"], ["Caio", "passo"], ["Dani", "passo"]]},
+        {
+            **solo_record("Dani"),
+            "auction": [["Ana", "solo_sete_da_ultima"], ["Bia", "passo"], ["Caio", "passo"], ["Dani", "passo"]],
+        },
         "trump",
         "inconsistent_hand",
     ),
@@ -387,7 +425,12 @@ REFUSED_422: list[tuple[str, dict[str, Any], str, str | None]] = [
         "trump",
         "inconsistent_hand",
     ),
-    ("all-pass-with-tricks", {**all_pass_record("Dani"), "tricks": {"Ana": 4, "Bia": 3, "Caio": 3, "Dani": 3}}, "tricks", None),
+    (
+        "all-pass-with-tricks",
+        {**all_pass_record("Dani"), "tricks": {"Ana": 4, "Bia": 3, "Caio": 3, "Dani": 3}},
+        "tricks",
+        None,
+    ),
     ("all-pass-with-trump", {**all_pass_record("Dani"), "trump": "copas"}, "trump", None),
     (
         "contract-disagrees-with-auction",
@@ -403,7 +446,10 @@ REFUSED_422: list[tuple[str, dict[str, Any], str, str | None]] = [
     ),
     (
         "direct-contract-several-declarers",
-        {**contract_record("solo_sete", "Ana", {"Ana": 7, "Bia": 2, "Caio": 2, "Dani": 2}, trump="paus"), "contract": {"bid": "solo_sete", "declarers": ["Ana", "Bia"]}},
+        {
+            **contract_record("solo_sete", "Ana", {"Ana": 7, "Bia": 2, "Caio": 2, "Dani": 2}, trump="paus"),
+            "contract": {"bid": "solo_sete", "declarers": ["Ana", "Bia"]},
+        },
         "contract.declarers",
         None,
     ),
@@ -413,7 +459,12 @@ REFUSED_422: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("unseated-dealer", {**solo_record("Dani"), "dealer": "Zé"}, "dealer", "unknown_player"),
     ("unseated-in-auction", {**solo_record("Dani"), "auction": [["Zé", "solo_sete"]]}, "auction[0]", "unknown_player"),
     ("unseated-partner", _jubileu(partner="Zé"), "partner", "unknown_player"),
-    ("unseated-in-tricks", {**solo_record("Dani"), "tricks": {"Ana": 7, "Bia": 2, "Caio": 2, "Zé": 2}}, "tricks.Zé", "unknown_player"),
+    (
+        "unseated-in-tricks",
+        {**solo_record("Dani"), "tricks": {"Ana": 7, "Bia": 2, "Caio": 2, "Zé": 2}},
+        "tricks.Zé",
+        "unknown_player",
+    ),
     ("unseated-ace-holder", {**EXAMPLE_RECORD, "aces": {"Zé": 3}}, "aces.Zé", "unknown_player"),
     (
         "unseated-declarer",
@@ -425,7 +476,9 @@ REFUSED_422: list[tuple[str, dict[str, Any], str, str | None]] = [
 ]
 
 
-@pytest.mark.parametrize(("record", "field", "code"), [case[1:] for case in REFUSED_422], ids=[case[0] for case in REFUSED_422])
+@pytest.mark.parametrize(
+    ("record", "field", "code"), [case[1:] for case in REFUSED_422], ids=[case[0] for case in REFUSED_422]
+)
 def test_rule_breaks_are_422_and_store_nothing(
     app: Flask, client: FlaskClient, table: dict, record: dict, field: str | None, code: str | None
 ) -> None:
@@ -477,7 +530,9 @@ REFUSED_400: list[tuple[str, dict[str, Any] | str | list, str | None]] = [
 
 
 @pytest.mark.parametrize(("record", "field"), [case[1:] for case in REFUSED_400], ids=[case[0] for case in REFUSED_400])
-def test_malformed_records_are_400_and_store_nothing(app: Flask, client: FlaskClient, table: dict, record: Any, field: str | None) -> None:
+def test_malformed_records_are_400_and_store_nothing(
+    app: Flask, client: FlaskClient, table: dict, record: Any, field: str | None
+) -> None:
     record_ok(client, table, solo_record("Dani", 8))
     before = state(client, table["id"])
     if isinstance(record, dict):
@@ -495,7 +550,10 @@ def test_malformed_records_are_400_and_store_nothing(app: Flask, client: FlaskCl
 )
 def test_non_json_hand_is_400(app: Flask, client: FlaskClient, table: dict, data: str, content_type: str) -> None:
     response = client.post(
-        f"{API}/tables/{table['id']}/hands", data=data, content_type=content_type, headers={"Authorization": f"Bearer {table['token']}"}
+        f"{API}/tables/{table['id']}/hands",
+        data=data,
+        content_type=content_type,
+        headers={"Authorization": f"Bearer {table['token']}"},
     )
     assert_error(response, 400)
     assert stored_hands(app) == 0
@@ -525,7 +583,9 @@ def test_expected_number_wrong_is_409(app: Flask, client: FlaskClient, table: di
 def test_expected_number_below_one_is_400(app: Flask, client: FlaskClient, table: dict, expected: int) -> None:
     record_ok(client, table, solo_record("Dani"))
     before = state(client, table["id"])
-    assert_error(post_hand(client, table, {**solo_record("Ana"), "expected_number": expected}), 400, field="expected_number")
+    assert_error(
+        post_hand(client, table, {**solo_record("Ana"), "expected_number": expected}), 400, field="expected_number"
+    )
     assert state(client, table["id"]) == before
     assert stored_hands(app) == 1
 
@@ -554,7 +614,9 @@ def test_same_idempotency_key_twice_stores_one_hand(app: Flask, client: FlaskCli
     assert stored["totals"] == first.get_json()["totals"]
 
 
-def test_idempotent_retry_with_a_stale_expected_number_is_still_replayed(app: Flask, client: FlaskClient, table: dict) -> None:
+def test_idempotent_retry_with_a_stale_expected_number_is_still_replayed(
+    app: Flask, client: FlaskClient, table: dict
+) -> None:
     body = {**EXAMPLE_RECORD, "expected_number": 1}
     first = post_hand(client, table, body, headers={"Idempotency-Key": "k1"})
     second = post_hand(client, table, body, headers={"Idempotency-Key": "k1"})
@@ -590,7 +652,11 @@ def test_refused_write_does_not_burn_the_idempotency_key(app: Flask, client: Fla
 
 
 def test_overlong_idempotency_key_is_400(app: Flask, client: FlaskClient, table: dict) -> None:
-    assert_error(post_hand(client, table, solo_record("Dani"), headers={"Idempotency-Key": "k" * 101}), 400, field="Idempotency-Key")
+    assert_error(
+        post_hand(client, table, solo_record("Dani"), headers={"Idempotency-Key": "k" * 101}),
+        400,
+        field="Idempotency-Key",
+    )
     assert stored_hands(app) == 0
 
 
@@ -655,7 +721,9 @@ def test_a_hand_number_taken_meanwhile_is_a_409_not_a_500(
     assert stored_hands(app) == 2
 
 
-def test_a_table_changed_meanwhile_is_a_409(app: Flask, client: FlaskClient, table: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_table_changed_meanwhile_is_a_409(
+    app: Flask, client: FlaskClient, table: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Another writer moved the table's state between our read and our write (version check)."""
     from sqlalchemy import update
 

@@ -148,7 +148,9 @@ def _validator(document: dict, name: str) -> Any:
 
 
 def _errors(document: dict, name: str, instance: Any) -> list[str]:
-    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in _validator(document, name).iter_errors(instance)]
+    return [
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in _validator(document, name).iter_errors(instance)
+    ]
 
 
 def test_the_new_games_records_are_described_with_their_write_variants(document: dict) -> None:
@@ -172,7 +174,9 @@ def test_the_new_games_records_are_described_with_their_write_variants(document:
 
 
 @pytest.mark.parametrize("game", list(NEW_RECORDS))
-def test_every_stored_example_record_of_the_new_games_validates_against_its_schema(client: FlaskClient, document: dict, game: str) -> None:
+def test_every_stored_example_record_of_the_new_games_validates_against_its_schema(
+    client: FlaskClient, document: dict, game: str
+) -> None:
     """Each example hand (tests/web/test_new_games_league.py) as posted against the write
     schema, and as stored and answered (GET /tables/{id}) against its record schema, the hand
     answer and the table: the record matches exactly one of the records the answer allows."""
@@ -193,7 +197,11 @@ def test_every_stored_example_record_of_the_new_games_validates_against_its_sche
     assert len(body["hands"]) == len(records)
     for hand in body["hands"]:
         assert _errors(document, name, hand["record"]) == [], hand["record"]
-        others = [other for other in _answer_records(document) if other != name and not _errors(document, other, hand["record"])]
+        others = [
+            other
+            for other in _answer_records(document)
+            if other != name and not _errors(document, other, hand["record"])
+        ]
         assert others == [], f"{hand['record']} also matches {others}"
     settlement = client.get(f"{API}/tables/{table['id']}/settlement").get_json()
     assert _errors(document, "Settlement", settlement) == []
@@ -201,7 +209,10 @@ def test_every_stored_example_record_of_the_new_games_validates_against_its_sche
 
 def _answer_records(document: dict) -> list[str]:
     """The records a hand answer's ``record`` may be (its oneOf)."""
-    return [ref["$ref"].rsplit("/", 1)[1] for ref in document["components"]["schemas"]["HandAnswer"]["properties"]["record"]["oneOf"]]
+    return [
+        ref["$ref"].rsplit("/", 1)[1]
+        for ref in document["components"]["schemas"]["HandAnswer"]["properties"]["record"]["oneOf"]
+    ]
 
 
 def test_a_jubileu_record_matches_none_of_the_new_schemas(client: FlaskClient, document: dict) -> None:
@@ -210,13 +221,24 @@ def test_a_jubileu_record_matches_none_of_the_new_schemas(client: FlaskClient, d
     table = create_table(client)
     assert _errors(document, "HandAnswer", record_ok(client, table, EXAMPLE_RECORD)) == []
     (hand,) = get_table(client, table["id"])["hands"]
-    assert [name for name in _answer_records(document) if not _errors(document, name, hand["record"])] == ["JubileuHand"]
+    assert [name for name in _answer_records(document) if not _errors(document, name, hand["record"])] == [
+        "JubileuHand"
+    ]
 
 
 @pytest.mark.parametrize(
     ("name", "record"),
     [
-        ("KoziriHand", {"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "winner": "Ana", "ante": 1}),
+        (
+            "KoziriHand",
+            {
+                "dealer_trump": "espadas",
+                "dealer_second": "copas",
+                "opponent_trump": "ouros",
+                "winner": "Ana",
+                "ante": 1,
+            },
+        ),
         ("InjunHand", {"actions": [["Ana", {"bet": 0}]]}),
         ("InjunHand", {"actions": [["Ana", "raise"]]}),
         ("KentuckyDerbyHand", {"bets": {"Ana": "copas"}, "cards": [{"rank": "A", "suit": "copas"}]}),
@@ -238,7 +260,9 @@ def test_a_hand_number_beyond_a_database_integer_is_answered_as_documented(clien
     table = create_table(client)
     huge = 418515314625826255422902058876928
     writes = [
-        client.post(f"{API}/tables/{table['id']}/hands", json={"ultima": "copas", "replaces": huge}, headers=auth(table)),
+        client.post(
+            f"{API}/tables/{table['id']}/hands", json={"ultima": "copas", "replaces": huge}, headers=auth(table)
+        ),
         client.post(f"{API}/tables/{table['id']}/hands/{huge}/void", headers=auth(table)),
         client.get(f"{API}/tables/{table['id']}/hands/{huge}"),
     ]

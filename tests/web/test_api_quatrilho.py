@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
 from flask.testing import FlaskClient
 
 from .api_support import API, assert_error
@@ -15,8 +14,11 @@ FIVE = ["Ana", "Bia", "Caio", "Dani", "Edu"]
 #: docs/api.md's example record: Ana calls the 3 of paus, Caio holds it; Ana + Caio take 11 + 9 = 20
 #: figures and win; P = 20 // 3 = 6; the losers took 4 tricks, so the normal rate applies.
 EXAMPLE = {
-    "dealer": "Dani", "mode": "chamada", "declarer": "Ana",
-    "called_card": {"rank": "3", "suit": "paus"}, "partner": "Caio",
+    "dealer": "Dani",
+    "mode": "chamada",
+    "declarer": "Ana",
+    "called_card": {"rank": "3", "suit": "paus"},
+    "partner": "Caio",
     "figures": {"Ana": 11, "Bia": 8, "Caio": 9, "Dani": 7},
     "tricks": {"Ana": 3, "Bia": 2, "Caio": 3, "Dani": 2},
 }
@@ -72,7 +74,7 @@ def test_the_talha_is_the_stock_apart_from_the_net(client: FlaskClient) -> None:
     t = table(client, FOUR, talha=50)
     post(client, t, EXAMPLE)
     state = client.get(f"{API}/tables/{t['id']}").get_json()
-    assert state["stock"] == {name: 50 for name in FOUR}
+    assert state["stock"] == dict.fromkeys(FOUR, 50)
     assert state["totals"] == {"Ana": 6, "Bia": -6, "Caio": 6, "Dani": -6}
 
 
@@ -85,4 +87,8 @@ def test_a_solo_branco_made_pays_48(client: FlaskClient) -> None:
 
 def test_a_giver_in_a_solo_branco_is_refused(client: FlaskClient) -> None:
     t = table(client, FOUR)
-    assert_error(post(client, t, {"mode": "solo_branco", "declarer": "Bia", "giver": "Ana", "tricks": {"Bia": 0}}), 422, field="giver")
+    assert_error(
+        post(client, t, {"mode": "solo_branco", "declarer": "Bia", "giver": "Ana", "tricks": {"Bia": 0}}),
+        422,
+        field="giver",
+    )

@@ -31,12 +31,30 @@ DEFAULT_OPTIONS = {spec.name: spec.default for spec in OPTIONS}
 EXAMPLE: dict[str, Any] = {
     "went_out": "Caio",
     "teams": [
-        {"meld_points": 740, "hand_points": 35, "clean_canastras": 1, "dirty_canastras": 1,
-         "wild_canastras": 0, "sambas": 1, "red_threes": 2, "red_threes_in_hand": 0,
-         "hidden_canastra": None, "penalties": 0},
-        {"meld_points": 760, "hand_points": 120, "clean_canastras": 0, "dirty_canastras": 1,
-         "wild_canastras": 0, "sambas": 0, "red_threes": 1, "red_threes_in_hand": 0,
-         "hidden_canastra": None, "penalties": 1},
+        {
+            "meld_points": 740,
+            "hand_points": 35,
+            "clean_canastras": 1,
+            "dirty_canastras": 1,
+            "wild_canastras": 0,
+            "sambas": 1,
+            "red_threes": 2,
+            "red_threes_in_hand": 0,
+            "hidden_canastra": None,
+            "penalties": 0,
+        },
+        {
+            "meld_points": 760,
+            "hand_points": 120,
+            "clean_canastras": 0,
+            "dirty_canastras": 1,
+            "wild_canastras": 0,
+            "sambas": 0,
+            "red_threes": 1,
+            "red_threes_in_hand": 0,
+            "hidden_canastra": None,
+            "penalties": 1,
+        },
     ],
 }
 
@@ -94,9 +112,16 @@ def void(client: FlaskClient, t: dict[str, Any], number: int) -> Any:
 def part(meld: int = 0, hand: int = 0, **over: Any) -> dict[str, Any]:
     """One team's part of a hand: nothing but what is given."""
     raw: dict[str, Any] = {
-        "meld_points": meld, "hand_points": hand, "clean_canastras": 0, "dirty_canastras": 0,
-        "wild_canastras": 0, "sambas": 0, "red_threes": 0, "red_threes_in_hand": 0,
-        "hidden_canastra": None, "penalties": 0,
+        "meld_points": meld,
+        "hand_points": hand,
+        "clean_canastras": 0,
+        "dirty_canastras": 0,
+        "wild_canastras": 0,
+        "sambas": 0,
+        "red_threes": 0,
+        "red_threes_in_hand": 0,
+        "hidden_canastra": None,
+        "penalties": 0,
     }
     raw.update(over)
     return raw
@@ -244,7 +269,9 @@ def test_three_pairs_score_a_hand_per_pair(client: FlaskClient) -> None:
         ({"game": "quatrilho", "teams": [["Ana", "Caio"], ["Bia", "Dani"]]}, 400, "teams"),
     ],
 )
-def test_refused_creation_stores_nothing(app: Flask, client: FlaskClient, body: dict, status: int, field: str | None) -> None:
+def test_refused_creation_stores_nothing(
+    app: Flask, client: FlaskClient, body: dict, status: int, field: str | None
+) -> None:
     sent = {"game": "samba", "players": FOUR, **body}
     error = assert_error(client.post(f"{API}/tables", json=sent), status)
     if field is not None:
@@ -583,7 +610,9 @@ def test_impossible_numbers_are_422(client: FlaskClient, body: dict, field: str)
 
 def test_a_body_that_is_not_json_is_a_400(client: FlaskClient) -> None:
     t = samba_table(client)
-    response = client.post(f"{API}/tables/{t['id']}/hands", data="teams", headers={**bearer(t), "Content-Type": "application/json"})
+    response = client.post(
+        f"{API}/tables/{t['id']}/hands", data="teams", headers={**bearer(t), "Content-Type": "application/json"}
+    )
     assert_error(response, 400)
     response = client.post(f"{API}/tables/{t['id']}/hands", json=[EXAMPLE], headers=bearer(t))
     assert_error(response, 400)
@@ -868,7 +897,9 @@ def test_settlement_is_the_match_score(client: FlaskClient, openapi: dict) -> No
     assert schema_errors(openapi, "Settlement", settled) == []
 
 
-def test_preview_answers_the_teams_and_totals_and_stores_nothing(app: Flask, client: FlaskClient, openapi: dict) -> None:
+def test_preview_answers_the_teams_and_totals_and_stores_nothing(
+    app: Flask, client: FlaskClient, openapi: dict
+) -> None:
     t = samba_table(client)
     ok(client, t, EXAMPLE)
     before = state(client, t["id"])

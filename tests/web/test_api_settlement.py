@@ -114,7 +114,9 @@ def test_settlement_of_many_hands(client: FlaskClient) -> None:
     dealer = "Dani"
     for made in (7, 9, 5, 8, 13, 6):
         dealer = record_ok(client, table, solo_record(dealer, made))["next_dealer"]
-    record_ok(client, table, contract_record("miseria", "Bia", {"Ana": 5, "Bia": 2, "Caio": 3, "Dani": 3}, trump="paus"))
+    record_ok(
+        client, table, contract_record("miseria", "Bia", {"Ana": 5, "Bia": 2, "Caio": 3, "Dani": 3}, trump="paus")
+    )
     answer = settlement(client, table)
     assert answer["balances"] == get_table(client, table["id"])["totals"]
     check_transfers(answer)

@@ -13,7 +13,17 @@ from referee.extensions import db
 from referee.models import Seat, Table
 from referee.rules.jubileu import OPTIONS
 
-from .api_support import API, PLAYERS, all_pass_record, assert_error, create_table, get_table, record_ok, solo_record, void
+from .api_support import (
+    API,
+    PLAYERS,
+    all_pass_record,
+    assert_error,
+    create_table,
+    get_table,
+    record_ok,
+    solo_record,
+    void,
+)
 
 URLSAFE = re.compile(r"^[A-Za-z0-9_-]+$")
 DEFAULT_OPTIONS = {spec.name: spec.default for spec in OPTIONS}
@@ -119,25 +129,56 @@ def test_english_table(client: FlaskClient) -> None:
         ({"json": {"game": "jubileu", "players": PLAYERS, "options": ["overtricks"]}}, "options"),
         ({"json": {"game": "jubileu", "players": PLAYERS, "options": {"sobras": True}}}, "options.sobras"),
         ({"json": {"game": "jubileu", "players": PLAYERS, "options": {"overtricks": "yes"}}}, "options.overtricks"),
-        ({"json": {"game": "jubileu", "players": PLAYERS, "options": {"misere_margin": "double"}}}, "options.misere_margin"),
+        (
+            {"json": {"game": "jubileu", "players": PLAYERS, "options": {"misere_margin": "double"}}},
+            "options.misere_margin",
+        ),
         ({"json": {"game": "jubileu", "players": PLAYERS, "options": {"chip_value": 0.5}}}, "options.chip_value"),
         ({"json": {"game": "jubileu", "players": PLAYERS, "options": {"chip_value": "0.505"}}}, "options.chip_value"),
-        ({"json": {"game": "jubileu", "players": PLAYERS, "options": {"starting_chips": -1}}}, "options.starting_chips"),
-        ({"json": {"game": "jubileu", "players": PLAYERS, "options": {"starting_chips": True}}}, "options.starting_chips"),
+        (
+            {"json": {"game": "jubileu", "players": PLAYERS, "options": {"starting_chips": -1}}},
+            "options.starting_chips",
+        ),
+        (
+            {"json": {"game": "jubileu", "players": PLAYERS, "options": {"starting_chips": True}}},
+            "options.starting_chips",
+        ),
         ({"json": {"game": "jubileu", "players": PLAYERS, "language": "fr"}}, "language"),
         ({"json": {"game": "jubileu", "players": PLAYERS, "table_name": "x"}}, "table_name"),
         ({"json": {"game": "jubileu", "players": PLAYERS, "teams": [["Ana", "Caio"], ["Bia", "Dani"]]}}, "teams"),
         ({"json": {"game": "truco", "players": PLAYERS}}, "game"),
     ],
     ids=[
-        "form-body", "broken-json", "json-list", "no-game", "no-players", "players-string",
-        "players-object", "player-not-text", "player-blank", "player-too-long", "game-not-text",
-        "dealer-not-text", "name-not-text", "options-list", "unknown-option", "bool-option-string",
-        "choice-option-bad", "money-float", "money-three-decimals", "int-option-negative",
-        "int-option-bool", "unknown-language", "unknown-field", "teams-outside-samba", "unknown-game",
+        "form-body",
+        "broken-json",
+        "json-list",
+        "no-game",
+        "no-players",
+        "players-string",
+        "players-object",
+        "player-not-text",
+        "player-blank",
+        "player-too-long",
+        "game-not-text",
+        "dealer-not-text",
+        "name-not-text",
+        "options-list",
+        "unknown-option",
+        "bool-option-string",
+        "choice-option-bad",
+        "money-float",
+        "money-three-decimals",
+        "int-option-negative",
+        "int-option-bool",
+        "unknown-language",
+        "unknown-field",
+        "teams-outside-samba",
+        "unknown-game",
     ],
 )
-def test_malformed_create_is_400_and_stores_nothing(app: Flask, client: FlaskClient, kwargs: dict, field: str | None) -> None:
+def test_malformed_create_is_400_and_stores_nothing(
+    app: Flask, client: FlaskClient, kwargs: dict, field: str | None
+) -> None:
     response = client.post(f"{API}/tables", **kwargs)
     assert_error(response, 400, field=field)
     assert count_tables(app) == 0
@@ -178,7 +219,9 @@ def test_unknown_game_has_its_own_code(client: FlaskClient) -> None:
         "relogio-two",
     ],
 )
-def test_create_against_the_rules_is_422_and_stores_nothing(app: Flask, client: FlaskClient, body: dict, field: str) -> None:
+def test_create_against_the_rules_is_422_and_stores_nothing(
+    app: Flask, client: FlaskClient, body: dict, field: str
+) -> None:
     response = client.post(f"{API}/tables", json=body)
     assert_error(response, 422, field=field)
     assert count_tables(app) == 0

@@ -105,7 +105,10 @@ def test_void_twice_is_409(app: Flask, client: FlaskClient, table: dict) -> None
 def test_void_unknown_hand_is_404(app: Flask, client: FlaskClient, table: dict) -> None:
     assert_error(void(client, table, 4), 404, code="not_found")
     assert_error(void(client, table, 0), 404)
-    assert_error(client.post(f"{API}/tables/no-such-table/hands/1/void", headers={"Authorization": f"Bearer {table['token']}"}), 404)
+    assert_error(
+        client.post(f"{API}/tables/no-such-table/hands/1/void", headers={"Authorization": f"Bearer {table['token']}"}),
+        404,
+    )
     assert events(app) == []
 
 
@@ -119,10 +122,17 @@ def test_void_without_the_token_is_401(app: Flask, client: FlaskClient, table: d
 
 def test_void_with_bad_body_is_400(app: Flask, client: FlaskClient, table: dict) -> None:
     headers = {"Authorization": f"Bearer {table['token']}"}
-    assert_error(client.post(f"{API}/tables/{table['id']}/hands/1/void", json={"reason": 5}, headers=headers), 400, field="reason")
+    assert_error(
+        client.post(f"{API}/tables/{table['id']}/hands/1/void", json={"reason": 5}, headers=headers),
+        400,
+        field="reason",
+    )
     assert_error(client.post(f"{API}/tables/{table['id']}/hands/1/void", json=["x"], headers=headers), 400)
     assert_error(
-        client.post(f"{API}/tables/{table['id']}/hands/1/void", data="{oops", content_type="application/json", headers=headers), 400
+        client.post(
+            f"{API}/tables/{table['id']}/hands/1/void", data="{oops", content_type="application/json", headers=headers
+        ),
+        400,
     )
     assert events(app) == []
 

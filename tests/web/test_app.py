@@ -109,6 +109,7 @@ def test_home_lists_only_the_tables_this_phone_knows(app: Flask, client: FlaskCl
     assert "Terminada" not in html
     assert other["id"] not in html
 
+
 def test_unknown_page_is_a_friendly_html_404(client: FlaskClient) -> None:
     response = client.get("/no/such/page")
     assert response.status_code == 404
@@ -159,7 +160,12 @@ def test_favicon_and_static_assets(client: FlaskClient) -> None:
     html = client.get("/").get_data(as_text=True)
     assert "/static/css/app.css?v=" in html
     assert "/static/js/app.js?v=" in html
-    for path in ("/static/css/app.css", "/static/js/app.js", "/static/favicon.svg", "/static/vendor/htmx-2.0.11.min.js"):
+    for path in (
+        "/static/css/app.css",
+        "/static/js/app.js",
+        "/static/favicon.svg",
+        "/static/vendor/htmx-2.0.11.min.js",
+    ):
         assert client.get(path).status_code == 200, path
 
 

@@ -92,7 +92,9 @@ def positions(html: str) -> tuple[int, ...]:
 
 def drawn_x(html: str) -> dict[str, float]:
     """Where each horse is drawn (the x of its translate)."""
-    return {h: float(x) for h, x in re.findall(r'data-horse="(\w+)" data-pos="\d+" transform="translate\(([\d.]+) ', html)}
+    return {
+        h: float(x) for h, x in re.findall(r'data-horse="(\w+)" data-pos="\d+" transform="translate\(([\d.]+) ', html)
+    }
 
 
 def page(client: FlaskClient, tid: str, **args: str) -> str:
@@ -111,7 +113,13 @@ def bets_form(players: list[str], bets: dict[str, tuple[str, int]], pingo: int |
     return form
 
 
-def start_race(client: FlaskClient, tid: str, players: list[str] = PLAYERS, bets: dict[str, tuple[str, int]] = BETS, pingo: int | None = 1) -> str:
+def start_race(
+    client: FlaskClient,
+    tid: str,
+    players: list[str] = PLAYERS,
+    bets: dict[str, tuple[str, int]] = BETS,
+    pingo: int | None = 1,
+) -> str:
     html = page(client, tid)
     return page(client, tid, d=draft_in(html), **bets_form(players, bets, pingo))
 
@@ -128,7 +136,10 @@ def run(client: FlaskClient, tid: str, html: str, codes: list[str]) -> str:
 
 def stored(app: Flask, tid: str) -> list[dict[str, Any]]:
     with app.app_context():
-        return [{"record": dict(h.record), "result": dict(h.result), "void": h.is_void} for h in ledger.all_hands(ledger.get_table(tid))]
+        return [
+            {"record": dict(h.record), "result": dict(h.result), "void": h.is_void}
+            for h in ledger.all_hands(ledger.get_table(tid))
+        ]
 
 
 def on_the_table(app: Flask, tid: str) -> int:
@@ -178,13 +189,21 @@ def test_dealer_to_the_left_orders_the_bets(client: FlaskClient) -> None:
     assert re.findall(r'<legend class="derby-bet-name">(\w+)', page(client, tid)) == ["Caio", "Dani", "Ana", "Bia"]
 
 
-def test_a_missing_bet_is_refused_with_the_engine_s_sentence_and_the_answers_stay(app: Flask, client: FlaskClient) -> None:
+def test_a_missing_bet_is_refused_with_the_engine_s_sentence_and_the_answers_stay(
+    app: Flask, client: FlaskClient
+) -> None:
     tid = new_table(client)
     partial = {k: v for k, v in BETS.items() if k != "Caio"}
     html = start_race(client, tid, bets=partial)
-    sentence = engine_says(app, lambda: derby.parse_hand(
-        {"bets": {n: {"horse": h, "amount": a} for n, (h, a) in partial.items()}, "cards": []},
-        players=PLAYERS, options=derby.DerbyOptions(), dealer="Dani"))
+    sentence = engine_says(
+        app,
+        lambda: derby.parse_hand(
+            {"bets": {n: {"horse": h, "amount": a} for n, (h, a) in partial.items()}, "cards": []},
+            players=PLAYERS,
+            options=derby.DerbyOptions(),
+            dealer="Dani",
+        ),
+    )
     assert errors_in(html) == [sentence]
     assert 'class="card derby-bet is-invalid" aria-describedby="bets-error"' in html  # Caio's card
     assert 'name="h0" value="copas" checked' in html and 'id="f-a0" name="a0" value="2"' in html
@@ -195,9 +214,15 @@ def test_a_missing_bet_is_refused_with_the_engine_s_sentence_and_the_answers_sta
 def test_a_bet_of_no_chips_is_refused(app: Flask, client: FlaskClient) -> None:
     tid = new_table(client)
     html = start_race(client, tid, bets={**BETS, "Bia": ("espadas", 0)})
-    sentence = engine_says(app, lambda: derby.parse_hand(
-        {"bets": {n: {"horse": h, "amount": 0 if n == "Bia" else a} for n, (h, a) in BETS.items()}},
-        players=PLAYERS, options=derby.DerbyOptions(), dealer="Dani"))
+    sentence = engine_says(
+        app,
+        lambda: derby.parse_hand(
+            {"bets": {n: {"horse": h, "amount": 0 if n == "Bia" else a} for n, (h, a) in BETS.items()}},
+            players=PLAYERS,
+            options=derby.DerbyOptions(),
+            dealer="Dani",
+        ),
+    )
     assert errors_in(html) == [sentence]
     assert "derby-keypad" not in html
 
@@ -205,9 +230,15 @@ def test_a_bet_of_no_chips_is_refused(app: Flask, client: FlaskClient) -> None:
 def test_a_pingo_past_the_bounds_is_refused_with_the_engine_s_sentence(app: Flask, client: FlaskClient) -> None:
     tid = new_table(client)
     html = start_race(client, tid, pingo=2_000_000)
-    sentence = engine_says(app, lambda: derby.parse_hand(
-        {"pingo": 2_000_000, "bets": {n: {"horse": h, "amount": a} for n, (h, a) in BETS.items()}},
-        players=PLAYERS, options=derby.DerbyOptions(), dealer="Dani"))
+    sentence = engine_says(
+        app,
+        lambda: derby.parse_hand(
+            {"pingo": 2_000_000, "bets": {n: {"horse": h, "amount": a} for n, (h, a) in BETS.items()}},
+            players=PLAYERS,
+            options=derby.DerbyOptions(),
+            dealer="Dani",
+        ),
+    )
     assert errors_in(html) == [sentence]
     assert "derby-keypad" not in html and stored(app, tid) == []
 
@@ -241,7 +272,9 @@ def test_a_race_card_by_card_moves_the_horses_and_is_stored_on_confirm(app: Flas
             assert "derby-stage" in html and 'class="horse suit-red is-out" data-horse="ouros"' in html
         assert stored(app, tid) == []  # nothing is stored before confirm
     assert "derby-keypad" not in html  # the race is over: no more cards
-    assert re.search(r'class="derby-winner">[^<]*<span class="nowrap"><span class="suit-inline red" aria-hidden="true">♥', html)
+    assert re.search(
+        r'class="derby-winner">[^<]*<span class="nowrap"><span class="suit-inline red" aria-hidden="true">♥', html
+    )
     deltas = dict(re.findall(r'<span class="who">(\w+)</span> <span class="balance[^"]*">([^<]+)</span>', html))
     assert deltas == {n: (f"+{d}" if d > 0 else f"\u2212{-d}") for n, d in TIE_DELTAS.items()}
     assert "derby-carry" in html  # the odd chip stays on the table
@@ -254,7 +287,9 @@ def test_a_race_card_by_card_moves_the_horses_and_is_stored_on_confirm(app: Flas
     assert hand["result"]["deltas"] == TIE_DELTAS
     assert on_the_table(app, tid) == 1
     history = client.get(f"/t/{tid}").get_data(as_text=True)
-    line = unescape(" ".join(re.search(r'<span class="hand-contract">(.*?)</span>\s*\n', history, re.S).group(1).split()))
+    line = unescape(
+        " ".join(re.search(r'<span class="hand-contract">(.*?)</span>\s*\n', history, re.S).group(1).split())
+    )
     assert said(app, "backers %(names)s", names="Ana, Caio") in line
     assert "♥" in line
 
@@ -289,7 +324,9 @@ def test_a_card_turned_twice_is_refused_with_the_engine_s_sentence(app: Flask, c
         ([c for c, _ in TIE_RACE], "7o"),  # after the race is decided
     ],
 )
-def test_forged_cards_are_refused_with_the_engine_s_sentence(app: Flask, client: FlaskClient, codes: list[str], extra: str) -> None:
+def test_forged_cards_are_refused_with_the_engine_s_sentence(
+    app: Flask, client: FlaskClient, codes: list[str], extra: str
+) -> None:
     tid = new_table(client)
     html = run(client, tid, start_race(client, tid), codes)
     refused = tap(client, tid, html, extra)
@@ -314,9 +351,15 @@ def test_confirming_an_unfinished_race_stores_nothing(app: Flask, client: FlaskC
     html = run(client, tid, start_race(client, tid), ["Kc", "2o"])
     response = client.post(f"/t/{tid}/hand", data={"d": draft_in(html)})
     assert response.status_code == 422
-    sentence = engine_says(app, lambda: derby.parse_hand(
-        {"bets": {n: {"horse": h, "amount": a} for n, (h, a) in BETS.items()}, "cards": cards_of(["Kc", "2o"])},
-        players=PLAYERS, options=derby.DerbyOptions(), dealer="Dani"))
+    sentence = engine_says(
+        app,
+        lambda: derby.parse_hand(
+            {"bets": {n: {"horse": h, "amount": a} for n, (h, a) in BETS.items()}, "cards": cards_of(["Kc", "2o"])},
+            players=PLAYERS,
+            options=derby.DerbyOptions(),
+            dealer="Dani",
+        ),
+    )
     assert sentence in errors_in(response.get_data(as_text=True))
     assert stored(app, tid) == []
 
@@ -338,7 +381,12 @@ def test_an_unbacked_pot_waits_on_the_table_and_the_next_winner_takes_it(app: Fl
 
     # Next race: the page says what is on the table; Bia alone backs ♥ and takes 8 + 8.
     html = page(client, tid)
-    assert said_plural(app, "%(num)s chip is already on the table from earlier races.", "%(num)s chips are already on the table from earlier races.", 8) in unescape(html)
+    assert said_plural(
+        app,
+        "%(num)s chip is already on the table from earlier races.",
+        "%(num)s chips are already on the table from earlier races.",
+        8,
+    ) in unescape(html)
     backed = {"Ana": ("paus", 1), "Bia": ("copas", 1), "Caio": ("ouros", 1), "Dani": ("paus", 1)}
     html = run(client, tid, page(client, tid, d=draft_in(html), **bets_form(PLAYERS, backed)), HEARTS_ALONE)
     deltas = dict(re.findall(r'<span class="who">(\w+)</span> <span class="balance[^"]*">([^<]+)</span>', html))
@@ -349,17 +397,34 @@ def test_an_unbacked_pot_waits_on_the_table_and_the_next_winner_takes_it(app: Fl
     assert on_the_table(app, tid) == 0
 
 
-def test_seven_players_play_for_second_place_and_its_backers_get_their_bets_back(app: Flask, client: FlaskClient) -> None:
+def test_seven_players_play_for_second_place_and_its_backers_get_their_bets_back(
+    app: Flask, client: FlaskClient
+) -> None:
     tid = new_table(client, SEVEN)
-    bets = {"Ana": ("copas", 2), "Bia": ("espadas", 1), "Caio": ("copas", 1), "Dani": ("ouros", 1),
-            "Edu": ("paus", 1), "Fabi": ("copas", 1), "Gil": ("espadas", 1)}
+    bets = {
+        "Ana": ("copas", 2),
+        "Bia": ("espadas", 1),
+        "Caio": ("copas", 1),
+        "Dani": ("ouros", 1),
+        "Edu": ("paus", 1),
+        "Fabi": ("copas", 1),
+        "Gil": ("espadas", 1),
+    }
     html = run(client, tid, start_race(client, tid, SEVEN, bets), [c for c, _ in TIE_RACE])
     # ♥ wins; ♠, furthest ahead of the others, is second. Pot 7 + 8 = 15; Bia and Gil
     # take back their bets (1 each); the 13 left go to Ana, Caio and Fabi: 4 each, 1 stays.
     assert "derby-keypad" not in html
     assert 'class="lane is-second"' in html
     deltas = dict(re.findall(r'<span class="who">(\w+)</span> <span class="balance[^"]*">([^<]+)</span>', html))
-    assert deltas == {"Ana": "+1", "Bia": "\u22121", "Caio": "+2", "Dani": "\u22122", "Edu": "\u22122", "Fabi": "+2", "Gil": "\u22121"}
+    assert deltas == {
+        "Ana": "+1",
+        "Bia": "\u22121",
+        "Caio": "+2",
+        "Dani": "\u22122",
+        "Edu": "\u22122",
+        "Fabi": "+2",
+        "Gil": "\u22121",
+    }
     assert client.post(f"/t/{tid}/hand", data={"d": draft_in(html)}).status_code == 302
     assert stored(app, tid)[0]["record"]["second"] == "espadas"
 

@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from referee import ledger, settleup
+from referee import settleup
 from referee.extensions import db
 from referee.models import Table
 from tests.web.api_support import API, auth, create_table, get_table, record_ok, solo_record
@@ -51,7 +51,10 @@ def test_a_table_created_with_an_agreed_time_answers_its_clock(client: FlaskClie
 
 def test_the_agreed_time_is_checked(client: FlaskClient) -> None:
     for bad in (5, 2000, "two hours", True, -30):
-        response = client.post(f"{API}/tables", json={"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"], "duration_minutes": bad})
+        response = client.post(
+            f"{API}/tables",
+            json={"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"], "duration_minutes": bad},
+        )
         assert response.status_code == 400, bad
         assert response.get_json()["error"]["field"] == "duration_minutes"
     with client.application.app_context():
@@ -104,12 +107,18 @@ def test_closing_a_table_freezes_it_and_shows_the_settle_up(client: FlaskClient)
     totals = get_table(client, table["id"])["totals"]
     transfers = client.get(f"{API}/tables/{table['id']}/settlement").get_json()["transfers"]
     for t in transfers:
-        assert f"{t['from']} pays {t['amount']} to {t['to']}" in page or f"{t['from']} paga {t['amount']} a {t['to']}" in page
+        assert (
+            f"{t['from']} pays {t['amount']} to {t['to']}" in page
+            or f"{t['from']} paga {t['amount']} a {t['to']}" in page
+        )
     assert "R$" in page  # nets and payments in money too
     assert re.search(r"(Minimum|Mínimo)", page)
     assert 'id="summary-text"' in page and "data-copy" in page and "data-print" in page
     # Frozen: no more hands, still readable.
-    assert client.post(f"{API}/tables/{table['id']}/hands", json=solo_record("Dani"), headers=auth(table)).status_code == 409
+    assert (
+        client.post(f"{API}/tables/{table['id']}/hands", json=solo_record("Dani"), headers=auth(table)).status_code
+        == 409
+    )
     assert get_table(client, table["id"])["totals"] == totals
 
 
@@ -147,8 +156,19 @@ def test_a_payment_to_a_member_with_a_pix_key_shows_a_pix_code(app: Flask, clien
 
 def test_a_club_night_settles_a_player_at_two_tables_once(app: Flask, client: FlaskClient) -> None:
     first = _jubileu_night(client, options={"chip_value": "0.50"})
-    second = create_table(client, game="jubileu", players=["ana", "Edu", "Fábio", "Gil"], options={"chip_value": "1.00"})
-    record_ok(client, second, {"ultima": "copas", "auction": [["ana", "solo_sete"], ["Edu", "passo"], ["Fábio", "passo"], ["Gil", "passo"]], "trump": "espadas", "tricks": {"ana": 8, "Edu": 2, "Fábio": 2, "Gil": 1}})
+    second = create_table(
+        client, game="jubileu", players=["ana", "Edu", "Fábio", "Gil"], options={"chip_value": "1.00"}
+    )
+    record_ok(
+        client,
+        second,
+        {
+            "ultima": "copas",
+            "auction": [["ana", "solo_sete"], ["Edu", "passo"], ["Fábio", "passo"], ["Gil", "passo"]],
+            "trump": "espadas",
+            "tricks": {"ana": 8, "Edu": 2, "Fábio": 2, "Gil": 1},
+        },
+    )
     assert client.post("/club", data={"code": app.config["CLUB_CODE"]}).status_code == 302  # the whole evening
     index = _page(client, "/night")
     assert first["id"] in index and second["id"] in index

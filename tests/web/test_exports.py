@@ -22,13 +22,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from referee import access, create_app, ledger, league, members
+from referee import access, create_app, league, ledger, members
 from referee.extensions import db
 from referee.models import Access, Hand, HandEvent, Member, Season, Table
 from tests.bench import hands as jubileu_hands
@@ -92,12 +92,20 @@ class Play:
         dealer = dealer or self.client.get(f"{API}/tables/{self.id}").get_json()["next_dealer"]
         variant, self.variant = self.variant, self.variant + 1
         if self.game == "jubileu":
-            return jubileu_hands.render(jubileu_hands.TEMPLATES[variant % len(jubileu_hands.TEMPLATES)][1], self.players, dealer)
+            return jubileu_hands.render(
+                jubileu_hands.TEMPLATES[variant % len(jubileu_hands.TEMPLATES)][1], self.players, dealer
+            )
         if self.game == "quatrilho":
-            return quatrilho_hands.render(quatrilho_hands.TEMPLATES[variant % len(quatrilho_hands.TEMPLATES)][1], self.players, dealer)
+            return quatrilho_hands.render(
+                quatrilho_hands.TEMPLATES[variant % len(quatrilho_hands.TEMPLATES)][1], self.players, dealer
+            )
         template = samba_hands.TEMPLATES[variant % len(samba_hands.TEMPLATES)][1]
         out = template["went_out"]
-        return {"dealer": dealer, "went_out": self.players[out] if out is not None else None, "teams": template["teams"]}
+        return {
+            "dealer": dealer,
+            "went_out": self.players[out] if out is not None else None,
+            "teams": template["teams"],
+        }
 
     def hand(self, token: str | None = None, **extra: Any) -> dict[str, Any]:
         dealer = None
@@ -109,7 +117,9 @@ class Play:
         return response.get_json()
 
     def step(self, number: int, action: str, token: str | None = None, **body: Any) -> dict[str, Any]:
-        response = self.client.post(f"{API}/tables/{self.id}/hands/{number}/{action}", json=body, headers=bearer(token or self.token))
+        response = self.client.post(
+            f"{API}/tables/{self.id}/hands/{number}/{action}", json=body, headers=bearer(token or self.token)
+        )
         assert response.status_code == 200, response.get_data(as_text=True)
         return response.get_json()
 
@@ -190,7 +200,9 @@ def jubileu(app: Flask, client: FlaskClient) -> list[Play]:
     """Hands, a void, a correction, then two-key entry: a hand recorded through a scoring link
     and confirmed by the owner, one disputed then confirmed, one left to confirm; the table is
     closed at the end."""
-    play = Play.new(client, "jubileu", jubileu_hands.PLAYERS, name="Quinta", options={"starting_chips": 50, "chip_value": "0,25"})
+    play = Play.new(
+        client, "jubileu", jubileu_hands.PLAYERS, name="Quinta", options={"starting_chips": 50, "chip_value": "0,25"}
+    )
     for _ in range(4):
         play.hand()
     play.step(2, "void", reason="wrong sheet")
@@ -254,7 +266,9 @@ def ids_of(*groups: list[Play]) -> list[str]:
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_export_import_export_is_the_same(app: Flask, client: FlaskClient, fresh: Callable[[], Flask], game: str) -> None:
+def test_export_import_export_is_the_same(
+    app: Flask, client: FlaskClient, fresh: Callable[[], Flask], game: str
+) -> None:
     ids = ids_of(GAMES[game](app, client))
     first = export(client, ids)
     before = answers(client, ids)
@@ -282,7 +296,9 @@ def test_export_import_export_is_the_same(app: Flask, client: FlaskClient, fresh
             assert ledger.rebuild_state(table) == table.state  # the cached state is the hands' own
 
 
-def test_every_game_at_once_and_a_new_token_that_works(app: Flask, client: FlaskClient, fresh: Callable[[], Flask]) -> None:
+def test_every_game_at_once_and_a_new_token_that_works(
+    app: Flask, client: FlaskClient, fresh: Callable[[], Flask]
+) -> None:
     ids = ids_of(*(make(app, client) for make in GAMES.values()))
     first = export(client, ids)
     standings = league_figures(app, set(GAMES))
@@ -340,7 +356,9 @@ def test_an_import_needs_the_club_code_and_wrong_codes_are_rate_limited(app: Fla
 
 
 def test_a_body_that_is_not_an_export_is_a_400(client: FlaskClient) -> None:
-    assert_error(client.post(f"{API}/import", data="{", content_type="application/json", headers=club_header(client)), 400)
+    assert_error(
+        client.post(f"{API}/import", data="{", content_type="application/json", headers=club_header(client)), 400
+    )
     assert_error(import_(client, ["tables"]), 400)
     assert_error(import_(client, {"format": "something-else", "version": 1, "tables": []}), 400, field="format")
     assert_error(import_(client, {"format": "referee-export", "version": 2, "tables": []}), 400, field="version")
@@ -357,7 +375,12 @@ def test_a_body_that_is_not_an_export_is_a_400(client: FlaskClient) -> None:
         # The ends of the calendar: stored, they would break every page that shows the day.
         (lambda t: t.update(created_at="0001-01-01T00:00:00Z"), "tables[0].created_at"),
         (lambda t: t.update(created_at="9999-12-31T23:00:00Z"), "tables[0].created_at"),
-        (lambda t: t["hands"][0]["events"].append({"kind": "erase", "reason": "", "actor": "", "at": t["created_at"]}), "tables[0].hands[0].events[0]"),
+        (
+            lambda t: t["hands"][0]["events"].append(
+                {"kind": "erase", "reason": "", "actor": "", "at": t["created_at"]}
+            ),
+            "tables[0].hands[0].events[0]",
+        ),
         (lambda t: t["hands"][2].update(replaces=3), "tables[0].hands[2].replaces"),
         (lambda t: t["hands"][0].update(created_by="x" * 61), "tables[0].hands[0].created_by"),
         (lambda t: t["members"].update(Ana="A\x00na"), "tables[0].members.Ana"),
@@ -366,7 +389,9 @@ def test_a_body_that_is_not_an_export_is_a_400(client: FlaskClient) -> None:
         (lambda t: t.update(players=["Ana", "Bia", "Caio", "Dani\x00"]), "tables[0].players[3]"),
     ],
 )
-def test_a_malformed_export_is_a_400_and_stores_nothing(app: Flask, client: FlaskClient, fresh: Callable[[], Flask], doctor: Any, field: str) -> None:
+def test_a_malformed_export_is_a_400_and_stores_nothing(
+    app: Flask, client: FlaskClient, fresh: Callable[[], Flask], doctor: Any, field: str
+) -> None:
     document = export(client, ids_of(jubileu(app, client)))
     doctor(document["tables"][0])
     second = fresh()
@@ -374,7 +399,9 @@ def test_a_malformed_export_is_a_400_and_stores_nothing(app: Flask, client: Flas
     assert count(second, Table) == 0 and count(second, Member) == 0
 
 
-def test_tables_that_cannot_be_told_apart_or_ordered_are_a_400(app: Flask, client: FlaskClient, fresh: Callable[[], Flask]) -> None:
+def test_tables_that_cannot_be_told_apart_or_ordered_are_a_400(
+    app: Flask, client: FlaskClient, fresh: Callable[[], Flask]
+) -> None:
     ids = ids_of(samba(app, client))
     document = export(client, ids)
     twice = {**document, "tables": [document["tables"][0], document["tables"][0]]}
@@ -386,7 +413,9 @@ def test_tables_that_cannot_be_told_apart_or_ordered_are_a_400(app: Flask, clien
     assert count(second, Table) == 0
 
 
-def test_a_rematch_imported_without_the_table_it_follows_is_a_400(app: Flask, client: FlaskClient, fresh: Callable[[], Flask]) -> None:
+def test_a_rematch_imported_without_the_table_it_follows_is_a_400(
+    app: Flask, client: FlaskClient, fresh: Callable[[], Flask]
+) -> None:
     """Else it would become the rematch of a stored table it was never played after (taking
     that table's one rematch), or of nothing."""
     first, rematch = export(client, ids_of(samba(app, client)))["tables"]
@@ -416,7 +445,9 @@ JUNK = st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70),
     st.floats(allow_nan=False),
     st.text(max_size=30),
-    st.sampled_from(["", "Ana", "void", "confirm", "2024-02-30T10:00:00", "9999-12-31T23:59:59-05:00", "A\x00", "x" * 300]),
+    st.sampled_from(
+        ["", "Ana", "void", "confirm", "2024-02-30T10:00:00", "9999-12-31T23:59:59-05:00", "A\x00", "x" * 300]
+    ),
     st.lists(st.integers(), max_size=3),
     st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
 )
@@ -466,7 +497,9 @@ def test_an_id_already_stored_is_a_409_and_nothing_is_stored(app: Flask, client:
     assert client.get(f"{API}/tables/{'A' * 22}").status_code == 404
 
 
-def test_an_illegal_hand_is_a_422_naming_it_and_nothing_is_stored(app: Flask, client: FlaskClient, fresh: Callable[[], Flask]) -> None:
+def test_an_illegal_hand_is_a_422_naming_it_and_nothing_is_stored(
+    app: Flask, client: FlaskClient, fresh: Callable[[], Flask]
+) -> None:
     ids = ids_of(quatrilho(app, client), jubileu(app, client))
     document = export(client, ids)
     record = document["tables"][1]["hands"][4]["record"]
@@ -490,7 +523,9 @@ def test_a_hand_after_the_end_of_a_match_is_a_422(app: Flask, client: FlaskClien
     assert count(second, Table) == 0
 
 
-def test_a_confirmation_by_the_phone_that_recorded_the_hand_is_a_422(app: Flask, client: FlaskClient, fresh: Callable[[], Flask]) -> None:
+def test_a_confirmation_by_the_phone_that_recorded_the_hand_is_a_422(
+    app: Flask, client: FlaskClient, fresh: Callable[[], Flask]
+) -> None:
     document = export(client, ids_of(jubileu(app, client)))
     hand = document["tables"][0]["hands"][5]
     assert hand["two_key"] and hand["events"][0]["kind"] == "confirm"
@@ -506,12 +541,22 @@ def test_the_import_body_may_be_larger_than_other_requests(app: Flask, client: F
     assert_error(client.post(f"{API}/tables", json={"game": "jubileu", "players": ["x" * 200_000]}), 413)
     response = import_(client, padding)
     assert response.status_code == 201 and response.get_json() == []
-    assert_error(client.post(f"{API}/import", data=b"{" + b" " * (9 * 1024 * 1024) + b"}", content_type="application/json", headers=club_header(client)), 413)
+    assert_error(
+        client.post(
+            f"{API}/import",
+            data=b"{" + b" " * (9 * 1024 * 1024) + b"}",
+            content_type="application/json",
+            headers=club_header(client),
+        ),
+        413,
+    )
 
 
 def test_an_import_too_large_for_the_network_points_to_the_command_line(client: FlaskClient) -> None:
     body = b'{"format": "referee-export", "version": 1, "tables": [], "note": "' + b"x" * (1024 * 1024) + b'"}'
-    error = assert_error(client.post(f"{API}/import", data=body, content_type="application/json", headers=club_header(client)), 413)
+    error = assert_error(
+        client.post(f"{API}/import", data=body, content_type="application/json", headers=club_header(client)), 413
+    )
     assert "1 MB" in error["message"] and "flask --app referee import" in error["message"]
 
 
@@ -531,7 +576,19 @@ def test_csv_one_row_per_player_per_hand(app: Flask, client: FlaskClient) -> Non
     text = response.get_data(as_text=True)
     assert text.endswith("\r\n") and "\r\n" in text.split("\n", 1)[0] + "\n"
     table = rows(text)
-    assert table[0] == ["table_id", "table_name", "game", "date", "hand", "status", "dealer", "player", "member", "delta", "total"]
+    assert table[0] == [
+        "table_id",
+        "table_name",
+        "game",
+        "date",
+        "hand",
+        "status",
+        "dealer",
+        "player",
+        "member",
+        "delta",
+        "total",
+    ]
     stored = client.get(f"{API}/tables/{ids[0]}").get_json()
     assert len(table) == 1 + 5 * len(stored["hands"])
     today = date.today()
@@ -549,7 +606,9 @@ def test_csv_one_row_per_player_per_hand(app: Flask, client: FlaskClient) -> Non
             counted = int(row[9]) if row[5] == "live" else 0
             assert int(row[10]) == int(before[10]) + counted
     hand = stored["hands"][0]
-    assert {p: int(by[(1, p)][9]) for p in quatrilho_hands.PLAYERS} == {p: hand["deltas"].get(p, 0) for p in quatrilho_hands.PLAYERS}
+    assert {p: int(by[(1, p)][9]) for p in quatrilho_hands.PLAYERS} == {
+        p: hand["deltas"].get(p, 0) for p in quatrilho_hands.PLAYERS
+    }
     assert by[(1, "Ana")][6] == hand["dealer"]
 
 
@@ -559,9 +618,9 @@ def test_csv_cells_a_spreadsheet_would_run_get_an_apostrophe(app: Flask, client:
     play.hand()
     with app.app_context():
         member = db.session.scalars(select(Member).where(Member.name == "+Bia")).one()
-        members.rename(member, "Bia, \"the\" best")
+        members.rename(member, 'Bia, "the" best')
     table = rows(client.get(f"{API}/tables/{play.id}/export.csv").get_data(as_text=True))
-    assert table[1][1] == "'=HYPERLINK(\"http://x\",\"y\")"
+    assert table[1][1] == '\'=HYPERLINK("http://x","y")'
     assert [r[7] for r in table[1:]] == ["'=cmd|' /C calc'!A0", "'+Bia", "'-Caio", "'@Dani"]
     assert table[2][8] == 'Bia, "the" best'  # quoted by RFC 4180, read back whole
     deltas = [int(r[9]) for r in table[1:]]
@@ -575,7 +634,9 @@ def test_a_season_exports_its_tables(app: Flask, client: FlaskClient, fresh: Cal
     ids = ids_of(jubileu(app, client), samba(app, client))
     with app.app_context():
         today = date.today()
-        season = league.save_season(None, name="Verão", starts_on=today - timedelta(days=1), ends_on=today + timedelta(days=1))
+        season = league.save_season(
+            None, name="Verão", starts_on=today - timedelta(days=1), ends_on=today + timedelta(days=1)
+        )
         season_id = season.id
         empty = league.save_season(None, name="Antes", starts_on=date(2001, 1, 1), ends_on=date(2001, 12, 31)).id
     assert_error(client.get(f"{API}/seasons/{season_id}/export"), 401)  # every table's id: the club's business
@@ -632,9 +693,12 @@ def snapshot(app: Flask) -> dict[str, Any]:
     with app.app_context():
         out = {
             "members": [
-                (m.id, m.name, m.name_key, m.pix_key, m.pix_city, m.merged_into) for m in db.session.scalars(select(Member).order_by(Member.id))
+                (m.id, m.name, m.name_key, m.pix_key, m.pix_city, m.merged_into)
+                for m in db.session.scalars(select(Member).order_by(Member.id))
             ],
-            "seasons": [(s.id, s.name, s.starts_on, s.ends_on) for s in db.session.scalars(select(Season).order_by(Season.id))],
+            "seasons": [
+                (s.id, s.name, s.starts_on, s.ends_on) for s in db.session.scalars(select(Season).order_by(Season.id))
+            ],
             "access": [
                 (a.id, a.table_id, a.role, a.label, a.token_hash, a.code_hash, a.revoked_at is not None)
                 for a in db.session.scalars(select(Access).order_by(Access.id))
@@ -648,7 +712,9 @@ def snapshot(app: Flask) -> dict[str, Any]:
         return out
 
 
-def test_backup_and_restore_from_the_command_line_keep_every_token(app: Flask, client: FlaskClient, fresh: Callable[[], Flask], tmp_path: Path) -> None:
+def test_backup_and_restore_from_the_command_line_keep_every_token(
+    app: Flask, client: FlaskClient, fresh: Callable[[], Flask], tmp_path: Path
+) -> None:
     setup = club(app, client)
     ids = setup["ids"]
     before_answers = answers(client, ids)
@@ -724,7 +790,9 @@ def test_a_file_that_is_not_a_backup_is_refused(app: Flask, tmp_path: Path) -> N
     assert result.exit_code != 0 and "Cannot read" in result.output
 
 
-def test_export_and_import_from_the_command_line(app: Flask, client: FlaskClient, fresh: Callable[[], Flask], tmp_path: Path) -> None:
+def test_export_and_import_from_the_command_line(
+    app: Flask, client: FlaskClient, fresh: Callable[[], Flask], tmp_path: Path
+) -> None:
     ids = ids_of(jubileu(app, client), samba(app, client))
     with app.app_context():
         season_id = league.save_season(None, name="Tudo", starts_on=date(2020, 1, 1), ends_on=date(2030, 12, 31)).id

@@ -26,12 +26,43 @@ KOZIRI = {"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump":
 #: Per game: players, options, then the records played in turn (None: void the last hand;
 #: a dict with "replaces": a correction of that hand).
 PLAYS: dict[str, tuple[list[str], dict[str, Any], list[Any]]] = {
-    "koziri": (P2, {"deck": 24}, [{**KOZIRI, "winner": "Ana"}, {**KOZIRI, "winner": "Bia"}, None, {**KOZIRI, "winner": "Bia", "replaces": 1}]),
-    "injun": (P3, {"system": "poker"}, [TIE, {"actions": [["Bia", "drop"], ["Caio", "drop"]]}, {"actions": [["Caio", "drop"], ["Ana", "drop"]]}, None]),
-    "kentucky_derby": (P4, {}, [{"pingo": 1, "bets": BETS, "cards": cards(*SOLO)}, {"pingo": 1, "bets": BETS, "cards": cards(*BOTH_PAUS, "9♥ 9♠")}]),
-    "lift_smoke": (P4, {"ante": 2}, [{"winner": "Bia", "out_order": ["Caio", "Ana", "Dani"]}, {"winner": "Ana", "out_order": ["Dani", "Bia", "Caio"]}, None]),
+    "koziri": (
+        P2,
+        {"deck": 24},
+        [{**KOZIRI, "winner": "Ana"}, {**KOZIRI, "winner": "Bia"}, None, {**KOZIRI, "winner": "Bia", "replaces": 1}],
+    ),
+    "injun": (
+        P3,
+        {"system": "poker"},
+        [TIE, {"actions": [["Bia", "drop"], ["Caio", "drop"]]}, {"actions": [["Caio", "drop"], ["Ana", "drop"]]}, None],
+    ),
+    "kentucky_derby": (
+        P4,
+        {},
+        [
+            {"pingo": 1, "bets": BETS, "cards": cards(*SOLO)},
+            {"pingo": 1, "bets": BETS, "cards": cards(*BOTH_PAUS, "9♥ 9♠")},
+        ],
+    ),
+    "lift_smoke": (
+        P4,
+        {"ante": 2},
+        [
+            {"winner": "Bia", "out_order": ["Caio", "Ana", "Dani"]},
+            {"winner": "Ana", "out_order": ["Dani", "Bia", "Caio"]},
+            None,
+        ],
+    ),
     "el_gato": (P4, {"stake": 1}, [{"loser": "Caio"}, {"loser": "Ana"}, {"loser": "Dani", "replaces": 2}]),
-    "relogio": (["Ana"], {}, [{"game": "relogio", "won": False}, {"game": "relogio_real", "sequences": 3}, {"game": "relogio", "won": True, "king_exchanges": 1}]),
+    "relogio": (
+        ["Ana"],
+        {},
+        [
+            {"game": "relogio", "won": False},
+            {"game": "relogio_real", "sequences": 3},
+            {"game": "relogio", "won": True, "king_exchanges": 1},
+        ],
+    ),
     "cachorro": (["Ana"], {}, [{"game": "cachorro", "won": False}, {"game": "cachorro", "won": True, "round": 2}]),
 }
 
@@ -45,7 +76,9 @@ def play(client: FlaskClient, game: str) -> str:
     last = 0
     for record in records:
         if record is None:
-            response = client.post(f"{API}/tables/{table['id']}/hands/{last}/void", json={"reason": "misdeal"}, headers=auth)
+            response = client.post(
+                f"{API}/tables/{table['id']}/hands/{last}/void", json={"reason": "misdeal"}, headers=auth
+            )
             assert response.status_code == 200, response.get_data(as_text=True)
             continue
         body = dict(record)
@@ -61,7 +94,12 @@ def play(client: FlaskClient, game: str) -> str:
 
 
 @pytest.mark.parametrize("game", sorted(PLAYS))
-def test_export_import_export_is_the_same(app: Flask, client: FlaskClient, fresh: Callable[[], Flask], game: str) -> None:  # noqa: F811
+def test_export_import_export_is_the_same(
+    app: Flask,
+    client: FlaskClient,
+    fresh: Callable[[], Flask],  # noqa: F811 (the fixture, imported above)
+    game: str,
+) -> None:
     ids = [play(client, game)]
     first = export(client, ids)
     before = answers(client, ids)

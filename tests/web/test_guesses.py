@@ -128,11 +128,19 @@ def test_an_api_client_without_a_session_is_counted_by_its_address(app: Flask) -
     empty = {"format": "referee-export", "version": 1, "tables": []}
     script = app.test_client()
     for _ in range(guesses.PHONE_WRONG):
-        answer = script.post(f"{API}/import", json=empty, headers={"X-Referee-Club-Code": "1"}, environ_base={"REMOTE_ADDR": "10.9.9.9"})
+        answer = script.post(
+            f"{API}/import", json=empty, headers={"X-Referee-Club-Code": "1"}, environ_base={"REMOTE_ADDR": "10.9.9.9"}
+        )
         assert answer.status_code == 401
     right = {"X-Referee-Club-Code": app.config["CLUB_CODE"]}
-    assert script.post(f"{API}/import", json=empty, headers=right, environ_base={"REMOTE_ADDR": "10.9.9.9"}).status_code == 429
-    assert script.post(f"{API}/import", json=empty, headers=right, environ_base={"REMOTE_ADDR": "10.9.9.8"}).status_code == 201
+    assert (
+        script.post(f"{API}/import", json=empty, headers=right, environ_base={"REMOTE_ADDR": "10.9.9.9"}).status_code
+        == 429
+    )
+    assert (
+        script.post(f"{API}/import", json=empty, headers=right, environ_base={"REMOTE_ADDR": "10.9.9.8"}).status_code
+        == 201
+    )
 
 
 def test_the_club_code_is_twelve_digits_typed_with_or_without_spaces(app: Flask) -> None:
@@ -140,7 +148,12 @@ def test_the_club_code_is_twelve_digits_typed_with_or_without_spaces(app: Flask)
     digits = re.sub(r"\D", "", code)
     assert len(digits) == club.DIGITS == 12
     assert club.shown(digits) == f"{digits[:4]} {digits[4:8]} {digits[8:]}"
-    for typed in (digits, club.shown(digits), f"{digits[:4]}-{digits[4:8]}-{digits[8:]}", f" {digits[:6]} {digits[6:]} "):
+    for typed in (
+        digits,
+        club.shown(digits),
+        f"{digits[:4]}-{digits[4:8]}-{digits[8:]}",
+        f" {digits[:6]} {digits[6:]} ",
+    ):
         phone = _phone(app)
         assert _club(phone, typed) == 302, typed
         assert _manager(phone)
@@ -165,7 +178,9 @@ def test_a_phone_flagged_by_an_older_version_is_signed_out(app: Flask) -> None:
     assert not _manager(phone)
 
 
-def test_an_old_six_digit_club_code_is_replaced_with_a_notice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_old_six_digit_club_code_is_replaced_with_a_notice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "club_code").write_text("123456\n", encoding="ascii")
     code = config.club_code(tmp_path, secret_key="k")
     assert len(re.sub(r"\D", "", code)) == 12
@@ -181,7 +196,10 @@ def test_an_old_six_digit_club_code_is_replaced_with_a_notice(tmp_path: Path, ca
 def test_a_long_club_code_file_is_kept(tmp_path: Path) -> None:
     (tmp_path / "club_code").write_text("1111 2222 3333\n", encoding="ascii")
     assert config.club_code(tmp_path, secret_key="k") == "1111 2222 3333"
-    assert config.club_code(tmp_path / "new", secret_key="k") == (tmp_path / "new" / "club_code").read_text(encoding="ascii").strip()
+    assert (
+        config.club_code(tmp_path / "new", secret_key="k")
+        == (tmp_path / "new" / "club_code").read_text(encoding="ascii").strip()
+    )
 
 
 def test_the_club_code_command_makes_a_new_code(app: Flask, tmp_path: Path) -> None:

@@ -41,7 +41,12 @@ def on_file(tmp_path: Path) -> Iterator[tuple[Flask, Path]]:
     """An app on a SQLite file (WAL, busy timeout: as in production)."""
     path = tmp_path / "referee.sqlite3"
     app = create_app(
-        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "SECRET_KEY": "test", "INSTANCE_PATH": str(tmp_path / "instance")}
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+            "SECRET_KEY": "test",
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+        }
     )
     yield app, path
     with app.app_context():
@@ -86,7 +91,9 @@ class Writer(threading.Thread):
             connection.close()
 
 
-def test_an_import_waits_its_turn_and_lets_writers_in_between_batches(on_file: tuple[Flask, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_import_waits_its_turn_and_lets_writers_in_between_batches(
+    on_file: tuple[Flask, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     app, path = on_file
     document, other = a_document(app)
     monkeypatch.setattr(exports, "IMPORT_BATCH", 10, raising=False)  # a few hands per batch
@@ -104,7 +111,9 @@ def test_an_import_waits_its_turn_and_lets_writers_in_between_batches(on_file: t
     assert writer.seen[-1] == HANDS
 
 
-def test_a_writer_committing_first_does_not_fail_the_import(on_file: tuple[Flask, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_writer_committing_first_does_not_fail_the_import(
+    on_file: tuple[Flask, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Another phone commits a hand just before the import writes its first row: the import
     waits for it (or had the lock first), it does not fail with "database is locked"."""
     app, path = on_file
@@ -125,7 +134,9 @@ def test_a_writer_committing_first_does_not_fail_the_import(on_file: tuple[Flask
     assert response.status_code == 201, response.get_data(as_text=True)
 
 
-def test_a_batch_that_fails_late_leaves_nothing_behind(on_file: tuple[Flask, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_batch_that_fails_late_leaves_nothing_behind(
+    on_file: tuple[Flask, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Judged sound, then the disk fills up three batches in: what the first ones stored goes."""
     app, _path = on_file
     document, _other = a_document(app)
@@ -162,7 +173,9 @@ def test_a_batch_that_fails_late_leaves_nothing_behind(on_file: tuple[Flask, Pat
         assert refreshed == dict(ratings.stored("jubileu"))
 
 
-def test_a_batch_ends_when_it_has_held_the_lock_long_enough_whatever_it_wrote(on_file: tuple[Flask, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_batch_ends_when_it_has_held_the_lock_long_enough_whatever_it_wrote(
+    on_file: tuple[Flask, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Slow writes (voids, corrections rebuild a long table's state) end their batch early."""
     app, _path = on_file
     document, _other = a_document(app)

@@ -72,7 +72,9 @@ class Page:
         self.status = response.status_code
 
     def press(self, action: str, status: int = 200, **extra: str) -> Page:
-        response = self.client.get(f"/t/{self.tid}/hand", query_string={"d": draft_in(self.html), "action": action, **extra})
+        response = self.client.get(
+            f"/t/{self.tid}/hand", query_string={"d": draft_in(self.html), "action": action, **extra}
+        )
         assert response.status_code == status, (action, errors(response.get_data(as_text=True)))
         self.html, self.status = response.get_data(as_text=True), response.status_code
         return self
@@ -166,7 +168,13 @@ def test_a_poker_hand_button_by_button(app: Flask, client: FlaskClient) -> None:
         "dealer": "Dani",
         "system": "poker",
         "ante": 1,
-        "actions": [["Ana", {"bet": 20}], ["Bia", {"bet": 22}], ["Caio", "drop"], ["Dani", {"bet": 27}], ["Ana", {"bet": 27}]],
+        "actions": [
+            ["Ana", {"bet": 20}],
+            ["Bia", {"bet": 22}],
+            ["Caio", "drop"],
+            ["Dani", {"bet": 27}],
+            ["Ana", {"bet": 27}],
+        ],
         "cards": {"Ana": "Q", "Bia": "K", "Dani": "5"},
     }
     assert hand["deltas"] == POKER_DELTAS
@@ -223,7 +231,14 @@ def test_a_brag_hand_with_a_closed_pot_button_by_button(app: Flask, client: Flas
     assert page.heading() == "Check and confirm"
     assert page.confirm().status_code == 302
     [hand] = stored(app, tid)
-    assert hand["record"]["actions"] == [["Ana", "bet"], ["Bia", "bet"], ["Caio", "close"], ["Dani", "bet"], ["Ana", "drop"], ["Bia", "see"]]
+    assert hand["record"]["actions"] == [
+        ["Ana", "bet"],
+        ["Bia", "bet"],
+        ["Caio", "close"],
+        ["Dani", "bet"],
+        ["Ana", "drop"],
+        ["Bia", "see"],
+    ]
     assert hand["record"]["cards"] == {"Bia": "K", "Caio": "A", "Dani": "7"}
     # Caio's ace takes pot 1 (6, he put in 1); Bia's king beats Dani's 7 for pot 2 (3; she put in 4).
     assert hand["deltas"] == {"Ana": -2, "Bia": -1, "Caio": 5, "Dani": -2}
@@ -299,12 +314,24 @@ def test_a_forged_link_is_cut_at_its_first_illegal_action(app: Flask, client: Fl
         [["Ana", {"bet": 5}], ["Bia", {"bet": 3}], ["Caio", "drop"], ["Dani", "drop"]],
     ],
 )
-def test_a_forged_save_is_refused_with_the_rule_and_nothing_is_stored(app: Flask, client: FlaskClient, actions: list[Any]) -> None:
+def test_a_forged_save_is_refused_with_the_rule_and_nothing_is_stored(
+    app: Flask, client: FlaskClient, actions: list[Any]
+) -> None:
     tid = new_table(client)
-    forged = {"n": 1, "key": "forged", "dealer": "Dani", "system": "poker", "ante": 1, "actions": actions, "cards": {"Ana": "A", "Bia": "K"}}
+    forged = {
+        "n": 1,
+        "key": "forged",
+        "dealer": "Dani",
+        "system": "poker",
+        "ante": 1,
+        "actions": actions,
+        "cards": {"Ana": "A", "Bia": "K"},
+    }
     response = client.post(f"/t/{tid}/hand", data={"d": json.dumps(forged)})
     assert response.status_code == 422
-    assert errors(response.get_data(as_text=True)) == [engine_says(app, tid, {k: v for k, v in forged.items() if k not in ("n", "key")})]
+    assert errors(response.get_data(as_text=True)) == [
+        engine_says(app, tid, {k: v for k, v in forged.items() if k not in ("n", "key")})
+    ]
     assert stored(app, tid) == []
 
 
@@ -314,7 +341,11 @@ def test_a_card_the_engine_does_not_compare_is_refused(app: Flask, client: Flask
     assert page.heading() == "Which card does Ana show?"
     page.press("card:1:A", status=422)  # Bia dropped out: her card is not shown
     assert errors(page.html) == [
-        engine_says(app, tid, {"system": "brag", "actions": draft(page.html)["actions"], "cards": {"Bia": "A", "Ana": "2", "Dani": "2"}})
+        engine_says(
+            app,
+            tid,
+            {"system": "brag", "actions": draft(page.html)["actions"], "cards": {"Bia": "A", "Ana": "2", "Dani": "2"}},
+        )
     ]
     page.press("card:0:X", status=422)  # no such rank
     assert "cards" not in draft(page.html)
@@ -325,7 +356,9 @@ def test_five_players_cannot_show_the_same_rank(app: Flask, client: FlaskClient)
     data = {f"player_{i}": name for i, name in enumerate(["Ana", "Bia", "Caio", "Dani", "Edu"])}
     data.update({"dealer": "4", **OPTIONS})
     tid = client.post("/tables/new?game=injun", data=data).headers["Location"].rsplit("/t/", 1)[1]
-    page = Page(client, tid).presses("act:0:bet:1", "act:1:bet:2", "act:2:bet:3", "act:3:bet:4", "act:4:bet:5", "act:0:bet:5")
+    page = Page(client, tid).presses(
+        "act:0:bet:1", "act:1:bet:2", "act:2:bet:3", "act:3:bet:4", "act:4:bet:5", "act:0:bet:5"
+    )
     page.presses("card:0:9", "card:1:9", "card:2:9", "card:3:9")
     # The deck has four nines: the last rank buttons leave them out; a forged fifth is refused.
     assert "card:4:9" not in page.offered() and "card:4:8" in page.offered()
@@ -404,8 +437,17 @@ def test_a_correction_starts_from_the_hand_and_keeps_its_chips_on_the_table(app:
 
 @pytest.mark.parametrize(
     "d",
-    ["", "{", "[]", '{"actions": "x"}', '{"actions": [1, 2]}', '{"actions": [["Zé", "bet"]]}', '{"ante": -4, "system": "x"}',
-     '{"cards": {"Ana": 3}, "actions": [["Ana", {"bet": 1}], ["Bia", {"bet": 1}]]}', '{"actions": [["Ana", {"bet": true}]]}'],
+    [
+        "",
+        "{",
+        "[]",
+        '{"actions": "x"}',
+        '{"actions": [1, 2]}',
+        '{"actions": [["Zé", "bet"]]}',
+        '{"ante": -4, "system": "x"}',
+        '{"cards": {"Ana": 3}, "actions": [["Ana", {"bet": 1}], ["Bia", {"bet": 1}]]}',
+        '{"actions": [["Ana", {"bet": true}]]}',
+    ],
 )
 def test_odd_drafts_never_crash(client: FlaskClient, d: str) -> None:
     tid = new_table(client)

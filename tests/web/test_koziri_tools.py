@@ -84,7 +84,9 @@ def test_api_deal_the_seeds_procedure_example(client: FlaskClient, app: Flask) -
     out = response.get_json()
     assert out["deck"] == 32 and out["opponent_second"] == "paus"
     assert shorts(out["kept"]) == SEED_TURNED_UP
-    assert shorts(out["matched"]) == "K♦ Q♦ J♦ 10♦ A♣ Q♣ J♣ 10♣ 9♣ 8♣"  # "Rei, Dama, Valete e Dez de Ouros e Ás, Dama, ..."
+    assert (
+        shorts(out["matched"]) == "K♦ Q♦ J♦ 10♦ A♣ Q♣ J♣ 10♣ 9♣ 8♣"
+    )  # "Rei, Dama, Valete e Dez de Ouros e Ás, Dama, ..."
     assert shorts(out["to_opponent"]) == "A♠ 9♠ 8♠ 7♠ K♥ 7♥"
     assert shorts(out["to_dealer"]) == "A♦ 9♦ 8♦ 7♦ K♣ 7♣"
     assert shorts(out["hands"]["dealer"]) == SEED_DEALER
@@ -129,7 +131,11 @@ def test_api_deal_at_a_table(client: FlaskClient) -> None:
         ({**SUITS, "dealer": "Ana", "turned_up": []}, 400, "dealer"),  # a name needs a table
         ({**SUITS, "winner": "Ana", "turned_up": []}, 400, "winner"),
         ({**SUITS, "table": 7, "turned_up": []}, 400, "table"),
-        ({"dealer_trump": "spades", "dealer_second": "copas", "opponent_trump": "ouros", "turned_up": []}, 400, "dealer_trump"),
+        (
+            {"dealer_trump": "spades", "dealer_second": "copas", "opponent_trump": "ouros", "turned_up": []},
+            400,
+            "dealer_trump",
+        ),
     ],
 )
 def test_api_deal_refusals(client: FlaskClient, app: Flask, body: dict[str, Any], status: int, field: str) -> None:
@@ -151,7 +157,9 @@ def test_api_deal_refusals_about_the_table(client: FlaskClient) -> None:
 
 
 def test_api_errors_speak_portuguese_by_default(client: FlaskClient) -> None:
-    body = assert_error(client.post(f"{API}/koziri/deal", json={**SUITS, "opponent_trump": "copas", "turned_up": []}), 422)
+    body = assert_error(
+        client.post(f"{API}/koziri/deal", json={**SUITS, "opponent_trump": "copas", "turned_up": []}), 422
+    )
     english = assert_error(deal(client, **{**SUITS, "opponent_trump": "copas"}, turned_up=[]), 422)
     assert body["message"] != english["message"]
 
@@ -164,7 +172,7 @@ def answer(client: FlaskClient, **body: Any) -> Any:
 
 
 def test_api_answer_the_texts_example_the_ace_of_the_dealers_trump_must_be_taken(client: FlaskClient) -> None:
-    """"se o adversário do carteador iniciar o jogo descartando um Ás de Espadas, o
+    """ "se o adversário do carteador iniciar o jogo descartando um Ás de Espadas, o
     carteador é obrigado a pegá-lo": nothing in the pack beats it for him, whatever his hand."""
     out = answer(client, answers="dealer", top=card("A♠"), answer="take").get_json()
     assert out["legal"] and out["how"] == "take" and out["compulsory"]
@@ -193,7 +201,9 @@ def test_api_answer_the_texts_example_the_ace_of_the_dealers_trump_must_be_taken
         ("dealer", "8♥", "A♣", False, None, "neither a higher hearts nor one of Dealer's trumps"),
     ],
 )
-def test_api_answers(client: FlaskClient, who: str, top: str, reply: str, legal: bool, how: str | None, words: str) -> None:
+def test_api_answers(
+    client: FlaskClient, who: str, top: str, reply: str, legal: bool, how: str | None, words: str
+) -> None:
     out = answer(client, answers=who, top=card(top), answer=card(reply)).get_json()
     assert (out["legal"], out["how"]) == (legal, how)
     assert words in out["reason"], out["reason"]
@@ -242,7 +252,11 @@ def test_api_answer_at_a_table(client: FlaskClient) -> None:
         ({"answers": "dealer", "deck": 20, "top": card("8♥"), "answer": "take"}, 422, "top.rank"),
         ({"answers": "dealer", "top": card("8♥"), "answer": "take", "hand": cards("8♥ 7♠")}, 422, "hand"),
         ({"answers": "dealer", "top": card("8♥"), "answer": "take", "hand": cards("9♥ 9♥")}, 422, "hand[1]"),
-        ({"answers": "dealer", "top": card("8♥"), "answer": "take", "opponent_trump": "espadas"}, 422, "opponent_trump"),
+        (
+            {"answers": "dealer", "top": card("8♥"), "answer": "take", "opponent_trump": "espadas"},
+            422,
+            "opponent_trump",
+        ),
         ({"answers": "dealer", "top": card("8♥"), "answer": "take", "dealer": "Ana"}, 400, "dealer"),
         ({"answers": "dealer", "top": card("8♥"), "answer": "take", "turned_up": []}, 400, "turned_up"),
     ],
@@ -254,7 +268,12 @@ def test_api_answer_refusals(client: FlaskClient, app: Flask, body: dict[str, An
 
 def test_api_answer_refusals_at_a_table(client: FlaskClient) -> None:
     table = koziri_table(client)
-    assert_error(answer(client, table=table["id"], answers="Caio", top=card("8♥"), answer="take"), 422, "answers", "unknown_player")
+    assert_error(
+        answer(client, table=table["id"], answers="Caio", top=card("8♥"), answer="take"),
+        422,
+        "answers",
+        "unknown_player",
+    )
     assert_error(answer(client, table=table["id"], answers="dealer", top=card("8♥"), answer="take"), 422, "answers")
     assert_error(answer(client, table="nope", answers="Ana", top=card("8♥"), answer="take"), 404)
 
@@ -363,7 +382,7 @@ def test_deal_page_from_a_table(client: FlaskClient) -> None:
     english(client)
     table = koziri_table(client, deck=20)
     status, html = page(client, "/koziri/deal", t=table["id"])
-    assert status == 200 and 'name="t" value="%s"' % table["id"] in html
+    assert status == 200 and 'name="t" value="{}"'.format(table["id"]) in html
     assert 'name="dealer" value="Bia" checked' in html  # the rotation's dealer
     assert 'name="deck"' not in html  # the table's pack
     status, html = page(client, "/koziri/deal", t=table["id"], step="cards", **SUITS)
@@ -401,28 +420,73 @@ def test_answer_page_the_texts_example(client: FlaskClient, app: Flask) -> None:
     english(client)
     status, html = page(client, "/koziri/answer")
     assert status == 200 and 'name="top_rank"' in html and 'value="take"' in html and "field-error" not in html
-    status, html = check(client, dealer_trump="espadas", opponent_trump="ouros", who="dealer", top_rank="A", top_suit="espadas", answer_rank="take")
+    status, html = check(
+        client,
+        dealer_trump="espadas",
+        opponent_trump="ouros",
+        who="dealer",
+        top_rank="A",
+        top_suit="espadas",
+        answer_rank="take",
+    )
     assert status == 200, html
     assert "Dealer must take the pile" in html
     assert "Nothing in the pack beats the A♠ for Dealer." in html
-    status, html = check(client, dealer_trump="espadas", opponent_trump="ouros", who="dealer", top_rank="A", top_suit="espadas", answer_rank="K", answer_suit="espadas")
+    status, html = check(
+        client,
+        dealer_trump="espadas",
+        opponent_trump="ouros",
+        who="dealer",
+        top_rank="A",
+        top_suit="espadas",
+        answer_rank="K",
+        answer_suit="espadas",
+    )
     assert status == 200 and "Not allowed" in html and "only a higher trump beats it" in html
     assert no_hand_stored(app)
 
 
 def test_answer_page_a_legal_answer_and_what_beats(client: FlaskClient) -> None:
     english(client)
-    status, html = check(client, dealer_trump="espadas", opponent_trump="ouros", who="opponent", top_rank="8", top_suit="espadas", answer_rank="9", answer_suit="espadas")
+    status, html = check(
+        client,
+        dealer_trump="espadas",
+        opponent_trump="ouros",
+        who="opponent",
+        top_rank="8",
+        top_suit="espadas",
+        answer_rank="9",
+        answer_suit="espadas",
+    )
     assert status == 200 and "Legal answer" in html and "higher than the Eight of spades" in html
     # For the opponent ♠ is a plain suit: the higher spades or any of his diamonds beat the 8♠.
-    assert "A higher card of the same suit (9♠, 10♠, J♠, Q♠, K♠, A♠) or any of Opponent's trumps (diamonds) beats the 8♠." in html
-    status, html = check(client, dealer_trump="espadas", opponent_trump="ouros", who="dealer", top_rank="8", top_suit="copas", answer_rank="A", answer_suit="ouros")
+    assert (
+        "A higher card of the same suit (9♠, 10♠, J♠, Q♠, K♠, A♠) or any of Opponent's trumps (diamonds) beats the 8♠."
+        in html
+    )
+    status, html = check(
+        client,
+        dealer_trump="espadas",
+        opponent_trump="ouros",
+        who="dealer",
+        top_rank="8",
+        top_suit="copas",
+        answer_rank="A",
+        answer_suit="ouros",
+    )
     assert status == 200 and "Not allowed" in html and "other player's trump" in html
 
 
 def test_answer_page_with_the_hand(client: FlaskClient) -> None:
     english(client)
-    base = {"dealer_trump": "espadas", "opponent_trump": "ouros", "who": "dealer", "top_rank": "8", "top_suit": "copas", "answer_rank": "take"}
+    base = {
+        "dealer_trump": "espadas",
+        "opponent_trump": "ouros",
+        "who": "dealer",
+        "top_rank": "8",
+        "top_suit": "copas",
+        "answer_rank": "take",
+    }
     status, html = check(client, **base, h=codes("9♥ 7♠ 7♣"))
     assert status == 200 and "may take the pile by choice" in html
     status, html = check(client, **base, h=codes("7♥ 7♣"))
@@ -437,9 +501,28 @@ def test_answer_page_at_a_table_names_the_players(client: FlaskClient) -> None:
     status, html = page(client, "/koziri/answer", t=table["id"], dealer_trump="espadas", opponent_trump="ouros")
     assert status == 200 and 'value="espadas" checked' in html
     assert 'name="top_rank" value="9"' not in html  # a 20-card pack
-    status, html = check(client, t=table["id"], dealer_trump="espadas", opponent_trump="ouros", who="opponent", top_rank="A", top_suit="espadas", answer_rank="10", answer_suit="ouros")
+    status, html = check(
+        client,
+        t=table["id"],
+        dealer_trump="espadas",
+        opponent_trump="ouros",
+        who="opponent",
+        top_rank="A",
+        top_suit="espadas",
+        answer_rank="10",
+        answer_suit="ouros",
+    )
     assert status == 200 and "one of Ana's trumps" in html
-    status, html = check(client, t=table["id"], dealer_trump="espadas", opponent_trump="ouros", who="opponent", top_rank="9", top_suit="espadas", answer_rank="take")
+    status, html = check(
+        client,
+        t=table["id"],
+        dealer_trump="espadas",
+        opponent_trump="ouros",
+        who="opponent",
+        top_rank="9",
+        top_suit="espadas",
+        answer_rank="take",
+    )
     assert status == 422 and "There is no 9 in the 20-card pack" in html
 
 
@@ -448,11 +531,66 @@ def test_answer_page_at_a_table_names_the_players(client: FlaskClient) -> None:
     [
         ({}, 400, "Choose who answers."),
         ({}, 400, "Give the dealer's trump suit."),
-        ({"dealer_trump": "espadas", "opponent_trump": "espadas", "who": "dealer", "top_rank": "8", "top_suit": "copas", "answer_rank": "take"}, 422, "cannot be both"),
-        ({"dealer_trump": "espadas", "opponent_trump": "ouros", "who": "dealer", "top_rank": "8", "answer_rank": "take"}, 400, "Choose the card on top of the pile"),
-        ({"dealer_trump": "espadas", "opponent_trump": "ouros", "who": "dealer", "top_rank": "8", "top_suit": "copas", "answer_rank": "9"}, 400, "Choose the answer"),
-        ({"dealer_trump": "espadas", "opponent_trump": "ouros", "who": "dealer", "top_rank": "5", "top_suit": "copas", "answer_rank": "take"}, 422, "There is no 5 in a Koziri pack"),
-        ({"dealer_trump": "espadas", "opponent_trump": "ouros", "who": "dealer", "top_rank": "8", "top_suit": "copas", "answer_rank": "take", "h": ["Qz"]}, 400, "is not a suit"),
+        (
+            {
+                "dealer_trump": "espadas",
+                "opponent_trump": "espadas",
+                "who": "dealer",
+                "top_rank": "8",
+                "top_suit": "copas",
+                "answer_rank": "take",
+            },
+            422,
+            "cannot be both",
+        ),
+        (
+            {
+                "dealer_trump": "espadas",
+                "opponent_trump": "ouros",
+                "who": "dealer",
+                "top_rank": "8",
+                "answer_rank": "take",
+            },
+            400,
+            "Choose the card on top of the pile",
+        ),
+        (
+            {
+                "dealer_trump": "espadas",
+                "opponent_trump": "ouros",
+                "who": "dealer",
+                "top_rank": "8",
+                "top_suit": "copas",
+                "answer_rank": "9",
+            },
+            400,
+            "Choose the answer",
+        ),
+        (
+            {
+                "dealer_trump": "espadas",
+                "opponent_trump": "ouros",
+                "who": "dealer",
+                "top_rank": "5",
+                "top_suit": "copas",
+                "answer_rank": "take",
+            },
+            422,
+            "There is no 5 in a Koziri pack",
+        ),
+        (
+            {
+                "dealer_trump": "espadas",
+                "opponent_trump": "ouros",
+                "who": "dealer",
+                "top_rank": "8",
+                "top_suit": "copas",
+                "answer_rank": "take",
+                "h": ["Qz"],
+            },
+            400,
+            "is not a suit",
+        ),
     ],
 )
 def test_answer_page_refusals(client: FlaskClient, app: Flask, query: dict[str, Any], status: int, words: str) -> None:

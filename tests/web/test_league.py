@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime
 
 import pytest
 from flask import Flask
@@ -27,7 +27,9 @@ def _standings(app: Flask, game: str, season: Season | None = None) -> tuple[lis
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_standings_kept_with_each_write_equal_those_recomputed_from_the_hands(app: Flask, client: FlaskClient, seed: int) -> None:
+def test_standings_kept_with_each_write_equal_those_recomputed_from_the_hands(
+    app: Flask, client: FlaskClient, seed: int
+) -> None:
     """Random evenings of Jubileu and five-player Quatrilho (a player sits out each hand) with
     voids and corrections: the counters never drift from the hands."""
     rng = random.Random(seed)
@@ -78,8 +80,8 @@ def test_a_season_holds_the_tables_started_on_its_local_days(app: Flask, client:
         record_ok(client, t, jubileu_hands.record(("Ana", "Bia", "Caio", "Dani"), 0))
     with app.app_context():
         # 23:30 in São Paulo on 31 January is 02:30 UTC on 1 February: still January's table.
-        db.session.get(Table, first["id"]).created_at = datetime(2027, 2, 1, 2, 30, tzinfo=timezone.utc)
-        db.session.get(Table, second["id"]).created_at = datetime(2027, 2, 1, 12, 0, tzinfo=timezone.utc)
+        db.session.get(Table, first["id"]).created_at = datetime(2027, 2, 1, 2, 30, tzinfo=UTC)
+        db.session.get(Table, second["id"]).created_at = datetime(2027, 2, 1, 12, 0, tzinfo=UTC)
         db.session.commit()
         january = league.save_season(None, name="Janeiro", starts_on="2027-01-01", ends_on="2027-01-31")
         february = league.save_season(None, name="Fevereiro", starts_on=date(2027, 2, 1), ends_on=date(2027, 2, 28))
@@ -131,7 +133,9 @@ def test_the_standings_page_lists_players_with_the_stated_order(client: FlaskCli
     assert client.get("/league").status_code == 302
 
 
-def test_a_big_rebuild_runs_in_the_background_and_lands(app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_big_rebuild_runs_in_the_background_and_lands(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Past INLINE_REBUILD hands, a correction's rebuild does not hold the page: it says the
     ratings are being recomputed, and the thread stores the same ratings a recompute gives."""
     from referee import ratings
@@ -185,7 +189,9 @@ def test_the_api_answers_the_standings_with_ratings(client: FlaskClient) -> None
     assert client.get(f"{API}/league/jubileu/standings?season=x").status_code == 404
 
 
-def test_a_big_league_shows_the_top_hundred_then_everyone(app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_big_league_shows_the_top_hundred_then_everyone(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from referee.views import league as views
 
     monkeypatch.setattr(views, "SHOWN", 2)

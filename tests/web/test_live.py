@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from html import unescape
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -77,7 +78,9 @@ def solo_draft(phone: FlaskClient, tid: str) -> str:
     calls = [f"call:{seats[0]}:solo_sete"] + [f"call:{seat}:passo" for seat in seats[1:]]
     query: dict[str, str] = {}
     for step in ["ultima:copas", "aces:none", *calls, "trump:espadas"]:
-        query = {"d": draft_in(phone.get(f"/t/{tid}/hand", query_string={**query, "action": step}).get_data(as_text=True))}
+        query = {
+            "d": draft_in(phone.get(f"/t/{tid}/hand", query_string={**query, "action": step}).get_data(as_text=True))
+        }
     tricks = {f"t{seat}": n for seat, n in zip(seats, ("9", "2", "1", ""))}
     html = phone.get(f"/t/{tid}/hand", query_string={**query, "action": "tricks", **tricks})
     page = html.get_data(as_text=True)
@@ -142,7 +145,9 @@ WRITES: dict[str, Callable[[Flask, dict[str, Any]], Any]] = {
     "hand (web)": lambda app, s: s["owner"].post(
         f"/t/{s['tid']}/hand/all-pass", data={"d": all_pass_draft(s["owner"], s["tid"]), "all_pass": "1"}
     ),
-    "void (API)": lambda app, s: s["api"].post(f"{API}/tables/{s['tid']}/hands/1/void", json={"reason": "x"}, headers=bearer(s["token"])),
+    "void (API)": lambda app, s: s["api"].post(
+        f"{API}/tables/{s['tid']}/hands/1/void", json={"reason": "x"}, headers=bearer(s["token"])
+    ),
     "void (web)": lambda app, s: s["owner"].post(f"/t/{s['tid']}/hands/1/void", data={"reason": "misdeal"}),
     "correction (API)": lambda app, s: s["api"].post(
         f"{API}/tables/{s['tid']}/hands",
@@ -158,11 +163,12 @@ WRITES: dict[str, Callable[[Flask, dict[str, Any]], Any]] = {
     "confirm": lambda app, s: s["scorer"].post(f"/t/{s['tid']}/hands/1/confirm"),
     "dispute": lambda app, s: s["scorer"].post(f"/t/{s['tid']}/hands/1/dispute"),
     "last round": lambda app, s: s["owner"].post(f"/t/{s['tid']}/last-round", data={"on": "1"}),
-    "options": lambda app, s: s["owner"].post(f"/t/{s['tid']}/options", data={"opt_starting_chips": "10", "opt_chip_value": "0"}),
+    "options": lambda app, s: s["owner"].post(
+        f"/t/{s['tid']}/options", data={"opt_starting_chips": "10", "opt_chip_value": "0"}
+    ),
     "end": lambda app, s: s["owner"].post(f"/t/{s['tid']}/end", data={"confirm": "1"}),
 }
 NEEDS_A_HAND = {"void (API)", "void (web)", "correction (API)", "correction (web)", "confirm", "dispute"}
-
 
 
 @pytest.mark.parametrize("kind", WRITES)
@@ -170,7 +176,13 @@ def test_every_kind_of_write_moves_the_version(app: Flask, kind: str) -> None:
     api = app.test_client()
     table = create_table(api, two_key=kind in ("confirm", "dispute", "two-key off"))
     owner = owner_phone(app, table)
-    s = {"tid": table["id"], "token": table["token"], "api": api, "owner": owner, "scorer": scorer_phone(app, owner, table["id"])}
+    s = {
+        "tid": table["id"],
+        "token": table["token"],
+        "api": api,
+        "owner": owner,
+        "scorer": scorer_phone(app, owner, table["id"]),
+    }
     if kind in NEEDS_A_HAND:
         _hand(app, s)  # by the API: another phone than the scorer's
     watcher = app.test_client()
@@ -188,7 +200,11 @@ def test_a_refused_write_leaves_the_version_alone(app: Flask) -> None:
     table = create_table(api)
     tid = table["id"]
     etag = api.get(f"/t/{tid}/version").headers["ETag"]
-    api.post(f"{API}/tables/{tid}/hands", json=solo_record("Dani", 7) | {"tricks": {"Ana": 13}}, headers=bearer(table["token"]))
+    api.post(
+        f"{API}/tables/{tid}/hands",
+        json=solo_record("Dani", 7) | {"tricks": {"Ana": 13}},
+        headers=bearer(table["token"]),
+    )
     api.post(f"{API}/tables/{tid}/hands", json=all_pass_record("Dani"))  # no token
     api.post(f"{API}/tables/{tid}/hands/1/void", json={"reason": "x"}, headers=bearer(table["token"]))  # no such hand
     assert api.get(f"/t/{tid}/version", headers={"If-None-Match": etag}).status_code == 304
@@ -237,7 +253,11 @@ def test_live_pages_carry_their_version(app: Flask, page: str) -> None:
     table = create_table(api)
     tid = table["id"]
     for k in range(2):
-        api.post(f"{API}/tables/{tid}/hands", json=jubileu_hands.record(jubileu_hands.PLAYERS, k), headers=bearer(table["token"]))
+        api.post(
+            f"{API}/tables/{tid}/hands",
+            json=jubileu_hands.record(jubileu_hands.PLAYERS, k),
+            headers=bearer(table["token"]),
+        )
     for phone in (app.test_client(), owner_phone(app, table)):
         html = phone.get(page.format(tid=tid)).get_data(as_text=True)
         main = re.search(r"<main [^>]*>", html)
@@ -392,7 +412,9 @@ def test_saving_answers_json_for_the_outbox_and_a_redirect_otherwise(app: Flask)
     table = create_table(app.test_client())
     tid = table["id"]
     phone = owner_phone(app, table)
-    by_fetch = phone.post(f"/t/{tid}/hand/all-pass", data={"d": all_pass_draft(phone, tid), "all_pass": "1"}, headers=OUTBOX)
+    by_fetch = phone.post(
+        f"/t/{tid}/hand/all-pass", data={"d": all_pass_draft(phone, tid), "all_pass": "1"}, headers=OUTBOX
+    )
     assert by_fetch.status_code == 200
     assert by_fetch.mimetype == "application/json"
     assert by_fetch.get_json() == {"location": f"/t/{tid}"}
@@ -430,8 +452,8 @@ def test_an_outbox_post_from_a_phone_that_lost_its_access_is_refused(app: Flask)
     scorer = scorer_phone(app, owner, tid)
     body = {"d": all_pass_draft(scorer, tid), "all_pass": "1"}
     with app.app_context():
-        from referee.models import Access
         from referee.extensions import db
+        from referee.models import Access
 
         access_id = db.session.query(Access).one().id
     owner.post(f"/t/{tid}/access/{access_id}/revoke")
@@ -443,7 +465,9 @@ def test_polls_and_repeated_reads_never_resend_the_session_cookie(client) -> Non
     """A poll answered late must not put back an older session cookie over a newer one (the
     phone would forget a table it just opened, or a scoring link it just used): only answers
     that change the session send the cookie."""
-    table = client.post("/api/v1/tables", json={"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"]}).get_json()
+    table = client.post(
+        "/api/v1/tables", json={"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"]}
+    ).get_json()
     first = client.get(f"/w/{table['id']}")
     assert "Set-Cookie" in first.headers  # the phone now knows this table
     again = client.get(f"/w/{table['id']}")

@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from referee import ledger, league, settleup
+from referee import league, ledger, settleup
 from referee.extensions import db
 from referee.models import Member, Table
 from tests.web.api_support import API, create_table, get_table, record_ok, void
@@ -38,26 +38,44 @@ def examples(game: str, p: Sequence[str]) -> tuple[dict[str, Any], list[dict[str
     if game == "koziri":
         return {"stake": 3, "chip_value": "0.50"}, [
             {"dealer": b, "dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "winner": a},
-            {"dealer": a, "dealer_trump": "paus", "dealer_second": "ouros", "opponent_trump": "copas", "opponent_second": "espadas", "winner": a},
+            {
+                "dealer": a,
+                "dealer_trump": "paus",
+                "dealer_second": "ouros",
+                "opponent_trump": "copas",
+                "opponent_second": "espadas",
+                "winner": a,
+            },
             {"dealer": b, "dealer_trump": "copas", "dealer_second": "paus", "opponent_trump": "espadas", "winner": b},
         ]
     if game == "injun":
         return {"ante": 1}, [
             # Poker: 20, 23, 27, then an equal 27 closes; the two aces share 101 chips,
             # the odd chip stays on the table.
-            {"dealer": d, "actions": [[a, {"bet": 20}], [b, {"bet": 23}], [c, {"bet": 27}], [d, {"bet": 27}]],
-             "cards": {a: "K", b: "A", c: "A", d: "2"}},
+            {
+                "dealer": d,
+                "actions": [[a, {"bet": 20}], [b, {"bet": 23}], [c, {"bet": 27}], [d, {"bet": 27}]],
+                "cards": {a: "K", b: "A", c: "A", d: "2"},
+            },
             # Brag with a closed pot: c closes with his card, then b pays to see.
-            {"dealer": a, "system": "brag", "actions": [[b, "bet"], [c, "bet"], [d, "close"], [a, "drop"], [b, "bet"], [c, "see"]],
-             "cards": {b: "2", c: "3", d: "4"}},
+            {
+                "dealer": a,
+                "system": "brag",
+                "actions": [[b, "bet"], [c, "bet"], [d, "close"], [a, "drop"], [b, "bet"], [c, "see"]],
+                "cards": {b: "2", c: "3", d: "4"},
+            },
             # Three aces share 8 chips: 2 stay on the table.
             {"dealer": b, "actions": [[c, {"bet": 2}], [d, {"bet": 2}]], "cards": {a: "A", b: "K", c: "A", d: "A"}},
         ]
     if game == "kentucky_derby":
         return {"pingo": 1, "chip_value": "0.25"}, [
             # Copas alone crosses in the fourth round; its backers a and d share the pot.
-            {"dealer": d, "pingo": 1, "bets": {a: {"horse": "copas", "amount": 2}, b: "ouros", c: "paus", d: "copas"},
-             "cards": cards("K♥ 3♠ 3♦ 3♥ Q♥ 4♠ 4♦ 4♥ J♥ 5♠ 5♦ 5♥ 10♥ 6♠ 6♦ 6♥")},
+            {
+                "dealer": d,
+                "pingo": 1,
+                "bets": {a: {"horse": "copas", "amount": 2}, b: "ouros", c: "paus", d: "copas"},
+                "cards": cards("K♥ 3♠ 3♦ 3♥ Q♥ 4♠ 4♦ 4♥ J♥ 5♠ 5♦ 5♥ 10♥ 6♠ 6♦ 6♥"),
+            },
             # Told by its result only; nobody backed espadas: the pot stays.
             {"dealer": a, "bets": {a: "copas", b: "ouros", c: "paus", d: "copas"}, "winner": "espadas"},
         ]
@@ -125,7 +143,9 @@ def _tables(app: Flask, *ids: str) -> list[Table]:
 
 
 @pytest.mark.parametrize("game", PAYING)
-def test_standings_list_the_players_and_nets_sum_to_minus_the_chips_left(app: Flask, client: FlaskClient, game: str) -> None:
+def test_standings_list_the_players_and_nets_sum_to_minus_the_chips_left(
+    app: Flask, client: FlaskClient, game: str
+) -> None:
     seats = SEATS[game]
     one = play(client, game, P4[:seats])
     two = play(client, game, OTHERS[:seats])
@@ -148,7 +168,9 @@ def test_standings_list_the_players_and_nets_sum_to_minus_the_chips_left(app: Fl
 
 
 @pytest.mark.parametrize("game", PAYING)
-def test_the_settle_up_page_renders_and_its_payments_clear_the_balances(app: Flask, client: FlaskClient, game: str) -> None:
+def test_the_settle_up_page_renders_and_its_payments_clear_the_balances(
+    app: Flask, client: FlaskClient, game: str
+) -> None:
     table = play(client, game, P4[: SEATS[game]])
     page = _page(client, f"/t/{table['id']}/settle")
     with app.test_request_context():
@@ -162,7 +184,9 @@ def test_the_settle_up_page_renders_and_its_payments_clear_the_balances(app: Fla
         names = [p.payer for p in result.payments] + [p.payee for p in result.payments]
     assert all(name in page for name in names)
     api = client.get(f"{API}/tables/{table['id']}/settlement").get_json()
-    assert [(t["from"], t["to"], t["amount"]) for t in api["transfers"]] == [(p.payer, p.payee, p.amount) for p in result.payments]
+    assert [(t["from"], t["to"], t["amount"]) for t in api["transfers"]] == [
+        (p.payer, p.payee, p.amount) for p in result.payments
+    ]
 
 
 @pytest.mark.parametrize("game", PAYING)
@@ -177,8 +201,16 @@ def test_the_club_night_takes_the_new_games(app: Flask, client: FlaskClient, gam
         record_ok(client, one, record)
     two = play(client, game, OTHERS[:seats])
     jubileu = create_table(client, players=["Ana", "Gil", "Hugo", "Ivo"], options={"chip_value": "1"})
-    record_ok(client, jubileu, {"ultima": "copas", "auction": [["Ana", "solo_sete"], ["Gil", "passo"], ["Hugo", "passo"], ["Ivo", "passo"]],
-                                "trump": "espadas", "tricks": {"Ana": 8, "Gil": 2, "Hugo": 2, "Ivo": 1}})
+    record_ok(
+        client,
+        jubileu,
+        {
+            "ultima": "copas",
+            "auction": [["Ana", "solo_sete"], ["Gil", "passo"], ["Hugo", "passo"], ["Ivo", "passo"]],
+            "trump": "espadas",
+            "tricks": {"Ana": 8, "Gil": 2, "Hugo": 2, "Ivo": 1},
+        },
+    )
     patience = play(client, "relogio", ["Ana"])
     assert client.post("/club", data={"code": app.config["CLUB_CODE"]}).status_code == 302  # the whole evening
     index = _page(client, "/night")
@@ -247,7 +279,10 @@ def test_patience_standings_rank_by_games_won_then_win_rate(app: Flask, client: 
         assert [(r.name, r.hands, r.won) for r in league.standings("relogio")][-1] == ("Caio", 1, 0)
     api = client.get(f"{API}/league/relogio/standings").get_json()
     assert api["standings"][0]["name"] == "Bia" and api["standings"][0]["win_rate"] == 1.0
-    assert api["standings"][1]["patiences"] == {"relogio": {"games": 2, "wins": 1}, "relogio_real": {"games": 2, "wins": 1}}
+    assert api["standings"][1]["patiences"] == {
+        "relogio": {"games": 2, "wins": 1},
+        "relogio_real": {"games": 2, "wins": 1},
+    }
 
 
 def test_the_cachorro_standings_and_the_empty_league(client: FlaskClient) -> None:
@@ -270,7 +305,11 @@ def test_the_player_page_shows_the_win_rate_per_patience(app: Flask, client: Fla
     with app.test_request_context():
         member = db.session.get(Member, member.id)
         stats = patience_stats(member, sittings(member))
-    assert {g: (s.games, s.wins) for g, s in stats.items()} == {"relogio": (2, 1), "relogio_real": (2, 1), "cachorro": (3, 3)}
+    assert {g: (s.games, s.wins) for g, s in stats.items()} == {
+        "relogio": (2, 1),
+        "relogio_real": (2, 1),
+        "cachorro": (3, 3),
+    }
     assert stats["cachorro"].win_rate == 1 and stats["relogio"].win_rate == Fraction(1, 2)
     page = _page(client, f"/players/{member.id}")
     section = page[page.index('id="patience-h"') : page.index("</section>", page.index('id="patience-h"'))]
@@ -303,7 +342,12 @@ def test_el_gato_for_nothing_is_ranked_by_hands_lost_per_hand(app: Flask, client
         rows = league.standings("el_gato")
         assert rows == league.standings_from_hands("el_gato")
         # Bia: 1 of 7 lost; Ana 1 of 5; Dani 2 of 7; Caio 3 of 5.
-        assert [(r.name, r.hands, r.lost) for r in rows] == [("Bia", 7, 1), ("Ana", 5, 1), ("Dani", 7, 2), ("Caio", 5, 3)]
+        assert [(r.name, r.hands, r.lost) for r in rows] == [
+            ("Bia", 7, 1),
+            ("Ana", 5, 1),
+            ("Dani", 7, 2),
+            ("Caio", 5, 3),
+        ]
         assert all(r.net == 0 for r in rows)
     page = _page(client, "/league/el_gato?season=all")
     assert page.index(">Bia<") < page.index(">Ana<") < page.index(">Dani<") < page.index(">Caio<")
@@ -318,7 +362,9 @@ def test_el_gato_for_nothing_is_ranked_by_hands_lost_per_hand(app: Flask, client
 
 def test_other_games_carry_no_loss_count(app: Flask, client: FlaskClient) -> None:
     table = create_table(client, game="koziri", players=["Ana", "Bia"])
-    record_ok(client, table, {"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "winner": "Ana"})
+    record_ok(
+        client, table, {"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "winner": "Ana"}
+    )
     with app.app_context():
         assert all(r.lost is None for r in league.standings("koziri"))
     assert "lost" not in client.get(f"{API}/league/koziri/standings").get_json()["standings"][0]

@@ -72,4 +72,6 @@ def test_the_default_wordings_are_in_portuguese(client: FlaskClient) -> None:
     html = client.get("/tables/new?game=injun").get_data(as_text=True)
     assert "Escreva os nomes na ordem em que o jogo gira: depois do jogador 1" in html
     response = client.post("/api/v1/tables", json={"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"]})
-    assert "Dani dá as cartas; Ana fala primeiro." in client.get(f"/t/{response.get_json()['id']}").get_data(as_text=True)
+    assert "Dani dá as cartas; Ana fala primeiro." in client.get(f"/t/{response.get_json()['id']}").get_data(
+        as_text=True
+    )

@@ -16,8 +16,17 @@ from referee import ledger
 from .api_support import API
 
 PLAYERS = ["Ana", "Bia", "Caio", "Dani"]
-FORM = {"player_0": "Ana", "player_1": "Bia", "player_2": "Caio", "player_3": "Dani", "dealer": "3",
-        "opt_starting_chips": "0", "opt_chip_value": "0", "opt_overtricks": "y", "opt_overtricks_in_partnerships": "y"}
+FORM = {
+    "player_0": "Ana",
+    "player_1": "Bia",
+    "player_2": "Caio",
+    "player_3": "Dani",
+    "dealer": "3",
+    "opt_starting_chips": "0",
+    "opt_chip_value": "0",
+    "opt_overtricks": "y",
+    "opt_overtricks_in_partnerships": "y",
+}
 
 
 def new_table(client: FlaskClient, **fields: str) -> str:
@@ -36,7 +45,15 @@ def _draft_in(html: str) -> str:
 def draft_for_solo(client: FlaskClient, table_id: str) -> str:
     """Walk the flow to the preview of a Solo Sete by the first speaker; answer the draft."""
     query: dict[str, str] = {}
-    for action in ["ultima:copas", "aces:none", "call:0:solo_sete", "call:1:passo", "call:2:passo", "call:3:passo", "trump:espadas"]:
+    for action in [
+        "ultima:copas",
+        "aces:none",
+        "call:0:solo_sete",
+        "call:1:passo",
+        "call:2:passo",
+        "call:3:passo",
+        "trump:espadas",
+    ]:
         html = client.get(f"/t/{table_id}/hand", query_string={**query, "action": action}).get_data(as_text=True)
         query = {"d": _draft_in(html)}
     html = client.get(
@@ -60,7 +77,9 @@ def test_a_double_tap_on_confirm_stores_one_hand_and_shows_no_error(app: Flask, 
     assert hands(app, tid) == [(1, False)]
 
 
-def test_a_hand_recorded_meanwhile_by_another_phone_can_still_be_saved_as_the_next(app: Flask, client: FlaskClient) -> None:
+def test_a_hand_recorded_meanwhile_by_another_phone_can_still_be_saved_as_the_next(
+    app: Flask, client: FlaskClient
+) -> None:
     tid = new_table(client)
     d = draft_for_solo(client, tid)  # started while hand 1 was next, Dani dealing
     with app.app_context():
@@ -123,7 +142,9 @@ def test_odd_new_table_values_are_refused_with_a_sentence(client: FlaskClient) -
         response = client.post("/tables/new?game=jubileu", data={**FORM, "opt_starting_chips": value})
         assert response.status_code == 422
         assert "field-error" in response.get_data(as_text=True)
-    assert client.post(f"{API}/tables", json={"game": "jubileu", "players": PLAYERS, "language": ["x"]}).status_code == 400
+    assert (
+        client.post(f"{API}/tables", json={"game": "jubileu", "players": PLAYERS, "language": ["x"]}).status_code == 400
+    )
 
 
 def test_a_too_long_void_reason_is_a_sentence_not_a_500(app: Flask, client: FlaskClient) -> None:

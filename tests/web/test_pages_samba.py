@@ -166,7 +166,9 @@ def test_new_samba_form_offers_layouts_and_the_draw(client: FlaskClient) -> None
         (PLAYERS[:2], "across", [["Ana"], ["Bia"]]),
     ],
 )
-def test_each_team_layout_makes_its_teams(app: Flask, client: FlaskClient, players: list[str], layout: str, teams: list[list[str]]) -> None:
+def test_each_team_layout_makes_its_teams(
+    app: Flask, client: FlaskClient, players: list[str], layout: str, teams: list[list[str]]
+) -> None:
     tid = new_table(client, players, teams=layout)
     assert seating(app, tid) == (players, teams, players[-1])
     page = client.get(f"/t/{tid}").get_data(as_text=True)
@@ -197,21 +199,46 @@ def test_the_partnership_draw_seats_six(app: Flask, client: FlaskClient) -> None
     ("players", "fields", "sentence"),
     [
         (PLAYERS, {"teams": "pairs"}, lambda app: said(app, Text("Three pairs need six players."))),
-        (PLAYERS, {"draw_0": "7", "draw_1": "8"}, lambda app: said(app, Text("Give the card every player drew, or none."))),
-        (PLAYERS, {"draw_0": "7", "draw_1": "8", "draw_2": "9", "draw_3": "J"},
-         lambda app: refusal(app, samba.seats_from_draw, {"Ana": 7, "Bia": 8, "Caio": 9, "Dani": 11})),
-        (PLAYERS, {"draw_0": "7", "draw_1": "8", "draw_2": "8", "draw_3": "9"},
-         lambda app: refusal(app, samba.seats_from_draw, {"Ana": 7, "Bia": 8, "Caio": 8, "Dani": 9})),
-        (PLAYERS, {"draw_0": "7", "draw_1": "8", "draw_2": "9", "draw_3": "X"},
-         lambda app: said(app, Text("Give the card every player drew, or none."))),
-        (PLAYERS[:3], {"draw_0": "7", "draw_1": "8", "draw_2": "9"},
-         lambda app: refusal(app, samba.seats_from_draw, {"Ana": 7, "Bia": 8, "Caio": 9})),
+        (
+            PLAYERS,
+            {"draw_0": "7", "draw_1": "8"},
+            lambda app: said(app, Text("Give the card every player drew, or none.")),
+        ),
+        (
+            PLAYERS,
+            {"draw_0": "7", "draw_1": "8", "draw_2": "9", "draw_3": "J"},
+            lambda app: refusal(app, samba.seats_from_draw, {"Ana": 7, "Bia": 8, "Caio": 9, "Dani": 11}),
+        ),
+        (
+            PLAYERS,
+            {"draw_0": "7", "draw_1": "8", "draw_2": "8", "draw_3": "9"},
+            lambda app: refusal(app, samba.seats_from_draw, {"Ana": 7, "Bia": 8, "Caio": 8, "Dani": 9}),
+        ),
+        (
+            PLAYERS,
+            {"draw_0": "7", "draw_1": "8", "draw_2": "9", "draw_3": "X"},
+            lambda app: said(app, Text("Give the card every player drew, or none.")),
+        ),
+        (
+            PLAYERS[:3],
+            {"draw_0": "7", "draw_1": "8", "draw_2": "9"},
+            lambda app: refusal(app, samba.seats_from_draw, {"Ana": 7, "Bia": 8, "Caio": 9}),
+        ),
         (SIX[:5], {}, lambda app: refusal(app, samba.seat_teams, SIX[:5], None, samba.SambaOptions())),
     ],
-    ids=["pairs-with-four", "draw-half-given", "draw-not-consecutive", "draw-twice-the-8", "draw-unknown-card",
-         "draw-three-players", "five-without-the-house-rule"],
+    ids=[
+        "pairs-with-four",
+        "draw-half-given",
+        "draw-not-consecutive",
+        "draw-twice-the-8",
+        "draw-unknown-card",
+        "draw-three-players",
+        "five-without-the-house-rule",
+    ],
 )
-def test_refused_seatings_say_why_and_store_nothing(app: Flask, client: FlaskClient, players: list[str], fields: dict[str, str], sentence: Any) -> None:
+def test_refused_seatings_say_why_and_store_nothing(
+    app: Flask, client: FlaskClient, players: list[str], fields: dict[str, str], sentence: Any
+) -> None:
     response = client.post("/tables/new?game=samba", data=form_for(players, **fields))
     assert response.status_code == 422
     html = response.get_data(as_text=True)
@@ -271,10 +298,30 @@ def test_a_refused_hand_keeps_the_form_and_the_counted_points(app: Flask, client
     record_ = {
         "went_out": "Ana",
         "teams": [
-            {"meld_points": 175, "hand_points": 0, "clean_canastras": 1, "dirty_canastras": 0, "wild_canastras": 0,
-             "sambas": 0, "red_threes": 2, "red_threes_in_hand": 0, "hidden_canastra": None, "penalties": 0},
-            {"meld_points": 240, "hand_points": 80, "clean_canastras": 0, "dirty_canastras": 1, "wild_canastras": 0,
-             "sambas": 0, "red_threes": 1, "red_threes_in_hand": 0, "hidden_canastra": None, "penalties": 2},
+            {
+                "meld_points": 175,
+                "hand_points": 0,
+                "clean_canastras": 1,
+                "dirty_canastras": 0,
+                "wild_canastras": 0,
+                "sambas": 0,
+                "red_threes": 2,
+                "red_threes_in_hand": 0,
+                "hidden_canastra": None,
+                "penalties": 0,
+            },
+            {
+                "meld_points": 240,
+                "hand_points": 80,
+                "clean_canastras": 0,
+                "dirty_canastras": 1,
+                "wild_canastras": 0,
+                "sambas": 0,
+                "red_threes": 1,
+                "red_threes_in_hand": 0,
+                "hidden_canastra": None,
+                "penalties": 2,
+            },
         ],
     }
     with app.test_request_context("/"):
@@ -349,10 +396,30 @@ def ledger_record_hidden() -> dict[str, Any]:
     return {
         "went_out": "Ana",
         "teams": [
-            {"meld_points": 200, "hand_points": 0, "clean_canastras": 2, "dirty_canastras": 0, "wild_canastras": 0,
-             "sambas": 0, "red_threes": 0, "red_threes_in_hand": 0, "hidden_canastra": "deal_alone", "penalties": 0},
-            {"meld_points": 100, "hand_points": 0, "clean_canastras": 0, "dirty_canastras": 0, "wild_canastras": 0,
-             "sambas": 0, "red_threes": 0, "red_threes_in_hand": 0, "hidden_canastra": None, "penalties": 0},
+            {
+                "meld_points": 200,
+                "hand_points": 0,
+                "clean_canastras": 2,
+                "dirty_canastras": 0,
+                "wild_canastras": 0,
+                "sambas": 0,
+                "red_threes": 0,
+                "red_threes_in_hand": 0,
+                "hidden_canastra": "deal_alone",
+                "penalties": 0,
+            },
+            {
+                "meld_points": 100,
+                "hand_points": 0,
+                "clean_canastras": 0,
+                "dirty_canastras": 0,
+                "wild_canastras": 0,
+                "sambas": 0,
+                "red_threes": 0,
+                "red_threes_in_hand": 0,
+                "hidden_canastra": None,
+                "penalties": 0,
+            },
         ],
     }
 
@@ -361,8 +428,12 @@ def test_the_hidden_canastra_shown_on_confirm_is_stored(app: Flask, client: Flas
     """Ana goes out with a canastra hidden since the deal, alone (1,000): Ana & Caio 2
     clean canastras, 200 on the table: 200 + 1,000 + 200 + 1,000 = 2,400."""
     tid = new_table(client)
-    fields = {"went_out": "0", "hidden": "deal_alone", **team_fields(0, clean_canastras=2, meld_points=200),
-              **team_fields(1, meld_points=100)}
+    fields = {
+        "went_out": "0",
+        "hidden": "deal_alone",
+        **team_fields(0, clean_canastras=2, meld_points=200),
+        **team_fields(1, meld_points=100),
+    }
     status, html = check(client, tid, **fields)
     assert confirm_page_scores(html) == ["+2.400", "+100"]
     assert client.post(f"/t/{tid}/hand", data={"d": draft_in(html)}).status_code == 302
@@ -382,7 +453,9 @@ def test_the_live_fragment_is_only_the_fragment(client: FlaskClient) -> None:
     live = client.get(url, query_string={"partial": "live", "action": "live", **HAND_1}).get_data(as_text=True)
     assert "<html" not in live and "<form" not in live and 'id="live"' not in live and "<h1" not in live
     assert re.findall(r'<b class="balance[^"]*">([^<]*)</b>', live) == ["+2.575", "+160"]
-    refused = client.get(url, query_string={"partial": "live", "action": "live", **HAND_1, "t0_sambas": "0"}).get_data(as_text=True)
+    refused = client.get(url, query_string={"partial": "live", "action": "live", **HAND_1, "t0_sambas": "0"}).get_data(
+        as_text=True
+    )
     assert "<html" not in refused and len(errors_in(refused)) == 1
     # The full page carries the same fragment inside #live, and htmx asks for it.
     page = client.get(url).get_data(as_text=True)
@@ -391,8 +464,13 @@ def test_the_live_fragment_is_only_the_fragment(client: FlaskClient) -> None:
 
 def test_stock_ran_out_gives_nobody_the_going_out_bonus(app: Flask, client: FlaskClient) -> None:
     tid = new_table(client)
-    record(client, tid, went_out="-", **team_fields(0, clean_canastras=2, meld_points=200),
-           **team_fields(1, clean_canastras=1, red_threes=1, meld_points=100))
+    record(
+        client,
+        tid,
+        went_out="-",
+        **team_fields(0, clean_canastras=2, meld_points=200),
+        **team_fields(1, clean_canastras=1, red_threes=1, meld_points=100),
+    )
     saved = stored(app, tid, 1)
     assert saved["record"]["went_out"] is None
     # 200 + 1,000 = 1,200; 100 + 500 − 100 (one combination: the red 3 counts against) = 500.
@@ -533,6 +611,13 @@ def test_meld_checker_unknown_card_spelling_is_a_sentence(app: Flask, client: Fl
 
 
 def test_meld_checker_odd_input_is_never_a_500(client: FlaskClient) -> None:
-    for args in ({"m0": "x" * 5000}, {"required": "77", "m0": "Kc Ko Ke"}, {"t": "nope", "team": "0"}, {"more": "1"},
-                 {"top": "JK", "m0": "Kc Ko", "required": "50"}, {"m11": "Kc Ko Ke"}, {"going_out": "1", "m0": "3e 3p 3e"}):
+    for args in (
+        {"m0": "x" * 5000},
+        {"required": "77", "m0": "Kc Ko Ke"},
+        {"t": "nope", "team": "0"},
+        {"more": "1"},
+        {"top": "JK", "m0": "Kc Ko", "required": "50"},
+        {"m11": "Kc Ko Ke"},
+        {"going_out": "1", "m0": "3e 3p 3e"},
+    ):
         assert client.get("/samba/melds", query_string=args).status_code == 200

@@ -28,8 +28,11 @@ FOUR = ["Ana", "Bia", "Caio", "Dani"]
 
 #: docs/api.md's Quatrilho example: Ana calls the 3 of paus, Caio holds it; each of them wins 6.
 QUATRILHO = {
-    "dealer": "Dani", "mode": "chamada", "declarer": "Ana",
-    "called_card": {"rank": "3", "suit": "paus"}, "partner": "Caio",
+    "dealer": "Dani",
+    "mode": "chamada",
+    "declarer": "Ana",
+    "called_card": {"rank": "3", "suit": "paus"},
+    "partner": "Caio",
     "figures": {"Ana": 11, "Bia": 8, "Caio": 9, "Dani": 7},
     "tricks": {"Ana": 3, "Bia": 2, "Caio": 3, "Dani": 2},
 }
@@ -38,12 +41,30 @@ QUATRILHO = {
 SAMBA = {
     "went_out": "Caio",
     "teams": [
-        {"meld_points": 740, "hand_points": 35, "clean_canastras": 1, "dirty_canastras": 1,
-         "wild_canastras": 0, "sambas": 1, "red_threes": 2, "red_threes_in_hand": 0,
-         "hidden_canastra": None, "penalties": 0},
-        {"meld_points": 760, "hand_points": 120, "clean_canastras": 0, "dirty_canastras": 1,
-         "wild_canastras": 0, "sambas": 0, "red_threes": 1, "red_threes_in_hand": 0,
-         "hidden_canastra": None, "penalties": 1},
+        {
+            "meld_points": 740,
+            "hand_points": 35,
+            "clean_canastras": 1,
+            "dirty_canastras": 1,
+            "wild_canastras": 0,
+            "sambas": 1,
+            "red_threes": 2,
+            "red_threes_in_hand": 0,
+            "hidden_canastra": None,
+            "penalties": 0,
+        },
+        {
+            "meld_points": 760,
+            "hand_points": 120,
+            "clean_canastras": 0,
+            "dirty_canastras": 1,
+            "wild_canastras": 0,
+            "sambas": 0,
+            "red_threes": 1,
+            "red_threes_in_hand": 0,
+            "hidden_canastra": None,
+            "penalties": 1,
+        },
     ],
 }
 
@@ -114,7 +135,9 @@ def test_the_list_has_an_empty_state(client: FlaskClient, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["pt_BR", "en"])
-def test_the_list_shows_every_member_with_tables_played(client: FlaskClient, app: Flask, evening: Any, lang: str) -> None:
+def test_the_list_shows_every_member_with_tables_played(
+    client: FlaskClient, app: Flask, evening: Any, lang: str
+) -> None:
     client.set_cookie("lang", lang)
     table_of(client, "jubileu", ["Ana", "Bia", "Caio", "Edu"])  # Edu sits but no hand is played
     html = client.get("/players").get_data(as_text=True)
@@ -157,7 +180,10 @@ def test_a_players_page_renders_a_chart_per_game(client: FlaskClient, app: Flask
     assert answer.status_code == 200
     html = answer.get_data(as_text=True)
     for game in ("jubileu", "quatrilho", "samba"):
-        assert f'<svg class="chart" viewBox="0 0 320 200" role="img" aria-labelledby="chart-{game}-t chart-{game}-d"' in html
+        assert (
+            f'<svg class="chart" viewBox="0 0 320 200" role="img" aria-labelledby="chart-{game}-t chart-{game}-d"'
+            in html
+        )
         assert f'<title id="chart-{game}-t">' in html
     assert html.count("<details") >= 3  # the figures of each chart, as a table
     assert "<script" not in html[html.index("<main") :]
@@ -197,14 +223,23 @@ def test_best_partners_per_game(client: FlaskClient, app: Flask, evening: Any) -
 
 
 def test_partners_read_the_stored_contracts() -> None:
-    assert players.declaring_pair("jubileu", {"bid": "jubileu", "declarers": ["Ana"], "partner": "Bia"}) == ("Ana", "Bia")
+    assert players.declaring_pair("jubileu", {"bid": "jubileu", "declarers": ["Ana"], "partner": "Bia"}) == (
+        "Ana",
+        "Bia",
+    )
     # Several Meia Miséria declarers each play for himself; a solo has no partner.
     assert players.declaring_pair("jubileu", {"bid": "meia_miseria", "declarers": ["Ana", "Bia"]}) is None
     assert players.declaring_pair("jubileu", {"bid": "solo_sete", "declarers": ["Ana"]}) is None
-    assert players.declaring_pair("quatrilho", {"mode": "chamada", "declarer": "Ana", "partner": "Caio"}) == ("Ana", "Caio")
+    assert players.declaring_pair("quatrilho", {"mode": "chamada", "declarer": "Ana", "partner": "Caio"}) == (
+        "Ana",
+        "Caio",
+    )
     # The caller who held the called card himself plays alone.
     assert players.declaring_pair("quatrilho", {"mode": "chamada", "declarer": "Ana", "partner": "Ana"}) is None
-    assert players.declaring_pair("quatrilho", {"mode": "solo_preto", "declarer": "Ana", "partner": None, "giver": "Bia"}) is None
+    assert (
+        players.declaring_pair("quatrilho", {"mode": "solo_preto", "declarer": "Ana", "partner": None, "giver": "Bia"})
+        is None
+    )
     assert players.declaring_pair("samba", {"went_out": "Ana"}) is None
 
 
@@ -228,7 +263,7 @@ def test_the_player_page_shows_his_rating_per_game(client: FlaskClient, app: Fla
     uncertainty and the provisional mark (few hands in this evening)."""
     html = client.get(f"/players/{member_id(app, 'Ana')}").get_data(as_text=True)
     assert 'id="ratings-h"' in html
-    section = html[html.index('id="ratings-h"'):html.index("</section>", html.index('id="ratings-h"'))]
+    section = html[html.index('id="ratings-h"') : html.index("</section>", html.index('id="ratings-h"'))]
     assert "Jubileu" in section and "±" in section
     assert "provisional" in section or "provisório" in section
 
@@ -296,7 +331,9 @@ def test_rename_keeps_the_tables_hand_records_and_seat_names(client: FlaskClient
         ("bia", 422, "Bia is already a member: merge the two instead of renaming."),
     ],
 )
-def test_a_bad_rename_says_why_and_stores_nothing(client: FlaskClient, app: Flask, evening: Any, name: str, status: int, sentence: str) -> None:
+def test_a_bad_rename_says_why_and_stores_nothing(
+    client: FlaskClient, app: Flask, evening: Any, name: str, status: int, sentence: str
+) -> None:
     client.set_cookie("lang", "en")
     unlock(app, client)
     ana = member_id(app, "Ana")
@@ -346,7 +383,9 @@ def test_a_bad_merge_says_why_and_stores_nothing(client: FlaskClient, app: Flask
         assert db.session.scalar(select(func.count()).select_from(Member).where(Member.merged_into.is_not(None))) == 0
 
 
-def test_the_pix_key_is_stored_normalised_and_shown_only_to_managers(client: FlaskClient, app: Flask, evening: Any) -> None:
+def test_the_pix_key_is_stored_normalised_and_shown_only_to_managers(
+    client: FlaskClient, app: Flask, evening: Any
+) -> None:
     client.set_cookie("lang", "en")
     unlock(app, client)
     ana = member_id(app, "Ana")
@@ -431,7 +470,9 @@ def test_points_map_to_coordinates() -> None:
     ticks = charts.nice_ticks(min(values), max(values))
     box = charts.frame(values, ticks, label_chars=max(len(str(t)) for t in ticks))
     drawn = _points(svg)
-    assert drawn == [(pytest.approx(box.x(i), abs=0.06), pytest.approx(box.y(v), abs=0.06)) for i, v in enumerate(values)]
+    assert drawn == [
+        (pytest.approx(box.x(i), abs=0.06), pytest.approx(box.y(v), abs=0.06)) for i, v in enumerate(values)
+    ]
     # First at the left, last at the right; higher values higher up (smaller y).
     assert drawn[0][0] == pytest.approx(box.left, abs=0.06) and drawn[-1][0] == pytest.approx(box.right, abs=0.06)
     assert drawn[2][1] < drawn[0][1] < drawn[3][1] < drawn[1][1]
@@ -443,7 +484,9 @@ def test_points_map_to_coordinates() -> None:
 
 
 def test_negative_values_sit_below_the_zero_line_at_the_top() -> None:
-    svg = charts.line_chart([("a", -4), ("b", -10), ("c", -2)], title="Net", chart_id="neg", fmt=lambda n: f"{n:+d}".replace("-", "−"))
+    svg = charts.line_chart(
+        [("a", -4), ("b", -10), ("c", -2)], title="Net", chart_id="neg", fmt=lambda n: f"{n:+d}".replace("-", "−")
+    )
     ticks = charts.nice_ticks(-10, -2)
     assert ticks[-1] == 0
     box = charts.frame([-4, -10, -2], ticks, label_chars=3)
@@ -485,8 +528,14 @@ def test_the_chart_module_imports_no_flask() -> None:
     import sys
 
     out = subprocess.run(
-        [sys.executable, "-c", "import sys, referee.charts; print(sorted(m for m in sys.modules if m.split('.')[0] in ('flask', 'sqlalchemy', 'werkzeug')))"],
-        capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-c",
+            "import sys, referee.charts; print(sorted(m for m in sys.modules if m.split('.')[0] in ('flask', 'sqlalchemy', 'werkzeug')))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert out.strip() == "[]"
 

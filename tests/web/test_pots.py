@@ -20,7 +20,12 @@ def _table(client: FlaskClient) -> dict:
 
 def _race(bets: dict[str, str], winner: str, **extra: object) -> dict:
     """A race told by its result only: everyone's pingo 1 and bet 1."""
-    return {"pingo": 1, "bets": {name: {"horse": horse, "amount": 1} for name, horse in bets.items()}, "winner": winner, **extra}
+    return {
+        "pingo": 1,
+        "bets": {name: {"horse": horse, "amount": 1} for name, horse in bets.items()},
+        "winner": winner,
+        **extra,
+    }
 
 
 def _post(client: FlaskClient, table: dict, record: dict):  # type: ignore[no-untyped-def]

@@ -31,7 +31,7 @@ def png_size(data: bytes) -> tuple[int, int]:
 def css_variable(name: str) -> str:
     """A colour from the light scheme (the first :root block) of static/css/app.css."""
     css = (STATIC / "css" / "app.css").read_text("utf-8")
-    root = css[css.index(":root {"):]
+    root = css[css.index(":root {") :]
     root = root[: root.index("}")]
     match = re.search(rf"--{name}:\s*(#[0-9a-fA-F]{{3,8}})\s*;", root)
     assert match, name
@@ -45,6 +45,7 @@ def service_worker_config(source: str) -> dict:
 
 
 # -- The manifest --------------------------------------------------------------------------------
+
 
 def test_the_manifest_makes_referee_installable(client: FlaskClient) -> None:
     response = client.get("/manifest.webmanifest")
@@ -116,6 +117,7 @@ def test_every_page_links_the_manifest_icons_and_pwa_script(client: FlaskClient)
 
 # -- The service worker --------------------------------------------------------------------------
 
+
 def test_the_service_worker_is_javascript_from_the_root_and_never_cached_stale(client: FlaskClient) -> None:
     response = client.get("/sw.js")
     assert response.status_code == 200
@@ -141,8 +143,14 @@ def test_the_service_worker_precaches_the_shell_of_the_pages(client: FlaskClient
     for url in re.findall(r'(?:href|src)="(/static/(?:css|js)/[^"]+)"', page):
         assert url in shell, url  # the very URLs a page asks for, version included
     names = {url.split("?")[0] for url in shell}
-    assert {"/static/css/app.css", "/static/js/app.js", "/static/js/pwa.js", "/static/favicon.svg",
-            "/static/vendor/htmx-2.0.11.min.js", "/static/icons/icon-192.png"} <= names
+    assert {
+        "/static/css/app.css",
+        "/static/js/app.js",
+        "/static/js/pwa.js",
+        "/static/favicon.svg",
+        "/static/vendor/htmx-2.0.11.min.js",
+        "/static/icons/icon-192.png",
+    } <= names
     for url in shell:
         assert client.get(url).status_code == 200, url
         if url.startswith("/static/"):
@@ -153,7 +161,7 @@ def test_the_service_worker_leaves_writes_and_the_api_alone(client: FlaskClient)
     """The worker only ever answers GETs; POSTs and /api/ go to the network untouched (the page's
     own script queues hands with idempotency keys). A static check on its source."""
     source = client.get("/sw.js").get_data(as_text=True)
-    fetch = source[source.index('addEventListener("fetch"'):]
+    fetch = source[source.index('addEventListener("fetch"') :]
     fetch = fetch[: fetch.index("\n});")]
     guards = fetch[: fetch.index("respondWith")]
     assert 'if (request.method !== "GET") return;' in guards
@@ -176,6 +184,7 @@ def test_the_version_follows_the_shell(app: Flask, tmp_path: Path) -> None:
 
 
 # -- The offline page ----------------------------------------------------------------------------
+
 
 def test_the_offline_page_in_portuguese(client: FlaskClient) -> None:
     response = client.get("/offline")

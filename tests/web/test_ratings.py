@@ -26,7 +26,7 @@ from referee.models import Member, Rating, RatingRun
 from referee.rules.errors import UnknownGame
 from tests.bench import hands as jubileu_hands
 from tests.bench import quatrilho_hands
-from tests.web.api_support import API, auth, create_table, record_ok, void
+from tests.web.api_support import create_table, record_ok, void
 from tests.web.test_api_samba import stock_out
 
 JUBILEU = ("Ana", "Bia", "Caio", "Dani")
@@ -220,7 +220,9 @@ def test_a_void_of_an_applied_hand_rebuilds_and_equals_a_fresh_recompute(app: Fl
 
 
 @pytest.mark.parametrize(("game", "players"), [("jubileu", JUBILEU), ("quatrilho", QUATRILHO)])
-def test_incremental_batches_equal_a_recompute(app: Flask, client: FlaskClient, game: str, players: tuple[str, ...]) -> None:
+def test_incremental_batches_equal_a_recompute(
+    app: Flask, client: FlaskClient, game: str, players: tuple[str, ...]
+) -> None:
     first = table_of(client, game, players)
     second = table_of(client, game, ["Zé", *players[1:]])
     done = {first["id"]: 0, second["id"]: 0}
@@ -319,7 +321,9 @@ def test_merging_members_deletes_the_ratings_and_the_next_refresh_rebuilds(app: 
 # --------------------------------------------------------------------------- two refreshes at once
 
 
-def test_two_refreshes_at_once_apply_each_hand_once(app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_refreshes_at_once_apply_each_hand_once(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The second refresh starts while the first is reading: it finishes first, and the first
     then finds the run moved on and keeps the second's ratings instead of applying the hands
     again on top of them."""
@@ -448,7 +452,9 @@ hand_strategy = st.lists(
 
 @settings(max_examples=60, deadline=None)
 @given(hands=st.lists(hand_strategy, min_size=1, max_size=8), data=st.data())
-def test_ratings_do_not_depend_on_the_order_of_players_within_a_hand(hands: list[list[tuple[int, int]]], data: st.DataObject) -> None:
+def test_ratings_do_not_depend_on_the_order_of_players_within_a_hand(
+    hands: list[list[tuple[int, int]]], data: st.DataObject
+) -> None:
     shuffled = [data.draw(st.permutations(hand)) for hand in hands]
     assert _board_after(shuffled) == _board_after(hands)
 
@@ -456,7 +462,7 @@ def test_ratings_do_not_depend_on_the_order_of_players_within_a_hand(hands: list
 @settings(max_examples=30, deadline=None)
 @given(hands=st.lists(hand_strategy, min_size=1, max_size=6), shift=st.integers(0, 4))
 def test_rotating_the_seats_does_not_change_the_ratings(hands: list[list[tuple[int, int]]], shift: int) -> None:
-    rotated = [hand[shift % len(hand):] + hand[: shift % len(hand)] for hand in hands]
+    rotated = [hand[shift % len(hand) :] + hand[: shift % len(hand)] for hand in hands]
     assert _board_after(rotated) == _board_after(hands)
 
 

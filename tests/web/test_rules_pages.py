@@ -31,7 +31,10 @@ def _rows(page: str, heading: str) -> list[list[str]]:
     start = page.index(heading)
     body = page[page.index("<tbody>", start) : page.index("</tbody>", start)]
     return [
-        [" ".join(re.sub(r"<[^>]+>", " ", cell).split()) for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+        [
+            " ".join(re.sub(r"<[^>]+>", " ", cell).split())
+            for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
+        ]
         for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)
     ]
 
@@ -81,7 +84,11 @@ def test_el_gato_lists_the_counts_that_share_the_40_cards(client: FlaskClient) -
 
 
 def test_lift_smoke_gives_the_deal_for_each_table_size(client: FlaskClient) -> None:
-    assert _rows(_page(client, "/games/lift_smoke"), "The deal") == [["4", "4", "36"], ["5", "5", "27"], ["6", "6", "16"]]
+    assert _rows(_page(client, "/games/lift_smoke"), "The deal") == [
+        ["4", "4", "36"],
+        ["5", "5", "27"],
+        ["6", "6", "16"],
+    ]
 
 
 def test_the_cachorro_page_gives_each_rounds_layout(client: FlaskClient) -> None:

@@ -90,9 +90,16 @@ def test_a_patience_table_shows_games_and_wins_per_patience_not_chips(client: Fl
     _claim(client, table)
     html = client.get(f"/t/{table['id']}").get_data(as_text=True)
     assert "pot-line" not in html and 'class="balance positive"' not in html
-    for record in ({"game": "relogio", "won": True}, {"game": "relogio", "won": False}, {"game": "relogio_real", "sequences": 4}):
+    for record in (
+        {"game": "relogio", "won": True},
+        {"game": "relogio", "won": False},
+        {"game": "relogio_real", "sequences": 4},
+    ):
         record_ok(client, table, record)
     html = client.get(f"/t/{table['id']}").get_data(as_text=True)
-    rows = re.findall(r'<span class="who">(Relógio(?: Real)?) <span class="small muted sub">([^<]*)</span></span>\s*<span class="balance">(\d+)%</span>', html)
+    rows = re.findall(
+        r'<span class="who">(Relógio(?: Real)?) <span class="small muted sub">([^<]*)</span></span>\s*<span class="balance">(\d+)%</span>',
+        html,
+    )
     assert [(name, rate) for name, _words, rate in rows] == [("Relógio", "50"), ("Relógio Real", "100")]
     assert "Dealer: Ana" not in html and "Carteador: Ana" not in html

@@ -24,8 +24,17 @@ from referee.security import CSP, HEADERS
 from .api_support import API
 
 PLAYERS = ["Ana", "Bia", "Caio", "Dani"]
-FORM = {"player_0": "Ana", "player_1": "Bia", "player_2": "Caio", "player_3": "Dani", "dealer": "3",
-        "opt_starting_chips": "0", "opt_chip_value": "0", "opt_overtricks": "y", "opt_overtricks_in_partnerships": "y"}
+FORM = {
+    "player_0": "Ana",
+    "player_1": "Bia",
+    "player_2": "Caio",
+    "player_3": "Dani",
+    "dealer": "3",
+    "opt_starting_chips": "0",
+    "opt_chip_value": "0",
+    "opt_overtricks": "y",
+    "opt_overtricks_in_partnerships": "y",
+}
 TOO_BIG = 65 * 1024  # MAX_CONTENT_LENGTH is 64 KB
 
 
@@ -81,9 +90,7 @@ def test_a_not_modified_static_answer_carries_them_too(client: FlaskClient) -> N
 
 
 def test_the_content_security_policy_is_strict() -> None:
-    directives = dict(
-        (part.split(" ", 1)[0], part.split(" ", 1)[1]) for part in CSP.split("; ")
-    )
+    directives = {part.split(" ", 1)[0]: part.split(" ", 1)[1] for part in CSP.split("; ")}
     assert directives["default-src"] == "'self'"
     assert directives["script-src"] == "'self'"
     assert directives["style-src"] == "'self'"
@@ -100,25 +107,48 @@ def test_the_content_security_policy_is_strict() -> None:
 
 def test_the_permissions_policy_denies_sensors_and_keeps_the_wake_lock() -> None:
     policy = dict(item.split("=", 1) for item in HEADERS["Permissions-Policy"].split(", "))
-    for feature in ("camera", "microphone", "geolocation", "payment", "usb", "bluetooth", "serial",
-                    "hid", "midi", "display-capture", "accelerometer", "gyroscope", "magnetometer"):
+    for feature in (
+        "camera",
+        "microphone",
+        "geolocation",
+        "payment",
+        "usb",
+        "bluetooth",
+        "serial",
+        "hid",
+        "midi",
+        "display-capture",
+        "accelerometer",
+        "gyroscope",
+        "magnetometer",
+    ):
         assert policy[feature] == "()", feature
     assert policy["screen-wake-lock"] == "(self)"
 
 
 # -- The session cookie ---------------------------------------------------------------------------
 
+
 def _session_cookie(app: Flask) -> str:
     """The Set-Cookie header of the session (a page with a form token writes the session)."""
     response = app.test_client().get("/")
-    cookies = [c for c in response.headers.getlist("Set-Cookie") if c.startswith(app.config["SESSION_COOKIE_NAME"] + "=")]
+    cookies = [
+        c for c in response.headers.getlist("Set-Cookie") if c.startswith(app.config["SESSION_COOKIE_NAME"] + "=")
+    ]
     assert len(cookies) == 1, response.headers.getlist("Set-Cookie")
     return cookies[0]
 
 
 def _app(tmp_path, **config: object) -> Flask:
-    return create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://", "SECRET_KEY": "t",
-                       "INSTANCE_PATH": str(tmp_path), **config})
+    return create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": "sqlite://",
+            "SECRET_KEY": "t",
+            "INSTANCE_PATH": str(tmp_path),
+            **config,
+        }
+    )
 
 
 def _flags(cookie: str) -> set[str]:
@@ -157,6 +187,7 @@ def test_the_config_given_to_create_app_wins_over_referee_https(tmp_path, monkey
 
 
 # -- The body cap --------------------------------------------------------------------------------
+
 
 def test_a_too_large_api_body_is_a_json_413_sentence_and_stores_nothing(app: Flask, client: FlaskClient) -> None:
     body = '{"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"], "name": "' + "x" * TOO_BIG + '"}'
@@ -214,7 +245,9 @@ def test_long_strings_in_the_json_api_are_refused_with_a_sentence(app: Flask, cl
     refused = client.post(f"{API}/tables", json={"game": "jubileu", "players": PLAYERS[:3] + [LONG]})
     assert refused.status_code == 400
     assert refused.get_json()["error"]["field"] == "players[3]"
-    assert client.post(f"{API}/tables", json={"game": "jubileu", "players": PLAYERS, "language": LONG}).status_code == 400
+    assert (
+        client.post(f"{API}/tables", json={"game": "jubileu", "players": PLAYERS, "language": LONG}).status_code == 400
+    )
     assert _tables(app) == 0
 
     table = client.post(f"{API}/tables", json={"game": "jubileu", "players": PLAYERS}).get_json()
@@ -244,6 +277,7 @@ def test_a_long_table_name_is_refused(app: Flask, client: FlaskClient) -> None:
 
 # -- No debugger, ever ----------------------------------------------------------------------------
 
+
 def test_no_debugger_console_even_with_flask_debug_in_the_environment(tmp_path, monkeypatch) -> None:
     from werkzeug.debug import DebuggedApplication
 
@@ -251,8 +285,11 @@ def test_no_debugger_console_even_with_flask_debug_in_the_environment(tmp_path, 
     app = _app(tmp_path)
     assert not isinstance(app.wsgi_app, DebuggedApplication)
     client = app.test_client()
-    for path in ("/console", "/console?__debugger__=yes&cmd=resource&f=debugger.js",
-                 "/?__debugger__=yes&cmd=resource&f=style.css"):
+    for path in (
+        "/console",
+        "/console?__debugger__=yes&cmd=resource&f=debugger.js",
+        "/?__debugger__=yes&cmd=resource&f=style.css",
+    ):
         response = client.get(path)
         assert response.status_code in (200, 404), path
         assert b"__debugger__" not in response.data and b"Werkzeug" not in response.data, path
@@ -283,14 +320,23 @@ def _refused(response: TestResponse) -> dict:
     return error
 
 
-def test_a_lone_surrogate_anywhere_in_a_json_body_is_refused_and_stores_nothing(app: Flask, client: FlaskClient) -> None:
+def test_a_lone_surrogate_anywhere_in_a_json_body_is_refused_and_stores_nothing(
+    app: Flask, client: FlaskClient
+) -> None:
     # A lone surrogate has no UTF-8 form: no database can store it. json.dumps writes it as \ud800.
-    _refused(client.post(f"{API}/tables", data='{"game": "jubileu", "players": ["\\ud800", "Bia", "Caio", "Dani"]}',
-                         content_type="application/json"))
+    _refused(
+        client.post(
+            f"{API}/tables",
+            data='{"game": "jubileu", "players": ["\\ud800", "Bia", "Caio", "Dani"]}',
+            content_type="application/json",
+        )
+    )
     assert _tables(app) == 0
     table, auth = _scored_table(client)
     hands = f"{API}/tables/{table['id']}/hands"
-    _refused(client.post(f"{hands}/1/void", data='{"reason": "a\\udfffb"}', content_type="application/json", headers=auth))
+    _refused(
+        client.post(f"{hands}/1/void", data='{"reason": "a\\udfffb"}', content_type="application/json", headers=auth)
+    )
     correction = {"ultima": "copas", "auction": [[p, "passo"] for p in PLAYERS], "replaces": 1, "reason": "\ud800"}
     _refused(client.post(hands, data=json.dumps(correction), content_type="application/json", headers=auth))
     hand = client.get(f"{hands}/1").get_json()
@@ -306,14 +352,18 @@ def test_a_lone_surrogate_anywhere_in_a_json_body_is_refused_and_stores_nothing(
 
 def _json_posts(app: Flask) -> list[str]:
     """Every API route that takes a POST (and so may read a JSON body), as a rule."""
-    return sorted(r.rule for r in app.url_map.iter_rules() if r.endpoint.startswith("api.") and "POST" in (r.methods or ()))
+    return sorted(
+        r.rule for r in app.url_map.iter_rules() if r.endpoint.startswith("api.") and "POST" in (r.methods or ())
+    )
 
 
 DEEP = {"array": "[" * 30000, "object": '{"a":' * 12000}  # both under the 64 KB cap
 
 
 @pytest.mark.parametrize("shape", list(DEEP))
-def test_deeply_nested_json_is_refused_on_every_endpoint_with_or_without_credentials(app: Flask, client: FlaskClient, shape: str) -> None:
+def test_deeply_nested_json_is_refused_on_every_endpoint_with_or_without_credentials(
+    app: Flask, client: FlaskClient, shape: str
+) -> None:
     table, auth = _scored_table(client)
     credentials = {**auth, "X-Referee-Club-Code": app.config["CLUB_CODE"]}
     rules = _json_posts(app)
@@ -328,7 +378,9 @@ def test_deeply_nested_json_is_refused_on_every_endpoint_with_or_without_credent
             refused.add(rule.rsplit("/", 1)[-1])
         without = client.post(path, data=DEEP[shape], content_type="application/json")
         assert without.status_code in (400, 401, 403), (rule, without.status_code)
-    assert {"tables", "hands", "preview", "void", "dispute", "meld-check", "deal", "answer", "import"} <= refused, refused
+    assert {"tables", "hands", "preview", "void", "dispute", "meld-check", "deal", "answer", "import"} <= refused, (
+        refused
+    )
     assert _tables(app) == 1
     assert client.get(f"{API}/tables/{table['id']}").get_json()["next_number"] == 2
 
@@ -336,7 +388,12 @@ def test_deeply_nested_json_is_refused_on_every_endpoint_with_or_without_credent
 def test_a_body_nested_as_deep_as_a_record_may_be_is_still_read(client: FlaskClient) -> None:
     from referee.inputs import MAX_DEPTH
 
-    nested = '{"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"], "options": ' + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "}"
+    nested = (
+        '{"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"], "options": '
+        + "[" * (MAX_DEPTH - 1)
+        + "]" * (MAX_DEPTH - 1)
+        + "}"
+    )
     # Read, then judged by the engine (options must be an object): the engine's own refusal.
     assert "64" not in _refused(client.post(f"{API}/tables", data=nested, content_type="application/json"))["message"]
 
@@ -353,11 +410,18 @@ def _int_routes(app: Flask) -> list[tuple[str, str, str]]:
 
 
 @pytest.mark.parametrize("number", [str(HUGE), str(JUST_TOO_BIG), "9" * 5000])
-def test_a_number_too_big_for_the_database_in_any_path_names_nothing(app: Flask, client: FlaskClient, number: str) -> None:
+def test_a_number_too_big_for_the_database_in_any_path_names_nothing(
+    app: Flask, client: FlaskClient, number: str
+) -> None:
     table, auth = _scored_table(client)
     routes = _int_routes(app)
-    assert {"/players/<int:member_id>", "/league/seasons/<int:season_id>", "/api/v1/seasons/<int:season_id>/export",
-            "/t/<table_id>/hands/<int:number>/void", "/api/v1/tables/<table_id>/hands/<int:number>"} <= {r for r, _m, _a in routes}
+    assert {
+        "/players/<int:member_id>",
+        "/league/seasons/<int:season_id>",
+        "/api/v1/seasons/<int:season_id>/export",
+        "/t/<table_id>/hands/<int:number>/void",
+        "/api/v1/tables/<table_id>/hands/<int:number>",
+    } <= {r for r, _m, _a in routes}
     for rule, method, name in routes:
         path = re.sub(r"<int:\w+>", "1", rule.replace(f"<int:{name}>", number)).replace("<table_id>", table["id"])
         response = client.open(path, method=method, headers=auth)
@@ -387,7 +451,9 @@ def test_a_number_too_big_for_the_database_in_a_query_names_nothing(client: Flas
 
 @pytest.mark.parametrize("day", ["9999-12-31", "0001-01-01", "1899-12-31", "3000-01-01"])
 def test_a_date_at_the_ends_of_the_calendar_is_not_a_server_error(app: Flask, client: FlaskClient, day: str) -> None:
-    assert client.get("/night", query_string={"date": day}).status_code == 200  # read as today, like any unreadable date
+    assert (
+        client.get("/night", query_string={"date": day}).status_code == 200
+    )  # read as today, like any unreadable date
     assert client.post("/club", data={"code": app.config["CLUB_CODE"]}).status_code == 302
     response = client.post("/league/seasons", data={"name": "Longa", "starts_on": "2026-01-01", "ends_on": day})
     assert response.status_code in (400, 422), response.status_code
@@ -398,6 +464,7 @@ def test_a_date_at_the_ends_of_the_calendar_is_not_a_server_error(app: Flask, cl
 
 
 # -- The database file ---------------------------------------------------------------------------
+
 
 def test_the_sqlite_database_file_is_readable_by_its_owner_only(tmp_path) -> None:
     path = tmp_path / "referee.sqlite3"
@@ -424,7 +491,9 @@ def test_a_database_file_an_older_version_left_readable_is_made_private_at_start
         db.engine.dispose()
 
 
-def test_a_control_character_in_an_idempotency_key_is_refused_not_sent_to_the_database(app: Flask, client: FlaskClient) -> None:
+def test_a_control_character_in_an_idempotency_key_is_refused_not_sent_to_the_database(
+    app: Flask, client: FlaskClient
+) -> None:
     """A forged draft can carry any key; PostgreSQL answers a NUL in a query with an error (a 500
     once), so such a key is refused before any query and matches no stored hand."""
     from referee import ledger

@@ -76,7 +76,9 @@ class Page:
 
     @property
     def errors(self) -> list[str]:
-        return [unescape(" ".join(e.split())) for e in re.findall(r'<p class="field-error"[^>]*>(.*?)</p>', self.html, re.S)]
+        return [
+            unescape(" ".join(e.split())) for e in re.findall(r'<p class="field-error"[^>]*>(.*?)</p>', self.html, re.S)
+        ]
 
     @property
     def text(self) -> str:
@@ -116,7 +118,13 @@ def confirm(client: FlaskClient, tid: str, page: Page, **form: str) -> int:
 def hands(app: Flask, tid: str) -> list[dict[str, Any]]:
     with app.app_context():
         return [
-            {"number": h.number, "void": h.is_void, "record": dict(h.record), "result": dict(h.result), "dealer": h.dealer}
+            {
+                "number": h.number,
+                "void": h.is_void,
+                "record": dict(h.record),
+                "result": dict(h.result),
+                "dealer": h.dealer,
+            }
             for h in ledger.all_hands(ledger.get_table(tid))
         ]
 
@@ -194,25 +202,41 @@ def test_koziri_offers_the_opponent_only_the_two_suits_the_dealer_left(app: Flas
     assert "Ana +3" in preview.text and "Bia −3" in preview.text  # with the stake option
     assert confirm(client, tid, preview) == 302
     [hand] = hands(app, tid)
-    assert hand["record"] == {"dealer": "Bia", "dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "paus", "opponent_second": "ouros", "winner": "Ana"}
+    assert hand["record"] == {
+        "dealer": "Bia",
+        "dealer_trump": "espadas",
+        "dealer_second": "copas",
+        "opponent_trump": "paus",
+        "opponent_second": "ouros",
+        "winner": "Ana",
+    }
     board = table_page(client, tid)
     assert "Ana won · trumps ♠ Bia, ♣ Ana" in board.text
     assert "Ana deals; Bia leads first." in board.text  # the deal alternates; the opponent leads
 
 
-def test_a_forged_koziri_trump_is_refused_with_the_engine_s_sentence_and_nothing_stored(app: Flask, client: FlaskClient) -> None:
+def test_a_forged_koziri_trump_is_refused_with_the_engine_s_sentence_and_nothing_stored(
+    app: Flask, client: FlaskClient
+) -> None:
     tid = new_table(client, "koziri", ["Ana", "Bia"])
     start = get(client, tid)
-    forged = dict(start.draft, v={"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "copas", "winner": "Ana"})
+    forged = dict(
+        start.draft, v={"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "copas", "winner": "Ana"}
+    )
     d = json.dumps(forged)
     sentence = refusal(
         koziri.parse_hand,
         {"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "copas", "winner": "Ana"},
-        players=("Ana", "Bia"), options=koziri.KoziriOptions(), dealer="Bia",
+        players=("Ana", "Bia"),
+        options=koziri.KoziriOptions(),
+        dealer="Bia",
     )
     page = get(client, tid, d)  # the page asks that step again, with the rule it breaks
     assert page.errors == [sentence]
-    assert page.heading == "Ana's trump" and page.offered("set:") == ["set:opponent_trump:ouros", "set:opponent_trump:paus"]
+    assert page.heading == "Ana's trump" and page.offered("set:") == [
+        "set:opponent_trump:ouros",
+        "set:opponent_trump:paus",
+    ]
     response = client.post(f"/t/{tid}/hand", data={"d": d})
     assert response.status_code == 422
     assert sentence in unescape(response.get_data(as_text=True))
@@ -222,7 +246,9 @@ def test_a_forged_koziri_trump_is_refused_with_the_engine_s_sentence_and_nothing
 # --------------------------------------------------------------------------- Lift Smoke
 
 
-def test_lift_smoke_winner_then_the_order_tapped_with_undo_and_the_winner_deals_next(app: Flask, client: FlaskClient) -> None:
+def test_lift_smoke_winner_then_the_order_tapped_with_undo_and_the_winner_deals_next(
+    app: Flask, client: FlaskClient
+) -> None:
     players = ["Ana", "Bia", "Caio", "Dani", "Edu"]
     tid = new_table(client, "lift_smoke", players, ante="2")
     page = get(client, tid)
@@ -245,7 +271,13 @@ def test_lift_smoke_winner_then_the_order_tapped_with_undo_and_the_winner_deals_
     assert "Bia deals the next hand." in preview.text
     assert confirm(client, tid, preview) == 302
     [hand] = hands(app, tid)
-    assert hand["record"] == {"dealer": "Edu", "ante": 2, "winner": "Bia", "out_order": [["Caio", "Ana"], "Dani", "Edu"], "carried_in": 0}
+    assert hand["record"] == {
+        "dealer": "Edu",
+        "ante": 2,
+        "winner": "Bia",
+        "out_order": [["Caio", "Ana"], "Dani", "Edu"],
+        "carried_in": 0,
+    }
     assert hand["result"]["deltas"] == {"Ana": -2, "Bia": 8, "Caio": -2, "Dani": -2, "Edu": -2}
     assert next_dealer(app, tid) == "Bia"
     board = table_page(client, tid)
@@ -253,7 +285,9 @@ def test_lift_smoke_winner_then_the_order_tapped_with_undo_and_the_winner_deals_
     assert "Bia took the pot · ante 2" in board.text
 
 
-def test_lift_smoke_order_may_be_skipped_the_ante_changed_and_the_last_trick_shared(app: Flask, client: FlaskClient) -> None:
+def test_lift_smoke_order_may_be_skipped_the_ante_changed_and_the_last_trick_shared(
+    app: Flask, client: FlaskClient
+) -> None:
     tid = new_table(client, "lift_smoke", FOUR)
     preview = walk(client, tid, "set:winner:1", "skip:out_order")
     assert preview.heading == "Check and confirm" and "not noted" in preview.text
@@ -262,19 +296,39 @@ def test_lift_smoke_order_may_be_skipped_the_ante_changed_and_the_last_trick_sha
     preview = get(client, tid, page.d, "set:ante", n="3")
     assert "Bia +9" in preview.text  # 4 players ante 3
     # The order after all, with Bia running out on the last trick with Dani.
-    preview = walk(client, tid, "edit:out_order", "out:out_order:2", "out:out_order:0", "out:out_order:3", "tie:out_order", start=preview)
+    preview = walk(
+        client,
+        tid,
+        "edit:out_order",
+        "out:out_order:2",
+        "out:out_order:0",
+        "out:out_order:3",
+        "tie:out_order",
+        start=preview,
+    )
     assert "Bia also ran out on that last trick and won it" in preview.text
-    expected = str(lift_smoke.settle(
-        lift_smoke.parse_hand({"winner": "Bia", "out_order": ["Caio", "Ana", ["Dani", "Bia"]], "ante": 3}, players=FOUR, options=lift_smoke.LiftSmokeOptions(), dealer="Dani"),
-        lift_smoke.LiftSmokeOptions(),
-    ).lines[-1].text)
+    expected = str(
+        lift_smoke.settle(
+            lift_smoke.parse_hand(
+                {"winner": "Bia", "out_order": ["Caio", "Ana", ["Dani", "Bia"]], "ante": 3},
+                players=FOUR,
+                options=lift_smoke.LiftSmokeOptions(),
+                dealer="Dani",
+            ),
+            lift_smoke.LiftSmokeOptions(),
+        )
+        .lines[-1]
+        .text
+    )
     assert expected in preview.text  # the LS-2 sentence: the winner of that trick takes the pot
     assert confirm(client, tid, preview) == 302
     assert hands(app, tid)[0]["record"]["out_order"] == ["Caio", "Ana", ["Dani", "Bia"]]
     assert hands(app, tid)[0]["record"]["ante"] == 3
 
 
-def test_a_lift_smoke_winner_out_before_the_last_trick_is_refused_and_nothing_stored(app: Flask, client: FlaskClient) -> None:
+def test_a_lift_smoke_winner_out_before_the_last_trick_is_refused_and_nothing_stored(
+    app: Flask, client: FlaskClient
+) -> None:
     tid = new_table(client, "lift_smoke", FOUR)
     start = get(client, tid)
     order = ["Bia", "Caio", "Ana", "Dani"]
@@ -348,7 +402,10 @@ def test_cachorro_won_asks_the_round_and_lost_asks_nothing_more(app: Flask, clie
     assert lost.heading == "Check and confirm"
     assert confirm(client, tid, lost) == 302
     records = [h["record"] for h in hands(app, tid)]
-    assert records == [{"dealer": "Ana", "game": "cachorro", "won": True, "round": 2}, {"dealer": "Ana", "game": "cachorro", "won": False}]
+    assert records == [
+        {"dealer": "Ana", "game": "cachorro", "won": True, "round": 2},
+        {"dealer": "Ana", "game": "cachorro", "won": False},
+    ]
     assert "Paciência do Cachorro · won · round 2" in table_page(client, tid).text
 
 
@@ -370,10 +427,17 @@ def test_a_forged_fourth_round_is_refused_with_the_engine_s_sentence(app: Flask,
 
 def test_a_correction_starts_from_the_hand_and_replaces_it(app: Flask, client: FlaskClient) -> None:
     tid = new_table(client, "lift_smoke", FOUR, ante="2")
-    assert confirm(client, tid, walk(client, tid, "set:winner:1", "out:out_order:2", "out:out_order:0", "out:out_order:3")) == 302
+    assert (
+        confirm(client, tid, walk(client, tid, "set:winner:1", "out:out_order:2", "out:out_order:0", "out:out_order:3"))
+        == 302
+    )
     page = get(client, tid, replaces="1")
     assert page.heading == "Check and confirm"
-    assert page.draft["replaces"] == 1 and page.draft["v"] == {"winner": "Bia", "out_order": ["Caio", "Ana", "Dani"], "ante": 2}
+    assert page.draft["replaces"] == 1 and page.draft["v"] == {
+        "winner": "Bia",
+        "out_order": ["Caio", "Ana", "Dani"],
+        "ante": 2,
+    }
     # Caio won, not Bia: the order is asked again (it named Caio as out).
     page = walk(client, tid, "edit:winner", start=page)
     assert page.heading == "Who was the last player holding cards?"
@@ -398,7 +462,9 @@ def test_a_correction_starts_from_the_hand_and_replaces_it(app: Flask, client: F
         {"winner": "Bia", "out_order": [[]], "edit": "nothing", "game": "cachorro"},
     ],
 )
-def test_forged_draft_values_are_dropped_and_asked_again(app: Flask, client: FlaskClient, answers: dict[str, Any]) -> None:
+def test_forged_draft_values_are_dropped_and_asked_again(
+    app: Flask, client: FlaskClient, answers: dict[str, Any]
+) -> None:
     tid = new_table(client, "lift_smoke", FOUR)
     start = get(client, tid)
     d = json.dumps(dict(start.draft, v=answers, edit="ante_x", skipped=["winner", 3]))
@@ -422,7 +488,16 @@ def test_forged_draft_values_are_dropped_and_asked_again(app: Flask, client: Fla
 def test_forged_actions_change_nothing(app: Flask, client: FlaskClient) -> None:
     tid = new_table(client, "koziri", ["Ana", "Bia"])
     page = get(client, tid)
-    for action in ["set:dealer_trump:joker", "set:winner:7", "set:nothing:1", "out:dealer_trump:0", "skip:winner", "set:dealer_trump", "tie:winner", "edit:x"]:
+    for action in [
+        "set:dealer_trump:joker",
+        "set:winner:7",
+        "set:nothing:1",
+        "out:dealer_trump:0",
+        "skip:winner",
+        "set:dealer_trump",
+        "tie:winner",
+        "edit:x",
+    ]:
         after = get(client, tid, page.d, action)
         assert after.status == 200
         assert after.draft.get("v", {}) == {} and after.heading == "Bia's trump", action
@@ -448,4 +523,7 @@ def test_a_hand_recorded_meanwhile_by_another_phone_is_a_conflict_not_a_loss(app
     assert response.status_code == 409
     assert 'name="renumber"' in response.get_data(as_text=True)  # the entered hand is offered
     assert client.post(f"/t/{tid}/hand", data={"d": preview.d, "renumber": "1"}).status_code == 302
-    assert [(h["number"], h["record"]["loser"], h["dealer"]) for h in hands(app, tid)] == [(1, "Ana", "Dani"), (2, "Caio", "Dani")]
+    assert [(h["number"], h["record"]["loser"], h["dealer"]) for h in hands(app, tid)] == [
+        (1, "Ana", "Dani"),
+        (2, "Caio", "Dani"),
+    ]

@@ -7,12 +7,10 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee import ledger
-from referee.extensions import db
 
 from .api_support import API, PLAYERS, solo_record
 
@@ -33,9 +31,13 @@ def _record(dealer: str, tricks: int) -> dict[str, Any]:
     return solo_record(dealer, tricks)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(sequence=ops)
-def test_cached_state_equals_the_state_rebuilt_from_the_hands(app: Flask, client: FlaskClient, sequence: list[Op]) -> None:
+def test_cached_state_equals_the_state_rebuilt_from_the_hands(
+    app: Flask, client: FlaskClient, sequence: list[Op]
+) -> None:
     # Each example plays on a table of its own, so examples do not see each other's hands.
     created = client.post(f"{API}/tables", json={"game": "jubileu", "players": list(PLAYERS)}).get_json()
     auth = {"Authorization": f"Bearer {created['token']}"}

@@ -117,7 +117,12 @@ def test_a_season_s_export_needs_the_club_code(app: Flask) -> None:
     table = _played(app.test_client())
     manager = app.test_client()
     _unlock(app, manager)
-    assert manager.post("/league/seasons", data={"name": "Ano", "starts_on": "2000-01-01", "ends_on": "2999-12-31"}).status_code == 302
+    assert (
+        manager.post(
+            "/league/seasons", data={"name": "Ano", "starts_on": "2000-01-01", "ends_on": "2999-12-31"}
+        ).status_code
+        == 302
+    )
     stranger = app.test_client()
     for suffix in ("export", "export.csv"):
         refused = stranger.get(f"{API}/seasons/1/export" if suffix == "export" else f"{API}/seasons/1/export.csv")

@@ -25,7 +25,6 @@ from referee.models import Access, HandEvent
 from .api_support import API, all_pass_record, create_table, get_table
 
 
-
 def english(client: FlaskClient) -> FlaskClient:
     client.set_cookie("lang", "en")
     return client
@@ -117,7 +116,9 @@ def test_a_table_is_created_with_two_key_and_says_so(app: Flask) -> None:
     assert get_table(client, on["id"])["two_key"] is True
     assert get_table(client, off["id"])["two_key"] is False
     for wrong in ("yes", 1, None, [True]):
-        response = client.post(f"{API}/tables", json={"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"], "two_key": wrong})
+        response = client.post(
+            f"{API}/tables", json={"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"], "two_key": wrong}
+        )
         assert response.status_code == 400, wrong
         assert response.get_json()["error"]["field"] == "two_key"
 
@@ -155,7 +156,10 @@ def test_the_same_client_cannot_confirm_its_own_hand_through_the_api(app: Flask,
     assert error["code"] == "inconsistent_hand" and error["message"].endswith(".")
     assert status(app, tid, 1) == "to_confirm"
     # The owner can: another access than the recorder's.
-    assert client.post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(table["token"])).get_json()["status"] == "confirmed"
+    assert (
+        client.post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(table["token"])).get_json()["status"]
+        == "confirmed"
+    )
 
 
 def test_the_owner_cannot_confirm_the_owner_s_own_hand_through_the_api(app: Flask, table: dict[str, Any]) -> None:
@@ -186,13 +190,20 @@ def test_api_dispute_then_confirm(app: Flask, table: dict[str, Any]) -> None:
     owner = owner_phone(app, table)
     link = scoring_link(owner, tid)
     record_api(client, tid, table["token"])
-    disputed = client.post(f"{API}/tables/{tid}/hands/1/dispute", json={"reason": "Bia had 5 tricks"}, headers=bearer(link))
+    disputed = client.post(
+        f"{API}/tables/{tid}/hands/1/dispute", json={"reason": "Bia had 5 tricks"}, headers=bearer(link)
+    )
     assert disputed.status_code == 200
     assert disputed.get_json()["status"] == "disputed"
     assert get_table(client, tid)["hands"][0]["status"] == "disputed"
     # Disputed twice: still disputed (the owner decides); an empty body is fine too.
     assert client.post(f"{API}/tables/{tid}/hands/1/dispute", headers=bearer(link)).get_json()["status"] == "disputed"
-    assert client.post(f"{API}/tables/{tid}/hands/1/dispute", data="[]", content_type="application/json", headers=bearer(link)).status_code == 400
+    assert (
+        client.post(
+            f"{API}/tables/{tid}/hands/1/dispute", data="[]", content_type="application/json", headers=bearer(link)
+        ).status_code
+        == 400
+    )
     # The owner recorded it: he cannot settle the dispute by confirming his own hand.
     assert client.post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(table["token"])).status_code == 422
     other = scoring_link(owner, tid)
@@ -284,7 +295,9 @@ def test_the_owner_confirms_a_scorer_s_hand_but_not_the_owner_s_own(app: Flask, 
     assert flashes(owner, owner.post(f"/t/{tid}/hands/1/confirm"), "error")
     assert status(app, tid, 1) == "to_confirm"
     # Through the API with the same owner's token: the same person, still refused.
-    assert app.test_client().post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(table["token"])).status_code == 422
+    assert (
+        app.test_client().post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(table["token"])).status_code == 422
+    )
     # A scorer's hand: the owner is someone else.
     scorer = scorer_phone(app, owner, tid)
     record_web(scorer, tid)
@@ -292,7 +305,9 @@ def test_the_owner_confirms_a_scorer_s_hand_but_not_the_owner_s_own(app: Flask, 
     assert status(app, tid, 2) == "confirmed"
 
 
-def test_a_scorer_opening_his_own_link_in_a_fresh_browser_cannot_confirm_his_hand(app: Flask, table: dict[str, Any]) -> None:
+def test_a_scorer_opening_his_own_link_in_a_fresh_browser_cannot_confirm_his_hand(
+    app: Flask, table: dict[str, Any]
+) -> None:
     """The check compares the access the server granted, not the browser's device id."""
     tid = table["id"]
     owner = owner_phone(app, table)
@@ -334,7 +349,12 @@ def test_undo_does_not_void_a_hand_the_other_side_confirmed(app: Flask, table: d
     # The owner decides: he may void a hand both sides agreed on.
     b.post(f"/t/{tid}/hands/2/confirm")
     assert status(app, tid, 2) == "confirmed"
-    assert app.test_client().post(f"{API}/tables/{tid}/hands/2/void", json={"reason": "misdeal"}, headers=bearer(table["token"])).status_code == 200
+    assert (
+        app.test_client()
+        .post(f"{API}/tables/{tid}/hands/2/void", json={"reason": "misdeal"}, headers=bearer(table["token"]))
+        .status_code
+        == 200
+    )
 
 
 def test_a_web_phone_confirms_a_hand_recorded_through_the_api(app: Flask, table: dict[str, Any]) -> None:
@@ -429,7 +449,9 @@ def test_a_correction_under_two_key_waits_too(app: Flask, table: dict[str, Any])
     assert client.get(f"{API}/tables/{tid}/hands/1").get_json()["status"] == "void"
 
 
-def test_a_scorer_cannot_remove_an_agreed_hand_by_correcting_it_then_voiding_the_correction(app: Flask, table: dict[str, Any]) -> None:
+def test_a_scorer_cannot_remove_an_agreed_hand_by_correcting_it_then_voiding_the_correction(
+    app: Flask, table: dict[str, Any]
+) -> None:
     tid = table["id"]
     owner, a, b = two_scorers(app, table)
     link = scoring_link(owner, tid)
@@ -446,7 +468,12 @@ def test_a_scorer_cannot_remove_an_agreed_hand_by_correcting_it_then_voiding_the
     assert a.post(f"/t/{tid}/hands/3/void", data={"reason": "mine"}).status_code == 422
     assert status(app, tid, 3) == "to_confirm"
     # The owner may.
-    assert client.post(f"{API}/tables/{tid}/hands/3/void", json={"reason": "x"}, headers=bearer(table["token"])).status_code == 200
+    assert (
+        client.post(
+            f"{API}/tables/{tid}/hands/3/void", json={"reason": "x"}, headers=bearer(table["token"])
+        ).status_code
+        == 200
+    )
 
 
 def test_a_write_judges_the_hand_as_the_lock_shows_it_not_as_read_before(app: Flask, table: dict[str, Any]) -> None:
