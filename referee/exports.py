@@ -124,7 +124,7 @@ def _member_names(table: Table) -> dict[str, str]:
     rows = db.session.execute(
         select(Seat.name, Member.name).join(Member, Member.id == Seat.member_id).where(Seat.table_id == table.id)
     )
-    return dict(rows)
+    return dict(rows.all())
 
 
 def _hand_json(hand: Hand) -> dict[str, Any]:

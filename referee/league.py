@@ -281,7 +281,9 @@ def patience_rows(game: str, season: Season | None = None) -> list[Row]:
     for (member_id, table_id), hand in patience_hands(query):
         per.setdefault(member_id, []).append(hand)
         played.setdefault(member_id, set()).add(table_id)
-    names = dict(db.session.execute(select(Member.id, Member.name).where(Member.id.in_(list(per))))) if per else {}
+    names = (
+        dict(db.session.execute(select(Member.id, Member.name).where(Member.id.in_(list(per)))).all()) if per else {}
+    )
     rows = []
     for member_id, hands in per.items():
         stats = statistics(hands)
