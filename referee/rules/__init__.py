@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from . import cachorro, el_gato, injun, jubileu, kentucky_derby, koziri, lift_smoke, quatrilho, relogio, samba
 from .errors import InvalidInput, RulesError, UnknownGame  # noqa: F401 (re-exported)
-from .game import GameRules
+from .game import Game, GameRules
 from .text import N_, Text
 
 #: Every game the API names, in the order the home page offers them.
@@ -42,7 +42,7 @@ GAME_NAMES: Final = {
     "cachorro": "Paciência do Cachorro",
 }
 
-GAMES: Final[dict[str, GameRules[Any, Any]]] = {
+GAMES: Final[dict[str, Game[Any, Any] | GameRules[Any, Any]]] = {
     jubileu.SLUG: jubileu.RULES,
     quatrilho.SLUG: quatrilho.RULES,
     samba.SLUG: samba.RULES,
@@ -56,7 +56,7 @@ GAMES: Final[dict[str, GameRules[Any, Any]]] = {
 }
 
 
-def get_game(slug: object) -> GameRules[Any, Any]:
+def get_game(slug: object) -> Game[Any, Any] | GameRules[Any, Any]:
     """The game called ``slug``; :class:`UnknownGame` for a name the API does not know."""
     if not isinstance(slug, str) or slug not in GAMES:
         raise UnknownGame(

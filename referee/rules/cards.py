@@ -19,6 +19,15 @@ class Suit(Enum):
     ESPADAS = "espadas"
     PAUS = "paus"
 
+    @classmethod
+    def named(cls, value: object) -> Suit | None:
+        """The suit whose slug is ``value``, or None (a lookup for untrusted input, which never raises).
+
+        >>> Suit.named("paus"), Suit.named("clubs"), Suit.named(None)
+        (<Suit.PAUS: 'paus'>, None, None)
+        """
+        return _BY_SLUG.get(value) if isinstance(value, str) else None
+
     @property
     def symbol(self) -> str:
         return _SYMBOLS[self]
@@ -32,6 +41,7 @@ class Suit(Enum):
         return Text(_NAMES[self])
 
 
+_BY_SLUG = {suit.value: suit for suit in Suit}
 _SYMBOLS = {Suit.COPAS: "♥", Suit.OUROS: "♦", Suit.ESPADAS: "♠", Suit.PAUS: "♣"}
 _NAMES = {
     Suit.COPAS: N_("hearts"),

@@ -1,16 +1,23 @@
-"""The small surface every game module offers the ledger (architecture.md, habit 2).
+"""One :class:`Game` per game: everything the rest of the app may know about it.
 
-The ledger never looks inside a game: it parses options and hands, settles, and asks who deals
-next, all through :class:`GameRules`. Adding a game is writing one module and one registry line.
+Each rules module ends with ``GAME = Game(...)``: its slug and name, the table sizes, its
+options class, its hand record (:class:`~referee.rules.record.RecordSpec`), and the same few
+functions with one signature for every game (parse a hand, settle it, who speaks first, who
+deals next, who sits out, the teams, the standing of a scored match). The registry in
+:mod:`referee.rules` lists the ``GAME`` of every module; nothing outside a game's own modules
+asks more of it than this. A game states only what is its own: the defaults below are what most
+games do (each player for himself, nobody sits out, settled in payments, no standing).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
 from .errors import InvalidInput
 from .options import OptionSpec, OptionValue
+from .record import RecordSpec
 from .scores import TeamScores
 from .settle import Settlement
 from .text import N_, Text
@@ -19,6 +26,126 @@ Teams = tuple[tuple[str, ...], ...]
 
 O = TypeVar("O")
 H = TypeVar("H")
+O_contra = TypeVar("O_contra", contravariant=True)
+H_co = TypeVar("H_co", covariant=True)
+
+
+class Options(Protocol):
+    """What a game's options class offers: read from the API's JSON, written back whole."""
+
+    def to_json(self) -> dict[str, OptionValue]: ...
+
+
+class HandRecord(Protocol):
+    """What every hand record offers: who dealt it, and its JSON as stored and exported."""
+
+    @property
+    def dealer(self) -> str: ...
+
+    def to_json(self) -> dict[str, object]: ...
+
+
+class ParseHand(Protocol[O_contra, H_co]):
+    def __call__(
+        self, raw: object, *, players: Sequence[str], options: O_contra, dealer: str, teams: Teams = ()
+    ) -> H_co: ...
+
+
+def each_for_himself(players: Sequence[str], raw: object, options: object) -> Teams:
+    """Each player for himself; only a partnership game accepts ``teams``."""
+    if raw is not None:
+        raise InvalidInput(Text(N_("This game has no teams; leave teams out.")), field="teams")
+    return tuple((name,) for name in players)
+
+
+def nobody_sits_out(players: Sequence[str], dealer: str, options: object) -> str | None:
+    """Everybody plays every hand."""
+    return None
+
+
+def no_standing(teams: Teams, totals: Mapping[str, int], options: object) -> Mapping[str, Any] | None:
+    """A game settled in payments has no match standing."""
+    return None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Game(Generic[O, H]):
+    """A game, as the ledger, the API, the league and the pages see it.
+
+    ``parse_hand`` gives a validated hand record or raises a
+    :class:`~referee.rules.errors.RulesError` with a sentence (``dealer`` is the rotation's);
+    ``settle`` says who pays whom (a scored game: what each team scored); ``standing`` gives a
+    scored match's totals, what each team needs next and whether it is over.
+    """
+
+    slug: str
+    name: str
+    options_class: Any  # a class with from_json(raw), to_json() and ``specs``
+    record: RecordSpec
+    parse_hand: ParseHand[O, H]
+    settle: Callable[[H, O], Settlement | TeamScores]
+    first_speaker: Callable[[Sequence[str], str, O], str]
+    next_dealer: Callable[[Sequence[str], H, O], str]
+    contract_json: Callable[[H], Mapping[str, object]]
+    sitting_out: Callable[[Sequence[str], str, O], str | None] = nobody_sits_out
+    seat_teams: Callable[[Sequence[str], object, O], Teams] = each_for_himself
+    standing: Callable[[Teams, Mapping[str, int], O], Mapping[str, Any] | None] = no_standing
+    #: Scored in points toward a target (Samba): a hand gives each team a score and the table
+    #: shows the match, not who pays whom.
+    scored: bool = False
+    #: The options holding each player's starting stock (chips, talha) and the money one unit
+    #: is worth, for games that have them (the ledger reports the stock apart and shows money).
+    stock_option: str | None = None
+    money_option: str | None = None
+    #: A pot that can stay on the table for the next deal (Injun, Kentucky Derby, Lift Smoke):
+    #: the hand record takes ``carried_in``, which the ledger fills in from the table.
+    pots: bool = False
+    #: The record's field naming the hand's loser, for games whose players are ranked by how
+    #: often they lost (El Gato, where the stake is often 0); None for the others.
+    loser_field: str | None = None
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        return self.record.player_counts
+
+    @property
+    def min_players(self) -> int:
+        return self.record.player_counts[0]
+
+    @property
+    def max_players(self) -> int:
+        return self.record.player_counts[-1]
+
+    @property
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        specs: tuple[OptionSpec, ...] = self.options_class.specs
+        return specs
+
+    def check_table(self, players: Sequence[str]) -> None:
+        """Refuse a table of a size the game is not played at."""
+        self.record.check_table(players)
+
+    def parse_options(self, raw: object) -> O:
+        """Options as posted, defaults filled in; :class:`InvalidInput` for unknown names or values."""
+        options: O = self.options_class.from_json(raw)
+        return options
+
+    def options_json(self, options: O) -> dict[str, OptionValue]:
+        result: dict[str, OptionValue] = options.to_json()  # type: ignore[attr-defined]
+        return result
+
+    def hand_json(self, hand: H) -> dict[str, object]:
+        """The hand record as stored and exported, derived fields filled in."""
+        result: dict[str, object] = hand.to_json()  # type: ignore[attr-defined]
+        return result
+
+    def dealer_of(self, hand: H) -> str:
+        return str(hand.dealer)  # type: ignore[attr-defined]
+
+
+# --------------------------------------------------------------------------- the old surface
+# The per-game adapter classes below are being replaced by :class:`Game`; they go when the last
+# game declares its GAME.
 
 
 class GameRules(Protocol[O, H]):

@@ -33,24 +33,24 @@ The hand record (in the API's style, players by name)::
 What the record cannot show (the cards, the tricks) is not checked: the referee never deals.
 
 The module's surface: :data:`OPTIONS` and :class:`LiftSmokeOptions`; :data:`PLAYER_COUNTS`,
-:func:`cards_each` and :func:`stock_size` (the deal); :func:`parse_out_order` (the order of going
-out, kept in :mod:`referee.rules.seats` and shared with El Gato); :func:`parse_hand` (a
-:class:`LiftSmokeHand`, or a :class:`~referee.rules.errors.RulesError` with a sentence); :func:`settle`; the seat helpers
-:func:`first_speaker` and :func:`next_dealer`; :func:`contract_summary`; and :data:`RULES` for
-the registry (not registered yet: the web wiring comes later).
+:func:`cards_each` and :func:`stock_size` (the deal); :data:`RECORD` (the hand record's fields)
+and :func:`parse_hand` (a :class:`LiftSmokeHand`, or a
+:class:`~referee.rules.errors.RulesError` with a sentence); :func:`settle`; the seat helpers
+:func:`first_speaker` and :func:`next_dealer`; :func:`contract_summary`; and :data:`GAME`, the
+game as the rest of the app sees it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import ClassVar, Final
 
 from . import seats
-from .errors import InvalidInput, reject_unknown_fields
-from .game import GameModule, Teams
+from .game import Game, Teams
 from .options import OptionSet, OptionSpec
-from .pot import CHIP_OPTIONS, PotSettlement, ante_option, antes, pot_settlement, require_chips
+from .pot import CARRIED_IN_DOC, CHIP_OPTIONS, MAX_CHIPS, PotSettlement, ante_option, antes, pot_settlement
+from .record import Count, OutOrder, Player, Record, RecordSpec
 from .seats import OutGroup, out_order_json, parse_out_order
 from .settle import Line
 from .text import N_, NP_, Text
@@ -107,15 +107,7 @@ def stock_size(player_count: int) -> int:
     return DECK - player_count * cards_each(player_count)
 
 
-def _check_table(players: Sequence[str]) -> None:
-    if len(players) not in PLAYER_COUNTS:
-        raise InvalidInput(
-            Text(N_("Lift Smoke is played by 4 to 6 players; this table has %(count)s."), count=len(players)),
-            field="players",
-        )
-
-
-def first_speaker(players: Sequence[str], dealer: str) -> str:
+def first_speaker(players: Sequence[str], dealer: str, options: LiftSmokeOptions | None = None) -> str:
     """The player after the dealer (his left) leads the first trick.
 
     >>> first_speaker(("Ana", "Bia", "Caio", "Dani"), "Dani")
@@ -124,26 +116,63 @@ def first_speaker(players: Sequence[str], dealer: str) -> str:
     return seats.after(players, dealer)
 
 
-def next_dealer(players: Sequence[str], winner: str) -> str:
+def next_dealer(players: Sequence[str], hand: LiftSmokeHand, options: LiftSmokeOptions | None = None) -> str:
     """The winner deals the next hand, wherever he sits.
 
-    >>> next_dealer(("Ana", "Bia", "Caio", "Dani"), "Bia")
+    >>> next_dealer(("Ana", "Bia", "Caio", "Dani"), parse_hand({"winner": "Bia"}, players=("Ana", "Bia", "Caio", "Dani"),
+    ...     options=LiftSmokeOptions(), dealer="Dani"))
     'Bia'
     """
-    if winner not in players:
-        raise ValueError("the winner must be seated")
-    return winner
+    return hand.winner
 
 
 # --------------------------------------------------------------------------- the hand record
 
+RECORD: Final = RecordSpec(
+    game="Lift Smoke",
+    unknown=N_("A Lift Smoke hand has no field called %(name)s."),
+    player_counts=PLAYER_COUNTS,
+    doc="One Lift Smoke hand (see /games/lift_smoke): the winner takes every ante and deals next.",
+    fields=(
+        Player(name="dealer", doc="Default: the dealer by rotation."),
+        Count(
+            name="ante",
+            high=MAX_CHIPS,
+            sentence=N_("The ante is a whole number of chips."),
+            bounds=N_("The ante is from 0 to a million chips, not %(value)s."),
+            doc="Default: the table's option.",
+        ),
+        Count(
+            name="carried_in",
+            high=MAX_CHIPS,
+            sentence=N_("The chips carried in are a whole number."),
+            bounds=N_("The chips carried in are from 0 to a million, not %(value)s."),
+            doc=CARRIED_IN_DOC,
+        ),
+        Player(
+            name="winner",
+            required=N_("Name the winner: the last player still holding cards."),
+            doc="The last player still holding cards.",
+        ),
+        OutOrder(
+            name="out_order",
+            doc=OutOrder.DOC + " The winner only in the last entry, or left out.",
+        ),
+    ),
+    example={"dealer": "Dani", "ante": 2, "winner": "Bia", "out_order": ["Caio", ["Ana", "Dani"]]},
+    example_players=("Ana", "Bia", "Caio", "Dani"),
+)
+
 
 @dataclass(frozen=True, kw_only=True)
-class LiftSmokeHand:
-    """A validated Lift Smoke hand. Build it with :func:`parse_hand`; it cannot hold a broken one.
+class LiftSmokeHand(Record):
+    """A validated Lift Smoke hand. Build it with :func:`parse_hand`; built any other way it
+    still checks its own fields (a winner who is not seated fails here, not in the settlement).
 
     ``out_order`` is None when the table did not record it (it is optional).
     """
+
+    spec: ClassVar[RecordSpec] = RECORD
 
     players: tuple[str, ...]
     dealer: str
@@ -172,14 +201,13 @@ class LiftSmokeHand:
         return out
 
 
-_RECORD_FIELDS: Final = frozenset({"dealer", "ante", "winner", "out_order", "carried_in"})
-
-
-def parse_hand(raw: object, *, players: Sequence[str], options: LiftSmokeOptions, dealer: str) -> LiftSmokeHand:
+def parse_hand(
+    raw: object, *, players: Sequence[str], options: LiftSmokeOptions, dealer: str, teams: Teams = ()
+) -> LiftSmokeHand:
     """Validate a posted Lift Smoke hand, or raise a :class:`~referee.rules.errors.RulesError`.
 
-    Checks (what the record can show): 4 to 6 players; no unknown field; the dealer
-    seated; ``ante`` and ``carried_in`` whole numbers from 0; the winner named and seated; the
+    The record's shape is :data:`RECORD`'s (4 to 6 players, no unknown field, the dealer and
+    the winner seated, ``ante`` and ``carried_in`` whole numbers from 0); the rules add the
     order of going out (:func:`parse_out_order`): each player once, every player accounted for,
     the winner never out before the last trick.
 
@@ -188,45 +216,21 @@ def parse_hand(raw: object, *, players: Sequence[str], options: LiftSmokeOptions
     >>> hand.pot, hand.to_json()
     (8, {'dealer': 'Dani', 'ante': 2, 'winner': 'Bia', 'out_order': ['Caio', 'Ana', 'Dani'], 'carried_in': 0})
     """
-    if not isinstance(raw, Mapping):
-        raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-    reject_unknown_fields(raw, _RECORD_FIELDS, N_("A Lift Smoke hand has no field called %(name)s."))
+    values = RECORD.read(raw, players=players)
     players = tuple(players)
-    _check_table(players)
-    if raw.get("dealer") is not None:
-        dealer = seats.require_player(players, raw["dealer"], field="dealer")
-    else:
-        dealer = seats.require_player(players, dealer, field="dealer")
-    ante = (
-        options.ante
-        if raw.get("ante") is None
-        else require_chips(
-            raw["ante"],
-            field="ante",
-            sentence=N_("The ante is a whole number of chips."),
-            bounds=N_("The ante is from 0 to a million chips, not %(value)s."),
-        )
-    )
-    carried_in = (
-        0
-        if raw.get("carried_in") is None
-        else require_chips(
-            raw["carried_in"],
-            field="carried_in",
-            sentence=N_("The chips carried in are a whole number."),
-            bounds=N_("The chips carried in are from 0 to a million, not %(value)s."),
-        )
-    )
-    if raw.get("winner") is None:
-        raise InvalidInput(Text(N_("Name the winner: the last player still holding cards.")), field="winner")
-    winner = seats.require_player(players, raw["winner"], field="winner")
+    winner = values["winner"]
     out_order = None
-    if raw.get("out_order") is not None:
+    if "out_order" in values:
         out_order = parse_out_order(
-            raw["out_order"], players=players, survivor=winner, survivor_may_end=True, what=N_("winner")
+            values["out_order"], players=players, survivor=winner, survivor_may_end=True, what=N_("winner")
         )
     return LiftSmokeHand(
-        players=players, dealer=dealer, ante=ante, winner=winner, out_order=out_order, carried_in=carried_in
+        players=players,
+        dealer=values.get("dealer") or seats.require_player(players, dealer, field="dealer"),
+        ante=values.get("ante", options.ante),
+        winner=winner,
+        out_order=out_order,
+        carried_in=values.get("carried_in", 0),
     )
 
 
@@ -295,35 +299,18 @@ def contract_summary(hand: LiftSmokeHand) -> dict[str, object]:
     }
 
 
-class LiftSmokeRules(GameModule):
-    """Lift Smoke behind the :class:`~referee.rules.game.GameRules` surface."""
-
-    slug = SLUG
-    name = "Lift Smoke"
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
-    option_specs = OPTIONS
-    options_class = LiftSmokeOptions
-    stock_option: str | None = "starting_chips"
-    money_option: str | None = "chip_value"
-    pots = True  # the record takes carried_in, filled in by the ledger
-
-    def parse_hand(
-        self, raw: object, *, players: Sequence[str], options: LiftSmokeOptions, dealer: str, teams: Teams = ()
-    ) -> LiftSmokeHand:
-        return parse_hand(raw, players=players, options=options, dealer=dealer)
-
-    def settle(self, hand: LiftSmokeHand, options: LiftSmokeOptions) -> PotSettlement:
-        return settle(hand, options)
-
-    def first_speaker(self, players: Sequence[str], dealer: str, options: LiftSmokeOptions) -> str:
-        return first_speaker(players, dealer)
-
-    def next_dealer(self, players: Sequence[str], hand: LiftSmokeHand, options: LiftSmokeOptions) -> str:
-        return next_dealer(players, hand.winner)
-
-    def contract_json(self, hand: LiftSmokeHand) -> Mapping[str, object]:
-        return contract_summary(hand)
-
-
-RULES: Final = LiftSmokeRules()
+GAME: Final = Game[LiftSmokeOptions, LiftSmokeHand](
+    slug=SLUG,
+    name="Lift Smoke",
+    options_class=LiftSmokeOptions,
+    record=RECORD,
+    parse_hand=parse_hand,
+    settle=settle,
+    first_speaker=first_speaker,
+    next_dealer=next_dealer,
+    contract_json=contract_summary,
+    stock_option="starting_chips",
+    money_option="chip_value",
+    pots=True,  # the record takes carried_in, filled in by the ledger
+)
+RULES: Final = GAME

@@ -44,6 +44,11 @@ ODD_CHIPS_IN_ORDER: Final = "in_order"
 ODD_CHIPS: Final = (ODD_CHIPS_CARRY, ODD_CHIPS_IN_ORDER)
 #: The largest amount a pot game takes in one field (an ante, a bet, chips carried in).
 MAX_CHIPS: Final = 1_000_000
+#: What the API document says of a pot game's ``carried_in``.
+CARRIED_IN_DOC: Final = (
+    "The chips already on the table from the deals before (the table's on_the_table). "
+    "Filled in by the table; a record that names another amount is refused with 422."
+)
 
 #: The options every pot game ends with: the chips shown as each player's stock (display only)
 #: and the money a chip is worth (the ledger's ``stock_option`` and ``money_option``).

@@ -8,9 +8,13 @@ whatever the physical direction of the game.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Final
 
 from .errors import InconsistentHand, InvalidInput, UnknownPlayer
 from .text import N_, Text
+
+#: The longest player name a table takes (the ledger refuses longer; the API document says so).
+NAME_MAX: Final = 40
 
 
 def after(players: Sequence[str], player: str, steps: int = 1) -> str:

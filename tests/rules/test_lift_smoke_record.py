@@ -15,6 +15,7 @@ from referee.rules.lift_smoke import (
     OPTIONS,
     RULES,
     SLUG,
+    LiftSmokeHand,
     LiftSmokeOptions,
     cards_each,
     first_speaker,
@@ -75,7 +76,7 @@ def test_seats_the_left_of_the_dealer_leads_and_the_winner_deals_next() -> None:
     assert first_speaker(PLAYERS, "Dani") == "Ana"
     assert RULES.first_speaker(PLAYERS, "Bia", DEFAULT) == "Caio"
     assert RULES.next_dealer(PLAYERS, hand, DEFAULT) == "Bia"
-    assert next_dealer(PLAYERS, "Caio") == "Caio"
+    assert next_dealer(PLAYERS, parse(record(winner="Caio", out_order=None))) == "Caio"
     assert RULES.sitting_out(PLAYERS, "Dani", DEFAULT) is None
     assert RULES.dealer_of(hand) == "Dani"
 
@@ -136,11 +137,12 @@ def test_ls2_the_last_players_run_out_together_and_the_trick_winner_takes_the_po
 
 
 def test_table_size_4_to_6() -> None:
-    """4 ≤ players ≤ 6."""
+    """4 ≤ players ≤ 6: a table of another size breaks a rule (422, as when it is seated), every game alike."""
     for players in (("Ana", "Bia", "Caio"), tuple("ABCDEFG")):
-        with pytest.raises(InvalidInput) as info:
+        with pytest.raises(RulesError) as info:
             parse({"winner": "Ana" if "Ana" in players else "A"}, players)
         assert info.value.field == "players" and "4 to 6" in str(info.value)
+        assert info.value.code == "rules_error"
 
 
 @pytest.mark.parametrize(
@@ -211,3 +213,23 @@ def test_chips_carried_in_go_to_the_winner_and_the_carry_is_reported() -> None:
     assert s.carry == -3 and s.carried_in == 3 and s.carried_out == 0
     assert sum(s.deltas.values()) == -s.carry
     assert "plus 3 carried in: 11" in str(s.lines[0].text)
+
+
+def test_a_record_built_by_hand_checks_itself() -> None:
+    """A hand object cannot hold a stranger or a negative ante, however it was made."""
+    fields: dict[str, Any] = {
+        "players": PLAYERS,
+        "dealer": "Dani",
+        "ante": 1,
+        "winner": "Bia",
+        "out_order": None,
+        "carried_in": 0,
+    }
+    assert LiftSmokeHand(**fields).pot == 4
+    with pytest.raises(UnknownPlayer) as info:
+        LiftSmokeHand(**{**fields, "winner": "Nobody"})
+    assert info.value.field == "winner"
+    with pytest.raises(InconsistentHand):
+        LiftSmokeHand(**{**fields, "ante": -1})
+    with pytest.raises(UnknownPlayer):
+        LiftSmokeHand(**{**fields, "dealer": "Zé"})
