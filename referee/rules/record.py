@@ -266,7 +266,8 @@ class RecordSpec:
         if self.doc:
             schema["description"] = self.doc
         schema["properties"] = {f.name: f.documented() for f in self.fields}
-        schema["example"] = dict(self.example)
+        schema["additionalProperties"] = False
+        schema["examples"] = [dict(self.example)]
         return schema
 
 
