@@ -5,16 +5,19 @@ posted list of ``[player, call]`` pairs is replayed into an auction.
 A game's auction subclasses :class:`Auction`, names the calls it knows (``CALLS``), says whose
 turn it is (``turn``) and why a call is refused (``_reason``, None when allowed), and records a
 call (``call``). The page's buttons (:meth:`Auction.legal_calls`) and the refusal of a forged
-request (:meth:`Auction.verify_call`) then come from that one ``_reason``.
+request (:meth:`Auction.verify_call`) then come from that one ``_reason``. A hand record
+carries its auction as those pairs; :func:`pairs_schema` documents them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from enum import Enum
 from typing import Any, ClassVar, Generic, TypeVar
 
 from . import seats
 from .errors import IllegalCall, InvalidInput
+from .record import Json, name_schema
 from .text import N_, Text
 
 C = TypeVar("C")
@@ -76,3 +79,17 @@ def replay_pairs(auction: A, players: Sequence[str], raw: object, parse_call: Ca
             field="auction",
         )
     return auction
+
+
+def pairs_schema(calls: Iterable[Enum]) -> Json:
+    """The JSON schema of a posted auction (what :func:`replay_pairs` reads): ``[player, call]``
+    pairs in the order spoken, each call one of ``calls``."""
+    return {
+        "type": "array",
+        "items": {
+            "type": "array",
+            "prefixItems": [name_schema(), {"type": "string", "enum": [c.value for c in calls]}],
+            "minItems": 2,
+            "maxItems": 2,
+        },
+    }

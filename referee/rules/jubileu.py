@@ -7,9 +7,11 @@ legal now, whether a record is consistent, who pays whom) is derived from those 
 the table's :class:`JubileuOptions`.
 
 The module's surface: :data:`OPTIONS` (house rules as data), :class:`Auction` (with
-``legal_calls``/``verify_call``/``call``), :func:`parse_hand` (a posted record to a validated
-:class:`JubileuHand`, or a :class:`~referee.rules.errors.RulesError` with a sentence) and
-:func:`settle`.
+``legal_calls``/``verify_call``/``call``), :data:`RECORD` (the hand record's fields) and
+:func:`parse_hand` (a posted record to a validated :class:`JubileuHand`, or a
+:class:`~referee.rules.errors.RulesError` with a sentence), :func:`settle`, the seat helpers
+:func:`first_speaker` and :func:`next_dealer`, and :data:`GAME`, the game as the rest of the app
+sees it.
 """
 
 from __future__ import annotations
@@ -18,15 +20,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from types import MappingProxyType
-from typing import Final
+from typing import Any, ClassVar, Final
 
 from . import seats
 from .auction import Auction as AuctionBase
-from .auction import replay_pairs
+from .auction import pairs_schema, replay_pairs
 from .cards import Suit
-from .errors import InconsistentHand, InvalidInput, reject_unknown_fields
-from .game import GameModule, Teams
+from .errors import InconsistentHand, InvalidInput, RulesError
+from .game import Game, Teams
 from .options import CHIP_VALUE, STARTING_CHIPS, Choice, OptionSet, OptionSpec
+from .record import Custom, PerPlayer, Player, Record, RecordSpec, SuitField, name_schema
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
 
@@ -371,16 +374,22 @@ def speaking_order(players: Sequence[str], dealer: str, options: JubileuOptions)
     return seats.order_from(backwards, seats.after(backwards, dealer))
 
 
-def first_speaker(players: Sequence[str], dealer: str, options: JubileuOptions) -> str:
-    """Who speaks first in the auction (and, in this app's display, "speaks first")."""
-    return speaking_order(players, dealer, options)[0]
+def first_speaker(players: Sequence[str], dealer: str, options: JubileuOptions | None = None) -> str:
+    """Who speaks first in the auction (and, in this app's display, "speaks first").
+
+    >>> first_speaker(("Ana", "Bia", "Caio", "Dani"), "Dani")
+    'Ana'
+    >>> first_speaker(("Ana", "Bia", "Caio", "Dani"), "Dani", JubileuOptions(first_speaker="before_dealer"))
+    'Caio'
+    """
+    return speaking_order(players, dealer, options or JubileuOptions())[0]
 
 
-def next_dealer(players: Sequence[str], dealer: str, options: JubileuOptions, *, all_passed: bool) -> str:
+def next_dealer(players: Sequence[str], hand: JubileuHand, options: JubileuOptions | None = None) -> str:
     """The deal passes on in order of play, unless everybody passed and the table redeals."""
-    if all_passed and options.all_pass == "redeal":
-        return dealer
-    return seats.after(players, dealer)
+    if hand.contract is None and (options or JubileuOptions()).all_pass == "redeal":
+        return hand.dealer
+    return seats.after(players, hand.dealer)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -528,18 +537,27 @@ class Auction(AuctionBase[Call]):
             if call is Bid.MEIA_MISERIA and self.standing is Bid.MEIA_MISERIA:
                 return Text(N_("%(name)s has already declared Meia Miséria."), name=player)
             return Text(N_("It is not %(name)s's turn: %(turn)s speaks now."), name=player, turn=self.turn)
+        if isinstance(call, Pass):
+            return self._pass_reason(player)
+        return self._bid_reason(player, call)
+
+    def _pass_reason(self, player: str) -> Text | None:
+        """A holder of 3 or 4 aces may not pass below Jogo Obrigatório; anyone else may pass."""
+        standing = self.standing
+        if self.forced(player) and (standing is None or standing.rank < Bid.JOGO_OBRIGATORIO.rank):
+            return Text(
+                N_(
+                    "%(name)s holds %(aces)s aces, so passing is not allowed: the bid must be at least Jogo Obrigatório."
+                ),
+                name=player,
+                aces=self.aces[player],
+            )
+        return None
+
+    def _bid_reason(self, player: str, call: Bid) -> Text | None:
+        """Why ``player``, whose turn it is, may not bid ``call`` over the standing bid."""
         standing = self.standing
         jo_rank = Bid.JOGO_OBRIGATORIO.rank
-        if isinstance(call, Pass):
-            if self.forced(player) and (standing is None or standing.rank < jo_rank):
-                return Text(
-                    N_(
-                        "%(name)s holds %(aces)s aces, so passing is not allowed: the bid must be at least Jogo Obrigatório."
-                    ),
-                    name=player,
-                    aces=self.aces[player],
-                )
-            return None
         if call is Bid.JOGO_OBRIGATORIO and not self.may_bid_jogo_obrigatorio(player):
             return Text(N_("Only a player holding 3 or 4 aces may bid Jogo Obrigatório."))
         if self.forced(player) and call.rank < jo_rank:
@@ -593,9 +611,96 @@ class Auction(AuctionBase[Call]):
 # --------------------------------------------------------------------------- the hand record
 
 
+#: The holders of aces a record names: only 3 or 4 aces change what may be bid.
+ACES_ENTERED: Final = (3, 4)
+
+_NOT_A_SUIT: Final = N_("%(value)s is not a suit (copas, ouros, espadas or paus).")
+
+
 @dataclass(frozen=True, kw_only=True)
-class JubileuHand:
-    """A validated Jubileu hand. Build it with :func:`parse_hand`; it cannot hold a broken hand."""
+class _UltimaField(SuitField):
+    """The última: left out, it is asked for; given as null, it is a value that is not a suit."""
+
+    def missing(self, raw: Mapping[str, object]) -> RulesError:
+        if self.name in raw:
+            return InvalidInput(Text(self.sentence, value=str(raw[self.name])), field=self.name)
+        return super().missing(raw)
+
+
+RECORD: Final = RecordSpec(
+    game="Jubileu",
+    unknown=N_("A Jubileu hand has no field called %(name)s."),
+    player_counts=(PLAYERS,),
+    doc="Give `auction` (checked call by call) or, when only the final contract is known, `contract`; "
+    "both must agree if both are given.",
+    fields=(
+        Player(name="dealer", doc="Default: the dealer by rotation."),
+        _UltimaField(
+            name="ultima",
+            required=N_("The suit of the dealer's last card (the última) is required."),
+            sentence=_NOT_A_SUIT,
+            doc="The suit of the dealer's last card: the trump of the contracts da Última.",
+        ),
+        Custom(
+            name="aces",
+            doc="Who holds 3 or 4 aces.",
+            json={"type": "object", "additionalProperties": {"type": "integer", "enum": list(ACES_ENTERED)}},
+        ),
+        Custom(
+            name="auction", doc="The calls as [player, call] pairs, in the order spoken.", json=pairs_schema(ALL_CALLS)
+        ),
+        Custom(
+            name="contract",
+            doc="The final contract, when the auction is not known.",
+            json={
+                "type": "object",
+                "required": ["bid"],
+                "properties": {
+                    "bid": {
+                        "type": "string",
+                        "enum": [c.value for c in ALL_CALLS],
+                        "description": "passo with no declarers: everybody passed.",
+                    },
+                    "declarers": {"type": "array", "items": name_schema()},
+                },
+            },
+        ),
+        SuitField(name="trump", sentence=_NOT_A_SUIT),
+        SuitField(
+            name="called",
+            sentence=_NOT_A_SUIT,
+            doc="Jubileu: the suit of the called ace; Jogo Obrigatório: of the called king (or the fourth ace).",
+        ),
+        Player(name="partner", doc="The holder of the called card."),
+        PerPlayer(name="tricks", high=TRICKS, what=N_("Tricks"), doc="Tricks taken by each player; they add up to 13."),
+    ),
+    example={
+        "dealer": "Dani",
+        "ultima": "copas",
+        "aces": {"Caio": 3},
+        "auction": [
+            ["Ana", "solo_sete"],
+            ["Bia", "passo"],
+            ["Caio", "jogo_obrigatorio"],
+            ["Dani", "passo"],
+            ["Ana", "passo"],
+        ],
+        "trump": "espadas",
+        "called": "paus",
+        "partner": "Bia",
+        "tricks": {"Ana": 2, "Bia": 4, "Caio": 5, "Dani": 2},
+    },
+    example_players=("Ana", "Bia", "Caio", "Dani"),
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class JubileuHand(Record):
+    """A validated Jubileu hand. Build it with :func:`parse_hand`; built any other way it still
+    checks its own fields (a stranger as dealer or partner fails here), and a contract comes with
+    its declarers seated and the 13 tricks counted, which its settlement needs."""
+
+    spec: ClassVar[RecordSpec] = RECORD
 
     players: tuple[str, ...]
     dealer: str
@@ -607,6 +712,14 @@ class JubileuHand:
     called: Suit | None = None
     partner: str | None = None
     tricks: Mapping[str, int] | None = None
+
+    def check(self) -> None:
+        super().check()
+        RECORD.check_table(self.players)
+        if self.contract is not None:
+            for i, name in enumerate(self.contract.declarers):
+                seats.require_player(self.players, name, field=f"contract.declarers[{i}]")
+            _contract_tricks(self.players, self.tricks)
 
     def to_json(self) -> dict[str, object]:
         """The record as the API gives it (dealer and trump filled in where derived)."""
@@ -627,20 +740,9 @@ class JubileuHand:
         return out
 
 
-_RECORD_FIELDS: Final = frozenset(
-    {"dealer", "ultima", "aces", "auction", "contract", "trump", "called", "partner", "tricks"}
-)
-
-
-def parse_suit(raw: object, *, field: str) -> Suit:
-    if isinstance(raw, str):
-        try:
-            return Suit(raw)
-        except ValueError:
-            pass
-    raise InvalidInput(
-        Text(N_("%(value)s is not a suit (copas, ouros, espadas or paus)."), value=str(raw)), field=field
-    )
+def _contract_tricks(players: Sequence[str], raw: object) -> dict[str, int]:
+    """Every player's tricks, adding up to 13: a contract was played."""
+    return seats.require_counts(players, raw, field="tricks", total=TRICKS, maximum=TRICKS, what=Text(N_("Tricks")))
 
 
 def parse_hand(
@@ -649,70 +751,30 @@ def parse_hand(
     players: Sequence[str],
     options: JubileuOptions,
     dealer: str,
+    teams: Teams = (),
 ) -> JubileuHand:
     """Validate a posted Jubileu record against the rules, or raise a :class:`RulesError`.
 
-    ``dealer`` is the dealer by rotation; a record may name another seated player. The
-    checks run in the order a player would look: shape, the auction call by call, then the
-    contract details, then the tricks.
+    ``dealer`` is the dealer by rotation; a record may name another seated player. The record's
+    shape is :data:`RECORD`'s; the rules then follow the order a player would look: the aces,
+    the auction call by call (or the contract), the contract details, then the tricks.
     """
-    if not isinstance(raw, Mapping):
-        raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-    reject_unknown_fields(raw, _RECORD_FIELDS, N_("A Jubileu hand has no field called %(name)s."))
+    values = RECORD.read(raw, players=players)
     players = tuple(players)
-    if "dealer" in raw and raw["dealer"] is not None:
-        dealer = seats.require_player(players, raw["dealer"], field="dealer")
-    if "ultima" not in raw:
-        raise InvalidInput(Text(N_("The suit of the dealer's last card (the última) is required.")), field="ultima")
-    ultima = parse_suit(raw["ultima"], field="ultima")
-    aces = parse_aces(players, raw.get("aces"))
-
-    auction_contract: Contract | None = None
-    auction_calls: tuple[tuple[str, Call], ...] | None = None
-    has_auction = raw.get("auction") is not None
-    has_contract = raw.get("contract") is not None
-    if not has_auction and not has_contract:
-        raise InvalidInput(Text(N_("Give the auction or, if only that is known, the final contract.")), field="auction")
-    if has_auction:
-        auction_calls, auction_contract = _replay_auction(players, dealer, options, aces, raw["auction"])
-    contract = auction_contract
-    if has_contract:
-        given = _parse_contract(players, raw["contract"])
-        if has_auction:
-            # Several Meia Miséria declarers may be listed in any order: compare them as a set.
-            if _contract_key(given) != _contract_key(auction_contract):
-                raise InconsistentHand(Text(N_("The contract does not match the auction.")), field="contract")
-        else:
-            _check_direct_contract(given, aces, options)
-            contract = given
-
-    trump = called = None
-    partner = None
+    dealer = values.get("dealer", dealer)
+    aces = parse_aces(players, values.get("aces"))
+    auction_calls, contract = _auction_and_contract(players, dealer, options, aces, values)
+    trump = called = partner = None
     tricks = None
     if contract is None:
-        for key, sentence in (
-            ("trump", N_("Everybody passed, so there is no trump to give.")),
-            ("called", N_("Everybody passed, so there is no called card to give.")),
-            ("partner", N_("Everybody passed, so there is no partner to give.")),
-        ):
-            if raw.get(key) is not None:
-                raise InconsistentHand(Text(sentence), field=key)
-        if raw.get("tricks") is not None:
-            # A score sheet replayed mechanically may send zeros: accept them, refuse real counts.
-            counts = seats.require_counts(
-                players, raw["tricks"], field="tricks", total=None, maximum=TRICKS, what=Text(N_("Tricks"))
-            )
-            if any(counts.values()):
-                raise InconsistentHand(Text(N_("Everybody passed: no tricks were played.")), field="tricks")
+        _check_all_passed(values)
     else:
-        trump, called, partner = _check_details(players, contract, ultima, aces, options, raw)
-        tricks = seats.require_counts(
-            players, raw.get("tricks"), field="tricks", total=TRICKS, maximum=TRICKS, what=Text(N_("Tricks"))
-        )
+        trump, called, partner = _check_details(contract, values["ultima"], aces, options, values)
+        tricks = _contract_tricks(players, values.get("tricks"))
     return JubileuHand(
         players=players,
         dealer=dealer,
-        ultima=ultima,
+        ultima=values["ultima"],
         aces=MappingProxyType(aces),
         auction=auction_calls,
         contract=contract,
@@ -721,6 +783,42 @@ def parse_hand(
         partner=partner,
         tricks=MappingProxyType(tricks) if tricks is not None else None,
     )
+
+
+def _auction_and_contract(
+    players: tuple[str, ...],
+    dealer: str,
+    options: JubileuOptions,
+    aces: Mapping[str, int],
+    values: Mapping[str, Any],
+) -> tuple[tuple[tuple[str, Call], ...] | None, Contract | None]:
+    """The auction replayed (and the contract, if also given, compared with it), or the
+    contract alone, refused if no auction could have produced it."""
+    if "auction" not in values and "contract" not in values:
+        raise InvalidInput(Text(N_("Give the auction or, if only that is known, the final contract.")), field="auction")
+    if "auction" not in values:
+        given = _parse_contract(players, values["contract"])
+        _check_direct_contract(given, aces, options)
+        return None, given
+    calls, contract = _replay_auction(players, dealer, options, aces, values["auction"])
+    # Several Meia Miséria declarers may be listed in any order: compare them as a set.
+    if "contract" in values and _contract_key(_parse_contract(players, values["contract"])) != _contract_key(contract):
+        raise InconsistentHand(Text(N_("The contract does not match the auction.")), field="contract")
+    return calls, contract
+
+
+def _check_all_passed(values: Mapping[str, Any]) -> None:
+    """Everybody passed: no trump, called card or partner, and no tricks (a score sheet replayed
+    mechanically may send zeros: accept them, refuse real counts)."""
+    for key, sentence in (
+        ("trump", N_("Everybody passed, so there is no trump to give.")),
+        ("called", N_("Everybody passed, so there is no called card to give.")),
+        ("partner", N_("Everybody passed, so there is no partner to give.")),
+    ):
+        if key in values:
+            raise InconsistentHand(Text(sentence), field=key)
+    if any(values.get("tricks", {}).values()):
+        raise InconsistentHand(Text(N_("Everybody passed: no tricks were played.")), field="tricks")
 
 
 def parse_aces(players: Sequence[str], raw: object) -> dict[str, int]:
@@ -736,7 +834,7 @@ def parse_aces(players: Sequence[str], raw: object) -> dict[str, int]:
             raise InvalidInput(Text(N_("The number of aces must be a whole number.")), field=f"aces.{name}")
         if count == 0:
             continue
-        if count not in (3, 4):
+        if count not in ACES_ENTERED:
             raise InconsistentHand(
                 Text(N_("Only holders of 3 or 4 aces are entered; %(name)s has %(count)s."), name=name, count=count),
                 field=f"aces.{name}",
@@ -825,78 +923,104 @@ def calls_king(aces: Mapping[str, int], declarer: str) -> bool:
 
 
 def _check_details(
-    players: tuple[str, ...],
     contract: Contract,
     ultima: Suit,
     aces: Mapping[str, int],
     options: JubileuOptions,
-    raw: Mapping[str, object],
+    values: Mapping[str, Any],
 ) -> tuple[Suit | None, Suit | None, str | None]:
     """Trump, called card and partner for the contract."""
-    bid, info = contract.bid, contract.bid.info
+    bid = contract.bid
+    trump = _trump(bid, ultima, values.get("trump"))
+    called: Suit | None = values.get("called")
+    partner: str | None = values.get("partner")
+    if not bid.info.partnership:
+        if called is not None:
+            raise InconsistentHand(Text(N_("%(bid)s has no called card."), bid=bid.label), field="called")
+        if partner is not None:
+            raise InconsistentHand(Text(N_("%(bid)s is played without a partner."), bid=bid.label), field="partner")
+        return trump, None, None
+    # Checked in the order things are settled at the table: the called card and the trump
+    # first, the partner last (the flow asks in this order and offers only accepted values).
     declarer = contract.declarers[0]
-    trump = parse_suit(raw["trump"], field="trump") if raw.get("trump") is not None else None
-    called = parse_suit(raw["called"], field="called") if raw.get("called") is not None else None
-    partner = seats.require_player(players, raw["partner"], field="partner") if raw.get("partner") is not None else None
+    if bid is Bid.JOGO_OBRIGATORIO:
+        return trump, called, _jogo_obrigatorio_partner(declarer, trump, called, partner, aces, options)
+    return trump, called, _jubileu_partner(declarer, trump, called, partner, options)
 
-    if info.trump is Trump.NONE and trump is not None:
+
+def _trump(bid: Bid, ultima: Suit, trump: Suit | None) -> Suit | None:
+    """The contract's trump: none in Meia Miséria, the última's suit in the contracts da Última
+    (filled in when left out), named by the declarer or the partner otherwise."""
+    who = bid.info.trump
+    if who is Trump.NONE and trump is not None:
         raise InconsistentHand(Text(N_("Meia Miséria is played without trump.")), field="trump")
-    if info.trump is Trump.ULTIMA:
-        if trump is None:
-            trump = ultima
-        elif trump is not ultima:
+    if who is Trump.ULTIMA:
+        if trump is not None and trump is not ultima:
             raise InconsistentHand(
                 Text(
                     N_("In %(bid)s the trump is the suit of the última (%(suit)s)."), bid=bid.label, suit=ultima.label
                 ),
                 field="trump",
             )
-    if info.trump in (Trump.DECLARER, Trump.PARTNER) and trump is None:
+        return ultima
+    if who in (Trump.DECLARER, Trump.PARTNER) and trump is None:
         raise InvalidInput(Text(N_("Give the trump suit of %(bid)s."), bid=bid.label), field="trump")
+    return trump
 
-    if not info.partnership:
-        if called is not None:
-            raise InconsistentHand(Text(N_("%(bid)s has no called card."), bid=bid.label), field="called")
-        if partner is not None:
-            raise InconsistentHand(Text(N_("%(bid)s is played without a partner."), bid=bid.label), field="partner")
-        return trump, None, None
 
-    # Checked in the order things are settled at the table: the called card and the trump
-    # first, the partner last (the flow asks in this order and offers only accepted values).
-    if bid is Bid.JOGO_OBRIGATORIO:
-        four_aces = calls_king(aces, declarer)
-        if called is None and four_aces:
-            raise InvalidInput(Text(N_("Give the suit of the king the declarer called.")), field="called")
-        if called is not None and trump is called:
-            sentence = (
-                N_("The trump cannot be the suit of the called king (%(suit)s).")
-                if four_aces
-                else N_("The trump cannot be the suit of the fourth ace (%(suit)s).")
-            )
-            raise InconsistentHand(Text(sentence, suit=called.label), field="trump")
-        if partner is None:
-            raise InvalidInput(Text(N_("Give the partner: the player who holds the called card.")), field="partner")
-        if partner == declarer and (not four_aces or options.jogo_obrigatorio_self_king == "refuse"):
-            raise InconsistentHand(
-                Text(N_("The partner in Jogo Obrigatório must be another player, the holder of the called card.")),
-                field="partner",
-            )
-        return trump, called, partner
-    # Jubileu and Jubileu da Última: an ace called by suit, never the trump ace.
+def _require_partner(partner: str | None) -> str:
+    if partner is None:
+        raise InvalidInput(Text(N_("Give the partner: the player who holds the called card.")), field="partner")
+    return partner
+
+
+def _jogo_obrigatorio_partner(
+    declarer: str,
+    trump: Suit | None,
+    called: Suit | None,
+    partner: str | None,
+    aces: Mapping[str, int],
+    options: JubileuOptions,
+) -> str:
+    """A king called by suit (with 3 aces: the fourth ace), never of the trump suit; its holder
+    is the partner, another player unless the table lets four aces call their own king."""
+    four_aces = calls_king(aces, declarer)
+    if called is None and four_aces:
+        raise InvalidInput(Text(N_("Give the suit of the king the declarer called.")), field="called")
+    if called is not None and trump is called:
+        sentence = (
+            N_("The trump cannot be the suit of the called king (%(suit)s).")
+            if four_aces
+            else N_("The trump cannot be the suit of the fourth ace (%(suit)s).")
+        )
+        raise InconsistentHand(Text(sentence, suit=called.label), field="trump")
+    partner = _require_partner(partner)
+    if partner == declarer and (not four_aces or options.jogo_obrigatorio_self_king == "refuse"):
+        raise InconsistentHand(
+            Text(N_("The partner in Jogo Obrigatório must be another player, the holder of the called card.")),
+            field="partner",
+        )
+    return partner
+
+
+def _jubileu_partner(
+    declarer: str, trump: Suit | None, called: Suit | None, partner: str | None, options: JubileuOptions
+) -> str:
+    """Jubileu and Jubileu da Última: an ace called by suit, never the trump ace; its holder is
+    the partner, another player unless the table lets the declarer call his own ace."""
     if called is None:
         raise InvalidInput(Text(N_("Give the suit of the called ace.")), field="called")
     if called is trump:
         raise InconsistentHand(
             Text(N_("The called ace cannot be the ace of trumps (%(suit)s)."), suit=called.label), field="called"
         )
-    if partner is None:
-        raise InvalidInput(Text(N_("Give the partner: the player who holds the called card.")), field="partner")
+    partner = _require_partner(partner)
     if partner == declarer and options.jubileu_self_ace == "refuse":
         raise InconsistentHand(
             Text(N_("The partner must be another player: the declarer cannot call an ace from their own hand.")),
             field="partner",
         )
-    return trump, called, partner
+    return partner
 
 
 # --------------------------------------------------------------------------- settlement
@@ -1029,34 +1153,17 @@ def contract_summary(hand: JubileuHand) -> dict[str, object]:
     return out
 
 
-class JubileuRules(GameModule):
-    """Jubileu behind the :class:`~referee.rules.game.GameRules` surface."""
-
-    slug = SLUG
-    name = "Jubileu"
-    min_players = PLAYERS
-    max_players = PLAYERS
-    option_specs = OPTIONS
-    options_class = JubileuOptions
-    stock_option: str | None = "starting_chips"
-    money_option: str | None = "chip_value"
-
-    def parse_hand(
-        self, raw: object, *, players: Sequence[str], options: JubileuOptions, dealer: str, teams: Teams = ()
-    ) -> JubileuHand:
-        return parse_hand(raw, players=players, options=options, dealer=dealer)
-
-    def settle(self, hand: JubileuHand, options: JubileuOptions) -> Settlement:
-        return settle(hand, options)
-
-    def first_speaker(self, players: Sequence[str], dealer: str, options: JubileuOptions) -> str:
-        return first_speaker(players, dealer, options)
-
-    def next_dealer(self, players: Sequence[str], hand: JubileuHand, options: JubileuOptions) -> str:
-        return next_dealer(players, hand.dealer, options, all_passed=hand.contract is None)
-
-    def contract_json(self, hand: JubileuHand) -> Mapping[str, object]:
-        return contract_summary(hand)
-
-
-RULES: Final = JubileuRules()
+GAME: Final = Game[JubileuOptions, JubileuHand](
+    slug=SLUG,
+    name="Jubileu",
+    options_class=JubileuOptions,
+    record=RECORD,
+    parse_hand=parse_hand,
+    settle=settle,
+    first_speaker=first_speaker,
+    next_dealer=next_dealer,
+    contract_json=contract_summary,
+    stock_option="starting_chips",
+    money_option="chip_value",
+)
+RULES: Final = GAME

@@ -59,6 +59,12 @@ class Field:
     def check_built(self, value: object, *, players: Sequence[str]) -> None:
         """What a built record's attribute of this name must satisfy (see :meth:`RecordSpec.check_built`)."""
 
+    def missing(self, raw: Mapping[str, object]) -> RulesError:
+        """The error for this required field left out or null (``raw``: the whole record), its
+        ``required`` sentence. A field whose sentence names what it expects, or that tells a null
+        from a field left out, says so here."""
+        return InvalidInput(Text(self.required or ""), field=self.name)
+
 
 @dataclass(frozen=True, kw_only=True)
 class Player(Field):
@@ -243,7 +249,7 @@ class RecordSpec:
             value = raw.get(spec.name)
             if value is None:
                 if spec.required is not None:
-                    raise InvalidInput(Text(spec.required), field=spec.name)
+                    raise spec.missing(raw)
                 continue
             values[spec.name] = spec.read(value, players=players)
         return values

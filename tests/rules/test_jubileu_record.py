@@ -7,13 +7,14 @@ Players in order of play, dealer Dani, so Ana speaks first.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 
 from referee.rules.cards import Suit
 from referee.rules.errors import IllegalCall, InconsistentHand, InvalidInput, RulesError, UnknownPlayer
-from referee.rules.jubileu import RULES, Bid, JubileuOptions, parse_hand, settle
+from referee.rules.jubileu import RULES, Bid, Contract, JubileuHand, JubileuOptions, parse_hand, settle
 
 PLAYERS = ("Ana", "Bia", "Caio", "Dani")
 DEFAULT = JubileuOptions()
@@ -630,3 +631,31 @@ def test_game_rules_surface() -> None:
         game.parse_options({"overtrick": False})
     with pytest.raises(InvalidInput):
         game.parse_options({"misere_margin": "double"})
+
+
+def test_a_table_of_the_wrong_size_breaks_a_rule() -> None:
+    """Jubileu is played by exactly 4: a record for another table is a 422, as when it is seated."""
+    with pytest.raises(RulesError) as info:
+        parse_hand(direct("solo_sete", trump="paus"), players=PLAYERS[:3], options=DEFAULT, dealer="Caio")
+    assert info.value.code == "rules_error" and info.value.field == "players" and "exactly 4" in str(info.value)
+
+
+def test_a_record_built_by_hand_checks_itself() -> None:
+    """A hand object cannot hold a stranger, a declarer not seated or a contract without its 13
+    tricks, however it was made."""
+    hand = parse(API_EXAMPLE)
+    assert JubileuHand(**{f.name: getattr(hand, f.name) for f in dataclasses.fields(hand)}) == hand
+    with pytest.raises(UnknownPlayer) as info:
+        dataclasses.replace(hand, partner="Nobody")
+    assert info.value.field == "partner"
+    with pytest.raises(UnknownPlayer):
+        dataclasses.replace(hand, dealer="Zé")
+    with pytest.raises(UnknownPlayer) as info:
+        dataclasses.replace(hand, contract=Contract(bid=Bid.SOLO_SETE, declarers=("Zé",)))
+    assert info.value.field == "contract.declarers[0]"
+    with pytest.raises(InconsistentHand) as info:
+        dataclasses.replace(hand, tricks={"Ana": 2, "Bia": 2, "Caio": 2, "Dani": 2})
+    assert info.value.field == "tricks"
+    with pytest.raises(RulesError) as info:
+        dataclasses.replace(hand, players=(*PLAYERS, "Edu"))
+    assert info.value.field == "players"

@@ -451,11 +451,15 @@ def test_all_pass_moves_nothing() -> None:
 
 @pytest.mark.parametrize(("dealer", "after"), [("Dani", "Ana"), ("Ana", "Bia"), ("Bia", "Caio"), ("Caio", "Dani")])
 def test_next_dealer_is_the_next_in_order_of_play(dealer: str, after: str) -> None:
-    assert next_dealer(PLAYERS, dealer, DEFAULT, all_passed=False) == after
-    assert next_dealer(PLAYERS, dealer, DEFAULT, all_passed=True) == after
+    played = hand("solo_sete", ["Ana"], tricks_for(Ana=7), dealer=dealer)
+    all_passed = parse_hand(
+        {"ultima": "ouros", "contract": {"bid": "passo"}}, players=PLAYERS, options=DEFAULT, dealer=dealer
+    )
+    assert next_dealer(PLAYERS, played, DEFAULT) == after
+    assert next_dealer(PLAYERS, all_passed, DEFAULT) == after
     redeal = JubileuOptions(all_pass="redeal")
-    assert next_dealer(PLAYERS, dealer, redeal, all_passed=True) == dealer
-    assert next_dealer(PLAYERS, dealer, redeal, all_passed=False) == after
+    assert next_dealer(PLAYERS, all_passed, redeal) == dealer
+    assert next_dealer(PLAYERS, played, redeal) == after
 
 
 def test_next_dealer_through_the_game_surface() -> None:
