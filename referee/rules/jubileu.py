@@ -761,7 +761,7 @@ def parse_hand(
     """
     values = RECORD.read(raw, players=players)
     players = tuple(players)
-    dealer = values.get("dealer", dealer)
+    dealer = values.get("dealer") or seats.require_player(players, dealer, field="dealer")
     aces = parse_aces(players, values.get("aces"))
     auction_calls, contract = _auction_and_contract(players, dealer, options, aces, values)
     trump = called = partner = None

@@ -10,7 +10,8 @@ seating helpers :func:`active_players`, :func:`sitting_out`, :func:`first_speake
 :func:`next_dealer`; :class:`Auction` (``legal_calls``/``verify_call``/``call``) with
 :func:`legal_answers` and :func:`resolve_auction`; :func:`parse_hand` (a posted record to a
 validated :class:`QuatrilhoHand`, or a :class:`~referee.rules.errors.RulesError` with a
-sentence); :func:`settle`; and :data:`RULES` for the registry.
+sentence) and :data:`RECORD`, the hand record's fields; :func:`settle`; and :data:`GAME`, the
+game as the rest of the app sees it.
 """
 
 from __future__ import annotations
@@ -19,15 +20,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
-from typing import Final
+from typing import Any, ClassVar, Final
 
 from . import seats
 from .auction import Auction as AuctionBase
-from .auction import replay_pairs
-from .cards import Card
-from .errors import IllegalCall, InconsistentHand, InvalidInput, reject_unknown_fields
-from .game import GameModule, Teams
+from .auction import pairs_schema, replay_pairs
+from .cards import SPANISH_RANKS, Card, Suit
+from .errors import IllegalCall, InconsistentHand, InvalidInput, RulesError
+from .game import Game, Teams
 from .options import Choice, OptionSet, OptionSpec, OptionValue
+from .record import Custom, Field, Json, PerPlayer, Player, Record, RecordSpec, name_schema
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
 
@@ -346,17 +348,6 @@ class QuatrilhoOptions(OptionSet):
 # --------------------------------------------------------------------------- seats
 
 
-def _check_table(players: Sequence[str]) -> None:
-    if not PLAYING <= len(players) <= MAX_PLAYERS:
-        raise InvalidInput(
-            Text(
-                N_("Quatrilho is played by 4 players, or 5 with one sitting out; this table has %(count)s."),
-                count=len(players),
-            ),
-            field="players",
-        )
-
-
 def sitting_out(players: Sequence[str], dealer: str, options: QuatrilhoOptions) -> str | None:
     """Who sits out when ``dealer`` deals: nobody at 4; at 5 the dealer, or under
     ``sit_out="cutter"`` the cutter, who sits just before the dealer in order of play (he cuts
@@ -387,19 +378,19 @@ def active_players(players: Sequence[str], dealer: str, options: QuatrilhoOption
     return tuple(p for p in seats.order_from(players, seats.after(players, dealer)) if p != out)
 
 
-def first_speaker(players: Sequence[str], dealer: str, options: QuatrilhoOptions) -> str:
+def first_speaker(players: Sequence[str], dealer: str, options: QuatrilhoOptions | None = None) -> str:
     """The mão: first to the dealer's right, who speaks and leads first."""
-    return active_players(players, dealer, options)[0]
+    return active_players(players, dealer, options or QuatrilhoOptions())[0]
 
 
-def next_dealer(players: Sequence[str], dealer: str, options: QuatrilhoOptions) -> str:
+def next_dealer(players: Sequence[str], hand: QuatrilhoHand, options: QuatrilhoOptions | None = None) -> str:
     """The deal passes to the next player in order of play, whatever was played.
 
     A hand that went "a monte" (or a carreguete tie under ``carreguete_ties="redeal"``) is
     recorded as a hand and the deal moves on too: the text only says "reinicia-se nova jogada"
     (a new deal starts) and names no dealer, so the usual rotation applies.
     """
-    return seats.after(players, dealer)
+    return seats.after(players, hand.dealer)
 
 
 # --------------------------------------------------------------------------- the auction
@@ -569,13 +560,106 @@ def resolve_auction(
 # --------------------------------------------------------------------------- the hand record
 
 
+_MODES: Final = ", ".join(m.value for m in Mode)
+
+
 @dataclass(frozen=True, kw_only=True)
-class QuatrilhoHand:
-    """A validated Quatrilho hand. Build it with :func:`parse_hand`; it cannot hold a broken hand.
+class _ModeField(Field):
+    """What was played: one of :class:`Mode`; the sentences that ask for it or refuse another
+    word list the modes."""
+
+    sentence: str
+
+    def read(self, value: object, *, players: Sequence[str]) -> Mode:
+        mode = next((m for m in Mode if m.value == value), None)
+        if mode is None:
+            raise InvalidInput(Text(self.sentence, mode=str(value), modes=_MODES), field=self.name)
+        return mode
+
+    def schema(self) -> Json:
+        return {"type": "string", "enum": [m.value for m in Mode]}
+
+    def missing(self, raw: Mapping[str, object]) -> RulesError:
+        return InvalidInput(Text(self.required or "", modes=_MODES), field=self.name)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _PlayerOrNull(Player):
+    """A seated player, or null for nobody (as for every optional field; the document says so here)."""
+
+    def schema(self) -> Json:
+        return {**name_schema(), "type": ["string", "null"]}
+
+
+RECORD: Final = RecordSpec(
+    game="Quatrilho",
+    unknown=N_("A Quatrilho hand has no field called %(name)s."),
+    player_counts=tuple(range(PLAYING, MAX_PLAYERS + 1)),
+    doc="Figures include the 3 of the last trick and add up to 35; tricks add up to 10. "
+    "With five players the one sitting out is not named.",
+    fields=(
+        Player(name="dealer", doc="Default: the dealer by rotation."),
+        _ModeField(
+            name="mode",
+            required=N_("Say what was played (the mode): %(modes)s."),
+            sentence=N_("%(mode)s is not a Quatrilho mode; use one of: %(modes)s."),
+            doc="What was played: a chamada, a solo, a carreguete (nobody bid) or a monte (redealt).",
+        ),
+        Player(name="declarer", doc="The caller of a chamada, or the soloist."),
+        Custom(
+            name="called_card",
+            doc="Chamada: the card the caller called.",
+            json={
+                "type": "object",
+                "required": ["rank", "suit"],
+                "properties": {
+                    "rank": {"type": "string", "enum": list(SPANISH_RANKS)},
+                    "suit": {"type": "string", "enum": [s.value for s in Suit]},
+                },
+            },
+        ),
+        Player(name="partner", doc="Holder of the called card; the caller himself means he plays alone."),
+        _PlayerOrNull(name="giver", doc="Solo preto: who gave the requested card; absent or null for a solo natural."),
+        PerPlayer(name="figures", high=FIGURES, what=N_("Figures"), every=False),
+        PerPlayer(name="tricks", high=TRICKS, what=N_("Tricks"), every=False),
+        Custom(name="auction", doc="The calls as [player, call] pairs, in the order spoken.", json=pairs_schema(Call)),
+    ),
+    example={
+        "dealer": "Dani",
+        "mode": "chamada",
+        "declarer": "Ana",
+        "called_card": {"rank": "3", "suit": "paus"},
+        "partner": "Caio",
+        "figures": {"Ana": 11, "Bia": 8, "Caio": 9, "Dani": 7},
+        "tricks": {"Ana": 3, "Bia": 2, "Caio": 3, "Dani": 2},
+        "auction": [["Ana", "chamo"], ["Bia", "e_bom"], ["Caio", "e_bom"], ["Dani", "e_bom"]],
+    },
+    example_players=("Ana", "Bia", "Caio", "Dani"),
+)
+
+#: Fields each mode must carry (what its settlement reads).
+_NEEDS: Final[Mapping[Mode, tuple[str, ...]]] = MappingProxyType(
+    {
+        Mode.CHAMADA: ("declarer", "called_card", "partner", "figures", "tricks"),
+        Mode.SOLO_PRETO: ("declarer", "figures", "tricks"),
+        Mode.SOLO_BRANCO: ("declarer", "tricks"),
+        Mode.CARREGUETE: ("figures",),
+        Mode.MONTE: (),
+    }
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuatrilhoHand(Record):
+    """A validated Quatrilho hand. Build it with :func:`parse_hand`; built any other way it still
+    checks itself: names seated, four players playing and the fifth sitting out, the declarer,
+    partner and giver among the four, and what the mode's settlement reads present and counted.
 
     ``figures``/``tricks`` are keyed by the active players in order of play; for solo branco
     ``tricks`` holds the soloist's count (and any other given) and ``figures`` is None.
     """
+
+    spec: ClassVar[RecordSpec] = RECORD
 
     players: tuple[str, ...]
     dealer: str
@@ -589,6 +673,25 @@ class QuatrilhoHand:
     figures: Mapping[str, int] | None = None
     tricks: Mapping[str, int] | None = None
     auction: tuple[tuple[str, Call], ...] | None = None
+
+    def check(self) -> None:
+        super().check()
+        RECORD.check_table(self.players)
+        rest = tuple(p for p in self.players if p not in self.active)
+        if len(set(self.active)) != PLAYING or len(rest) != len(self.players) - PLAYING:
+            raise ValueError("four of the seated players play a Quatrilho hand")
+        if self.sitting_out != (rest[0] if rest else None):
+            raise ValueError("the one seated player who does not play sits out")
+        for name in ("declarer", "partner", "giver"):
+            if getattr(self, name) is not None:
+                _active_player(self.active, getattr(self, name), field=name)
+        missing = [name for name in _NEEDS[self.mode] if getattr(self, name) is None]
+        if missing:
+            raise ValueError(f"a hand played as {self.mode.value} needs {', '.join(missing)}")
+        if self.figures is not None:
+            _counts(self.players, self.active, self.figures, field="figures")
+        if self.tricks is not None and self.mode is not Mode.SOLO_BRANCO:
+            _counts(self.players, self.active, self.tricks, field="tricks")
 
     @property
     def caller_alone(self) -> bool:
@@ -615,10 +718,6 @@ class QuatrilhoHand:
         return out
 
 
-_RECORD_FIELDS: Final = frozenset(
-    {"dealer", "mode", "declarer", "called_card", "partner", "giver", "figures", "tricks", "auction"}
-)
-
 #: Fields each mode may carry besides dealer, mode and auction.
 _ALLOWED: Final[Mapping[Mode, frozenset[str]]] = MappingProxyType(
     {
@@ -644,29 +743,8 @@ _NOT_IN_MONTE: Final = {
 }
 
 
-def parse_mode(raw: object) -> Mode:
-    if isinstance(raw, str):
-        try:
-            return Mode(raw)
-        except ValueError:
-            pass
-    if raw is None:
-        raise InvalidInput(
-            Text(N_("Say what was played (the mode): %(modes)s."), modes=", ".join(m.value for m in Mode)), field="mode"
-        )
-    raise InvalidInput(
-        Text(
-            N_("%(mode)s is not a Quatrilho mode; use one of: %(modes)s."),
-            mode=str(raw),
-            modes=", ".join(m.value for m in Mode),
-        ),
-        field="mode",
-    )
-
-
-def _active_player(players: Sequence[str], active: Sequence[str], raw: object, *, field: str) -> str:
+def _active_player(active: Sequence[str], name: str, *, field: str) -> str:
     """A seated player who plays this hand (the one sitting out cannot declare, partner or give)."""
-    name = seats.require_player(players, raw, field=field)
     if name not in active:
         raise InconsistentHand(
             Text(N_("%(name)s sits out this hand and cannot take part in it."), name=name), field=field
@@ -674,31 +752,34 @@ def _active_player(players: Sequence[str], active: Sequence[str], raw: object, *
     return name
 
 
-def _counts(
-    players: Sequence[str],
-    active: Sequence[str],
-    raw: object,
-    *,
-    field: str,
-    total: int,
-    maximum: int,
-    sentence: str,
-) -> dict[str, int]:
-    if raw is None:
-        raise InvalidInput(Text(_MISSING[field]), field=field)
-    counts = seats.require_counts(
-        active, raw, field=field, total=None, maximum=maximum, what=Text(_WHAT[field]), seated=players
-    )
-    if sum(counts.values()) != total:
-        raise InconsistentHand(Text(sentence, sum=sum(counts.values()), total=total), field=field)
-    return counts
-
-
-_WHAT: Final = {"figures": N_("Figures"), "tricks": N_("Tricks")}
-_MISSING: Final = {
-    "figures": N_("Give the figures each player who played won (they add up to 35)."),
-    "tricks": N_("Give the tricks each player who played won (they add up to 10)."),
+#: For figures and tricks: what the count is, what it adds up to, and the sentences that ask
+#: for it and refuse another total.
+_COUNTS: Final = {
+    "figures": (
+        N_("Figures"),
+        FIGURES,
+        N_("Give the figures each player who played won (they add up to 35)."),
+        N_("The figures add up to %(sum)s; they must add up to %(total)s."),
+    ),
+    "tricks": (
+        N_("Tricks"),
+        TRICKS,
+        N_("Give the tricks each player who played won (they add up to 10)."),
+        N_("The tricks add up to %(sum)s; they must add up to %(total)s."),
+    ),
 }
+
+
+def _counts(players: Sequence[str], active: Sequence[str], raw: object, *, field: str) -> dict[str, int]:
+    """Figures or tricks: one count for each of the four who played (none for the one sitting
+    out), adding up to the whole hand."""
+    what, total, missing, wrong_total = _COUNTS[field]
+    if raw is None:
+        raise InvalidInput(Text(missing), field=field)
+    counts = seats.require_counts(active, raw, field=field, total=None, maximum=total, what=Text(what), seated=players)
+    if sum(counts.values()) != total:
+        raise InconsistentHand(Text(wrong_total, sum=sum(counts.values()), total=total), field=field)
+    return counts
 
 
 def _check_figures_against_tricks(figures: Mapping[str, int], tricks: Mapping[str, int]) -> None:
@@ -788,28 +869,47 @@ def _check_auction_agrees(auction: Auction, mode: Mode, declarer: str | None, gi
         )
 
 
-def parse_hand(raw: object, *, players: Sequence[str], options: QuatrilhoOptions, dealer: str) -> QuatrilhoHand:
+def parse_hand(
+    raw: object, *, players: Sequence[str], options: QuatrilhoOptions, dealer: str, teams: Teams = ()
+) -> QuatrilhoHand:
     """Validate a posted Quatrilho record against the rules, or raise a :class:`RulesError`.
 
-    ``dealer`` is the dealer by rotation; a record may name another seated player. The
-    checks run in the order a player would look: shape, the auction, the contract (declarer,
-    called card, partner, giver), then the counts (figures, tricks, and the two together).
+    ``dealer`` is the dealer by rotation; a record may name another seated player. The record's
+    shape is :data:`RECORD`'s; the rules then follow the order a player would look: the
+    auction, the fields the mode allows, the contract (declarer, called card, partner, giver),
+    then the counts (figures, tricks, and the two together).
     """
-    if not isinstance(raw, Mapping):
-        raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-    reject_unknown_fields(raw, _RECORD_FIELDS, N_("A Quatrilho hand has no field called %(name)s."))
+    values = RECORD.read(raw, players=players)
     players = tuple(players)
-    _check_table(players)
-    if raw.get("dealer") is not None:
-        dealer = seats.require_player(players, raw["dealer"], field="dealer")
+    dealer = values.get("dealer") or seats.require_player(players, dealer, field="dealer")
     active = active_players(players, dealer, options)
-    out = sitting_out(players, dealer, options)
-    mode = parse_mode(raw.get("mode"))
+    mode: Mode = values["mode"]
+    auction = _parse_auction(players, active, values["auction"]) if "auction" in values else None
+    _check_fields_of_mode(mode, values)
+    declarer, called, partner, giver = _contract(active, mode, values)
+    if auction is not None:
+        _check_auction_agrees(auction, mode, declarer, giver)
+    figures, tricks = _played(players, active, mode, declarer, values)
+    return QuatrilhoHand(
+        players=players,
+        dealer=dealer,
+        active=active,
+        sitting_out=sitting_out(players, dealer, options),
+        mode=mode,
+        declarer=declarer,
+        called_card=called,
+        partner=partner,
+        giver=giver,
+        figures=MappingProxyType(figures) if figures is not None else None,
+        tricks=MappingProxyType(tricks) if tricks is not None else None,
+        auction=tuple(auction.calls) if auction is not None else None,
+    )
 
-    auction = _parse_auction(players, active, raw["auction"]) if raw.get("auction") is not None else None
 
+def _check_fields_of_mode(mode: Mode, values: Mapping[str, Any]) -> None:
+    """Each mode carries only its own fields (:data:`_ALLOWED`)."""
     for key in ("declarer", "called_card", "partner", "giver", "figures", "tricks"):
-        if raw.get(key) is not None and key not in _ALLOWED[mode]:
+        if key in values and key not in _ALLOWED[mode]:
             if key == "giver" and mode is Mode.SOLO_BRANCO:
                 raise InconsistentHand(
                     Text(N_("A solo branco may not exchange any card: leave out the giver.")), field="giver"
@@ -818,23 +918,28 @@ def parse_hand(raw: object, *, players: Sequence[str], options: QuatrilhoOptions
                 raise InconsistentHand(Text(_NOT_IN_MONTE[key]), field=key)
             raise InconsistentHand(Text(_NOT_IN_MODE[key], mode=mode.label), field=key)
 
+
+def _contract(
+    active: Sequence[str], mode: Mode, values: Mapping[str, Any]
+) -> tuple[str | None, Card | None, str | None, str | None]:
+    """The declarer, the called card, the partner and the giver, as the mode has them."""
     declarer = called = partner = giver = None
     if mode in (Mode.CHAMADA, Mode.SOLO_PRETO, Mode.SOLO_BRANCO):
-        if raw.get("declarer") is None:
+        if "declarer" not in values:
             what = (
                 N_("Name the caller (the declarer).")
                 if mode is Mode.CHAMADA
                 else N_("Name the soloist (the declarer).")
             )
             raise InvalidInput(Text(what), field="declarer")
-        declarer = _active_player(players, active, raw["declarer"], field="declarer")
+        declarer = _active_player(active, values["declarer"], field="declarer")
     if mode is Mode.CHAMADA:
-        if raw.get("called_card") is None:
+        if "called_card" not in values:
             raise InvalidInput(
                 Text(N_('Give the called card, e.g. {"rank": "3", "suit": "paus"}.')), field="called_card"
             )
-        called = Card.parse(raw["called_card"], field="called_card")
-        if raw.get("partner") is None:
+        called = Card.parse(values["called_card"], field="called_card")
+        if "partner" not in values:
             raise InvalidInput(
                 Text(
                     N_(
@@ -843,9 +948,9 @@ def parse_hand(raw: object, *, players: Sequence[str], options: QuatrilhoOptions
                 ),
                 field="partner",
             )
-        partner = _active_player(players, active, raw["partner"], field="partner")
-    if mode is Mode.SOLO_PRETO and raw.get("giver") is not None:
-        giver = _active_player(players, active, raw["giver"], field="giver")
+        partner = _active_player(active, values["partner"], field="partner")
+    if mode is Mode.SOLO_PRETO and "giver" in values:
+        giver = _active_player(active, values["giver"], field="giver")
         if giver == declarer:
             raise InconsistentHand(
                 Text(
@@ -856,49 +961,25 @@ def parse_hand(raw: object, *, players: Sequence[str], options: QuatrilhoOptions
                 ),
                 field="giver",
             )
-    if auction is not None:
-        _check_auction_agrees(auction, mode, declarer, giver)
+    return declarer, called, partner, giver
 
-    figures = tricks = None
-    if mode in (Mode.CHAMADA, Mode.SOLO_PRETO, Mode.CARREGUETE):
-        figures = _counts(
-            players,
-            active,
-            raw.get("figures"),
-            field="figures",
-            total=FIGURES,
-            maximum=FIGURES,
-            sentence=N_("The figures add up to %(sum)s; they must add up to %(total)s."),
-        )
-        if mode is not Mode.CARREGUETE or raw.get("tricks") is not None:
-            tricks = _counts(
-                players,
-                active,
-                raw.get("tricks"),
-                field="tricks",
-                total=TRICKS,
-                maximum=TRICKS,
-                sentence=N_("The tricks add up to %(sum)s; they must add up to %(total)s."),
-            )
-            _check_figures_against_tricks(figures, tricks)
-    elif mode is Mode.SOLO_BRANCO:
+
+def _played(
+    players: Sequence[str], active: Sequence[str], mode: Mode, declarer: str | None, values: Mapping[str, Any]
+) -> tuple[dict[str, int] | None, dict[str, int] | None]:
+    """The figures and tricks the mode counts: both in a chamada or solo preto, the figures (and
+    the tricks if given) in a carreguete, the tricks in a solo branco, nothing a monte."""
+    if mode is Mode.SOLO_BRANCO:
         assert declarer is not None
-        tricks = _solo_branco_tricks(players, active, declarer, raw.get("tricks"))
-
-    return QuatrilhoHand(
-        players=players,
-        dealer=dealer,
-        active=active,
-        sitting_out=out,
-        mode=mode,
-        declarer=declarer,
-        called_card=called,
-        partner=partner,
-        giver=giver,
-        figures=MappingProxyType(figures) if figures is not None else None,
-        tricks=MappingProxyType(tricks) if tricks is not None else None,
-        auction=tuple(auction.calls) if auction is not None else None,
-    )
+        return None, _solo_branco_tricks(players, active, declarer, values.get("tricks"))
+    if mode is Mode.MONTE:
+        return None, None
+    figures = _counts(players, active, values.get("figures"), field="figures")
+    if mode is Mode.CARREGUETE and "tricks" not in values:
+        return figures, None
+    tricks = _counts(players, active, values.get("tricks"), field="tricks")
+    _check_figures_against_tricks(figures, tricks)
+    return figures, tricks
 
 
 def _solo_branco_tricks(players: Sequence[str], active: Sequence[str], soloist: str, raw: object) -> dict[str, int]:
@@ -1183,32 +1264,28 @@ def _settle_solo(
     for opponent in opponents:
         share = per
         if opponent == hand.giver:
-            if won:
-                share = per - GIVER_DIFFERENCE
-                lines.append(
-                    Line(
-                        text=Text(N_("%(name)s gave the requested card and pays 10 less."), name=opponent), amount=share
-                    )
-                )
-            elif options.giver_on_loss == "plus_10":
-                share = per + GIVER_DIFFERENCE
-                lines.append(
-                    Line(
-                        text=Text(N_("%(name)s gave the requested card and receives 10 more."), name=opponent),
-                        amount=share,
-                    )
-                )
-            else:
-                lines.append(
-                    Line(
-                        text=Text(
-                            N_("%(name)s gave the requested card and receives the same as the others."), name=opponent
-                        ),
-                        amount=share,
-                    )
-                )
+            share, line = _giver_share(opponent, per, won, options)
+            lines.append(line)
         payments += _pay(opponent, soloist, share) if won else _pay(soloist, opponent, share)
     return payments, lines
+
+
+def _giver_share(giver: str, per: int, won: bool, options: QuatrilhoOptions) -> tuple[int, Line]:
+    """What the opponent who gave the soloist the requested card pays (10 less than the others)
+    or receives (10 more, or the same under ``giver_on_loss="same"``)."""
+    if won:
+        share = per - GIVER_DIFFERENCE
+        return share, Line(
+            text=Text(N_("%(name)s gave the requested card and pays 10 less."), name=giver), amount=share
+        )
+    if options.giver_on_loss == "plus_10":
+        share = per + GIVER_DIFFERENCE
+        return share, Line(
+            text=Text(N_("%(name)s gave the requested card and receives 10 more."), name=giver), amount=share
+        )
+    return per, Line(
+        text=Text(N_("%(name)s gave the requested card and receives the same as the others."), name=giver), amount=per
+    )
 
 
 def _settle_solo_branco(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[list[Payment], list[Line]]:
@@ -1309,37 +1386,18 @@ def contract_summary(hand: QuatrilhoHand) -> dict[str, object]:
     }
 
 
-class QuatrilhoRules(GameModule):
-    """Quatrilho behind the :class:`~referee.rules.game.GameRules` surface."""
-
-    slug = SLUG
-    name = "Quatrilho"
-    min_players = PLAYING
-    max_players = MAX_PLAYERS
-    option_specs = OPTIONS
-    options_class = QuatrilhoOptions
-    stock_option: str | None = "talha"
-    money_option: str | None = "unit_value"
-
-    def parse_hand(
-        self, raw: object, *, players: Sequence[str], options: QuatrilhoOptions, dealer: str, teams: Teams = ()
-    ) -> QuatrilhoHand:
-        return parse_hand(raw, players=players, options=options, dealer=dealer)
-
-    def settle(self, hand: QuatrilhoHand, options: QuatrilhoOptions) -> Settlement:
-        return settle(hand, options)
-
-    def first_speaker(self, players: Sequence[str], dealer: str, options: QuatrilhoOptions) -> str:
-        return first_speaker(players, dealer, options)
-
-    def sitting_out(self, players: Sequence[str], dealer: str, options: QuatrilhoOptions) -> str | None:
-        return sitting_out(players, dealer, options)
-
-    def next_dealer(self, players: Sequence[str], hand: QuatrilhoHand, options: QuatrilhoOptions) -> str:
-        return next_dealer(players, hand.dealer, options)
-
-    def contract_json(self, hand: QuatrilhoHand) -> Mapping[str, object]:
-        return contract_summary(hand)
-
-
-RULES: Final = QuatrilhoRules()
+GAME: Final = Game[QuatrilhoOptions, QuatrilhoHand](
+    slug=SLUG,
+    name="Quatrilho",
+    options_class=QuatrilhoOptions,
+    record=RECORD,
+    parse_hand=parse_hand,
+    settle=settle,
+    first_speaker=first_speaker,
+    next_dealer=next_dealer,
+    sitting_out=sitting_out,
+    contract_json=contract_summary,
+    stock_option="talha",
+    money_option="unit_value",
+)
+RULES: Final = GAME

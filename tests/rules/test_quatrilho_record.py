@@ -4,6 +4,7 @@ and the Timbó preset; seats with 4 and 5 players; cards of the 40-card deck."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from referee.rules.options import OptionSpec
 from referee.rules.quatrilho import (
     OPTIONS,
     Mode,
+    QuatrilhoHand,
     QuatrilhoOptions,
     active_players,
     first_speaker,
@@ -620,15 +622,18 @@ def test_five_players(dealer: str, sit_out: str, out: str, active: tuple[str, ..
 
 
 def test_the_deal_passes_on_in_order_of_play() -> None:
-    assert [next_dealer(FIVE, d, DEFAULT) for d in FIVE] == ["Bia", "Caio", "Dani", "Edu", "Ana"]
+    dealt = [parse({"mode": "monte"}, players=FIVE, dealer=d) for d in FIVE]
+    assert [next_dealer(FIVE, hand, DEFAULT) for hand in dealt] == ["Bia", "Caio", "Dani", "Edu", "Ana"]
     hand = parse({"mode": "monte"})
-    assert next_dealer(PLAYERS, hand.dealer, DEFAULT) == "Ana"
+    assert next_dealer(PLAYERS, hand, DEFAULT) == "Ana"
 
 
 @pytest.mark.parametrize("players", [("Ana", "Bia", "Caio"), ("A", "B", "C", "D", "E", "F")])
 def test_table_size(players: tuple[str, ...]) -> None:
-    with pytest.raises(InvalidInput):
+    """4 or 5 players: a table of another size breaks a rule (422, as when it is seated), every game alike."""
+    with pytest.raises(RulesError) as info:
         parse({"mode": "monte"}, players=players, dealer=players[-1])
+    assert info.value.code == "rules_error" and info.value.field == "players"
 
 
 # --------------------------------------------------------------------------- cards
@@ -645,3 +650,27 @@ def test_the_deck() -> None:
         Card(rank="8", suit=Suit.COPAS)
     with pytest.raises(InvalidInput):
         Card.parse({"rank": "3", "suit": "paus", "extra": 1}, field="x")
+
+
+def test_a_record_built_by_hand_checks_itself() -> None:
+    """A hand object cannot hold a stranger, a player who sits out as the declarer, or a chamada
+    without its counts, however it was made."""
+    hand = parse(chamada())
+    assert QuatrilhoHand(**{f.name: getattr(hand, f.name) for f in dataclasses.fields(hand)}) == hand
+    with pytest.raises(UnknownPlayer) as info:
+        dataclasses.replace(hand, partner="Nobody")
+    assert info.value.field == "partner"
+    with pytest.raises(UnknownPlayer):
+        dataclasses.replace(hand, dealer="Zé")
+    with pytest.raises(InconsistentHand) as info:
+        dataclasses.replace(hand, figures={"Ana": 11, "Bia": 8, "Caio": 9, "Dani": 6})
+    assert info.value.field == "figures"
+    with pytest.raises(ValueError):
+        dataclasses.replace(hand, tricks=None)
+    five = parse(chamada(dealer=...), players=FIVE, dealer="Edu")
+    assert five.sitting_out == "Edu"
+    with pytest.raises(InconsistentHand) as info:
+        dataclasses.replace(five, declarer="Edu")
+    assert info.value.field == "declarer"
+    with pytest.raises(ValueError):
+        dataclasses.replace(five, sitting_out=None)

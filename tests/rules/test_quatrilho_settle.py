@@ -398,7 +398,7 @@ def test_carreguete_tie_redeal() -> None:
     options = QuatrilhoOptions(carreguete_ties="redeal")
     assert deltas(raw, options) == {"Ana": 0, "Bia": 0, "Caio": 0, "Dani": 0}
     hand = parse_hand(raw, players=PLAYERS, options=options, dealer="Dani")
-    assert next_dealer(PLAYERS, hand.dealer, options) == "Ana"  # the deal moves on, as after a monte
+    assert next_dealer(PLAYERS, hand, options) == "Ana"  # the deal moves on, as after a monte
 
 
 @pytest.mark.parametrize(
