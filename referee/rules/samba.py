@@ -6,14 +6,15 @@ two 7-card combinations to go out. Each hand scores per team; the first team to 
 (10,000) wins the match.
 
 The module's surface: :data:`OPTIONS` (house rules as data) and :class:`SambaOptions`;
-:func:`min_meld`; :class:`TeamHand` and :class:`SambaHand` with :func:`parse_hand` (a
+:func:`min_meld`; :data:`RECORD` (the hand record's fields, each team's part a :data:`TEAM`
+record of its own), :class:`TeamHand` and :class:`SambaHand` with :func:`parse_hand` (a
 posted record to a validated hand, or a :class:`~referee.rules.errors.RulesError` with a
-sentence); :func:`score_team` and :func:`score_hand` (per-team scores with their lines); and
-:func:`match_state` (the end of the match).
+sentence); :func:`score_team`, :func:`score_hand` and :func:`settle` (per-team scores with
+their lines); :func:`match_state` and :func:`standing` (the end of the match).
 
-Seating: :func:`default_teams`, :func:`seat_teams` (the checks of a posted
-seating) and :func:`seats_from_draw` (the partnership draw). :data:`RULES` puts it all
-behind the :class:`~referee.rules.game.GameRules` surface. The meld checker (card lists of each
+Seating: :func:`default_teams`, :func:`seat_teams` (the checks of a posted seating),
+:func:`seats_from_draw` (the partnership draw), :func:`first_speaker` and :func:`next_dealer`.
+:data:`GAME` is the game as the rest of the app sees it. The meld checker (card lists of each
 meld) lives in :mod:`referee.rules.samba_melds`.
 """
 
@@ -22,12 +23,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from . import seats
 from .errors import InconsistentHand, InvalidInput, RulesError, reject_unknown_fields
-from .game import GameModule, Teams
+from .game import Game, Teams
 from .options import Choice, OptionSet, OptionSpec, OptionValue
+from .record import Custom, Field, Json, Player, Record, RecordSpec, name_schema
 from .scores import TeamScore, TeamScores, team_totals
 from .settle import Line
 from .text import N_, NP_, Text
@@ -265,113 +267,14 @@ def min_meld(total: int, options: SambaOptions) -> int:
     return options.top_min_meld
 
 
-# --------------------------------------------------------------------------- the hand record
+# --------------------------------------------------------------------------- seating
 
-
-@dataclass(frozen=True, kw_only=True)
-class TeamHand:
-    """One team's part of a hand; ``penalties`` keeps the kinds
-    when they were given (``penalty_kinds``), else only the count."""
-
-    players: tuple[str, ...]
-    meld_points: int
-    hand_points: int
-    clean_canastras: int
-    dirty_canastras: int
-    wild_canastras: int
-    sambas: int
-    red_threes: int
-    red_threes_in_hand: int
-    hidden_canastra: str | None = None
-    penalties: int = 0
-    penalty_kinds: tuple[str, ...] | None = None
-
-    @property
-    def canastras(self) -> int:
-        return self.clean_canastras + self.dirty_canastras + self.wild_canastras
-
-    @property
-    def combinations(self) -> int:
-        """7-card combinations: canastras of every kind and sambas."""
-        return self.canastras + self.sambas
-
-    @property
-    def made(self) -> bool:
-        """The team has the two 7-card combinations that allow going out and keep red 3s positive."""
-        return self.combinations >= TO_GO_OUT
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "meld_points": self.meld_points,
-            "hand_points": self.hand_points,
-            "clean_canastras": self.clean_canastras,
-            "dirty_canastras": self.dirty_canastras,
-            "wild_canastras": self.wild_canastras,
-            "sambas": self.sambas,
-            "red_threes": self.red_threes,
-            "red_threes_in_hand": self.red_threes_in_hand,
-            "hidden_canastra": self.hidden_canastra,
-            "penalties": list(self.penalty_kinds) if self.penalty_kinds is not None else self.penalties,
-        }
-
-
-@dataclass(frozen=True, kw_only=True)
-class SambaHand:
-    """A validated Samba hand. Build it with :func:`parse_hand`; it cannot hold a broken hand."""
-
-    teams: tuple[TeamHand, ...]
-    went_out: str | None = None
-    dealer: str = ""
-
-    @property
-    def out_team(self) -> int | None:
-        """The index of the team that went out, or None when the stock ran out."""
-        for i, team in enumerate(self.teams):
-            if self.went_out in team.players:
-                return i
-        return None
-
-    def to_json(self) -> dict[str, object]:
-        record: dict[str, object] = {"dealer": self.dealer} if self.dealer else {}
-        return {**record, "went_out": self.went_out, "teams": [t.to_json() for t in self.teams]}
-
-
-_RECORD_FIELDS: Final = frozenset({"dealer", "went_out", "teams"})
-_TEAM_FIELDS: Final = (
-    "meld_points",
-    "hand_points",
-    "clean_canastras",
-    "dirty_canastras",
-    "wild_canastras",
-    "sambas",
-    "red_threes",
-    "red_threes_in_hand",
-    "hidden_canastra",
-    "penalties",
-)
-_COUNTS: Final = _TEAM_FIELDS[:8]
-_WHAT: Final = {
-    "meld_points": N_("Melded points"),
-    "hand_points": N_("Points left in hand"),
-    "clean_canastras": N_("Clean canastras"),
-    "dirty_canastras": N_("Dirty canastras"),
-    "wild_canastras": N_("Canastras of wild cards"),
-    "sambas": N_("Sambas"),
-    "red_threes": N_("Red 3s laid down"),
-    "red_threes_in_hand": N_("Red 3s left in hand"),
-}
-#: No count can exceed what 162 cards allow.
-_MAXIMUM: Final = {
-    "meld_points": ALL_POINTS,
-    "hand_points": ALL_POINTS,
-    "clean_canastras": CARDS // COMBINATION,
-    "dirty_canastras": CARDS // COMBINATION,
-    "wild_canastras": CARDS // COMBINATION,
-    "sambas": CARDS // COMBINATION,
-    "red_threes": RED_THREES,
-    "red_threes_in_hand": RED_THREES,
-}
-MAX_PENALTIES: Final = 100
+PLAYER_COUNTS: Final = (2, 3, 4, 6)  # and 5 under the five_players option
+#: The tables a hand can be recorded at: five only under the five_players option, which
+#: :func:`seat_teams` asks for when the table is seated.
+TABLE_SIZES: Final = tuple(sorted((*PLAYER_COUNTS, 5)))
+#: A team is one player, a pair, or three (two teams at six).
+TEAM_SIZES: Final = (1, 2, 3)
 
 
 def check_teams(players: Sequence[str], teams: Sequence[Sequence[str]]) -> Teams:
@@ -383,11 +286,6 @@ def check_teams(players: Sequence[str], teams: Sequence[Sequence[str]]) -> Teams
             Text(N_("Every player must be in exactly one team, with at least two teams.")), field="teams"
         )
     return out
-
-
-# --------------------------------------------------------------------------- seating
-
-PLAYER_COUNTS: Final = (2, 3, 4, 6)  # and 5 under the five_players option
 
 
 def default_teams(players: Sequence[str], *, pairs: bool = False) -> Teams:
@@ -471,60 +369,338 @@ def seats_from_draw(draws: Mapping[str, int]) -> tuple[tuple[str, ...], Teams]:
     return order, teams
 
 
-def _count(raw: Mapping[str, object], key: str, *, field: str) -> int:
-    value = raw.get(key)
-    what = Text(_WHAT[key])
-    if value is None:
-        raise InvalidInput(Text(N_("%(what)s: the number is missing."), what=what), field=field)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidInput(Text(N_("%(what)s must be a whole number."), what=what), field=field)
-    if not 0 <= value <= _MAXIMUM[key]:
-        raise InconsistentHand(
-            Text(
-                N_("%(what)s cannot be %(value)s; it goes from 0 to %(maximum)s."),
-                what=what,
-                value=value,
-                maximum=_MAXIMUM[key],
-            ),
-            field=field,
-        )
-    if key in ("meld_points", "hand_points") and value % LOW:
-        raise InconsistentHand(
-            Text(
-                N_("%(what)s: %(value)s is not possible, every card is worth a multiple of 5."), what=what, value=value
-            ),
-            field=field,
-        )
-    return value
+def first_speaker(players: Sequence[str], dealer: str, options: SambaOptions | None = None) -> str:
+    """The mão: the player after the dealer (the player before the mão deals).
+
+    >>> first_speaker(("Ana", "Bia", "Caio", "Dani"), "Dani")
+    'Ana'
+    """
+    return seats.after(players, dealer)
 
 
-def _penalties(raw: object, *, field: str) -> tuple[int, tuple[str, ...] | None]:
-    if raw is None:
-        return 0, None
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        if not 0 <= raw <= MAX_PENALTIES:
+def next_dealer(players: Sequence[str], hand: SambaHand, options: SambaOptions | None = None) -> str:
+    """The mão, and with it the deal, moves one seat on each hand (from the dealer the record names)."""
+    return seats.after(players, hand.dealer)
+
+
+# --------------------------------------------------------------------------- the hand record
+#
+# A team's part of the hand is a record of its own (:data:`TEAM`), nested in the hand's
+# (:data:`RECORD`). Its fields read at a path into the hand (``teams[0].sambas``), so that a
+# mistake points at the team it is in; built alone (a :class:`TeamHand` made by hand) they
+# check the same things under their own names.
+
+
+class _TeamField(Field):
+    """A field of a team's part of the hand: :meth:`take` reads it (``None`` when left out)
+    and points its errors at ``at``."""
+
+    def take(self, value: object, *, at: str) -> Any:
+        raise NotImplementedError
+
+    def read(self, value: object, *, players: Sequence[str]) -> Any:
+        return self.take(value, at=self.name)
+
+    def check_built(self, value: object, *, players: Sequence[str]) -> None:
+        self.take(value, at=self.name)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _TeamCount(_TeamField):
+    """A whole number from 0 to ``high``, a multiple of ``step`` (card points go by fives);
+    the sentences name it by ``what``. Every team gives every count."""
+
+    what: str
+    high: int
+    step: int = 1
+    required: str | None = N_("%(what)s: the number is missing.")
+
+    def take(self, value: object, *, at: str) -> int:
+        what = Text(self.what)
+        if value is None:
+            raise InvalidInput(Text(str(self.required), what=what), field=at)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InvalidInput(Text(N_("%(what)s must be a whole number."), what=what), field=at)
+        if not 0 <= value <= self.high:
             raise InconsistentHand(
                 Text(
-                    N_("Penalties: %(value)s is not a possible number; give 0 to %(maximum)s."),
-                    value=raw,
-                    maximum=MAX_PENALTIES,
+                    N_("%(what)s cannot be %(value)s; it goes from 0 to %(maximum)s."),
+                    what=what,
+                    value=value,
+                    maximum=self.high,
                 ),
-                field=field,
+                field=at,
             )
-        return raw, None
-    if isinstance(raw, list) and len(raw) <= MAX_PENALTIES:
-        for i, kind in enumerate(raw):
-            if not isinstance(kind, str) or kind not in PENALTY_KINDS:
-                raise InvalidInput(
+        if value % self.step:
+            raise InconsistentHand(
+                Text(
+                    N_("%(what)s: %(value)s is not possible, every card is worth a multiple of 5."),
+                    what=what,
+                    value=value,
+                ),
+                field=at,
+            )
+        return value
+
+    def schema(self) -> Json:
+        out: Json = {"type": "integer", "minimum": 0, "maximum": self.high}
+        if self.step > 1:
+            out["multipleOf"] = self.step
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class _HiddenCanastra(_TeamField):
+    """One of the :data:`HIDDEN` categories, or nothing."""
+
+    def take(self, value: object, *, at: str) -> str | None:
+        if value is not None and (not isinstance(value, str) or value not in HIDDEN):
+            raise InvalidInput(
+                Text(
+                    N_("%(value)s is not a hidden-canastra category; use one of: %(values)s."),
+                    value=str(value),
+                    values=", ".join(HIDDEN),
+                ),
+                field=at,
+            )
+        return value
+
+    def schema(self) -> Json:
+        return {"type": ["string", "null"], "enum": [*HIDDEN, None]}
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Penalties(_TeamField):
+    """How many penalties, or the list of their kinds (:data:`PENALTY_KINDS`): read as the count
+    and the kinds (None when only the count was given)."""
+
+    high: int
+
+    def take(self, value: object, *, at: str) -> tuple[int, tuple[str, ...] | None]:
+        if value is None:
+            return 0, None
+        if isinstance(value, int) and not isinstance(value, bool):
+            if not 0 <= value <= self.high:
+                raise InconsistentHand(
                     Text(
-                        N_("%(kind)s is not a Samba penalty; use one of: %(kinds)s."),
-                        kind=str(kind),
-                        kinds=", ".join(PENALTY_KINDS),
+                        N_("Penalties: %(value)s is not a possible number; give 0 to %(maximum)s."),
+                        value=value,
+                        maximum=self.high,
                     ),
-                    field=f"{field}[{i}]",
+                    field=at,
                 )
-        return len(raw), tuple(raw)
-    raise InvalidInput(Text(N_("Penalties: give how many (a whole number) or a list of their kinds.")), field=field)
+            return value, None
+        if isinstance(value, list) and len(value) <= self.high:
+            for i, kind in enumerate(value):
+                if not isinstance(kind, str) or kind not in PENALTY_KINDS:
+                    raise InvalidInput(
+                        Text(
+                            N_("%(kind)s is not a Samba penalty; use one of: %(kinds)s."),
+                            kind=str(kind),
+                            kinds=", ".join(PENALTY_KINDS),
+                        ),
+                        field=f"{at}[{i}]",
+                    )
+            return len(value), tuple(value)
+        raise InvalidInput(Text(N_("Penalties: give how many (a whole number) or a list of their kinds.")), field=at)
+
+    def schema(self) -> Json:
+        return {
+            "oneOf": [
+                {"type": "integer", "minimum": 0, "maximum": self.high},
+                {"type": "array", "items": {"type": "string", "enum": list(PENALTY_KINDS)}, "maxItems": self.high},
+            ]
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class _WentOut(Player):
+    """A seated player, or null: nobody went out, the stock ran out."""
+
+    def schema(self) -> Json:
+        return {**name_schema(), "type": ["string", "null"]}
+
+
+#: No count can exceed what 162 cards allow.
+MOST_COMBINATIONS: Final = CARDS // COMBINATION
+MAX_PENALTIES: Final = 100
+_COUNTS: Final = (
+    _TeamCount(
+        name="meld_points",
+        what=N_("Melded points"),
+        high=ALL_POINTS,
+        step=LOW,
+        doc="Card values of everything the team has on the table.",
+    ),
+    _TeamCount(
+        name="hand_points",
+        what=N_("Points left in hand"),
+        high=ALL_POINTS,
+        step=LOW,
+        doc="Card values left in its hands, as a positive number.",
+    ),
+    _TeamCount(name="clean_canastras", what=N_("Clean canastras"), high=MOST_COMBINATIONS),
+    _TeamCount(name="dirty_canastras", what=N_("Dirty canastras"), high=MOST_COMBINATIONS),
+    _TeamCount(name="wild_canastras", what=N_("Canastras of wild cards"), high=MOST_COMBINATIONS),
+    _TeamCount(name="sambas", what=N_("Sambas"), high=MOST_COMBINATIONS),
+    _TeamCount(name="red_threes", what=N_("Red 3s laid down"), high=RED_THREES),
+    _TeamCount(name="red_threes_in_hand", what=N_("Red 3s left in hand"), high=RED_THREES),
+)
+_HIDDEN_FIELD: Final = _HiddenCanastra(name="hidden_canastra", doc="Only for the team that went out.")
+_PENALTIES_FIELD: Final = _Penalties(
+    name="penalties", high=MAX_PENALTIES, doc=f"How many {PENALTY}-point penalties, or the list of their kinds."
+)
+
+#: The example hand of the API document: Caio's team went out (docs/api.md "Samba hand record").
+_EXAMPLE_TEAMS: Final = (
+    {
+        "meld_points": 740,
+        "hand_points": 35,
+        "clean_canastras": 1,
+        "dirty_canastras": 1,
+        "wild_canastras": 0,
+        "sambas": 1,
+        "red_threes": 2,
+        "red_threes_in_hand": 0,
+        "hidden_canastra": None,
+        "penalties": 0,
+    },
+    {
+        "meld_points": 760,
+        "hand_points": 120,
+        "clean_canastras": 0,
+        "dirty_canastras": 1,
+        "wild_canastras": 0,
+        "sambas": 0,
+        "red_threes": 1,
+        "red_threes_in_hand": 0,
+        "hidden_canastra": None,
+        "penalties": 1,
+    },
+)
+
+TEAM: Final = RecordSpec(
+    game="Samba",
+    unknown=N_("A Samba team has no field called %(name)s."),
+    player_counts=TEAM_SIZES,
+    doc="One team's part of a Samba hand: its points, canastras and sambas, red 3s and penalties.",
+    fields=(*_COUNTS, _HIDDEN_FIELD, _PENALTIES_FIELD),
+    example=_EXAMPLE_TEAMS[0],
+    example_players=("Ana", "Caio"),
+)
+
+_TEAMS_FIELD: Final = Custom(
+    name="teams",
+    required=N_("Give each team's part of the hand as a list, in the order of the table's teams."),
+    doc="Each team's part of the hand, in the order of the table's teams.",
+    json={"type": "array", "items": TEAM.json_schema(), "minItems": 2, "maxItems": TABLE_SIZES[-1]},
+)
+
+RECORD: Final = RecordSpec(
+    game="Samba",
+    unknown=N_("A Samba hand has no field called %(name)s."),
+    player_counts=TABLE_SIZES,
+    doc=(
+        "One entry per team, aligned with the table's teams. Refused with 422: going out without two "
+        f"{COMBINATION}-card combinations, more than {RED_THREES} red 3s, more wild cards than {WILD_CARDS}, "
+        "meld points below what the declared canastras and sambas must hold, "
+        f"more than the {ALL_POINTS:,} points of the {CARDS} cards, "
+        "a hidden-canastra bonus for a team that did not go out."
+    ),
+    fields=(
+        Player(name="dealer", doc="Default: the dealer by rotation."),
+        _WentOut(name="went_out", doc="Who went out; null when the stock ran out."),
+        _TEAMS_FIELD,
+    ),
+    example={"dealer": "Dani", "went_out": "Caio", "teams": list(_EXAMPLE_TEAMS)},
+    example_players=("Ana", "Bia", "Caio", "Dani"),
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TeamHand(Record):
+    """One team's part of a hand; ``penalties`` keeps the kinds when they were given
+    (``penalty_kinds``), else only the count. Built any other way than by :func:`parse_hand`
+    it still checks its fields (:data:`TEAM`), so a count out of bounds or an unknown hidden
+    canastra or penalty fails here, not in the score."""
+
+    spec: ClassVar[RecordSpec] = TEAM
+
+    players: tuple[str, ...]
+    meld_points: int
+    hand_points: int
+    clean_canastras: int
+    dirty_canastras: int
+    wild_canastras: int
+    sambas: int
+    red_threes: int
+    red_threes_in_hand: int
+    hidden_canastra: str | None = None
+    penalties: int = 0
+    penalty_kinds: tuple[str, ...] | None = None
+
+    def check(self) -> None:
+        super().check()
+        if self.penalty_kinds is not None:
+            _PENALTIES_FIELD.take(list(self.penalty_kinds), at="penalty_kinds")
+            if len(self.penalty_kinds) != self.penalties:
+                raise ValueError("penalties counts the penalty kinds when they are given")
+
+    @property
+    def canastras(self) -> int:
+        return self.clean_canastras + self.dirty_canastras + self.wild_canastras
+
+    @property
+    def combinations(self) -> int:
+        """7-card combinations: canastras of every kind and sambas."""
+        return self.canastras + self.sambas
+
+    @property
+    def made(self) -> bool:
+        """The team has the two 7-card combinations that allow going out and keep red 3s positive."""
+        return self.combinations >= TO_GO_OUT
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "meld_points": self.meld_points,
+            "hand_points": self.hand_points,
+            "clean_canastras": self.clean_canastras,
+            "dirty_canastras": self.dirty_canastras,
+            "wild_canastras": self.wild_canastras,
+            "sambas": self.sambas,
+            "red_threes": self.red_threes,
+            "red_threes_in_hand": self.red_threes_in_hand,
+            "hidden_canastra": self.hidden_canastra,
+            "penalties": list(self.penalty_kinds) if self.penalty_kinds is not None else self.penalties,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class SambaHand(Record):
+    """A validated Samba hand. Build it with :func:`parse_hand`; built any other way it still
+    checks its fields (:data:`RECORD`): the dealer and whoever went out sit in one of its teams."""
+
+    spec: ClassVar[RecordSpec] = RECORD
+
+    teams: tuple[TeamHand, ...]
+    went_out: str | None = None
+    dealer: str
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The table's players, team by team."""
+        return tuple(name for team in self.teams for name in team.players)
+
+    @property
+    def out_team(self) -> int | None:
+        """The index of the team that went out, or None when the stock ran out."""
+        for i, team in enumerate(self.teams):
+            if self.went_out in team.players:
+                return i
+        return None
+
+    def to_json(self) -> dict[str, object]:
+        return {"dealer": self.dealer, "went_out": self.went_out, "teams": [t.to_json() for t in self.teams]}
 
 
 def cheapest_meld(clean: int, dirty: int, wild: int, sambas: int) -> int:
@@ -536,23 +712,38 @@ def cheapest_meld(clean: int, dirty: int, wild: int, sambas: int) -> int:
     return clean * CHEAPEST_CLEAN + dirty * CHEAPEST_DIRTY_NATURALS + sambas * CHEAPEST_SAMBA + wild_points
 
 
-def _parse_team(raw: object, players: tuple[str, ...], *, field: str) -> TeamHand:
-    if not isinstance(raw, Mapping):
-        raise InvalidInput(Text(N_("Each team's part of the hand must be a JSON object.")), field=field)
-    reject_unknown_fields(raw, _TEAM_FIELDS, N_("A Samba team has no field called %(name)s."), field=field)
-    counts = {key: _count(raw, key, field=f"{field}.{key}") for key in _COUNTS}
-    hidden = raw.get("hidden_canastra")
-    if hidden is not None and (not isinstance(hidden, str) or hidden not in HIDDEN):
+def _team_parts(raw: object, table: Teams) -> tuple[TeamHand, ...]:
+    """Each team's part, one per table team and in their order."""
+    if not isinstance(raw, list):
+        raise InvalidInput(Text(str(_TEAMS_FIELD.required)), field=_TEAMS_FIELD.name)
+    if len(raw) != len(table):
         raise InvalidInput(
             Text(
-                N_("%(value)s is not a hidden-canastra category; use one of: %(values)s."),
-                value=str(hidden),
-                values=", ".join(HIDDEN),
+                N_("This table has %(expected)s teams; the hand gives %(given)s."),
+                expected=len(table),
+                given=len(raw),
             ),
-            field=f"{field}.hidden_canastra",
+            field="teams",
         )
-    count, kinds = _penalties(raw.get("penalties"), field=f"{field}.penalties")
+    return tuple(_parse_team(part, players, field=f"teams[{i}]") for i, (part, players) in enumerate(zip(raw, table)))
+
+
+def _parse_team(raw: object, players: tuple[str, ...], *, field: str) -> TeamHand:
+    """One team's part: its fields in :data:`TEAM`'s order, then what they imply."""
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(Text(N_("Each team's part of the hand must be a JSON object.")), field=field)
+    reject_unknown_fields(raw, TEAM.names, TEAM.unknown, field=field)
+    counts = {f.name: f.take(raw.get(f.name), at=f"{field}.{f.name}") for f in _COUNTS}
+    hidden = _HIDDEN_FIELD.take(raw.get(_HIDDEN_FIELD.name), at=f"{field}.{_HIDDEN_FIELD.name}")
+    count, kinds = _PENALTIES_FIELD.take(raw.get(_PENALTIES_FIELD.name), at=f"{field}.{_PENALTIES_FIELD.name}")
     team = TeamHand(players=players, hidden_canastra=hidden, penalties=count, penalty_kinds=kinds, **counts)
+    _check_team(team, field=field)
+    return team
+
+
+def _check_team(team: TeamHand, *, field: str) -> None:
+    """What one team's counts imply: the wild cards its canastras need, the cards its
+    combinations need, the points they hold at the least."""
     if team.wild_canastras * COMBINATION + team.dirty_canastras > WILD_CARDS:
         raise InconsistentHand(
             Text(
@@ -581,82 +772,41 @@ def _parse_team(raw: object, players: tuple[str, ...], *, field: str) -> TeamHan
             ),
             field=f"{field}.meld_points",
         )
-    return team
 
 
-def parse_hand(
-    raw: object, *, players: Sequence[str], teams: Sequence[Sequence[str]], options: SambaOptions, dealer: str = ""
-) -> SambaHand:
-    """Validate a posted Samba record against the rules, or raise a :class:`RulesError`.
-
-    ``dealer`` is the dealer by rotation; a record may name another seated player (as the other
-    games' records may), and the answer always names one.
-
-    The checks run in the order a player would look: shape, who went out, each team's counts
-    (and what they imply: wild cards, meld points), then the table as a whole (red 3s, the
-    points of all 162 cards, going out with two 7-card combinations, the hidden canastra).
-    """
-    del options  # no check depends on the house rules yet; kept for the GameRules shape
-    if not isinstance(raw, Mapping):
-        raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-    reject_unknown_fields(raw, _RECORD_FIELDS, N_("A Samba hand has no field called %(name)s."))
-    players = tuple(players)
-    table = check_teams(players, teams)
-    if raw.get("dealer") is not None:
-        dealer = seats.require_player(players, raw["dealer"], field="dealer")
-    went_out = raw.get("went_out")
-    if went_out is not None:
-        went_out = seats.require_player(players, went_out, field="went_out")
-    raw_teams = raw.get("teams")
-    if not isinstance(raw_teams, list):
-        raise InvalidInput(
-            Text(N_("Give each team's part of the hand as a list, in the order of the table's teams.")), field="teams"
-        )
-    if len(raw_teams) != len(table):
-        raise InvalidInput(
-            Text(
-                N_("This table has %(expected)s teams; the hand gives %(given)s."),
-                expected=len(table),
-                given=len(raw_teams),
-            ),
-            field="teams",
-        )
-    hand = SambaHand(
-        teams=tuple(_parse_team(r, t, field=f"teams[{i}]") for i, (r, t) in enumerate(zip(raw_teams, table))),
-        went_out=went_out,
-        dealer=dealer,
-    )
-
-    reds = sum(t.red_threes + t.red_threes_in_hand for t in hand.teams)
+def _check_all_teams(teams: Sequence[TeamHand]) -> None:
+    """What all teams' counts together cannot exceed: the red 3s, the points of the 162
+    cards, the wild cards, the cards of every combination, the points they hold at the least."""
+    reds = sum(t.red_threes + t.red_threes_in_hand for t in teams)
     if reds > RED_THREES:
         raise InconsistentHand(
             Text(N_("There are only 6 red 3s; the teams give %(count)s."), count=reds), field="teams"
         )
-    points = sum(t.meld_points + t.hand_points for t in hand.teams)
+    points = sum(t.meld_points + t.hand_points for t in teams)
     if points > ALL_POINTS:
         raise InconsistentHand(
             Text(N_("Melded and hand points add up to %(points)s; all 162 cards are worth only 1,770."), points=points),
             field="teams",
         )
-    wilds = sum(t.wild_canastras * COMBINATION + t.dirty_canastras for t in hand.teams)
+    wilds = sum(t.wild_canastras * COMBINATION + t.dirty_canastras for t in teams)
     if wilds > WILD_CARDS:
         raise InconsistentHand(
             Text(N_("The canastras declared need %(count)s wild cards; there are only 18."), count=wilds),
             field="teams",
         )
-    combinations = sum(t.combinations for t in hand.teams)
+    combinations = sum(t.combinations for t in teams)
     if combinations * COMBINATION > CARDS - RED_THREES:
         raise InconsistentHand(
             Text(N_("%(count)s canastras and sambas in all need more cards than the game has."), count=combinations),
             field="teams",
         )
     least = cheapest_meld(
-        sum(t.clean_canastras for t in hand.teams),
-        sum(t.dirty_canastras for t in hand.teams),
-        sum(t.wild_canastras for t in hand.teams),
-        sum(t.sambas for t in hand.teams),
+        sum(t.clean_canastras for t in teams),
+        sum(t.dirty_canastras for t in teams),
+        sum(t.wild_canastras for t in teams),
+        sum(t.sambas for t in teams),
     )
-    if least > sum(t.meld_points for t in hand.teams):
+    if least > sum(t.meld_points for t in teams):
         raise InconsistentHand(
             Text(
                 N_("The canastras and sambas of all teams are worth at least %(least)s, more than the points melded."),
@@ -664,6 +814,10 @@ def parse_hand(
             ),
             field="teams",
         )
+
+
+def _check_going_out(hand: SambaHand) -> None:
+    """Only a team with two 7-card combinations goes out, and only that team scores a hidden canastra."""
     out = hand.out_team
     if out is not None and not hand.teams[out].made:
         raise InconsistentHand(
@@ -671,7 +825,7 @@ def parse_hand(
                 N_(
                     "%(name)s cannot have gone out: the team needs two 7-card combinations (canastras or sambas) and has %(count)s."
                 ),
-                name=went_out,
+                name=hand.went_out,
                 count=hand.teams[out].combinations,
             ),
             field="went_out",
@@ -682,6 +836,32 @@ def parse_hand(
                 Text(N_("Only the team that went out can score a hidden canastra.")),
                 field=f"teams[{i}].hidden_canastra",
             )
+
+
+def parse_hand(
+    raw: object, *, players: Sequence[str], options: SambaOptions, dealer: str, teams: Teams = ()
+) -> SambaHand:
+    """Validate a posted Samba record against the rules, or raise a :class:`RulesError`.
+
+    ``dealer`` is the dealer by rotation; a record may name another seated player (as the other
+    games' records may), and the answer always names one. ``teams`` are the table's (by default
+    :func:`default_teams`).
+
+    The checks run in the order a player would look: the record's shape (:data:`RECORD`: no
+    unknown field, a table Samba is played at, the dealer and who went out seated), each team's
+    counts and what they imply (:data:`TEAM`: wild cards, meld points), then the table as a
+    whole (red 3s, the points of all 162 cards, going out with two 7-card combinations, the
+    hidden canastra). No check depends on the house rules yet.
+    """
+    values = RECORD.read(raw, players=players)
+    table = check_teams(players, teams or default_teams(players))
+    hand = SambaHand(
+        teams=_team_parts(values["teams"], table),
+        went_out=values.get("went_out"),
+        dealer=values.get("dealer", dealer),
+    )
+    _check_all_teams(hand.teams)
+    _check_going_out(hand)
     return hand
 
 
@@ -763,6 +943,16 @@ def score_hand(hand: SambaHand, options: SambaOptions) -> tuple[TeamScore, ...]:
     return tuple(score_team(team, went_out=i == out, options=options) for i, team in enumerate(hand.teams))
 
 
+def settle(hand: SambaHand, options: SambaOptions) -> TeamScores:
+    """Each player scores his team's points: a scored game, not payments."""
+    return TeamScores(players=hand.players, teams=score_hand(hand, options))
+
+
+def contract_summary(hand: SambaHand) -> dict[str, object]:
+    """What the answer and the history show of a hand: who went out."""
+    return {"went_out": hand.went_out}
+
+
 # --------------------------------------------------------------------------- the match
 
 
@@ -810,46 +1000,18 @@ def standing(teams: Teams, totals: Mapping[str, int], options: SambaOptions) -> 
     }
 
 
-# --------------------------------------------------------------------------- the GameRules surface
-
-
-class SambaRules(GameModule):
-    """Samba behind the :class:`~referee.rules.game.GameRules` surface: scored in points per
-    team toward the target, so ``settle`` answers :class:`TeamScores`, not payments."""
-
-    slug = SLUG
-    name = "Samba"
-    min_players = 2
-    max_players = 6
-    option_specs = OPTIONS
-    options_class = SambaOptions
-    scored = True
-
-    def seat_teams(self, players: Sequence[str], raw: object, options: SambaOptions) -> Teams:
-        return seat_teams(players, raw, options)
-
-    def parse_hand(
-        self, raw: object, *, players: Sequence[str], options: SambaOptions, dealer: str, teams: Teams = ()
-    ) -> SambaHand:
-        return parse_hand(raw, players=players, teams=teams or default_teams(players), options=options, dealer=dealer)
-
-    def settle(self, hand: SambaHand, options: SambaOptions) -> TeamScores:
-        players = tuple(name for team in hand.teams for name in team.players)
-        return TeamScores(players=players, teams=score_hand(hand, options))
-
-    def standing(self, teams: Teams, totals: Mapping[str, int], options: SambaOptions) -> dict[str, Any]:
-        return standing(teams, totals, options)
-
-    def first_speaker(self, players: Sequence[str], dealer: str, options: SambaOptions) -> str:
-        """The mão: the player after the dealer (the player before the mão deals)."""
-        return seats.after(players, dealer)
-
-    def next_dealer(self, players: Sequence[str], hand: SambaHand, options: SambaOptions) -> str:
-        """The mão, and with it the deal, moves one seat on each hand."""
-        return seats.after(players, hand.dealer)
-
-    def contract_json(self, hand: SambaHand) -> Mapping[str, object]:
-        return {"went_out": hand.went_out}
-
-
-RULES: Final = SambaRules()
+GAME: Final = Game[SambaOptions, SambaHand](
+    slug=SLUG,
+    name="Samba",
+    options_class=SambaOptions,
+    record=RECORD,
+    parse_hand=parse_hand,
+    settle=settle,
+    first_speaker=first_speaker,
+    next_dealer=next_dealer,
+    contract_json=contract_summary,
+    seat_teams=seat_teams,
+    standing=standing,
+    scored=True,  # points per team toward the target: settle answers TeamScores, not payments
+)
+RULES: Final = GAME

@@ -418,16 +418,20 @@ def _missing(positions: Sequence[int]) -> int:
     return positions[-1] - positions[0] + 1 - len(positions) if positions else 0
 
 
-def _sequence(naturals: Sequence[Card], wilds: int) -> _Shape:
-    """A sequence is 3 to 7 consecutive naturals of one suit between 4 and the ace; no
-    wilds, no 3s, the ace only after the king; at 7 it is a samba, and nothing more goes on.
+@dataclass(frozen=True)
+class _Run:
+    """How the naturals of a would-be sequence lie along :data:`SEQUENCE` (3s left out):
+    ``positions`` sorted, no rank twice (``distinct``), closing up with the wild cards at hand
+    (``consecutive``), or closing up only when the order is read round, ace before the 4 (``wraps``)."""
 
-    Cards of several ranks that look like neither a sequence (one suit, or consecutive ranks)
-    nor a group get one sentence saying so."""
-    count = len(naturals) + wilds
-    suits = {card.suit for card in naturals}
-    threes = any(card.rank == "3" for card in naturals)
-    positions = sorted(SEQUENCE.index(card.rank) for card in naturals if card.rank != "3")
+    positions: tuple[int, ...]
+    distinct: bool
+    consecutive: bool
+    wraps: bool
+
+
+def _run(naturals: Sequence[Card], wilds: int) -> _Run:
+    positions = tuple(sorted(SEQUENCE.index(card.rank) for card in naturals if card.rank != "3"))
     distinct = len(set(positions)) == len(positions)
     # The ace before the 4: the ranks close up only when the order is read round (K A 4 5).
     gaps = [b - a - 1 for a, b in zip(positions, positions[1:])] + [positions[0] + len(SEQUENCE) - positions[-1] - 1]
@@ -438,14 +442,38 @@ def _sequence(naturals: Sequence[Card], wilds: int) -> _Shape:
         and round_missing < _missing(positions)
         and round_missing <= wilds
     )
-    consecutive = distinct and _missing(positions) <= wilds
-    if len(suits) > 1 and (threes or not (consecutive or wraps)):
+    return _Run(
+        positions=positions, distinct=distinct, consecutive=distinct and _missing(positions) <= wilds, wraps=wraps
+    )
+
+
+def _sequence(naturals: Sequence[Card], wilds: int) -> _Shape:
+    """A sequence is 3 to 7 consecutive naturals of one suit between 4 and the ace; no
+    wilds, no 3s, the ace only after the king; at 7 it is a samba, and nothing more goes on.
+
+    Cards of several ranks that look like neither a sequence (one suit, or consecutive ranks)
+    nor a group get one sentence saying so."""
+    count = len(naturals) + wilds
+    suits = {card.suit for card in naturals}
+    threes = any(card.rank == "3" for card in naturals)
+    run = _run(naturals, wilds)
+    if len(suits) > 1 and (threes or not (run.consecutive or run.wraps)):
         return _Shape(
             kind="illegal",
             reasons=(
                 Text(N_("These cards are neither a group (one rank) nor a sequence (consecutive cards of one suit).")),
             ),
         )
+    reasons = [*_strangers(wilds=wilds, threes=threes, suits=suits), *_out_of_order(naturals, run)]
+    if count > COMBINATION:
+        reasons.append(Text(N_("A samba has exactly 7 cards; nothing can be added to it.")))
+    if reasons:
+        return _Shape(kind="illegal", reasons=tuple(reasons))
+    return _Shape(kind="samba" if count == COMBINATION else "sequence")
+
+
+def _strangers(*, wilds: int, threes: bool, suits: set[Suit | None]) -> list[Text]:
+    """What a sequence cannot hold: wild cards, 3s, a second suit."""
     reasons = []
     if wilds:
         reasons.append(Text(N_("No wild cards in a sequence: it is made of natural cards only.")))
@@ -454,29 +482,31 @@ def _sequence(naturals: Sequence[Card], wilds: int) -> _Shape:
     if len(suits) > 1:
         symbols = " ".join(suit.symbol for suit in _SUIT_ORDER if suit in suits)
         reasons.append(Text(N_("A sequence is all of one suit; these cards mix suits (%(suits)s)."), suits=symbols))
-    if not distinct:
+    return reasons
+
+
+def _out_of_order(naturals: Sequence[Card], run: _Run) -> list[Text]:
+    """Why the ranks do not run (the first that applies): a rank twice, the ace before the 4, a gap."""
+    positions = run.positions
+    if not run.distinct:
         twice = next(SEQUENCE[a] for a, b in zip(positions, positions[1:]) if a == b)
-        reasons.append(Text(N_("A sequence cannot have the same rank twice (%(rank)s)."), rank=_rank_text(twice)))
-    elif wraps:
-        reasons.append(Text(N_("The ace goes only after the king, never before the 4.")))
-    elif not consecutive:
-        plain = sorted((card for card in naturals if card.rank != "3"), key=_table_order)
-        reasons.append(
-            Text(
-                *NP_(
-                    "A sequence needs consecutive cards: %(count)s card is missing between %(low)s and %(high)s.",
-                    "A sequence needs consecutive cards: %(count)s cards are missing between %(low)s and %(high)s.",
-                ),
-                count=_missing(positions),
-                low=plain[0].label,
-                high=plain[-1].label,
-            )
+        return [Text(N_("A sequence cannot have the same rank twice (%(rank)s)."), rank=_rank_text(twice))]
+    if run.wraps:
+        return [Text(N_("The ace goes only after the king, never before the 4."))]
+    if run.consecutive:
+        return []
+    plain = sorted((card for card in naturals if card.rank != "3"), key=_table_order)
+    return [
+        Text(
+            *NP_(
+                "A sequence needs consecutive cards: %(count)s card is missing between %(low)s and %(high)s.",
+                "A sequence needs consecutive cards: %(count)s cards are missing between %(low)s and %(high)s.",
+            ),
+            count=_missing(positions),
+            low=plain[0].label,
+            high=plain[-1].label,
         )
-    if count > COMBINATION:
-        reasons.append(Text(N_("A samba has exactly 7 cards; nothing can be added to it.")))
-    if reasons:
-        return _Shape(kind="illegal", reasons=tuple(reasons))
-    return _Shape(kind="samba" if count == COMBINATION else "sequence")
+    ]
 
 
 # --------------------------------------------------------------------------- the opening
@@ -515,6 +545,42 @@ def _takes(meld: Sequence[Card], rank: str) -> bool:
     return len(naturals) >= 2 and all(card.rank == rank for card in naturals)
 
 
+def _place_discard(hands: Sequence[Sequence[Card]], top: Card | None) -> tuple[int | None, list[Text]]:
+    """The meld the top of the discard pile goes into (the first that :func:`_takes` it), or
+    why it cannot be taken."""
+    if top is None:
+        return None, []
+    if not top.is_natural:
+        words = N_(
+            "The top of the discard pile, %(card)s, cannot be taken: only a natural card (not a wild card or a 3) can."
+        )
+        return None, [Text(words, card=top.label)]
+    target = next((i for i, meld in enumerate(hands) if _takes(meld, top.rank)), None)
+    if target is None:
+        words = N_(
+            "The top of the discard pile, %(card)s, must go into a group of its rank "
+            "with 2 natural cards of that rank from the hand."
+        )
+        return None, [Text(words, card=top.label)]
+    return target, []
+
+
+def _short_of(required: int, verdicts: Sequence[MeldVerdict]) -> list[Text]:
+    """The sentence for an opening worth less than ``required`` (none when it reaches it); it
+    says premiums do not count when the melds hold one."""
+    points = sum(v.points for v in verdicts)
+    if points >= required:
+        return []
+    words = (
+        N_(
+            "These cards are worth %(points)s; the team needs %(required)s to open (canastra and samba premiums do not count)."
+        )
+        if any(v.premium for v in verdicts)
+        else N_("These cards are worth %(points)s; the team needs %(required)s to open.")
+    )
+    return [Text(words, points=points, required=required)]
+
+
 def check_opening(
     melds: Sequence[Sequence[Card]],
     *,
@@ -543,32 +609,9 @@ def check_opening(
     (60, True, 1, ['Kc', 'Ko', 'Kp'])
     """
     hands = [tuple(meld) for meld in melds]
-    top_reasons: list[Text] = []
-    target: int | None = None
-    if discard_top is not None:
-        if not discard_top.is_natural:
-            top_reasons.append(
-                Text(
-                    N_(
-                        "The top of the discard pile, %(card)s, cannot be taken: only a natural card (not a wild card or a 3) can."
-                    ),
-                    card=discard_top.label,
-                )
-            )
-        else:
-            target = next((i for i, meld in enumerate(hands) if _takes(meld, discard_top.rank)), None)
-            if target is None:
-                top_reasons.append(
-                    Text(
-                        N_(
-                            "The top of the discard pile, %(card)s, must go into a group of its rank "
-                            "with 2 natural cards of that rank from the hand."
-                        ),
-                        card=discard_top.label,
-                    )
-                )
-            else:
-                hands[target] += (discard_top,)
+    target, top_reasons = _place_discard(hands, discard_top)
+    if discard_top is not None and target is not None:
+        hands[target] += (discard_top,)
     verdicts = tuple(check_meld(meld, going_out=going_out) for meld in hands)
     reasons: list[Text] = []
     if not verdicts:
@@ -582,15 +625,7 @@ def check_opening(
     reasons += top_reasons
     legal = not reasons
     points = sum(v.points for v in verdicts)
-    if points < required:
-        words = (
-            N_(
-                "These cards are worth %(points)s; the team needs %(required)s to open (canastra and samba premiums do not count)."
-            )
-            if any(v.premium for v in verdicts)
-            else N_("These cards are worth %(points)s; the team needs %(required)s to open.")
-        )
-        reasons.append(Text(words, points=points, required=required))
+    reasons += _short_of(required, verdicts)
     return OpeningVerdict(
         melds=verdicts,
         legal=legal,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -11,6 +12,8 @@ from referee.rules.errors import InconsistentHand, InvalidInput, RulesError, Unk
 from referee.rules.samba import (
     ALL_POINTS,
     OPTIONS,
+    RECORD,
+    TEAM,
     SambaOptions,
     cheapest_meld,
     min_meld,
@@ -50,7 +53,7 @@ def record(t0: Any = None, t1: Any = None, went_out: Any = "Caio") -> dict[str, 
 
 
 def parse(raw: Any, *, players: Any = PLAYERS, teams: Any = TEAMS) -> Any:
-    return parse_hand(raw, players=players, teams=teams, options=DEFAULT)
+    return parse_hand(raw, players=players, teams=teams, options=DEFAULT, dealer=players[-1])
 
 
 def refused(raw: Any, kind: type[RulesError], field: str | None, **kw: Any) -> str:
@@ -180,12 +183,13 @@ def test_cheapest_meld(counts: tuple[int, int, int, int], least: int) -> None:
 
 
 def test_api_example_is_legal() -> None:
-    hand = parse(record())
+    raw = {"dealer": "Dani", **record()}  # a hand always names its dealer, and reads back with it
+    hand = parse(raw)
     assert hand.went_out == "Caio"
     assert hand.out_team == 0
     assert hand.teams[0].players == ("Ana", "Caio")
     assert hand.teams[1].penalties == 1
-    assert hand.to_json() == record()
+    assert hand.to_json() == raw
 
 
 def test_stock_ran_out() -> None:
@@ -222,6 +226,7 @@ def test_individual_play() -> None:
         players=three,
         teams=(("Ana",), ("Bia",), ("Caio",)),
         options=DEFAULT,
+        dealer="Caio",
     )
     assert hand.out_team == 1
 
@@ -315,11 +320,63 @@ def test_the_sentence_names_the_problem() -> None:
 
 def test_six_players_two_teams_of_three_or_three_pairs() -> None:
     six = ("Ana", "Bia", "Caio", "Dani", "Edu", "Fê")
-    hand = parse_hand(record(went_out="Edu"), players=six, teams=(six[0::2], six[1::2]), options=DEFAULT)
+    hand = parse_hand(record(went_out="Edu"), players=six, teams=(six[0::2], six[1::2]), options=DEFAULT, dealer="Fê")
     assert hand.out_team == 0 and hand.teams[0].players == ("Ana", "Caio", "Edu")
     pairs = (("Ana", "Dani"), ("Bia", "Edu"), ("Caio", "Fê"))
     raw = {
         "went_out": "Fê",
         "teams": [other(), other(meld_points=100, hand_points=0, red_threes=0), team(red_threes=0)],
     }
-    assert parse_hand(raw, players=six, teams=pairs, options=DEFAULT).out_team == 2
+    assert parse_hand(raw, players=six, teams=pairs, options=DEFAULT, dealer="Fê").out_team == 2
+
+
+def test_a_table_of_a_size_samba_is_not_played_at_is_a_rules_error() -> None:
+    """Seven at the table breaks a rule (422, as when it is seated), every game alike; five is a
+    table Samba may be played at (under the five_players house rule, asked for when seating)."""
+    seven = tuple("ABCDEFG")
+    with pytest.raises(RulesError) as info:
+        parse_hand(record(), players=seven, options=DEFAULT, dealer="G")
+    assert type(info.value) is RulesError and info.value.field == "players" and "2 to 6" in str(info.value)
+    five = ("Ana", "Bia", "Caio", "Dani", "Edu")
+    parts = [other(meld_points=100, hand_points=0, red_threes=0)] * 5
+    hand = parse_hand({"went_out": None, "teams": parts}, players=five, options=DEFAULT, dealer="Edu")
+    assert [t.players for t in hand.teams] == [(name,) for name in five]
+
+
+def test_a_record_built_by_hand_checks_itself() -> None:
+    """A hand object cannot hold a stranger, a count out of bounds or an unknown hidden canastra
+    or penalty, however it was made: the error names the field."""
+    hand = parse(record())
+    assert dataclasses.replace(hand, dealer="Bia").dealer == "Bia"
+    for field, value in (("went_out", "Nobody"), ("dealer", "Zé")):
+        with pytest.raises(UnknownPlayer) as info:
+            dataclasses.replace(hand, **{field: value})
+        assert info.value.field == field
+    team = hand.teams[0]
+    for field, value, kind in (
+        ("red_threes", 7, InconsistentHand),
+        ("meld_points", 741, InconsistentHand),
+        ("sambas", -1, InconsistentHand),
+        ("penalties", 101, InconsistentHand),
+        ("hidden_canastra", "deal", InvalidInput),
+        ("hand_points", "35", InvalidInput),
+    ):
+        with pytest.raises(kind) as info:
+            dataclasses.replace(team, **{field: value})
+        assert info.value.field == field
+    with pytest.raises(InvalidInput) as info:
+        dataclasses.replace(team, penalties=1, penalty_kinds=("late",))
+    assert info.value.field == "penalty_kinds[0]"
+
+
+def test_the_record_schema_takes_its_bounds_from_the_rules() -> None:
+    schema = RECORD.json_schema()
+    assert schema["required"] == ["teams"] and schema["additionalProperties"] is False
+    assert schema["properties"]["went_out"]["type"] == ["string", "null"]
+    part = schema["properties"]["teams"]["items"]
+    assert part == TEAM.json_schema() and part["additionalProperties"] is False
+    assert part["required"] == list(team())[:8]
+    assert part["properties"]["meld_points"]["maximum"] == ALL_POINTS
+    assert part["properties"]["meld_points"]["multipleOf"] == 5
+    assert part["properties"]["red_threes"]["maximum"] == 6
+    assert part["properties"]["hidden_canastra"]["enum"][-1] is None

@@ -77,7 +77,7 @@ def test_api_example() -> None:
             },
         ],
     }
-    hand = parse_hand(raw, players=PLAYERS, teams=TEAMS, options=DEFAULT)
+    hand = parse_hand(raw, players=PLAYERS, teams=TEAMS, options=DEFAULT, dealer="Dani")
     scores = score_hand(hand, DEFAULT)
     assert [s.score for s in scores] == [3405, 740]
     assert scores[0].players == ("Ana", "Caio")
@@ -204,7 +204,7 @@ def test_penalties_cost_only_the_offending_team() -> None:
             },
         ],
     }
-    hand = parse_hand(raw, players=PLAYERS, teams=TEAMS, options=DEFAULT)
+    hand = parse_hand(raw, players=PLAYERS, teams=TEAMS, options=DEFAULT, dealer="Dani")
     assert [s.score for s in score_hand(hand, DEFAULT)] == [-300, 100]
 
 
@@ -234,7 +234,7 @@ def test_nobody_gets_going_out_when_the_stock_runs_out() -> None:
             },
         ],
     }
-    hand = parse_hand(raw, players=PLAYERS, teams=TEAMS, options=DEFAULT)
+    hand = parse_hand(raw, players=PLAYERS, teams=TEAMS, options=DEFAULT, dealer="Dani")
     assert [s.score for s in score_hand(hand, DEFAULT)] == [200 + 1000, 200 + 3000]
 
 

@@ -1,6 +1,6 @@
-"""Samba seating and the GameRules surface (SAM-7, SAM-8, SAM-11; docs/api.md
+"""Samba seating and its :class:`~referee.rules.game.Game` (SAM-7, SAM-8, SAM-11; docs/api.md
 "Tables"): default teams, the checks of posted teams, the partnership draw, and what the ledger
-asks of :data:`referee.rules.samba.RULES` (settle, standing, first speaker, next dealer).
+asks of :data:`referee.rules.samba.GAME` (settle, standing, first speaker, next dealer).
 
 Pure rules: no Flask, no database. Every expected figure is worked from the rule text.
 """
@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 
 from referee.rules import GAMES
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError, UnknownPlayer
+from referee.rules.game import Game
 from referee.rules.samba import (
+    GAME,
     RULES,
     SambaOptions,
-    SambaRules,
     default_teams,
     match_state,
     seat_teams,
@@ -280,7 +281,7 @@ def test_any_draw_seats_partners_alternately_with_the_highest_card_as_mao(draws:
         assert len({draws[name] % 2 for name in team}) == 1  # even against odd
 
 
-# --------------------------------------------------------------------------- the GameRules surface
+# --------------------------------------------------------------------------- the Game
 
 #: docs/api.md's worked record. By hand: team 0 (Ana, Caio; Caio went out) 740 melded
 #: + 500 clean + 300 dirty + 1,500 samba + 2 x 100 red 3s (three combinations: positive)
@@ -333,7 +334,7 @@ def part(meld: int = 0, hand: int = 0, **over: Any) -> dict[str, Any]:
 
 
 def test_rules_is_registered_as_a_scored_game_of_two_to_six() -> None:
-    assert GAMES["samba"] is RULES and isinstance(RULES, SambaRules)
+    assert GAMES["samba"] is RULES is GAME and isinstance(GAME, Game)
     assert RULES.slug == "samba" and RULES.scored is True
     assert (RULES.min_players, RULES.max_players) == (2, 6)
     assert RULES.parse_options(None) == DEFAULT
