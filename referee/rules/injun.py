@@ -42,10 +42,10 @@ The module's surface: :data:`OPTIONS` and :class:`InjunOptions`; :class:`Action`
 :func:`parse_action`), :class:`Betting` — the betting as a state machine that says, after any
 prefix of actions, whose turn it is (``turn``) and what he may do (``legal_actions()``,
 ``can``, ``verify``, ``act``) — and :func:`replay` / :func:`legal_actions` for the page;
-:func:`parse_hand` (a posted record to a validated :class:`InjunHand`, or a
-:class:`~referee.rules.errors.RulesError` with a sentence); :func:`settle`; the seating
-helpers :func:`first_speaker` and :func:`next_dealer`; and :data:`RULES` for the registry
-(not registered yet: the web wiring comes later).
+:data:`RECORD` (the hand record's fields) and :func:`parse_hand` (a posted record to a validated
+:class:`InjunHand`, or a :class:`~referee.rules.errors.RulesError` with a sentence);
+:func:`settle`; the seating helpers :func:`first_speaker` and :func:`next_dealer`; and
+:data:`GAME`, the game as the rest of the app sees it.
 """
 
 from __future__ import annotations
@@ -54,20 +54,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Final
+from typing import ClassVar, Final
 
 from . import pot as potlib
 from . import seats
 from .cards import FRENCH_RANKS
-from .errors import IllegalCall, InconsistentHand, InvalidInput, reject_unknown_fields
-from .game import GameModule, Teams
+from .errors import IllegalCall, InconsistentHand, InvalidInput
+from .game import Game, Teams
 from .options import Choice, OptionSet, OptionSpec
+from .record import Choice as ChoiceField
+from .record import Count, Custom, Player, Record, RecordSpec, name_schema
 from .settle import Line
 from .text import N_, NP_, Text
 
 SLUG: Final = "injun"
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 15
+PLAYER_COUNTS: Final = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
 #: Ranks in the API spelling, lowest first: the order that decides the showdown.
 RANKS: Final = tuple(reversed(FRENCH_RANKS))
 #: Cards of each rank in the 52-card deck: more players cannot show the same rank.
@@ -270,15 +273,7 @@ class InjunOptions(OptionSet):
 # --------------------------------------------------------------------------- seats
 
 
-def _check_table(players: Sequence[str]) -> None:
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise InvalidInput(
-            Text(N_("Injun is played by 2 to 15 players; this table has %(count)s."), count=len(players)),
-            field="players",
-        )
-
-
-def first_speaker(players: Sequence[str], dealer: str) -> str:
+def first_speaker(players: Sequence[str], dealer: str, options: InjunOptions | None = None) -> str:
     """The player after the dealer (his left) bets first.
 
     >>> first_speaker(("Ana", "Bia", "Caio"), "Caio")
@@ -287,13 +282,15 @@ def first_speaker(players: Sequence[str], dealer: str) -> str:
     return seats.after(players, dealer)
 
 
-def next_dealer(players: Sequence[str], dealer: str) -> str:
+def next_dealer(players: Sequence[str], hand: InjunHand, options: InjunOptions | None = None) -> str:
     """The deal passes to the left, the next player in order of play, whoever won.
 
-    >>> next_dealer(("Ana", "Bia", "Caio"), "Caio")
+    >>> hand = parse_hand({"actions": [["Ana", "drop"], ["Bia", "drop"]]}, players=("Ana", "Bia", "Caio"),
+    ...     options=InjunOptions(), dealer="Caio")
+    >>> next_dealer(("Ana", "Bia", "Caio"), hand)
     'Ana'
     """
-    return seats.after(players, dealer)
+    return seats.after(players, hand.dealer)
 
 
 # --------------------------------------------------------------------------- the betting
@@ -637,12 +634,100 @@ def legal_actions(
 
 # --------------------------------------------------------------------------- the hand record
 
+_SYSTEM: Final = ChoiceField(
+    name="system",
+    values=tuple(system.value for system in System),
+    sentence=N_("The betting system is poker or brag, not %(value)s."),
+    doc="Default: the table's option.",
+)
+
+RECORD: Final = RecordSpec(
+    game="Injun",
+    unknown=N_("An Injun hand has no field called %(name)s."),
+    player_counts=PLAYER_COUNTS,
+    doc="One Injun deal (see /games/injun): every betting action in turn from the player after the dealer, "
+    "checked as it comes; then the ranks of exactly the players whose cards are compared. "
+    "Ties share a pot; odd chips stay on the table (option odd_chip).",
+    fields=(
+        Player(name="dealer", doc="Default: the dealer by rotation."),
+        _SYSTEM,
+        Count(
+            name="ante",
+            high=MAX_CHIPS,
+            sentence=N_("The ante is a whole number of chips from 0 to %(max)s."),
+            doc="Chips each player put in before the deal; default: the table's option.",
+        ),
+        Count(
+            name="carried_in",
+            high=MAX_CHIPS,
+            sentence=N_("The chips carried in from the last deal are a whole number from 0 to %(max)s."),
+            doc=potlib.CARRIED_IN_DOC,
+        ),
+        Custom(
+            name="actions",
+            required=N_(
+                "Give the betting actions in the order they happened, starting with the player after the dealer."
+            ),
+            doc="Every [player, action] in the order they happened, starting with the player after the dealer.",
+            json={
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                    "type": "array",
+                    "minItems": 2,
+                    "maxItems": 2,
+                    "prefixItems": [
+                        name_schema(),
+                        {
+                            "oneOf": [
+                                {
+                                    "type": "string",
+                                    "enum": [kind.value for kind in Kind],
+                                    "description": "bet (Brag: one chip), see and close are Brag's.",
+                                },
+                                {
+                                    "type": "object",
+                                    "required": ["bet"],
+                                    "additionalProperties": False,
+                                    "properties": {"bet": {"type": "integer", "minimum": 1, "maximum": MAX_CHIPS}},
+                                },
+                            ]
+                        },
+                    ],
+                },
+            },
+        ),
+        Custom(
+            name="cards",
+            doc="The rank each player in the showdown shows; only when cards are compared.",
+            json={"type": "object", "additionalProperties": {"type": "string", "enum": list(reversed(RANKS))}},
+        ),
+    ),
+    example={
+        "dealer": "Dani",
+        "system": "poker",
+        "ante": 1,
+        "actions": [
+            ["Ana", {"bet": 20}],
+            ["Bia", {"bet": 22}],
+            ["Caio", {"bet": 27}],
+            ["Dani", "drop"],
+            ["Ana", {"bet": 27}],
+        ],
+        "cards": {"Ana": "K", "Bia": "5", "Caio": "Q"},
+    },
+    example_players=("Ana", "Bia", "Caio", "Dani"),
+)
+
 
 @dataclass(frozen=True, kw_only=True)
-class InjunHand:
+class InjunHand(Record):
     """A validated Injun hand; build it with :func:`parse_hand`. ``pots`` and ``paid`` are
     derived from the actions (with the options the hand was judged under); ``cards`` holds the
-    ranks of exactly the players whose cards are compared, keyed in order of play."""
+    ranks of exactly the players whose cards are compared, keyed in order of play. Built any
+    other way it still checks itself (:meth:`check`)."""
+
+    spec: ClassVar[RecordSpec] = RECORD
 
     players: tuple[str, ...]
     dealer: str
@@ -658,6 +743,16 @@ class InjunHand:
     #: Poker: who made the closing bet, and whether anyone then had to match the highest total.
     closed_by: str | None = None
     owed: bool = False
+
+    def check(self) -> None:
+        """Besides the declared fields: the cards the settlement compares are there, each a
+        seated player's rank of the deck, no rank more than four times."""
+        super().check()
+        for name, rank in self.cards.items():
+            _check_card(self.players, name, rank)
+        order = seats.order_from(self.players, seats.after(self.players, self.dealer))
+        _require_shown(order, _shown(self.pots), self.cards)
+        _check_rank_counts(self.cards)
 
     @property
     def chips(self) -> int:
@@ -679,63 +774,57 @@ class InjunHand:
         return out
 
 
-_RECORD_FIELDS: Final = frozenset({"dealer", "system", "ante", "carried_in", "actions", "cards"})
-
-
 def _parse_system(raw: object) -> System:
-    if isinstance(raw, System):
-        return raw
-    if isinstance(raw, str):
-        try:
-            return System(raw)
-        except ValueError:
-            pass
-    raise InvalidInput(Text(N_("The betting system is poker or brag, not %(value)s."), value=str(raw)), field="system")
+    return raw if isinstance(raw, System) else System(_SYSTEM.read(raw, players=()))
 
 
-def _parse_cards(raw: object, betting: Betting, hand_pots: Sequence[HandPot], players: Sequence[str]) -> dict[str, str]:
-    """The ranks shown: exactly the contenders of the contested pots (only players
-    still in, and all of them, reveal their cards), a rank of the 52-card deck each, and no
-    rank more than four times."""
-    shown = {p for hp in hand_pots if hp.contested for p in hp.contenders}
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, Mapping):
+def _shown(hand_pots: Sequence[HandPot]) -> set[str]:
+    """Who shows a card: the contenders of the contested pots."""
+    return {p for hp in hand_pots if hp.contested for p in hp.contenders}
+
+
+def _check_card(players: Sequence[str], name: object, rank: object) -> None:
+    """A seated player's rank of the 52-card deck."""
+    where = f"cards.{name}"
+    seats.require_player(players, name, field=where)
+    if not isinstance(rank, str) or rank not in RANKS:
         raise InvalidInput(
-            Text(N_('Give the cards shown as an object of player and rank, e.g. {"Ana": "K"}.')), field="cards"
+            Text(
+                N_("There is no card rank %(rank)s; use one of: %(ranks)s."),
+                rank=str(rank),
+                ranks=", ".join(reversed(RANKS)),
+            ),
+            field=where,
         )
-    for name in raw:
-        where = f"cards.{name}"
-        seats.require_player(players, name, field=where)
-        rank = raw[name]
-        if not isinstance(rank, str) or rank not in RANKS:
-            raise InvalidInput(
-                Text(
-                    N_("There is no card rank %(rank)s; use one of: %(ranks)s."),
-                    rank=str(rank),
-                    ranks=", ".join(reversed(RANKS)),
-                ),
-                field=where,
-            )
-        if name not in shown:
-            if betting.status[name] is Status.DROPPED:
-                raise InconsistentHand(
-                    Text(N_("%(name)s dropped out, so their card is not shown: leave it out."), name=name), field=where
-                )
-            if not shown:
-                raise InconsistentHand(
-                    Text(N_("No cards are compared in this hand: leave out the card of %(name)s."), name=name),
-                    field=where,
-                )
-            raise InconsistentHand(
-                Text(N_("The card of %(name)s is not compared in this hand: leave it out."), name=name), field=where
-            )
-    for name in betting.order:
-        if name in shown and name not in raw:
+
+
+def _not_compared(name: str, status: Status, shown: set[str]) -> InconsistentHand:
+    """The refusal of the card of a player who is not in the showdown."""
+    where = f"cards.{name}"
+    if status is Status.DROPPED:
+        return InconsistentHand(
+            Text(N_("%(name)s dropped out, so their card is not shown: leave it out."), name=name), field=where
+        )
+    if not shown:
+        return InconsistentHand(
+            Text(N_("No cards are compared in this hand: leave out the card of %(name)s."), name=name), field=where
+        )
+    return InconsistentHand(
+        Text(N_("The card of %(name)s is not compared in this hand: leave it out."), name=name), field=where
+    )
+
+
+def _require_shown(order: Sequence[str], shown: set[str], cards: Mapping[str, object]) -> None:
+    """Every player in the showdown shows his card (the first missing in order of play is named)."""
+    for name in order:
+        if name in shown and name not in cards:
             raise InvalidInput(
                 Text(N_("Give the card of %(name)s, who is in the showdown."), name=name), field=f"cards.{name}"
             )
-    cards = {name: str(raw[name]) for name in betting.order if name in raw}
+
+
+def _check_rank_counts(cards: Mapping[str, str]) -> None:
+    """No rank shown more than four times."""
     for rank in RANKS:
         count = sum(1 for r in cards.values() if r == rank)
         if count > PER_RANK:
@@ -747,41 +836,53 @@ def _parse_cards(raw: object, betting: Betting, hand_pots: Sequence[HandPot], pl
                 ),
                 field="cards",
             )
+
+
+def _parse_cards(raw: object, betting: Betting, hand_pots: Sequence[HandPot], players: Sequence[str]) -> dict[str, str]:
+    """The ranks shown: exactly the contenders of the contested pots (only players
+    still in, and all of them, reveal their cards), a rank of the 52-card deck each, and no
+    rank more than four times."""
+    shown = _shown(hand_pots)
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(
+            Text(N_('Give the cards shown as an object of player and rank, e.g. {"Ana": "K"}.')), field="cards"
+        )
+    for name in raw:
+        _check_card(players, name, raw[name])
+        if name not in shown:
+            raise _not_compared(name, betting.status[name], shown)
+    _require_shown(betting.order, shown, raw)
+    cards = {name: str(raw[name]) for name in betting.order if name in raw}
+    _check_rank_counts(cards)
     return cards
 
 
-def parse_hand(raw: object, *, players: Sequence[str], options: InjunOptions, dealer: str) -> InjunHand:
+def parse_hand(
+    raw: object, *, players: Sequence[str], options: InjunOptions, dealer: str, teams: Teams = ()
+) -> InjunHand:
     """Validate a posted Injun record against the rules, or raise a :class:`RulesError`.
 
     ``dealer`` is the dealer by rotation; a record may name another seated player.
-    The checks run in order: shape, dealer, system and ante, every action in turn,
-    that the betting is over, then the cards shown.
+    The record's shape is :data:`RECORD`'s (2 to 15 players, no unknown field, the dealer
+    seated, the system, ``ante`` and ``carried_in`` whole numbers from 0, the actions given);
+    the rules add every action in turn, that the betting is over, then the cards shown.
     """
-    if not isinstance(raw, Mapping):
-        raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-    reject_unknown_fields(raw, _RECORD_FIELDS, N_("An Injun hand has no field called %(name)s."))
+    values = RECORD.read(raw, players=players)
     players = tuple(players)
-    _check_table(players)
-    if raw.get("dealer") is not None:
-        dealer = seats.require_player(players, raw["dealer"], field="dealer")
-    system = _parse_system(raw["system"] if raw.get("system") is not None else options.system)
-    ante = potlib.require_chips(
-        raw["ante"] if raw.get("ante") is not None else options.ante,
-        field="ante",
-        sentence=N_("The ante is a whole number of chips from 0 to %(max)s."),
-    )
-    carried_in = potlib.require_chips(
-        raw.get("carried_in") or 0,
-        field="carried_in",
-        sentence=N_("The chips carried in from the last deal are a whole number from 0 to %(max)s."),
-    )
-    if raw.get("actions") is None:
-        raise InvalidInput(
-            Text(N_("Give the betting actions in the order they happened, starting with the player after the dealer.")),
-            field="actions",
-        )
+    dealer = values.get("dealer", dealer)
+    system = _parse_system(values.get("system", options.system))
+    ante = values.get("ante", options.ante)
+    carried_in = values.get("carried_in", 0)
     betting = replay(
-        raw["actions"], players=players, dealer=dealer, system=system, ante=ante, carried_in=carried_in, options=options
+        values["actions"],
+        players=players,
+        dealer=dealer,
+        system=system,
+        ante=ante,
+        carried_in=carried_in,
+        options=options,
     )
     if betting.turn is not None:
         raise IllegalCall(
@@ -789,7 +890,7 @@ def parse_hand(raw: object, *, players: Sequence[str], options: InjunOptions, de
         )
     assert betting.end is not None
     hand_pots = betting.result(surrender_closed=options.surrender_closed)
-    cards = _parse_cards(raw.get("cards"), betting, hand_pots, players)
+    cards = _parse_cards(values.get("cards"), betting, hand_pots, players)
     return InjunHand(
         players=players,
         dealer=dealer,
@@ -1001,35 +1102,18 @@ def contract_summary(hand: InjunHand) -> dict[str, object]:
     }
 
 
-class InjunRules(GameModule):
-    """Injun behind the :class:`~referee.rules.game.GameRules` surface."""
-
-    slug = SLUG
-    name = "Injun"
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
-    option_specs = OPTIONS
-    options_class = InjunOptions
-    stock_option: str | None = "starting_chips"
-    money_option: str | None = "chip_value"
-    pots = True  # the record takes carried_in, filled in by the ledger
-
-    def parse_hand(
-        self, raw: object, *, players: Sequence[str], options: InjunOptions, dealer: str, teams: Teams = ()
-    ) -> InjunHand:
-        return parse_hand(raw, players=players, options=options, dealer=dealer)
-
-    def settle(self, hand: InjunHand, options: InjunOptions) -> potlib.PotSettlement:
-        return settle(hand, options)
-
-    def first_speaker(self, players: Sequence[str], dealer: str, options: InjunOptions) -> str:
-        return first_speaker(players, dealer)
-
-    def next_dealer(self, players: Sequence[str], hand: InjunHand, options: InjunOptions) -> str:
-        return next_dealer(players, hand.dealer)
-
-    def contract_json(self, hand: InjunHand) -> Mapping[str, object]:
-        return contract_summary(hand)
-
-
-RULES: Final = InjunRules()
+GAME: Final = Game[InjunOptions, InjunHand](
+    slug=SLUG,
+    name="Injun",
+    options_class=InjunOptions,
+    record=RECORD,
+    parse_hand=parse_hand,
+    settle=settle,
+    first_speaker=first_speaker,
+    next_dealer=next_dealer,
+    contract_json=contract_summary,
+    stock_option="starting_chips",
+    money_option="chip_value",
+    pots=True,  # the record takes carried_in, filled in by the ledger
+)
+RULES: Final = GAME

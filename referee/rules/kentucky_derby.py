@@ -42,32 +42,35 @@ negative carry.
 The module's surface: :data:`OPTIONS` and :class:`DerbyOptions`; :class:`DerbyCard` and
 :func:`movement`/:func:`advance` (the movement table); :func:`replay` (the race card by card, a
 :class:`Race` of :class:`Step` values, for the race page); :func:`second_place_in_play`;
-:func:`parse_hand` (a :class:`DerbyHand`, or a :class:`~referee.rules.errors.RulesError` with
-a sentence); :func:`pot_result` (a :class:`DerbyResult`) and :func:`settle`; the seat helpers
+:data:`RECORD` (the race record's fields) and :func:`parse_hand` (a :class:`DerbyHand`, or a
+:class:`~referee.rules.errors.RulesError` with a sentence); :func:`pot_result` (a
+:class:`DerbyResult`) and :func:`settle`; the seat helpers
 :func:`first_speaker` (who moves the horses), :func:`bookkeeper` and :func:`next_dealer`; and
-:data:`RULES` for the registry (not registered yet).
+:data:`GAME`, the game as the rest of the app sees it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
-from typing import Final
+from typing import ClassVar, Final
 
 from . import seats
 from .cards import FRENCH_RANKS, Suit, french_rank_label, parse_suit
-from .errors import InconsistentHand, InvalidInput, reject_unknown_fields
-from .game import GameModule, Teams
+from .errors import InconsistentHand, InvalidInput
+from .game import Game, Teams
 from .options import Choice, OptionSet, OptionSpec
-from .pot import CHIP_OPTIONS, antes, pot_settlement, require_chips, split
+from .pot import CARRIED_IN_DOC, CHIP_OPTIONS, MAX_CHIPS, antes, pot_settlement, require_chips, split
+from .record import Count, Custom, Player, Record, RecordSpec
 from .settle import Line, Settlement
 from .text import N_, NP_, Text
 
 SLUG: Final = "kentucky_derby"
 MIN_PLAYERS: Final = 3
 MAX_PLAYERS: Final = 40
+PLAYER_COUNTS: Final = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
 #: The horses in the order they line up and receive cards.
 HORSES: Final = (Suit.COPAS, Suit.OUROS, Suit.ESPADAS, Suit.PAUS)
 #: The French ranks in the API spelling, highest first. The aces are the horses.
@@ -684,6 +687,126 @@ def replay(cards: Sequence[object], options: DerbyOptions, *, second_place: bool
 
 # --------------------------------------------------------------------------- the hand record
 
+_SUIT_SCHEMA: Final = {"type": "string", "enum": [suit.value for suit in Suit]}
+#: A place in the race: a horse, or the horses that shared it when the cards ran out.
+_PLACES_SCHEMA: Final = {
+    "oneOf": [
+        _SUIT_SCHEMA,
+        {"type": "array", "items": _SUIT_SCHEMA, "minItems": 1, "maxItems": len(HORSES), "uniqueItems": True},
+    ]
+}
+_BETS_HELP: Final = N_("Give each player's bet: the horse (a suit) and the amount.")
+_NAME_THE_HORSE: Final = N_("Name the horse (a suit).")
+
+RECORD: Final = RecordSpec(
+    game="Kentucky Derby",
+    unknown=N_("A Kentucky Derby race has no field called %(name)s."),
+    player_counts=PLAYER_COUNTS,
+    doc="One Kentucky Derby race (see /games/kentucky_derby): every player's bet on one horse (an ace, named by "
+    "its suit), and the cards turned in dealing order (copas, ouros, espadas, paus, again and again, then the "
+    "tie-break cards), or only the winner (and the second horse with more than 6 players).",
+    fields=(
+        Player(name="dealer", doc="Default: the dealer by rotation."),
+        Count(
+            name="pingo",
+            high=MAX_CHIPS,
+            sentence=N_("The pingo is a whole number of chips."),
+            bounds=N_("The pingo is from 0 to a million chips, not %(value)s."),
+            doc="Chips each player puts in the centre; default: the table's option.",
+        ),
+        Count(
+            name="carried_in",
+            high=MAX_CHIPS,
+            sentence=N_("The chips carried in are a whole number."),
+            bounds=N_("The chips carried in from earlier races are from 0 to a million, not %(value)s."),
+            doc=CARRIED_IN_DOC,
+        ),
+        Custom(
+            name="bets",
+            required=_BETS_HELP,
+            doc="One entry per seated player.",
+            json={
+                "type": "object",
+                "minProperties": 1,
+                "additionalProperties": {
+                    "oneOf": [
+                        {**_SUIT_SCHEMA, "description": "The horse, with the table's usual bet."},
+                        {
+                            "type": "object",
+                            "required": ["horse"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "horse": _SUIT_SCHEMA,
+                                "amount": {"type": "integer", "minimum": 1, "maximum": MAX_CHIPS},
+                            },
+                        },
+                    ]
+                },
+            },
+        ),
+        Custom(
+            name="cards",
+            doc="The cards turned, in dealing order; the list ends when the race is decided.",
+            json={
+                "type": "array",
+                "maxItems": DECK_WITHOUT_ACES,
+                "items": {
+                    "type": "object",
+                    "required": ["rank", "suit"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "rank": {"type": "string", "enum": [rank for rank in RANKS if rank != "A"]},
+                        "suit": _SUIT_SCHEMA,
+                        "horse": {
+                            **_SUIT_SCHEMA,
+                            "description": "The horse it was laid on: must be the one whose turn it is.",
+                        },
+                    },
+                },
+            },
+        ),
+        Custom(
+            name="winner",
+            doc="The winning horse, or several that shared the win when the cards ran out.",
+            json=_PLACES_SCHEMA,
+        ),
+        Custom(name="second", doc="Only when second place is played.", json=_PLACES_SCHEMA),
+    ),
+    example={
+        "dealer": "Dani",
+        "pingo": 1,
+        "bets": {
+            "Ana": {"horse": "copas", "amount": 2},
+            "Bia": "paus",
+            "Caio": {"horse": "ouros", "amount": 1},
+            "Dani": {"horse": "paus", "amount": 3},
+        },
+        "cards": [
+            {"rank": rank, "suit": suit}
+            for rank, suit in (
+                ("3", "paus"),
+                ("J", "paus"),
+                ("5", "copas"),
+                ("K", "paus"),
+                ("5", "paus"),
+                ("Q", "copas"),
+                ("9", "ouros"),
+                ("6", "paus"),
+                ("3", "ouros"),
+                ("K", "espadas"),
+                ("6", "copas"),
+                ("8", "paus"),
+                ("4", "espadas"),
+                ("8", "copas"),
+                ("7", "copas"),
+                ("K", "ouros"),
+            )
+        ],
+        "winner": "paus",
+    },
+    example_players=("Ana", "Bia", "Caio", "Dani"),
+)
+
 
 @dataclass(frozen=True, kw_only=True)
 class Bet:
@@ -692,13 +815,16 @@ class Bet:
 
 
 @dataclass(frozen=True, kw_only=True)
-class DerbyHand:
-    """A validated race. Build it with :func:`parse_hand`; it cannot hold a broken race.
+class DerbyHand(Record):
+    """A validated race. Build it with :func:`parse_hand`; built any other way it still checks
+    itself (:meth:`check`), so the settlement never meets a broken race.
 
     ``bets`` is keyed by the players in seat order. ``race`` is the replay when the cards were
     given (None when only the result was). ``winners``/``second`` are the decided places
     (``second`` empty when second place is not played).
     """
+
+    spec: ClassVar[RecordSpec] = RECORD
 
     players: tuple[str, ...]
     dealer: str
@@ -709,6 +835,20 @@ class DerbyHand:
     winners: tuple[Suit, ...]
     second: tuple[Suit, ...]
     carried_in: int
+
+    def check(self) -> None:
+        """Besides the declared fields: a bet of at least a chip for every seated player and
+        nobody else (the pot takes each player's bet, the proportional split divides by them),
+        a winner, and no horse in both places."""
+        super().check()
+        _check_bettors(self.players, self.bets)
+        for name in self.players:
+            if name not in self.bets:
+                raise _no_bet(name)
+            _bet_amount(self.bets[name].amount, field=f"bets.{name}.amount")
+        if not self.winners:
+            raise InvalidInput(Text(_NAME_THE_HORSE), field="winner")
+        _check_places(self.winners, self.second)
 
     def to_json(self) -> dict[str, object]:
         """The record as stored and exported, amounts and places filled in."""
@@ -730,32 +870,38 @@ def _places_json(horses: Sequence[Suit]) -> str | list[str]:
     return horses[0].value if len(horses) == 1 else [h.value for h in horses]
 
 
-_RECORD_FIELDS: Final = frozenset({"dealer", "pingo", "bets", "cards", "winner", "second", "carried_in"})
+def _check_bettors(players: Sequence[str], names: Iterable[object]) -> None:
+    """Only seated players bet."""
+    for name in names:
+        seats.require_player(players, name, field=f"bets.{name}")
 
 
-def _check_table(players: Sequence[str]) -> None:
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise InvalidInput(
-            Text(
-                N_("Kentucky Derby needs at least 3 players (and at most %(most)s); this table has %(count)s."),
-                most=MAX_PLAYERS,
-                count=len(players),
-            ),
-            field="players",
-        )
+def _no_bet(name: str) -> InvalidInput:
+    return InvalidInput(
+        Text(N_("%(name)s has no bet: every player bets on one horse."), name=name), field=f"bets.{name}"
+    )
+
+
+def _bet_amount(raw: object, *, field: str) -> int:
+    return require_chips(
+        raw,
+        field=field,
+        minimum=1,
+        sentence=N_("A bet is a whole number of chips."),
+        bounds=N_("A bet is at least 1 chip (and at most a million), not %(value)s."),
+    )
 
 
 def _parse_bets(players: Sequence[str], raw: object, options: DerbyOptions) -> dict[str, Bet]:
     """Every player bets, on exactly one horse."""
     if not isinstance(raw, Mapping):
-        raise InvalidInput(Text(N_("Give each player's bet: the horse (a suit) and the amount.")), field="bets")
-    for name in raw:
-        seats.require_player(players, name, field=f"bets.{name}")
+        raise InvalidInput(Text(_BETS_HELP), field="bets")
+    _check_bettors(players, raw)
     bets: dict[str, Bet] = {}
     for name in players:
         field = f"bets.{name}"
         if name not in raw:
-            raise InvalidInput(Text(N_("%(name)s has no bet: every player bets on one horse."), name=name), field=field)
+            raise _no_bet(name)
         entry = raw[name]
         if isinstance(entry, str):
             entry = {"horse": entry}
@@ -774,15 +920,7 @@ def _parse_bets(players: Sequence[str], raw: object, options: DerbyOptions) -> d
         amount = entry.get("amount")
         bets[name] = Bet(
             horse=parse_suit(horse, field=f"{field}.horse"),
-            amount=options.bet
-            if amount is None
-            else require_chips(
-                amount,
-                field=f"{field}.amount",
-                minimum=1,
-                sentence=N_("A bet is a whole number of chips."),
-                bounds=N_("A bet is at least 1 chip (and at most a million), not %(value)s."),
-            ),
+            amount=options.bet if amount is None else _bet_amount(amount, field=f"{field}.amount"),
         )
     return bets
 
@@ -791,133 +929,131 @@ def _parse_places(raw: object, *, field: str) -> tuple[Suit, ...]:
     """A horse, or a list of distinct horses (level when the cards ran out)."""
     items = raw if isinstance(raw, Sequence) and not isinstance(raw, str) else [raw]
     if not items:
-        raise InvalidInput(Text(N_("Name the horse (a suit).")), field=field)
+        raise InvalidInput(Text(_NAME_THE_HORSE), field=field)
     horses = [parse_suit(item, field=field) for item in items]
     if len(set(horses)) != len(horses):
         raise InconsistentHand(Text(N_("A horse is named twice.")), field=field)
     return tuple(h for h in HORSES if h in horses)
 
 
-def parse_hand(raw: object, *, players: Sequence[str], options: DerbyOptions, dealer: str) -> DerbyHand:
+def _check_places(winners: Sequence[Suit], second: Sequence[Suit]) -> None:
+    """No horse both wins and takes second place (four horses in all)."""
+    if set(second) & set(winners):
+        raise InconsistentHand(Text(N_("A winning horse cannot also take second place.")), field="second")
+    if len(winners) + len(second) > len(HORSES):
+        raise InconsistentHand(Text(N_("There are only four horses.")), field="second")
+
+
+def _second_not_played(player_count: int, options: DerbyOptions) -> InconsistentHand:
+    """The refusal of a second horse at a table that does not play second place."""
+    if options.second_place == "never":
+        why = Text(N_("This table plays for first place only: leave out the second horse."))
+    else:
+        why = Text(
+            N_(
+                "Second place is only played with more than %(count)s players; this table has %(players)s: leave it out."
+            ),
+            count=SECOND_PLACE_ABOVE - 1 if options.second_place == "from_6" else SECOND_PLACE_ABOVE,
+            players=player_count,
+        )
+    return InconsistentHand(why, field="second")
+
+
+def _finished_race(raw: object, options: DerbyOptions, *, second_place: bool) -> Race:
+    """The race the cards give: a list no longer than the stock, ending exactly when the race is decided."""
+    if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence):
+        raise InvalidInput(Text(N_("The cards must be a list, in the order they were turned.")), field="cards")
+    if len(raw) > options.stock:
+        raise InconsistentHand(
+            Text(
+                N_(
+                    "Only %(stock)s cards can be turned (the deck without the aces and the track), but %(count)s were entered."
+                ),
+                stock=options.stock,
+                count=len(raw),
+            ),
+            field="cards",
+        )
+    race = replay(raw, options, second_place=second_place)
+    if not race.over:
+        assert race.expecting is not None
+        raise InconsistentHand(
+            Text(
+                N_("The race is not over yet: the next card goes to the ace of %(horse)s."), horse=race.expecting.label
+            ),
+            field="cards",
+        )
+    return race
+
+
+def _check_agree(race: Race, winner: tuple[Suit, ...] | None, second: tuple[Suit, ...] | None) -> None:
+    """The places entered beside the cards are the ones the cards give."""
+    if winner is not None and winner != race.winners:
+        raise InconsistentHand(
+            Text(N_("The cards make %(horses)s the winner, not the horse entered."), horses=_horses(race.winners)),
+            field="winner",
+        )
+    if second is not None and second != race.second:
+        raise InconsistentHand(
+            Text(N_("The cards put %(horses)s in second place, not the horse entered."), horses=_horses(race.second)),
+            field="second",
+        )
+
+
+def _places_given(
+    winner: tuple[Suit, ...] | None, second: tuple[Suit, ...] | None, *, second_place: bool
+) -> tuple[tuple[Suit, ...], tuple[Suit, ...]]:
+    """The places when only the result was entered: the winner, and the second horse when it is played."""
+    if winner is None:
+        raise InvalidInput(Text(N_("Give the cards turned, or at least the winning horse.")), field="winner")
+    if second_place and not second:
+        raise InvalidInput(
+            Text(N_("With more than 6 players second place is played: name the second horse too.")), field="second"
+        )
+    _check_places(winner, second or ())
+    return winner, second or ()
+
+
+def parse_hand(
+    raw: object, *, players: Sequence[str], options: DerbyOptions, dealer: str, teams: Teams = ()
+) -> DerbyHand:
     """Validate a posted race against the rules, or raise a :class:`RulesError`.
 
-    Checks (in the order a player would look): at least 3 players; the dealer seated;
-    ``pingo`` and ``carried_in`` whole numbers from 0; every seated player bets on exactly one
-    horse, at least 1 chip; the cards (see :func:`replay`: one per horse in turn, no ace, none
-    twice, none after the race is decided, the race complete); a second place only when it is
-    played (more than 6 players), never the winner; ``winner``/``second`` agreeing with the
-    cards when both are given.
+    The record's shape is :data:`RECORD`'s (3 to 40 players, no unknown field, the dealer
+    seated, ``pingo`` and ``carried_in`` whole numbers from 0, the bets given); the rules add, in
+    the order a player would look: every seated player bets on exactly one horse, at least 1
+    chip; a second place only when it is played (more than 6 players); the cards (see
+    :func:`replay`: one per horse in turn, no ace, none twice, none after the race is decided,
+    the race complete), with ``winner``/``second`` agreeing with them when both are given;
+    without cards, the winner (and the second horse when it is played), never the same horse.
     """
     if not isinstance(raw, Mapping):
-        raise InvalidInput(Text(N_("A race must be a JSON object.")))
-    reject_unknown_fields(raw, _RECORD_FIELDS, N_("A Kentucky Derby race has no field called %(name)s."))
+        raise InvalidInput(Text(N_("A race must be a JSON object.")))  # the Derby's word for a hand
+    values = RECORD.read(raw, players=players)
     players = tuple(players)
-    _check_table(players)
-    if raw.get("dealer") is not None:
-        dealer = seats.require_player(players, raw["dealer"], field="dealer")
-    pingo = (
-        options.pingo
-        if raw.get("pingo") is None
-        else require_chips(
-            raw["pingo"],
-            field="pingo",
-            sentence=N_("The pingo is a whole number of chips."),
-            bounds=N_("The pingo is from 0 to a million chips, not %(value)s."),
-        )
-    )
-    carried_in = (
-        0
-        if raw.get("carried_in") is None
-        else require_chips(
-            raw["carried_in"],
-            field="carried_in",
-            sentence=N_("The chips carried in are a whole number."),
-            bounds=N_("The chips carried in from earlier races are from 0 to a million, not %(value)s."),
-        )
-    )
-    bets = _parse_bets(players, raw.get("bets"), options)
+    bets = _parse_bets(players, values["bets"], options)
     in_play = second_place_in_play(len(players), options)
-
-    given_winner = _parse_places(raw["winner"], field="winner") if raw.get("winner") is not None else None
-    given_second = _parse_places(raw["second"], field="second") if raw.get("second") is not None else None
+    given_winner = _parse_places(values["winner"], field="winner") if "winner" in values else None
+    given_second = _parse_places(values["second"], field="second") if "second" in values else None
     if given_second is not None and not in_play:
-        if options.second_place == "never":
-            why = Text(N_("This table plays for first place only: leave out the second horse."))
-        else:
-            why = Text(
-                N_(
-                    "Second place is only played with more than %(count)s players; this table has %(players)s: leave it out."
-                ),
-                count=SECOND_PLACE_ABOVE - 1 if options.second_place == "from_6" else SECOND_PLACE_ABOVE,
-                players=len(players),
-            )
-        raise InconsistentHand(why, field="second")
-
+        raise _second_not_played(len(players), options)
     race = None
-    cards = None
-    if raw.get("cards") is not None:
-        raw_cards = raw["cards"]
-        if isinstance(raw_cards, (str, bytes)) or not isinstance(raw_cards, Sequence):
-            raise InvalidInput(Text(N_("The cards must be a list, in the order they were turned.")), field="cards")
-        if len(raw_cards) > options.stock:
-            raise InconsistentHand(
-                Text(
-                    N_(
-                        "Only %(stock)s cards can be turned (the deck without the aces and the track), but %(count)s were entered."
-                    ),
-                    stock=options.stock,
-                    count=len(raw_cards),
-                ),
-                field="cards",
-            )
-        race = replay(raw_cards, options, second_place=in_play)
-        if not race.over:
-            assert race.expecting is not None
-            raise InconsistentHand(
-                Text(
-                    N_("The race is not over yet: the next card goes to the ace of %(horse)s."),
-                    horse=race.expecting.label,
-                ),
-                field="cards",
-            )
-        cards = tuple(step.card for step in race.steps)
-        if given_winner is not None and given_winner != race.winners:
-            raise InconsistentHand(
-                Text(N_("The cards make %(horses)s the winner, not the horse entered."), horses=_horses(race.winners)),
-                field="winner",
-            )
-        if given_second is not None and given_second != race.second:
-            raise InconsistentHand(
-                Text(
-                    N_("The cards put %(horses)s in second place, not the horse entered."), horses=_horses(race.second)
-                ),
-                field="second",
-            )
+    if "cards" in values:
+        race = _finished_race(values["cards"], options, second_place=in_play)
+        _check_agree(race, given_winner, given_second)
         winners, second = race.winners, race.second
     else:
-        if given_winner is None:
-            raise InvalidInput(Text(N_("Give the cards turned, or at least the winning horse.")), field="winner")
-        winners = given_winner
-        second = given_second or ()
-        if in_play and not second:
-            raise InvalidInput(
-                Text(N_("With more than 6 players second place is played: name the second horse too.")), field="second"
-            )
-        if set(second) & set(winners):
-            raise InconsistentHand(Text(N_("A winning horse cannot also take second place.")), field="second")
-        if len(winners) + len(second) > len(HORSES):
-            raise InconsistentHand(Text(N_("There are only four horses.")), field="second")
-
+        winners, second = _places_given(given_winner, given_second, second_place=in_play)
     return DerbyHand(
         players=players,
-        dealer=dealer,
-        pingo=pingo,
+        dealer=values.get("dealer", dealer),
+        pingo=values.get("pingo", options.pingo),
         bets=MappingProxyType(bets),
-        cards=cards,
+        cards=None if race is None else tuple(step.card for step in race.steps),
         race=race,
         winners=winners,
         second=second,
-        carried_in=carried_in,
+        carried_in=values.get("carried_in", 0),
     )
 
 
@@ -1111,7 +1247,7 @@ def settle(hand: DerbyHand, options: DerbyOptions) -> Settlement:
 # --------------------------------------------------------------------------- seats
 
 
-def first_speaker(players: Sequence[str], dealer: str, options: DerbyOptions) -> str:
+def first_speaker(players: Sequence[str], dealer: str, options: DerbyOptions | None = None) -> str:
     """The player after the dealer (to his left) lines up and moves the horses."""
     return seats.after(players, dealer)
 
@@ -1121,9 +1257,9 @@ def bookkeeper(players: Sequence[str], dealer: str) -> str:
     return seats.after(players, dealer, -1)
 
 
-def next_dealer(players: Sequence[str], dealer: str, options: DerbyOptions) -> str:
+def next_dealer(players: Sequence[str], hand: DerbyHand, options: DerbyOptions | None = None) -> str:
     """After each race the deal passes to the left, the next player in order of play."""
-    return seats.after(players, dealer)
+    return seats.after(players, hand.dealer)
 
 
 def contract_summary(hand: DerbyHand) -> dict[str, object]:
@@ -1138,35 +1274,18 @@ def contract_summary(hand: DerbyHand) -> dict[str, object]:
     }
 
 
-class DerbyRules(GameModule):
-    """Kentucky Derby behind the :class:`~referee.rules.game.GameRules` surface."""
-
-    slug = SLUG
-    name = "Kentucky Derby"
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
-    option_specs = OPTIONS
-    options_class = DerbyOptions
-    stock_option: str | None = "starting_chips"
-    money_option: str | None = "chip_value"
-    pots = True  # the record takes carried_in, filled in by the ledger
-
-    def parse_hand(
-        self, raw: object, *, players: Sequence[str], options: DerbyOptions, dealer: str, teams: Teams = ()
-    ) -> DerbyHand:
-        return parse_hand(raw, players=players, options=options, dealer=dealer)
-
-    def settle(self, hand: DerbyHand, options: DerbyOptions) -> Settlement:
-        return settle(hand, options)
-
-    def first_speaker(self, players: Sequence[str], dealer: str, options: DerbyOptions) -> str:
-        return first_speaker(players, dealer, options)
-
-    def next_dealer(self, players: Sequence[str], hand: DerbyHand, options: DerbyOptions) -> str:
-        return next_dealer(players, hand.dealer, options)
-
-    def contract_json(self, hand: DerbyHand) -> Mapping[str, object]:
-        return contract_summary(hand)
-
-
-RULES: Final = DerbyRules()
+GAME: Final = Game[DerbyOptions, DerbyHand](
+    slug=SLUG,
+    name="Kentucky Derby",
+    options_class=DerbyOptions,
+    record=RECORD,
+    parse_hand=parse_hand,
+    settle=settle,
+    first_speaker=first_speaker,
+    next_dealer=next_dealer,
+    contract_json=contract_summary,
+    stock_option="starting_chips",
+    money_option="chip_value",
+    pots=True,  # the record takes carried_in, filled in by the ledger
+)
+RULES: Final = GAME

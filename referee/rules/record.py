@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, ClassVar
 
 from .cards import Suit
@@ -123,7 +124,8 @@ class Choice(Field):
         return {"type": "string", "enum": list(self.values)}
 
     def check_built(self, value: object, *, players: Sequence[str]) -> None:
-        self.read(value, players=players)
+        # A built record may hold the word as a member of the game's Enum (Injun's System).
+        self.read(value.value if isinstance(value, Enum) else value, players=players)
 
 
 @dataclass(frozen=True, kw_only=True)

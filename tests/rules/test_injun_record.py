@@ -3,6 +3,7 @@ the field it points at (422), the options, the seats and the record read back af
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -59,9 +60,10 @@ def test_the_text_example_is_a_legal_poker_betting() -> None:
 
 
 def test_the_table_has_2_to_15_players() -> None:
-    refused({"actions": []}, InvalidInput, "players", "2 to 15", players=("Ana",))
+    """A table of another size breaks a rule (422, as when it is seated), every game alike."""
+    refused({"actions": []}, RulesError, "players", "2 to 15", players=("Ana",))
     sixteen = tuple(f"P{i}" for i in range(16))
-    refused({"actions": []}, InvalidInput, "players", "16", players=sixteen)
+    refused({"actions": []}, RulesError, "players", "16", players=sixteen)
     fifteen = tuple(f"P{i}" for i in range(15))
     actions = [[p, "drop"] for p in fifteen[:14]]
     hand = parse_hand({"actions": actions}, players=fifteen, options=DEFAULT, dealer="P14")
@@ -375,6 +377,26 @@ def test_the_record_reads_back_the_same() -> None:
         "carried_in": 1,
     }
     assert parse(stored) == hand
+
+
+def test_a_hand_built_by_hand_checks_itself() -> None:
+    """A hand object cannot hold a stranger, an ante out of bounds, an unknown system or a
+    showdown without its cards, however it was made."""
+    hand = parse({"actions": TEXT_BETS, "cards": TEXT_CARDS})
+    assert dataclasses.replace(hand, ante=2).ante == 2
+    cases: list[tuple[dict[str, Any], type[RulesError], str]] = [
+        ({"dealer": "Zeca"}, UnknownPlayer, "dealer"),
+        ({"ante": -1}, InvalidInput, "ante"),
+        ({"carried_in": 10**7}, InvalidInput, "carried_in"),
+        ({"system": "pôquer"}, InvalidInput, "system"),
+        ({"cards": {**TEXT_CARDS, "Zeca": "2"}}, UnknownPlayer, "cards.Zeca"),
+        ({"cards": {**TEXT_CARDS, "Ana": "1"}}, InvalidInput, "cards.Ana"),
+        ({"cards": {k: v for k, v in TEXT_CARDS.items() if k != "Bia"}}, InvalidInput, "cards.Bia"),
+    ]
+    for change, kind, field in cases:
+        with pytest.raises(kind) as info:
+            dataclasses.replace(hand, **change)
+        assert info.value.field == field
 
 
 def test_the_contract_says_how_the_betting_ended() -> None:

@@ -12,6 +12,8 @@ from referee.rules.errors import InconsistentHand, InvalidInput, RulesError, Unk
 from referee.rules.kentucky_derby import (
     OPTIONS,
     RULES,
+    Bet,
+    DerbyHand,
     DerbyOptions,
     bookkeeper,
     first_speaker,
@@ -224,10 +226,40 @@ def test_second_place_options() -> None:
 
 
 def test_three_players_at_least() -> None:
-    refused(
-        race(("Ana", "Bia"), bets=bets(("Ana", "Bia"))), InvalidInput, "players", ["at least 3"], players=("Ana", "Bia")
-    )
+    """A table of another size breaks a rule (422, as when it is seated), every game alike."""
+    refused(race(("Ana", "Bia"), bets=bets(("Ana", "Bia"))), RulesError, "players", ["3 to 40"], players=("Ana", "Bia"))
     assert parse(race(("Ana", "Bia", "Caio")), players=("Ana", "Bia", "Caio")).winners == (Suit.COPAS,)
+
+
+def test_a_race_built_by_hand_checks_itself() -> None:
+    """A race object cannot hold a stranger, a pingo out of bounds, a missing or empty bet, no
+    winner or a horse in both places, however it was made."""
+    fields: dict[str, Any] = {
+        "players": PLAYERS,
+        "dealer": "Dani",
+        "pingo": 1,
+        "bets": {p: Bet(horse=Suit.COPAS, amount=1) for p in PLAYERS},
+        "cards": None,
+        "race": None,
+        "winners": (Suit.COPAS,),
+        "second": (),
+        "carried_in": 0,
+    }
+    assert DerbyHand(**fields).to_json()["winner"] == "copas"
+    cases: list[tuple[dict[str, Any], type[RulesError], str]] = [
+        ({"dealer": "Zé"}, UnknownPlayer, "dealer"),
+        ({"pingo": -1}, InconsistentHand, "pingo"),
+        ({"carried_in": 10**7}, InconsistentHand, "carried_in"),
+        ({"bets": {**fields["bets"], "Zé": Bet(horse=Suit.PAUS, amount=1)}}, UnknownPlayer, "bets.Zé"),
+        ({"bets": {p: fields["bets"][p] for p in PLAYERS[1:]}}, InvalidInput, "bets.Ana"),
+        ({"bets": {**fields["bets"], "Bia": Bet(horse=Suit.PAUS, amount=0)}}, InconsistentHand, "bets.Bia.amount"),
+        ({"winners": ()}, InvalidInput, "winner"),
+        ({"second": (Suit.COPAS,)}, InconsistentHand, "second"),
+    ]
+    for change, kind, field in cases:
+        with pytest.raises(kind) as info:
+            DerbyHand(**{**fields, **change})
+        assert info.value.field == field
 
 
 # --------------------------------------------------------------------------- options and seats
@@ -264,7 +296,7 @@ def test_seats() -> None:
     bets, and the deal passes to the left (the next player in order of play)."""
     assert first_speaker(PLAYERS, "Dani", DEFAULT) == "Ana" == RULES.first_speaker(PLAYERS, "Dani", DEFAULT)
     assert bookkeeper(PLAYERS, "Dani") == "Caio"
-    assert next_dealer(PLAYERS, "Dani", DEFAULT) == "Ana"
+    assert next_dealer(PLAYERS, parse(race()), DEFAULT) == "Ana"
     hand = parse(race(dealer="Bia"))
     assert RULES.next_dealer(PLAYERS, hand, DEFAULT) == "Caio"
     assert RULES.sitting_out(PLAYERS, "Bia", DEFAULT) is None
