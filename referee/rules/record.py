@@ -201,9 +201,9 @@ def name_schema() -> Json:
 @dataclass(frozen=True, kw_only=True)
 class RecordSpec:
     """A game's hand record: its fields in the order they are checked, the sentence for an
-    unknown field (``%(name)s``: the game's own word for a hand), the table sizes the game is
-    played at, and an example for the API document (``example_players`` seated in order, the
-    last one dealing)."""
+    unknown field (``%(name)s``: the game's own word for a hand; ``%(game)s``, if it needs it,
+    is :attr:`game`), the table sizes the game is played at, and an example for the API
+    document (``example_players`` seated in order, the last one dealing)."""
 
     game: str
     fields: tuple[Field, ...]
@@ -214,6 +214,9 @@ class RecordSpec:
     doc: str = ""
     #: Fields the parser accepts that carry no value of their own (none yet); they are known, not read.
     extra_known: tuple[str, ...] = ()
+    #: What the fields alone cannot say of the whole record, for the schema only (the game's
+    #: parser checks it with its own sentences): e.g. ``{"anyOf": [{"required": ["won"]}, ...]}``.
+    schema_extra: Mapping[str, object] = field(default_factory=dict)
 
     WRONG_SIZE: ClassVar[str] = N_("%(game)s is played by %(count)s players, not %(given)s.")
 
@@ -236,7 +239,7 @@ class RecordSpec:
         size, and the first field that is missing or malformed, in the declared order."""
         if not isinstance(raw, Mapping):
             raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-        reject_unknown_fields(raw, self.names, self.unknown)
+        reject_unknown_fields(raw, self.names, self.unknown, game=self.game)
         self.check_table(players)
         values: dict[str, Any] = {}
         for spec in self.fields:
@@ -263,6 +266,7 @@ class RecordSpec:
         required = [f.name for f in self.fields if f.required is not None]
         if required:
             schema["required"] = required
+        schema.update(self.schema_extra)
         if self.doc:
             schema["description"] = self.doc
         schema["properties"] = {f.name: f.documented() for f in self.fields}
