@@ -243,10 +243,11 @@ def parse_hand(
     whose sentence names the problem and whose field points at it.
 
     ``dealer`` is the dealer by rotation; a record may name the other player. The record's
-    shape is :data:`RECORD`'s (two players, no unknown field, the dealer and the winner seated,
-    each suit a suit); the rules of the suit choice are
-    :func:`~referee.rules.koziri_play.parse_suits`'s: the dealer's two suits differ, the
-    opponent's trump is one the dealer left, and his second suit, when given, is the last one.
+    shape is :data:`RECORD`'s (two players, no unknown field, the dealer and the winner
+    seated, each suit a suit); the suits are read by
+    :func:`~referee.rules.koziri_play.parse_suits`, with the rules of the choice between them:
+    the dealer's two suits differ, the opponent's trump is one the dealer left, and his second
+    suit, when given, is the last one.
 
     >>> hand = parse_hand({"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "winner": "Ana"},
     ...                   players=("Ana", "Bia"), options=KoziriOptions(), dealer="Bia")
@@ -258,13 +259,16 @@ def parse_hand(
     ...
     referee.rules.errors.InconsistentHand: The opponent's trump must be one of the two suits the dealer left, diamonds or clubs; hearts is the dealer's.
     """
-    values = RECORD.read(raw, players=players)
+    values = RECORD.read(raw, players=players, only=("dealer",))
     assert isinstance(raw, Mapping)  # RECORD.read refuses anything else
+    # Each suit's shape and the rules between them, in order, before the winner: a guided
+    # page offers a suit only if the first complaint moves past it.
+    suits = parse_suits(raw)
     return KoziriHand(
         players=tuple(players),
         dealer=values.get("dealer") or seats.require_player(players, dealer, field="dealer"),
-        suits=parse_suits(raw),
-        winner=values["winner"],
+        suits=suits,
+        winner=RECORD.read(raw, players=players, only=("winner",))["winner"],
     )
 
 

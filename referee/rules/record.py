@@ -22,7 +22,7 @@ that already have the right shape, and checks only what the rules say.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -233,16 +233,22 @@ class RecordSpec:
                 field="players",
             )
 
-    def read(self, raw: object, *, players: Sequence[str]) -> dict[str, Any]:
+    def read(self, raw: object, *, players: Sequence[str], only: Collection[str] | None = None) -> dict[str, Any]:
         """The record's fields, each checked for its shape; fields left out (or ``null``) are
         absent from the answer. Refuses a non-object, an unknown field, a table of the wrong
-        size, and the first field that is missing or malformed, in the declared order."""
+        size, and the first field that is missing or malformed, in the declared order.
+
+        ``only`` reads just those fields, for a game whose rules between fields must be checked
+        before a later field's shape (a guided page asks for the field the first complaint
+        names): it reads the rest itself, or in a second call."""
         if not isinstance(raw, Mapping):
             raise InvalidInput(Text(N_("A hand must be a JSON object.")))
         reject_unknown_fields(raw, self.names, self.unknown, game=self.game)
         self.check_table(players)
         values: dict[str, Any] = {}
         for spec in self.fields:
+            if only is not None and spec.name not in only:
+                continue
             value = raw.get(spec.name)
             if value is None:
                 if spec.required is not None:
