@@ -109,7 +109,7 @@ RECORD: Final = RecordSpec(
     fields=(
         patience.DEALER,
         patience.game_field(SLUG),
-        patience.won_field(required=True),
+        patience.WON,
         Custom(
             name="round",
             json={"type": "integer", "minimum": 1, "maximum": ROUNDS},
@@ -169,7 +169,7 @@ def parse_hand(
     """
     values = RECORD.read(raw, players=players)
     player = players[0]
-    game = patience.read_game(values, table=SLUG)
+    game = patience.read_game(values, table=SLUG)  # the default when left out
     value = values.get("round")
     if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
         raise InvalidInput(Text(N_("The round must be a whole number: 1, 2 or 3.")), field="round")

@@ -32,7 +32,7 @@ from typing import Any, ClassVar, Final, TypeVar
 
 from .errors import InconsistentHand, InvalidInput
 from .game import Game, ParseHand
-from .record import Custom, Flag, Player, Record, RecordSpec
+from .record import Custom, Field, Flag, Player, Record, RecordSpec
 from .settle import Line, Settlement
 from .text import N_, NP_, Text
 
@@ -80,8 +80,7 @@ class PatienceHand(Record):
     figure: int | None
 
     def check(self) -> None:
-        super().check()
-        read_game({"game": self.game}, table=self.table)
+        super().check()  # the dealer, and the game (a GameField)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -111,19 +110,34 @@ DEALER: Final = Player(name="dealer", doc="Only the table's one player.")
 _WON: Final = N_("Say whether the patience came out: won is true or false.")
 
 
-def game_field(table: str) -> Custom:
-    """``game``: one of the patiences the table records (read by :func:`read_game`)."""
-    allowed = TABLES[table]
-    return Custom(
-        name="game",
-        json={"type": "string", "enum": list(allowed)},
-        doc=f"Default: {allowed[0]}.",
-    )
+@dataclass(frozen=True, kw_only=True)
+class GameField(Field):
+    """``game``: one of the patiences the ``table`` records (:data:`TABLES`; its first when
+    left out). A name that is not a string is malformed; a patience of another table breaks
+    a rule."""
+
+    table: str
+
+    def read(self, value: object, *, players: Sequence[str]) -> str:
+        return read_game({"game": value}, table=self.table)
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "string", "enum": list(TABLES[self.table])}
+
+    def check_built(self, value: object, *, players: Sequence[str]) -> None:
+        self.read(value, players=players)
 
 
-def won_field(*, required: bool) -> Flag:
-    """``won``: true or false; Relógio Real may leave it out (its sequences decide it)."""
-    return Flag(name="won", sentence=_WON, required=_WON if required else None)
+def game_field(table: str) -> GameField:
+    return GameField(name="game", table=table, doc=f"Default: {TABLES[table][0]}.")
+
+
+#: ``won`` where the parser reads it in its own place (:func:`read_won`): Relógio requires it,
+#: Relógio Real checks it against its sequences.
+WON_READ_BY_PARSER: Final = Custom(name="won", json={"type": "boolean"})
+
+#: ``won`` required and read in its place in the record (Paciência do Cachorro).
+WON: Final = Flag(name="won", sentence=_WON, required=_WON)
 
 
 def read_game(values: Mapping[str, Any], *, table: str) -> str:
@@ -148,12 +162,12 @@ def read_game(values: Mapping[str, Any], *, table: str) -> str:
 
 
 def read_won(values: Mapping[str, Any], *, required: bool = True) -> bool | None:
-    """``won`` as :func:`won_field` read it (None when left out and not required): Relógio
-    requires it though Relógio Real does not, so its field leaves the asking to the parser."""
+    """``won``: true or false (None when left out and not required)."""
     won = values.get("won")
-    if won is None and required:
+    if won is None and not required:
+        return None
+    if not isinstance(won, bool):
         raise InvalidInput(Text(_WON), field="won")
-    assert won is None or isinstance(won, bool)
     return won
 
 

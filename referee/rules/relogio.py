@@ -105,7 +105,7 @@ RECORD: Final = RecordSpec(
             doc="Relógio Real only, required there: the sequences from Ace to King removed; "
             "won with at least the table's sequences_to_win (default 3).",
         ),
-        patience.won_field(required=False),
+        patience.WON_READ_BY_PARSER,
     ),
     schema_extra={"anyOf": [{"required": ["won"]}, {"required": ["sequences"]}]},
     example={"dealer": "Ana", "game": "relogio_real", "won": True, "sequences": 3},
@@ -177,7 +177,7 @@ def parse_hand(
     """
     values = RECORD.read(raw, players=players)
     player = players[0]
-    game = patience.read_game(values, table=SLUG)
+    game = patience.read_game(values, table=SLUG)  # the default when left out
     exchanges = patience.read_count(values, "king_exchanges", what=Text(N_("The number of King exchanges")))
     sequences = patience.read_count(values, "sequences", what=Text(N_("The number of sequences removed")))
     if game == "relogio":
