@@ -127,7 +127,6 @@ class CachorroHand(PatienceHand):
     still checks itself: a won game came out in round 1, 2 or 3, a lost one in none."""
 
     spec: ClassVar[RecordSpec] = RECORD
-    table: ClassVar[str] = SLUG
 
     def check(self) -> None:
         super().check()

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from .errors import InconsistentHand, InvalidInput
 from .game import Game, ParseHand
@@ -61,26 +61,20 @@ PLAYER_COUNTS: Final = (1,)
 @dataclass(frozen=True, kw_only=True)
 class PatienceHand(Record):
     """One patience laid out and recorded: the base of each table's hand record (a subclass
-    names its table and its :class:`~referee.rules.record.RecordSpec`). Built by a game
-    module's ``parse_hand``; built any other way it still checks itself: the dealer is the
-    player, and the patience is one its table records.
+    names its table's :class:`~referee.rules.record.RecordSpec`). Built by a game module's
+    ``parse_hand``; built any other way it still checks itself: the dealer is the player, and
+    the patience is one its table records (:class:`GameField`).
 
     ``figure`` is the patience's number (:data:`FIGURES`): the king exchanges used (Relógio, 0
     or 1), the A-K sequences removed (Relógio Real, 0-4) or the round it came out in
     (Cachorro, 1-3; None when it did not come out).
     """
 
-    #: The table's slug (a key of :data:`TABLES`).
-    table: ClassVar[str]
-
     player: str
     dealer: str
     game: str
     won: bool
     figure: int | None
-
-    def check(self) -> None:
-        super().check()  # the dealer, and the game (a GameField)
 
     @property
     def players(self) -> tuple[str, ...]:

@@ -150,7 +150,6 @@ class RelogioHand(PatienceHand):
     no more than a pack holds (its settlement counts them)."""
 
     spec: ClassVar[RecordSpec] = RECORD
-    table: ClassVar[str] = SLUG
 
     def check(self) -> None:
         super().check()
