@@ -35,7 +35,7 @@ from referee.db import db
 from referee.models import Hand, HandDelta, Member, Season, Seat, Table, voided
 from referee.rules import get_game
 from referee.rules.errors import InvalidInput, RulesError
-from referee.rules.patience import PATIENCES, PatienceHand, PatienceRules, PatienceStats, statistics
+from referee.rules.patience import PATIENCES, TABLES, PatienceHand, PatienceStats, statistics
 from referee.rules.text import N_, Text
 
 SEASON_NAME_MAX = 60
@@ -206,7 +206,7 @@ class Row:
 
 def is_patience(game: str) -> bool:
     """A patience game: one player, nothing paid; ranked by games won."""
-    return isinstance(get_game(game), PatienceRules)
+    return get_game(game).slug in TABLES
 
 
 def _ordered(rows: Sequence[Row], game: str) -> list[Row]:

@@ -19,20 +19,23 @@ The record, at the ``cachorro`` table (see :mod:`referee.rules.patience`)::
 Nothing is paid (:func:`referee.rules.patience.settle`). The layout of each deal
 (:func:`deal_layout`) is the reading Referee chose; it does not change the result, but the page
 can show it as a reminder. Surface: :data:`SLUG`, :data:`OPTIONS`, :class:`CachorroOptions`,
-:class:`Layout`, :func:`deal_layout`, :func:`parse_hand` and :data:`RULES`.
+:class:`Layout`, :func:`deal_layout`, :data:`RECORD` (the record's fields) and
+:func:`parse_hand` (to a :class:`CachorroHand`), and :data:`GAME`, the table's game as the rest
+of the app sees it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import ClassVar, Final
 
 from . import patience
 from .errors import InconsistentHand, InvalidInput
 from .game import Teams
 from .options import OptionSet, OptionSpec
 from .patience import PatienceHand
+from .record import Custom, RecordSpec
 from .text import N_, Text
 
 SLUG: Final = "cachorro"
@@ -96,61 +99,83 @@ def deal_layout(round_number: int, options: CachorroOptions = CachorroOptions())
     return Layout(round=round_number, packets=packets, kennel_column=round_number + 2)
 
 
-_RECORD_FIELDS: Final = frozenset({"dealer", "game", "won", "round"})
+# --------------------------------------------------------------------------- the hand record
+
+RECORD: Final = RecordSpec(
+    game=NAME,
+    unknown=patience.UNKNOWN,
+    player_counts=patience.PLAYER_COUNTS,
+    doc="One Paciência do Cachorro at a cachorro table (see /games/cachorro). Nothing is paid.",
+    fields=(
+        patience.DEALER,
+        patience.game_field(SLUG),
+        patience.WON,
+        Custom(
+            name="round",
+            json={"type": "integer", "minimum": 1, "maximum": ROUNDS},
+            doc="The deal it came out in; required when won, absent when lost.",
+        ),
+    ),
+    example={"dealer": "Ana", "game": "cachorro", "won": True, "round": 2},
+    example_players=("Ana",),
+)
 
 
-def parse_hand(raw: object, *, players: Sequence[str], options: CachorroOptions) -> PatienceHand:
+@dataclass(frozen=True, kw_only=True)
+class CachorroHand(PatienceHand):
+    """A game of Paciência do Cachorro. Build it with :func:`parse_hand`; built any other way it
+    still checks itself: a won game came out in round 1, 2 or 3, a lost one in none."""
+
+    spec: ClassVar[RecordSpec] = RECORD
+
+    def check(self) -> None:
+        super().check()
+        if self.figure is None:
+            if self.won:
+                raise InvalidInput(Text(N_("Give the round it came out in: 1, 2 or 3.")), field="round")
+            return
+        if self.figure > ROUNDS:
+            raise InconsistentHand(
+                Text(N_("There is no fourth deal: the patience comes out in round 1, 2 or 3, or it is lost.")),
+                field="round",
+            )
+        if self.figure < 1:
+            raise InconsistentHand(
+                Text(N_("Rounds are counted from 1: the patience comes out in round 1, 2 or 3.")), field="round"
+            )
+        if not self.won:
+            raise InconsistentHand(
+                Text(N_("A lost patience did not come out in any round; leave round out.")),
+                field="round",
+            )
+
+
+def parse_hand(
+    raw: object, *, players: Sequence[str], options: CachorroOptions, dealer: str, teams: Teams = ()
+) -> CachorroHand:
     """Validate a Paciência do Cachorro record, or raise a
     :class:`~referee.rules.errors.RulesError` whose sentence names the problem and whose field
-    points at it.
+    points at it. The record's shape is :data:`RECORD`'s (one player, no unknown field, the
+    dealer the player, ``won`` true or false); the round, a whole number, is checked by
+    :class:`CachorroHand` itself (its rules hold however a hand is built).
 
-    >>> parse_hand({"won": True, "round": 2}, players=("Ana",), options=CachorroOptions()).figure
+    >>> parse_hand({"won": True, "round": 2}, players=("Ana",), options=CachorroOptions(), dealer="Ana").figure
     2
-    >>> parse_hand({"won": True, "round": 4}, players=("Ana",), options=CachorroOptions())
+    >>> parse_hand({"won": True, "round": 4}, players=("Ana",), options=CachorroOptions(), dealer="Ana")
     Traceback (most recent call last):
     ...
     referee.rules.errors.InconsistentHand: There is no fourth deal: the patience comes out in round 1, 2 or 3, or it is lost.
     """
-    raw, player = patience.read_record(raw, fields=_RECORD_FIELDS, players=players, table_game=NAME)
-    game = patience.read_game(raw, allowed=("cachorro",), table_game=SLUG)
-    won = patience.read_won(raw)
-    assert won is not None
-    value = raw.get("round")
-    if value is None:
-        if won:
-            raise InvalidInput(Text(N_("Give the round it came out in: 1, 2 or 3.")), field="round")
-        return PatienceHand(player=player, game=game, won=False, figure=None)
-    if not isinstance(value, int) or isinstance(value, bool):
+    values = RECORD.read(raw, players=players)
+    player = players[0]
+    game = patience.read_game(values, table=SLUG)  # the default when left out
+    value = values.get("round")
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
         raise InvalidInput(Text(N_("The round must be a whole number: 1, 2 or 3.")), field="round")
-    if value > ROUNDS:
-        raise InconsistentHand(
-            Text(N_("There is no fourth deal: the patience comes out in round 1, 2 or 3, or it is lost.")),
-            field="round",
-        )
-    if value < 1:
-        raise InconsistentHand(
-            Text(N_("Rounds are counted from 1: the patience comes out in round 1, 2 or 3.")), field="round"
-        )
-    if not won:
-        raise InconsistentHand(
-            Text(N_("A lost patience did not come out in any round; leave round out.")),
-            field="round",
-        )
-    return PatienceHand(player=player, game=game, won=True, figure=value)
+    return CachorroHand(player=player, dealer=player, game=game, won=values["won"], figure=value)
 
 
-class CachorroRules(patience.PatienceRules):
-    """Paciência do Cachorro behind the :class:`~referee.rules.game.GameRules` surface."""
-
-    slug = SLUG
-    name = NAME
-    option_specs = OPTIONS
-    options_class = CachorroOptions
-
-    def parse_hand(
-        self, raw: object, *, players: Sequence[str], options: CachorroOptions, dealer: str, teams: Teams = ()
-    ) -> PatienceHand:
-        return parse_hand(raw, players=players, options=options)
-
-
-RULES: Final = CachorroRules()
+GAME: Final = patience.patience_game(
+    slug=SLUG, name=NAME, options_class=CachorroOptions, record=RECORD, parse_hand=parse_hand
+)
+RULES: Final = GAME

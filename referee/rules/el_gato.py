@@ -26,28 +26,29 @@ The play options (``ranks``, ``war``) do not change the record or the settlement
 table's house rules, shown on its page.
 
 The module's surface: :data:`OPTIONS` and :class:`ElGatoOptions`; :data:`PLAYER_COUNTS`,
-:func:`cards_each` and :func:`rank_order`; :func:`parse_hand` (an :class:`ElGatoHand`,
-or a :class:`~referee.rules.errors.RulesError` with a sentence); :func:`settle`; the seat
-helpers :func:`first_speaker` and :func:`next_dealer`; :func:`contract_summary`; and
-:data:`RULES` for the registry (not registered yet: the web wiring comes later).
+:func:`cards_each` and :func:`rank_order`; :data:`RECORD` (the hand record's fields) and
+:func:`parse_hand` (an :class:`ElGatoHand`, or a :class:`~referee.rules.errors.RulesError`
+with a sentence); :func:`settle`; the seat helpers :func:`seat_teams`, :func:`first_speaker`
+and :func:`next_dealer`; :func:`contract_summary`; and :data:`GAME`, the game as the rest of
+the app sees it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import ClassVar, Final
 
 from . import seats
-from .errors import InvalidInput, RulesError, reject_unknown_fields
-from .game import GameModule, Teams
+from .game import Game, Teams, each_for_himself
 from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec
+from .record import OutOrder, Player, Record, RecordSpec
 from .seats import OutGroup, out_order_json, parse_out_order
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
 
 SLUG: Final = "el_gato"
-#: The player counts that divide the 40 cards exactly.
+#: The player counts that divide the 40 cards exactly (3, 6, 7 and 9 are refused).
 PLAYER_COUNTS: Final = (2, 4, 5, 8, 10)
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 10
@@ -135,20 +136,15 @@ def cards_each(player_count: int) -> int:
     return DECK // player_count
 
 
-def _check_table(players: Sequence[str]) -> None:
-    if len(players) not in PLAYER_COUNTS:
-        raise RulesError(
-            Text(
-                N_(
-                    "El Gato needs a number of players that divides the 40 cards exactly (2, 4, 5, 8 or 10); this table has %(count)s."
-                ),
-                count=len(players),
-            ),
-            field="players",
-        )
+def seat_teams(players: Sequence[str], raw: object, options: ElGatoOptions) -> Teams:
+    """Each player for himself, at a table of a size that shares the 40 cards: the ledger
+    admits 2 to 10 players, so the gaps (3, 6, 7, 9) are refused here, when the table is seated.
+    """
+    RECORD.check_table(players)
+    return each_for_himself(players, raw, options)
 
 
-def first_speaker(players: Sequence[str], dealer: str) -> str:
+def first_speaker(players: Sequence[str], dealer: str, options: ElGatoOptions | None = None) -> str:
     """The player after the dealer (his left) gets the first card and plays first.
 
     >>> first_speaker(("Ana", "Bia"), "Bia")
@@ -157,22 +153,45 @@ def first_speaker(players: Sequence[str], dealer: str) -> str:
     return seats.after(players, dealer)
 
 
-def next_dealer(players: Sequence[str], dealer: str) -> str:
+def next_dealer(players: Sequence[str], hand: ElGatoHand, options: ElGatoOptions | None = None) -> str:
     """The text only says how the first dealer is found; the deal then passes to the next
     player in order of play. A table that draws again names the ``dealer`` in a record.
 
-    >>> next_dealer(("Ana", "Bia", "Caio", "Dani"), "Dani")
+    >>> players = ("Ana", "Bia", "Caio", "Dani")
+    >>> next_dealer(players, parse_hand({"loser": "Bia"}, players=players, options=ElGatoOptions(), dealer="Dani"))
     'Ana'
     """
-    return seats.after(players, dealer)
+    return seats.after(players, hand.dealer)
 
 
 # --------------------------------------------------------------------------- the hand record
 
+RECORD: Final = RecordSpec(
+    game="El Gato",
+    unknown=N_("An El Gato game has no field called %(name)s."),
+    player_counts=PLAYER_COUNTS,
+    doc="One El Gato game (see /games/el_gato): the loser pays the table's stake to each other player "
+    "(default 0: recorded only).",
+    fields=(
+        Player(name="dealer", doc="Default: the dealer by rotation."),
+        Player(
+            name="loser",
+            required=N_("Name the loser: the player left holding all the cards."),
+            doc="The player left holding all the cards.",
+        ),
+        OutOrder(name="out_order", doc=OutOrder.DOC + " Every player but the loser."),
+    ),
+    example={"dealer": "Dani", "loser": "Bia", "out_order": ["Ana", ["Caio", "Dani"]]},
+    example_players=("Ana", "Bia", "Caio", "Dani"),
+)
+
 
 @dataclass(frozen=True, kw_only=True)
-class ElGatoHand:
-    """A validated El Gato game. Build it with :func:`parse_hand`; it cannot hold a broken one."""
+class ElGatoHand(Record):
+    """A validated El Gato game. Build it with :func:`parse_hand`; built any other way it still
+    checks its own fields (a loser who is not seated fails here, not in the settlement)."""
+
+    spec: ClassVar[RecordSpec] = RECORD
 
     players: tuple[str, ...]
     dealer: str
@@ -187,37 +206,32 @@ class ElGatoHand:
         return out
 
 
-_RECORD_FIELDS: Final = frozenset({"dealer", "loser", "out_order"})
-
-
-def parse_hand(raw: object, *, players: Sequence[str], options: ElGatoOptions, dealer: str) -> ElGatoHand:
+def parse_hand(
+    raw: object, *, players: Sequence[str], options: ElGatoOptions, dealer: str, teams: Teams = ()
+) -> ElGatoHand:
     """Validate a posted El Gato game, or raise a :class:`~referee.rules.errors.RulesError`.
 
-    Checks: 2, 4, 5, 8 or 10 players (3, 6, 7 and 9 refused); no unknown field; the
-    dealer seated; the loser named and seated; the order of running out, when given: each
-    player once, every player but the loser, never the loser.
+    The record's shape is :data:`RECORD`'s (2, 4, 5, 8 or 10 players, 3, 6, 7 and 9 refused;
+    no unknown field; the dealer and the loser seated); the rules add the order of running
+    out, when given: each player once, every player but the loser, never the loser.
 
     >>> parse_hand({"loser": "Bia"}, players=("Ana", "Bia"), options=ElGatoOptions(), dealer="Bia").to_json()
     {'dealer': 'Bia', 'loser': 'Bia'}
     """
-    if not isinstance(raw, Mapping):
-        raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-    reject_unknown_fields(raw, _RECORD_FIELDS, N_("An El Gato game has no field called %(name)s."))
+    values = RECORD.read(raw, players=players)
     players = tuple(players)
-    _check_table(players)
-    if raw.get("dealer") is not None:
-        dealer = seats.require_player(players, raw["dealer"], field="dealer")
-    else:
-        dealer = seats.require_player(players, dealer, field="dealer")
-    if raw.get("loser") is None:
-        raise InvalidInput(Text(N_("Name the loser: the player left holding all the cards.")), field="loser")
-    loser = seats.require_player(players, raw["loser"], field="loser")
+    loser = values["loser"]
     out_order = None
-    if raw.get("out_order") is not None:
+    if "out_order" in values:
         out_order = parse_out_order(
-            raw["out_order"], players=players, survivor=loser, survivor_may_end=False, what=N_("loser")
+            values["out_order"], players=players, survivor=loser, survivor_may_end=False, what=N_("loser")
         )
-    return ElGatoHand(players=players, dealer=dealer, loser=loser, out_order=out_order)
+    return ElGatoHand(
+        players=players,
+        dealer=values.get("dealer") or seats.require_player(players, dealer, field="dealer"),
+        loser=loser,
+        out_order=out_order,
+    )
 
 
 # --------------------------------------------------------------------------- settlement
@@ -268,46 +282,20 @@ def contract_summary(hand: ElGatoHand) -> dict[str, object]:
     return {"loser": hand.loser, "out_order": None if hand.out_order is None else out_order_json(hand.out_order)}
 
 
-class ElGatoRules(GameModule):
-    """El Gato behind the :class:`~referee.rules.game.GameRules` surface.
-
-    ``min_players``/``max_players`` are 2 and 10, but only :data:`PLAYER_COUNTS` are legal:
-    the table is refused when it is seated (:meth:`seat_teams`), and :func:`parse_hand` checks
-    again for a record judged on its own.
-    """
-
-    slug = SLUG
-    name = "El Gato"
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
-    player_counts = PLAYER_COUNTS
-    option_specs = OPTIONS
-    options_class = ElGatoOptions
-    money_option: str | None = "chip_value"
-    #: The league ranks El Gato by how often each player was left with the cards: with the
-    #: usual stake of 0 nothing is paid and every net is 0.
-    loser_field: str | None = "loser"
-
-    def seat_teams(self, players: Sequence[str], raw: object, options: ElGatoOptions) -> Teams:
-        _check_table(players)
-        return super().seat_teams(players, raw, options)
-
-    def parse_hand(
-        self, raw: object, *, players: Sequence[str], options: ElGatoOptions, dealer: str, teams: Teams = ()
-    ) -> ElGatoHand:
-        return parse_hand(raw, players=players, options=options, dealer=dealer)
-
-    def settle(self, hand: ElGatoHand, options: ElGatoOptions) -> Settlement:
-        return settle(hand, options)
-
-    def first_speaker(self, players: Sequence[str], dealer: str, options: ElGatoOptions) -> str:
-        return first_speaker(players, dealer)
-
-    def next_dealer(self, players: Sequence[str], hand: ElGatoHand, options: ElGatoOptions) -> str:
-        return next_dealer(players, hand.dealer)
-
-    def contract_json(self, hand: ElGatoHand) -> Mapping[str, object]:
-        return contract_summary(hand)
-
-
-RULES: Final = ElGatoRules()
+GAME: Final = Game[ElGatoOptions, ElGatoHand](
+    slug=SLUG,
+    name="El Gato",
+    options_class=ElGatoOptions,
+    record=RECORD,
+    parse_hand=parse_hand,
+    settle=settle,
+    first_speaker=first_speaker,
+    next_dealer=next_dealer,
+    contract_json=contract_summary,
+    seat_teams=seat_teams,
+    money_option="chip_value",
+    # The league ranks El Gato by how often each player was left with the cards: with the
+    # usual stake of 0 nothing is paid and every net is 0.
+    loser_field="loser",
+)
+RULES: Final = GAME

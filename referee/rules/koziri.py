@@ -20,21 +20,23 @@ and a record has no ``carried_in``: every settlement sums to zero.
 
 The play itself (the deal helper, the answer checker, a game move by move) lives in
 :mod:`referee.rules.koziri_play`; this module's surface is :data:`OPTIONS` and
-:class:`KoziriOptions`, :func:`first_speaker`, :func:`next_dealer`, :func:`parse_hand` (to a
-:class:`KoziriHand`), :func:`settle`, :func:`contract_summary` and :data:`RULES`.
+:class:`KoziriOptions`, :func:`first_speaker`, :func:`next_dealer`, :data:`RECORD` (the hand
+record's fields) and :func:`parse_hand` (to a :class:`KoziriHand`), :func:`settle`,
+:func:`contract_summary` and :data:`GAME`, the game as the rest of the app sees it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import ClassVar, Final
 
 from . import seats
-from .errors import InvalidInput, reject_unknown_fields
-from .game import GameModule, Teams
-from .koziri_play import DECK_SIZES, Role, SuitChoice, parse_suits
+from .errors import InvalidInput
+from .game import Game, Teams
+from .koziri_play import _MISSING_SUIT, DECK_SIZES, Role, SuitChoice, parse_suits
 from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec, OptionValue
+from .record import Player, Record, RecordSpec, SuitField
 from .settle import Line, Payment, Settlement
 from .text import N_, Text
 
@@ -136,38 +138,32 @@ class KoziriOptions(OptionSet):
 # --------------------------------------------------------------------------- seats
 
 
-def _check_table(players: Sequence[str]) -> None:
-    if len(players) != PLAYERS:
-        raise InvalidInput(
-            Text(N_("Koziri is played by exactly 2 players; this table has %(count)s."), count=len(players)),
-            field="players",
-        )
-
-
 def opponent_of(players: Sequence[str], dealer: str) -> str:
     """The other player."""
     return seats.after(players, dealer)
 
 
-def first_speaker(players: Sequence[str], dealer: str, options: KoziriOptions) -> str:
+def first_speaker(players: Sequence[str], dealer: str, options: KoziriOptions | None = None) -> str:
     """Who leads the first card: the dealer's opponent, or the dealer under
-    ``first_lead="dealer"``.
+    ``first_lead="dealer"`` (without options, the default: the opponent).
 
     >>> first_speaker(("Ana", "Bia"), "Bia", KoziriOptions()), first_speaker(("Ana", "Bia"), "Bia", KoziriOptions(first_lead="dealer"))
     ('Ana', 'Bia')
     """
-    return dealer if options.first_lead == "dealer" else opponent_of(players, dealer)
+    if options is not None and options.first_lead == "dealer":
+        return dealer
+    return opponent_of(players, dealer)
 
 
-def next_dealer(players: Sequence[str], dealer: str, options: KoziriOptions) -> str:
+def next_dealer(players: Sequence[str], hand: KoziriHand, options: KoziriOptions | None = None) -> str:
     """The deal alternates (the API contract: it passes to the next player in order of play). The text
     only says the first dealer is found by the highest card; a table that draws again for
     every game names the ``dealer`` in each record.
 
-    >>> next_dealer(("Ana", "Bia"), "Bia", KoziriOptions())
+    >>> next_dealer(("Ana", "Bia"), parse_hand(RECORD.example, players=("Ana", "Bia"), options=KoziriOptions(), dealer="Bia"))
     'Ana'
     """
-    return seats.after(players, dealer)
+    return seats.after(players, hand.dealer)
 
 
 def leader_role(options: KoziriOptions) -> Role:
@@ -177,10 +173,50 @@ def leader_role(options: KoziriOptions) -> Role:
 
 # --------------------------------------------------------------------------- the hand record
 
+#: What the API's suit fields refuse (a suit is given by its slug).
+NOT_A_SUIT: Final = N_("%(value)s is not a suit (copas, ouros, espadas or paus).")
+
+RECORD: Final = RecordSpec(
+    game="Koziri",
+    unknown=N_("A Koziri hand has no field called %(name)s."),
+    player_counts=(PLAYERS,),
+    doc="One Koziri game (see /games/koziri). The opponent's trump is one of the two suits the dealer left; "
+    "his second suit is the last one (derived, and checked when given). The loser pays the winner the table's stake.",
+    fields=(
+        Player(name="dealer", doc="Default: the dealer by rotation."),
+        SuitField(name="dealer_trump", required=_MISSING_SUIT["dealer_trump"], sentence=NOT_A_SUIT),
+        SuitField(
+            name="dealer_second",
+            required=_MISSING_SUIT["dealer_second"],
+            sentence=NOT_A_SUIT,
+            doc="Not the dealer's trump.",
+        ),
+        SuitField(name="opponent_trump", required=_MISSING_SUIT["opponent_trump"], sentence=NOT_A_SUIT),
+        SuitField(name="opponent_second", sentence=NOT_A_SUIT, doc="Derived: the suit nobody chose."),
+        Player(
+            name="winner",
+            required=N_("Name the winner: the player who got rid of all his cards first."),
+            doc="The player who got rid of all his cards first.",
+        ),
+    ),
+    example={
+        "dealer": "Bia",
+        "dealer_trump": "espadas",
+        "dealer_second": "copas",
+        "opponent_trump": "ouros",
+        "winner": "Ana",
+    },
+    example_players=("Ana", "Bia"),
+)
+
 
 @dataclass(frozen=True, kw_only=True)
-class KoziriHand:
-    """A validated Koziri game. Build it with :func:`parse_hand`; it cannot hold a broken one."""
+class KoziriHand(Record):
+    """A validated Koziri game. Build it with :func:`parse_hand`; built any other way it still
+    checks its own fields (a winner who is not seated fails here, not in the settlement), and
+    its :class:`~referee.rules.koziri_play.SuitChoice` cannot hold a broken choice."""
+
+    spec: ClassVar[RecordSpec] = RECORD
 
     players: tuple[str, ...]
     dealer: str
@@ -200,16 +236,18 @@ class KoziriHand:
         return {"dealer": self.dealer, **self.suits.to_json(), "winner": self.winner}
 
 
-_RECORD_FIELDS: Final = frozenset(
-    {"dealer", "dealer_trump", "dealer_second", "opponent_trump", "opponent_second", "winner"}
-)
-
-
-def parse_hand(raw: object, *, players: Sequence[str], options: KoziriOptions, dealer: str) -> KoziriHand:
+def parse_hand(
+    raw: object, *, players: Sequence[str], options: KoziriOptions, dealer: str, teams: Teams = ()
+) -> KoziriHand:
     """Validate a posted Koziri record, or raise a :class:`~referee.rules.errors.RulesError`
     whose sentence names the problem and whose field points at it.
 
-    ``dealer`` is the dealer by rotation; a record may name the other player.
+    ``dealer`` is the dealer by rotation; a record may name the other player. The record's
+    shape is :data:`RECORD`'s (two players, no unknown field, the dealer and the winner
+    seated, each suit a suit); the suits are read by
+    :func:`~referee.rules.koziri_play.parse_suits`, with the rules of the choice between them:
+    the dealer's two suits differ, the opponent's trump is one the dealer left, and his second
+    suit, when given, is the last one.
 
     >>> hand = parse_hand({"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "winner": "Ana"},
     ...                   players=("Ana", "Bia"), options=KoziriOptions(), dealer="Bia")
@@ -221,18 +259,17 @@ def parse_hand(raw: object, *, players: Sequence[str], options: KoziriOptions, d
     ...
     referee.rules.errors.InconsistentHand: The opponent's trump must be one of the two suits the dealer left, diamonds or clubs; hearts is the dealer's.
     """
-    if not isinstance(raw, Mapping):
-        raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-    reject_unknown_fields(raw, _RECORD_FIELDS, N_("A Koziri hand has no field called %(name)s."))
-    players = tuple(players)
-    _check_table(players)
-    if raw.get("dealer") is not None:
-        dealer = seats.require_player(players, raw["dealer"], field="dealer")
+    values = RECORD.read(raw, players=players, only=("dealer",))
+    assert isinstance(raw, Mapping)  # RECORD.read refuses anything else
+    # Each suit's shape and the rules between them, in order, before the winner: a guided
+    # page offers a suit only if the first complaint moves past it.
     suits = parse_suits(raw)
-    if raw.get("winner") is None:
-        raise InvalidInput(Text(N_("Name the winner: the player who got rid of all his cards first.")), field="winner")
-    winner = seats.require_player(players, raw["winner"], field="winner")
-    return KoziriHand(players=players, dealer=dealer, suits=suits, winner=winner)
+    return KoziriHand(
+        players=tuple(players),
+        dealer=values.get("dealer") or seats.require_player(players, dealer, field="dealer"),
+        suits=suits,
+        winner=RECORD.read(raw, players=players, only=("winner",))["winner"],
+    )
 
 
 # --------------------------------------------------------------------------- settlement
@@ -278,33 +315,16 @@ def contract_summary(hand: KoziriHand) -> dict[str, object]:
     return {"dealer": hand.dealer, "opponent": hand.opponent, **hand.suits.to_json(), "winner": hand.winner}
 
 
-class KoziriRules(GameModule):
-    """Koziri behind the :class:`~referee.rules.game.GameRules` surface."""
-
-    slug = SLUG
-    name = "Koziri"
-    min_players = PLAYERS
-    max_players = PLAYERS
-    option_specs = OPTIONS
-    options_class = KoziriOptions
-    money_option: str | None = "chip_value"
-
-    def parse_hand(
-        self, raw: object, *, players: Sequence[str], options: KoziriOptions, dealer: str, teams: Teams = ()
-    ) -> KoziriHand:
-        return parse_hand(raw, players=players, options=options, dealer=dealer)
-
-    def settle(self, hand: KoziriHand, options: KoziriOptions) -> Settlement:
-        return settle(hand, options)
-
-    def first_speaker(self, players: Sequence[str], dealer: str, options: KoziriOptions) -> str:
-        return first_speaker(players, dealer, options)
-
-    def next_dealer(self, players: Sequence[str], hand: KoziriHand, options: KoziriOptions) -> str:
-        return next_dealer(players, hand.dealer, options)
-
-    def contract_json(self, hand: KoziriHand) -> Mapping[str, object]:
-        return contract_summary(hand)
-
-
-RULES: Final = KoziriRules()
+GAME: Final = Game[KoziriOptions, KoziriHand](
+    slug=SLUG,
+    name="Koziri",
+    options_class=KoziriOptions,
+    record=RECORD,
+    parse_hand=parse_hand,
+    settle=settle,
+    first_speaker=first_speaker,
+    next_dealer=next_dealer,
+    contract_json=contract_summary,
+    money_option="chip_value",
+)
+RULES: Final = GAME

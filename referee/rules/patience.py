@@ -16,9 +16,11 @@ record has no ``carried_in`` (nothing is ever left on a table) and one with it i
 unknown field. The player's page shows the win rate per patience: :func:`statistics` computes it
 (games, wins, win rate, the figures' averages) from parsed hands, purely.
 
-This module's surface: :data:`PATIENCES`, :data:`GAME_LABELS`, :class:`PatienceHand`,
-:class:`PatienceStats`, :func:`statistics`, :func:`settle`, :func:`contract_summary`, the record
-helpers the two game modules use, and :class:`PatienceRules`, the base of their ``RULES``.
+This module's surface: :data:`PATIENCES`, :data:`GAME_LABELS`, :data:`TABLES`,
+:class:`PatienceHand` (the base of each table's hand record), :class:`PatienceStats`,
+:func:`statistics`, :func:`settle`, :func:`contract_summary`, the record fields and readers
+the two game modules build their :class:`~referee.rules.record.RecordSpec` and parser from,
+and :func:`patience_game`, which makes each table's :class:`~referee.rules.game.Game`.
 """
 
 from __future__ import annotations
@@ -26,13 +28,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
-from . import seats
-from .errors import InconsistentHand, InvalidInput, reject_unknown_fields
-from .game import GameModule
+from .errors import InconsistentHand, InvalidInput
+from .game import Game, ParseHand
+from .record import Custom, Field, Flag, Player, Record, RecordSpec
 from .settle import Line, Settlement
 from .text import N_, NP_, Text
+
+OptionsT = TypeVar("OptionsT")
+HandT = TypeVar("HandT", bound="PatienceHand")
 
 #: Every patience recorded, in the order the player's page lists them.
 PATIENCES: Final = ("relogio", "relogio_real", "cachorro")
@@ -43,13 +48,22 @@ GAME_LABELS: Final = {"relogio": "Relógio", "relogio_real": "Relógio Real", "c
 #: The figure each patience records beside its result (the key in the record and in the averages).
 FIGURES: Final = {"relogio": "king_exchanges", "relogio_real": "sequences", "cachorro": "round"}
 
+#: The patience tables (the API's table ``game``) and the patiences each records, its default first.
+TABLES: Final = {"relogio": ("relogio", "relogio_real"), "cachorro": ("cachorro",)}
+
+#: A patience is laid out by one player.
+PLAYER_COUNTS: Final = (1,)
+
 
 # --------------------------------------------------------------------------- the hand
 
 
 @dataclass(frozen=True, kw_only=True)
-class PatienceHand:
-    """One patience laid out and recorded. Built by a game module's ``parse_hand``.
+class PatienceHand(Record):
+    """One patience laid out and recorded: the base of each table's hand record (a subclass
+    names its table's :class:`~referee.rules.record.RecordSpec`). Built by a game module's
+    ``parse_hand``; built any other way it still checks itself: the dealer is the player, and
+    the patience is one its table records (:class:`GameField`).
 
     ``figure`` is the patience's number (:data:`FIGURES`): the king exchanges used (Relógio, 0
     or 1), the A-K sequences removed (Relógio Real, 0-4) or the round it came out in
@@ -57,22 +71,14 @@ class PatienceHand:
     """
 
     player: str
+    dealer: str
     game: str
     won: bool
     figure: int | None
 
-    def __post_init__(self) -> None:
-        if self.game not in PATIENCES:
-            raise ValueError(f"unknown patience {self.game!r}")
-
     @property
     def players(self) -> tuple[str, ...]:
         return (self.player,)
-
-    @property
-    def dealer(self) -> str:
-        """The player lays out his own patience."""
-        return self.player
 
     @property
     def label(self) -> str:
@@ -81,42 +87,57 @@ class PatienceHand:
     def to_json(self) -> dict[str, object]:
         """The record as stored and exported: ``dealer``, ``game``, ``won`` and the figure (the
         Cachorro's ``round`` only when it came out)."""
-        out: dict[str, object] = {"dealer": self.player, "game": self.game, "won": self.won}
+        out: dict[str, object] = {"dealer": self.dealer, "game": self.game, "won": self.won}
         if self.figure is not None:
             out[FIGURES[self.game]] = self.figure
         return out
 
 
-# --------------------------------------------------------------------------- record helpers
+# --------------------------------------------------------------------------- the record's fields
+
+#: The sentence for an unknown field, the table's name as ``%(game)s``.
+UNKNOWN: Final = N_("A %(game)s record has no field called %(name)s.")
+
+#: The player lays out his own patience: a record may name him as its dealer, nobody else.
+DEALER: Final = Player(name="dealer", doc="Only the table's one player.")
+
+_WON: Final = N_("Say whether the patience came out: won is true or false.")
 
 
-def check_table(players: Sequence[str], game: str) -> str:
-    """The one player of a patience table, or the sentence that says a patience has one."""
-    if len(players) != 1:
-        raise InvalidInput(
-            Text(N_("%(game)s is a patience for one player; this table has %(count)s."), game=game, count=len(players)),
-            field="players",
-        )
-    return players[0]
+@dataclass(frozen=True, kw_only=True)
+class GameField(Field):
+    """``game``: one of the patiences the ``table`` records (:data:`TABLES`; its first when
+    left out). A name that is not a string is malformed; a patience of another table breaks
+    a rule."""
+
+    table: str
+
+    def read(self, value: object, *, players: Sequence[str]) -> str:
+        return read_game({"game": value}, table=self.table)
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "string", "enum": list(TABLES[self.table])}
+
+    def check_built(self, value: object, *, players: Sequence[str]) -> None:
+        self.read(value, players=players)
 
 
-def read_record(
-    raw: object, *, fields: frozenset[str], players: Sequence[str], table_game: str
-) -> tuple[Mapping[str, Any], str]:
-    """The record as a mapping with only known fields, and its player (``dealer``, if given,
-    must be him)."""
-    if not isinstance(raw, Mapping):
-        raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-    reject_unknown_fields(raw, fields, N_("A %(game)s record has no field called %(name)s."), game=table_game)
-    player = check_table(players, table_game)
-    if raw.get("dealer") is not None:
-        seats.require_player(players, raw["dealer"], field="dealer")
-    return raw, player
+def game_field(table: str) -> GameField:
+    return GameField(name="game", table=table, doc=f"Default: {TABLES[table][0]}.")
 
 
-def read_game(raw: Mapping[str, Any], *, allowed: Sequence[str], table_game: str) -> str:
-    """The record's ``game`` (the first of ``allowed`` when left out)."""
-    game = raw.get("game")
+#: ``won`` where the parser reads it in its own place (:func:`read_won`): Relógio requires it,
+#: Relógio Real checks it against its sequences.
+WON_READ_BY_PARSER: Final = Custom(name="won", json={"type": "boolean"})
+
+#: ``won`` required and read in its place in the record (Paciência do Cachorro).
+WON: Final = Flag(name="won", sentence=_WON, required=_WON)
+
+
+def read_game(values: Mapping[str, Any], *, table: str) -> str:
+    """The record's ``game``: one the ``table`` records (:data:`TABLES`; its first when left out)."""
+    allowed = TABLES[table]
+    game = values.get("game")
     if game is None:
         return allowed[0]
     if not isinstance(game, str):
@@ -125,7 +146,7 @@ def read_game(raw: Mapping[str, Any], *, allowed: Sequence[str], table_game: str
         raise InconsistentHand(
             Text(
                 N_("A %(table)s table records %(allowed)s, not %(game)s."),
-                table=table_game,
+                table=table,
                 allowed=" or ".join(allowed),
                 game=game,
             ),
@@ -134,19 +155,19 @@ def read_game(raw: Mapping[str, Any], *, allowed: Sequence[str], table_game: str
     return game
 
 
-def read_won(raw: Mapping[str, Any], *, required: bool = True) -> bool | None:
+def read_won(values: Mapping[str, Any], *, required: bool = True) -> bool | None:
     """``won``: true or false (None when left out and not required)."""
-    won = raw.get("won")
+    won = values.get("won")
     if won is None and not required:
         return None
     if not isinstance(won, bool):
-        raise InvalidInput(Text(N_("Say whether the patience came out: won is true or false.")), field="won")
+        raise InvalidInput(Text(_WON), field="won")
     return won
 
 
-def read_count(raw: Mapping[str, Any], name: str, *, what: Text) -> int | None:
+def read_count(values: Mapping[str, Any], name: str, *, what: Text) -> int | None:
     """A whole number from 0 (true and false count as 1 and 0), or None when left out."""
-    value = raw.get(name)
+    value = values.get(name)
     if value is None:
         return None
     if isinstance(value, bool):
@@ -159,10 +180,12 @@ def read_count(raw: Mapping[str, Any], name: str, *, what: Text) -> int | None:
 # --------------------------------------------------------------------------- result
 
 
-def settle(hand: PatienceHand) -> Settlement:
-    """Nothing is paid: a patience has no opponent. The breakdown gives the result and the figure.
+def settle(hand: PatienceHand, options: object = None) -> Settlement:
+    """Nothing is paid: a patience has no opponent (and no option changes that). The breakdown
+    gives the result and the figure.
 
-    >>> s = settle(PatienceHand(player="Ana", game="relogio_real", won=True, figure=3))
+    >>> from referee.rules.relogio import RelogioHand
+    >>> s = settle(RelogioHand(player="Ana", dealer="Ana", game="relogio_real", won=True, figure=3))
     >>> dict(s.deltas), s.carry, [str(line.text) for line in s.lines]
     ({'Ana': 0}, 0, ['Ana won Relógio Real.', '3 sequences from ace to king removed.'])
     """
@@ -251,7 +274,8 @@ def statistics(hands: Iterable[PatienceHand]) -> dict[str, PatienceStats]:
     played are left out; the result is ordered as :data:`PATIENCES`, not by first appearance,
     and the order of the hands never changes it.
 
-    >>> hands = [PatienceHand(player="Ana", game="cachorro", won=w, figure=r) for w, r in [(True, 2), (False, None), (True, 3)]]
+    >>> from referee.rules.cachorro import CachorroHand
+    >>> hands = [CachorroHand(player="Ana", dealer="Ana", game="cachorro", won=w, figure=r) for w, r in [(True, 2), (False, None), (True, 3)]]
     >>> s = statistics(hands)["cachorro"]
     >>> s.games, s.wins, s.win_rate, s.averages["round"], dict(s.wins_by_figure)
     (3, 2, Fraction(2, 3), Fraction(5, 2), {2: 1, 3: 1})
@@ -286,24 +310,32 @@ def statistics(hands: Iterable[PatienceHand]) -> dict[str, PatienceStats]:
     return out
 
 
-# --------------------------------------------------------------------------- the GameRules base
+# --------------------------------------------------------------------------- the game
 
 
-class PatienceRules(GameModule):
-    """The part of ``RULES`` both patience tables share: one seat, no payments, the player
-    always "deals". Subclasses give ``slug``, ``name``, options and ``parse_hand``."""
+def first_speaker(players: Sequence[str], dealer: str, options: object = None) -> str:
+    """The one player plays."""
+    return players[0]
 
-    min_players = 1
-    max_players = 1
 
-    def settle(self, hand: PatienceHand, options: Any) -> Settlement:
-        return settle(hand)
+def next_dealer(players: Sequence[str], hand: PatienceHand, options: object = None) -> str:
+    """The one player lays out the next patience too."""
+    return hand.player
 
-    def first_speaker(self, players: Sequence[str], dealer: str, options: Any) -> str:
-        return players[0]
 
-    def next_dealer(self, players: Sequence[str], hand: PatienceHand, options: Any) -> str:
-        return hand.player
-
-    def contract_json(self, hand: PatienceHand) -> Mapping[str, object]:
-        return contract_summary(hand)
+def patience_game(
+    *, slug: str, name: str, options_class: type[OptionsT], record: RecordSpec, parse_hand: ParseHand[OptionsT, HandT]
+) -> Game[OptionsT, HandT]:
+    """A patience table's :class:`~referee.rules.game.Game`: what both tables share (one seat,
+    nothing paid, the player always "deals") around its own options, record and parser."""
+    return Game[OptionsT, HandT](
+        slug=slug,
+        name=name,
+        options_class=options_class,
+        record=record,
+        parse_hand=parse_hand,
+        settle=settle,
+        first_speaker=first_speaker,
+        next_dealer=next_dealer,
+        contract_json=contract_summary,
+    )

@@ -22,7 +22,7 @@ that already have the right shape, and checks only what the rules say.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar
@@ -209,9 +209,9 @@ def name_schema() -> Json:
 @dataclass(frozen=True, kw_only=True)
 class RecordSpec:
     """A game's hand record: its fields in the order they are checked, the sentence for an
-    unknown field (``%(name)s``: the game's own word for a hand), the table sizes the game is
-    played at, and an example for the API document (``example_players`` seated in order, the
-    last one dealing)."""
+    unknown field (``%(name)s``: the game's own word for a hand; ``%(game)s``, if it needs it,
+    is :attr:`game`), the table sizes the game is played at, and an example for the API
+    document (``example_players`` seated in order, the last one dealing)."""
 
     game: str
     fields: tuple[Field, ...]
@@ -222,6 +222,9 @@ class RecordSpec:
     doc: str = ""
     #: Fields the parser accepts that carry no value of their own (none yet); they are known, not read.
     extra_known: tuple[str, ...] = ()
+    #: What the fields alone cannot say of the whole record, for the schema only (the game's
+    #: parser checks it with its own sentences): e.g. ``{"anyOf": [{"required": ["won"]}, ...]}``.
+    schema_extra: Mapping[str, object] = field(default_factory=dict)
 
     WRONG_SIZE: ClassVar[str] = N_("%(game)s is played by %(count)s players, not %(given)s.")
 
@@ -238,16 +241,22 @@ class RecordSpec:
                 field="players",
             )
 
-    def read(self, raw: object, *, players: Sequence[str]) -> dict[str, Any]:
+    def read(self, raw: object, *, players: Sequence[str], only: Collection[str] | None = None) -> dict[str, Any]:
         """The record's fields, each checked for its shape; fields left out (or ``null``) are
         absent from the answer. Refuses a non-object, an unknown field, a table of the wrong
-        size, and the first field that is missing or malformed, in the declared order."""
+        size, and the first field that is missing or malformed, in the declared order.
+
+        ``only`` reads just those fields, for a game whose rules between fields must be checked
+        before a later field's shape (a guided page asks for the field the first complaint
+        names): it reads the rest itself, or in a second call."""
         if not isinstance(raw, Mapping):
             raise InvalidInput(Text(N_("A hand must be a JSON object.")))
-        reject_unknown_fields(raw, self.names, self.unknown)
+        reject_unknown_fields(raw, self.names, self.unknown, game=self.game)
         self.check_table(players)
         values: dict[str, Any] = {}
         for spec in self.fields:
+            if only is not None and spec.name not in only:
+                continue
             value = raw.get(spec.name)
             if value is None:
                 if spec.required is not None:
@@ -271,6 +280,7 @@ class RecordSpec:
         required = [f.name for f in self.fields if f.required is not None]
         if required:
             schema["required"] = required
+        schema.update(self.schema_extra)
         if self.doc:
             schema["description"] = self.doc
         schema["properties"] = {f.name: f.documented() for f in self.fields}

@@ -23,21 +23,22 @@ Both are recorded at the ``relogio`` table; the hand's ``game`` says which (see
 - ``dealer``: optional; it can only be the table's one player.
 
 Nothing is paid (:func:`referee.rules.patience.settle`). Surface: :data:`SLUG`, :data:`OPTIONS`,
-:class:`RelogioOptions`, :func:`parse_hand` (to a :class:`~referee.rules.patience.PatienceHand`)
-and :data:`RULES`.
+:class:`RelogioOptions`, :data:`RECORD` (the record's fields) and :func:`parse_hand` (to a
+:class:`RelogioHand`), and :data:`GAME`, the table's game as the rest of the app sees it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, ClassVar, Final
 
 from . import patience
 from .errors import InconsistentHand, InvalidInput
 from .game import Teams
 from .options import OptionSet, OptionSpec
 from .patience import PatienceHand
+from .record import Custom, RecordSpec
 from .text import N_, Text
 
 SLUG: Final = "relogio"
@@ -82,68 +83,143 @@ class RelogioOptions(OptionSet):
     specs = OPTIONS
 
 
-_RECORD_FIELDS: Final = frozenset({"dealer", "game", "won", "king_exchanges", "sequences"})
+# --------------------------------------------------------------------------- the hand record
+
+RECORD: Final = RecordSpec(
+    game=NAME,
+    unknown=patience.UNKNOWN,
+    player_counts=patience.PLAYER_COUNTS,
+    doc="One patience at a relogio table (see /games/relogio): Relógio or Relógio Real. Nothing is paid. "
+    "Relógio Real's result follows from its sequences (won may be left out).",
+    fields=(
+        patience.DEALER,
+        patience.game_field(SLUG),
+        Custom(
+            name="king_exchanges",
+            json={"type": ["integer", "boolean"], "minimum": 0, "maximum": 1},
+            doc="Relógio only: the King exchange was used (1) or not (0, the default); at most once.",
+        ),
+        Custom(
+            name="sequences",
+            json={"type": "integer", "minimum": 0, "maximum": MAX_SEQUENCES},
+            doc="Relógio Real only, required there: the sequences from Ace to King removed; "
+            "won with at least the table's sequences_to_win (default 3).",
+        ),
+        patience.WON_READ_BY_PARSER,
+    ),
+    schema_extra={"anyOf": [{"required": ["won"]}, {"required": ["sequences"]}]},
+    example={"dealer": "Ana", "game": "relogio_real", "won": True, "sequences": 3},
+    example_players=("Ana",),
+)
 
 
-def parse_hand(raw: object, *, players: Sequence[str], options: RelogioOptions) -> PatienceHand:
+def exchanges_at_most_once(count: int | None) -> int:
+    """Relógio's King exchanges: 0 when not given, and once at most."""
+    count = count or 0
+    if count > 1:
+        raise InconsistentHand(
+            Text(N_("A King may be exchanged only once in a game of Relógio, not %(count)s times."), count=count),
+            field="king_exchanges",
+        )
+    return count
+
+
+def sequences_in_a_pack(count: int | None) -> int:
+    """Relógio Real's sequences removed: required, and no more than 52 cards hold."""
+    if count is None:
+        raise InvalidInput(
+            Text(N_("Give the number of sequences from Ace to King removed, from 0 to %(max)s."), max=MAX_SEQUENCES),
+            field="sequences",
+        )
+    if count > MAX_SEQUENCES:
+        raise InconsistentHand(
+            Text(
+                N_("52 cards hold at most %(max)s sequences from Ace to King, not %(count)s."),
+                max=MAX_SEQUENCES,
+                count=count,
+            ),
+            field="sequences",
+        )
+    return count
+
+
+@dataclass(frozen=True, kw_only=True)
+class RelogioHand(PatienceHand):
+    """A game of Relógio or Relógio Real. Build it with :func:`parse_hand`; built any other way
+    it still checks itself: Relógio's exchanges once at most, Relógio Real's sequences given and
+    no more than a pack holds (its settlement counts them)."""
+
+    spec: ClassVar[RecordSpec] = RECORD
+
+    def check(self) -> None:
+        super().check()
+        if self.game == "relogio":
+            exchanges_at_most_once(self.figure)
+        else:
+            sequences_in_a_pack(self.figure)
+
+
+def parse_hand(
+    raw: object, *, players: Sequence[str], options: RelogioOptions, dealer: str, teams: Teams = ()
+) -> RelogioHand:
     """Validate a Relógio or Relógio Real record, or raise a
     :class:`~referee.rules.errors.RulesError` whose sentence names the problem and whose field
-    points at it.
+    points at it. The record's shape is :data:`RECORD`'s (one player, no unknown field, the
+    dealer the player, ``won`` true or false); ``dealer`` (the rotation's) is the player too.
 
-    >>> parse_hand({"game": "relogio_real", "sequences": 3}, players=("Ana",), options=RelogioOptions()).won
+    >>> parse_hand({"game": "relogio_real", "sequences": 3}, players=("Ana",), options=RelogioOptions(), dealer="Ana").won
     True
-    >>> parse_hand({"won": True, "king_exchanges": 2}, players=("Ana",), options=RelogioOptions())
+    >>> parse_hand({"won": True, "king_exchanges": 2}, players=("Ana",), options=RelogioOptions(), dealer="Ana")
     Traceback (most recent call last):
     ...
     referee.rules.errors.InconsistentHand: A King may be exchanged only once in a game of Relógio, not 2 times.
     """
-    raw, player = patience.read_record(raw, fields=_RECORD_FIELDS, players=players, table_game=NAME)
-    game = patience.read_game(raw, allowed=("relogio", "relogio_real"), table_game=SLUG)
-    exchanges = patience.read_count(raw, "king_exchanges", what=Text(N_("The number of King exchanges")))
-    sequences = patience.read_count(raw, "sequences", what=Text(N_("The number of sequences removed")))
+    values = RECORD.read(raw, players=players)
+    player = players[0]
+    game = patience.read_game(values, table=SLUG)  # the default when left out
+    exchanges = patience.read_count(values, "king_exchanges", what=Text(N_("The number of King exchanges")))
+    sequences = patience.read_count(values, "sequences", what=Text(N_("The number of sequences removed")))
     if game == "relogio":
-        won = patience.read_won(raw)
-        assert won is not None
-        if sequences is not None:
-            raise InconsistentHand(
-                Text(N_("Only Relógio Real counts the sequences removed; leave sequences out for Relógio.")),
-                field="sequences",
-            )
-        exchanges = exchanges or 0
-        if exchanges > 1:
-            raise InconsistentHand(
-                Text(
-                    N_("A King may be exchanged only once in a game of Relógio, not %(count)s times."), count=exchanges
-                ),
-                field="king_exchanges",
-            )
-        if exchanges and not options.king_exchange:
-            raise InconsistentHand(
-                Text(N_("This table plays Relógio without the King exchange, so it cannot have been used.")),
-                field="king_exchanges",
-            )
-        return PatienceHand(player=player, game=game, won=won, figure=exchanges)
+        won, figure = _relogio(values, exchanges, sequences, options)
+    else:
+        won, figure = _relogio_real(values, exchanges, sequences, options)
+    return RelogioHand(player=player, dealer=player, game=game, won=won, figure=figure)
+
+
+def _relogio(
+    values: Mapping[str, Any], exchanges: int | None, sequences: int | None, options: RelogioOptions
+) -> tuple[bool, int]:
+    """Relógio's result and King exchanges: no sequences, the exchange once at most and only
+    at a table that allows it."""
+    won = patience.read_won(values)
+    assert won is not None
+    if sequences is not None:
+        raise InconsistentHand(
+            Text(N_("Only Relógio Real counts the sequences removed; leave sequences out for Relógio.")),
+            field="sequences",
+        )
+    exchanges = exchanges_at_most_once(exchanges)
+    if exchanges and not options.king_exchange:
+        raise InconsistentHand(
+            Text(N_("This table plays Relógio without the King exchange, so it cannot have been used.")),
+            field="king_exchanges",
+        )
+    return won, exchanges
+
+
+def _relogio_real(
+    values: Mapping[str, Any], exchanges: int | None, sequences: int | None, options: RelogioOptions
+) -> tuple[bool, int]:
+    """Relógio Real's result and sequences: no King exchange, the sequences given, and ``won``
+    (when given) what the sequences say under the table's ``sequences_to_win``."""
     if exchanges:
         raise InconsistentHand(
             Text(N_("Relógio Real has no King exchange: its cards are dealt face up.")),
             field="king_exchanges",
         )
-    if sequences is None:
-        raise InvalidInput(
-            Text(N_("Give the number of sequences from Ace to King removed, from 0 to %(max)s."), max=MAX_SEQUENCES),
-            field="sequences",
-        )
-    if sequences > MAX_SEQUENCES:
-        raise InconsistentHand(
-            Text(
-                N_("52 cards hold at most %(max)s sequences from Ace to King, not %(count)s."),
-                max=MAX_SEQUENCES,
-                count=sequences,
-            ),
-            field="sequences",
-        )
+    sequences = sequences_in_a_pack(sequences)
     should_win = sequences >= options.sequences_to_win
-    won = patience.read_won(raw, required=False)
+    won = patience.read_won(values, required=False)
     if won is not None and won != should_win:
         if won:
             sentence = Text(
@@ -158,21 +234,10 @@ def parse_hand(raw: object, *, players: Sequence[str], options: RelogioOptions) 
                 count=sequences,
             )
         raise InconsistentHand(sentence, field="won")
-    return PatienceHand(player=player, game=game, won=should_win, figure=sequences)
+    return should_win, sequences
 
 
-class RelogioRules(patience.PatienceRules):
-    """Relógio and Relógio Real behind the :class:`~referee.rules.game.GameRules` surface."""
-
-    slug = SLUG
-    name = NAME
-    option_specs = OPTIONS
-    options_class = RelogioOptions
-
-    def parse_hand(
-        self, raw: object, *, players: Sequence[str], options: RelogioOptions, dealer: str, teams: Teams = ()
-    ) -> PatienceHand:
-        return parse_hand(raw, players=players, options=options)
-
-
-RULES: Final = RelogioRules()
+GAME: Final = patience.patience_game(
+    slug=SLUG, name=NAME, options_class=RelogioOptions, record=RECORD, parse_hand=parse_hand
+)
+RULES: Final = GAME

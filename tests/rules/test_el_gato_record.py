@@ -16,6 +16,7 @@ from referee.rules.el_gato import (
     PLAYER_COUNTS,
     RULES,
     SLUG,
+    ElGatoHand,
     ElGatoOptions,
     cards_each,
     first_speaker,
@@ -87,7 +88,7 @@ def test_seats() -> None:
     """The player to the dealer's left plays first; the deal then passes on."""
     hand = parse({"loser": "Bia"})
     assert first_speaker(PLAYERS, "Dani") == "Ana" and RULES.first_speaker(PLAYERS, "Ana", DEFAULT) == "Bia"
-    assert RULES.next_dealer(PLAYERS, hand, DEFAULT) == "Ana" == next_dealer(PLAYERS, "Dani")
+    assert RULES.next_dealer(PLAYERS, hand, DEFAULT) == "Ana" == next_dealer(PLAYERS, hand)
     assert RULES.sitting_out(PLAYERS, "Dani", DEFAULT) is None
     assert RULES.dealer_of(hand) == "Dani"
 
@@ -156,3 +157,15 @@ def test_the_loser_pays_each_other_player_the_stake(count: int) -> None:
         if count == 2
         else f"P0 pays the stake of 3 to each of the other {count - 1} players."
     )
+
+
+def test_a_record_built_by_hand_checks_itself() -> None:
+    """A hand object cannot hold a stranger, however it was made."""
+    fields: dict[str, Any] = {"players": PLAYERS, "dealer": "Dani", "loser": "Bia", "out_order": None}
+    assert settle(ElGatoHand(**fields), ElGatoOptions(stake=1)).deltas["Bia"] == -3
+    with pytest.raises(UnknownPlayer) as info:
+        ElGatoHand(**{**fields, "loser": "Nobody"})
+    assert info.value.field == "loser"
+    with pytest.raises(UnknownPlayer) as info:
+        ElGatoHand(**{**fields, "dealer": "Zé"})
+    assert info.value.field == "dealer"

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from referee.rules.cards import Suit
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError, UnknownPlayer
 from referee.rules.koziri import (
     OPTIONS,
@@ -23,7 +24,7 @@ from referee.rules.koziri import (
     parse_hand,
     settle,
 )
-from referee.rules.koziri_play import Role
+from referee.rules.koziri_play import Role, SuitChoice
 
 PLAYERS = ("Ana", "Bia")
 DEFAULT = KoziriOptions()
@@ -141,7 +142,8 @@ def test_a_record_is_an_object() -> None:
 
 @pytest.mark.parametrize("players", [("Ana",), ("Ana", "Bia", "Caio")])
 def test_two_players_exactly(players: tuple[str, ...]) -> None:
-    refused(record(winner="Ana"), InvalidInput, "players", "exactly 2 players", players=players)
+    """A table of another size breaks a rule (422, as when it is seated), every game alike."""
+    refused(record(winner="Ana"), RulesError, "players", "exactly 2 players", players=players)
 
 
 # --------------------------------------------------------------------------- options
@@ -206,8 +208,8 @@ def test_the_opponent_leads_first_by_the_text() -> None:
 
 def test_the_deal_alternates_and_nobody_sits_out() -> None:
     hand = parse(record())
-    assert RULES.next_dealer(PLAYERS, hand, DEFAULT) == "Ana" == next_dealer(PLAYERS, "Bia", DEFAULT)
-    assert next_dealer(PLAYERS, "Ana", DEFAULT) == "Bia"
+    assert RULES.next_dealer(PLAYERS, hand, DEFAULT) == "Ana" == next_dealer(PLAYERS, hand, DEFAULT)
+    assert next_dealer(PLAYERS, parse(record(dealer="Ana")), DEFAULT) == "Bia"
     assert RULES.sitting_out(PLAYERS, "Bia", DEFAULT) is None
     assert RULES.seat_teams(PLAYERS, None, DEFAULT) == (("Ana",), ("Bia",))
     with pytest.raises(InvalidInput):
@@ -251,3 +253,16 @@ def test_no_stake_only_records_the_result() -> None:
     s = settle(parse(record()), KoziriOptions(stake=0))
     assert dict(s.deltas) == {"Ana": 0, "Bia": 0} and s.payments == ()
     assert "nothing is paid" in str(s.lines[1].text)
+
+
+def test_a_record_built_by_hand_checks_itself() -> None:
+    """A hand object cannot hold a stranger, however it was made."""
+    suits = SuitChoice(dealer_trump=Suit.ESPADAS, dealer_second=Suit.COPAS, opponent_trump=Suit.OUROS)
+    fields: dict[str, Any] = {"players": PLAYERS, "dealer": "Bia", "suits": suits, "winner": "Ana"}
+    assert KoziriHand(**fields) == parse(record())
+    with pytest.raises(UnknownPlayer) as info:
+        KoziriHand(**{**fields, "winner": "Nobody"})
+    assert info.value.field == "winner"
+    with pytest.raises(UnknownPlayer) as info:
+        KoziriHand(**{**fields, "dealer": "Zé"})
+    assert info.value.field == "dealer"

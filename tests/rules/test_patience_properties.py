@@ -8,6 +8,7 @@ depend on the order of the hands, and add up when two histories are joined.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from hypothesis import given
@@ -61,19 +62,19 @@ def dog_records(draw: st.DrawFn) -> tuple[CachorroOptions, dict[str, Any]]:
 
 def parsed() -> st.SearchStrategy[PatienceHand]:
     return st.one_of(
-        clock_records().map(lambda c: relogio.parse_hand(c[1], players=("Ana",), options=c[0])),
-        dog_records().map(lambda c: cachorro.parse_hand(c[1], players=("Ana",), options=c[0])),
+        clock_records().map(lambda c: relogio.parse_hand(c[1], players=("Ana",), options=c[0], dealer="Ana")),
+        dog_records().map(lambda c: cachorro.parse_hand(c[1], players=("Ana",), options=c[0], dealer="Ana")),
     )
 
 
 @given(clock_records())
 def test_relogio_settles_to_nothing_and_round_trips(case: tuple[RelogioOptions, dict[str, Any]]) -> None:
     options, raw = case
-    hand = relogio.parse_hand(raw, players=("Ana",), options=options)
+    hand = relogio.parse_hand(raw, players=("Ana",), options=options, dealer="Ana")
     s = relogio.RULES.settle(hand, options)
     assert dict(s.deltas) == {"Ana": 0} and s.carry == 0 and sum(s.deltas.values()) == 0
     assert all(str(line.text).endswith(".") for line in s.lines)
-    assert relogio.parse_hand(relogio.RULES.hand_json(hand), players=("Ana",), options=options) == hand
+    assert relogio.parse_hand(relogio.RULES.hand_json(hand), players=("Ana",), options=options, dealer="Ana") == hand
     if hand.game == "relogio_real":
         assert hand.won == (raw["sequences"] >= options.sequences_to_win)
 
@@ -81,16 +82,16 @@ def test_relogio_settles_to_nothing_and_round_trips(case: tuple[RelogioOptions, 
 @given(dog_records())
 def test_cachorro_settles_to_nothing_and_round_trips(case: tuple[CachorroOptions, dict[str, Any]]) -> None:
     options, raw = case
-    hand = cachorro.parse_hand(raw, players=("Ana",), options=options)
+    hand = cachorro.parse_hand(raw, players=("Ana",), options=options, dealer="Ana")
     s = cachorro.RULES.settle(hand, options)
     assert dict(s.deltas) == {"Ana": 0} and s.carry == 0
-    assert cachorro.parse_hand(cachorro.RULES.hand_json(hand), players=("Ana",), options=options) == hand
+    assert cachorro.parse_hand(cachorro.RULES.hand_json(hand), players=("Ana",), options=options, dealer="Ana") == hand
     assert (hand.figure is not None) == hand.won
 
 
 @given(parsed(), st.sampled_from(["Zé", "Lia", "Ana"]))
 def test_renaming_the_player_renames_the_deltas(hand: PatienceHand, name: str) -> None:
-    renamed = PatienceHand(player=name, game=hand.game, won=hand.won, figure=hand.figure)
+    renamed = dataclasses.replace(hand, player=name, dealer=name)
     assert dict(settle(renamed).deltas) == {name: 0}
     assert [line.text.params.get("player") for line in settle(renamed).lines][0] == name
 

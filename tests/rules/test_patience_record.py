@@ -12,21 +12,21 @@ from typing import Any
 import pytest
 
 from referee.rules import cachorro, relogio
-from referee.rules.cachorro import CachorroOptions, deal_layout
+from referee.rules.cachorro import CachorroHand, CachorroOptions, deal_layout
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError, UnknownPlayer
 from referee.rules.options import parse_options
 from referee.rules.patience import PatienceHand, PatienceStats, settle, statistics
-from referee.rules.relogio import RelogioOptions
+from referee.rules.relogio import RelogioHand, RelogioOptions
 
 ONE = ("Ana",)
 
 
 def clock(raw: Any, options: RelogioOptions = RelogioOptions(), players: tuple[str, ...] = ONE) -> PatienceHand:
-    return relogio.parse_hand(raw, players=players, options=options)
+    return relogio.parse_hand(raw, players=players, options=options, dealer="Ana")
 
 
 def dog(raw: Any, options: CachorroOptions = CachorroOptions(), players: tuple[str, ...] = ONE) -> PatienceHand:
-    return cachorro.parse_hand(raw, players=players, options=options)
+    return cachorro.parse_hand(raw, players=players, options=options, dealer="Ana")
 
 
 def refused(parse: Any, raw: Any, kind: type[RulesError], field: str | None, *words: str, **kw: Any) -> RulesError:
@@ -216,8 +216,9 @@ def test_the_deals_are_laid_out_as_pat_2_reads() -> None:
 
 @pytest.mark.parametrize(("parse", "raw"), [(clock, {"won": True}), (dog, {"won": False})])
 def test_a_patience_has_one_player(parse: Any, raw: dict[str, Any]) -> None:
-    refused(parse, raw, InvalidInput, "players", "one player", players=("Ana", "Bia"))
-    refused(parse, raw, InvalidInput, "players", "one player", players=())
+    """A table of another size breaks a rule (422, as when it is seated), every game alike."""
+    refused(parse, raw, RulesError, "players", "exactly 1", players=("Ana", "Bia"))
+    refused(parse, raw, RulesError, "players", "exactly 1", players=())
 
 
 @pytest.mark.parametrize("parse", [clock, dog])
@@ -294,23 +295,23 @@ def test_the_slugs_match_api_md_and_are_registered() -> None:
     ("hand", "lines"),
     [
         (
-            PatienceHand(player="Ana", game="relogio", won=True, figure=1),
+            RelogioHand(player="Ana", dealer="Ana", game="relogio", won=True, figure=1),
             ["Ana won Relógio.", "The king exchange was used."],
         ),
         (
-            PatienceHand(player="Ana", game="relogio", won=False, figure=0),
+            RelogioHand(player="Ana", dealer="Ana", game="relogio", won=False, figure=0),
             ["Ana lost Relógio.", "The king exchange was not used."],
         ),
         (
-            PatienceHand(player="Ana", game="relogio_real", won=False, figure=1),
+            RelogioHand(player="Ana", dealer="Ana", game="relogio_real", won=False, figure=1),
             ["Ana lost Relógio Real.", "1 sequence from ace to king removed."],
         ),
         (
-            PatienceHand(player="Ana", game="cachorro", won=True, figure=3),
+            CachorroHand(player="Ana", dealer="Ana", game="cachorro", won=True, figure=3),
             ["Ana won Paciência do Cachorro.", "It came out in round 3 of 3."],
         ),
         (
-            PatienceHand(player="Ana", game="cachorro", won=False, figure=None),
+            CachorroHand(player="Ana", dealer="Ana", game="cachorro", won=False, figure=None),
             ["Ana lost Paciência do Cachorro.", "It did not come out within the three deals."],
         ),
     ],
@@ -382,3 +383,28 @@ def test_statistics_of_nothing_and_of_only_losses() -> None:
     assert stats.to_json()["averages"] == {}
     assert PatienceStats(game="relogio", games=0, wins=0).win_rate is None
     assert PatienceStats(game="relogio", games=0, wins=0).to_json()["win_rate"] is None
+
+
+def test_a_record_built_by_hand_checks_itself() -> None:
+    """A hand object cannot hold another dealer, a patience of another table or a figure its
+    patience does not have, however it was made."""
+    fields: dict[str, Any] = {"player": "Ana", "dealer": "Ana", "game": "relogio_real", "won": True, "figure": 3}
+    assert RelogioHand(**fields) == clock({"game": "relogio_real", "sequences": 3})
+    with pytest.raises(UnknownPlayer) as info:
+        RelogioHand(**{**fields, "dealer": "Bia"})
+    assert info.value.field == "dealer"
+    with pytest.raises(InconsistentHand) as info:
+        RelogioHand(**{**fields, "game": "cachorro"})
+    assert info.value.field == "game"
+    with pytest.raises(InvalidInput) as info:
+        RelogioHand(**{**fields, "figure": None})
+    assert info.value.field == "sequences"
+    with pytest.raises(InconsistentHand) as info:
+        RelogioHand(**{**fields, "game": "relogio", "figure": 2})
+    assert info.value.field == "king_exchanges"
+    lost = {"player": "Ana", "dealer": "Ana", "game": "cachorro", "won": False, "figure": None}
+    assert CachorroHand(**lost) == dog({"won": False})
+    for figure, won in ((4, True), (0, True), (2, False), (None, True)):
+        with pytest.raises(RulesError) as info:
+            CachorroHand(**{**lost, "figure": figure, "won": won})
+        assert info.value.field == "round"

@@ -417,7 +417,9 @@ def test_a_forged_fourth_round_is_refused_with_the_engine_s_sentence(app: Flask,
     assert get(client, tid, d).heading == "In which round did it come out?"
     response = client.post(f"/t/{tid}/hand", data={"d": d})
     assert response.status_code == 422
-    sentence = refusal(cachorro.parse_hand, {"won": True}, players=("Ana",), options=cachorro.CachorroOptions())
+    sentence = refusal(
+        cachorro.parse_hand, {"won": True}, players=("Ana",), options=cachorro.CachorroOptions(), dealer="Ana"
+    )
     assert sentence in unescape(response.get_data(as_text=True))
     assert hands(app, tid) == []
 
