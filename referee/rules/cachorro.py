@@ -178,4 +178,3 @@ def parse_hand(
 GAME: Final = patience.patience_game(
     slug=SLUG, name=NAME, options_class=CachorroOptions, record=RECORD, parse_hand=parse_hand
 )
-RULES: Final = GAME

@@ -298,4 +298,3 @@ GAME: Final = Game[ElGatoOptions, ElGatoHand](
     # usual stake of 0 nothing is paid and every net is 0.
     loser_field="loser",
 )
-RULES: Final = GAME

@@ -1116,4 +1116,3 @@ GAME: Final = Game[InjunOptions, InjunHand](
     money_option="chip_value",
     pots=True,  # the record takes carried_in, filled in by the ledger
 )
-RULES: Final = GAME

@@ -1166,4 +1166,3 @@ GAME: Final = Game[JubileuOptions, JubileuHand](
     stock_option="starting_chips",
     money_option="chip_value",
 )
-RULES: Final = GAME

@@ -1288,4 +1288,3 @@ GAME: Final = Game[DerbyOptions, DerbyHand](
     money_option="chip_value",
     pots=True,  # the record takes carried_in, filled in by the ledger
 )
-RULES: Final = GAME

@@ -327,4 +327,3 @@ GAME: Final = Game[KoziriOptions, KoziriHand](
     contract_json=contract_summary,
     money_option="chip_value",
 )
-RULES: Final = GAME

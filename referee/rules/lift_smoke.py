@@ -313,4 +313,3 @@ GAME: Final = Game[LiftSmokeOptions, LiftSmokeHand](
     money_option="chip_value",
     pots=True,  # the record takes carried_in, filled in by the ledger
 )
-RULES: Final = GAME

@@ -1400,4 +1400,3 @@ GAME: Final = Game[QuatrilhoOptions, QuatrilhoHand](
     stock_option="talha",
     money_option="unit_value",
 )
-RULES: Final = GAME

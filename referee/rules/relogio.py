@@ -240,4 +240,3 @@ def _relogio_real(
 GAME: Final = patience.patience_game(
     slug=SLUG, name=NAME, options_class=RelogioOptions, record=RECORD, parse_hand=parse_hand
 )
-RULES: Final = GAME

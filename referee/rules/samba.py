@@ -1014,4 +1014,3 @@ GAME: Final = Game[SambaOptions, SambaHand](
     standing=standing,
     scored=True,  # points per team toward the target: settle answers TeamScores, not payments
 )
-RULES: Final = GAME

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from referee.rules.el_gato import (
+    GAME,
     OPTIONS,
     PLAYER_COUNTS,
-    RULES,
     SLUG,
     ElGatoHand,
     ElGatoOptions,
@@ -36,18 +36,18 @@ def parse(raw: Any, players: tuple[str, ...] = PLAYERS, options: ElGatoOptions =
 
 
 def test_options_defaults_and_surface() -> None:
-    assert SLUG == "el_gato" and RULES.slug == SLUG
-    assert (RULES.min_players, RULES.max_players) == (2, 10) and RULES.player_counts == (2, 4, 5, 8, 10)
+    assert SLUG == "el_gato" and GAME.slug == SLUG
+    assert (GAME.min_players, GAME.max_players) == (2, 10) and GAME.player_counts == (2, 4, 5, 8, 10)
     assert [spec.name for spec in OPTIONS] == ["stake", "ranks", "war", "chip_value"]
-    assert RULES.parse_options({}) == DEFAULT
-    assert RULES.options_json(DEFAULT) == {"stake": 0, "ranks": "sota_high", "war": "highest_only", "chip_value": "0"}
-    assert RULES.parse_options({"ranks": "ace_high", "war": "any_tie", "stake": 5}) == ElGatoOptions(
+    assert GAME.parse_options({}) == DEFAULT
+    assert GAME.options_json(DEFAULT) == {"stake": 0, "ranks": "sota_high", "war": "highest_only", "chip_value": "0"}
+    assert GAME.parse_options({"ranks": "ace_high", "war": "any_tie", "stake": 5}) == ElGatoOptions(
         stake=5, ranks="ace_high", war="any_tie"
     )
-    assert RULES.stock_option is None and RULES.money_option == "chip_value"
+    assert GAME.stock_option is None and GAME.money_option == "chip_value"
     for bad in ({"stake": -1}, {"ranks": "king_high"}, {"gato": "5"}):
         with pytest.raises(InvalidInput):
-            RULES.parse_options(bad)
+            GAME.parse_options(bad)
 
 
 def test_rank_orders() -> None:
@@ -74,7 +74,7 @@ def test_player_counts_that_do_not_divide_40_are_refused(count: int) -> None:
         and "2, 4, 5, 8 or 10" in str(info.value)
     )
     with pytest.raises(RulesError) as seated:
-        RULES.seat_teams(players, None, RULES.parse_options({}))
+        GAME.seat_teams(players, None, GAME.parse_options({}))
     assert seated.value.field == "players"
 
 
@@ -87,17 +87,17 @@ def test_legal_counts_are_accepted(count: int) -> None:
 def test_seats() -> None:
     """The player to the dealer's left plays first; the deal then passes on."""
     hand = parse({"loser": "Bia"})
-    assert first_speaker(PLAYERS, "Dani") == "Ana" and RULES.first_speaker(PLAYERS, "Ana", DEFAULT) == "Bia"
-    assert RULES.next_dealer(PLAYERS, hand, DEFAULT) == "Ana" == next_dealer(PLAYERS, hand)
-    assert RULES.sitting_out(PLAYERS, "Dani", DEFAULT) is None
-    assert RULES.dealer_of(hand) == "Dani"
+    assert first_speaker(PLAYERS, "Dani") == "Ana" and GAME.first_speaker(PLAYERS, "Ana", DEFAULT) == "Bia"
+    assert GAME.next_dealer(PLAYERS, hand, DEFAULT) == "Ana" == next_dealer(PLAYERS, hand)
+    assert GAME.sitting_out(PLAYERS, "Dani", DEFAULT) is None
+    assert GAME.dealer_of(hand) == "Dani"
 
 
 def test_records_read_back() -> None:
     hand = parse({"loser": "Bia", "dealer": "Caio", "out_order": [["Ana", "Dani"], "Caio"]})
-    assert RULES.hand_json(hand) == {"dealer": "Caio", "loser": "Bia", "out_order": [["Ana", "Dani"], "Caio"]}
-    assert RULES.contract_json(hand) == {"loser": "Bia", "out_order": [["Ana", "Dani"], "Caio"]}
-    assert RULES.contract_json(parse({"loser": "Bia"})) == {"loser": "Bia", "out_order": None}
+    assert GAME.hand_json(hand) == {"dealer": "Caio", "loser": "Bia", "out_order": [["Ana", "Dani"], "Caio"]}
+    assert GAME.contract_json(hand) == {"loser": "Bia", "out_order": [["Ana", "Dani"], "Caio"]}
+    assert GAME.contract_json(parse({"loser": "Bia"})) == {"loser": "Bia", "out_order": None}
 
 
 @pytest.mark.parametrize(
@@ -137,7 +137,7 @@ def test_not_a_json_object() -> None:
 
 def test_no_stake_only_records_the_result() -> None:
     """The text has no stakes; with the default stake 0 every delta is 0."""
-    s = RULES.settle(parse({"loser": "Caio"}), DEFAULT)
+    s = GAME.settle(parse({"loser": "Caio"}), DEFAULT)
     assert dict(s.deltas) == dict.fromkeys(PLAYERS, 0) and not s.payments and s.carry == 0
     assert [str(line.text) for line in s.lines] == [
         "Caio was left holding all the cards and loses.",

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.rules.injun import (
+    GAME,
     RANKS,
-    RULES,
     Action,
     Betting,
     InjunOptions,
@@ -170,9 +170,9 @@ def test_settlement_matches_the_oracle_and_accounts_for_every_chip(
 def test_a_record_reads_back_the_same(case: tuple[tuple[str, ...], InjunOptions, dict[str, Any]]) -> None:
     players, options, raw = case
     hand = parse_hand(raw, players=players, options=options, dealer=players[0])
-    stored = RULES.hand_json(hand)
+    stored = GAME.hand_json(hand)
     again = parse_hand(stored, players=players, options=options, dealer=players[0])
-    assert again == hand and RULES.hand_json(again) == stored
+    assert again == hand and GAME.hand_json(again) == stored
     assert settle(again, options) == settle(hand, options)
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from referee.rules import injun
 from referee.rules.errors import IllegalCall, InconsistentHand, InvalidInput, RulesError, UnknownPlayer
-from referee.rules.injun import OPTIONS, RULES, End, InjunOptions, Kind, System, parse_hand
+from referee.rules.injun import GAME, OPTIONS, End, InjunOptions, Kind, System, parse_hand
 
 P4 = ("Ana", "Bia", "Caio", "Dani")
 DEFAULT = InjunOptions()
@@ -321,7 +321,7 @@ def test_players_are_seated_players() -> None:
 
 
 def test_options_defaults_are_the_chosen_readings() -> None:
-    assert RULES.options_json(RULES.parse_options(None)) == {
+    assert GAME.options_json(GAME.parse_options(None)) == {
         "system": "poker",
         "ante": 1,
         "poker_amounts": "literal",
@@ -331,11 +331,11 @@ def test_options_defaults_are_the_chosen_readings() -> None:
         "chip_value": "0",
     }
     assert [spec.name for spec in OPTIONS] == list(InjunOptions().to_json())
-    assert RULES.parse_options({"system": "brag", "ante": 5}) == InjunOptions(system="brag", ante=5)
+    assert GAME.parse_options({"system": "brag", "ante": 5}) == InjunOptions(system="brag", ante=5)
     with pytest.raises(InvalidInput):
-        RULES.parse_options({"odd_chip": "burn"})
+        GAME.parse_options({"odd_chip": "burn"})
     with pytest.raises(InvalidInput):
-        RULES.parse_options({"pot": 3})
+        GAME.parse_options({"pot": 3})
 
 
 def test_the_record_may_name_its_system_and_ante_over_the_tables() -> None:
@@ -348,12 +348,12 @@ def test_the_record_may_name_its_system_and_ante_over_the_tables() -> None:
 def test_seats_and_rotation() -> None:
     """Betting starts at the dealer's left; INJ-1: the deal passes to the left."""
     hand = parse({"actions": TEXT_BETS, "cards": TEXT_CARDS})
-    assert RULES.first_speaker(P4, "Dani", DEFAULT) == "Ana"
-    assert RULES.next_dealer(P4, hand, DEFAULT) == "Ana"
-    assert RULES.sitting_out(P4, "Dani", DEFAULT) is None
-    assert RULES.dealer_of(hand) == "Dani"
-    assert RULES.min_players == 2 and RULES.max_players == 15 and RULES.slug == "injun" == injun.SLUG
-    assert RULES.stock_option == "starting_chips" and RULES.money_option == "chip_value"
+    assert GAME.first_speaker(P4, "Dani", DEFAULT) == "Ana"
+    assert GAME.next_dealer(P4, hand, DEFAULT) == "Ana"
+    assert GAME.sitting_out(P4, "Dani", DEFAULT) is None
+    assert GAME.dealer_of(hand) == "Dani"
+    assert GAME.min_players == 2 and GAME.max_players == 15 and GAME.slug == "injun" == injun.SLUG
+    assert GAME.stock_option == "starting_chips" and GAME.money_option == "chip_value"
 
 
 def test_the_record_reads_back_the_same() -> None:
@@ -367,7 +367,7 @@ def test_the_record_reads_back_the_same() -> None:
         carried_in=1,
     )
     hand = parse(raw)
-    stored = RULES.hand_json(hand)
+    stored = GAME.hand_json(hand)
     assert stored == {
         "dealer": "Dani",
         "system": "brag",
@@ -401,7 +401,7 @@ def test_a_hand_built_by_hand_checks_itself() -> None:
 
 def test_the_contract_says_how_the_betting_ended() -> None:
     hand = parse({"actions": TEXT_BETS, "cards": TEXT_CARDS})
-    assert RULES.contract_json(hand) == {
+    assert GAME.contract_json(hand) == {
         "system": "poker",
         "ante": 1,
         "end": "called",

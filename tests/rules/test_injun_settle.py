@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.rules.injun import RULES, InjunOptions, parse_hand, settle
+from referee.rules.injun import GAME, InjunOptions, parse_hand, settle
 from referee.rules.pot import PotSettlement
 
 P4 = ("Ana", "Bia", "Caio", "Dani")
@@ -19,7 +19,7 @@ def outcome(raw: dict[str, Any], options: InjunOptions = DEFAULT, players: tuple
     hand = parse_hand(raw, players=players, options=options, dealer=players[-1])
     result = settle(hand, options)
     assert sum(result.deltas.values()) + result.carry == 0
-    assert RULES.settle(hand, options) == result
+    assert GAME.settle(hand, options) == result
     return result
 
 

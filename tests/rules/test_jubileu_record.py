@@ -14,7 +14,7 @@ import pytest
 
 from referee.rules.cards import Suit
 from referee.rules.errors import IllegalCall, InconsistentHand, InvalidInput, RulesError, UnknownPlayer
-from referee.rules.jubileu import RULES, Bid, Contract, JubileuHand, JubileuOptions, parse_hand, settle
+from referee.rules.jubileu import GAME, Bid, Contract, JubileuHand, JubileuOptions, parse_hand, settle
 
 PLAYERS = ("Ana", "Bia", "Caio", "Dani")
 DEFAULT = JubileuOptions()
@@ -223,7 +223,7 @@ def test_zero_aces_is_the_same_as_absent() -> None:
 def test_da_ultima_trump_omitted_is_the_ultima(bid: str) -> None:
     hand = parse(direct(bid, ultima="ouros"))
     assert hand.trump is Suit.OUROS
-    assert RULES.contract_json(hand)["trump"] == "ouros"
+    assert GAME.contract_json(hand)["trump"] == "ouros"
 
 
 @pytest.mark.parametrize("bid", ULTIMA_SOLOS)
@@ -568,7 +568,7 @@ def test_all_pass_record() -> None:
     hand = parse(raw)
     assert hand.contract is None and hand.tricks is None
     assert dict(settle(hand, DEFAULT).deltas) == dict.fromkeys(PLAYERS, 0)
-    assert RULES.contract_json(hand) == {"bid": "passo", "declarers": []}
+    assert GAME.contract_json(hand) == {"bid": "passo", "declarers": []}
     for key, value in (("trump", "paus"), ("called", "ouros"), ("partner", "Bia"), ("tricks", SPREAD)):
         refused({**raw, key: value}, InconsistentHand, field=key)
 
@@ -609,7 +609,7 @@ def test_api_example_parses_and_settles() -> None:
     assert sum(line.amount for line in result.lines) == 4
     # round trip: the stored record parses to the same hand
     assert parse(hand.to_json()) == hand
-    assert RULES.contract_json(hand) == {
+    assert GAME.contract_json(hand) == {
         "bid": "jogo_obrigatorio",
         "declarers": ["Caio"],
         "partner": "Bia",

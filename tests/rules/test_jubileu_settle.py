@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.rules.jubileu import RULES, Bid, JubileuOptions, next_dealer, outcome, parse_hand, settle
+from referee.rules.jubileu import GAME, Bid, JubileuOptions, next_dealer, outcome, parse_hand, settle
 
 PLAYERS = ("Ana", "Bia", "Caio", "Dani")
 DEFAULT = JubileuOptions()
@@ -470,7 +470,7 @@ def test_next_dealer_through_the_game_surface() -> None:
         options=redeal,
         dealer="Bia",
     )
-    assert RULES.next_dealer(PLAYERS, passed, redeal) == "Bia"
-    assert RULES.next_dealer(PLAYERS, passed, DEFAULT) == "Caio"
+    assert GAME.next_dealer(PLAYERS, passed, redeal) == "Bia"
+    assert GAME.next_dealer(PLAYERS, passed, DEFAULT) == "Caio"
     played = hand("solo_sete", ["Ana"], tricks_for(Ana=7), redeal)
-    assert RULES.next_dealer(PLAYERS, played, redeal) == "Ana"  # dealer Dani -> Ana
+    assert GAME.next_dealer(PLAYERS, played, redeal) == "Ana"  # dealer Dani -> Ana

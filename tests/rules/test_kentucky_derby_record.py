@@ -10,8 +10,8 @@ import pytest
 from referee.rules.cards import Suit
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError, UnknownPlayer
 from referee.rules.kentucky_derby import (
+    GAME,
     OPTIONS,
-    RULES,
     Bet,
     DerbyHand,
     DerbyOptions,
@@ -73,7 +73,7 @@ def test_a_full_race_parses_and_round_trips() -> None:
     assert out["winner"] == "copas" and "second" not in out
     assert out["cards"] == cards(*SOLO)
     assert parse(out) == hand
-    assert RULES.hand_json(hand) == out
+    assert GAME.hand_json(hand) == out
 
 
 def test_amounts_and_pingo_default_to_the_table_options() -> None:
@@ -266,9 +266,9 @@ def test_a_race_built_by_hand_checks_itself() -> None:
 
 
 def test_options_defaults_are_the_chosen_readings() -> None:
-    options = RULES.parse_options(None)
+    options = GAME.parse_options(None)
     assert options == DerbyOptions()
-    assert RULES.options_json(options) == {
+    assert GAME.options_json(options) == {
         "pingo": 1,
         "bet": 1,
         "track_length": 7,
@@ -281,32 +281,32 @@ def test_options_defaults_are_the_chosen_readings() -> None:
         "starting_chips": 0,
         "chip_value": "0",
     }
-    assert [spec.name for spec in OPTIONS] == list(RULES.options_json(options))
-    assert RULES.parse_options({"finish": "first_to_line", "track_length": 9}).finish_line == 18
+    assert [spec.name for spec in OPTIONS] == list(GAME.options_json(options))
+    assert GAME.parse_options({"finish": "first_to_line", "track_length": 9}).finish_line == 18
 
 
 @pytest.mark.parametrize("raw", [{"finish": "photo"}, {"track_length": 2}, {"odds": 3}, {"split": True}])
 def test_bad_options_are_refused(raw: dict[str, Any]) -> None:
     with pytest.raises(InvalidInput):
-        RULES.parse_options(raw)
+        GAME.parse_options(raw)
 
 
 def test_seats() -> None:
     """The player to the dealer's left moves the horses, the one to his right keeps the
     bets, and the deal passes to the left (the next player in order of play)."""
-    assert first_speaker(PLAYERS, "Dani", DEFAULT) == "Ana" == RULES.first_speaker(PLAYERS, "Dani", DEFAULT)
+    assert first_speaker(PLAYERS, "Dani", DEFAULT) == "Ana" == GAME.first_speaker(PLAYERS, "Dani", DEFAULT)
     assert bookkeeper(PLAYERS, "Dani") == "Caio"
     assert next_dealer(PLAYERS, parse(race()), DEFAULT) == "Ana"
     hand = parse(race(dealer="Bia"))
-    assert RULES.next_dealer(PLAYERS, hand, DEFAULT) == "Caio"
-    assert RULES.sitting_out(PLAYERS, "Bia", DEFAULT) is None
-    assert RULES.dealer_of(hand) == "Bia"
-    assert RULES.min_players == 3 and RULES.slug == "kentucky_derby"
+    assert GAME.next_dealer(PLAYERS, hand, DEFAULT) == "Caio"
+    assert GAME.sitting_out(PLAYERS, "Bia", DEFAULT) is None
+    assert GAME.dealer_of(hand) == "Bia"
+    assert GAME.min_players == 3 and GAME.slug == "kentucky_derby"
 
 
 def test_contract_json() -> None:
     hand = parse(race(SEVEN, cards=cards(*BOTH_PAUS, "9♥ 9♠"), carried_in=2), players=SEVEN)
-    assert RULES.contract_json(hand) == {
+    assert GAME.contract_json(hand) == {
         "winner": ["copas"],
         "second": ["paus"],
         "backers": {"copas": ["Ana", "Edu"], "ouros": ["Bia", "Fabi"], "espadas": ["Caio", "Gil"], "paus": ["Dani"]},
@@ -317,4 +317,4 @@ def test_contract_json() -> None:
 def test_registered_behind_the_game_surface() -> None:
     from referee.rules import GAMES, get_game
 
-    assert get_game("kentucky_derby") is GAMES["kentucky_derby"] is RULES and RULES.pots
+    assert get_game("kentucky_derby") is GAMES["kentucky_derby"] is GAME and GAME.pots

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.rules.cards import Suit
-from referee.rules.kentucky_derby import RULES, DerbyOptions, parse_hand, pot_result, settle
+from referee.rules.kentucky_derby import GAME, DerbyOptions, parse_hand, pot_result, settle
 from referee.rules.pot import PotSettlement
 from tests.rules.test_kentucky_derby_race import BOTH_PAUS, SOLO, cards
 
@@ -140,4 +140,4 @@ def test_pot_result_and_rules_settle_agree() -> None:
     hand, s = run(players, {"Ana": "copas", "Bia": "copas", "Caio": "paus"})
     result = pot_result(hand, DEFAULT)
     assert result.deltas == dict(s.deltas) and result.pot == 6 and result.carried_out == 0
-    assert RULES.settle(hand, DEFAULT).deltas == s.deltas
+    assert GAME.settle(hand, DEFAULT).deltas == s.deltas

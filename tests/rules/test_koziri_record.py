@@ -13,8 +13,8 @@ import pytest
 from referee.rules.cards import Suit
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError, UnknownPlayer
 from referee.rules.koziri import (
+    GAME,
     OPTIONS,
-    RULES,
     SLUG,
     KoziriHand,
     KoziriOptions,
@@ -72,7 +72,7 @@ def test_the_issue_record_parses_and_fills_in_the_opponents_second_suit() -> Non
     assert hand.dealer == "Bia" and hand.opponent == "Ana" and hand.winner == "Ana" and hand.loser == "Bia"
     assert hand.to_json() == {**record(), "opponent_second": "paus"}
     assert parse(hand.to_json()) == hand
-    assert RULES.hand_json(hand) == hand.to_json() and RULES.dealer_of(hand) == "Bia"
+    assert GAME.hand_json(hand) == hand.to_json() and GAME.dealer_of(hand) == "Bia"
 
 
 def test_the_dealer_defaults_to_the_rotation() -> None:
@@ -150,29 +150,29 @@ def test_two_players_exactly(players: tuple[str, ...]) -> None:
 
 
 def test_the_defaults_are_the_chosen_readings() -> None:
-    assert RULES.parse_options(None) == DEFAULT
-    assert RULES.options_json(DEFAULT) == {
+    assert GAME.parse_options(None) == DEFAULT
+    assert GAME.options_json(DEFAULT) == {
         "deck": 32,
         "stake": 1,
         "first_lead": "opponent",
         "going_out": "last_card",
         "chip_value": "0",
     }
-    assert [s.name for s in RULES.option_specs] == ["deck", "stake", "first_lead", "going_out", "chip_value"]
+    assert [s.name for s in GAME.option_specs] == ["deck", "stake", "first_lead", "going_out", "chip_value"]
     assert {s.name: s.rule_ref for s in OPTIONS}["going_out"] == "KOZ-2"
-    assert RULES.money_option == "chip_value" and RULES.stock_option is None
+    assert GAME.money_option == "chip_value" and GAME.stock_option is None
 
 
 @pytest.mark.parametrize("deck", [20, 24, 32])
 def test_the_three_pack_sizes(deck: int) -> None:
-    assert RULES.parse_options({"deck": deck}).deck == deck
+    assert GAME.parse_options({"deck": deck}).deck == deck
 
 
 @pytest.mark.parametrize("deck", [28, 52, 0, "32", True, 32.0])
 def test_other_pack_sizes_are_refused(deck: object) -> None:
     """The pack has 20, 24 or 32 cards."""
     with pytest.raises(InvalidInput) as info:
-        RULES.parse_options({"deck": deck})
+        GAME.parse_options({"deck": deck})
     assert info.value.field == "options.deck" and "20, 24, 32" in str(info.value)
 
 
@@ -182,16 +182,16 @@ def test_other_pack_sizes_are_refused(deck: object) -> None:
 )
 def test_bad_options_are_refused(name: str, value: object) -> None:
     with pytest.raises(InvalidInput) as info:
-        RULES.parse_options({name: value})
+        GAME.parse_options({name: value})
     assert info.value.field == f"options.{name}"
 
 
 def test_options_round_trip() -> None:
-    options = RULES.parse_options(
+    options = GAME.parse_options(
         {"deck": 20, "stake": 5, "first_lead": "dealer", "going_out": "unbeaten", "chip_value": "0,50"}
     )
     assert options == KoziriOptions(deck=20, stake=5, first_lead="dealer", going_out="unbeaten", chip_value="0.50")
-    assert RULES.parse_options(RULES.options_json(options)) == options
+    assert GAME.parse_options(GAME.options_json(options)) == options
 
 
 # --------------------------------------------------------------------------- seats
@@ -199,7 +199,7 @@ def test_options_round_trip() -> None:
 
 def test_the_opponent_leads_first_by_the_text() -> None:
     """ "Quem inicia o jogo é o adversário do carteador"; KOZ-4 lets the dealer lead."""
-    assert first_speaker(PLAYERS, "Bia", DEFAULT) == "Ana" == RULES.first_speaker(PLAYERS, "Bia", DEFAULT)
+    assert first_speaker(PLAYERS, "Bia", DEFAULT) == "Ana" == GAME.first_speaker(PLAYERS, "Bia", DEFAULT)
     assert first_speaker(PLAYERS, "Ana", DEFAULT) == "Bia"
     dealer_leads = KoziriOptions(first_lead="dealer")
     assert first_speaker(PLAYERS, "Bia", dealer_leads) == "Bia"
@@ -208,19 +208,19 @@ def test_the_opponent_leads_first_by_the_text() -> None:
 
 def test_the_deal_alternates_and_nobody_sits_out() -> None:
     hand = parse(record())
-    assert RULES.next_dealer(PLAYERS, hand, DEFAULT) == "Ana" == next_dealer(PLAYERS, hand, DEFAULT)
+    assert GAME.next_dealer(PLAYERS, hand, DEFAULT) == "Ana" == next_dealer(PLAYERS, hand, DEFAULT)
     assert next_dealer(PLAYERS, parse(record(dealer="Ana")), DEFAULT) == "Bia"
-    assert RULES.sitting_out(PLAYERS, "Bia", DEFAULT) is None
-    assert RULES.seat_teams(PLAYERS, None, DEFAULT) == (("Ana",), ("Bia",))
+    assert GAME.sitting_out(PLAYERS, "Bia", DEFAULT) is None
+    assert GAME.seat_teams(PLAYERS, None, DEFAULT) == (("Ana",), ("Bia",))
     with pytest.raises(InvalidInput):
-        RULES.seat_teams(PLAYERS, [["Ana", "Bia"]], DEFAULT)
+        GAME.seat_teams(PLAYERS, [["Ana", "Bia"]], DEFAULT)
 
 
 def test_the_surface() -> None:
-    assert RULES.slug == SLUG == "koziri" and RULES.name == "Koziri"
-    assert (RULES.min_players, RULES.max_players, RULES.scored) == (2, 2, False)
-    assert RULES.standing((("Ana",), ("Bia",)), {"Ana": 1, "Bia": -1}, DEFAULT) is None
-    assert RULES.contract_json(parse(record())) == {
+    assert GAME.slug == SLUG == "koziri" and GAME.name == "Koziri"
+    assert (GAME.min_players, GAME.max_players, GAME.scored) == (2, 2, False)
+    assert GAME.standing((("Ana",), ("Bia",)), {"Ana": 1, "Bia": -1}, DEFAULT) is None
+    assert GAME.contract_json(parse(record())) == {
         "dealer": "Bia",
         "opponent": "Ana",
         "dealer_trump": "espadas",
@@ -236,7 +236,7 @@ def test_the_surface() -> None:
 
 def test_the_loser_pays_the_winner_the_stake() -> None:
     """Issue 7: a stake per game, default 1."""
-    s = RULES.settle(parse(record()), DEFAULT)
+    s = GAME.settle(parse(record()), DEFAULT)
     assert dict(s.deltas) == {"Ana": 1, "Bia": -1} and s.carry == 0
     assert [(p.payer, p.payee, p.amount) for p in s.payments] == [("Bia", "Ana", 1)]
     words = [str(line.text) for line in s.lines]

@@ -12,8 +12,8 @@ import pytest
 
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError, UnknownPlayer
 from referee.rules.lift_smoke import (
+    GAME,
     OPTIONS,
-    RULES,
     SLUG,
     LiftSmokeHand,
     LiftSmokeOptions,
@@ -52,16 +52,16 @@ def refused(raw: dict[str, Any], kind: type[RulesError], field: str | None, play
 
 
 def test_options_defaults_and_surface() -> None:
-    assert SLUG == "lift_smoke" and RULES.slug == SLUG
-    assert (RULES.min_players, RULES.max_players) == (4, 6)
+    assert SLUG == "lift_smoke" and GAME.slug == SLUG
+    assert (GAME.min_players, GAME.max_players) == (4, 6)
     assert [spec.name for spec in OPTIONS] == ["ante", "starting_chips", "chip_value"]
-    assert RULES.parse_options(None) == DEFAULT
-    assert RULES.options_json(DEFAULT) == {"ante": 1, "starting_chips": 0, "chip_value": "0"}
-    assert RULES.stock_option == "starting_chips" and RULES.money_option == "chip_value"
+    assert GAME.parse_options(None) == DEFAULT
+    assert GAME.options_json(DEFAULT) == {"ante": 1, "starting_chips": 0, "chip_value": "0"}
+    assert GAME.stock_option == "starting_chips" and GAME.money_option == "chip_value"
     with pytest.raises(InvalidInput):
-        RULES.parse_options({"ante": -1})
+        GAME.parse_options({"ante": -1})
     with pytest.raises(InvalidInput):
-        RULES.parse_options({"reshuffle": True})
+        GAME.parse_options({"reshuffle": True})
 
 
 @pytest.mark.parametrize("count, each, stock", [(4, 4, 36), (5, 5, 27), (6, 6, 16)])
@@ -74,11 +74,11 @@ def test_seats_the_left_of_the_dealer_leads_and_the_winner_deals_next() -> None:
     """The player to the dealer's left leads; the winner deals the next hand."""
     hand = parse(record())
     assert first_speaker(PLAYERS, "Dani") == "Ana"
-    assert RULES.first_speaker(PLAYERS, "Bia", DEFAULT) == "Caio"
-    assert RULES.next_dealer(PLAYERS, hand, DEFAULT) == "Bia"
+    assert GAME.first_speaker(PLAYERS, "Bia", DEFAULT) == "Caio"
+    assert GAME.next_dealer(PLAYERS, hand, DEFAULT) == "Bia"
     assert next_dealer(PLAYERS, parse(record(winner="Caio", out_order=None))) == "Caio"
-    assert RULES.sitting_out(PLAYERS, "Dani", DEFAULT) is None
-    assert RULES.dealer_of(hand) == "Dani"
+    assert GAME.sitting_out(PLAYERS, "Dani", DEFAULT) is None
+    assert GAME.dealer_of(hand) == "Dani"
 
 
 # --------------------------------------------------------------------------- the record
@@ -93,8 +93,8 @@ def test_a_full_record_reads_back() -> None:
         "out_order": ["Caio", "Ana", "Dani"],
         "carried_in": 0,
     }
-    assert RULES.hand_json(hand) == hand.to_json()
-    assert RULES.contract_json(hand) == {
+    assert GAME.hand_json(hand) == hand.to_json()
+    assert GAME.contract_json(hand) == {
         "winner": "Bia",
         "ante": 2,
         "out_order": ["Caio", "Ana", "Dani"],
@@ -106,7 +106,7 @@ def test_the_minimal_record_fills_in_the_dealer_and_the_ante() -> None:
     """Players, ante and winner; the order of going out is optional."""
     hand = parse({"winner": "Caio"}, options=LiftSmokeOptions(ante=3))
     assert hand.to_json() == {"dealer": "Dani", "ante": 3, "winner": "Caio", "carried_in": 0}
-    assert RULES.contract_json(hand)["out_order"] is None
+    assert GAME.contract_json(hand)["out_order"] is None
 
 
 def test_players_out_on_the_same_trick_are_a_group() -> None:
@@ -201,7 +201,7 @@ def test_the_winner_takes_every_ante(players: tuple[str, ...], ante: int) -> Non
 
 
 def test_an_ante_of_zero_moves_nothing() -> None:
-    s = RULES.settle(parse(record(ante=0)), DEFAULT)
+    s = GAME.settle(parse(record(ante=0)), DEFAULT)
     assert set(s.deltas.values()) == {0} and not s.payments
 
 

@@ -71,10 +71,10 @@ def parsed() -> st.SearchStrategy[PatienceHand]:
 def test_relogio_settles_to_nothing_and_round_trips(case: tuple[RelogioOptions, dict[str, Any]]) -> None:
     options, raw = case
     hand = relogio.parse_hand(raw, players=("Ana",), options=options, dealer="Ana")
-    s = relogio.RULES.settle(hand, options)
+    s = relogio.GAME.settle(hand, options)
     assert dict(s.deltas) == {"Ana": 0} and s.carry == 0 and sum(s.deltas.values()) == 0
     assert all(str(line.text).endswith(".") for line in s.lines)
-    assert relogio.parse_hand(relogio.RULES.hand_json(hand), players=("Ana",), options=options, dealer="Ana") == hand
+    assert relogio.parse_hand(relogio.GAME.hand_json(hand), players=("Ana",), options=options, dealer="Ana") == hand
     if hand.game == "relogio_real":
         assert hand.won == (raw["sequences"] >= options.sequences_to_win)
 
@@ -83,9 +83,9 @@ def test_relogio_settles_to_nothing_and_round_trips(case: tuple[RelogioOptions, 
 def test_cachorro_settles_to_nothing_and_round_trips(case: tuple[CachorroOptions, dict[str, Any]]) -> None:
     options, raw = case
     hand = cachorro.parse_hand(raw, players=("Ana",), options=options, dealer="Ana")
-    s = cachorro.RULES.settle(hand, options)
+    s = cachorro.GAME.settle(hand, options)
     assert dict(s.deltas) == {"Ana": 0} and s.carry == 0
-    assert cachorro.parse_hand(cachorro.RULES.hand_json(hand), players=("Ana",), options=options, dealer="Ana") == hand
+    assert cachorro.parse_hand(cachorro.GAME.hand_json(hand), players=("Ana",), options=options, dealer="Ana") == hand
     assert (hand.figure is not None) == hand.won
 
 

@@ -51,7 +51,7 @@ def test_the_defaults_are_the_chosen_readings() -> None:
     assert CachorroOptions.from_json({}).to_json() == {"second_deal_packets": 11}
     for module in (relogio, cachorro):
         defaults = {spec.name: spec.default for spec in module.OPTIONS}
-        assert module.RULES.options_json(module.RULES.parse_options({})) == defaults
+        assert module.GAME.options_json(module.GAME.parse_options({})) == defaults
         assert all(spec.rule_ref for spec in module.OPTIONS)
 
 
@@ -264,7 +264,7 @@ def test_the_dealer_can_only_be_the_player() -> None:
     ],
 )
 def test_the_rules_surface(module: Any, raw: dict[str, Any]) -> None:
-    rules = module.RULES
+    rules = module.GAME
     options = rules.parse_options({})
     hand = rules.parse_hand(raw, players=ONE, options=options, dealer="Ana")
     assert (rules.slug, rules.min_players, rules.max_players, rules.scored) == (module.SLUG, 1, 1, False)
@@ -282,10 +282,10 @@ def test_the_rules_surface(module: Any, raw: dict[str, Any]) -> None:
 
 
 def test_the_slugs_match_api_md_and_are_registered() -> None:
-    from referee.rules import GAMES, KNOWN_GAMES
+    from referee.rules import GAMES
 
-    assert relogio.SLUG in KNOWN_GAMES and cachorro.SLUG in KNOWN_GAMES
-    assert GAMES[relogio.SLUG] is relogio.RULES and GAMES[cachorro.SLUG] is cachorro.RULES
+    assert relogio.SLUG in GAMES and cachorro.SLUG in GAMES
+    assert GAMES[relogio.SLUG] is relogio.GAME and GAMES[cachorro.SLUG] is cachorro.GAME
 
 
 # --------------------------------------------------------------------------- result (not a payment)

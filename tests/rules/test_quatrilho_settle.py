@@ -13,7 +13,7 @@ import pytest
 
 from referee.rules import get_game
 from referee.rules.quatrilho import (
-    RULES,
+    GAME,
     Mode,
     QuatrilhoOptions,
     chamada_rate,
@@ -489,7 +489,7 @@ def test_breakdown_names_the_case(raw: dict[str, Any], options: QuatrilhoOptions
 
 def test_registry_and_protocol_surface() -> None:
     rules = get_game("quatrilho")
-    assert rules is RULES
+    assert rules is GAME
     assert (rules.name, rules.min_players, rules.max_players) == ("Quatrilho", 4, 5)
     options = rules.parse_options({})
     hand = rules.parse_hand(GOLDEN[8][1], players=PLAYERS, options=options, dealer="Dani")

@@ -18,7 +18,6 @@ from referee.rules.errors import InconsistentHand, InvalidInput, RulesError, Unk
 from referee.rules.game import Game
 from referee.rules.samba import (
     GAME,
-    RULES,
     SambaOptions,
     default_teams,
     match_state,
@@ -334,15 +333,15 @@ def part(meld: int = 0, hand: int = 0, **over: Any) -> dict[str, Any]:
 
 
 def test_rules_is_registered_as_a_scored_game_of_two_to_six() -> None:
-    assert GAMES["samba"] is RULES is GAME and isinstance(GAME, Game)
-    assert RULES.slug == "samba" and RULES.scored is True
-    assert (RULES.min_players, RULES.max_players) == (2, 6)
-    assert RULES.parse_options(None) == DEFAULT
+    assert GAMES["samba"] is GAME and isinstance(GAME, Game)
+    assert GAME.slug == "samba" and GAME.scored is True
+    assert (GAME.min_players, GAME.max_players) == (2, 6)
+    assert GAME.parse_options(None) == DEFAULT
 
 
 def test_settle_gives_each_player_his_teams_score() -> None:
-    hand = RULES.parse_hand(EXAMPLE, players=FOUR, options=DEFAULT, dealer="Dani", teams=TEAMS4)
-    outcome = RULES.settle(hand, DEFAULT)
+    hand = GAME.parse_hand(EXAMPLE, players=FOUR, options=DEFAULT, dealer="Dani", teams=TEAMS4)
+    outcome = GAME.settle(hand, DEFAULT)
     assert isinstance(outcome, TeamScores)
     assert [t.score for t in outcome.teams] == [3405, 740]
     assert [t.players for t in outcome.teams] == [("Ana", "Caio"), ("Bia", "Dani")]
@@ -352,23 +351,23 @@ def test_settle_gives_each_player_his_teams_score() -> None:
 
 
 def test_parse_hand_without_teams_uses_the_default_teams() -> None:
-    hand = RULES.parse_hand(EXAMPLE, players=FOUR, options=DEFAULT, dealer="Dani")
+    hand = GAME.parse_hand(EXAMPLE, players=FOUR, options=DEFAULT, dealer="Dani")
     assert [t.players for t in hand.teams] == [("Ana", "Caio"), ("Bia", "Dani")]
-    assert hand.dealer == "Dani" and RULES.dealer_of(hand) == "Dani"
-    assert RULES.contract_json(hand) == {"went_out": "Caio"}
+    assert hand.dealer == "Dani" and GAME.dealer_of(hand) == "Dani"
+    assert GAME.contract_json(hand) == {"went_out": "Caio"}
 
 
 def test_settle_at_six_in_three_pairs_and_at_two() -> None:
     pairs = default_teams(SIX, pairs=True)
     raw = {"went_out": None, "teams": [part(100, 10), part(50), part(0, 30)]}
-    hand = RULES.parse_hand(raw, players=SIX, options=DEFAULT, dealer="Fabi", teams=pairs)
-    outcome = RULES.settle(hand, DEFAULT)
+    hand = GAME.parse_hand(raw, players=SIX, options=DEFAULT, dealer="Fabi", teams=pairs)
+    outcome = GAME.settle(hand, DEFAULT)
     # Nobody went out: melded minus in hand, 90, 50 and -30.
     assert dict(outcome.deltas) == {"Ana": 90, "Dani": 90, "Bia": 50, "Edu": 50, "Caio": -30, "Fabi": -30}
-    two = RULES.parse_hand(
+    two = GAME.parse_hand(
         {"went_out": None, "teams": [part(20), part(0, 5)]}, players=("Ana", "Bia"), options=DEFAULT, dealer="Bia"
     )
-    assert dict(RULES.settle(two, DEFAULT).deltas) == {"Ana": 20, "Bia": -5}
+    assert dict(GAME.settle(two, DEFAULT).deltas) == {"Ana": 20, "Bia": -5}
 
 
 @st.composite
@@ -414,9 +413,9 @@ def test_rotating_the_seats_changes_no_score_and_the_deal_moves_one_seat(seating
     k = data.draw(st.integers(0, len(seated) - 1), label="rotation")
     dealer = data.draw(st.sampled_from(seated), label="dealer")
     rotated = seated[k:] + seated[:k]
-    before = RULES.settle(RULES.parse_hand(raw, players=seated, options=DEFAULT, dealer=dealer, teams=teams), DEFAULT)
-    hand = RULES.parse_hand(raw, players=rotated, options=DEFAULT, dealer=dealer, teams=teams)
-    after = RULES.settle(hand, DEFAULT)
+    before = GAME.settle(GAME.parse_hand(raw, players=seated, options=DEFAULT, dealer=dealer, teams=teams), DEFAULT)
+    hand = GAME.parse_hand(raw, players=rotated, options=DEFAULT, dealer=dealer, teams=teams)
+    after = GAME.settle(hand, DEFAULT)
     assert [t.score for t in after.teams] == [t.score for t in before.teams]
     assert dict(after.deltas) == dict(before.deltas)
     # Every player's delta is his team's score, and every seated player has one.
@@ -425,21 +424,21 @@ def test_rotating_the_seats_changes_no_score_and_the_deal_moves_one_seat(seating
         assert all(after.deltas[name] == score.score for name in team)
         assert sum(line.amount for line in score.lines) == score.score
     # the deal moves one seat on, in the table's own order of play.
-    nxt = RULES.next_dealer(rotated, hand, DEFAULT)
+    nxt = GAME.next_dealer(rotated, hand, DEFAULT)
     assert nxt == rotated[(rotated.index(dealer) + 1) % len(rotated)]
-    assert RULES.first_speaker(rotated, dealer, DEFAULT) == nxt  # the mão sits after the dealer
-    assert RULES.sitting_out(rotated, dealer, DEFAULT) is None
+    assert GAME.first_speaker(rotated, dealer, DEFAULT) == nxt  # the mão sits after the dealer
+    assert GAME.sitting_out(rotated, dealer, DEFAULT) is None
 
 
 def test_next_dealer_follows_a_dealer_named_in_the_record() -> None:
-    hand = RULES.parse_hand({**EXAMPLE, "dealer": "Bia"}, players=FOUR, options=DEFAULT, dealer="Dani", teams=TEAMS4)
-    assert RULES.dealer_of(hand) == "Bia"
-    assert RULES.next_dealer(FOUR, hand, DEFAULT) == "Caio"
+    hand = GAME.parse_hand({**EXAMPLE, "dealer": "Bia"}, players=FOUR, options=DEFAULT, dealer="Dani", teams=TEAMS4)
+    assert GAME.dealer_of(hand) == "Bia"
+    assert GAME.next_dealer(FOUR, hand, DEFAULT) == "Caio"
 
 
 @pytest.mark.parametrize(("dealer", "mao"), [("Dani", "Ana"), ("Ana", "Bia"), ("Bia", "Caio"), ("Caio", "Dani")])
 def test_first_speaker_is_the_player_after_the_dealer(dealer: str, mao: str) -> None:
-    assert RULES.first_speaker(FOUR, dealer, DEFAULT) == mao
+    assert GAME.first_speaker(FOUR, dealer, DEFAULT) == mao
 
 
 # --------------------------------------------------------------------------- standing
@@ -504,7 +503,7 @@ def test_standing_says_when_the_match_is_over_and_who_won(
     by_player = {"Ana": totals[0], "Caio": totals[0], "Bia": totals[1], "Dani": totals[1]}
     answer = standing(TEAMS4, by_player, options)
     assert (answer["finished"], answer["winner"]) == (finished, winner)
-    assert RULES.standing(TEAMS4, by_player, options) == answer
+    assert GAME.standing(TEAMS4, by_player, options) == answer
 
 
 @settings(max_examples=200, deadline=None)

@@ -76,5 +76,5 @@ def test_games_without_a_pot_answer_no_chips_on_the_table(client: FlaskClient) -
 def test_the_pot_games_say_so_and_the_others_do_not() -> None:
     from referee.rules import el_gato, injun, jubileu, koziri, lift_smoke, quatrilho, samba
 
-    assert [m.RULES.pots for m in (injun, kentucky_derby, lift_smoke)] == [True, True, True]
-    assert not any(m.RULES.pots for m in (jubileu, quatrilho, samba, koziri, el_gato))
+    assert [m.GAME.pots for m in (injun, kentucky_derby, lift_smoke)] == [True, True, True]
+    assert not any(m.GAME.pots for m in (jubileu, quatrilho, samba, koziri, el_gato))
