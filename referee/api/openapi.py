@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.rules import GAMES, KNOWN_GAMES, cachorro, injun, kentucky_derby, relogio
-from referee.rules.cards import SPANISH_RANKS, Suit
+from referee.rules import GAMES, injun
+from referee.rules.cards import Suit
 from referee.rules.jubileu import ALL_CALLS
 from referee.rules.patience import PATIENCES
-from referee.rules.pot import MAX_CHIPS
-from referee.rules.quatrilho import Call as QuatrilhoCall
 from referee.rules.quatrilho import Mode
-from referee.rules.samba import HIDDEN, PENALTY_KINDS
 
 ERRORS = {
     "400": "The body is not JSON, a field has the wrong type, a required field is missing, or an option is unknown.",
@@ -49,258 +46,28 @@ def _option_schema(spec: Any) -> dict[str, Any]:
     return schema
 
 
-HAND_RECORDS = (
-    "JubileuHand",
-    "QuatrilhoHand",
-    "SambaHand",
-    "KoziriHand",
-    "InjunHand",
-    "KentuckyDerbyHand",
-    "LiftSmokeHand",
-    "ElGatoHand",
-    "PatienceHand",
-)
+def schema_name(slug: str) -> str:
+    """A game's name in the document's schema names: ``el_gato`` -> ``ElGato``."""
+    return "".join(part.capitalize() for part in slug.split("_"))
 
 
-def _samba_team() -> dict[str, Any]:
-    count = {"type": "integer", "minimum": 0}
-    points = {"type": "integer", "minimum": 0, "maximum": 1770, "multipleOf": 5}
-    return {
-        "type": "object",
-        "required": [
-            "meld_points",
-            "hand_points",
-            "clean_canastras",
-            "dirty_canastras",
-            "wild_canastras",
-            "sambas",
-            "red_threes",
-            "red_threes_in_hand",
-        ],
-        "additionalProperties": False,
-        "properties": {
-            "meld_points": {**points, "description": "Card values of everything the team has on the table."},
-            "hand_points": {**points, "description": "Card values left in its hands, as a positive number."},
-            "clean_canastras": count,
-            "dirty_canastras": count,
-            "wild_canastras": count,
-            "sambas": count,
-            "red_threes": {"type": "integer", "minimum": 0, "maximum": 6},
-            "red_threes_in_hand": {"type": "integer", "minimum": 0, "maximum": 6},
-            "hidden_canastra": {
-                "type": ["string", "null"],
-                "enum": [*HIDDEN, None],
-                "description": "Only for the team that went out.",
-            },
-            "penalties": {
-                "oneOf": [
-                    {"type": "integer", "minimum": 0, "maximum": 100},
-                    {"type": "array", "items": {"type": "string", "enum": list(PENALTY_KINDS)}},
-                ],
-                "description": "How many 100-point penalties, or the list of their kinds.",
-            },
-        },
-    }
+#: Every game's hand record schema, in the registry's order.
+HAND_RECORDS = tuple(f"{schema_name(slug)}Hand" for slug in GAMES)
 
 
-def _new_game_records() -> dict[str, Any]:
-    """The hand records of Koziri, Injun, Kentucky Derby, Lift Smoke, El Gato and the patience
-    games, each closed (no unknown field: the engine refuses one with 400) and with
-    its write variant (the record's fields plus :func:`WriteFields`' in one closed object)."""
-    suit = {"type": "string", "enum": [s.value for s in Suit]}
-    name = {"type": "string", "minLength": 1, "maxLength": 40}
-    dealer = {**name, "description": "Default: the dealer by rotation."}
-    chips = {"type": "integer", "minimum": 0, "maximum": MAX_CHIPS}
-    carried_in = {
-        **chips,
-        "description": "The chips already on the table from the deals before (the table's on_the_table). "
-        "Filled in by the table; a record that names another amount is refused with 422.",
-    }
-    out_order = {
-        "type": "array",
-        "items": {"oneOf": [name, {"type": "array", "items": name, "minItems": 1}]},
-        "description": "The players in the order they went out, first out first; a list for players who went out on the same trick.",
-    }
-    horses = {"oneOf": [suit, {"type": "array", "items": suit, "minItems": 1, "maxItems": 4, "uniqueItems": True}]}
-    derby_ranks = [r for r in kentucky_derby.RANKS if r != "A"]
-    records: dict[str, dict[str, Any]] = {
-        "KoziriHand": {
-            "required": ["dealer_trump", "dealer_second", "opponent_trump", "winner"],
-            "description": "One Koziri game (see /games/koziri). The opponent's trump is one of the two suits the dealer left; "
-            "his second suit is the last one (derived, and checked when given). The loser pays the winner the table's stake.",
-            "properties": {
-                "dealer": dealer,
-                "dealer_trump": suit,
-                "dealer_second": {**suit, "description": "Not the dealer's trump."},
-                "opponent_trump": suit,
-                "opponent_second": {**suit, "description": "Derived: the suit nobody chose."},
-                "winner": {**name, "description": "The player who got rid of all his cards first."},
-            },
-        },
-        "InjunHand": {
-            "required": ["actions"],
-            "description": "One Injun deal (see /games/injun): every betting action in turn from the player after the dealer, "
-            "checked as it comes; then the ranks of exactly the players whose cards are compared. "
-            "Ties share a pot; odd chips stay on the table (option odd_chip).",
-            "properties": {
-                "dealer": dealer,
-                "system": {"type": "string", "enum": ["poker", "brag"], "description": "Default: the table's option."},
-                "ante": {
-                    **chips,
-                    "description": "Chips each player put in before the deal; default: the table's option.",
-                },
-                "carried_in": carried_in,
-                "actions": {
-                    "type": "array",
-                    "minItems": 1,
-                    "items": {
-                        "type": "array",
-                        "minItems": 2,
-                        "maxItems": 2,
-                        "prefixItems": [
-                            name,
-                            {
-                                "oneOf": [
-                                    {
-                                        "type": "string",
-                                        "enum": ["bet", "drop", "see", "close"],
-                                        "description": "bet (Brag: one chip), see and close are Brag's.",
-                                    },
-                                    {
-                                        "type": "object",
-                                        "required": ["bet"],
-                                        "additionalProperties": False,
-                                        "properties": {"bet": {"type": "integer", "minimum": 1, "maximum": MAX_CHIPS}},
-                                    },
-                                ]
-                            },
-                        ],
-                    },
-                },
-                "cards": {
-                    "type": "object",
-                    "additionalProperties": {"type": "string", "enum": list(reversed(injun.RANKS))},
-                    "description": "The rank each player in the showdown shows; only when cards are compared.",
-                },
-            },
-        },
-        "KentuckyDerbyHand": {
-            "required": ["bets"],
-            "description": "One Kentucky Derby race (see /games/kentucky_derby): every player's bet on one horse (an ace, named by its suit), "
-            "and the cards turned in dealing order (copas, ouros, espadas, paus, again and again, then the tie-break cards), "
-            "or only the winner (and the second horse with more than 6 players).",
-            "properties": {
-                "dealer": dealer,
-                "pingo": {**chips, "description": "Chips each player puts in the centre; default: the table's option."},
-                "bets": {
-                    "type": "object",
-                    "minProperties": 1,
-                    "additionalProperties": {
-                        "oneOf": [
-                            {**suit, "description": "The horse, with the table's usual bet."},
-                            {
-                                "type": "object",
-                                "required": ["horse"],
-                                "additionalProperties": False,
-                                "properties": {
-                                    "horse": suit,
-                                    "amount": {"type": "integer", "minimum": 1, "maximum": MAX_CHIPS},
-                                },
-                            },
-                        ]
-                    },
-                    "description": "One entry per seated player.",
-                },
-                "cards": {
-                    "type": "array",
-                    "maxItems": kentucky_derby.DECK_WITHOUT_ACES,
-                    "items": {
-                        "type": "object",
-                        "required": ["rank", "suit"],
-                        "additionalProperties": False,
-                        "properties": {
-                            "rank": {"type": "string", "enum": derby_ranks},
-                            "suit": suit,
-                            "horse": {
-                                **suit,
-                                "description": "The horse it was laid on: must be the one whose turn it is.",
-                            },
-                        },
-                    },
-                },
-                "winner": {
-                    **horses,
-                    "description": "The winning horse, or several that shared the win when the cards ran out.",
-                },
-                "second": {**horses, "description": "Only when second place is played."},
-                "carried_in": carried_in,
-            },
-        },
-        "LiftSmokeHand": {
-            "required": ["winner"],
-            "description": "One Lift Smoke hand (see /games/lift_smoke): the winner takes every ante and deals next.",
-            "properties": {
-                "dealer": dealer,
-                "ante": {**chips, "description": "Default: the table's option."},
-                "winner": {**name, "description": "The last player still holding cards."},
-                "out_order": {
-                    **out_order,
-                    "description": out_order["description"] + " The winner only in the last entry, or left out.",
-                },
-                "carried_in": carried_in,
-            },
-        },
-        "ElGatoHand": {
-            "required": ["loser"],
-            "description": "One El Gato game (see /games/el_gato): the loser pays the table's stake to each other player (default 0: recorded only).",
-            "properties": {
-                "dealer": dealer,
-                "loser": {**name, "description": "The player left holding all the cards."},
-                "out_order": {**out_order, "description": out_order["description"] + " Every player but the loser."},
-            },
-        },
-        "PatienceHand": {
-            "anyOf": [{"required": ["won"]}, {"required": ["sequences"]}],
-            "description": "One patience (see /games/relogio and /games/cachorro) at a relogio table (Relógio or Relógio Real) or a cachorro table. "
-            "Nothing is paid. Relógio Real's result follows from its sequences (won may be left out).",
-            "properties": {
-                "dealer": {**name, "description": "Only the table's one player."},
-                "game": {
-                    "type": "string",
-                    "enum": list(PATIENCES),
-                    "description": "Default: relogio at a relogio table, cachorro at a cachorro table.",
-                },
-                "won": {"type": "boolean"},
-                "king_exchanges": {
-                    "type": ["integer", "boolean"],
-                    "minimum": 0,
-                    "maximum": 1,
-                    "description": "Relógio only: the King exchange was used (1) or not (0, the default); at most once.",
-                },
-                "sequences": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": relogio.MAX_SEQUENCES,
-                    "description": "Relógio Real only, required there: the sequences from Ace to King removed; "
-                    "won with at least the table's sequences_to_win (default 3).",
-                },
-                "round": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": cachorro.ROUNDS,
-                    "description": "Paciência do Cachorro: the deal it came out in; required when won, absent when lost.",
-                },
-            },
-        },
-    }
-    write_fields = _write_fields()
+def _hand_records() -> dict[str, Any]:
+    """Every game's hand record, generated from its one declaration (the game's ``RECORD``,
+    closed: the engine refuses an unknown field with 400, and with a worked example), and its
+    write variant: the record's fields plus :func:`_write_fields` in one closed object."""
     out: dict[str, Any] = {}
-    for key, record in records.items():
-        out[key] = {"type": "object", "additionalProperties": False, **record}
-        out[f"{key}Write"] = {
-            **out[key],
+    for slug, game in GAMES.items():
+        name = f"{schema_name(slug)}Hand"
+        record = game.record.json_schema()
+        out[name] = record
+        out[f"{name}Write"] = {
+            **record,
             "description": "A hand to record: the record plus how to write it.",
-            "properties": {**record["properties"], **write_fields},
+            "properties": {**record["properties"], **_write_fields()},
         }
     return out
 
@@ -423,7 +190,7 @@ def _export_schemas() -> dict[str, Any]:
             ],
             "properties": {
                 "id": {**table_id, "description": "Kept on import: an id already stored is a 409."},
-                "game": {"type": "string", "enum": list(KNOWN_GAMES)},
+                "game": {"type": "string", "enum": list(GAMES)},
                 "name": {"type": "string", "maxLength": 120},
                 "players": {"type": "array", "items": {"type": "string"}, "description": "Order of play."},
                 "teams": {
@@ -650,7 +417,7 @@ def _export_paths(table_id: dict[str, Any]) -> dict[str, Any]:
                         "name": "game",
                         "in": "path",
                         "required": True,
-                        "schema": {"type": "string", "enum": list(KNOWN_GAMES)},
+                        "schema": {"type": "string", "enum": list(GAMES)},
                     },
                     {"name": "season", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1}},
                 ],
@@ -898,8 +665,6 @@ SERVER = "/api/v1"
 
 
 def document() -> dict[str, Any]:
-    players = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 13}}
-    suit = {"type": "string", "enum": [s.value for s in Suit]}
     json_ok = lambda ref, description="OK": {  # noqa: E731
         "description": description,
         "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}},
@@ -955,7 +720,7 @@ def document() -> dict[str, Any]:
                     "properties": {
                         "game": {
                             "type": "string",
-                            "enum": list(KNOWN_GAMES),
+                            "enum": list(GAMES),
                             "description": "Games not refereed yet answer 422.",
                         },
                         "players": {
@@ -978,7 +743,7 @@ def document() -> dict[str, Any]:
                             "description": "The session clock: the time the players agreed to play; the table answers `clock` with when it ends and the minutes left.",
                         },
                         "options": {
-                            "anyOf": [{"$ref": f"#/components/schemas/{slug.capitalize()}Options"} for slug in GAMES],
+                            "anyOf": [{"$ref": f"#/components/schemas/{schema_name(slug)}Options"} for slug in GAMES],
                             "description": "The game's house rules; defaults filled in.",
                         },
                         "teams": {
@@ -990,7 +755,7 @@ def document() -> dict[str, Any]:
                     },
                 },
                 **{
-                    f"{slug.capitalize()}Options": {
+                    f"{schema_name(slug)}Options": {
                         "type": "object",
                         "additionalProperties": False,
                         "properties": {spec.name: _option_schema(spec) for spec in rules.option_specs},
@@ -1065,111 +830,6 @@ def document() -> dict[str, Any]:
                             },
                         },
                     ]
-                },
-                "JubileuHand": {
-                    "type": "object",
-                    "required": ["ultima"],
-                    "description": "Give `auction` (checked call by call) or, when only the final contract is known, `contract`; both must agree if both are given.",
-                    "properties": {
-                        "dealer": {"type": "string", "description": "Default: the dealer by rotation."},
-                        "ultima": suit,
-                        "aces": {
-                            "type": "object",
-                            "additionalProperties": {"type": "integer", "enum": [3, 4]},
-                            "description": "Who holds 3 or 4 aces.",
-                        },
-                        "auction": {
-                            "type": "array",
-                            "items": {
-                                "type": "array",
-                                "prefixItems": [
-                                    {"type": "string"},
-                                    {"type": "string", "enum": [c.value for c in ALL_CALLS]},
-                                ],
-                                "minItems": 2,
-                                "maxItems": 2,
-                            },
-                        },
-                        "contract": {
-                            "type": "object",
-                            "required": ["bid"],
-                            "properties": {
-                                "bid": {
-                                    "type": "string",
-                                    "enum": [c.value for c in ALL_CALLS],
-                                    "description": "passo with no declarers: everybody passed.",
-                                },
-                                "declarers": {"type": "array", "items": {"type": "string"}},
-                            },
-                        },
-                        "trump": suit,
-                        "called": suit,
-                        "partner": {"type": "string"},
-                        "tricks": players,
-                    },
-                },
-                "QuatrilhoHand": {
-                    "type": "object",
-                    "required": ["mode"],
-                    "description": "Figures include the 3 of the last trick and add up to 35; tricks add up to 10. With five players the one sitting out is not named.",
-                    "properties": {
-                        "dealer": {"type": "string"},
-                        "mode": {"type": "string", "enum": [m.value for m in Mode]},
-                        "declarer": {"type": "string"},
-                        "called_card": {
-                            "type": "object",
-                            "required": ["rank", "suit"],
-                            "properties": {"rank": {"type": "string", "enum": list(SPANISH_RANKS)}, "suit": suit},
-                        },
-                        "partner": {
-                            "type": "string",
-                            "description": "Holder of the called card; the caller himself means he plays alone.",
-                        },
-                        "giver": {
-                            "type": ["string", "null"],
-                            "description": "Solo preto: who gave the requested card; absent or null for a solo natural.",
-                        },
-                        "figures": {
-                            "type": "object",
-                            "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 35},
-                        },
-                        "tricks": {
-                            "type": "object",
-                            "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 10},
-                        },
-                        "auction": {
-                            "type": "array",
-                            "items": {
-                                "type": "array",
-                                "prefixItems": [
-                                    {"type": "string"},
-                                    {"type": "string", "enum": [c.value for c in QuatrilhoCall]},
-                                ],
-                                "minItems": 2,
-                                "maxItems": 2,
-                            },
-                        },
-                    },
-                },
-                "SambaTeamHand": _samba_team(),
-                "SambaHand": {
-                    "type": "object",
-                    "required": ["teams"],
-                    "description": "One entry per team, aligned with the table's teams. Refused with 422: going out without two "
-                    "7-card combinations, more than 6 red 3s, more wild cards than 18, meld points below what the declared "
-                    "canastras and sambas must hold, more than the 1,770 points of the 162 cards, a hidden-canastra bonus for a "
-                    "team that did not go out.",
-                    "properties": {
-                        "dealer": {"type": "string", "description": "Default: the dealer by rotation."},
-                        "went_out": {
-                            "type": ["string", "null"],
-                            "description": "Who went out; null when the stock ran out.",
-                        },
-                        "teams": {"type": "array", "items": {"$ref": "#/components/schemas/SambaTeamHand"}},
-                    },
-                },
-                "SambaHandWrite": {
-                    "allOf": [{"$ref": "#/components/schemas/SambaHand"}, {"$ref": "#/components/schemas/WriteFields"}],
                 },
                 "TeamStanding": {
                     "type": "object",
@@ -1299,20 +959,7 @@ def document() -> dict[str, Any]:
                         },
                     },
                 },
-                "QuatrilhoHandWrite": {
-                    "allOf": [
-                        {"$ref": "#/components/schemas/QuatrilhoHand"},
-                        {"$ref": "#/components/schemas/WriteFields"},
-                    ],
-                },
                 "WriteFields": {"type": "object", "properties": _write_fields()},
-                "JubileuHandWrite": {
-                    "description": "A hand to record: the record plus how to write it.",
-                    "allOf": [
-                        {"$ref": "#/components/schemas/JubileuHand"},
-                        {"$ref": "#/components/schemas/WriteFields"},
-                    ],
-                },
                 "Preview": {
                     "type": "object",
                     "description": "What a hand would settle; nothing is stored.",
@@ -1454,7 +1101,7 @@ def document() -> dict[str, Any]:
                     },
                 },
                 "Void": {"type": "object", "properties": {"reason": {"type": "string", "maxLength": 200}}},
-                **_new_game_records(),
+                **_hand_records(),
                 **_export_schemas(),
                 **_koziri_schemas(),
             },

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from openapi_spec_validator import OpenAPIV31SpecValidator, validate
 
-from referee.rules import KNOWN_GAMES
+from referee.rules import GAMES
 from referee.rules.jubileu import OPTIONS
 
 from .api_support import API
@@ -100,7 +100,7 @@ def test_error_schema_matches_api_md(document: dict) -> None:
 
 def test_enumerations_come_from_the_engine(document: dict) -> None:
     schemas = document["components"]["schemas"]
-    assert schemas["TableCreate"]["properties"]["game"]["enum"] == list(KNOWN_GAMES)
+    assert schemas["TableCreate"]["properties"]["game"]["enum"] == list(GAMES)
     assert set(schemas["JubileuOptions"]["properties"]) == {spec.name for spec in OPTIONS}
     for spec in OPTIONS:
         assert schemas["JubileuOptions"]["properties"][spec.name]["default"] == spec.default
@@ -110,11 +110,10 @@ def test_enumerations_come_from_the_engine(document: dict) -> None:
     assert calls[0] == "passo" and "jogo_obrigatorio" in calls and "miseria_aberta_com_coloquio" in calls
     assert len(calls) == 22
     assert not {"expected_number", "replaces", "reason"} & set(hand)  # the record holds no transport field
-    for game in ("Jubileu", "Quatrilho"):
-        assert schemas[f"{game}HandWrite"]["allOf"] == [
-            {"$ref": f"#/components/schemas/{game}Hand"},
-            {"$ref": "#/components/schemas/WriteFields"},
-        ]
+    for game in ("Jubileu", "Quatrilho"):  # the record's fields and how to write it, in one closed object
+        write = schemas[f"{game}HandWrite"]
+        assert write["additionalProperties"] is False
+        assert set(write["properties"]) == set(schemas[f"{game}Hand"]["properties"]) | {"expected_number", "replaces", "reason"}
     assert {"expected_number", "replaces", "reason"} <= set(schemas["WriteFields"]["properties"])
     from referee.rules.quatrilho import OPTIONS as QUATRILHO_OPTIONS
 
@@ -136,8 +135,8 @@ NEW_RECORDS = {
     "kentucky_derby": "KentuckyDerbyHand",
     "lift_smoke": "LiftSmokeHand",
     "el_gato": "ElGatoHand",
-    "relogio": "PatienceHand",
-    "cachorro": "PatienceHand",
+    "relogio": "RelogioHand",
+    "cachorro": "CachorroHand",
 }
 
 
@@ -165,10 +164,11 @@ def test_the_new_games_records_are_described_with_their_write_variants(document:
         assert not {"expected_number", "replaces", "reason"} & set(record["properties"])
     for name in ("InjunHand", "KentuckyDerbyHand", "LiftSmokeHand"):  # the pot games
         assert "carried_in" in schemas[name]["properties"]
-    for name in ("KoziriHand", "ElGatoHand", "PatienceHand"):
+    for name in ("KoziriHand", "ElGatoHand", "RelogioHand", "CachorroHand"):
         assert "carried_in" not in schemas[name]["properties"]
     assert schemas["KoziriHand"]["required"] == ["dealer_trump", "dealer_second", "opponent_trump", "winner"]
-    assert schemas["PatienceHand"]["properties"]["game"]["enum"] == ["relogio", "relogio_real", "cachorro"]
+    assert schemas["RelogioHand"]["properties"]["game"]["enum"] == ["relogio", "relogio_real"]
+    assert schemas["CachorroHand"]["properties"]["game"]["enum"] == ["cachorro"]
     assert schemas["InjunHand"]["properties"]["cards"]["additionalProperties"]["enum"][0] == "A"
     assert "A" not in schemas["KentuckyDerbyHand"]["properties"]["cards"]["items"]["properties"]["rank"]["enum"]
 
@@ -244,8 +244,8 @@ def test_a_jubileu_record_matches_none_of_the_new_schemas(client: FlaskClient, d
         ("KentuckyDerbyHand", {"bets": {"Ana": "copas"}, "cards": [{"rank": "A", "suit": "copas"}]}),
         ("LiftSmokeHand", {"ante": 1}),
         ("ElGatoHand", {"loser": "Ana", "winner": "Bia"}),
-        ("PatienceHand", {"game": "relogio_real"}),
-        ("PatienceHand", {"game": "cachorro", "won": True, "round": 4}),
+        ("RelogioHand", {"game": "relogio_real"}),
+        ("CachorroHand", {"game": "cachorro", "won": True, "round": 4}),
     ],
 )
 def test_the_new_schemas_refuse_what_the_engine_refuses_for_its_shape(document: dict, name: str, record: dict) -> None:
