@@ -25,8 +25,9 @@ __all__ = ["Payment", "SettleUp", "settle_up", "summary"]
 def settle_up(tables: Sequence[Table]) -> SettleUp:
     """Settle ``tables`` together (one table: its own settle-up), each money payment to a member
     who stored a Pix key with its code. RulesError when they cannot be settled."""
-    members = ledger.members_of(tables)
-    result = ledger.settle_up(tables, members=members)
+    chosen = list(tables)
+    members = ledger.members_of(chosen)
+    result = ledger.settle_up(chosen, members=members)
     by_name = {m.name: m for m in members}
     payments = tuple(replace(p, pix=_pix(by_name.get(p.payee), p.money)) for p in result.payments)
     return replace(result, payments=payments)

@@ -231,9 +231,9 @@ def _settle(
     for table in chosen:
         if table not in paying:  # a patience at a club night: its player neither pays nor is paid
             per_table[table.id] = {people[(table.id, position)]: 0 for position in range(len(players_of(table)))}
-    value = None if in_money else values[0]
+    unit_value = None if in_money else values[0]
     payments = tuple(
-        Payment(t.payer, t.payee, t.amount, _cash(t.amount, in_money, value)) for t in fewest_transfers(balances)
+        Payment(t.payer, t.payee, t.amount, _cash(t.amount, in_money, unit_value)) for t in fewest_transfers(balances)
     )
     owing = sum(1 for amount in balances.values() if amount)
     return SettleUp(
@@ -241,7 +241,7 @@ def _settle(
         game=paying[0].game if len({t.game for t in paying}) == 1 else "",
         in_money=in_money,
         balances=balances,
-        money=_money_of(balances, in_money, value),
+        money=_money_of(balances, in_money, unit_value),
         payments=payments,
         exact=owing <= EXACT_LIMIT,
         owing=owing,

@@ -129,8 +129,8 @@ def standing(table: Table, balances: Mapping[str, int] | None = None, options: A
         return rules.standing(teams_of(table), balances, options_of(table) if options is None else options)
     kept = table.__dict__.get("_standing")
     if kept is not None and kept[0] == table.version:
-        match: Mapping[str, Any] = kept[1]
-        return match
+        known: Mapping[str, Any] | None = kept[1]
+        return known
     match = rules.standing(teams_of(table), totals(table), options_of(table) if options is None else options)
     table.__dict__["_standing"] = (table.version, match)
     return match
