@@ -1,7 +1,7 @@
 """The league: seasons and standings across tables.
 
 Standings add up seats, not hands: every write to a table copies each seat's net result, hands
-played and match won onto the seat (``ledger._save_state``), so a season's standings are one
+played and match won onto the seat (``ledger.state.save_state``), so a season's standings are one
 grouped query over its tables' seats, whatever the number of hands.
 :func:`standings_from_hands` recomputes the same figures from the hands alone; the tests hold the
 two equal.

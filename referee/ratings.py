@@ -337,7 +337,7 @@ def _matches(game: str, tables: Select | Sequence[str], horizon: Horizon) -> lis
     for table_id, balances in totals.items():
         placed = seats[table_id]
         # The ledger's own grouping of seats into teams, so ratings and the scoreboard agree.
-        teams = ledger._group_teams([(name, team) for name, team, _member in placed])
+        teams = ledger.group_teams([(name, team) for name, team, _member in placed])
         match = rules.standing(teams, balances, rules.parse_options(options[table_id]))
         if not match or not match["finished"]:
             continue

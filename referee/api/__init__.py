@@ -25,7 +25,9 @@ from referee.models import Table
 from referee.rules import GAMES
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.text import N_, Text
+from referee.views import melds
 
+from . import answers
 from .openapi import document
 
 bp = Blueprint("api", __name__)
@@ -161,7 +163,7 @@ def create_table() -> ResponseReturnValue:
 
 def _created(table: Table, token: str) -> ResponseReturnValue:
     """The ``201`` of a new table: the table as created, with its scorer token (shown once)."""
-    answer = ledger.table_answer(table, urls=urls(table))
+    answer = answers.table_answer(table, urls=urls(table))
     keys = (
         "id",
         "game",
@@ -205,7 +207,7 @@ def meld_check() -> ResponseReturnValue:
         except BadBody:
             return error(400, "invalid_input", _("The body must be a JSON object."))
         try:
-            answer = ledger.meld_check(body)
+            answer = melds.meld_check(body)
         except ledger.NotFound:
             return error(404, "not_found", _("There is no table with this id."))
         except RulesError as exc:
@@ -216,7 +218,7 @@ def meld_check() -> ResponseReturnValue:
 @bp.get("/tables/<table_id>")
 @with_table(write=False)
 def get_table(table: Table) -> ResponseReturnValue:
-    return jsonify(ledger.table_answer(table, urls=urls(table)))
+    return jsonify(answers.table_answer(table, urls=urls(table)))
 
 
 @bp.post("/tables/<table_id>/hands")
@@ -254,7 +256,7 @@ def record_hand(table: Table) -> ResponseReturnValue:
 def preview_hand(table: Table) -> ResponseReturnValue:
     """Judge a record and answer what it would settle, storing nothing (no token needed)."""
     body = json_body()
-    return jsonify(ledger.preview_answer(table, ledger.preview_hand(table, body)))
+    return jsonify(answers.preview_answer(table, ledger.preview_hand(table, body)))
 
 
 @bp.get("/tables/<table_id>/hands/<int:number>")
@@ -263,7 +265,7 @@ def get_hand(table: Table, number: int) -> ResponseReturnValue:
     hand = ledger.get_hand(table, number)
     if hand is None:
         raise ledger.NotFound()
-    return jsonify(ledger.hand_answer(table, hand))
+    return jsonify(answers.hand_answer(table, hand))
 
 
 @bp.post("/tables/<table_id>/hands/<int:number>/void")
@@ -276,7 +278,7 @@ def void_hand(table: Table, number: int) -> ResponseReturnValue:
     if not isinstance(reason, str):
         raise InvalidInput(Text(N_("The reason must be text.")), field="reason")
     hand = ledger.void_hand(table, number, owner=g.grant.is_owner, reason=reason, actor=g.actor)
-    return jsonify(ledger.void_answer(table, hand))
+    return jsonify(answers.void_answer(table, hand))
 
 
 @bp.post("/tables/<table_id>/hands/<int:number>/confirm")
@@ -284,7 +286,7 @@ def void_hand(table: Table, number: int) -> ResponseReturnValue:
 def confirm_hand(table: Table, number: int) -> ResponseReturnValue:
     """Two-key entry: confirm a hand recorded by another client (extension)."""
     hand = ledger.confirm_hand(table, number, actor=g.actor)
-    return jsonify(ledger.hand_answer(table, hand))
+    return jsonify(answers.hand_answer(table, hand))
 
 
 @bp.post("/tables/<table_id>/hands/<int:number>/dispute")
@@ -295,7 +297,7 @@ def dispute_hand(table: Table, number: int) -> ResponseReturnValue:
     if not isinstance(body, dict):
         raise BadBody()
     hand = ledger.dispute_hand(table, number, actor=g.actor, reason=body.get("reason", ""))
-    return jsonify(ledger.hand_answer(table, hand))
+    return jsonify(answers.hand_answer(table, hand))
 
 
 @bp.get("/tables/<table_id>/settlement")

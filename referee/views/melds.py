@@ -4,11 +4,13 @@ legal, what it is worth, and whether the whole reaches the opening meld the team
 Nothing is stored: the form is a GET, so a checked opening can be shared as a link. The cards
 are written as on the cards themselves ("K♥ K♦ 2♣ JK", or "Kc Ko 2p"); the card keyboard of
 ``static/js/app.js`` types them on a phone. The judging is :mod:`referee.rules.samba_melds`.
+The API's check (``POST /api/v1/samba/meld-check``, :func:`meld_check`) lives here too.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,9 +19,11 @@ from flask.typing import ResponseReturnValue
 
 from referee import inputs, ledger
 from referee.i18n import render_text
+from referee.rules import samba, samba_melds
 from referee.rules.cards import Suit
-from referee.rules.errors import RulesError
+from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
 from referee.rules.samba_melds import RANKS, Card, MeldVerdict, OpeningVerdict, check_meld, check_opening, parse_card
+from referee.rules.text import N_, Text
 from referee.views import labels
 
 bp = Blueprint("melds", __name__)
@@ -61,46 +65,17 @@ def _table_minimum() -> tuple[int | None, str | None, Any]:
 @bp.get("/samba/melds")
 def checker() -> ResponseReturnValue:
     texts = [request.args.get(f"m{i}", "")[:200] for i in range(MAX_FIELDS)]
-    shown = max(FIELDS, max((i + 1 for i, t in enumerate(texts) if t.strip()), default=0))
-    if request.args.get("more"):
-        shown = min(MAX_FIELDS, shown + 1)
+    shown = _shown(texts)
     going_out = request.args.get("going_out") == "1"
     table_minimum, team_name, table = _table_minimum()
     required_text = request.args.get("required", "")
-    required = table_minimum
-    if required is None and (asked := inputs.whole_number(required_text)) in MINIMUMS:
-        required = asked
-
-    rows = [MeldRow(text=texts[i]) for i in range(shown)]
-    melds: list[tuple[Card, ...]] = []
-    for i, row in enumerate(rows):
-        if not row.text.strip():
-            continue
-        try:
-            cards = _cards(row.text, field=f"m{i}")
-        except RulesError as exc:
-            row.error = render_text(exc.text)
-            continue
-        row.verdict = check_meld(cards, going_out=going_out)
-        melds.append(cards)
-
+    required = table_minimum if table_minimum is not None else _asked_minimum(required_text)
+    rows, melds = _judged_rows(texts[:shown], going_out=going_out)
     top_text = request.args.get("top", "")[:20]
-    top: Card | None = None
-    top_error = None
-    if top_text.strip():
-        try:
-            top = parse_card(top_text.strip(), field="top")
-        except RulesError as exc:
-            top_error = render_text(exc.text)
-
-    opening: OpeningVerdict | None = None
+    top, top_error = _discard_top(top_text)
+    opening = None
     if melds and required is not None and not any(row.error for row in rows) and top_error is None:
-        opening = check_opening(melds, required=required, discard_top=top, going_out=going_out)
-        # With the discard top added, the verdict of the meld it joined is the opening's.
-        if opening.discard_meld is not None:
-            judged = [row for row in rows if row.verdict is not None]
-            judged[opening.discard_meld].verdict = opening.melds[opening.discard_meld]
-
+        opening = _opening(rows, melds, required=required, top=top, going_out=going_out)
     return render_template(
         "melds/checker.html",
         rows=rows,
@@ -119,3 +94,102 @@ def checker() -> ResponseReturnValue:
         suits=list(Suit),
         checked=any(t.strip() for t in texts),
     )
+
+
+def _shown(texts: list[str]) -> int:
+    """How many meld fields the form shows: three at first, every one filled in, and one more
+    when asked (up to MAX_FIELDS)."""
+    shown = max(FIELDS, max((i + 1 for i, t in enumerate(texts) if t.strip()), default=0))
+    if request.args.get("more"):
+        shown = min(MAX_FIELDS, shown + 1)
+    return shown
+
+
+def _asked_minimum(required_text: str) -> int | None:
+    """The opening minimum chosen on the form, when it is one of the game's."""
+    asked = inputs.whole_number(required_text)
+    return asked if asked in MINIMUMS else None
+
+
+def _judged_rows(texts: list[str], *, going_out: bool) -> tuple[list[MeldRow], list[tuple[Card, ...]]]:
+    """Each shown field with its verdict (or why its cards could not be read), and the melds
+    read, in order."""
+    rows = [MeldRow(text=text) for text in texts]
+    melds: list[tuple[Card, ...]] = []
+    for i, row in enumerate(rows):
+        if not row.text.strip():
+            continue
+        try:
+            cards = _cards(row.text, field=f"m{i}")
+        except RulesError as exc:
+            row.error = render_text(exc.text)
+            continue
+        row.verdict = check_meld(cards, going_out=going_out)
+        melds.append(cards)
+    return rows, melds
+
+
+def _discard_top(top_text: str) -> tuple[Card | None, str | None]:
+    """The top card of the discard pile, if given, or why it could not be read."""
+    if not top_text.strip():
+        return None, None
+    try:
+        return parse_card(top_text.strip(), field="top"), None
+    except RulesError as exc:
+        return None, render_text(exc.text)
+
+
+def _opening(
+    rows: list[MeldRow], melds: list[tuple[Card, ...]], *, required: int, top: Card | None, going_out: bool
+) -> OpeningVerdict:
+    """The opening's verdict; with the discard top added, the verdict of the meld it joined is
+    the opening's."""
+    opening = check_opening(melds, required=required, discard_top=top, going_out=going_out)
+    if opening.discard_meld is not None:
+        judged = [row for row in rows if row.verdict is not None]
+        judged[opening.discard_meld].verdict = opening.melds[opening.discard_meld]
+    return opening
+
+
+# --------------------------------------------------------------------------- the API's check
+
+
+def meld_check(body: Mapping[str, Any]) -> dict[str, Any]:
+    """``POST /samba/meld-check``: each meld's verdict and, when a minimum is known (given, from
+    the team's total, or from a team at a table), the opening's. Rendered in the current language."""
+    body = dict(body)
+    table_id, team = body.pop("table", None), body.pop("team", None)
+    asked = samba_melds.parse_check(body)
+    options, required = _team_minimum(table_id, team)
+    if required is None:
+        required = asked.minimum(options)
+    melds = [check_meld(meld, going_out=asked.going_out) for meld in asked.melds]
+    answer: dict[str, Any] = {
+        "legal": all(m.legal for m in melds),
+        "melds": [m.to_json(render_text) for m in melds],
+        "opening": None,
+    }
+    if required is not None:
+        opening = check_opening(
+            asked.melds, required=required, discard_top=asked.discard_top, going_out=asked.going_out
+        )
+        answer["opening"] = opening.to_json(render_text)
+    return answer
+
+
+def _team_minimum(table_id: object, team: object) -> tuple[Any, int | None]:
+    """The house rules and the opening minimum of ``team`` (an index) at table ``table_id``;
+    the default rules and no minimum when no table is named."""
+    if table_id is None:
+        if team is not None:
+            raise InvalidInput(Text(N_("team can only be given together with table.")), field="team")
+        return samba.SambaOptions(), None
+    if not isinstance(table_id, str):
+        raise InvalidInput(Text(N_("table must be a table id.")), field="table")
+    table = ledger.get_table(table_id)
+    match = ledger.standing(table)
+    if match is None:
+        raise InconsistentHand(Text(N_("This table does not play Samba.")), field="table")
+    if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < len(match["teams"]):
+        raise InvalidInput(Text(N_("team must be the index of one of the table's teams.")), field="team")
+    return ledger.options_of(table), int(match["teams"][team]["min_meld"])

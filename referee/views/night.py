@@ -1,5 +1,5 @@
 """A club night: several tables of one evening settled together, so that a player who sat at
-two tables pays or collects once (referee.settleup does the arithmetic)."""
+two tables pays or collects once (referee.ledger.settlement does the arithmetic)."""
 
 from __future__ import annotations
 

@@ -18,6 +18,7 @@ from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
 from referee import ledger
+from referee.api import answers
 from referee.i18n import render_text
 from referee.rules import samba
 from referee.views import flow
@@ -215,7 +216,7 @@ class SambaFlow(flow.Flow):
             "before": match["teams"],  # totals and opening melds before this hand
             "out_team": self.out_team(),
             "preview": preview,
-            "answer": ledger.preview_answer(self.table, preview) if preview else None,
+            "answer": answers.preview_answer(self.table, preview) if preview else None,
             "live_error": render_text(error.text) if error and d.went_out is not None else None,
             "error_field": self.error_field,
             "card_kinds": samba.CARD_KINDS,

@@ -16,6 +16,7 @@ from flask_babel import format_datetime
 from flask_babel import gettext as _
 
 from referee import access, club, league, ledger, members, settleup
+from referee.api import answers
 from referee.forms import field_for, option_values, table_form
 from referee.i18n import render_text
 from referee.models import Table
@@ -203,7 +204,7 @@ def board(table: Table, *, history: bool = False) -> dict[str, Any]:
 
 
 def lines_of(hand: Any) -> list[dict[str, Any]]:
-    return ledger.breakdown(hand.result)
+    return answers.breakdown(hand.result)
 
 
 @bp.app_context_processor

@@ -712,7 +712,7 @@ def test_a_hand_number_taken_meanwhile_is_a_409_not_a_500(
     record_ok(client, table, solo_record("Dani"))
     record_ok(client, table, solo_record("Ana"))
     before = state(client, table["id"])
-    monkeypatch.setattr(ledger, "next_number", lambda t: 2)  # the stale read
+    monkeypatch.setattr(ledger.hands, "next_number", lambda t: 2)  # the stale read
     response = post_hand(client, table, solo_record("Bia"))
     error = assert_error(response, 409, code="conflict")
     assert "2" in error["message"]
@@ -731,7 +731,7 @@ def test_a_table_changed_meanwhile_is_a_409(
     from referee.extensions import db
     from referee.models import Table
 
-    real_preview = ledger.preview_hand
+    real_preview = ledger.hands.preview_hand
 
     def preview_then_someone_else_writes(*args: Any, **kwargs: Any) -> Any:
         result = real_preview(*args, **kwargs)
@@ -742,7 +742,7 @@ def test_a_table_changed_meanwhile_is_a_409(
         return result
 
     before = state(client, table["id"])
-    monkeypatch.setattr(ledger, "preview_hand", preview_then_someone_else_writes)
+    monkeypatch.setattr(ledger.hands, "preview_hand", preview_then_someone_else_writes)
     assert_error(post_hand(client, table, solo_record("Dani")), 409, code="conflict")
     monkeypatch.undo()
     assert state(client, table["id"]) == before

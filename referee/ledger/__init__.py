@@ -1,0 +1,113 @@
+"""The one bridge between the database and the rules.
+
+Views and the API call these functions; these call the rules engine and the models. The
+package holds, each in its module:
+
+- :mod:`.tables`: a table as stored (its game, house rules, players and teams, its rematch);
+  :mod:`.create`: making a table and its rematch;
+- :mod:`.state`: the derived state kept on the table row, the write lock, the standing;
+- :mod:`.hands`: recording, previewing, correcting and voiding hands (:mod:`.results` is what
+  is stored of a hand, :mod:`.idempotency` the keys of retried writes, :mod:`.pots` the chips
+  left on the table between deals, :mod:`.history` the hands as stored);
+- :mod:`.two_key`: confirmations and disputes; :mod:`.controls`: the owner's controls;
+  :mod:`.clock`: the session clock and the last round; :mod:`.overview`: the home page's tables;
+- :mod:`.settlement`: the settle-up of one table or of a night's tables.
+
+Writes to one table run one after the other: each takes the table's write lock before it
+reads the state it judges, so twenty phones recording at once store twenty hands, numbered in
+the order the lock was granted, and nobody is refused for having been second.
+
+The API renders its answers from what these functions return (referee.api.answers).
+"""
+
+from __future__ import annotations
+
+from .cleaning import NAME_MAX, REASON_MAX, TABLE_NAME_MAX
+from .clock import CLOCK_MINUTES, clock, declare_last_round, last_round, set_clock
+from .controls import change_options, finish_table, has_hands, set_two_key
+from .create import create_table, rematch
+from .errors import Conflict, NotFound
+from .hands import BY_API, BY_SCORER, preview_hand, record_hand, void_hand
+from .history import all_hands, get_hand, live_count, recent_hands
+from .idempotency import stored_number
+from .overview import Overview, overview
+from .pots import chips_carried_in, on_the_table
+from .results import Preview
+from .settlement import (
+    Payment,
+    SettleUp,
+    chip_value,
+    members_of,
+    money,
+    settle_up,
+    settlement,
+    stock,
+    stock_left,
+    to_settle,
+)
+from .state import current_dealer, match_over, match_winners, next_number, rebuild_state, standing, totals
+from .tables import LOCALES, get_table, group_teams, options_of, players_of, rematch_of, rules_of, teams_of
+from .two_key import agreed, confirm_hand, dispute_hand, to_confirm
+
+__all__ = [
+    "BY_API",
+    "BY_SCORER",
+    "CLOCK_MINUTES",
+    "LOCALES",
+    "NAME_MAX",
+    "REASON_MAX",
+    "TABLE_NAME_MAX",
+    "Conflict",
+    "NotFound",
+    "Overview",
+    "Payment",
+    "Preview",
+    "SettleUp",
+    "agreed",
+    "all_hands",
+    "change_options",
+    "chip_value",
+    "chips_carried_in",
+    "clock",
+    "confirm_hand",
+    "create_table",
+    "current_dealer",
+    "declare_last_round",
+    "dispute_hand",
+    "finish_table",
+    "get_hand",
+    "get_table",
+    "group_teams",
+    "has_hands",
+    "last_round",
+    "live_count",
+    "match_over",
+    "match_winners",
+    "members_of",
+    "money",
+    "next_number",
+    "on_the_table",
+    "options_of",
+    "overview",
+    "players_of",
+    "preview_hand",
+    "rebuild_state",
+    "recent_hands",
+    "record_hand",
+    "rematch",
+    "rematch_of",
+    "rules_of",
+    "set_clock",
+    "set_two_key",
+    "settle_up",
+    "settlement",
+    "standing",
+    "stock",
+    "stock_left",
+    "stored_number",
+    "teams_of",
+    "to_confirm",
+    "to_settle",
+    "totals",
+    "void_hand",
+]

@@ -1,0 +1,376 @@
+"""Recording hands: judge a record (preview), store it, correct it, void it.
+
+What a hand says is stored as events: the hand (its record, its result, its deltas per seat)
+and, later, a void event; nothing is deleted. Each write validates everything first (the engine
+raises a :class:`RulesError` with a sentence and nothing is stored), holds the table's write
+lock (referee.ledger.state) and stores in one transaction. A :class:`Conflict` is left for what
+the API calls one: a stale ``expected_number``, a finished table, a hand already void. The
+unique (table, number) constraint and the state's version stay as a second guard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import insert
+from sqlalchemy.exc import IntegrityError
+
+from referee.db import db
+from referee.models import Hand, HandDelta, HandEvent, Table, utcnow
+from referee.rules.errors import InconsistentHand, RulesError
+from referee.rules.text import N_, Text
+
+from . import idempotency
+from .cleaning import clean_reason, printable, whole_number
+from .errors import Conflict, NotFound
+from .history import get_hand
+from .pots import check_pot_chain, chips_carried_in, on_the_table, with_carry
+from .results import Preview, result, running
+from .state import (
+    current_dealer,
+    end_write,
+    lock_for_write,
+    match_over,
+    new_state,
+    next_number,
+    rebuild_state,
+    save_state,
+    standing,
+)
+from .tables import options_of, players_of, rematch_of, rules_of, teams_of
+from .two_key import agreed
+
+#: Who made a write, stored as a code (pages show it in the reader's language).
+BY_SCORER = "scorer"
+BY_API = "api"
+
+_INSERT_HAND = insert(Hand.__table__).returning(Hand.__table__.c.id)
+_INSERT_DELTA = insert(HandDelta.__table__)
+
+
+def preview_hand(
+    table: Table,
+    raw: object,
+    *,
+    dealer: str | None = None,
+    number: int | None = None,
+    correcting: bool = False,
+    carried_in: int | None = None,
+    options: Any = None,
+) -> Preview:
+    """Judge a record without storing it. Raises :class:`RulesError` with the engine's sentence.
+
+    A match that is over (Samba past its target) takes no new hand, but its hands can still be
+    corrected: a wrong last hand may be what ended it. ``options``: the table's parsed house
+    rules, when the caller has them."""
+    if table.finished_at is not None:
+        raise Conflict(Text(N_("This table is finished: no more hands can be recorded.")))
+    rules = rules_of(table)
+    options = rules.parse_options(table.options) if options is None else options
+    players = players_of(table)
+    if not correcting and match_over(table, options):
+        raise Conflict(Text(N_("This match is over. Start a rematch to play on.")))
+    if correcting and rules.scored and rematch_of(table) is not None:
+        raise Conflict(Text(N_("This match has a rematch: its hands can no longer change.")))
+    if rules.pots:
+        raw = with_carry(raw, on_the_table(table) if carried_in is None else carried_in)
+    hand = rules.parse_hand(
+        raw, players=players, options=options, dealer=dealer or current_dealer(table), teams=teams_of(table)
+    )
+    settlement = rules.settle(hand, options)
+    return Preview(
+        number=number or next_number(table),
+        dealer=rules.dealer_of(hand),
+        hand=hand,
+        settlement=settlement,
+        next_dealer=rules.next_dealer(players, hand, options),
+        contract=rules.contract_json(hand),
+    )
+
+
+@dataclass
+class _Judged:
+    """A hand judged against the table as this request read it (``version``): everything that
+    storing it writes, or the answer already stored under its Idempotency-Key."""
+
+    version: int
+    number: int
+    replayed: dict[str, Any] | None = None
+    old: Hand | None = None
+    out: str | None = None
+    running: dict[str, int] | None = None
+    match: Mapping[str, Any] | None = None  # the standing once the hand is counted
+    next_dealer: str = ""
+    deltas: Mapping[str, int] | None = None
+    row: dict[str, Any] | None = None
+    answer: dict[str, Any] | None = None
+
+
+def record_hand(
+    table: Table,
+    raw: Mapping[str, object],
+    *,
+    expected_number: object = None,
+    actor: str = "",
+    idempotency_key: str | None = None,
+    replaces: object = None,
+    reason: object = "",
+    commit: bool = True,
+) -> tuple[int, dict[str, Any], bool]:
+    """Validate, settle and store one hand. Answers ``(number, answer, replayed)``.
+
+    ``replayed`` is true when ``idempotency_key`` was seen before with the same hand: the first
+    answer is returned and nothing new is stored. ``replaces`` voids that hand in the same
+    transaction (a correction) and takes its place in the rotation. Nothing but the table row is
+    read: its state gives the number, the dealer and the balances.
+    """
+    key = printable(idempotency_key[:100], field="Idempotency-Key") if idempotency_key else None
+    fingerprint = idempotency.digest(raw, replaces) if key else ""
+    if expected_number is not None:
+        expected_number = whole_number(
+            expected_number, field="expected_number", sentence=N_("expected_number must be a hand number (1 or more).")
+        )
+    reason = clean_reason(reason)
+
+    def judge() -> _Judged:
+        return _judge(
+            table,
+            raw,
+            key=key,
+            fingerprint=fingerprint,
+            expected_number=expected_number,
+            replaces=replaces,
+            actor=actor,
+        )
+
+    judged = _judge_then_lock(table, judge)
+    if judged.replayed is not None:
+        return judged.number, judged.replayed, True
+    assert judged.answer is not None
+    try:
+        _store(table, judged, key=key, fingerprint=fingerprint, reason=reason, actor=actor)
+        end_write(commit)
+    except IntegrityError:
+        db.session.rollback()
+        stored = idempotency.stored_answer(table, key, fingerprint) if key else None
+        if stored is not None:
+            return stored[0], stored[1], True
+        raise Conflict(
+            Text(N_("Hand %(number)s was just recorded by another phone."), number=judged.number),
+            current=judged.number,
+        ) from None
+    return judged.number, judged.answer, False
+
+
+def _judge_then_lock(table: Table, judge: Callable[[], _Judged]) -> _Judged:
+    """Judge the hand against the table as read, without the lock (the engine's work and the
+    answer's rendering, the most of a write, run in parallel with other tables' writes); then
+    take the lock, and if another write reached this table meanwhile (its version moved) judge
+    again against what that write left. Either way what is stored was judged on the state it
+    follows. A replayed answer is returned at once."""
+    try:
+        judged: _Judged | None = judge()
+    except (RulesError, Conflict, NotFound):
+        judged = None  # maybe only because of what this request read: judged again, locked
+    if judged is not None and judged.replayed is not None:
+        return judged
+    if not lock_for_write(table) or judged is None:
+        judged = judge()
+    return judged
+
+
+def _store(table: Table, judged: _Judged, *, key: str | None, fingerprint: str, reason: str, actor: str) -> None:
+    """One transaction: the hand, its deltas, the void of a corrected hand, the key and the
+    table's new state."""
+    assert judged.row is not None and judged.deltas is not None and judged.answer is not None
+    connection = db.session.connection()  # plain Core inserts: see referee.ledger.state
+    hand_id = connection.execute(_INSERT_HAND, judged.row).scalar_one()
+    # A row for every player who took part, zero or not (the league counts hands played from
+    # them); none for a player sitting the hand out.
+    connection.execute(
+        _INSERT_DELTA,
+        [
+            {"hand_id": hand_id, "seat": seat, "amount": judged.deltas[name]}
+            for seat, name in enumerate(players_of(table))
+            if name != judged.out
+        ],
+    )
+    if judged.old is not None:
+        db.session.add(HandEvent(hand_id=judged.old.id, kind="void", reason=reason, actor=actor[:60]))
+    db.session.flush()
+    state = _state_after(table, judged)
+    judged.answer["next_dealer"] = state["next_dealer"]  # after a correction: the table's, not the hand's
+    if key:  # a retry with this key gets this very answer back
+        idempotency.remember(table, key, fingerprint, judged.number, judged.answer)
+    # The standing judged with the hand is the new state's (a correction's rebuilt balances are
+    # the judged ones: the cached state equals the rebuilt one); worked out again if ever not.
+    same = state["balances"] == judged.running
+    save_state(table, state, judged.match if same else standing(table, state["balances"]))
+
+
+def _state_after(table: Table, judged: _Judged) -> dict[str, Any]:
+    """The table's state once the judged hand is stored: counted on from the state read, or for
+    a correction (which may or may not move the deal) asked of the hands."""
+    if judged.old is not None:
+        return rebuild_state(table)
+    players = players_of(table)
+    if "played" in table.state:
+        played = {name: int(table.state["played"].get(name, 0)) + (name != judged.out) for name in players}
+    else:  # a state written before the league existed: count from the hands (this one included)
+        played = rebuild_state(table)["played"]
+    assert judged.running is not None
+    return new_state(
+        balances=judged.running, next_number=judged.number + 1, next_dealer=judged.next_dealer, played=played
+    )
+
+
+def _judge(
+    table: Table,
+    raw: Mapping[str, object],
+    *,
+    key: str | None,
+    fingerprint: str,
+    expected_number: int | None,
+    replaces: object,
+    actor: str,
+) -> _Judged:
+    """Judge a hand against the table's state as it is in this session: the number it takes,
+    the hand it corrects, its settlement, the row to insert and the answer. Raises what the
+    write would (a Conflict for a stale ``expected_number``, the engine's RulesError)."""
+    if key:
+        stored = idempotency.stored_answer(table, key, fingerprint)
+        if stored is not None:
+            return _Judged(version=table.version, number=stored[0], replayed=stored[1])
+    number = next_number(table)
+    _check_expected(expected_number, number)
+    old = _replaced(table, replaces)
+    options = options_of(table)
+    preview = preview_hand(
+        table,
+        raw,
+        dealer=old.dealer if old else current_dealer(table),
+        number=number,
+        correcting=old is not None,
+        carried_in=chips_carried_in(table, old),
+        options=options,
+    )
+    if old is not None:
+        check_pot_chain(table, old, -sum(preview.settlement.deltas.values()))
+    after = running(table, preview, old)
+    match = standing(table, after, options)
+    stored_result = result(table, preview, after, number=number, match=match)
+    if table.two_key:
+        stored_result["two_key"] = True  # waits for a confirmation from another phone
+    if old is not None:
+        stored_result["replaces"] = old.number
+    rules = rules_of(table)
+    record = rules.hand_json(preview.hand)
+    row = {
+        "table_id": table.id,
+        "number": number,
+        "position": old.position if old else number,
+        "dealer": preview.dealer,
+        "next_dealer": preview.next_dealer,
+        "record": record,
+        "result": stored_result,
+        "created_by": actor[:60],
+        "created_at": utcnow(),
+    }
+    return _Judged(
+        version=table.version,
+        number=number,
+        old=old,
+        out=rules.sitting_out(players_of(table), preview.dealer, options),
+        running=after,
+        match=match,
+        next_dealer=preview.next_dealer,
+        deltas=preview.settlement.deltas,
+        row=row,
+        answer=_new_hand_answer(table, number, stored_result, record),
+    )
+
+
+def _check_expected(expected_number: int | None, number: int) -> None:
+    """A client that says which hand it records is refused when another took that number."""
+    if expected_number is None or expected_number == number:
+        return
+    raise Conflict(
+        Text(
+            N_("Hand %(expected)s was already recorded by another phone; the next hand is number %(number)s."),
+            expected=expected_number,
+            number=number,
+        )
+        if expected_number < number
+        else Text(N_("The next hand is number %(number)s, not %(expected)s."), expected=expected_number, number=number),
+        current=number - 1,
+    )
+
+
+def _replaced(table: Table, replaces: object) -> Hand | None:
+    """The live hand a correction replaces (None for a new hand)."""
+    if replaces is None:
+        return None
+    wanted = whole_number(
+        replaces, field="replaces", sentence=N_("replaces must be the number of the hand to correct.")
+    )
+    old = get_hand(table, wanted)
+    if old is None:
+        raise NotFound()
+    if old.is_void:
+        raise Conflict(Text(N_("Hand %(number)s is already void."), number=old.number))
+    return old
+
+
+def _new_hand_answer(table: Table, number: int, stored: Mapping[str, Any], record: Mapping[str, Any]) -> dict[str, Any]:
+    """The API's answer to a new hand, rendered here because it is also stored under the write's
+    Idempotency-Key (a retry gets it back byte for byte). Imported when called: the API
+    package imports the ledger."""
+    from referee.api import answers  # noqa: PLC0415
+
+    return answers.new_hand_answer(table, number=number, result=stored, record=record)
+
+
+def void_hand(
+    table: Table, number: int, *, owner: bool, reason: object = "", actor: str = "", commit: bool = True
+) -> Hand:
+    """Mark hand ``number`` void. It stays in the history with who voided it, when and why.
+
+    A hand two people agreed on, or a correction of one (:func:`agreed`), is voided only by the
+    ``owner`` (or an import, replaying what happened): a scorer alone would undo the other
+    side's confirmation. He corrects it instead, and the correction waits for a confirmation.
+
+    A partial unique index allows one void event per hand, so two phones voiding the same hand
+    at the same moment store one void and the other gets a :class:`Conflict`.
+    """
+    lock_for_write(table)
+    if table.finished_at is not None:
+        raise Conflict(Text(N_("This table is finished: its hands can no longer change.")))
+    reason = clean_reason(reason)
+    hand = get_hand(table, number)
+    if hand is None:
+        raise NotFound()
+    if hand.is_void:
+        raise Conflict(Text(N_("Hand %(number)s is already void."), number=number))
+    if not owner and agreed(table, hand):
+        raise InconsistentHand(
+            Text(
+                N_(
+                    "Hand %(number)s was confirmed by two people: correct it (the correction waits for a confirmation again), or ask the owner to void it."
+                ),
+                number=number,
+            )
+        )
+    if rules_of(table).scored and rematch_of(table) is not None:
+        raise Conflict(Text(N_("This match has a rematch: its hands can no longer change.")))
+    check_pot_chain(table, hand, None)
+    db.session.add(HandEvent(hand=hand, kind="void", reason=reason, actor=actor[:60]))
+    try:
+        db.session.flush()
+        save_state(table, rebuild_state(table))
+        end_write(commit)
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict(Text(N_("Hand %(number)s is already void."), number=number)) from None
+    return hand

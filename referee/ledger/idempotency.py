@@ -1,0 +1,58 @@
+"""Idempotency keys: a write sent again with the same key (a retry, a double tap on "confirm")
+gets the first answer back and stores nothing new; the same key with another hand is refused."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import select
+
+from referee.db import db
+from referee.models import IdempotencyKey, Table
+from referee.rules.errors import InconsistentHand
+from referee.rules.text import N_, Text
+
+
+def digest(raw: Mapping[str, object], replaces: object) -> str:
+    """A fingerprint of a write, so a reused Idempotency-Key with another hand is refused."""
+    body = json.dumps({"record": raw, "replaces": replaces}, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def stored_number(table: Table, key: str) -> int | None:
+    """The hand already stored under an Idempotency-Key, if any (a double tap on "confirm"). A
+    key with control characters was never stored (and PostgreSQL refuses a NUL in a query)."""
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in key):
+        return None
+    row = db.session.scalar(
+        select(IdempotencyKey).where(IdempotencyKey.table_id == table.id, IdempotencyKey.key == key[:100])
+    )
+    return int(row.body["number"]) if row is not None else None
+
+
+def stored_answer(table: Table, key: str, fingerprint: str) -> tuple[int, dict[str, Any]] | None:
+    """The number and answer stored under ``key``, if any; refused when they were stored for
+    another hand (``fingerprint`` differs)."""
+    row = db.session.scalar(
+        select(IdempotencyKey).where(IdempotencyKey.table_id == table.id, IdempotencyKey.key == key)
+    )
+    if row is None:
+        return None
+    if row.body.get("digest", fingerprint) != fingerprint:
+        raise InconsistentHand(
+            Text(N_("This Idempotency-Key was already used for a different hand; send a new key for a new hand.")),
+            field="Idempotency-Key",
+        )
+    return int(row.body["number"]), dict(row.body["answer"])
+
+
+def remember(table: Table, key: str, fingerprint: str, number: int, answer: dict[str, Any]) -> None:
+    """Store the answer to a write under its key, in the write's transaction."""
+    db.session.add(
+        IdempotencyKey(
+            table_id=table.id, key=key, status=201, body={"number": number, "digest": fingerprint, "answer": answer}
+        )
+    )

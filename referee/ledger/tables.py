@@ -1,0 +1,74 @@
+"""A table as stored: loading it, its game and house rules, who sits where, and its rematch.
+
+Reads only; the seats never change once a table is made, so they are read once per request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import bindparam, select
+
+from referee.db import db
+from referee.models import Seat, Table
+from referee.rules import GameRules, get_game
+
+from .errors import NotFound
+
+#: The languages a table can be kept in, as given (API, form) and as stored.
+LOCALES = {"pt_BR": "pt_BR", "pt-BR": "pt_BR", "pt": "pt_BR", "en": "en"}
+
+# Built once: building a statement and its cache key costs more than running it on SQLite, and
+# these run on every hand recorded.
+_TABLE = select(Table).where(Table.id == bindparam("table_id"))
+_PLAYERS = select(Seat.name, Seat.team).where(Seat.table_id == bindparam("table_id")).order_by(Seat.position)
+
+
+def get_table(table_id: str) -> Table:
+    table = db.session.scalar(_TABLE, {"table_id": table_id})
+    if table is None:
+        raise NotFound()
+    return table
+
+
+def rules_of(table: Table) -> GameRules[Any, Any]:
+    return get_game(table.game)
+
+
+def options_of(table: Table) -> Any:
+    """The table's house rules, parsed (a write parses them once and passes them along)."""
+    return rules_of(table).parse_options(table.options)
+
+
+def players_of(table: Table) -> tuple[str, ...]:
+    """The players in order of play (read once per request: seats never change)."""
+    players: tuple[str, ...] | None = table.__dict__.get("_players")
+    if players is None:
+        seats = db.session.execute(_PLAYERS, {"table_id": table.id}).all()
+        players = tuple(name for name, _team in seats)
+        table.__dict__["_players"] = players
+        table.__dict__["_teams"] = group_teams(seats)
+    return players
+
+
+def teams_of(table: Table) -> tuple[tuple[str, ...], ...]:
+    """The table's teams, in order of their index (each player alone where there are none)."""
+    players_of(table)
+    teams: tuple[tuple[str, ...], ...] = table.__dict__["_teams"]
+    return teams
+
+
+def group_teams(seats: Sequence[Any]) -> tuple[tuple[str, ...], ...]:
+    """Teams from (name, team index) pairs in order of play."""
+    if any(team is None for _name, team in seats):  # tables made before teams were stored
+        return tuple((name,) for name, _team in seats)
+    groups: dict[int, list[str]] = {}
+    for name, team in seats:
+        groups.setdefault(int(team), []).append(name)
+    return tuple(tuple(groups[i]) for i in sorted(groups))
+
+
+def rematch_of(table: Table) -> str | None:
+    """The id of the table that follows this one (its rematch), if there is one."""
+    return db.session.scalar(select(Table.id).where(Table.follows == table.id).order_by(Table.created_at).limit(1))
