@@ -8,30 +8,38 @@ first complaint names the step that still needs an answer (:meth:`Flow.legal` of
 the values the engine accepts).
 
 A game supplies a :class:`Draft` subclass (its fields and how they make an API record) and a
-:class:`Flow` subclass (its steps, its buttons' actions and its template). Loading a damaged
-or forged draft, fixing the dealer when the flow starts, retries, conflicts and undo are
-handled here, once.
+:class:`Flow` subclass (its steps, its buttons' actions and its template), registered with its
+web side in :mod:`referee.views.games`. Loading a damaged or forged draft and fixing the dealer
+when the flow starts are handled here, once; the routes that show and save a draft (retries,
+conflicts, undo) are :mod:`referee.views.hands`.
 """
 
 from __future__ import annotations
 
 import json
-import secrets
 from dataclasses import asdict, dataclass
 from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
-from flask import abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import abort, render_template
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext as _
 
 from referee import inputs, ledger
 from referee.i18n import render_text
 from referee.models import Hand, Table
+from referee.rules.cards import Suit
 from referee.rules.errors import RulesError
-from referee.views.tables import actor_code, offer_undo
 
 D = TypeVar("D", bound="Draft")
+
+
+#: The suits' API spellings ("copas", "ouros", ...).
+_SUITS = frozenset(suit.value for suit in Suit)
+
+
+def is_suit(value: object) -> bool:
+    """Whether a value from a form or a draft names a suit (anything else is dropped or refused)."""
+    return value in _SUITS
 
 
 def small_int(text: str | None, below: int) -> int | None:
@@ -223,86 +231,4 @@ class Flow:
         return render_template(self.template, **{**self.context(), **extra}), status
 
 
-def page(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
-    """GET: show the step the draft is at, after applying the button pressed (if any)."""
-    draft = flow_class.draft_class.load(request.args.get("d"))
-    if not draft.key:
-        draft.key = secrets.token_urlsafe(16)
-        draft.n = ledger.next_number(table)
-    replaces = small_int(request.args.get("replaces"), 1_000_000)
-    prefill = None
-    if replaces is not None and draft.replaces is None:
-        old = ledger.get_hand(table, replaces)
-        if old is None or old.is_void:
-            abort(404)
-        draft.replaces = replaces
-        prefill = dict(old.record)
-    flow = flow_class(table, draft)
-    flow.start(request.args)
-    if prefill is not None:
-        flow.prefill(prefill)
-        flow.sanitize()
-    action = request.args.get("action")
-    if action:
-        flow.apply(action)
-        flow.sanitize()
-    return flow.render()
-
-
-def save(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
-    """POST: store the hand the draft describes; a retry of a stored draft just redirects."""
-    draft = flow_class.draft_class.load(request.form.get("d"))
-    if draft.key and ledger.stored_number(table, draft.key) is not None:
-        return _saved(table)  # a double tap, or a retry
-    replace = small_int(request.form.get("replace"), 1_000_000)
-    if replace is not None and draft.replaces is None:
-        # Two phones recorded the same hand: this one's version voids and replaces the other.
-        draft.replaces = replace
-        draft.reason = _("Replaced by the version entered on another phone at the same time.")
-        draft.n = ledger.next_number(table)
-    flow = flow_class(table, draft)
-    flow.before_save(request.form)
-    flow.sanitize()  # what before_save filled in is judged like any draft (a forged post)
-    if draft.replaces is not None:
-        draft.reason = " ".join(str(request.form.get("reason") or draft.reason).split())[:200]
-    if request.form.get("renumber"):
-        draft.n = ledger.next_number(table)
-    try:
-        number, _answer, replayed = ledger.record_hand(
-            table,
-            flow.record(),
-            expected_number=draft.n or None,
-            actor=actor_code(table),
-            idempotency_key=draft.key or None,
-            replaces=draft.replaces,
-            reason=draft.reason,
-        )
-    except ledger.Conflict as exc:
-        taken = ledger.get_hand(table, exc.current) if exc.current else None
-        return flow.render(409, conflict=render_text(exc.text), taken=taken)
-    except RulesError as exc:
-        return flow.render(422, error=render_text(exc.text))
-    if draft.replaces is not None:
-        flash(
-            _(
-                "Hand %(old)s was corrected: it is void and hand %(number)s takes its place.",
-                old=draft.replaces,
-                number=number,
-            ),
-            "success",
-        )
-    elif not replayed:
-        offer_undo(table, number)
-    return _saved(table)
-
-
-def _saved(table: Table) -> ResponseReturnValue:
-    """After a save: a redirect to the table, or, for the page's own fetch (the offline
-    outbox in app.js), where to go, so the flashed message waits for that page."""
-    target = url_for("tables.show", table_id=table.id)
-    if request.headers.get("X-Referee-Outbox"):
-        return jsonify({"location": target})
-    return redirect(target)
-
-
-__all__ = ["Draft", "Flow", "page", "save", "small_int", "step_of"]
+__all__ = ["Draft", "Flow", "is_suit", "small_int", "step_of"]

@@ -1,52 +1,125 @@
-"""Recording a hand: one route per table, handed to the game's own guided flow."""
+"""Recording a hand: one route per table, handed to the game's own guided flow (its
+registration in :mod:`referee.views.games`). Showing a step and saving the draft are the same
+for every game: retries, conflicts, corrections and undo are handled here, once."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort
-from flask.typing import ResponseReturnValue
+import secrets
 
+from flask import Blueprint, abort, flash, jsonify, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+
+from referee import ledger
+from referee.i18n import render_text
 from referee.models import Table
-from referee.views import flow
-from referee.views.derby_flow import DerbyFlow
-from referee.views.injun_flow import InjunFlow
-from referee.views.jubileu_flow import JubileuFlow
-from referee.views.quatrilho_flow import QuatrilhoFlow
-from referee.views.samba_flow import SambaFlow
-from referee.views.short_flow import SHORT_FLOWS
-from referee.views.tables import load, require_scorer
+from referee.rules.errors import RulesError
+from referee.views import games
+from referee.views.flow import Flow, small_int
+from referee.views.tables import actor_code, load, offer_undo, require_scorer
 
 bp = Blueprint("hands", __name__)
 
-FLOWS: dict[str, type[flow.Flow]] = {
-    "jubileu": JubileuFlow,
-    "quatrilho": QuatrilhoFlow,
-    "samba": SambaFlow,
-    "injun": InjunFlow,
-    "kentucky_derby": DerbyFlow,
-    **SHORT_FLOWS,
-}
 
-
-def _table_and_flow(table_id: str) -> tuple[Table, type[flow.Flow]]:
+def _table_and_flow(table_id: str) -> tuple[Table, type[Flow]]:
     table = load(table_id)
     require_scorer(table)
-    flow_class = FLOWS.get(table.game)
-    if flow_class is None:
-        abort(404)
-    return table, flow_class
+    return table, games.pages_of(table.game).flow
 
 
 @bp.get("/t/<table_id>/hand")
 def record(table_id: str) -> ResponseReturnValue:
-    return flow.page(*_table_and_flow(table_id))
+    return page(*_table_and_flow(table_id))
 
 
 @bp.post("/t/<table_id>/hand")
 def save(table_id: str) -> ResponseReturnValue:
-    return flow.save(*_table_and_flow(table_id))
+    return store(*_table_and_flow(table_id))
 
 
 @bp.post("/t/<table_id>/hand/all-pass")
 def all_pass(table_id: str) -> ResponseReturnValue:
     """Jubileu's two-tap "everybody passed" (the form carries all_pass=1)."""
-    return flow.save(*_table_and_flow(table_id))
+    return store(*_table_and_flow(table_id))
+
+
+def page(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
+    """GET: show the step the draft is at, after applying the button pressed (if any)."""
+    draft = flow_class.draft_class.load(request.args.get("d"))
+    if not draft.key:
+        draft.key = secrets.token_urlsafe(16)
+        draft.n = ledger.next_number(table)
+    replaces = small_int(request.args.get("replaces"), 1_000_000)
+    prefill = None
+    if replaces is not None and draft.replaces is None:
+        old = ledger.get_hand(table, replaces)
+        if old is None or old.is_void:
+            abort(404)
+        draft.replaces = replaces
+        prefill = dict(old.record)
+    flow = flow_class(table, draft)
+    flow.start(request.args)
+    if prefill is not None:
+        flow.prefill(prefill)
+        flow.sanitize()
+    action = request.args.get("action")
+    if action:
+        flow.apply(action)
+        flow.sanitize()
+    return flow.render()
+
+
+def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
+    """POST: store the hand the draft describes; a retry of a stored draft just redirects."""
+    draft = flow_class.draft_class.load(request.form.get("d"))
+    if draft.key and ledger.stored_number(table, draft.key) is not None:
+        return _saved(table)  # a double tap, or a retry
+    replace = small_int(request.form.get("replace"), 1_000_000)
+    if replace is not None and draft.replaces is None:
+        # Two phones recorded the same hand: this one's version voids and replaces the other.
+        draft.replaces = replace
+        draft.reason = _("Replaced by the version entered on another phone at the same time.")
+        draft.n = ledger.next_number(table)
+    flow = flow_class(table, draft)
+    flow.before_save(request.form)
+    flow.sanitize()  # what before_save filled in is judged like any draft (a forged post)
+    if draft.replaces is not None:
+        draft.reason = " ".join(str(request.form.get("reason") or draft.reason).split())[:200]
+    if request.form.get("renumber"):
+        draft.n = ledger.next_number(table)
+    try:
+        number, _answer, replayed = ledger.record_hand(
+            table,
+            flow.record(),
+            expected_number=draft.n or None,
+            actor=actor_code(table),
+            idempotency_key=draft.key or None,
+            replaces=draft.replaces,
+            reason=draft.reason,
+        )
+    except ledger.Conflict as exc:
+        taken = ledger.get_hand(table, exc.current) if exc.current else None
+        return flow.render(409, conflict=render_text(exc.text), taken=taken)
+    except RulesError as exc:
+        return flow.render(422, error=render_text(exc.text))
+    if draft.replaces is not None:
+        flash(
+            _(
+                "Hand %(old)s was corrected: it is void and hand %(number)s takes its place.",
+                old=draft.replaces,
+                number=number,
+            ),
+            "success",
+        )
+    elif not replayed:
+        offer_undo(table, number)
+    return _saved(table)
+
+
+def _saved(table: Table) -> ResponseReturnValue:
+    """After a save: a redirect to the table, or, for the page's own fetch (the offline
+    outbox in app.js), where to go, so the flashed message waits for that page."""
+    target = url_for("tables.show", table_id=table.id)
+    if request.headers.get("X-Referee-Outbox"):
+        return jsonify({"location": target})
+    return redirect(target)

@@ -245,21 +245,7 @@ def answer_checker() -> ResponseReturnValue:
     args = request.args
     checking = args.get("check") == "1"
     problems = Problems()
-    trumps: dict[Role, Suit] = {}
-    for role, name in ((Role.DEALER, "dealer_trump"), (Role.OPPONENT, "opponent_trump")):
-        if args.get(name) or checking:
-            try:
-                trumps[role] = parse_suit(args.get(name) or None, field=name)
-            except RulesError as exc:
-                problems.add(exc)
-    if len(trumps) == 2 and trumps[Role.DEALER] is trumps[Role.OPPONENT]:
-        problems.add(
-            _refusal(
-                N_("The two players' trumps are different suits: %(suit)s cannot be both."),
-                "opponent_trump",
-                suit=trumps[Role.DEALER].label,
-            )
-        )
+    trumps = _trumps(args, checking, problems)
     who = {"dealer": Role.DEALER, "opponent": Role.OPPONENT}.get(args.get("who", ""))
     verdict: Verdict | None = None
     beaters: Beaters | None = None
@@ -268,53 +254,9 @@ def answer_checker() -> ResponseReturnValue:
     if checking:
         if who is None:
             problems.add(InvalidInput(Text(N_("Choose who answers.")), field="who"))
-        try:
-            top = _card(
-                args,
-                "top",
-                field_name="top",
-                deck=seat.deck,
-                missing=N_("Choose the card on top of the pile: its rank and its suit."),
-            )
-        except RulesError as exc:
-            problems.add(exc, "top")
-        try:
-            if args.get("answer_rank") != TAKE:
-                answer = _card(
-                    args,
-                    "answer",
-                    field_name="answer",
-                    deck=seat.deck,
-                    missing=N_("Choose the answer: a card (rank and suit), or take the pile."),
-                )
-        except RulesError as exc:
-            problems.add(exc, "answer")
-        hand: frozenset[Card] | None = None
-        try:
-            codes = args.getlist("h")[:MAX_CARDS]
-            if codes:
-                hand = frozenset(parse_code(c, field="hand", deck=seat.deck) for c in codes)
-        except RulesError as exc:
-            problems.add(exc, "hand")
+        top, answer, hand = _posted_cards(args, seat.deck, problems)
         if not problems and who is not None and top is not None:
-            try:
-                verdict, in_pack = check_answer_in_pack(
-                    deck=seat.deck,
-                    top=top,
-                    answer=answer,
-                    trump=trumps[who],
-                    other_trump=trumps[who.other],
-                    who=seat.name(who),
-                    hand=hand,
-                )
-            except RulesError as exc:
-                problems.add(exc, "hand")
-            else:
-                beaters = Beaters(
-                    higher=[c for c in in_pack if c.suit is top.suit],
-                    any_trump=top.suit is not trumps[who],
-                    trump=trumps[who],
-                )
+            verdict, beaters = _judged(seat, who, trumps, top, answer, hand, problems)
     return render_template(
         "koziri/answer.html",
         seat=seat,
@@ -334,6 +276,92 @@ def answer_checker() -> ResponseReturnValue:
         code=code,
         deal_args=seat.link_args(),
     ), problems.status
+
+
+def _trumps(args: Mapping[str, str], checking: bool, problems: Problems) -> dict[Role, Suit]:
+    """The two trumps chosen (each asked for once the answer is checked); the same suit for
+    both is refused."""
+    trumps: dict[Role, Suit] = {}
+    for role, name in ((Role.DEALER, "dealer_trump"), (Role.OPPONENT, "opponent_trump")):
+        if args.get(name) or checking:
+            try:
+                trumps[role] = parse_suit(args.get(name) or None, field=name)
+            except RulesError as exc:
+                problems.add(exc)
+    if len(trumps) == 2 and trumps[Role.DEALER] is trumps[Role.OPPONENT]:
+        problems.add(
+            _refusal(
+                N_("The two players' trumps are different suits: %(suit)s cannot be both."),
+                "opponent_trump",
+                suit=trumps[Role.DEALER].label,
+            )
+        )
+    return trumps
+
+
+def _posted_cards(args: Any, deck: int, problems: Problems) -> tuple[Card | None, Card | None, frozenset[Card] | None]:
+    """The card on top of the pile, the answer (None: take the pile) and the answerer's hand
+    if given; each one refused is left out, its sentence added to ``problems``."""
+    top: Card | None = None
+    answer: Card | None = None
+    hand: frozenset[Card] | None = None
+    try:
+        top = _card(
+            args,
+            "top",
+            field_name="top",
+            deck=deck,
+            missing=N_("Choose the card on top of the pile: its rank and its suit."),
+        )
+    except RulesError as exc:
+        problems.add(exc, "top")
+    try:
+        if args.get("answer_rank") != TAKE:
+            answer = _card(
+                args,
+                "answer",
+                field_name="answer",
+                deck=deck,
+                missing=N_("Choose the answer: a card (rank and suit), or take the pile."),
+            )
+    except RulesError as exc:
+        problems.add(exc, "answer")
+    try:
+        codes = args.getlist("h")[:MAX_CARDS]
+        if codes:
+            hand = frozenset(parse_code(c, field="hand", deck=deck) for c in codes)
+    except RulesError as exc:
+        problems.add(exc, "hand")
+    return top, answer, hand
+
+
+def _judged(
+    seat: Seating,
+    who: Role,
+    trumps: Mapping[Role, Suit],
+    top: Card,
+    answer: Card | None,
+    hand: frozenset[Card] | None,
+    problems: Problems,
+) -> tuple[Verdict | None, Beaters | None]:
+    """The engine's verdict on the answer, and what would beat the top card for the answerer."""
+    try:
+        verdict, in_pack = check_answer_in_pack(
+            deck=seat.deck,
+            top=top,
+            answer=answer,
+            trump=trumps[who],
+            other_trump=trumps[who.other],
+            who=seat.name(who),
+            hand=hand,
+        )
+    except RulesError as exc:
+        problems.add(exc, "hand")
+        return None, None
+    beaters = Beaters(
+        higher=[c for c in in_pack if c.suit is top.suit], any_trump=top.suit is not trumps[who], trump=trumps[who]
+    )
+    return verdict, beaters
 
 
 def _refusal(msgid: str, field_name: str, **params: Any) -> RulesError:

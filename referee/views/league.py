@@ -107,5 +107,10 @@ def seasons(season_id: int | None = None) -> ResponseReturnValue:
             flash(_("Season %(name)s saved.", name=saved.name), "success")
             return redirect(url_for("league.seasons"))
     return render_template(
-        "league/seasons.html", seasons=league.seasons(), season=season, error=error, manager=club.is_manager()
+        "league/seasons.html",
+        seasons=league.seasons(),
+        season=season,
+        error=error,
+        manager=club.is_manager(),
+        first_game=next(iter(GAMES)),  # a season's link opens the standings of the first game
     ), (422 if error else 200)

@@ -29,9 +29,10 @@ from referee import charts, club, guesses, inputs, league, members, pix, ratings
 from referee.db import db
 from referee.i18n import MINUS, fmt_int, render_text
 from referee.models import Hand, Member, Seat, Table, utcnow, voided
-from referee.rules import GAME_NAMES, GAMES, get_game
+from referee.rules import GAMES, get_game
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.patience import PatienceStats
+from referee.views.games import PAGES, PATIENCE_FIGURES
 from referee.views.tables import local_path, shown_tables
 
 bp = Blueprint("players", __name__)
@@ -40,7 +41,6 @@ LIST_LIMIT = 100  # members listed at once; the search finds the others
 HISTORY_PAGE = 20  # tables per page of a player's history
 PARTNERS_SHOWN = 5
 SEARCH_MAX = 40
-PAIR_GAMES = ("jubileu", "quatrilho")  # games whose hands can name two partners (declaring_pair)
 
 
 # --------------------------------------------------------------------------- reading
@@ -182,7 +182,7 @@ def chart(points: Sequence[tuple[datetime, int, Sitting]], game: str) -> Any:
     """The inline SVG of his running net in one game (nothing when there is no point)."""
     if not points:
         return ""
-    name = GAME_NAMES.get(game, game)
+    name = GAMES[game].name if game in GAMES else game
     scored = game in GAMES and get_game(game).scored
     title = (
         _("Points after each %(game)s match", game=name) if scored else _("Net after each %(game)s table", game=name)
@@ -221,19 +221,13 @@ class Partner:
 
 
 def declaring_pair(game: str, contract: Mapping[str, Any]) -> tuple[str, str] | None:
-    """The two players who played as partners in a hand, from its stored contract: Jubileu's
-    partnership contracts name the declarer and his partner; a Quatrilho call names the caller
-    and the holder of the called card (no pair when the caller held it himself). Several Meia
-    Miséria declarers are not partners (each plays for himself), nor is a solo's giver."""
-    if game == "jubileu":
-        declarers, partner = contract.get("declarers") or [], contract.get("partner")
-        if len(declarers) == 1 and isinstance(partner, str) and partner != declarers[0]:
-            return str(declarers[0]), partner
-    elif game == "quatrilho":
-        declarer, partner = contract.get("declarer"), contract.get("partner")
-        if isinstance(declarer, str) and isinstance(partner, str) and partner != declarer:
-            return declarer, partner
-    return None
+    """The two players who played as partners in a hand, from its stored contract, for the
+    games whose hands can name two partners (their registration's ``declaring_pair``: Jubileu's
+    partnership contracts, a Quatrilho call)."""
+    pages = PAGES.get(game)
+    if pages is None or pages.declaring_pair is None:
+        return None
+    return pages.declaring_pair(contract)
 
 
 @dataclass(frozen=True)
@@ -298,7 +292,7 @@ def _hand_partners(
     """Games with partnerships hand by hand (Jubileu, Quatrilho): the partner in each live hand
     where he and one other player were the declaring side (:func:`declaring_pair`), with the
     hands together and both players' results added up. Reads his own hands only."""
-    games = [g for g in PAIR_GAMES if any(s.game == g for s in seats)]
+    games = [g for g, pages in PAGES.items() if pages.declaring_pair and any(s.game == g for s in seats)]
     if not games:
         return
     query = (
@@ -339,21 +333,11 @@ def patience_stats(member: Member, seats: Sequence[Sitting]) -> dict[str, Patien
 
 
 def patience_figure(stats: PatienceStats) -> str:
-    """What else a patience's record says, in words: how often Relógio's king exchange was
-    used, Relógio Real's sequences per game, the round the Cachorro came out in."""
-    if stats.game == "relogio":
-        used = int(stats.averages.get("king_exchanges", 0) * stats.games)
-        return ngettext("King exchange used in %(num)d game.", "King exchange used in %(num)d games.", used)
-    if stats.game == "relogio_real":
-        average = stats.averages.get("sequences", 0)
-        return _("%(avg)s sequences removed per game on average.", avg=format_decimal(float(average), format="#,##0.0"))
-    if not stats.wins:
-        return ""
-    rounds = ", ".join(
-        _("%(wins)s in round %(round)s", wins=fmt_int(count), round=fmt_int(n))
-        for n, count in stats.wins_by_figure.items()
-    )
-    return _("Wins: %(rounds)s.", rounds=rounds)
+    """What else a patience's record says, in words (its game's registration: how often
+    Relógio's king exchange was used, Relógio Real's sequences per game, the round the Cachorro
+    came out in)."""
+    figure = PATIENCE_FIGURES.get(stats.game)
+    return figure(stats) if figure else ""
 
 
 # --------------------------------------------------------------------------- pages
@@ -407,7 +391,7 @@ def _page(
             "players/show.html",
             member=member,
             games=games,
-            game_names=GAME_NAMES,
+            game_names={slug: rules.name for slug, rules in GAMES.items()},
             scored={row.game: row.game in GAMES and get_game(row.game).scored for row in games},
             patience=patience,
             patience_figure=patience_figure,

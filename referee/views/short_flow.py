@@ -1,7 +1,8 @@
 """Recording a hand of the games with a short record: Koziri, Lift Smoke, El Gato, and the
 patiences (Relógio and Relógio Real at a ``relogio`` table, Paciência do Cachorro).
 
-One flow serves them all. Each game declares its record's fields (:class:`Field`): who (a
+One flow serves them all. Each game declares its record's fields (:class:`Field`) in its own
+module of :mod:`referee.views.games`: who (a
 player picker), suit (four suit buttons), choice (a few labelled buttons), count (number
 buttons, or a stepper for a wide range), yes/no, and order (players tapped in the order they
 went out, with "same trick" and undo). The page asks the first field still unanswered, one tap
@@ -12,7 +13,8 @@ opponent is offered only the two suits the dealer left.
 A field may be prefilled from the table's options (Lift Smoke's ante), asked only under a
 condition (Relógio's King exchange), skipped (Lift Smoke's order of going out) or offered only
 on the preview (El Gato's). Everything else (the draft in the URL, the final POST, retries,
-conflicts, corrections, undo) is the shared machinery of :mod:`referee.views.flow`.
+conflicts, corrections, undo) is the shared machinery of :mod:`referee.views.flow` and
+:mod:`referee.views.hands`.
 """
 
 from __future__ import annotations
@@ -25,10 +27,7 @@ from flask import request
 from flask_babel import gettext as _
 
 from referee import ledger
-from referee.rules import cachorro, el_gato, koziri, lift_smoke, relogio
 from referee.rules.cards import Suit
-from referee.rules.patience import GAME_LABELS
-from referee.rules.pot import MAX_CHIPS
 from referee.rules.text import N_
 from referee.views import flow
 
@@ -83,132 +82,8 @@ class Field:
         return str(value)
 
 
+#: The answers to "did it come out?", shared by the patiences.
 WON_LOST = (("yes", N_("Yes, it came out")), ("no", N_("No, it did not")))
-
-KOZIRI = (
-    Field(
-        name="dealer_trump",
-        kind="suit",
-        label=N_("%(dealer)s's trump"),
-        question=N_("%(dealer)s's trump"),
-        help=N_("The dealer chose two suits before the shuffle: first his trump."),
-    ),
-    Field(
-        name="dealer_second", kind="suit", label=N_("%(dealer)s's second suit"), question=N_("%(dealer)s's second suit")
-    ),
-    Field(
-        name="opponent_trump",
-        kind="suit",
-        label=N_("%(opponent)s's trump"),
-        question=N_("%(opponent)s's trump"),
-        help=N_("One of the two suits the dealer left; the other is %(opponent)s's second suit."),
-    ),
-    Field(name="winner", kind="who", label=N_("Winner"), question=N_("Who got rid of all the cards first?")),
-)
-
-LIFT_SMOKE = (
-    Field(
-        name="winner",
-        kind="who",
-        label=N_("Winner"),
-        question=N_("Who was the last player holding cards?"),
-        help=N_("The winner takes the pot of %(pot)s chips and deals the next hand."),
-    ),
-    Field(
-        name="out_order",
-        kind="order",
-        label=N_("Order of going out"),
-        question=N_("Who went out first?"),
-        next_question=N_("Who went out next?"),
-        help=N_(
-            "Tap the players in the order they ran out of cards. Players who ran out on the same trick: tap “same trick”."
-        ),
-        optional="skip",
-        survivor="winner",
-        tie=N_("%(winner)s also ran out on that last trick and won it"),
-    ),
-    Field(
-        name="ante",
-        kind="count",
-        label=N_("Ante"),
-        question=N_("Chips each player put in"),
-        low=0,
-        high=MAX_CHIPS,
-        default=lambda options: options.ante,
-    ),
-)
-
-EL_GATO = (
-    Field(
-        name="loser",
-        kind="who",
-        label=N_("Loser"),
-        question=N_("Who was left holding all the cards?"),
-    ),
-    Field(
-        name="out_order",
-        kind="order",
-        label=N_("Order of running out"),
-        question=N_("Who ran out of cards first?"),
-        next_question=N_("Who ran out next?"),
-        help=N_(
-            "Tap the players in the order they ran out of cards. Players who ran out on the same trick: tap “same trick”."
-        ),
-        optional="later",
-        survivor="loser",
-    ),
-)
-
-
-def _relogio(answers: Answers, options: Any) -> bool:
-    return answers.get("game") == "relogio"
-
-
-RELOGIO = (
-    Field(
-        name="game",
-        kind="choice",
-        label=N_("Patience"),
-        question=N_("Which patience?"),
-        choices=(("relogio", GAME_LABELS["relogio"]), ("relogio_real", GAME_LABELS["relogio_real"])),
-    ),
-    Field(
-        name="won", kind="yesno", label=N_("Result"), question=N_("Did it come out?"), choices=WON_LOST, when=_relogio
-    ),
-    Field(
-        name="king_exchanges",
-        kind="yesno",
-        label=N_("King exchange"),
-        question=N_("Was the King exchange used?"),
-        help=N_("Once in a game, a King may be swapped for a card still face down."),
-        choices=(("yes", N_("Used")), ("no", N_("Not used"))),
-        when=lambda answers, options: _relogio(answers, options) and bool(options.king_exchange),
-    ),
-    Field(
-        name="sequences",
-        kind="count",
-        label=N_("Sequences"),
-        question=N_("How many sequences from Ace to King were removed?"),
-        help=N_("%(need)s or more win."),
-        low=0,
-        high=relogio.MAX_SEQUENCES,
-        when=lambda answers, options: answers.get("game") == "relogio_real",
-    ),
-)
-
-CACHORRO = (
-    Field(name="won", kind="yesno", label=N_("Result"), question=N_("Did it come out?"), choices=WON_LOST),
-    Field(
-        name="round",
-        kind="count",
-        label=N_("Round"),
-        question=N_("In which round did it come out?"),
-        help=N_("There are three deals at most."),
-        low=1,
-        high=3,
-        when=lambda answers, options: answers.get("won") is True,
-    ),
-)
 
 
 # --------------------------------------------------------------------------- the draft
@@ -288,7 +163,7 @@ class ShortFlow(flow.Flow):
         if f.kind == "who":
             return value in self.players
         if f.kind == "suit":
-            return value in Suit._value2member_map_
+            return flow.is_suit(value)
         if f.kind == "choice":
             return value in {key for key, _label in f.choices}
         if f.kind == "count":
@@ -420,28 +295,19 @@ class ShortFlow(flow.Flow):
                     d.skipped = [n for n in d.skipped if n != g.name]
 
     def _order(self, f: Field, kind: str, arg: str) -> None:
+        """A tap on the order of going out: a player out (alone, or on the same trick as the
+        last group), undo, or the survivor's tie; a tap that changes nothing is ignored."""
         d = self.draft
         groups = [list(g) for g in _groups(d.v.get(f.name))]
-        survivor = self.survivor(f)
         if kind in ("out", "with"):
-            seat = flow.small_int(arg, len(self.players))
-            player = self.players[seat] if seat is not None else None
-            if player is None or player not in self.remaining(f):
-                return  # a stale page or a double tap: nothing to add
-            if kind == "with" and groups:
-                groups[-1].append(player)
-            else:
-                groups.append([player])
-        elif kind == "undo" and groups:
-            groups[-1].pop()
-            if not groups[-1]:
-                groups.pop()
-        elif kind == "tie" and f.tie and survivor and groups:
-            if survivor in groups[-1]:
-                groups[-1].remove(survivor)
-            else:
-                groups[-1].append(survivor)
+            changed = self._place(f, kind, arg, groups)
+        elif kind == "undo":
+            changed = _undo_last(groups)
+        elif kind == "tie":
+            changed = self._tie(f, groups)
         else:
+            changed = False
+        if not changed:
             return
         d.skipped = [n for n in d.skipped if n != f.name]
         if groups:
@@ -450,6 +316,30 @@ class ShortFlow(flow.Flow):
             d.v.pop(f.name, None)
         if self.complete(f):
             d.edit = None
+
+    def _place(self, f: Field, kind: str, arg: str, groups: list[list[str]]) -> bool:
+        """The player at seat ``arg`` goes out: in a group of his own, or ("with") on the same
+        trick as the last group. Not for a player already placed (a stale page, a double tap)."""
+        seat = flow.small_int(arg, len(self.players))
+        player = self.players[seat] if seat is not None else None
+        if player is None or player not in self.remaining(f):
+            return False
+        if kind == "with" and groups:
+            groups[-1].append(player)
+        else:
+            groups.append([player])
+        return True
+
+    def _tie(self, f: Field, groups: list[list[str]]) -> bool:
+        """Put the survivor in the last group, or take him out of it (Lift Smoke)."""
+        survivor = self.survivor(f)
+        if not (f.tie and survivor and groups):
+            return False
+        if survivor in groups[-1]:
+            groups[-1].remove(survivor)
+        else:
+            groups[-1].append(survivor)
+        return True
 
     def prefill(self, old: dict[str, Any]) -> None:
         """A correction starts from the stored record (Relógio's exchanges stored as 0 or 1)."""
@@ -513,6 +403,16 @@ class ShortFlow(flow.Flow):
         return ctx
 
 
+def _undo_last(groups: list[list[str]]) -> bool:
+    """Take back the last player placed in the order."""
+    if not groups:
+        return False
+    groups[-1].pop()
+    if not groups[-1]:
+        groups.pop()
+    return True
+
+
 def _groups(value: object) -> list[tuple[str, ...]]:
     """An order of going out as groups of names (a bare name is a group of one)."""
     if not isinstance(value, list):
@@ -520,16 +420,4 @@ def _groups(value: object) -> list[tuple[str, ...]]:
     return [(entry,) if isinstance(entry, str) else tuple(entry) for entry in value if isinstance(entry, (str, list))]
 
 
-#: The flows by table game, for referee.views.hands.FLOWS.
-SHORT_FLOWS: dict[str, type[flow.Flow]] = {
-    slug: ShortFlow.for_game(slug, declared)
-    for slug, declared in (
-        (koziri.SLUG, KOZIRI),
-        (lift_smoke.SLUG, LIFT_SMOKE),
-        (el_gato.SLUG, EL_GATO),
-        (relogio.SLUG, RELOGIO),
-        (cachorro.SLUG, CACHORRO),
-    )
-}
-
-__all__ = ["CACHORRO", "EL_GATO", "KOZIRI", "LIFT_SMOKE", "RELOGIO", "SHORT_FLOWS", "Field", "ShortDraft", "ShortFlow"]
+__all__ = ["WON_LOST", "Field", "ShortDraft", "ShortFlow"]

@@ -21,11 +21,10 @@ from referee.forms import field_for, option_values, table_form
 from referee.i18n import render_text
 from referee.models import Table
 from referee.phone import device
-from referee.rules import GAMES, get_game, samba
+from referee.rules import GAMES, get_game
 from referee.rules.errors import RulesError
 from referee.rules.settle import EXACT_LIMIT
-from referee.rules.text import N_, Text
-from referee.views import labels
+from referee.views import games, labels
 
 bp = Blueprint("tables", __name__)
 
@@ -209,14 +208,10 @@ def lines_of(hand: Any) -> list[dict[str, Any]]:
 
 @bp.app_context_processor
 def inject_helpers() -> dict[str, Any]:
-    return {"hand_lines": lines_of, "labels": labels, "clock_choices": CLOCK_CHOICES}
+    return {"hand_lines": lines_of, "labels": labels, "clock_choices": CLOCK_CHOICES, "game_pages": games.PAGES}
 
 
 # --------------------------------------------------------------------------- create
-
-
-class _Incomplete(Exception):
-    """Some names are missing: the form shows every one of them before asking the engine."""
 
 
 @bp.route("/tables/new", methods=["GET", "POST"])
@@ -227,60 +222,72 @@ def new() -> ResponseReturnValue:
     if game not in GAMES:
         abort(404)
     rules = get_game(game)
+    partnerships = games.pages_of(game).partnerships
     form = table_form(rules, request.form if request.method == "POST" else None)
     error = None
-    if request.method == "POST" and form.validate():
-        players = [" ".join((getattr(form, f"player_{i}").data or "").split()) for i in range(rules.max_players)]
-        dealer_index = int(form.dealer.data or rules.max_players - 1)
-        # The seats beyond the game's minimum are optional (a fifth at Quatrilho); the first
-        # ones must all be named, and an empty seat may not come before a named one.
-        last_named = max((i for i, name in enumerate(players) if name), default=-1)
-        blank = [i for i, name in enumerate(players) if not name and (i < rules.min_players or i < last_named)]
-        for i in blank:
-            getattr(form, f"player_{i}").errors = [_("Write this player's name.")]
-        try:
-            if blank:
-                raise _Incomplete()
-            names = [name for name in players if name]
-            dealer = names[dealer_index] if 0 <= dealer_index < len(names) and names[dealer_index] else None
-            teams = None
-            if game in TEAM_GAMES:
-                names, teams, dealer = _seating(names, dealer)
-            table, token = ledger.create_table(
-                game=game,
-                players=names,
-                dealer=dealer,
-                name=form.name.data,
-                options=option_values(form, rules),
-                locale=None,
-                teams=teams,
-                duration=request.form.get("duration") or None,
-            )
-        except _Incomplete:
-            error = _("Check the fields marked below.")
-        except RulesError as exc:
-            error = render_text(exc.text)
-            target = field_for(exc.field)
-            if target and hasattr(form, target):
-                getattr(form, target).errors = [error]
-                error = _("Check the fields marked below.")
-        else:
+    if request.method == "POST":
+        created = _create(form, rules, partnerships) if form.validate() else _("Check the fields marked below.")
+        if not isinstance(created, str):
+            table, token = created
             remember_token(table, token)
             flash(_("Table created. Good game!"), "success")
             return redirect(url_for("tables.show", table_id=table.id))
-    elif request.method == "POST":
-        error = _("Check the fields marked below.")
+        error = created
     status = 422 if request.method == "POST" else 200
     return render_template(
         "tables/new.html",
         form=form,
         rules=rules,
         error=error,
-        team_game=game in TEAM_GAMES,
-        ranks=DRAW_RANKS,
+        partnerships=partnerships,
         shown_seats=_shown_seats(rules, form),
         member_names=[m.name for m in members.active()],
     ), status
+
+
+def _create(form: Any, rules: Any, partnerships: games.Partnerships | None) -> tuple[Table, str] | str:
+    """The table a valid form describes, created (with its owner's token); else the sentence
+    saying what to fix, the fields concerned marked on the form.
+
+    The seats beyond the game's minimum are optional (a fifth at Quatrilho); the first ones
+    must all be named, and an empty seat may not come before a named one: every missing name is
+    marked before the engine is asked."""
+    players = [" ".join((getattr(form, f"player_{i}").data or "").split()) for i in range(rules.max_players)]
+    dealer_index = int(form.dealer.data or rules.max_players - 1)
+    last_named = max((i for i, name in enumerate(players) if name), default=-1)
+    blank = [i for i, name in enumerate(players) if not name and (i < rules.min_players or i < last_named)]
+    if blank:
+        for i in blank:
+            getattr(form, f"player_{i}").errors = [_("Write this player's name.")]
+        return _("Check the fields marked below.")
+    names = [name for name in players if name]
+    dealer = names[dealer_index] if 0 <= dealer_index < len(names) and names[dealer_index] else None
+    teams = None
+    try:
+        if partnerships is not None:
+            names, teams, dealer = partnerships.seat(names, dealer, request.form)
+        return ledger.create_table(
+            game=rules.slug,
+            players=names,
+            dealer=dealer,
+            name=form.name.data,
+            options=option_values(form, rules),
+            locale=None,
+            teams=teams,
+            duration=request.form.get("duration") or None,
+        )
+    except RulesError as exc:
+        return _refusal(form, exc)
+
+
+def _refusal(form: Any, exc: RulesError) -> str:
+    """The engine's sentence, next to the field it is about when the form has that field."""
+    error = render_text(exc.text)
+    target = field_for(exc.field)
+    if target and hasattr(form, target):
+        getattr(form, target).errors = [error]
+        error = _("Check the fields marked below.")
+    return error
 
 
 def _shown_seats(rules: Any, form: Any) -> int:
@@ -295,31 +302,6 @@ def _shown_seats(rules: Any, form: Any) -> int:
 
 #: The agreed playing times the forms offer, in minutes (the API takes any from 15 to 1440).
 CLOCK_CHOICES = (60, 90, 120, 180, 240)
-
-#: Games whose players form teams on the table form, and how the teams can be made.
-TEAM_GAMES = ("samba",)
-DRAW_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-
-
-def _seating(names: list[str], dealer: str | None) -> tuple[list[str], list[list[str]] | None, str | None]:
-    """The seats and teams the form asks for: partners across (the default), three pairs, each
-    for himself, or the partnership draw of the rule text (each player's card decides the seats,
-    the teams and the first dealer, the player before the mão)."""
-    drawn = {name: request.form.get(f"draw_{i}", "") for i, name in enumerate(names)}
-    if any(drawn.values()):
-        if not all(card in DRAW_RANKS for card in drawn.values()):
-            raise RulesError(Text(N_("Give the card every player drew, or none.")), field="draw")
-        order, teams = samba.seats_from_draw({name: DRAW_RANKS.index(card) + 1 for name, card in drawn.items()})
-        return list(order), [list(t) for t in teams], order[-1]
-    layout = request.form.get("teams", "across")
-    if layout == "alone":
-        return names, [[name] for name in names], dealer
-    if layout == "pairs":
-        if len(names) != 6:
-            raise RulesError(Text(N_("Three pairs need six players.")), field="teams")
-        return names, [list(t) for t in samba.default_teams(names, pairs=True)], dealer
-    return names, None, dealer
-
 
 # --------------------------------------------------------------------------- read
 

@@ -35,7 +35,9 @@ from referee.rules.errors import RulesError
 from referee.rules.jubileu import ALL_CALLS
 from referee.rules.quatrilho import Call as QuatrilhoCall
 from referee.rules.quatrilho import Mode
-from referee.views import jubileu_flow, quatrilho_flow, samba_flow
+from referee.views.games import jubileu as jubileu_flow
+from referee.views.games import quatrilho as quatrilho_flow
+from referee.views.games import samba as samba_flow
 from tests.bench import hands as jubileu_hands
 from tests.bench import quatrilho_hands, samba_hands
 

@@ -12,7 +12,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from referee.rules import GAMES
-from referee.views.home import RULES_PAGES
+from referee.views.games import PAGES
 
 
 @pytest.fixture(autouse=True)
@@ -40,7 +40,7 @@ def _rows(page: str, heading: str) -> list[list[str]]:
 
 
 def test_every_game_has_its_page_and_nothing_else_does(client: FlaskClient) -> None:
-    assert set(RULES_PAGES) == set(GAMES)
+    assert set(PAGES) == set(GAMES)
     _page(client, "/games/poker", status=404)
 
 

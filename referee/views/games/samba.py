@@ -1,4 +1,4 @@
-"""Recording a Samba hand: one form with a card per team, a live score, then confirm.
+"""Samba's web side: its registration, its new-table partnerships, and recording a hand: one form with a card per team, a live score, then confirm.
 
 Samba's arithmetic is long and done by tired people, so the page asks for what players can see
 and count: who went out, each team's canastras and sambas, red 3s, penalties by kind, and the
@@ -6,22 +6,27 @@ card points on the table and left in hand, either typed or counted card by card 
 boxes (:data:`referee.rules.samba.CARD_KINDS`). The score of every team updates as the scorer
 types (``?partial=live``, fetched by htmx); without JavaScript the "check" button does the same
 on a full page. The shared machinery (draft in the URL, retries, conflicts, corrections) is in
-:mod:`referee.views.flow`.
+:mod:`referee.views.flow` and :mod:`referee.views.hands`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from flask import render_template, request
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
 from referee import ledger
 from referee.api import answers
 from referee.i18n import render_text
 from referee.rules import samba
+from referee.rules.errors import RulesError
+from referee.rules.text import N_, Text
 from referee.views import flow
+from referee.views.games.pages import GamePages, Partnerships
 
 STEPS = ("form", "confirm")
 STOCK_RAN_OUT = "-"  # went_out when nobody went out (None means "not answered yet")
@@ -94,7 +99,7 @@ def _team_record(team: dict[str, Any]) -> dict[str, Any]:
 
 
 class SambaFlow(flow.Flow):
-    template = "tables/samba_hand.html"
+    template = "games/samba/hand.html"
     draft_class = SambaDraft
     steps = STEPS
     draft: SambaDraft
@@ -228,9 +233,88 @@ class SambaFlow(flow.Flow):
 
     def render(self, status: int = 200, **extra: Any) -> ResponseReturnValue:
         if request.args.get("partial") == "live":
-            return render_template("tables/_samba_live.html", **{**self.context(), **extra}), status
+            return render_template("games/samba/live.html", **{**self.context(), **extra}), status
         return super().render(status, **extra)
 
 
 def _number(text: str | None) -> int | None:
     return flow.small_int((text or "").strip(), MAX_COUNT + 1) if text is not None else None
+
+
+# --------------------------------------------------------------------------- the other pages
+
+#: The cards of the partnership draw, lowest first.
+DRAW_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def seat(
+    names: list[str], dealer: str | None, form: Mapping[str, str]
+) -> tuple[list[str], list[list[str]] | None, str | None]:
+    """The seats and teams the new-table form asks for: partners across (the default), three
+    pairs, each for himself, or the partnership draw of the rule text (each player's card
+    decides the seats, the teams and the first dealer, the player before the mão)."""
+    drawn = {name: form.get(f"draw_{i}", "") for i, name in enumerate(names)}
+    if any(drawn.values()):
+        if not all(card in DRAW_RANKS for card in drawn.values()):
+            raise RulesError(Text(N_("Give the card every player drew, or none.")), field="draw")
+        order, teams = samba.seats_from_draw({name: DRAW_RANKS.index(card) + 1 for name, card in drawn.items()})
+        return list(order), [list(t) for t in teams], order[-1]
+    layout = form.get("teams", "across")
+    if layout == "alone":
+        return names, [[name] for name in names], dealer
+    if layout == "pairs":
+        if len(names) != 6:
+            raise RulesError(Text(N_("Three pairs need six players.")), field="teams")
+        return names, [list(t) for t in samba.default_teams(names, pairs=True)], dealer
+    return names, None, dealer
+
+
+def hidden_canastra(key: str) -> str:
+    """A hidden-canastra category, in words."""
+    return _(samba.HIDDEN_WORDS[key]) if key in samba.HIDDEN_WORDS else key
+
+
+def rules_context() -> dict[str, Any]:
+    defaults = samba.SambaOptions()
+    premiums = [
+        (_("Clean canastra"), samba.CLEAN_CANASTRA),
+        (_("Dirty canastra (1 or 2 wild cards)"), samba.DIRTY_CANASTRA),
+        (_("Canastra of wild cards"), samba.WILD_CANASTRA),
+        (_("Samba (7 in sequence of one suit)"), samba.SAMBA),
+        (_("Canastrão (5 canastras)"), samba.CANASTRAO),
+        (_("Canastra de canastras (7 canastras)"), samba.CANASTRA_DE_CANASTRAS),
+        (_("Each red 3"), samba.RED_THREE),
+        (_("All six red 3s"), samba.ALL_RED_THREES),
+        (_("Going out"), samba.GOING_OUT),
+    ]
+    bands = [
+        (_("below 0"), samba.min_meld(-5, defaults)),
+        (_("0 to 1,495"), samba.min_meld(0, defaults)),
+        (_("1,500 to 2,995"), samba.min_meld(1500, defaults)),
+        (_("3,000 to 6,995"), samba.min_meld(3000, defaults)),
+        (_("7,000 or more"), samba.min_meld(7000, defaults)),
+    ]
+    return {
+        "card_kinds": samba.CARD_KINDS,
+        "premiums": premiums,
+        "hidden": samba.HIDDEN,
+        "penalties": samba.PENALTY_KINDS,
+        "bands": bands,
+    }
+
+
+REGISTRATION = GamePages(
+    slug=samba.SLUG,
+    flow=SambaFlow,
+    rules_context=rules_context,
+    turn_line=N_("%(dealer)s deals; %(speaker)s plays first."),
+    dealer_help=N_(
+        "The player before the one who plays first deals. By default the last player deals, so player 1 plays first; the partnership draw decides it too."
+    ),
+    seating_help=N_(
+        "Write the names in the order the game goes round (to the left). Partners sit opposite each other: with four players, 1 and 3 play against 2 and 4; with six, 1, 3 and 5 against 2, 4 and 6."
+    ),
+    numbers_title=N_("The match"),
+    partnerships=Partnerships(draw_ranks=DRAW_RANKS, seat=seat),
+    words={"hidden_canastra": hidden_canastra},
+)

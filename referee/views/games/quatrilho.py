@@ -1,20 +1,24 @@
-"""Recording a Quatrilho hand: the contract (or the "É bom?" helper that finds it), who plays
+"""Quatrilho's web side: its registration, and recording a hand: the contract (or the "É bom?" helper that finds it), who plays
 it, the called card from a picture of the 40-card deck, its holder, the card exchange of a
 solo preto, figures with the last trick's 3 added by one tap, tricks, a preview naming the
-case, confirm. The shared machinery is in :mod:`referee.views.flow`.
+case, confirm. The shared machinery is in :mod:`referee.views.flow` and :mod:`referee.views.hands`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from flask import request
 
+from referee.rules import quatrilho
 from referee.rules.cards import SPANISH_RANKS, Suit, figures_of
 from referee.rules.errors import RulesError
 from referee.rules.quatrilho import Auction, Call, Mode, active_players, parse_call
+from referee.rules.text import N_
 from referee.views import flow
+from referee.views.games.pages import GamePages
 
 STEPS = ("mode", "auction", "declarer", "called_card", "partner", "giver", "figures", "tricks", "preview")
 FIGURES = 35  # all figures of a hand, with the 3 of the last trick
@@ -84,7 +88,7 @@ class QuatrilhoDraft(flow.Draft):
 
 
 class QuatrilhoFlow(flow.Flow):
-    template = "tables/quatrilho_hand.html"
+    template = "games/quatrilho/hand.html"
     draft_class = QuatrilhoDraft
     steps = STEPS
     draft: QuatrilhoDraft
@@ -138,8 +142,21 @@ class QuatrilhoFlow(flow.Flow):
     # -- actions
 
     def apply(self, action: str) -> None:
-        d = self.draft
         kind, _sep, arg = action.partition(":")
+        if kind in ("mode", "helper", "call", "undo"):
+            self._contract(kind, arg)
+        elif kind in ("declarer", "partner", "giver", "last"):
+            self._seat(kind, arg)
+        elif kind in ("natural", "exchange", "card"):
+            self._cards(kind, arg)
+        elif kind in ("figures", "tricks"):
+            self._counts(kind, arg)
+        elif kind == "back" and arg in STEPS:
+            self._clear_from(arg)
+
+    def _contract(self, kind: str, arg: str) -> None:
+        """The contract chosen, or the "É bom?" helper opened, called in or stepped back."""
+        d = self.draft
         if kind == "mode" and arg in Mode._value2member_map_:
             self._reset()
             d.mode = arg
@@ -158,32 +175,42 @@ class QuatrilhoFlow(flow.Flow):
         elif kind == "undo" and d.calls:
             d.calls.pop()
             d.helper = True
-        elif kind in ("declarer", "partner", "giver", "last"):
-            seat = flow.small_int(arg, len(self.players))
-            if seat is not None:
-                setattr(d, kind, self.players[seat])
-                if kind == "declarer":
-                    d.called_card = d.partner = d.giver = None
-        elif kind == "natural":
+
+    def _seat(self, kind: str, arg: str) -> None:
+        """Who declares, partners, gives the exchanged card or took the last trick; a new
+        declarer asks his called card, partner and giver again."""
+        d = self.draft
+        seat = flow.small_int(arg, len(self.players))
+        if seat is not None:
+            setattr(d, kind, self.players[seat])
+            if kind == "declarer":
+                d.called_card = d.partner = d.giver = None
+
+    def _cards(self, kind: str, arg: str) -> None:
+        """A solo preto's exchange (natural, or with a giver), or the called card."""
+        d = self.draft
+        if kind == "natural":
             d.exchange, d.giver = False, None
         elif kind == "exchange":
             d.exchange = True
-        elif kind == "card":
+        else:
             rank, _s, suit = arg.partition(":")
-            if rank in SPANISH_RANKS and suit in Suit._value2member_map_:
+            if rank in SPANISH_RANKS and flow.is_suit(suit):
                 d.called_card = {"rank": rank, "suit": suit}
                 d.partner = None
-        elif kind == "figures":
+
+    def _counts(self, kind: str, arg: str) -> None:
+        """The figures (and who took the last trick's 3), or the tricks (a solo branco's one
+        question: did the declarer take a trick)."""
+        d = self.draft
+        if kind == "figures":
             d.figures = self._read_counts("f", FIGURES - LAST_TRICK)
             seat = flow.small_int(request.args.get("last"), len(self.players))
             d.last = self.players[seat] if seat is not None else None
-        elif kind == "tricks":
-            if d.mode == Mode.SOLO_BRANCO.value and d.declarer:
-                d.tricks = {d.declarer: 1 if arg == "1" else 0}
-            else:
-                d.tricks = self._read_counts("t", TRICKS)
-        elif kind == "back" and arg in STEPS:
-            self._clear_from(arg)
+        elif d.mode == Mode.SOLO_BRANCO.value and d.declarer:
+            d.tricks = {d.declarer: 1 if arg == "1" else 0}
+        else:
+            d.tricks = self._read_counts("t", TRICKS)
 
     def _finish_helper(self) -> None:
         """When the "É bom?" auction is over, it decides the contract and who plays it."""
@@ -272,3 +299,46 @@ class QuatrilhoFlow(flow.Flow):
         elif step == "preview":
             ctx["preview"], _error = self.judge()
         return ctx
+
+
+# --------------------------------------------------------------------------- the other pages
+
+
+def mode(code: str) -> str:
+    """A contract's name (proper names, the same in every language)."""
+    return Mode(code).label if code in Mode._value2member_map_ else code
+
+
+def qcall(code: str) -> str:
+    """An answer in the "É bom?" round."""
+    return Call(code).label if code in Call._value2member_map_ else code
+
+
+def declaring_pair(contract: Mapping[str, Any]) -> tuple[str, str] | None:
+    """A call names the caller and the holder of the called card (no pair when the caller held
+    it himself); a solo's giver is not a partner."""
+    declarer, partner = contract.get("declarer"), contract.get("partner")
+    if isinstance(declarer, str) and isinstance(partner, str) and partner != declarer:
+        return declarer, partner
+    return None
+
+
+def rules_context() -> dict[str, Any]:
+    return {"values": [(rank, figures_of(rank)) for rank in SPANISH_RANKS]}
+
+
+REGISTRATION = GamePages(
+    slug=quatrilho.SLUG,
+    flow=QuatrilhoFlow,
+    rules_context=rules_context,
+    seating_help=N_(
+        "Write the names in the order the game goes round: after player 1 comes the one who plays next, and so on. With five players, one sits out each hand (the dealer, or the cutter under the Timbó rules)."
+    ),
+    last_round_title=N_("La tonda!"),
+    last_round_start=N_("La tonda: start the last round"),
+    time_up=N_("Call la tonda: whoever deals now deals no more; each player deals once more."),
+    stock_left=(N_("talha: %(num)s unit left"), N_("talha: %(num)s units left")),
+    unit_note=(N_("Amounts in units."), N_("Amounts in units; %(value)s per unit.")),
+    declaring_pair=declaring_pair,
+    words={"mode": mode, "qcall": qcall},
+)

@@ -1,19 +1,24 @@
-"""Recording a Jubileu hand: the última, who holds 3 or 4 aces, the auction call by call, the
-contract's details, the tricks, a preview, confirm. The shared machinery (draft in the URL,
-the engine deciding the next step, retries, conflicts, undo) is in :mod:`referee.views.flow`.
+"""Jubileu's web side: its registration, and recording a hand (the última, who holds 3 or 4
+aces, the auction call by call, the contract's details, the tricks, a preview, confirm). The
+shared machinery (draft in the URL, the engine deciding the next step, retries, conflicts,
+undo) is in :mod:`referee.views.flow` and :mod:`referee.views.hands`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from flask import request
 
+from referee.rules import jubileu
 from referee.rules.cards import Suit
 from referee.rules.errors import RulesError
 from referee.rules.jubileu import TRICKS, Auction, Bid, Pass, Trump, calls_king, parse_aces, parse_call
+from referee.rules.text import N_
 from referee.views import flow
+from referee.views.games.pages import GamePages
 
 STEPS = ("ultima", "aces", "auction", "contract", "trump", "called", "partner", "tricks", "preview")
 DETAILS = ("called", "trump", "partner")
@@ -79,7 +84,7 @@ class JubileuDraft(flow.Draft):
 
 
 class JubileuFlow(flow.Flow):
-    template = "tables/jubileu_hand.html"
+    template = "games/jubileu/hand.html"
     draft_class = JubileuDraft
     steps = STEPS
     draft: JubileuDraft
@@ -88,10 +93,10 @@ class JubileuFlow(flow.Flow):
         """Drop unknown values; cut an auction at its first illegal call, whose sentence becomes
         the page's error (a forged or stale link shows the rule it breaks, never a crash)."""
         d = self.draft
-        if d.ultima not in Suit._value2member_map_:
+        if not flow.is_suit(d.ultima):
             d.ultima = None
         for name in ("trump", "called"):
-            if getattr(d, name) not in Suit._value2member_map_:
+            if not flow.is_suit(getattr(d, name)):
                 setattr(d, name, None)
         if d.aces is not None:
             try:
@@ -158,49 +163,65 @@ class JubileuFlow(flow.Flow):
         return where
 
     def apply(self, action: str) -> None:
-        d = self.draft
         kind, _sep, arg = action.partition(":")
-        if kind == "ultima" and arg in Suit._value2member_map_:
-            d.ultima = arg
-        elif kind == "aces":
-            if arg == "none":
-                d.aces = {}
-            else:
-                seat_text, _s, count = arg.partition(":")
-                seat = flow.small_int(seat_text, len(self.players))
-                if seat is not None and count in ("3", "4"):
-                    d.aces = {self.players[seat]: int(count)}
-        elif kind == "call":
-            seat_text, _s, call = arg.partition(":")
-            seat = flow.small_int(seat_text, len(self.players))
-            if seat is not None:
-                d.calls.append([self.players[seat], call])
-                self._clear_details()
-        elif kind == "undo" and d.calls:
-            d.calls.pop()
-            self._clear_details()
-        elif kind == "direct":
-            d.direct, d.calls = True, []
-            self._clear_details()
-        elif kind == "auction":
-            d.direct, d.contract = False, None
-            self._clear_details()
-        elif kind == "contract":
-            self._clear_details()
-            bid = request.args.get("bid", "")
-            seats = [flow.small_int(i, len(self.players)) for i in request.args.getlist("declarer")]
-            declarers = [self.players[i] for i in seats if i is not None]
-            d.contract = {"bid": bid, "declarers": declarers}
+        if kind in ("ultima", "aces"):
+            self._opening(kind, arg)
+        elif kind in ("call", "undo", "direct", "auction", "contract"):
+            self._bidding(kind, arg)
         elif kind in DETAILS:
-            seat = flow.small_int(arg, len(self.players))
-            if kind == "partner" and seat is not None:
-                d.partner = self.players[seat]
-            elif arg in Suit._value2member_map_:
-                setattr(d, kind, arg)
+            self._detail(kind, arg)
         elif kind == "tricks":
-            d.tricks = self._read_tricks()
+            self.draft.tricks = self._read_tricks()
         elif kind == "back" and arg in STEPS:
             self._clear_from(arg)
+
+    def _opening(self, kind: str, arg: str) -> None:
+        """The última's suit, and who holds 3 or 4 aces ("none": nobody)."""
+        d = self.draft
+        if kind == "ultima":
+            if flow.is_suit(arg):
+                d.ultima = arg
+        elif arg == "none":
+            d.aces = {}
+        else:
+            seat_text, _s, count = arg.partition(":")
+            seat = flow.small_int(seat_text, len(self.players))
+            if seat is not None and count in ("3", "4"):
+                d.aces = {self.players[seat]: int(count)}
+
+    def _bidding(self, kind: str, arg: str) -> None:
+        """A call of the auction (or its undo), or the contract entered directly; either way
+        the contract's details are asked again."""
+        d = self.draft
+        if kind == "call":
+            seat_text, _s, call = arg.partition(":")
+            seat = flow.small_int(seat_text, len(self.players))
+            if seat is None:
+                return
+            d.calls.append([self.players[seat], call])
+        elif kind == "undo":
+            if not d.calls:
+                return
+            d.calls.pop()
+        elif kind == "direct":
+            d.direct, d.calls = True, []
+        elif kind == "auction":
+            d.direct, d.contract = False, None
+        self._clear_details()
+        if kind == "contract":
+            seats = [flow.small_int(i, len(self.players)) for i in request.args.getlist("declarer")]
+            d.contract = {
+                "bid": request.args.get("bid", ""),
+                "declarers": [self.players[i] for i in seats if i is not None],
+            }
+
+    def _detail(self, kind: str, arg: str) -> None:
+        """The partner (a seat), or the trump or the called king's suit."""
+        seat = flow.small_int(arg, len(self.players))
+        if kind == "partner" and seat is not None:
+            self.draft.partner = self.players[seat]
+        elif flow.is_suit(arg):
+            setattr(self.draft, kind, arg)
 
     def _read_tricks(self) -> dict[str, int]:
         """Tricks per player from the steppers; a single blank is filled so the total is 13."""
@@ -248,7 +269,7 @@ class JubileuFlow(flow.Flow):
 
     def start(self, args: Any) -> None:
         """The table page's suit buttons open the flow with the última already chosen."""
-        if self.draft.ultima is None and args.get("ultima") in Suit._value2member_map_:
+        if self.draft.ultima is None and flow.is_suit(args.get("ultima")):
             self.draft.ultima = args["ultima"]
 
     def before_save(self, form: Any) -> None:
@@ -311,3 +332,35 @@ class JubileuFlow(flow.Flow):
         if self.draft.partner and self.draft.partner not in names:
             names.append(self.draft.partner)
         return names
+
+
+# --------------------------------------------------------------------------- the other pages
+
+
+_CALLS = {c.value: c.label for c in jubileu.ALL_CALLS}
+
+
+def call(slug: str) -> str:
+    """A call of the auction, or a contract, by its name (the same in every language)."""
+    return _CALLS.get(slug, slug)
+
+
+def declaring_pair(contract: Mapping[str, Any]) -> tuple[str, str] | None:
+    """Partnership contracts name the declarer and his partner. Several Meia Miséria declarers
+    are not partners (each plays for himself)."""
+    declarers, partner = contract.get("declarers") or [], contract.get("partner")
+    if len(declarers) == 1 and isinstance(partner, str) and partner != declarers[0]:
+        return str(declarers[0]), partner
+    return None
+
+
+REGISTRATION = GamePages(
+    slug=jubileu.SLUG,
+    flow=JubileuFlow,
+    rules_context=lambda: {"ladder": jubileu.LADDER},
+    seating_help=N_(
+        "Write the names in the order the game goes round. In Jubileu the cards, the auction and the tricks go to the right (counter-clockwise): after player 1 comes the one to their right, and so on."
+    ),
+    declaring_pair=declaring_pair,
+    words={"call": call},
+)

@@ -1,4 +1,4 @@
-"""Recording a Kentucky Derby race: the pingo and each player's bet, then the race itself, card
+"""Kentucky Derby's web side: its registration, and recording a race: the pingo and each player's bet, then the race itself, card
 by card, on a drawing of the track, then who won and what each backer takes, then confirm.
 
 The horses are the four aces. The scorer enters each card as it is turned (one tap: the card's
@@ -7,7 +7,8 @@ horse it went to, how far it moved, when the race is decided and which horses ru
 so the page never judges anything itself. Every card is a plain GET that adds it to the draft
 in the URL; with htmx only the race region is fetched again (``?partial=race``), without
 JavaScript the whole page is. Nothing is stored until the final POST. The shared machinery
-(draft, retries, conflicts, corrections, undo of a stored hand) is in :mod:`referee.views.flow`.
+(draft, retries, conflicts, corrections, undo of a stored hand) is in :mod:`referee.views.flow`
+and :mod:`referee.views.hands`.
 """
 
 from __future__ import annotations
@@ -19,14 +20,18 @@ from typing import Any, ClassVar
 
 from flask import render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import format_decimal
+from flask_babel import gettext as _
 
 from referee import ledger
-from referee.i18n import render_text
+from referee.i18n import MINUS, render_text
 from referee.rules import kentucky_derby as derby
 from referee.rules import seats
 from referee.rules.cards import Suit
 from referee.rules.errors import RulesError
+from referee.rules.text import N_
 from referee.views import flow
+from referee.views.games.pages import GamePages
 
 STEPS = ("bets", "cards", "preview")
 #: A card in the draft is its rank and the first letter of its suit's Portuguese name ("Kc",
@@ -209,7 +214,7 @@ class Track:
 
 
 class DerbyFlow(flow.Flow):
-    template = "tables/derby_hand.html"
+    template = "games/kentucky_derby/hand.html"
     draft_class = DerbyDraft
     steps = STEPS
     draft: DerbyDraft
@@ -380,8 +385,61 @@ class DerbyFlow(flow.Flow):
         page_url = url_for("hands.record", table_id=self.table.id, d=self.draft.dump())
         if context["step"] == "bets":
             return "", 200, {"HX-Redirect": page_url}
-        body = render_template("tables/_derby_race.html", **context)
+        body = render_template("games/kentucky_derby/race.html", **context)
         return body, status, {"HX-Push-Url": page_url}
 
 
 __all__ = ["DerbyDraft", "DerbyFlow", "Track", "card_code", "parse_code", "signed_spaces", "spaces"]
+
+
+# --------------------------------------------------------------------------- the rules page
+
+#: The rows of the movement table: a label and a representative rank.
+_ROWS = (
+    (N_("King"), "K"),
+    (N_("Queen"), "Q"),
+    (N_("Jack"), "J"),
+    (N_("7 to 10"), "9"),
+    (N_("3 to 6"), "5"),
+    (N_("Two"), "2"),
+)
+
+
+def rules_context() -> dict[str, Any]:
+    """The movement table, each cell computed by the engine for the hearts horse (a card
+    of the other colour, of its colour, of its own suit), in spaces."""
+    defaults = derby.DerbyOptions()
+    horse, same, other = Suit.COPAS, Suit.OUROS, Suit.ESPADAS
+    rows = [
+        (
+            _(label),
+            [
+                _spaces(derby.movement(derby.DerbyCard(rank=rank, suit=suit), horse, defaults))
+                for suit in (other, same, horse)
+            ],
+        )
+        for label, rank in _ROWS
+    ]
+    return {
+        "horses": derby.HORSES,
+        "rows": rows,
+        "track": defaults.track_length,
+        "stock": defaults.stock,
+        "second_above": derby.SECOND_PLACE_ABOVE,
+        "low": derby.MIN_PLAYERS,
+    }
+
+
+def _spaces(half_spaces: int) -> str:
+    """A move in spaces, signed, from the engine's half spaces: "+2,5", "−1", "0"."""
+    text = format_decimal(abs(half_spaces) / 2, format="#,##0.#")
+    return f"+{text}" if half_spaces > 0 else f"{MINUS}{text}" if half_spaces < 0 else text
+
+
+REGISTRATION = GamePages(
+    slug=derby.SLUG,
+    flow=DerbyFlow,
+    rules_context=rules_context,
+    turn_line=N_("%(dealer)s deals; %(speaker)s moves the horses."),
+    dealer_help=N_("By default the last player deals the first race; the deal then passes to the left."),
+)

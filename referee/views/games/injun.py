@@ -1,5 +1,5 @@
-"""Recording an Injun hand: the betting action by action, the cards compared,
-a preview, confirm.
+"""Injun's web side: its registration, and recording a hand: the betting action by action,
+the cards compared, a preview, confirm.
 
 The page always says whose turn it is and offers exactly what the engine allows him
 (:meth:`referee.rules.injun.Betting.legal_actions`): in Poker a bet that tops the last one (a
@@ -9,7 +9,8 @@ or dropping out. The running pots, each player's chips in and who is still in ar
 every action, and the last action can be undone with a plain link (the draft is in the URL).
 When the engine says the betting is over, the page asks the rank of exactly the players whose
 cards are compared, then previews who takes which pot. The shared machinery (draft in the URL,
-retries, conflicts, corrections, undo of a saved hand) is in :mod:`referee.views.flow`.
+retries, conflicts, corrections, undo of a saved hand) is in :mod:`referee.views.flow` and
+:mod:`referee.views.hands`.
 
 A forged action (a button the page did not offer, or a link carrying illegal actions) is
 refused with the engine's sentence and a 422; a forged save is judged as sent, so the engine
@@ -19,6 +20,7 @@ refuses it and nothing is stored.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -26,13 +28,14 @@ from flask import request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from referee.i18n import render_text
+from referee.i18n import fmt_int, render_text
 from referee.rules import injun
 from referee.rules.cards import french_rank_label
 from referee.rules.errors import RulesError
 from referee.rules.seats import join_names
-from referee.rules.text import Text
+from referee.rules.text import N_, Text
 from referee.views import flow
+from referee.views.games.pages import GamePages
 
 #: The engine's fields, in the order the page asks them. ``system`` and ``ante`` are both
 #: answered on the page's "setup" step; the last is the preview.
@@ -104,7 +107,7 @@ def _amount(text: str | None) -> object:
 
 
 class InjunFlow(flow.Flow):
-    template = "tables/injun_hand.html"
+    template = "games/injun/hand.html"
     draft_class = InjunDraft
     steps = STEPS
     draft: InjunDraft
@@ -292,21 +295,9 @@ class InjunFlow(flow.Flow):
             spec = next(s for s in injun.OPTIONS if s.name == "system")
             ctx["system_choices"] = [(c.value, render_text(c.label)) for c in spec.choices]
         if step == "actions" and b.turn is not None:
-            legal = b.legal_actions()
-            ctx["legal"] = legal
-            ctx["seat"] = self.players.index(b.turn)
-            if legal.raise_from is not None:
-                base = legal.raise_from - 1
-                ctx["quick"] = [base + k for k in QUICK_RAISES if base + k <= injun.MAX_CHIPS]
-            ctx["last_bettor"] = next((p for p, a in reversed(b.actions) if a.kind is injun.Kind.BET), None)
-            ctx["top"] = b.top
+            ctx.update(self._turn_context())
         elif step == "cards":
-            needed = self.needed()
-            cards = self.draft.cards or {}
-            ctx["asking"] = next((p for p in needed if p not in cards), None)
-            ctx["needed"] = needed
-            ctx["ranks"] = [r for r in RANKS_HIGH_FIRST if list(cards.values()).count(r) < injun.PER_RANK]
-            ctx["showdowns"] = self.showdowns()
+            ctx.update(self._cards_context())
         elif step == "preview":
             preview, _error = self.judge()
             ctx["preview"] = preview
@@ -314,6 +305,29 @@ class InjunFlow(flow.Flow):
             if preview is not None:
                 ctx["carried_out"] = getattr(preview.settlement, "carried_out", 0)
         return ctx
+
+    def _turn_context(self) -> dict[str, Any]:
+        """What the player whose turn it is may do: the legal actions, Poker's quick amounts."""
+        b = self.betting
+        legal = b.legal_actions()
+        ctx: dict[str, Any] = {"legal": legal, "seat": self.players.index(b.turn)}
+        if legal.raise_from is not None:
+            base = legal.raise_from - 1
+            ctx["quick"] = [base + k for k in QUICK_RAISES if base + k <= injun.MAX_CHIPS]
+        ctx["last_bettor"] = next((p for p, a in reversed(b.actions) if a.kind is injun.Kind.BET), None)
+        ctx["top"] = b.top
+        return ctx
+
+    def _cards_context(self) -> dict[str, Any]:
+        """Whose rank to ask next, and the ranks still in the deck."""
+        needed = self.needed()
+        cards = self.draft.cards or {}
+        return {
+            "asking": next((p for p in needed if p not in cards), None),
+            "needed": needed,
+            "ranks": [r for r in RANKS_HIGH_FIRST if list(cards.values()).count(r) < injun.PER_RANK],
+            "showdowns": self.showdowns(),
+        }
 
     def rows(self) -> list[dict[str, Any]]:
         """Each player in order from the dealer's left: chips in, and still in or not."""
@@ -367,3 +381,53 @@ class InjunFlow(flow.Flow):
         if b.end is injun.End.SEEN:
             return str(_("%(name)s paid 2 chips to see: the cards are compared.", name=last))
         return str(_("%(name)s closed the pot, leaving %(other)s alone in the betting.", name=last, other=b.betting[0]))
+
+
+def pots(contract: Mapping[str, Any], cards: Mapping[str, str] | None) -> list[str]:
+    """A hand's pots in its history line ("Ana wins 12", "pot closed by Bia: Bia wins
+    8", "last pot: Ana and Caio share 4"): who took each, by the engine's own comparison."""
+    pots = [p for p in contract.get("pots") or [] if p.get("chips")]
+    out: list[str] = []
+    for pot in pots:
+        hand_pot = injun.HandPot(
+            chips=pot["chips"], closer=pot.get("closer"), contenders=tuple(pot.get("contenders") or ())
+        )
+        try:
+            winners = injun.winners_of(hand_pot, cards or {})
+        except (KeyError, ValueError):
+            continue  # a record without the cards it needs: say nothing rather than guess
+        if len(winners) == 1:
+            outcome = _("%(name)s wins %(chips)s", name=winners[0], chips=fmt_int(pot["chips"]))
+        else:
+            names = join_names(winners)
+            outcome = _(
+                "%(names)s share %(chips)s",
+                names=render_text(names) if isinstance(names, Text) else names,
+                chips=fmt_int(pot["chips"]),
+            )
+        if hand_pot.closer is not None:
+            outcome = _("pot closed by %(name)s: %(outcome)s", name=hand_pot.closer, outcome=outcome)
+        elif len(pots) > 1:
+            outcome = _("last pot: %(outcome)s", outcome=outcome)
+        out.append(outcome)
+    return out
+
+
+def rules_context() -> dict[str, Any]:
+    return {
+        "low": injun.MIN_PLAYERS,
+        "high": injun.MAX_PLAYERS,
+        "ranks": " ".join(reversed(injun.RANKS)),
+        "brag_bet": injun.BRAG_BET,
+        "see_cost": injun.SEE_COST,
+        "per_rank": injun.PER_RANK,
+    }
+
+
+REGISTRATION = GamePages(
+    slug=injun.SLUG,
+    flow=InjunFlow,
+    rules_context=rules_context,
+    turn_line=N_("%(dealer)s deals; %(speaker)s bets first."),
+    words={"pots": pots},
+)

@@ -1,0 +1,64 @@
+"""Koziri's web side: its record's fields (the short-record flow, :mod:`referee.views.short_flow`),
+its rules page and its wording. The deal helper and the answer checker are
+:mod:`referee.views.koziri_tools`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, url_for
+
+from referee.rules import koziri, koziri_play
+from referee.rules.text import N_
+from referee.views.games.pages import GamePages
+from referee.views.short_flow import Field, ShortFlow
+
+FIELDS = (
+    Field(
+        name="dealer_trump",
+        kind="suit",
+        label=N_("%(dealer)s's trump"),
+        question=N_("%(dealer)s's trump"),
+        help=N_("The dealer chose two suits before the shuffle: first his trump."),
+    ),
+    Field(
+        name="dealer_second", kind="suit", label=N_("%(dealer)s's second suit"), question=N_("%(dealer)s's second suit")
+    ),
+    Field(
+        name="opponent_trump",
+        kind="suit",
+        label=N_("%(opponent)s's trump"),
+        question=N_("%(opponent)s's trump"),
+        help=N_("One of the two suits the dealer left; the other is %(opponent)s's second suit."),
+    ),
+    Field(name="winner", kind="who", label=N_("Winner"), question=N_("Who got rid of all the cards first?")),
+)
+
+
+def rules_context() -> dict[str, Any]:
+    packs = [(size, " ".join(koziri_play.deck_ranks(size)), size // 2) for size in koziri_play.DECK_SIZES]
+    return {"packs": packs, "default_pack": koziri.KoziriOptions().deck, "helpers": _helpers()}
+
+
+def _helpers() -> dict[str, str]:
+    """The Koziri helper pages this app serves (the deal helper, the answer checker), by kind:
+    found in the URL map, so the rules page links only to what exists."""
+    found: dict[str, str] = {}
+    for rule in current_app.url_map.iter_rules():
+        if not rule.rule.startswith("/koziri") or rule.arguments or "GET" not in (rule.methods or ()):
+            continue
+        for kind in ("deal", "answer"):
+            if kind in rule.rule and kind not in found:
+                found[kind] = url_for(rule.endpoint)
+    return found
+
+
+REGISTRATION = GamePages(
+    slug=koziri.SLUG,
+    flow=ShortFlow.for_game(koziri.SLUG, FIELDS),
+    rules_context=rules_context,
+    turn_line=N_("%(dealer)s deals; %(speaker)s leads first."),
+    dealer_help=N_(
+        "Whoever draws the highest card deals first. By default the second player deals, so player 1 is the opponent."
+    ),
+)

@@ -1,0 +1,56 @@
+"""Lift Smoke's web side: its record's fields (the short-record flow,
+:mod:`referee.views.short_flow`), its rules page and its wording."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.rules import lift_smoke
+from referee.rules.pot import MAX_CHIPS
+from referee.rules.text import N_
+from referee.views.games.pages import GamePages
+from referee.views.short_flow import Field, ShortFlow
+
+FIELDS = (
+    Field(
+        name="winner",
+        kind="who",
+        label=N_("Winner"),
+        question=N_("Who was the last player holding cards?"),
+        help=N_("The winner takes the pot of %(pot)s chips and deals the next hand."),
+    ),
+    Field(
+        name="out_order",
+        kind="order",
+        label=N_("Order of going out"),
+        question=N_("Who went out first?"),
+        next_question=N_("Who went out next?"),
+        help=N_(
+            "Tap the players in the order they ran out of cards. Players who ran out on the same trick: tap “same trick”."
+        ),
+        optional="skip",
+        survivor="winner",
+        tie=N_("%(winner)s also ran out on that last trick and won it"),
+    ),
+    Field(
+        name="ante",
+        kind="count",
+        label=N_("Ante"),
+        question=N_("Chips each player put in"),
+        low=0,
+        high=MAX_CHIPS,
+        default=lambda options: options.ante,
+    ),
+)
+
+
+def rules_context() -> dict[str, Any]:
+    return {"deals": [(n, lift_smoke.cards_each(n), lift_smoke.stock_size(n)) for n in lift_smoke.PLAYER_COUNTS]}
+
+
+REGISTRATION = GamePages(
+    slug=lift_smoke.SLUG,
+    flow=ShortFlow.for_game(lift_smoke.SLUG, FIELDS),
+    rules_context=rules_context,
+    turn_line=N_("%(dealer)s deals; %(speaker)s leads the first trick."),
+)
