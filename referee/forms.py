@@ -16,7 +16,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, Optional
 
 from referee.i18n import render_text
-from referee.rules.game import GameRules
+from referee.rules.game import Game
 from referee.rules.options import OptionSpec
 
 OPTION_PREFIX = "opt_"
@@ -27,7 +27,7 @@ class TableForm(FlaskForm):
     dealer = RadioField(_l("Who deals first"))  # default: the last seat of the game (table_form)
 
 
-def table_form(rules: GameRules[Any, Any], formdata: Any = None) -> TableForm:
+def table_form(rules: Game[Any, Any], formdata: Any = None) -> TableForm:
     """A table form for ``rules``: one name field per seat and one field per house rule."""
 
     class Form(TableForm):
@@ -63,7 +63,7 @@ def _option_field(spec: OptionSpec) -> Field:
     return StringField(label, default=str(spec.default), description=description)
 
 
-def option_values(form: TableForm, rules: GameRules[Any, Any]) -> dict[str, object]:
+def option_values(form: TableForm, rules: Game[Any, Any]) -> dict[str, object]:
     """The posted options in API shape (the engine validates them)."""
     values: dict[str, object] = {}
     for spec in rules.option_specs:

@@ -90,7 +90,7 @@ def _player_names(rules: Any, players: object) -> list[str]:
     if not isinstance(players, Sequence) or isinstance(players, str):
         raise InvalidInput(Text(N_("Players must be a list of names in order of play.")), field="players")
     names = [clean_name(p, field=f"players[{i}]") for i, p in enumerate(players)]
-    _check_player_count(rules, len(names))
+    rules.check_table(names)  # the sentence every game uses, whether seating or judging a record
     folded = [n.casefold() for n in names]
     for i, n in enumerate(folded):
         if n in folded[:i]:
@@ -99,20 +99,6 @@ def _player_names(rules: Any, players: object) -> list[str]:
                 field=f"players[{i}]",
             )
     return names
-
-
-def _check_player_count(rules: Any, given: int) -> None:
-    if rules.min_players <= given <= rules.max_players:
-        return
-    count = (
-        Text(N_("exactly %(n)s"), n=rules.min_players)
-        if rules.min_players == rules.max_players
-        else Text(N_("%(low)s to %(high)s"), low=rules.min_players, high=rules.max_players)
-    )
-    raise RulesError(
-        Text(N_("%(game)s is played by %(count)s players, not %(given)s."), game=rules.name, count=count, given=given),
-        field="players",
-    )
 
 
 def _first_dealer(names: Sequence[str], dealer: object) -> int:

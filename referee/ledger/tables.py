@@ -12,7 +12,7 @@ from sqlalchemy import bindparam, select
 
 from referee.db import db
 from referee.models import Seat, Table
-from referee.rules import GameRules, get_game
+from referee.rules import Game, get_game
 
 from .errors import NotFound
 
@@ -32,7 +32,7 @@ def get_table(table_id: str) -> Table:
     return table
 
 
-def rules_of(table: Table) -> GameRules[Any, Any]:
+def rules_of(table: Table) -> Game[Any, Any]:
     return get_game(table.game)
 
 

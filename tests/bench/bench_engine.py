@@ -23,7 +23,7 @@ def engine_figures(
     game: str, players: Sequence[str], records: Sequence[Mapping[str, Any]], kinds: Sequence[str], label: str
 ) -> None:
     """Time ``records`` (built beforehand, so only the engine is timed) through the game's
-    GameRules surface; ``kinds[i]`` names what record i is, for the per-kind costs."""
+    Game surface; ``kinds[i]`` names what record i is, for the per-kind costs."""
     rules = get_game(game)
     options = rules.parse_options(None)
 

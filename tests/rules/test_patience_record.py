@@ -252,7 +252,7 @@ def test_the_dealer_can_only_be_the_player() -> None:
     refused(clock, {"dealer": "Bia", "won": True}, UnknownPlayer, "dealer", "Bia")
 
 
-# --------------------------------------------------------------------------- GameRules surface
+# --------------------------------------------------------------------------- the Game surface
 
 
 @pytest.mark.parametrize(

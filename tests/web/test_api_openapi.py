@@ -113,7 +113,11 @@ def test_enumerations_come_from_the_engine(document: dict) -> None:
     for game in ("Jubileu", "Quatrilho"):  # the record's fields and how to write it, in one closed object
         write = schemas[f"{game}HandWrite"]
         assert write["additionalProperties"] is False
-        assert set(write["properties"]) == set(schemas[f"{game}Hand"]["properties"]) | {"expected_number", "replaces", "reason"}
+        assert set(write["properties"]) == set(schemas[f"{game}Hand"]["properties"]) | {
+            "expected_number",
+            "replaces",
+            "reason",
+        }
     assert {"expected_number", "replaces", "reason"} <= set(schemas["WriteFields"]["properties"])
     from referee.rules.quatrilho import OPTIONS as QUATRILHO_OPTIONS
 
