@@ -13,6 +13,7 @@ from referee.rules.cards import Suit
 from referee.rules.jubileu import ALL_CALLS
 from referee.rules.patience import PATIENCES
 from referee.rules.quatrilho import Mode
+from referee.rules.samba_melds import KINDS as MELD_KINDS
 
 ERRORS = {
     "400": "The body is not JSON, a field has the wrong type, a required field is missing, or an option is unknown.",
@@ -905,20 +906,7 @@ def document() -> dict[str, Any]:
                     "type": "object",
                     "properties": {
                         "legal": {"type": "boolean"},
-                        "kind": {
-                            "type": "string",
-                            "enum": [
-                                "group",
-                                "canastra_limpa",
-                                "canastra_suja",
-                                "canastra_de_curingas",
-                                "wild_group",
-                                "sequence",
-                                "samba",
-                                "black_threes",
-                                "illegal",
-                            ],
-                        },
+                        "kind": {"type": "string", "enum": list(MELD_KINDS)},
                         "label": {"type": "string"},
                         "points": {"type": "integer", "description": "Card values."},
                         "premium": {

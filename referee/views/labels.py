@@ -14,8 +14,8 @@ from referee import access, ledger
 from referee.i18n import fmt_int, fmt_money
 from referee.rules.cards import SPANISH_RANKS, Suit, rank_label
 from referee.rules.patience import GAME_LABELS as PATIENCE_NAMES
+from referee.views import games  # read at call time: the games import these wordings helpers
 from referee.views.flow import is_suit
-from referee.views.games import PAGES
 
 
 def _suit(slug: str | None) -> Suit | None:
@@ -93,7 +93,7 @@ def patience(slug: str) -> str:
 
 def turn_line(game: str, dealer: str, speaker: str) -> str:
     """Who deals and who goes first ("speaks" where there is an auction, "plays" in Samba)."""
-    return _(PAGES[game].turn_line, dealer=dealer, speaker=speaker)
+    return _(games.PAGES[game].turn_line, dealer=dealer, speaker=speaker)
 
 
 def team_name(players: list[str] | tuple[str, ...]) -> str:
@@ -106,57 +106,57 @@ def team_name(players: list[str] | tuple[str, ...]) -> str:
 
 def numbers_title(game: str) -> str:
     """The heading of the new-table section with the numbers: stakes, or the match's target."""
-    return _(PAGES[game].numbers_title)
+    return _(games.PAGES[game].numbers_title)
 
 
 def dealer_help(game: str) -> str:
-    return _(PAGES[game].dealer_help)
+    return _(games.PAGES[game].dealer_help)
 
 
 def seating_help(game: str) -> str:
-    return _(PAGES[game].seating_help)
+    return _(games.PAGES[game].seating_help)
 
 
 def chooser_note(game: str) -> str:
     """A few words beside the game's name on the new-table chooser, if it has any."""
-    note = PAGES[game].chooser_note
+    note = games.PAGES[game].chooser_note
     return _(note) if note else ""
 
 
 def player_count(rules: Any) -> str:
     """How many play: "2 players", "4 to 6 players", or El Gato's list of counts that share the
     40 cards ("2, 4, 5, 8 or 10 players")."""
-    counts = getattr(rules, "player_counts", None)
-    if counts:
-        return _(
-            "%(counts)s players",
-            counts=_("%(some)s or %(last)s", some=", ".join(str(n) for n in counts[:-1]), last=counts[-1]),
-        )
-    if rules.min_players == rules.max_players:
-        return ngettext("%(num)s player", "%(num)s players", rules.min_players)
-    return _("%(low)s to %(high)s players", low=rules.min_players, high=rules.max_players)
+    counts = tuple(rules.player_counts)
+    if len(counts) == 1:
+        return ngettext("%(num)s player", "%(num)s players", counts[0])
+    if counts == tuple(range(counts[0], counts[-1] + 1)):
+        return _("%(low)s to %(high)s players", low=counts[0], high=counts[-1])
+    return _(
+        "%(counts)s players",
+        counts=_("%(some)s or %(last)s", some=", ".join(str(n) for n in counts[:-1]), last=counts[-1]),
+    )
 
 
 def last_round_title(game: str) -> str:
-    return _(PAGES[game].last_round_title)
+    return _(games.PAGES[game].last_round_title)
 
 
 def last_round_start(game: str) -> str:
-    return _(PAGES[game].last_round_start)
+    return _(games.PAGES[game].last_round_start)
 
 
 def time_up(game: str) -> str:
     """What to do when the agreed time runs out (call the last round)."""
-    return _(PAGES[game].time_up)
+    return _(games.PAGES[game].time_up)
 
 
 def stock_left(game: str, left: int) -> str:
     """What a player has left of the stock he started with (Quatrilho's talha, or chips)."""
-    singular, plural = PAGES[game].stock_left
+    singular, plural = games.PAGES[game].stock_left
     return ngettext(singular, plural, left, num=fmt_int(left))
 
 
 def unit_note(game: str, value: str | None) -> str:
     """Under a settle-up: what the amounts count, and their money value when the table has one."""
-    plain, with_money = PAGES[game].unit_note
+    plain, with_money = games.PAGES[game].unit_note
     return _(with_money, value=fmt_money(value)) if value else _(plain)
