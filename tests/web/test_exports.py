@@ -34,6 +34,7 @@ from referee.models import Access, Hand, HandEvent, Member, Season, Table
 from tests.bench import hands as jubileu_hands
 from tests.bench import quatrilho_hands, samba_hands
 from tests.conftest import TEST_DATABASE_URL, _empty_all_tables
+from tests.hypothesis_settings import SLOW
 
 from .api_support import API, assert_error
 
@@ -453,7 +454,7 @@ JUNK = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True, database=None)
+@settings(SLOW, suppress_health_check=list(HealthCheck), derandomize=True, database=None)
 @given(data=st.data())
 def test_a_doctored_export_is_never_a_server_error(app: Flask, played: dict[str, Any], data: st.DataObject) -> None:
     """Any one value of a real export replaced (or removed): a 4xx with a sentence, or a table
