@@ -44,7 +44,7 @@ The module's surface: :data:`OPTIONS` and :class:`DerbyOptions`; :class:`DerbyCa
 :class:`Race` of :class:`Step` values, for the race page); :func:`second_place_in_play`;
 :func:`parse_hand` (a :class:`DerbyHand`, or a :class:`~referee.rules.errors.RulesError` with
 a sentence); :func:`pot_result` (a :class:`DerbyResult`) and :func:`settle`; the seat helpers
-:func:`first_speaker` (who moves the horses), :func:`bookkeeper` and :func:`next_dealer`; and
+:func:`first_speaker` (who moves the horses) and :func:`next_dealer`; and
 :data:`RULES` for the registry (not registered yet).
 """
 
@@ -1114,11 +1114,6 @@ def settle(hand: DerbyHand, options: DerbyOptions) -> Settlement:
 def first_speaker(players: Sequence[str], dealer: str, options: DerbyOptions) -> str:
     """The player after the dealer (to his left) lines up and moves the horses."""
     return seats.after(players, dealer)
-
-
-def bookkeeper(players: Sequence[str], dealer: str) -> str:
-    """The player before the dealer (to his right) writes down the bets and pays out."""
-    return seats.after(players, dealer, -1)
 
 
 def next_dealer(players: Sequence[str], dealer: str, options: DerbyOptions) -> str:

@@ -171,7 +171,7 @@ def next_dealer(players: Sequence[str], dealer: str, options: KoziriOptions) -> 
 
 
 def leader_role(options: KoziriOptions) -> Role:
-    """The role that leads first, for :class:`~referee.rules.koziri_play.Play`."""
+    """The role that leads first (option ``first_lead``)."""
     return Role.DEALER if options.first_lead == "dealer" else Role.OPPONENT
 
 

@@ -12,8 +12,11 @@ import referee.rules
 
 MODULES = sorted(["referee.rules", *(f"referee.rules.{m.name}" for m in pkgutil.iter_modules(referee.rules.__path__))])
 
+#: Helpers the tests keep for themselves that carry worked examples too.
+TEST_HELPERS = ["tests.rules.koziri_game"]
 
-@pytest.mark.parametrize("name", MODULES)
+
+@pytest.mark.parametrize("name", MODULES + TEST_HELPERS)
 def test_doctests(name: str) -> None:
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, raise_on_error=False, verbose=False)

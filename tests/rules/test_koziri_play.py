@@ -20,7 +20,6 @@ from referee.rules.cards import Suit
 from referee.rules.errors import IllegalCall, InconsistentHand, InvalidInput, RulesError, UnknownPlayer
 from referee.rules.koziri_play import (
     Card,
-    Play,
     Role,
     SuitChoice,
     beating_cards,
@@ -32,6 +31,7 @@ from referee.rules.koziri_play import (
     parse_answer,
     parse_deal,
 )
+from tests.rules.koziri_game import Play
 
 SUITS = SuitChoice(dealer_trump=Suit.ESPADAS, dealer_second=Suit.COPAS, opponent_trump=Suit.OUROS)
 PLAYERS = ("Ana", "Bia")  # Bia deals

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from referee.rules.cards import Suit
 from referee.rules.koziri import KoziriOptions, parse_hand, settle
-from referee.rules.koziri_play import Card, Play, Role, SuitChoice, beats, check_answer, deal, deck_cards
+from referee.rules.koziri_play import Card, Role, SuitChoice, beats, check_answer, deal, deck_cards
 from tests.hypothesis_settings import VERY_SLOW
+from tests.rules.koziri_game import Play
 
 NAMES = ("Ana", "Bia")
 

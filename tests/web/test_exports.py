@@ -35,6 +35,7 @@ from tests.bench import hands as jubileu_hands
 from tests.bench import quatrilho_hands, samba_hands
 from tests.conftest import TEST_DATABASE_URL, _empty_all_tables
 from tests.hypothesis_settings import SLOW
+from tests.web.league_audit import standings_from_hands
 
 from .api_support import API, assert_error
 
@@ -171,7 +172,7 @@ def league_figures(app: Flask, games: set[str]) -> dict[str, Any]:
     with app.app_context():
         figures = {}
         for game in sorted(games):
-            for how in (league.standings, league.standings_from_hands):
+            for how in (league.standings, standings_from_hands):
                 rows = [{k: v for k, v in row.as_json().items() if k != "member_id"} for row in how(game)]
                 figures[f"{game} {how.__name__}"] = rows
         db.session.remove()
