@@ -31,7 +31,7 @@ from flask import current_app
 from sqlalchemy import Select, case, func, select
 
 from referee.db import db
-from referee.models import Hand, Member, Season, Seat, Table, voided
+from referee.models import Hand, Member, Season, Seat, Table, aware, voided
 from referee.rules import get_game
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.patience import PATIENCES, PatienceHand, PatienceRules, PatienceStats, statistics
@@ -54,8 +54,7 @@ def day_bounds(first: date, last: date) -> tuple[datetime, datetime]:
 
 
 def local_date(moment: datetime) -> date:
-    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return aware.astimezone(local_zone()).date()
+    return aware(moment).astimezone(local_zone()).date()
 
 
 def season_tables(season: Season | None, game: str | None = None) -> Select[tuple[Table]]:

@@ -23,6 +23,7 @@ from flask_babel import gettext as _
 
 from referee import ledger
 from referee.i18n import LANG_COOKIE, MINUS
+from referee.models import aware
 from referee.rules import GAME_NAMES, GAMES
 from referee.rules.text import N_
 from referee.views.tables import known_tables
@@ -47,17 +48,12 @@ def index() -> ResponseReturnValue:
             "game": game_name(row.table.game),
             "players": list(row.players),
             "hands": row.hands,
-            "last": format_timedelta(_aware(row.last) - now, add_direction=True),
-            "last_iso": _aware(row.last).isoformat(),
+            "last": format_timedelta(aware(row.last) - now, add_direction=True),
+            "last_iso": aware(row.last).isoformat(),
         }
         for row in ledger.overview(known_tables())
     ]
     return render_template("home/index.html", tables=tables)
-
-
-def _aware(moment: datetime) -> datetime:
-    # SQLite hands back naive datetimes even for DateTime(timezone=True); they are UTC.
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 @bp.get("/lang/<code>")
