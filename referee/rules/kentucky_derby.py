@@ -87,7 +87,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         maximum=100_000,
         label=Text(N_("Pingo: chips each player puts in the centre")),
         help=Text(N_("The agreed stake for every race; a race may record another amount. Zero is allowed.")),
-        rule_ref="§9(a), KD-8",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     OptionSpec(
         name="bet",
@@ -97,7 +97,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         maximum=100_000,
         label=Text(N_("Usual bet on a horse")),
         help=Text(N_("Filled in for a player whose bet has no amount; each player may bet another amount.")),
-        rule_ref="KD-8",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     OptionSpec(
         name="track_length",
@@ -107,7 +107,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         maximum=20,
         label=Text(N_("Track length in cards")),
         help=Text(N_("A horse finishes when it has gone this many spaces (one space per track card).")),
-        rule_ref="KD-4",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     OptionSpec(
         name="own_suit_bonus",
@@ -119,7 +119,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Half a space more for a card of the horse's own suit")),
         help=Text(N_("By default a Two of the horse's own suit still takes it back half a space.")),
-        rule_ref="KD-2",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     OptionSpec(
         name="finish",
@@ -142,7 +142,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
                 "A tie-break gives only the horses involved one more card each, round after round, until one is strictly ahead."
             )
         ),
-        rule_ref="KD-4",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     OptionSpec(
         name="second_place",
@@ -155,7 +155,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("When second place is played")),
         help=Text(N_("The backers of the second horse get their bets back (not the pingo).")),
-        rule_ref="§9(d), KD-5",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     OptionSpec(
         name="second_by",
@@ -167,7 +167,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Second place is")),
         help=Text(N_("Level horses run a tie-break, as for first place.")),
-        rule_ref="KD-6",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     OptionSpec(
         name="unbacked",
@@ -179,7 +179,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("When nobody backed the winner")),
         help=Text(N_("Chips carried from earlier races stay on the table either way.")),
-        rule_ref="KD-7",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     OptionSpec(
         name="split",
@@ -191,7 +191,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("How the winner's backers share the pot")),
         help=Text(N_("Chips that do not divide exactly stay on the table for the next race.")),
-        rule_ref="KD-8",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     *CHIP_OPTIONS,
 )

@@ -72,7 +72,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Cards in the pack")),
         help=Text(N_("The top cards of every suit. The dealer turns up half the pack.")),
-        rule_ref="§8(a), KOZ-1",
+        rule_ref="docs/rules.md#koziri-options",
     ),
     OptionSpec(
         name="stake",
@@ -82,7 +82,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         maximum=1_000_000,
         label=Text(N_("Stake per game")),
         help=Text(N_("What the loser pays the winner. Zero records the result only.")),
-        rule_ref="§8(d)",
+        rule_ref="docs/rules.md#koziri-options",
     ),
     OptionSpec(
         name="first_lead",
@@ -94,7 +94,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Who leads first")),
         help=Text(N_("The rule text has the opponent lead; some published versions have the dealer lead.")),
-        rule_ref="KOZ-4",
+        rule_ref="docs/rules.md#koziri-options",
     ),
     OptionSpec(
         name="going_out",
@@ -110,7 +110,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
                 "With the second choice, if the other player beats the last card, the player with no cards left must take the pile."
             )
         ),
-        rule_ref="KOZ-2",
+        rule_ref="docs/rules.md#koziri-options",
     ),
     CHIP_VALUE,
 )

@@ -1,4 +1,4 @@
-"""Doctests on every module of referee.rules run in the suite (architecture.md, habit 10)."""
+"""Doctests on every module of referee.rules run in the suite: the examples in the docstrings stay true."""
 
 from __future__ import annotations
 

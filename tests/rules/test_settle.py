@@ -103,7 +103,7 @@ def big_balance_sets(draw: st.DrawFn) -> dict[str, int]:
 @settings(VERY_SLOW)
 @given(big_balance_sets())
 def test_up_to_ten_players_never_more_payments_than_the_brute_force_optimum(balances: dict[str, int]) -> None:
-    """The issue's bound: on random balances up to ten players, the plan is the optimum found
+    """The settle-up's promise: on random balances up to ten players, the plan is the optimum found
     by trying every partition (Bell(10) = 115,975 of them)."""
     plan = fewest_transfers(balances)
     assert apply(balances, plan) == dict.fromkeys(balances, 0)
