@@ -27,13 +27,13 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from sqlalchemy import select
 
 from referee import guesses
 from referee.db import db
-from referee.models import Access, Table, utcnow
+from referee.models import Access, Table, aware, utcnow
 
 OWNER = "owner"
 SCORER = "scorer"
@@ -75,12 +75,6 @@ def new_table_id() -> str:
 def hash_secret(secret: str) -> str:
     """What is stored of a token or a code: its sha256, never the secret itself."""
     return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def _aware(moment: datetime | None) -> datetime | None:
-    if moment is not None and moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)  # SQLite hands back naive UTC
-    return moment
 
 
 @dataclass(frozen=True)
@@ -181,7 +175,7 @@ def redeem_code(typed: str, *, client: str) -> tuple[Table, str]:
         if len(code) == CODE_LENGTH
         else None
     )
-    expires = _aware(row.code_expires_at) if row is not None else None
+    expires = aware(row.code_expires_at) if row is not None else None
     if row is None or row.revoked_at is not None or expires is None or expires <= utcnow():
         guesses.wrong(guesses.JOIN, client)
         db.session.commit()
@@ -206,7 +200,7 @@ def accesses(table: Table) -> list[Access]:
         select(Access).where(Access.table_id == table.id, Access.revoked_at.is_(None)).order_by(Access.id)
     )
     now = utcnow()
-    return [r for r in rows if r.token_hash is not None or (_aware(r.code_expires_at) or now) > now]
+    return [r for r in rows if r.token_hash is not None or (aware(r.code_expires_at) or now) > now]
 
 
 def labels(table: Table) -> dict[int, str]:

@@ -46,7 +46,7 @@ from referee import access, league, ledger
 from referee.db import db
 from referee.league import local_date
 from referee.members import name_key
-from referee.models import Access, Hand, HandEvent, Member, Rating, RatingRun, Season, Seat, Table, utcnow
+from referee.models import Access, Hand, HandEvent, Member, Rating, RatingRun, Season, Seat, Table, aware, utcnow
 from referee.rules import get_game
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
 from referee.rules.text import N_, Text
@@ -145,8 +145,7 @@ def _hand_json(hand: Hand) -> dict[str, Any]:
 def _iso(moment: datetime | None) -> str | None:
     if moment is None:
         return None
-    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # SQLite: naive UTC
-    return aware.astimezone(UTC).isoformat()
+    return aware(moment).astimezone(UTC).isoformat()
 
 
 # --------------------------------------------------------------------------- CSV
@@ -269,7 +268,7 @@ def _moment(obj: Mapping[str, Any], key: str, where: str) -> datetime:
     league's calendar: a table stored at the year 1 would break every page that shows its day."""
     try:
         moment = datetime.fromisoformat(_field(obj, key, str, where))
-        moment = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
+        moment = aware(moment).astimezone(UTC)
     except (ValueError, OverflowError):  # OverflowError: the year 1 or 9999 moved to UTC
         moment = None
     if moment is None or not league.in_calendar(moment.date()):

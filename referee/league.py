@@ -2,9 +2,8 @@
 
 Standings add up seats, not hands: every write to a table copies each seat's net result, hands
 played and match won onto the seat (``ledger.state.save_state``), so a season's standings are one
-grouped query over its tables' seats, whatever the number of hands.
-:func:`standings_from_hands` recomputes the same figures from the hands alone; the tests hold the
-two equal.
+grouped query over its tables' seats, whatever the number of hands. The tests recompute the same
+figures from the hands alone (tests/web/league_audit.py) and hold the two equal.
 
 Tie-breaks (stated on the page): for games settled in chips or units, the higher net, then the
 higher average per hand, then fewer hands, then the name; for games played to a target (Samba),
@@ -32,7 +31,7 @@ from flask import current_app
 from sqlalchemy import Select, case, func, select
 
 from referee.db import db
-from referee.models import Hand, HandDelta, Member, Season, Seat, Table, voided
+from referee.models import Hand, Member, Season, Seat, Table, aware, voided
 from referee.rules import get_game
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.patience import PATIENCES, TABLES, PatienceHand, PatienceStats, statistics
@@ -55,8 +54,7 @@ def day_bounds(first: date, last: date) -> tuple[datetime, datetime]:
 
 
 def local_date(moment: datetime) -> date:
-    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return aware.astimezone(local_zone()).date()
+    return aware(moment).astimezone(local_zone()).date()
 
 
 def season_tables(season: Season | None, game: str | None = None) -> Select[tuple[Table]]:
@@ -348,40 +346,4 @@ def standings(game: str, season: Season | None = None) -> list[Row]:
         .having(func.sum(Seat.played) > 0)
     )
     rows = [Row(int(i), n, int(t), int(h), int(net), int(w)) for i, n, t, h, net, w in db.session.execute(query)]
-    return _ordered(_with_losses(rows, game, season), game)
-
-
-def standings_from_hands(game: str, season: Season | None = None) -> list[Row]:
-    """The same standings recomputed from the hands alone (every live hand's deltas, and for a
-    game played to a target each match's winner from its totals): the check on the seats'
-    counters, and what an auditor would compute by hand."""
-    from referee import ledger  # the ledger imports this module's neighbours; keep the cycle lazy
-
-    if is_patience(game):
-        return patience_rows(game, season)
-    live = _live()
-    per: dict[int, dict[str, int]] = {}
-    names: dict[int, str] = {}
-    for table in db.session.scalars(season_tables(season, game)):
-        seats = {s.position: s for s in table.seats}
-        counts = db.session.execute(
-            select(HandDelta.seat, func.sum(HandDelta.amount), func.count())
-            .join(Hand, Hand.id == HandDelta.hand_id)
-            .where(Hand.table_id == table.id, live)
-            .group_by(HandDelta.seat)
-        ).all()
-        balances = {seats[pos].name: int(amount) for pos, amount, _ in counts}
-        winners = ledger.match_winners(table, {s.name: balances.get(s.name, 0) for s in table.seats})
-        for pos, amount, count in counts:
-            seat = seats[pos]
-            if seat.member_id is None or not count:
-                continue
-            entry = per.setdefault(seat.member_id, {"tables": 0, "hands": 0, "net": 0, "won": 0})
-            entry["tables"] += 1
-            entry["hands"] += int(count)
-            entry["net"] += int(amount)
-            entry["won"] += seat.name in winners
-    for member in db.session.scalars(select(Member).where(Member.id.in_(list(per)))):
-        names[member.id] = member.name
-    rows = [Row(i, names[i], e["tables"], e["hands"], e["net"], e["won"]) for i, e in per.items()]
     return _ordered(_with_losses(rows, game, season), game)

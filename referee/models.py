@@ -6,7 +6,7 @@ Nothing is ever deleted: a voided hand keeps its row and gains a `HandEvent` of 
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, overload
 
 from sqlalchemy import JSON, Date, DateTime, Float, ForeignKey, Index, String, UniqueConstraint, exists, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -16,6 +16,22 @@ from referee.db import db
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+@overload
+def aware(moment: datetime) -> datetime: ...
+@overload
+def aware(moment: None) -> None: ...
+def aware(moment: datetime | None) -> datetime | None:
+    """``moment`` with its time zone: a naive datetime is taken as UTC.
+
+    Every instant is stored in UTC, but SQLite hands back naive datetimes even for
+    ``DateTime(timezone=True)`` columns (PostgreSQL hands back aware ones); an aware one, or None,
+    is returned as it is.
+    """
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
 
 
 class Table(db.Model):

@@ -1,6 +1,16 @@
-"""Shared fixtures. TEST_DATABASE_URL picks the database (default: in-memory SQLite).
+"""Shared fixtures and Hypothesis profiles.
 
-pg_virtualenv sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// .venv/bin/pytest -q tests/web'
+TEST_DATABASE_URL picks the database (default: in-memory SQLite):
+
+    pg_virtualenv sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// .venv/bin/pytest -q tests/web'
+
+HYPOTHESIS_PROFILE picks how many examples every property test draws: "fast" (the default, what
+`make test` runs) or "thorough" (five times as many, for a change to the rules engine):
+
+    HYPOTHESIS_PROFILE=thorough .venv/bin/pytest -q tests/rules
+
+No profile has a deadline: the time one example takes depends on the machine and on what else it
+runs, and a test that is slow by nature draws fewer examples instead (tests/hypothesis_settings.py).
 """
 
 from __future__ import annotations
@@ -11,12 +21,17 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import settings
 from sqlalchemy import text
 
 from referee import create_app
 from referee.extensions import db
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "sqlite://")
+
+settings.register_profile("fast", max_examples=200, deadline=None)
+settings.register_profile("thorough", max_examples=1000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 
 
 @pytest.fixture

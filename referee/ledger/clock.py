@@ -4,13 +4,13 @@ round. Times are stored in UTC; SQLite hands them back without a time zone."""
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select
 
 from referee.db import db
-from referee.models import Hand, Table, utcnow, voided
+from referee.models import Hand, Table, aware, utcnow, voided
 from referee.rules.errors import InvalidInput
 from referee.rules.text import N_, Text
 
@@ -24,14 +24,7 @@ CLOCK_MINUTES = (15, 24 * 60)
 
 def iso(moment: datetime) -> str:
     """A stored moment as the API writes it (ISO 8601, in UTC)."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.isoformat()
-
-
-def aware(moment: datetime) -> datetime:
-    # SQLite hands back naive datetimes even for DateTime(timezone=True); they are UTC.
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return aware(moment).isoformat()
 
 
 def duration(raw: object) -> timedelta | None:

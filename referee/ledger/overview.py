@@ -10,9 +10,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 
 from referee.db import db
-from referee.models import Hand, Seat, Table, voided
-
-from .clock import aware
+from referee.models import Hand, Seat, Table, aware, voided
 
 
 @dataclass(frozen=True)

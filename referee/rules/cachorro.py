@@ -57,7 +57,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         maximum=12,
         label=Text(N_("Packets in the second deal")),
         help=Text(N_("The rule text says twelve, its figure shows eleven. The result does not depend on it.")),
-        rule_ref="§6(e), PAT-2",
+        rule_ref="docs/rules.md#cachorro-options",
     ),
 )
 

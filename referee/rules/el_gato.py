@@ -66,7 +66,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         maximum=MAX_STAKE,
         label=Text(N_("Stake the loser pays each other player")),
         help=Text(N_("Zero records the result only: nobody pays.")),
-        rule_ref="§3(d)",
+        rule_ref="docs/rules.md#el-gato-options",
     ),
     OptionSpec(
         name="ranks",
@@ -78,7 +78,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Card order")),
         help=Text(N_("The 5 of diamonds beats every card either way.")),
-        rule_ref="EG-1",
+        rule_ref="docs/rules.md#el-gato-options",
     ),
     OptionSpec(
         name="war",
@@ -92,7 +92,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         help=Text(
             N_("With more than two players, only the tied players play the war, and its winner takes everything.")
         ),
-        rule_ref="EG-2",
+        rule_ref="docs/rules.md#el-gato-options",
     ),
     CHIP_VALUE,
 )

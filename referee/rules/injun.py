@@ -207,10 +207,10 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Betting system")),
         help=Text(N_("A hand may name its own system; this is the one the page offers first.")),
-        rule_ref="§4(c)",
+        rule_ref="docs/rules.md#injun-options",
     ),
     potlib.ante_option(
-        Text(N_("The dealer antes too, in both systems. A hand may name its own ante.")), "§4(a), INJ-6"
+        Text(N_("The dealer antes too, in both systems. A hand may name its own ante.")), "docs/rules.md#injun-options"
     ),
     OptionSpec(
         name="poker_amounts",
@@ -225,7 +225,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Poker: after the closing bet")),
         help=Text(N_("The two readings give different results when the winner put in the most.")),
-        rule_ref="INJ-2",
+        rule_ref="docs/rules.md#injun-options",
     ),
     OptionSpec(
         name="odd_chip",
@@ -237,7 +237,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("A chip left over when a tie splits a pot")),
         help=Text(N_("With several odd chips, one each to the tied players in order from the dealer's left.")),
-        rule_ref="INJ-3",
+        rule_ref="docs/rules.md#injun-options",
     ),
     OptionSpec(
         name="surrender_closed",
@@ -249,7 +249,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Brag: when one of the last two gives up and a pot was closed")),
         help=Text(N_("The player who gave up loses every claim either way.")),
-        rule_ref="INJ-5",
+        rule_ref="docs/rules.md#injun-options",
     ),
     *potlib.CHIP_OPTIONS,
 )

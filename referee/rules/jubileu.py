@@ -193,7 +193,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         help=Text(
             N_("A declarer who makes more tricks than promised gets one more chip per extra trick from each payer.")
         ),
-        rule_ref="JUB-4",
+        rule_ref="docs/rules.md#jubileu-options",
     ),
     OptionSpec(
         name="overtricks_in_partnerships",
@@ -201,7 +201,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         default=True,
         label=Text(N_("Overtricks also in partnership contracts")),
         help=Text(N_("When off, only solo contracts earn the overtrick chips.")),
-        rule_ref="JUB-4",
+        rule_ref="docs/rules.md#jubileu-options",
     ),
     OptionSpec(
         name="misere_margin",
@@ -213,7 +213,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("A failed Miséria or Meia Miséria costs")),
         help=Text(N_("By default each missed trick after the first adds a chip, as in the other contracts.")),
-        rule_ref="JUB-5",
+        rule_ref="docs/rules.md#jubileu-options",
     ),
     OptionSpec(
         name="meia_miseria_settlement",
@@ -225,7 +225,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Several Meia Miséria declarers settle with")),
         help=Text(N_("Each declarer plays alone; this says whether declarers also pay each other.")),
-        rule_ref="JUB-6",
+        rule_ref="docs/rules.md#jubileu-options",
     ),
     OptionSpec(
         name="meia_miseria_join",
@@ -237,7 +237,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Who may join a Meia Miséria")),
         help=Text(N_("A join can be announced out of turn while Meia Miséria is the highest bid.")),
-        rule_ref="JUB-7",
+        rule_ref="docs/rules.md#jubileu-options",
     ),
     OptionSpec(
         name="miseria_over_solo_dez",
@@ -253,7 +253,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
                 "Among equal bids the first to speak prevails; a literal reading of the rule book bars only the next speaker."
             )
         ),
-        rule_ref="JUB-8",
+        rule_ref="docs/rules.md#jubileu-options",
     ),
     OptionSpec(
         name="jogo_obrigatorio_bidders",
@@ -265,7 +265,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Who may bid Jogo Obrigatório")),
         help=Text(N_("A player with 3 or 4 aces must bid at least Jogo Obrigatório either way.")),
-        rule_ref="JUB-9",
+        rule_ref="docs/rules.md#jubileu-options",
     ),
     OptionSpec(
         name="jubileu_self_ace",
@@ -277,7 +277,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("A Jubileu declarer calls an ace in their own hand")),
         help=Text(N_("By default the partner must be another player.")),
-        rule_ref="JUB-11",
+        rule_ref="docs/rules.md#jubileu-options",
     ),
     OptionSpec(
         name="jogo_obrigatorio_self_king",
@@ -289,7 +289,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("With four aces, calling a king in their own hand")),
         help=Text(N_("By default the called king must be in another player's hand.")),
-        rule_ref="JUB-10",
+        rule_ref="docs/rules.md#jubileu-options",
     ),
     OptionSpec(
         name="first_speaker",
@@ -305,7 +305,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
                 "By default the first to receive cards speaks first and the auction goes round like the play; otherwise it goes the other way. The dealer always speaks last."
             )
         ),
-        rule_ref="JUB-1",
+        rule_ref="docs/rules.md#jubileu-options",
     ),
     OptionSpec(
         name="auction_end",
@@ -320,7 +320,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("End of the auction")),
         help=Text(N_("Who may still join a Meia Miséria is a separate house rule.")),
-        rule_ref="JUB-2",
+        rule_ref="docs/rules.md#jubileu-options",
     ),
     OptionSpec(
         name="all_pass",
@@ -332,9 +332,9 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("When everybody passes")),
         help=Text(N_("No chips move in a hand where everybody passed.")),
-        rule_ref="JUB-3",
+        rule_ref="docs/rules.md#jubileu-options",
     ),
-    replace(STARTING_CHIPS, rule_ref="JUB-15"),
+    replace(STARTING_CHIPS, rule_ref="docs/rules.md#jubileu-options"),
     CHIP_VALUE,
 )
 

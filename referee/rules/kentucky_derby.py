@@ -45,7 +45,7 @@ The module's surface: :data:`OPTIONS` and :class:`DerbyOptions`; :class:`DerbyCa
 :data:`RECORD` (the race record's fields) and :func:`parse_hand` (a :class:`DerbyHand`, or a
 :class:`~referee.rules.errors.RulesError` with a sentence); :func:`pot_result` (a
 :class:`DerbyResult`) and :func:`settle`; the seat helpers
-:func:`first_speaker` (who moves the horses), :func:`bookkeeper` and :func:`next_dealer`; and
+:func:`first_speaker` (who moves the horses) and :func:`next_dealer`; and
 :data:`GAME`, the game as the rest of the app sees it.
 """
 
@@ -90,7 +90,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         maximum=100_000,
         label=Text(N_("Pingo: chips each player puts in the centre")),
         help=Text(N_("The agreed stake for every race; a race may record another amount. Zero is allowed.")),
-        rule_ref="§9(a), KD-8",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     OptionSpec(
         name="bet",
@@ -100,7 +100,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         maximum=100_000,
         label=Text(N_("Usual bet on a horse")),
         help=Text(N_("Filled in for a player whose bet has no amount; each player may bet another amount.")),
-        rule_ref="KD-8",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     OptionSpec(
         name="track_length",
@@ -110,7 +110,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         maximum=20,
         label=Text(N_("Track length in cards")),
         help=Text(N_("A horse finishes when it has gone this many spaces (one space per track card).")),
-        rule_ref="KD-4",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     OptionSpec(
         name="own_suit_bonus",
@@ -122,7 +122,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Half a space more for a card of the horse's own suit")),
         help=Text(N_("By default a Two of the horse's own suit still takes it back half a space.")),
-        rule_ref="KD-2",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     OptionSpec(
         name="finish",
@@ -145,7 +145,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
                 "A tie-break gives only the horses involved one more card each, round after round, until one is strictly ahead."
             )
         ),
-        rule_ref="KD-4",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     OptionSpec(
         name="second_place",
@@ -158,7 +158,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("When second place is played")),
         help=Text(N_("The backers of the second horse get their bets back (not the pingo).")),
-        rule_ref="§9(d), KD-5",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     OptionSpec(
         name="second_by",
@@ -170,7 +170,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Second place is")),
         help=Text(N_("Level horses run a tie-break, as for first place.")),
-        rule_ref="KD-6",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     OptionSpec(
         name="unbacked",
@@ -182,7 +182,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("When nobody backed the winner")),
         help=Text(N_("Chips carried from earlier races stay on the table either way.")),
-        rule_ref="KD-7",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     OptionSpec(
         name="split",
@@ -194,7 +194,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("How the winner's backers share the pot")),
         help=Text(N_("Chips that do not divide exactly stay on the table for the next race.")),
-        rule_ref="KD-8",
+        rule_ref="docs/rules.md#kentucky-derby-options",
     ),
     *CHIP_OPTIONS,
 )
@@ -1250,11 +1250,6 @@ def settle(hand: DerbyHand, options: DerbyOptions) -> Settlement:
 def first_speaker(players: Sequence[str], dealer: str, options: DerbyOptions | None = None) -> str:
     """The player after the dealer (to his left) lines up and moves the horses."""
     return seats.after(players, dealer)
-
-
-def bookkeeper(players: Sequence[str], dealer: str) -> str:
-    """The player before the dealer (to his right) writes down the bets and pays out."""
-    return seats.after(players, dealer, -1)
 
 
 def next_dealer(players: Sequence[str], hand: DerbyHand, options: DerbyOptions | None = None) -> str:

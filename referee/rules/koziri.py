@@ -74,7 +74,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Cards in the pack")),
         help=Text(N_("The top cards of every suit. The dealer turns up half the pack.")),
-        rule_ref="§8(a), KOZ-1",
+        rule_ref="docs/rules.md#koziri-options",
     ),
     OptionSpec(
         name="stake",
@@ -84,7 +84,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         maximum=1_000_000,
         label=Text(N_("Stake per game")),
         help=Text(N_("What the loser pays the winner. Zero records the result only.")),
-        rule_ref="§8(d)",
+        rule_ref="docs/rules.md#koziri-options",
     ),
     OptionSpec(
         name="first_lead",
@@ -96,7 +96,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Who leads first")),
         help=Text(N_("The rule text has the opponent lead; some published versions have the dealer lead.")),
-        rule_ref="KOZ-4",
+        rule_ref="docs/rules.md#koziri-options",
     ),
     OptionSpec(
         name="going_out",
@@ -112,7 +112,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
                 "With the second choice, if the other player beats the last card, the player with no cards left must take the pile."
             )
         ),
-        rule_ref="KOZ-2",
+        rule_ref="docs/rules.md#koziri-options",
     ),
     CHIP_VALUE,
 )
@@ -167,7 +167,7 @@ def next_dealer(players: Sequence[str], hand: KoziriHand, options: KoziriOptions
 
 
 def leader_role(options: KoziriOptions) -> Role:
-    """The role that leads first, for :class:`~referee.rules.koziri_play.Play`."""
+    """The role that leads first (option ``first_lead``)."""
     return Role.DEALER if options.first_lead == "dealer" else Role.OPPONENT
 
 

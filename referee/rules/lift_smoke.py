@@ -64,7 +64,7 @@ DECK: Final = 52
 OPTIONS: Final[tuple[OptionSpec, ...]] = (
     ante_option(
         Text(N_("The dealer antes too. The last player holding cards takes them all. A hand may name its own ante.")),
-        "§10(a), §10(d)",
+        "docs/rules.md#lift-smoke-options",
     ),
     *CHIP_OPTIONS,
 )

@@ -2,7 +2,8 @@
 
 Each game lists its options as :class:`OptionSpec` values: the API validates posted options
 against them, the table form renders them (label, one-line help, choices) and the chosen reading
-of the rule digest is the ``default``. One description serves the engine, the API and the page.
+is the ``default``; ``rule_ref`` names the section of docs/rules.md that explains it. One
+description serves the engine, the API and the page.
 """
 
 from __future__ import annotations

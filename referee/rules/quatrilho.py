@@ -144,7 +144,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
                 "Timbó: a monte when nobody bids, solo branco 10 per opponent, the card giver is paid like the others when the solo loses, the cutter sits out. An option set explicitly wins over the variant."
             )
         ),
-        rule_ref="§7(a), §7(d)",
+        rule_ref="docs/rules.md#quatrilho-options",
     ),
     OptionSpec(
         name="no_bid",
@@ -156,7 +156,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("When nobody calls or solos")),
         help=Text(N_("This only sets which choice the page shows first; a hand can always be recorded either way.")),
-        rule_ref="§7(d)",
+        rule_ref="docs/rules.md#quatrilho-options",
     ),
     OptionSpec(
         name="solo_branco_rate",
@@ -166,7 +166,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         maximum=1000,
         label=Text(N_("Solo branco: units per opponent")),
         help=Text(N_("16 in the standard rules (48 in all), 10 in Timbó.")),
-        rule_ref="§7(d)",
+        rule_ref="docs/rules.md#quatrilho-options",
     ),
     OptionSpec(
         name="giver_on_loss",
@@ -178,7 +178,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("When a solo preto with an exchange loses, the player who gave the card")),
         help=Text(N_("On a win the giver always pays 10 less than the others.")),
-        rule_ref="QUA-6",
+        rule_ref="docs/rules.md#quatrilho-options",
     ),
     OptionSpec(
         name="sit_out",
@@ -190,7 +190,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("With five players, who sits out")),
         help=Text(N_("The player sitting out neither pays nor receives.")),
-        rule_ref="QUA-10",
+        rule_ref="docs/rules.md#quatrilho-options",
     ),
     OptionSpec(
         name="one_trick",
@@ -202,7 +202,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("When the losing side took a single trick")),
         help=Text(N_("One trick, even without figures, saves the losers from the capote (22).")),
-        rule_ref="QUA-2",
+        rule_ref="docs/rules.md#quatrilho-options",
     ),
     OptionSpec(
         name="carreguete_rate",
@@ -212,7 +212,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         maximum=1000,
         label=Text(N_("Carreguete: units the loser pays each other player")),
         help=Text(N_("The player with the most figures pays the minimum rate, 6, to each of the other three.")),
-        rule_ref="§7(d)",
+        rule_ref="docs/rules.md#quatrilho-options",
     ),
     OptionSpec(
         name="solo_natural_extra",
@@ -224,7 +224,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         help=Text(
             N_("A solo preto without an exchange pays more, as the table agrees; 0 means the same as with an exchange.")
         ),
-        rule_ref="QUA-7",
+        rule_ref="docs/rules.md#quatrilho-options",
     ),
     OptionSpec(
         name="talha",
@@ -234,7 +234,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         maximum=100_000,
         label=Text(N_("Starting units per player (talha)")),
         help=Text(N_("Only for display: balances are always counted from zero.")),
-        rule_ref="§7(a)",
+        rule_ref="docs/rules.md#quatrilho-options",
     ),
     OptionSpec(
         name="unit_value",
@@ -253,7 +253,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
                 "When on, a solo preto with all 10 tricks uses 22 (one trick to the losers: 10) as the normal rate before adding 10."
             )
         ),
-        rule_ref="QUA-3",
+        rule_ref="docs/rules.md#quatrilho-options",
     ),
     OptionSpec(
         name="caller_alone",
@@ -265,7 +265,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("A caller who calls a card from their own hand")),
         help=Text(N_("The caller then plays alone against the other three and still wins with 18 figures.")),
-        rule_ref="QUA-4",
+        rule_ref="docs/rules.md#quatrilho-options",
     ),
     OptionSpec(
         name="solo_rate_from",
@@ -277,7 +277,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Solo preto: the normal rate is based on")),
         help=Text(N_("Figures divided by 3, remainder dropped.")),
-        rule_ref="QUA-5",
+        rule_ref="docs/rules.md#quatrilho-options",
     ),
     OptionSpec(
         name="carreguete_compare",
@@ -289,7 +289,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Carreguete: the loser is the one with the most")),
         help=Text(N_("Comparing figures breaks ties that points would leave.")),
-        rule_ref="QUA-8",
+        rule_ref="docs/rules.md#quatrilho-options",
     ),
     OptionSpec(
         name="carreguete_ties",
@@ -301,7 +301,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("Carreguete: a tie for the most")),
         help=Text(N_("Payments between tied players cancel out.")),
-        rule_ref="QUA-8",
+        rule_ref="docs/rules.md#quatrilho-options",
     ),
 )
 

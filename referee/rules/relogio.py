@@ -54,7 +54,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         default=True,
         label=Text(N_("King exchange allowed (Relógio)")),
         help=Text(N_("Once in a game, a King may be swapped for a card still face down.")),
-        rule_ref="§2(c), PAT-1",
+        rule_ref="docs/rules.md#relogio-options",
     ),
     OptionSpec(
         name="sequences_to_win",
@@ -64,7 +64,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         maximum=MAX_SEQUENCES,
         label=Text(N_("Sequences to win (Relógio Real)")),
         help=Text(N_("Removing this many sequences from Ace to King, or more, wins the game.")),
-        rule_ref="§2(d), PAT-3",
+        rule_ref="docs/rules.md#relogio-options",
     ),
 )
 

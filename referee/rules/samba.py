@@ -161,7 +161,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         maximum=1_000_000,
         label=Text(N_("Points to win the match")),
         help=Text(N_("The match ends when a team passes this total; if more than one does, the highest total wins.")),
-        rule_ref="§5(d)",
+        rule_ref="docs/rules.md#samba-options",
     ),
     OptionSpec(
         name="win_at_target",
@@ -169,7 +169,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         default=False,
         label=Text(N_("Reaching the target is enough")),
         help=Text(N_('Off: a team must exceed the target ("supera os 10.000"); at exactly the target it plays on.')),
-        rule_ref="SAM-6",
+        rule_ref="docs/rules.md#samba-options",
     ),
     OptionSpec(
         name="top_min_meld",
@@ -179,7 +179,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         maximum=160,
         label=Text(N_("Opening meld from 7,000 points")),
         help=Text(N_("150 or 160 in card points.")),
-        rule_ref="SAM-1",
+        rule_ref="docs/rules.md#samba-options",
     ),
     OptionSpec(
         name="six_red_threes_unmade",
@@ -191,7 +191,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         ),
         label=Text(N_("All six red 3s without two 7-card combinations")),
         help=Text(N_("A team with all six red 3s but without two canastras or sambas loses this much.")),
-        rule_ref="SAM-2",
+        rule_ref="docs/rules.md#samba-options",
     ),
     OptionSpec(
         name="canastra_bonuses_cumulative",
@@ -199,7 +199,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         default=False,
         label=Text(N_("Canastrão and canastra de canastras add up")),
         help=Text(N_("Off: 5 or 6 canastras score 500, 7 or more 2,000. On: 7 or more score 2,500.")),
-        rule_ref="SAM-3",
+        rule_ref="docs/rules.md#samba-options",
     ),
     OptionSpec(
         name="sambas_count_for_canastrao",
@@ -207,7 +207,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         default=False,
         label=Text(N_("Sambas count as canastras for the canastrão")),
         help=Text(N_("Off: only canastras (clean, dirty and of wild cards) are counted.")),
-        rule_ref="SAM-3",
+        rule_ref="docs/rules.md#samba-options",
     ),
     OptionSpec(
         name="five_players",
@@ -215,7 +215,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         default=False,
         label=Text(N_("Allow five players")),
         help=Text(N_("The rule text lists 2, 3, 4 or 6 players. On: five may play, everyone alone.")),
-        rule_ref="SAM-8",
+        rule_ref="docs/rules.md#samba-options",
     ),
 )
 

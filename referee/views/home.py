@@ -19,6 +19,7 @@ from flask_babel import format_timedelta
 
 from referee import ledger
 from referee.i18n import LANG_COOKIE
+from referee.models import aware
 from referee.rules import GAMES
 from referee.views import games
 from referee.views.tables import known_tables
@@ -43,17 +44,12 @@ def index() -> ResponseReturnValue:
             "game": game_name(row.table.game),
             "players": list(row.players),
             "hands": row.hands,
-            "last": format_timedelta(_aware(row.last) - now, add_direction=True),
-            "last_iso": _aware(row.last).isoformat(),
+            "last": format_timedelta(aware(row.last) - now, add_direction=True),
+            "last_iso": aware(row.last).isoformat(),
         }
         for row in ledger.overview(known_tables())
     ]
     return render_template("home/index.html", tables=tables)
-
-
-def _aware(moment: datetime) -> datetime:
-    # SQLite hands back naive datetimes even for DateTime(timezone=True); they are UTC.
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 @bp.get("/lang/<code>")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from babel.dates import format_skeleton
@@ -28,7 +28,7 @@ from sqlalchemy.orm import aliased
 from referee import charts, club, guesses, inputs, league, members, pix, ratings
 from referee.db import db
 from referee.i18n import MINUS, fmt_int, render_text
-from referee.models import Hand, Member, Seat, Table, utcnow, voided
+from referee.models import Hand, Member, Seat, Table, aware, utcnow, voided
 from referee.rules import GAMES, get_game
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.patience import PatienceStats
@@ -86,7 +86,7 @@ def _instant(moment: Any) -> datetime:
     aggregate over a datetime may come back as text."""
     when = datetime.fromisoformat(moment) if isinstance(moment, str) else moment
     assert isinstance(when, datetime)
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
+    return aware(when)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from referee.rules.injun import (
     parse_hand,
     settle,
 )
+from tests.hypothesis_settings import SLOW
 
 NAMES = tuple(f"P{i:02d}" for i in range(15))
 
@@ -143,7 +144,6 @@ def oracle(players: tuple[str, ...], o: InjunOptions, raw: dict[str, Any]) -> tu
     return {p: won[p] - paid[p] for p in players}, left
 
 
-@settings(max_examples=300, deadline=None)
 @given(hands())
 def test_settlement_matches_the_oracle_and_accounts_for_every_chip(
     case: tuple[tuple[str, ...], InjunOptions, dict[str, Any]],
@@ -165,7 +165,6 @@ def test_settlement_matches_the_oracle_and_accounts_for_every_chip(
         assert result.deltas[payment.payer] < 0 < result.deltas[payment.payee]
 
 
-@settings(max_examples=200, deadline=None)
 @given(hands())
 def test_a_record_reads_back_the_same(case: tuple[tuple[str, ...], InjunOptions, dict[str, Any]]) -> None:
     players, options, raw = case
@@ -176,7 +175,6 @@ def test_a_record_reads_back_the_same(case: tuple[tuple[str, ...], InjunOptions,
     assert settle(again, options) == settle(hand, options)
 
 
-@settings(max_examples=200, deadline=None)
 @given(hands(), st.integers(1, 14))
 def test_renaming_the_seats_by_a_rotation_rotates_the_deltas(
     case: tuple[tuple[str, ...], InjunOptions, dict[str, Any]], shift: int
@@ -201,7 +199,7 @@ def test_renaming_the_seats_by_a_rotation_rotates_the_deltas(
     assert dict(again.deltas) == dict(before.deltas)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(SLOW)
 @given(hands(), st.data())
 def test_the_legal_actions_are_exactly_what_the_referee_accepts(
     case: tuple[tuple[str, ...], InjunOptions, dict[str, Any]], data: st.DataObject

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from referee.rules.cards import Suit
 from referee.rules.errors import IllegalCall
 from referee.rules.jubileu import ALL_CALLS, PASSO, Auction, Bid, Call, JubileuOptions, outcome, parse_hand, settle
+from tests.hypothesis_settings import SLOW
 
 PLAYERS = ("Ana", "Bia", "Caio", "Dani")
 SUITS = [s.value for s in Suit]
@@ -159,7 +160,7 @@ def run_auction(data: st.DataObject, auction: Auction) -> list[tuple[str, Call]]
     return made
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(SLOW, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), auction_options, aces_strategy, st.sampled_from(PLAYERS))
 def test_random_legal_auctions(data: st.DataObject, options: JubileuOptions, aces: dict[str, int], dealer: str) -> None:
     auction = Auction(players=PLAYERS, dealer=dealer, options=options, aces=aces)
@@ -211,7 +212,7 @@ def details_for(slug: str, declarer: str, aces: dict[str, int]) -> dict[str, Any
     return out
 
 
-@settings(max_examples=100, deadline=None)
+@settings(SLOW)
 @given(st.data(), auction_options, aces_strategy)
 def test_a_truncated_auction_is_incomplete(data: st.DataObject, options: JubileuOptions, aces: dict[str, int]) -> None:
     auction = Auction(players=PLAYERS, dealer="Dani", options=options, aces=aces)
@@ -328,7 +329,6 @@ def hands_with_options(draw: st.DrawFn) -> tuple[JubileuOptions, tuple[dict[str,
     return options, draw(complete_hands(options))
 
 
-@settings(max_examples=500, deadline=None)
 @given(hands_with_options())
 def test_settlement_matches_the_rule_book(
     case: tuple[JubileuOptions, tuple[dict[str, Any], str, list[str], str | None]],
@@ -343,7 +343,6 @@ def test_settlement_matches_the_rule_book(
         assert {(p.payer, p.payee, p.amount) for p in result.payments} == pairs
 
 
-@settings(max_examples=300, deadline=None)
 @given(
     hands_with_options(),
     st.integers(1, 3),
@@ -390,7 +389,6 @@ def rename_record(raw: dict[str, Any], rename: dict[str, str]) -> dict[str, Any]
     return out
 
 
-@settings(max_examples=300, deadline=None)
 @given(hands_with_options())
 def test_made_contracts_never_cost_the_declaring_side(
     case: tuple[JubileuOptions, tuple[dict[str, Any], str, list[str], str | None]],

@@ -231,9 +231,9 @@ def test_several_meia_miseria_declarers_in_any_order_settle_alike() -> None:
 
 
 def test_all_failing_with_different_margins_the_two_readings_differ() -> None:
-    """The digest says both readings coincide when all fail. That holds only when their
+    """One would expect both readings to coincide when all fail. That holds only when their
     amounts are equal: here Ana fails by 1 (a = 3) and Bia with 3 tricks (a = 4), so under
-    "everyone" Bia also pays Ana 4 while Ana pays Bia 3. Documented, not a bug (see the report)."""
+    "everyone" Bia also pays Ana 4 while Ana pays Bia 3. Intended, not a bug."""
     tricks = {"Ana": 0, "Bia": 3, "Caio": 5, "Dani": 5}
     everyone = deltas("meia_miseria", ["Ana", "Bia"], tricks)
     non_declarers = deltas(
@@ -259,7 +259,7 @@ def test_all_failing_with_different_margins_the_two_readings_differ() -> None:
 @st.composite
 def mm_hands(draw: st.DrawFn) -> tuple[list[str], dict[str, int], bool]:
     """Several Meia Miséria declarers who all make it, or all fail (with the same margin when
-    misère margins count, the condition under which the digest's remark holds)."""
+    misère margins count, the condition under which the two readings coincide)."""
     declarers = draw(st.lists(st.sampled_from(PLAYERS), min_size=2, max_size=4, unique=True))
     all_made = draw(st.booleans())
     if all_made:

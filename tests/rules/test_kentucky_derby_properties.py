@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.rules.cards import Suit
@@ -155,7 +155,6 @@ def oracle_deltas(
 # --------------------------------------------------------------------------- properties
 
 
-@settings(max_examples=300, deadline=None)
 @given(races())
 def test_settlement_matches_the_oracle_and_accounts_for_every_chip(
     case: tuple[tuple[str, ...], DerbyOptions, dict[str, Any]],
@@ -174,7 +173,6 @@ def test_settlement_matches_the_oracle_and_accounts_for_every_chip(
     assert not winners & second
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from(["forward", "any_card"]), st.sampled_from([5, 7, 9]))
 def test_the_race_matches_the_oracle(seed: int, bonus: str, length: int) -> None:
     options = DerbyOptions(own_suit_bonus=bonus, track_length=length)
@@ -187,7 +185,6 @@ def test_the_race_matches_the_oracle(seed: int, bonus: str, length: int) -> None
     assert set(race.winners) == winners and len(dealt) == used
 
 
-@settings(max_examples=150, deadline=None)
 @given(races(), st.integers(1, 8))
 def test_rotating_the_seats_keeps_each_players_delta(
     case: tuple[tuple[str, ...], DerbyOptions, dict[str, Any]], k: int
@@ -199,7 +196,6 @@ def test_rotating_the_seats_keeps_each_players_delta(
     assert dict(a.deltas) == dict(b.deltas) and a.carry == b.carry
 
 
-@settings(max_examples=150, deadline=None)
 @given(races(), st.permutations(["Zé", "Lia", "Rui", "Tom", "Ivo", "Noa", "Bel", "Cid", "Dora"]))
 def test_renaming_players_renames_the_deltas(
     case: tuple[tuple[str, ...], DerbyOptions, dict[str, Any]], new: list[str]
@@ -214,7 +210,6 @@ def test_renaming_players_renames_the_deltas(
     assert dict(b.deltas) == {name[p]: v for p, v in a.deltas.items()}
 
 
-@settings(max_examples=200, deadline=None)
 @given(races())
 def test_hand_json_round_trips(case: tuple[tuple[str, ...], DerbyOptions, dict[str, Any]]) -> None:
     players, options, raw = case

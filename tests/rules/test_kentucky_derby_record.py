@@ -15,11 +15,11 @@ from referee.rules.kentucky_derby import (
     Bet,
     DerbyHand,
     DerbyOptions,
-    bookkeeper,
     first_speaker,
     next_dealer,
     parse_hand,
 )
+from tests.rules.derby_bookkeeper import bookkeeper
 from tests.rules.test_kentucky_derby_race import BOTH_PAUS, SOLO, cards
 
 PLAYERS = ("Ana", "Bia", "Caio", "Dani")

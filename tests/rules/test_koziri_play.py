@@ -20,7 +20,6 @@ from referee.rules.cards import Suit
 from referee.rules.errors import IllegalCall, InconsistentHand, InvalidInput, RulesError, UnknownPlayer
 from referee.rules.koziri_play import (
     Card,
-    Play,
     Role,
     SuitChoice,
     beating_cards,
@@ -32,6 +31,7 @@ from referee.rules.koziri_play import (
     parse_answer,
     parse_deal,
 )
+from tests.rules.koziri_game import Play
 
 SUITS = SuitChoice(dealer_trump=Suit.ESPADAS, dealer_second=Suit.COPAS, opponent_trump=Suit.OUROS)
 PLAYERS = ("Ana", "Bia")  # Bia deals
@@ -95,8 +95,8 @@ def test_the_suit_choice_cannot_be_broken() -> None:
 # --------------------------------------------------------------------------- the deal helper
 
 
-def test_the_seeds_procedure_example() -> None:
-    """The rule text, the rule text's "Preliminares do jogo": dealer ♠ trump, ♥ second; opponent ♦ trump, ♣
+def test_the_dealing_procedure_example() -> None:
+    """The rule text's "Preliminares do jogo": dealer ♠ trump, ♥ second; opponent ♦ trump, ♣
     second; 32 cards, 16 turned up, 10 of them the dealer's. The opponent gets "Rei, Dama, Valete
     e Dez de Ouros e Ás, Dama, Valete, Dez, Nove e Oito de Paus"; then the dealer's suits left in
     the pack go to the opponent and the opponent's suits left to the dealer."""
@@ -371,7 +371,7 @@ def test_the_reconstructed_practical_deal() -> None:
     assert shorts(PRACTICAL.opponent_hand) == "K♦ Q♦ J♦ 10♦ 8♦ Q♣ J♣ 10♣ 9♣ 7♣ A♠ 9♠ 7♠ A♥ K♥ 8♥"
 
 
-def test_the_seeds_practical_example() -> None:
+def test_the_practical_example() -> None:
     """The rule text, "Exemplo prático": the opponent leads the 8♥; the dealer may play the 9♥, another
     higher heart, one of his five trumps, or take. 9♥; the opponent plays the K♥ (the dealer has
     no higher heart); the dealer his 8♠ (a trump); the opponent the 9♠; the dealer the 10♠; the

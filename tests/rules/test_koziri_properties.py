@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 
 from referee.rules.cards import Suit
 from referee.rules.koziri import KoziriOptions, parse_hand, settle
-from referee.rules.koziri_play import Card, Play, Role, SuitChoice, beats, check_answer, deal, deck_cards
+from referee.rules.koziri_play import Card, Role, SuitChoice, beats, check_answer, deal, deck_cards
+from tests.hypothesis_settings import VERY_SLOW
+from tests.rules.koziri_game import Play
 
 NAMES = ("Ana", "Bia")
 
@@ -120,7 +122,7 @@ def test_a_deal_splits_the_pack_into_mirror_halves(case: tuple[int, SuitChoice, 
 # --------------------------------------------------------------------------- games
 
 
-@settings(max_examples=60, deadline=None)
+@settings(VERY_SLOW)
 @given(
     deals(), st.sampled_from(["last_card", "unbeaten"]), st.sampled_from(list(Role)), st.randoms(use_true_random=False)
 )

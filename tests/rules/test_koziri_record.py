@@ -67,7 +67,7 @@ def refused(
 # --------------------------------------------------------------------------- legal records
 
 
-def test_the_issue_record_parses_and_fills_in_the_opponents_second_suit() -> None:
+def test_the_example_record_parses_and_fills_in_the_opponents_second_suit() -> None:
     hand = parse(record())
     assert hand.dealer == "Bia" and hand.opponent == "Ana" and hand.winner == "Ana" and hand.loser == "Bia"
     assert hand.to_json() == {**record(), "opponent_second": "paus"}
@@ -159,7 +159,7 @@ def test_the_defaults_are_the_chosen_readings() -> None:
         "chip_value": "0",
     }
     assert [s.name for s in GAME.option_specs] == ["deck", "stake", "first_lead", "going_out", "chip_value"]
-    assert {s.name: s.rule_ref for s in OPTIONS}["going_out"] == "KOZ-2"
+    assert {s.name: s.rule_ref for s in OPTIONS}["going_out"] == "docs/rules.md#koziri-options"
     assert GAME.money_option == "chip_value" and GAME.stock_option is None
 
 
@@ -235,7 +235,7 @@ def test_the_surface() -> None:
 
 
 def test_the_loser_pays_the_winner_the_stake() -> None:
-    """Issue 7: a stake per game, default 1."""
+    """A stake per game, default 1."""
     s = GAME.settle(parse(record()), DEFAULT)
     assert dict(s.deltas) == {"Ana": 1, "Bia": -1} and s.carry == 0
     assert [(p.payer, p.payee, p.amount) for p in s.payments] == [("Bia", "Ana", 1)]

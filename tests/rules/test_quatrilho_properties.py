@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.rules.quatrilho import QuatrilhoOptions, active_players, parse_hand, settle
@@ -184,7 +184,6 @@ def settled(players: tuple[str, ...], dealer: str, options: QuatrilhoOptions, ra
     return dict(settle(parse_hand(raw, players=players, options=options, dealer=dealer), options).deltas)
 
 
-@settings(max_examples=400)
 @given(hands())
 def test_settlement_matches_the_oracle(case: tuple[tuple[str, ...], str, QuatrilhoOptions, dict[str, Any]]) -> None:
     players, dealer, options, raw = case
@@ -249,7 +248,6 @@ def test_the_record_reads_back_the_same(case: tuple[tuple[str, ...], str, Quatri
     assert parse_hand(stored, players=players, options=options, dealer=players[0]) == hand
 
 
-@settings(max_examples=300)
 @given(hands())
 def test_the_winning_side_never_pays(case: tuple[tuple[str, ...], str, QuatrilhoOptions, dict[str, Any]]) -> None:
     players, dealer, options, raw = case

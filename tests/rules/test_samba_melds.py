@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.rules.cards import Suit
@@ -494,7 +494,6 @@ melds_st = st.one_of(any_meld, group_st().map(lambda g: g[0]), run_st())
 
 
 @given(melds_st, st.booleans())
-@settings(max_examples=400)
 def test_legal_points_are_the_card_values(hand: list[Card], going_out: bool) -> None:
     v = check_meld(hand, going_out=going_out)
     assert v.points == sum(value(c) for c in hand)
@@ -502,7 +501,6 @@ def test_legal_points_are_the_card_values(hand: list[Card], going_out: bool) -> 
 
 
 @given(melds_st, st.booleans(), st.randoms(use_true_random=False))
-@settings(max_examples=400)
 def test_the_order_of_the_cards_never_changes_the_verdict(
     hand: list[Card], going_out: bool, rnd: random.Random
 ) -> None:
@@ -512,7 +510,6 @@ def test_the_order_of_the_cards_never_changes_the_verdict(
 
 
 @given(melds_st, st.booleans())
-@settings(max_examples=400)
 def test_a_legal_meld_of_seven_or_more_has_a_premium(hand: list[Card], going_out: bool) -> None:
     v = check_meld(hand, going_out=going_out)
     if v.legal and len(hand) >= 7:
@@ -531,7 +528,6 @@ def test_a_sequence_and_its_reversal_get_the_same_verdict(run: list[Card]) -> No
 
 
 @given(group_st())
-@settings(max_examples=400)
 def test_groups_follow_the_wild_card_rules(group: tuple[list[Card], int, int]) -> None:
     hand, naturals, wilds = group
     v = check_meld(hand)
@@ -548,7 +544,6 @@ def test_groups_follow_the_wild_card_rules(group: tuple[list[Card], int, int]) -
 
 
 @given(st.lists(melds_st, max_size=4), st.integers(0, 300))
-@settings(max_examples=200)
 def test_an_opening_is_reached_when_its_melds_are_legal_and_worth_enough(
     melds: list[list[Card]], required: int
 ) -> None:

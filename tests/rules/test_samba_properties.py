@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from referee.rules.errors import RulesError
@@ -113,7 +113,6 @@ def oracle(t: dict[str, Any], went_out: bool, o: SambaOptions) -> Any:
     return total
 
 
-@settings(max_examples=300, deadline=None)
 @given(record_st(), options_st)
 def test_score_matches_the_oracle_and_lines_add_up(raw: dict[str, Any], options: SambaOptions) -> None:
     hand = parsed(raw, options)
@@ -124,7 +123,6 @@ def test_score_matches_the_oracle_and_lines_add_up(raw: dict[str, Any], options:
         assert s.score == oracle(t, went, options)
 
 
-@settings(max_examples=200, deadline=None)
 @given(record_st(), options_st)
 def test_swapping_the_teams_swaps_the_scores(raw: dict[str, Any], options: SambaOptions) -> None:
     hand = parsed(raw, options)
@@ -132,14 +130,12 @@ def test_swapping_the_teams_swaps_the_scores(raw: dict[str, Any], options: Samba
     assert [s.score for s in score_hand(swapped, options)] == [s.score for s in score_hand(hand, options)][::-1]
 
 
-@settings(max_examples=200, deadline=None)
 @given(record_st(), options_st)
 def test_the_record_reads_back_the_same(raw: dict[str, Any], options: SambaOptions) -> None:
     hand = parsed(raw, options)
     assert parse_hand(hand.to_json(), players=PLAYERS, teams=TEAMS, options=options, dealer="Dani") == hand
 
 
-@settings(max_examples=200, deadline=None)
 @given(record_st(), options_st, st.integers(1, 50), st.booleans())
 def test_score_is_monotone_in_meld_and_hand_points(
     raw: dict[str, Any], options: SambaOptions, step: int, went: bool
@@ -152,7 +148,6 @@ def test_score_is_monotone_in_meld_and_hand_points(
     assert score_team(worse, went_out=went, options=options).score == base - 5 * step
 
 
-@settings(max_examples=200, deadline=None)
 @given(
     st.recursive(
         st.none() | st.booleans() | st.integers(-10, 2000) | st.text(max_size=5),
@@ -174,7 +169,6 @@ def test_any_record_is_a_hand_or_a_rules_error(raw: Any) -> None:
         assert str(err)
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(-2000, 15000).map(lambda n: 5 * (n // 5)), min_size=2, max_size=3), options_st)
 def test_match_state_picks_the_highest_total_past_the_target(totals: list[int], options: SambaOptions) -> None:
     state = match_state(totals, options)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.rules import GAMES
@@ -264,7 +264,6 @@ def draws_st(draw: st.DrawFn) -> dict[str, int]:
     return dict(zip(names, cards))
 
 
-@settings(max_examples=200, deadline=None)
 @given(draws_st())
 def test_any_draw_seats_partners_alternately_with_the_highest_card_as_mao(draws: dict[str, int]) -> None:
     order, teams = seats_from_draw(draws)
@@ -406,7 +405,6 @@ def seating_st(draw: st.DrawFn) -> tuple[tuple[str, ...], tuple[tuple[str, ...],
     return seated, teams, {"went_out": went_out, "teams": parts}
 
 
-@settings(max_examples=150, deadline=None)
 @given(seating_st(), st.data())
 def test_rotating_the_seats_changes_no_score_and_the_deal_moves_one_seat(seating: Any, data: st.DataObject) -> None:
     seated, teams, raw = seating
@@ -506,7 +504,6 @@ def test_standing_says_when_the_match_is_over_and_who_won(
     assert GAME.standing(TEAMS4, by_player, options) == answer
 
 
-@settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.integers(-400, 2400).map(lambda x: 5 * x), min_size=2, max_size=3),
     st.sampled_from([10000, 5000]),

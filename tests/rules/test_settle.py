@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from referee.rules.settle import EXACT_LIMIT, Line, Payment, Settlement, Transfer, fewest_transfers
 from referee.rules.text import Text
+from tests.hypothesis_settings import VERY_SLOW
 
 NAMES = ("Ana", "Bia", "Caio", "Dani", "Edu", "Fábio", "Gil", "Hugo", "Iara", "Jair")
 
@@ -76,7 +77,6 @@ def balance_sets(draw: st.DrawFn, max_players: int = 7) -> dict[str, int]:
     return dict(zip(NAMES[:n], values))
 
 
-@settings(max_examples=400, deadline=None)
 @given(balance_sets())
 def test_fewest_transfers_is_optimal_and_clears_everything(balances: dict[str, int]) -> None:
     plan = fewest_transfers(balances)
@@ -100,10 +100,10 @@ def big_balance_sets(draw: st.DrawFn) -> dict[str, int]:
     return dict(zip(NAMES[:n], values))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(VERY_SLOW)
 @given(big_balance_sets())
 def test_up_to_ten_players_never_more_payments_than_the_brute_force_optimum(balances: dict[str, int]) -> None:
-    """The issue's bound: on random balances up to ten players, the plan is the optimum found
+    """The settle-up's promise: on random balances up to ten players, the plan is the optimum found
     by trying every partition (Bell(10) = 115,975 of them)."""
     plan = fewest_transfers(balances)
     assert apply(balances, plan) == dict.fromkeys(balances, 0)
@@ -133,7 +133,7 @@ def grouped_balance_sets(draw: st.DrawFn) -> list[int]:
     return draw(st.permutations(values))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(VERY_SLOW)
 @given(grouped_balance_sets())
 def test_bigger_tables_match_a_second_oracle(values: list[int]) -> None:
     balances = {f"P{i:02d}": v for i, v in enumerate(values)}
@@ -142,7 +142,6 @@ def test_bigger_tables_match_a_second_oracle(values: list[int]) -> None:
     assert len(plan) == len(values) - most_groups_by_subset_dp(values)
 
 
-@settings(max_examples=100, deadline=None)
 @given(st.lists(st.integers(1, 9), min_size=1, max_size=3), st.data())
 def test_zero_sum_groups_are_found(amounts: list[int], data: st.DataObject) -> None:
     """Pairs (x, -x) are always cleared with one payment each."""

@@ -181,10 +181,10 @@ def test_the_new_games_records_are_described_with_their_write_variants(document:
 def test_every_stored_example_record_of_the_new_games_validates_against_its_schema(
     client: FlaskClient, document: dict, game: str
 ) -> None:
-    """Each example hand (tests/web/test_new_games_league.py) as posted against the write
+    """Each example hand (tests/web/test_league_per_game.py) as posted against the write
     schema, and as stored and answered (GET /tables/{id}) against its record schema, the hand
     answer and the table: the record matches exactly one of the records the answer allows."""
-    from tests.web.test_new_games_league import SEATS, examples
+    from tests.web.test_league_per_game import SEATS, examples
 
     from .api_support import create_table, get_table, record_ok
 

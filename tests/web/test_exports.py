@@ -34,6 +34,8 @@ from referee.models import Access, Hand, HandEvent, Member, Season, Table
 from tests.bench import hands as jubileu_hands
 from tests.bench import quatrilho_hands, samba_hands
 from tests.conftest import TEST_DATABASE_URL, _empty_all_tables
+from tests.hypothesis_settings import SLOW
+from tests.web.league_audit import standings_from_hands
 
 from .api_support import API, assert_error
 
@@ -170,7 +172,7 @@ def league_figures(app: Flask, games: set[str]) -> dict[str, Any]:
     with app.app_context():
         figures = {}
         for game in sorted(games):
-            for how in (league.standings, league.standings_from_hands):
+            for how in (league.standings, standings_from_hands):
                 rows = [{k: v for k, v in row.as_json().items() if k != "member_id"} for row in how(game)]
                 figures[f"{game} {how.__name__}"] = rows
         db.session.remove()
@@ -453,7 +455,7 @@ JUNK = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True, database=None)
+@settings(SLOW, suppress_health_check=list(HealthCheck), derandomize=True, database=None)
 @given(data=st.data())
 def test_a_doctored_export_is_never_a_server_error(app: Flask, played: dict[str, Any], data: st.DataObject) -> None:
     """Any one value of a real export replaced (or removed): a 4xx with a sentence, or a table

@@ -24,9 +24,9 @@ from referee.models import Hand
 
 from .api_support import API, create_table, get_table
 
-SEED_TURNED_UP = "K♠ Q♠ J♠ 10♠ A♥ Q♥ J♥ 10♥ 9♥ 8♥"
-SEED_DEALER = "K♠ Q♠ J♠ 10♠ A♥ Q♥ J♥ 10♥ 9♥ 8♥ A♦ 9♦ 8♦ 7♦ K♣ 7♣"
-SEED_OPPONENT = "K♦ Q♦ J♦ 10♦ A♣ Q♣ J♣ 10♣ 9♣ 8♣ A♠ 9♠ 8♠ 7♠ K♥ 7♥"
+EXAMPLE_TURNED_UP = "K♠ Q♠ J♠ 10♠ A♥ Q♥ J♥ 10♥ 9♥ 8♥"
+EXAMPLE_DEALER = "K♠ Q♠ J♠ 10♠ A♥ Q♥ J♥ 10♥ 9♥ 8♥ A♦ 9♦ 8♦ 7♦ K♣ 7♣"
+EXAMPLE_OPPONENT = "K♦ Q♦ J♦ 10♦ A♣ Q♣ J♣ 10♣ 9♣ 8♣ A♠ 9♠ 8♠ 7♠ K♥ 7♥"
 SUITS = {"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros"}
 SLUG = {"♥": "copas", "♦": "ouros", "♠": "espadas", "♣": "paus"}
 LETTER = {"♥": "c", "♦": "o", "♠": "e", "♣": "p"}
@@ -78,19 +78,19 @@ def deal(client: FlaskClient, **body: Any) -> Any:
     return client.post(f"{API}/koziri/deal?language=en", json=body)
 
 
-def test_api_deal_the_seeds_procedure_example(client: FlaskClient, app: Flask) -> None:
-    response = deal(client, **SUITS, turned_up=cards(SEED_TURNED_UP))
+def test_api_deal_the_dealing_procedure_example(client: FlaskClient, app: Flask) -> None:
+    response = deal(client, **SUITS, turned_up=cards(EXAMPLE_TURNED_UP))
     assert response.status_code == 200, response.get_data(as_text=True)
     out = response.get_json()
     assert out["deck"] == 32 and out["opponent_second"] == "paus"
-    assert shorts(out["kept"]) == SEED_TURNED_UP
+    assert shorts(out["kept"]) == EXAMPLE_TURNED_UP
     assert (
         shorts(out["matched"]) == "K♦ Q♦ J♦ 10♦ A♣ Q♣ J♣ 10♣ 9♣ 8♣"
     )  # "Rei, Dama, Valete e Dez de Ouros e Ás, Dama, ..."
     assert shorts(out["to_opponent"]) == "A♠ 9♠ 8♠ 7♠ K♥ 7♥"
     assert shorts(out["to_dealer"]) == "A♦ 9♦ 8♦ 7♦ K♣ 7♣"
-    assert shorts(out["hands"]["dealer"]) == SEED_DEALER
-    assert shorts(out["hands"]["opponent"]) == SEED_OPPONENT
+    assert shorts(out["hands"]["dealer"]) == EXAMPLE_DEALER
+    assert shorts(out["hands"]["opponent"]) == EXAMPLE_OPPONENT
     assert out["first_lead"] == "opponent" and out["players"] is None
     assert no_hand_stored(app)
 
@@ -180,7 +180,7 @@ def test_api_answer_the_texts_example_the_ace_of_the_dealers_trump_must_be_taken
     assert out["reason"] == "Dealer must take the pile: nothing in the hand beats the Ace of spades."
     out = answer(client, answers="dealer", top=card("A♠"), answer=card("K♠")).get_json()
     assert not out["legal"] and out["how"] is None and "own trump suit" in out["reason"]
-    out = answer(client, answers="dealer", top=card("A♠"), answer=card("A♦"), hand=cards(SEED_DEALER)).get_json()
+    out = answer(client, answers="dealer", top=card("A♠"), answer=card("A♦"), hand=cards(EXAMPLE_DEALER)).get_json()
     assert not out["legal"] and "other player's trump" in out["reason"]
 
 
@@ -342,10 +342,10 @@ def test_deal_page_the_suits_then_the_cards_then_both_hands(client: FlaskClient,
     assert offered == codes("A♠ K♠ Q♠ J♠ 10♠ 9♠ 8♠ 7♠ A♥ K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥")  # only the dealer's suits
     assert "16 cards" in html  # half the pack
 
-    status, html = page(client, "/koziri/deal", step="hands", **SUITS, c=codes(SEED_TURNED_UP))
+    status, html = page(client, "/koziri/deal", step="hands", **SUITS, c=codes(EXAMPLE_TURNED_UP))
     assert status == 200, html
-    assert listed(html, "hand-dealer") == SEED_DEALER
-    assert listed(html, "hand-opponent") == SEED_OPPONENT
+    assert listed(html, "hand-dealer") == EXAMPLE_DEALER
+    assert listed(html, "hand-opponent") == EXAMPLE_OPPONENT
     assert "Opponent leads first." in html
     assert "/koziri/answer?" in html and "dealer_trump=espadas" in html  # on to the answer checker
     assert no_hand_stored(app)

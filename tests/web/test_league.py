@@ -17,13 +17,14 @@ from referee.models import Season, Table
 from tests.bench import hands as jubileu_hands
 from tests.bench import quatrilho_hands
 from tests.web.api_support import API, create_table, record_ok, void
+from tests.web.league_audit import standings_from_hands
 from tests.web.test_api_samba import play, samba_table
 
 
 def _standings(app: Flask, game: str, season: Season | None = None) -> tuple[list, list]:
     with app.app_context():
         season = db.session.get(Season, season.id) if season is not None else None
-        return league.standings(game, season), league.standings_from_hands(game, season)
+        return league.standings(game, season), standings_from_hands(game, season)
 
 
 @pytest.mark.parametrize("seed", range(4))

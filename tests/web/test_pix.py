@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from markupsafe import Markup
 
@@ -372,7 +372,6 @@ txids = st.just("***") | st.text(
 )
 
 
-@settings(max_examples=300, deadline=None)
 @given(key=keys, name=st.text(max_size=60), city=st.text(max_size=40), amount=amounts, txid=txids)
 def test_every_payload_parses_back_with_a_valid_crc(
     key: str, name: str, city: str, amount: Decimal | None, txid: str
@@ -392,7 +391,6 @@ def test_every_payload_parses_back_with_a_valid_crc(
         assert length == len(value)
 
 
-@settings(max_examples=300, deadline=None)
 @given(
     raw=st.one_of(
         st.text(max_size=90),
@@ -410,7 +408,6 @@ def test_any_typed_key_is_normalised_for_good_or_refused_with_a_sentence(raw: st
         assert pix.normalize_key(key) == key and key.isascii() and len(key) <= 77
 
 
-@settings(max_examples=200, deadline=None)
 @given(code=st.text(max_size=200))
 def test_parse_never_crashes(code: str) -> None:
     try:

@@ -26,6 +26,7 @@ from referee.models import Member, Rating, RatingRun
 from referee.rules.errors import UnknownGame
 from tests.bench import hands as jubileu_hands
 from tests.bench import quatrilho_hands
+from tests.hypothesis_settings import SLOW
 from tests.web.api_support import create_table, record_ok, void
 from tests.web.test_api_samba import stock_out
 
@@ -450,7 +451,6 @@ hand_strategy = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None)
 @given(hands=st.lists(hand_strategy, min_size=1, max_size=8), data=st.data())
 def test_ratings_do_not_depend_on_the_order_of_players_within_a_hand(
     hands: list[list[tuple[int, int]]], data: st.DataObject
@@ -459,14 +459,13 @@ def test_ratings_do_not_depend_on_the_order_of_players_within_a_hand(
     assert _board_after(shuffled) == _board_after(hands)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(SLOW)
 @given(hands=st.lists(hand_strategy, min_size=1, max_size=6), shift=st.integers(0, 4))
 def test_rotating_the_seats_does_not_change_the_ratings(hands: list[list[tuple[int, int]]], shift: int) -> None:
     rotated = [hand[shift % len(hand) :] + hand[: shift % len(hand)] for hand in hands]
     assert _board_after(rotated) == _board_after(hands)
 
 
-@settings(max_examples=40, deadline=None)
 @given(hand=hand_strategy)
 def test_in_one_hand_a_better_result_never_ends_lower(hand: list[tuple[int, int]]) -> None:
     after = _board_after([hand])

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee import ledger
+from tests.hypothesis_settings import SLOW
 
 from .api_support import API, PLAYERS, solo_record
 
@@ -31,9 +32,7 @@ def _record(dealer: str, tricks: int) -> dict[str, Any]:
     return solo_record(dealer, tricks)
 
 
-@settings(
-    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
-)
+@settings(SLOW, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(sequence=ops)
 def test_cached_state_equals_the_state_rebuilt_from_the_hands(
     app: Flask, client: FlaskClient, sequence: list[Op]

@@ -18,6 +18,7 @@ from referee import league, ledger, settleup
 from referee.extensions import db
 from referee.models import Member, Table
 from tests.web.api_support import API, create_table, get_table, record_ok, void
+from tests.web.league_audit import standings_from_hands
 
 P4 = ["Ana", "Bia", "Caio", "Dani"]
 #: Another table of the same evening: two of the same people, two others.
@@ -151,7 +152,7 @@ def test_standings_list_the_players_and_nets_sum_to_minus_the_chips_left(
     two = play(client, game, OTHERS[:seats])
     left = get_table(client, one["id"]).get("on_the_table", 0) + get_table(client, two["id"]).get("on_the_table", 0)
     with app.app_context():
-        kept, recomputed = league.standings(game), league.standings_from_hands(game)
+        kept, recomputed = league.standings(game), standings_from_hands(game)
         assert kept == recomputed
         assert {row.name for row in kept} == set(P4[:seats]) | set(OTHERS[:seats])
         assert league.on_the_tables(game) == left
@@ -264,7 +265,7 @@ def test_patience_standings_rank_by_games_won_then_win_rate(app: Flask, client: 
     record_ok(client, caio, {"won": False})
     with app.app_context():
         rows = league.standings("relogio")
-        assert rows == league.standings_from_hands("relogio")
+        assert rows == standings_from_hands("relogio")
         assert [(r.name, r.hands, r.won) for r in rows] == [("Bia", 2, 2), ("Ana", 4, 2), ("Caio", 2, 1)]
         assert rows[1].by_patience == (("relogio", 2, 1), ("relogio_real", 2, 1))
         assert all(r.net == 0 for r in rows)
@@ -340,7 +341,7 @@ def test_el_gato_for_nothing_is_ranked_by_hands_lost_per_hand(app: Flask, client
         record_ok(client, two, {"loser": loser})
     with app.app_context():
         rows = league.standings("el_gato")
-        assert rows == league.standings_from_hands("el_gato")
+        assert rows == standings_from_hands("el_gato")
         # Bia: 1 of 7 lost; Ana 1 of 5; Dani 2 of 7; Caio 3 of 5.
         assert [(r.name, r.hands, r.lost) for r in rows] == [
             ("Bia", 7, 1),
