@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 from .cards import Suit
 from .errors import InconsistentHand, InvalidInput, RulesError, reject_unknown_fields
 from .seats import NAME_MAX, require_counts, require_player
-from .text import N_, Text
+from .text import N_, NP_, Text
 
 Json = dict[str, Any]
 
@@ -226,7 +226,10 @@ class RecordSpec:
     #: parser checks it with its own sentences): e.g. ``{"anyOf": [{"required": ["won"]}, ...]}``.
     schema_extra: Mapping[str, object] = field(default_factory=dict)
 
-    WRONG_SIZE: ClassVar[str] = N_("%(game)s is played by %(count)s players, not %(given)s.")
+    WRONG_SIZE: ClassVar[tuple[str, str]] = NP_(
+        "%(game)s is played by %(players)s player, not %(given)s.",
+        "%(game)s is played by %(players)s players, not %(given)s.",
+    )
 
     @property
     def names(self) -> frozenset[str]:
@@ -237,7 +240,13 @@ class RecordSpec:
         whether the table is being seated or a record is judged on its own)."""
         if len(players) not in self.player_counts:
             raise RulesError(
-                Text(self.WRONG_SIZE, game=self.game, count=counts_text(self.player_counts), given=len(players)),
+                Text(
+                    *self.WRONG_SIZE,
+                    game=self.game,
+                    players=counts_text(self.player_counts),
+                    given=len(players),
+                    count=self.player_counts[-1],
+                ),
                 field="players",
             )
 

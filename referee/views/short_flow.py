@@ -28,6 +28,8 @@ from flask_babel import gettext as _
 
 from referee import ledger
 from referee.rules.cards import Suit
+from referee.rules.record import Field as RecordField
+from referee.rules.record import OutOrder, Player, RecordSpec, SuitField
 from referee.rules.text import N_
 from referee.views import flow
 
@@ -83,6 +85,34 @@ class Field:
 
 
 #: The answers to "did it come out?", shared by the patiences.
+def asked(record: RecordSpec, name: str, **how: Any) -> Field:
+    """The step that asks the record's field ``name``: its kind, bounds and values come from the
+    game's declaration of its record (:class:`~referee.rules.record.RecordSpec`), so the page
+    offers exactly what the engine accepts; ``how`` gives the words (and may name a kind where a
+    number is asked as yes or no, as Relógio's King exchange, stored as 0 or 1)."""
+    spec = next(f for f in record.fields if f.name == name)
+    kind, bounds = _kind_of(spec)
+    return Field(name=name, **{"kind": kind, **bounds, **how})
+
+
+def _kind_of(spec: RecordField) -> tuple[str, dict[str, int]]:
+    if isinstance(spec, Player):
+        return "who", {}
+    if isinstance(spec, SuitField):
+        return "suit", {}
+    if isinstance(spec, OutOrder):
+        return "order", {}
+    schema = spec.schema()
+    types = schema.get("type")
+    if "enum" in schema:
+        return "choice", {}
+    if types == "boolean":
+        return "yesno", {}
+    if "integer" in (types if isinstance(types, list) else [types]):
+        return "count", {"low": schema["minimum"], "high": schema["maximum"]}
+    raise ValueError(f"the flow has no step for the field {spec.name!r}")
+
+
 WON_LOST = (("yes", N_("Yes, it came out")), ("no", N_("No, it did not")))
 
 

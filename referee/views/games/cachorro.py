@@ -12,18 +12,16 @@ from referee.rules import cachorro
 from referee.rules.patience import PatienceStats
 from referee.rules.text import N_
 from referee.views.games.pages import GamePages
-from referee.views.short_flow import WON_LOST, Field, ShortFlow
+from referee.views.short_flow import WON_LOST, ShortFlow, asked
 
 FIELDS = (
-    Field(name="won", kind="yesno", label=N_("Result"), question=N_("Did it come out?"), choices=WON_LOST),
-    Field(
-        name="round",
-        kind="count",
+    asked(cachorro.RECORD, "won", label=N_("Result"), question=N_("Did it come out?"), choices=WON_LOST),
+    asked(
+        cachorro.RECORD,
+        "round",
         label=N_("Round"),
         question=N_("In which round did it come out?"),
         help=N_("There are three deals at most."),
-        low=1,
-        high=3,
         when=lambda answers, options: answers.get("won") is True,
     ),
 )

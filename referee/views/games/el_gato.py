@@ -10,18 +10,18 @@ from flask_babel import gettext as _
 from referee.rules import el_gato
 from referee.rules.text import N_
 from referee.views.games.pages import GamePages
-from referee.views.short_flow import Field, ShortFlow
+from referee.views.short_flow import ShortFlow, asked
 
 FIELDS = (
-    Field(
-        name="loser",
-        kind="who",
+    asked(
+        el_gato.RECORD,
+        "loser",
         label=N_("Loser"),
         question=N_("Who was left holding all the cards?"),
     ),
-    Field(
-        name="out_order",
-        kind="order",
+    asked(
+        el_gato.RECORD,
+        "out_order",
         label=N_("Order of running out"),
         question=N_("Who ran out of cards first?"),
         next_question=N_("Who ran out next?"),

@@ -11,27 +11,27 @@ from flask import current_app, url_for
 from referee.rules import koziri, koziri_play
 from referee.rules.text import N_
 from referee.views.games.pages import GamePages
-from referee.views.short_flow import Field, ShortFlow
+from referee.views.short_flow import ShortFlow, asked
 
 FIELDS = (
-    Field(
-        name="dealer_trump",
-        kind="suit",
+    asked(
+        koziri.RECORD,
+        "dealer_trump",
         label=N_("%(dealer)s's trump"),
         question=N_("%(dealer)s's trump"),
         help=N_("The dealer chose two suits before the shuffle: first his trump."),
     ),
-    Field(
-        name="dealer_second", kind="suit", label=N_("%(dealer)s's second suit"), question=N_("%(dealer)s's second suit")
+    asked(
+        koziri.RECORD, "dealer_second", label=N_("%(dealer)s's second suit"), question=N_("%(dealer)s's second suit")
     ),
-    Field(
-        name="opponent_trump",
-        kind="suit",
+    asked(
+        koziri.RECORD,
+        "opponent_trump",
         label=N_("%(opponent)s's trump"),
         question=N_("%(opponent)s's trump"),
         help=N_("One of the two suits the dealer left; the other is %(opponent)s's second suit."),
     ),
-    Field(name="winner", kind="who", label=N_("Winner"), question=N_("Who got rid of all the cards first?")),
+    asked(koziri.RECORD, "winner", label=N_("Winner"), question=N_("Who got rid of all the cards first?")),
 )
 
 

@@ -6,22 +6,21 @@ from __future__ import annotations
 from typing import Any
 
 from referee.rules import lift_smoke
-from referee.rules.pot import MAX_CHIPS
 from referee.rules.text import N_
 from referee.views.games.pages import GamePages
-from referee.views.short_flow import Field, ShortFlow
+from referee.views.short_flow import ShortFlow, asked
 
 FIELDS = (
-    Field(
-        name="winner",
-        kind="who",
+    asked(
+        lift_smoke.RECORD,
+        "winner",
         label=N_("Winner"),
         question=N_("Who was the last player holding cards?"),
         help=N_("The winner takes the pot of %(pot)s chips and deals the next hand."),
     ),
-    Field(
-        name="out_order",
-        kind="order",
+    asked(
+        lift_smoke.RECORD,
+        "out_order",
         label=N_("Order of going out"),
         question=N_("Who went out first?"),
         next_question=N_("Who went out next?"),
@@ -32,13 +31,11 @@ FIELDS = (
         survivor="winner",
         tie=N_("%(winner)s also ran out on that last trick and won it"),
     ),
-    Field(
-        name="ante",
-        kind="count",
+    asked(
+        lift_smoke.RECORD,
+        "ante",
         label=N_("Ante"),
         question=N_("Chips each player put in"),
-        low=0,
-        high=MAX_CHIPS,
         default=lambda options: options.ante,
     ),
 )

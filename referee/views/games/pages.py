@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.rules.patience import PatienceStats
-from referee.rules.text import N_
+from referee.rules.text import N_, NP_
 from referee.views.flow import Flow
 
 #: A rules page's context: the engine's tables its template draws (ladder, card values, deals).
@@ -64,7 +64,7 @@ class GamePages:
     #: What to do when the agreed time runs out.
     time_up: str = N_("Start the last round: each player deals once more.")
     #: What a player has left of his starting stock (singular, plural; ``%(num)s``).
-    stock_left: tuple[str, str] = (N_("%(num)s chip left"), N_("%(num)s chips left"))
+    stock_left: tuple[str, str] = NP_("%(num)s chip left", "%(num)s chips left")
     #: Under a settle-up: what the amounts count, without and with a money value (``%(value)s``).
     unit_note: tuple[str, str] = (N_("Amounts in chips."), N_("Amounts in chips; %(value)s per chip."))
     #: A few words beside its name on the new-table chooser ("and Relógio Real").

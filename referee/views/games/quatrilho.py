@@ -16,7 +16,7 @@ from referee.rules import quatrilho
 from referee.rules.cards import SPANISH_RANKS, Suit, figures_of
 from referee.rules.errors import RulesError
 from referee.rules.quatrilho import Auction, Call, Mode, active_players, parse_call
-from referee.rules.text import N_
+from referee.rules.text import N_, NP_
 from referee.views import flow
 from referee.views.games.pages import GamePages
 
@@ -337,7 +337,7 @@ REGISTRATION = GamePages(
     last_round_title=N_("La tonda!"),
     last_round_start=N_("La tonda: start the last round"),
     time_up=N_("Call la tonda: whoever deals now deals no more; each player deals once more."),
-    stock_left=(N_("talha: %(num)s unit left"), N_("talha: %(num)s units left")),
+    stock_left=NP_("talha: %(num)s unit left", "talha: %(num)s units left"),
     unit_note=(N_("Amounts in units."), N_("Amounts in units; %(value)s per unit.")),
     declaring_pair=declaring_pair,
     words={"mode": mode, "qcall": qcall},

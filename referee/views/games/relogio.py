@@ -13,7 +13,7 @@ from referee.rules import relogio
 from referee.rules.patience import GAME_LABELS, PatienceStats
 from referee.rules.text import N_
 from referee.views.games.pages import GamePages
-from referee.views.short_flow import WON_LOST, Answers, Field, ShortFlow
+from referee.views.short_flow import WON_LOST, Answers, ShortFlow, asked
 
 #: The two patiences, by the names their records carry.
 CLOCK, ROYAL = "relogio", "relogio_real"
@@ -24,16 +24,17 @@ def _clock(answers: Answers, options: Any) -> bool:
 
 
 FIELDS = (
-    Field(
-        name="game",
-        kind="choice",
+    asked(
+        relogio.RECORD,
+        "game",
         label=N_("Patience"),
         question=N_("Which patience?"),
         choices=((CLOCK, GAME_LABELS[CLOCK]), (ROYAL, GAME_LABELS[ROYAL])),
     ),
-    Field(name="won", kind="yesno", label=N_("Result"), question=N_("Did it come out?"), choices=WON_LOST, when=_clock),
-    Field(
-        name="king_exchanges",
+    asked(relogio.RECORD, "won", label=N_("Result"), question=N_("Did it come out?"), choices=WON_LOST, when=_clock),
+    asked(
+        relogio.RECORD,
+        "king_exchanges",
         kind="yesno",
         label=N_("King exchange"),
         question=N_("Was the King exchange used?"),
@@ -41,14 +42,12 @@ FIELDS = (
         choices=(("yes", N_("Used")), ("no", N_("Not used"))),
         when=lambda answers, options: _clock(answers, options) and bool(options.king_exchange),
     ),
-    Field(
-        name="sequences",
-        kind="count",
+    asked(
+        relogio.RECORD,
+        "sequences",
         label=N_("Sequences"),
         question=N_("How many sequences from Ace to King were removed?"),
         help=N_("%(need)s or more win."),
-        low=0,
-        high=relogio.MAX_SEQUENCES,
         when=lambda answers, options: answers.get("game") == ROYAL,
     ),
 )
