@@ -42,7 +42,7 @@ from typing import ClassVar, Final
 from . import seats
 from .game import Game, Teams, each_for_himself
 from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec
-from .record import OutOrder, Player, Record, RecordSpec
+from .record import DEALER, OutOrder, Player, Record, RecordSpec
 from .seats import OutGroup, out_order_json, parse_out_order
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
@@ -173,7 +173,7 @@ RECORD: Final = RecordSpec(
     doc="One El Gato game (see /games/el_gato): the loser pays the table's stake to each other player "
     "(default 0: recorded only).",
     fields=(
-        Player(name="dealer", doc="Default: the dealer by rotation."),
+        DEALER,
         Player(
             name="loser",
             required=N_("Name the loser: the player left holding all the cards."),

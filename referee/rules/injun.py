@@ -62,8 +62,8 @@ from .cards import FRENCH_RANKS
 from .errors import IllegalCall, InconsistentHand, InvalidInput
 from .game import Game, Teams
 from .options import Choice, OptionSet, OptionSpec
+from .record import DEALER, Count, Custom, Record, RecordSpec, name_schema
 from .record import Choice as ChoiceField
-from .record import Count, Custom, Player, Record, RecordSpec, name_schema
 from .settle import Line
 from .text import N_, NP_, Text
 
@@ -649,7 +649,7 @@ RECORD: Final = RecordSpec(
     "checked as it comes; then the ranks of exactly the players whose cards are compared. "
     "Ties share a pot; odd chips stay on the table (option odd_chip).",
     fields=(
-        Player(name="dealer", doc="Default: the dealer by rotation."),
+        DEALER,
         _SYSTEM,
         Count(
             name="ante",

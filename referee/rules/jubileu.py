@@ -29,7 +29,7 @@ from .cards import Suit
 from .errors import InconsistentHand, InvalidInput, RulesError
 from .game import Game, Teams
 from .options import CHIP_VALUE, STARTING_CHIPS, Choice, OptionSet, OptionSpec
-from .record import Custom, PerPlayer, Player, Record, RecordSpec, SuitField, name_schema
+from .record import DEALER, Custom, PerPlayer, Player, Record, RecordSpec, SuitField, name_schema
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
 
@@ -634,7 +634,7 @@ RECORD: Final = RecordSpec(
     doc="Give `auction` (checked call by call) or, when only the final contract is known, `contract`; "
     "both must agree if both are given.",
     fields=(
-        Player(name="dealer", doc="Default: the dealer by rotation."),
+        DEALER,
         _UltimaField(
             name="ultima",
             required=N_("The suit of the dealer's last card (the última) is required."),

@@ -62,8 +62,8 @@ from .cards import FRENCH_RANKS, Suit, french_rank_label, parse_suit
 from .errors import InconsistentHand, InvalidInput
 from .game import Game, Teams
 from .options import Choice, OptionSet, OptionSpec
-from .pot import CARRIED_IN_DOC, CHIP_OPTIONS, MAX_CHIPS, antes, pot_settlement, require_chips, split
-from .record import Count, Custom, Player, Record, RecordSpec
+from .pot import CHIP_OPTIONS, MAX_CHIPS, antes, carried_in_field, pot_settlement, require_chips, split
+from .record import DEALER, Count, Custom, Record, RecordSpec
 from .settle import Line, Settlement
 from .text import N_, NP_, Text
 
@@ -706,7 +706,7 @@ RECORD: Final = RecordSpec(
     "its suit), and the cards turned in dealing order (copas, ouros, espadas, paus, again and again, then the "
     "tie-break cards), or only the winner (and the second horse with more than 6 players).",
     fields=(
-        Player(name="dealer", doc="Default: the dealer by rotation."),
+        DEALER,
         Count(
             name="pingo",
             high=MAX_CHIPS,
@@ -714,13 +714,7 @@ RECORD: Final = RecordSpec(
             bounds=N_("The pingo is from 0 to a million chips, not %(value)s."),
             doc="Chips each player puts in the centre; default: the table's option.",
         ),
-        Count(
-            name="carried_in",
-            high=MAX_CHIPS,
-            sentence=N_("The chips carried in are a whole number."),
-            bounds=N_("The chips carried in from earlier races are from 0 to a million, not %(value)s."),
-            doc=CARRIED_IN_DOC,
-        ),
+        carried_in_field(N_("The chips carried in from earlier races are from 0 to a million, not %(value)s.")),
         Custom(
             name="bets",
             required=_BETS_HELP,

@@ -36,7 +36,7 @@ from .errors import InvalidInput
 from .game import Game, Teams
 from .koziri_play import _MISSING_SUIT, DECK_SIZES, Role, SuitChoice, parse_suits
 from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec, OptionValue
-from .record import Player, Record, RecordSpec, SuitField
+from .record import DEALER, Player, Record, RecordSpec, SuitField
 from .settle import Line, Payment, Settlement
 from .text import N_, Text
 
@@ -183,7 +183,7 @@ RECORD: Final = RecordSpec(
     doc="One Koziri game (see /games/koziri). The opponent's trump is one of the two suits the dealer left; "
     "his second suit is the last one (derived, and checked when given). The loser pays the winner the table's stake.",
     fields=(
-        Player(name="dealer", doc="Default: the dealer by rotation."),
+        DEALER,
         SuitField(name="dealer_trump", required=_MISSING_SUIT["dealer_trump"], sentence=NOT_A_SUIT),
         SuitField(
             name="dealer_second",

@@ -49,8 +49,16 @@ from typing import ClassVar, Final
 from . import seats
 from .game import Game, Teams
 from .options import OptionSet, OptionSpec
-from .pot import CARRIED_IN_DOC, CHIP_OPTIONS, MAX_CHIPS, PotSettlement, ante_option, antes, pot_settlement
-from .record import Count, OutOrder, Player, Record, RecordSpec
+from .pot import (
+    CHIP_OPTIONS,
+    MAX_CHIPS,
+    PotSettlement,
+    ante_option,
+    antes,
+    carried_in_field,
+    pot_settlement,
+)
+from .record import DEALER, Count, OutOrder, Player, Record, RecordSpec
 from .seats import OutGroup, out_order_json, parse_out_order
 from .settle import Line
 from .text import N_, NP_, Text
@@ -134,7 +142,7 @@ RECORD: Final = RecordSpec(
     player_counts=PLAYER_COUNTS,
     doc="One Lift Smoke hand (see /games/lift_smoke): the winner takes every ante and deals next.",
     fields=(
-        Player(name="dealer", doc="Default: the dealer by rotation."),
+        DEALER,
         Count(
             name="ante",
             high=MAX_CHIPS,
@@ -142,13 +150,7 @@ RECORD: Final = RecordSpec(
             bounds=N_("The ante is from 0 to a million chips, not %(value)s."),
             doc="Default: the table's option.",
         ),
-        Count(
-            name="carried_in",
-            high=MAX_CHIPS,
-            sentence=N_("The chips carried in are a whole number."),
-            bounds=N_("The chips carried in are from 0 to a million, not %(value)s."),
-            doc=CARRIED_IN_DOC,
-        ),
+        carried_in_field(),
         Player(
             name="winner",
             required=N_("Name the winner: the last player still holding cards."),

@@ -34,6 +34,7 @@ from typing import Final
 
 from .errors import InconsistentHand, InvalidInput
 from .options import CHIP_VALUE, STARTING_CHIPS, OptionSpec
+from .record import Count
 from .settle import Line, Payment, Settlement
 from .text import N_, Text
 
@@ -44,6 +45,20 @@ ODD_CHIPS_IN_ORDER: Final = "in_order"
 ODD_CHIPS: Final = (ODD_CHIPS_CARRY, ODD_CHIPS_IN_ORDER)
 #: The largest amount a pot game takes in one field (an ante, a bet, chips carried in).
 MAX_CHIPS: Final = 1_000_000
+
+
+def carried_in_field(bounds: str = N_("The chips carried in are from 0 to a million, not %(value)s.")) -> Count:
+    """A pot game's ``carried_in``: the chips already on the table, which the ledger fills in;
+    ``bounds`` says, in the game's words, that a number is out of range."""
+    return Count(
+        name="carried_in",
+        high=MAX_CHIPS,
+        sentence=N_("The chips carried in are a whole number."),
+        bounds=bounds,
+        doc=CARRIED_IN_DOC,
+    )
+
+
 #: What the API document says of a pot game's ``carried_in``.
 CARRIED_IN_DOC: Final = (
     "The chips already on the table from the deals before (the table's on_the_table). "

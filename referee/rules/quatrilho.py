@@ -29,7 +29,7 @@ from .cards import SPANISH_RANKS, Card, Suit
 from .errors import IllegalCall, InconsistentHand, InvalidInput, RulesError
 from .game import Game, Teams
 from .options import Choice, OptionSet, OptionSpec, OptionValue
-from .record import Custom, Field, Json, PerPlayer, Player, Record, RecordSpec, name_schema
+from .record import DEALER, Custom, Field, Json, PerPlayer, Player, Record, RecordSpec, name_schema
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
 
@@ -598,7 +598,7 @@ RECORD: Final = RecordSpec(
     doc="Figures include the 3 of the last trick and add up to 35; tricks add up to 10. "
     "With five players the one sitting out is not named.",
     fields=(
-        Player(name="dealer", doc="Default: the dealer by rotation."),
+        DEALER,
         _ModeField(
             name="mode",
             required=N_("Say what was played (the mode): %(modes)s."),

@@ -202,6 +202,10 @@ class OutOrder(Field):
         return {"type": "array", "items": {"oneOf": [name, {"type": "array", "items": name, "minItems": 1}]}}
 
 
+#: The dealer, in every game's record: left out, the rotation's dealer.
+DEALER = Player(name="dealer", doc="Default: the dealer by rotation.")
+
+
 def name_schema() -> Json:
     return {"type": "string", "minLength": 1, "maxLength": NAME_MAX}
 

@@ -29,7 +29,7 @@ from . import seats
 from .errors import InconsistentHand, InvalidInput, RulesError, reject_unknown_fields
 from .game import Game, Teams
 from .options import Choice, OptionSet, OptionSpec, OptionValue
-from .record import Custom, Field, Json, Player, Record, RecordSpec, name_schema
+from .record import DEALER, Custom, Field, Json, Player, Record, RecordSpec, name_schema
 from .scores import TeamScore, TeamScores, team_totals
 from .settle import Line
 from .text import N_, NP_, Text
@@ -608,7 +608,7 @@ RECORD: Final = RecordSpec(
         "a hidden-canastra bonus for a team that did not go out."
     ),
     fields=(
-        Player(name="dealer", doc="Default: the dealer by rotation."),
+        DEALER,
         _WentOut(name="went_out", doc="Who went out; null when the stock ran out."),
         _TEAMS_FIELD,
     ),
