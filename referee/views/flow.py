@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
+from enum import Enum
 from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
@@ -31,15 +32,24 @@ from referee.rules.cards import Suit
 from referee.rules.errors import RulesError
 
 D = TypeVar("D", bound="Draft")
+E = TypeVar("E", bound=Enum)
 
 
 #: The suits' API spellings ("copas", "ouros", ...).
-_SUITS = frozenset(suit.value for suit in Suit)
+
+
+def member(kind: type[E], value: object) -> E | None:
+    """The member of an engine enumeration (a suit, a bid, a mode) a form or a draft names, or
+    None for anything else: a lookup for untrusted input that never raises."""
+    for item in kind:
+        if item.value == value:
+            return item
+    return None
 
 
 def is_suit(value: object) -> bool:
     """Whether a value from a form or a draft names a suit (anything else is dropped or refused)."""
-    return value in _SUITS
+    return Suit.named(value) is not None
 
 
 def small_int(text: str | None, below: int) -> int | None:

@@ -126,7 +126,7 @@ class JubileuFlow(flow.Flow):
     def contract_bid(self) -> Bid | None:
         if self.draft.direct:
             bid = (self.draft.contract or {}).get("bid")
-            return Bid(bid) if bid in Bid._value2member_map_ else None
+            return flow.member(Bid, bid)
         auction = self.auction()
         contract = auction.contract if auction else None
         return contract.bid if contract else None

@@ -99,7 +99,7 @@ class QuatrilhoFlow(flow.Flow):
 
     def sanitize(self) -> None:
         d = self.draft
-        if d.mode not in Mode._value2member_map_:
+        if flow.member(Mode, d.mode) is None:
             d.mode = None
         for name in ("declarer", "partner", "giver", "last"):
             if getattr(d, name) not in self.active:
@@ -157,7 +157,7 @@ class QuatrilhoFlow(flow.Flow):
     def _contract(self, kind: str, arg: str) -> None:
         """The contract chosen, or the "É bom?" helper opened, called in or stepped back."""
         d = self.draft
-        if kind == "mode" and arg in Mode._value2member_map_:
+        if kind == "mode" and flow.member(Mode, arg) is not None:
             self._reset()
             d.mode = arg
         elif kind == "helper":
@@ -306,12 +306,14 @@ class QuatrilhoFlow(flow.Flow):
 
 def mode(code: str) -> str:
     """A contract's name (proper names, the same in every language)."""
-    return Mode(code).label if code in Mode._value2member_map_ else code
+    found = flow.member(Mode, code)
+    return found.label if found else code
 
 
 def qcall(code: str) -> str:
     """An answer in the "É bom?" round."""
-    return Call(code).label if code in Call._value2member_map_ else code
+    found = flow.member(Call, code)
+    return found.label if found else code
 
 
 def declaring_pair(contract: Mapping[str, Any]) -> tuple[str, str] | None:
