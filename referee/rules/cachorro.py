@@ -176,5 +176,5 @@ def parse_hand(
 
 
 GAME: Final = patience.patience_game(
-    slug=SLUG, name=NAME, options_class=CachorroOptions, record=RECORD, parse_hand=parse_hand
+    slug=SLUG, name=NAME, options_class=CachorroOptions, record=RECORD, parse=parse_hand
 )

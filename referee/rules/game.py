@@ -17,7 +17,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from .errors import InvalidInput
 from .options import OptionSpec, OptionValue
-from .record import RecordSpec
+from .record import RecordSpec, read_by_parser
 from .scores import TeamScores
 from .settle import Settlement
 from .text import N_, Text
@@ -72,7 +72,7 @@ def no_standing(teams: Teams, totals: Mapping[str, int], options: object) -> Map
 class Game(Generic[O, H]):
     """A game, as the ledger, the API, the league and the pages see it.
 
-    ``parse_hand`` gives a validated hand record or raises a
+    :meth:`parse_hand` gives a validated hand record or raises a
     :class:`~referee.rules.errors.RulesError` with a sentence (``dealer`` is the rotation's);
     ``settle`` says who pays whom (a scored game: what each team scored); ``standing`` gives a
     scored match's totals, what each team needs next and whether it is over.
@@ -82,7 +82,8 @@ class Game(Generic[O, H]):
     name: str
     options_class: Any  # a class with from_json(raw), to_json() and ``specs``
     record: RecordSpec
-    parse_hand: ParseHand[O, H]
+    #: The game's parser (its module's ``parse_hand``); the app calls :meth:`parse_hand`.
+    parse: ParseHand[O, H]
     settle: Callable[[H, O], Settlement | TeamScores]
     first_speaker: Callable[[Sequence[str], str, O], str]
     next_dealer: Callable[[Sequence[str], H, O], str]
@@ -124,6 +125,13 @@ class Game(Generic[O, H]):
     def check_table(self, players: Sequence[str]) -> None:
         """Refuse a table of a size the game is not played at."""
         self.record.check_table(players)
+
+    def parse_hand(self, raw: object, *, players: Sequence[str], options: O, dealer: str, teams: Teams = ()) -> H:
+        """A validated hand, or a :class:`~referee.rules.errors.RulesError` with a sentence.
+        The parser checks every field as it reads it and every rule before it builds the hand,
+        so the records it builds here do not check themselves again (:func:`read_by_parser`):
+        that would repeat the same work on every hand the app records."""
+        return read_by_parser(self.parse, raw, players=players, options=options, dealer=dealer, teams=teams)
 
     def parse_options(self, raw: object) -> O:
         """Options as posted, defaults filled in; :class:`InvalidInput` for unknown names or values."""

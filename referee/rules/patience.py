@@ -324,7 +324,7 @@ def next_dealer(players: Sequence[str], hand: PatienceHand, options: object = No
 
 
 def patience_game(
-    *, slug: str, name: str, options_class: type[OptionsT], record: RecordSpec, parse_hand: ParseHand[OptionsT, HandT]
+    *, slug: str, name: str, options_class: type[OptionsT], record: RecordSpec, parse: ParseHand[OptionsT, HandT]
 ) -> Game[OptionsT, HandT]:
     """A patience table's :class:`~referee.rules.game.Game`: what both tables share (one seat,
     nothing paid, the player always "deals") around its own options, record and parser."""
@@ -333,7 +333,7 @@ def patience_game(
         name=name,
         options_class=options_class,
         record=record,
-        parse_hand=parse_hand,
+        parse=parse,
         settle=settle,
         first_speaker=first_speaker,
         next_dealer=next_dealer,

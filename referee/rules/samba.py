@@ -416,6 +416,8 @@ class _TeamCount(_TeamField):
     required: str | None = N_("%(what)s: the number is missing.")
 
     def take(self, value: object, *, at: str) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= self.high and not value % self.step:
+            return value  # the common case, without building the sentences
         what = Text(self.what)
         if value is None:
             raise InvalidInput(Text(str(self.required), what=what), field=at)
@@ -1005,7 +1007,7 @@ GAME: Final = Game[SambaOptions, SambaHand](
     name="Samba",
     options_class=SambaOptions,
     record=RECORD,
-    parse_hand=parse_hand,
+    parse=parse_hand,
     settle=settle,
     first_speaker=first_speaker,
     next_dealer=next_dealer,
