@@ -128,9 +128,9 @@ class Game(Generic[O, H]):
 
     def parse_hand(self, raw: object, *, players: Sequence[str], options: O, dealer: str, teams: Teams = ()) -> H:
         """A validated hand, or a :class:`~referee.rules.errors.RulesError` with a sentence.
-        The parser checks every field as it reads it and every rule before it builds the hand,
-        so the records it builds here do not check themselves again (:func:`read_by_parser`):
-        that would repeat the same work on every hand the app records."""
+        The parser checks every field as it reads it, so the records it builds here skip their
+        field checks (:func:`read_by_parser`), which would repeat that work on every hand the app
+        records; the records' own invariants still run."""
         return read_by_parser(self.parse, raw, players=players, options=options, dealer=dealer, teams=teams)
 
     def parse_options(self, raw: object) -> O:

@@ -320,9 +320,9 @@ _READ_BY_PARSER: ContextVar[bool] = ContextVar("read_by_parser", default=False)
 
 
 def read_by_parser(parse: Callable[..., R], *args: Any, **kwargs: Any) -> R:
-    """``parse(*args, **kwargs)``, a game's parser: the records it builds, which it has just
-    checked field by field and rule by rule (:meth:`referee.rules.game.Game.parse_hand`), skip
-    their own check."""
+    """``parse(*args, **kwargs)``, a game's parser: the records it builds, whose fields it has
+    just read and checked (:meth:`referee.rules.game.Game.parse_hand`), skip their field checks;
+    their invariants still run."""
     token = _READ_BY_PARSER.set(True)
     try:
         return parse(*args, **kwargs)
@@ -332,15 +332,17 @@ def read_by_parser(parse: Callable[..., R], *args: Any, **kwargs: Any) -> R:
 
 class Record:
     """A hand record that checks itself when built: a subclass names its :data:`spec` and gets a
-    ``__post_init__`` that runs :meth:`RecordSpec.check_built`; a game adds its own invariants
-    by overriding :meth:`check` (calling ``super().check()``). A record built by hand, by a test
-    or by a strategy fails at once; one built by the game's parser has been checked already."""
+    ``__post_init__`` that runs :meth:`check`: its fields by :meth:`RecordSpec.check_built`, then
+    the game's own invariants, which a game adds by overriding :meth:`check` (calling
+    ``super().check()``). A record built by hand, by a test or by a strategy fails at once. One
+    built by the game's parser skips only the field checks, which the parser made as it read
+    the record; the game's invariants always run."""
 
     spec: ClassVar[RecordSpec]
 
     def __post_init__(self) -> None:
-        if not _READ_BY_PARSER.get():
-            self.check()
+        self.check()
 
     def check(self) -> None:
-        self.spec.check_built(self)
+        if not _READ_BY_PARSER.get():
+            self.spec.check_built(self)
