@@ -1049,8 +1049,7 @@ def _side_counts(mode: Mode, declarer: str | None, partner: str | None, values: 
     alone = declarer == partner
     size = 1 if alone else 2
     for t, f, k in ((tricks, figures, size), (TRICKS - tricks, FIGURES - figures, PLAYING - size)):
-        # The per-player rule summed over the side: 12 a trick, and 3 more for each player who took one.
-        most = MAX_PER_TRICK * t + LAST_TRICK * min(t, k)
+        most = _side_holds(t, k)
         if f > most:
             raise InconsistentHand(
                 Text(
@@ -1081,6 +1080,30 @@ def _side_counts(mode: Mode, declarer: str | None, partner: str | None, values: 
             field="caller_figures",
         )
     return given
+
+
+def _side_holds(tricks: int, players: int) -> int:
+    """The most figures ``players`` of one side can hold with ``tricks`` tricks between them: the
+    per-player rule of :func:`_check_figures_against_tricks` (12 a trick, 3 more for each player
+    who took one) summed over the side."""
+    return MAX_PER_TRICK * tricks + LAST_TRICK * min(tricks, players)
+
+
+def possible_side_tricks(side_figures: int, *, alone: bool) -> tuple[int, ...]:
+    """The tricks the caller's side may have taken with ``side_figures`` figures (for the page's
+    pad: only what the record check accepts).
+
+    >>> possible_side_tricks(0, alone=False)
+    (0, 1, 2, 3, 4, 5, 6, 7)
+    >>> possible_side_tricks(35, alone=True)
+    (3, 4, 5, 6, 7, 8, 9, 10)
+    """
+    size = 1 if alone else 2
+    return tuple(
+        t
+        for t in range(TRICKS + 1)
+        if side_figures <= _side_holds(t, size) and FIGURES - side_figures <= _side_holds(TRICKS - t, PLAYING - size)
+    )
 
 
 def _solo_branco_tricks(players: Sequence[str], active: Sequence[str], soloist: str, raw: object) -> dict[str, int]:
@@ -1166,7 +1189,7 @@ def _rate(p: int, losing_tricks: int | None, options: QuatrilhoOptions) -> tuple
     return p, "normal"
 
 
-def _names(names: Sequence[str]) -> Text | str:
+def names_text(names: Sequence[str]) -> Text | str:
     """ "Ana", "Ana and Caio", "Bia, Caio and Dani" (translatable joiners)."""
     if len(names) == 1:
         return names[0]
@@ -1186,7 +1209,7 @@ def _rate_lines(
 ) -> list[Line]:
     won = Text(
         N_("%(names)s won with %(figures)s of the 35 figures: %(points)s points (figures divided by 3)."),
-        names=_names(winners),
+        names=names_text(winners),
         figures=winning_figures,
         points=p,
     )
@@ -1195,7 +1218,8 @@ def _rate_lines(
             Line(text=won, amount=p),
             Line(
                 text=Text(
-                    N_("Capote (vinte-e-dois): %(names)s took all 10 tricks, so the rate is 22."), names=_names(winners)
+                    N_("Capote (vinte-e-dois): %(names)s took all 10 tricks, so the rate is 22."),
+                    names=names_text(winners),
                 ),
                 amount=amount,
             ),
@@ -1204,13 +1228,13 @@ def _rate_lines(
         if options.one_trick == "flat_10":
             text = Text(
                 N_("%(names)s took a single trick, so the rate is 10 instead of %(points)s."),
-                names=_names(losers),
+                names=names_text(losers),
                 points=p,
             )
         else:
             text = Text(
                 N_("%(names)s took a single trick, so the rate is at most 10: %(amount)s."),
-                names=_names(losers),
+                names=names_text(losers),
                 amount=amount,
             )
         return [Line(text=won, amount=p), Line(text=text, amount=amount)]
@@ -1450,7 +1474,7 @@ def _settle_carreguete(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[
                     N_(
                         "Carreguete: %(names)s tie for the most %(what)s (%(top)s); nobody pays and the hand counts as a redeal."
                     ),
-                    names=_names(losers),
+                    names=names_text(losers),
                     what=what,
                     top=top,
                 ),
@@ -1470,7 +1494,7 @@ def _settle_carreguete(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[
             N_(
                 "Carreguete: %(names)s tie for the most %(what)s (%(top)s); each pays %(rate)s to each player not tied."
             ),
-            names=_names(losers),
+            names=names_text(losers),
             what=what,
             top=top,
             rate=rate,
