@@ -29,7 +29,7 @@ from .cards import SPANISH_RANKS, Card, Suit
 from .errors import IllegalCall, InconsistentHand, InvalidInput, RulesError
 from .game import Game, Teams
 from .options import Choice, OptionSet, OptionSpec, OptionValue
-from .record import DEALER, Custom, Field, Json, PerPlayer, Player, Record, RecordSpec, name_schema
+from .record import DEALER, Count, Custom, Field, Json, PerPlayer, Player, Record, RecordSpec, name_schema
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
 
@@ -622,6 +622,24 @@ RECORD: Final = RecordSpec(
         _PlayerOrNull(name="giver", doc="Solo preto: who gave the requested card; absent or null for a solo natural."),
         PerPlayer(name="figures", high=FIGURES, what=N_("Figures"), every=False),
         PerPlayer(name="tricks", high=TRICKS, what=N_("Tricks"), every=False),
+        Count(
+            name="side_figures",
+            high=FIGURES,
+            sentence=N_("Give the figures the caller's side won, the last trick's 3 included: 0 to %(max)s."),
+            doc="Chamada, instead of figures and tricks: the figures the caller and partner won together.",
+        ),
+        Count(
+            name="side_tricks",
+            high=TRICKS,
+            sentence=N_("Give the tricks the caller's side won: 0 to %(max)s."),
+            doc="Chamada, with side_figures: the tricks the caller and partner won together.",
+        ),
+        Count(
+            name="caller_figures",
+            high=FIGURES,
+            sentence=N_("Give the figures in the caller's own pile: 0 to %(max)s."),
+            doc="Chamada, with side_figures: the caller's own figures, needed when the side lost (the mancha).",
+        ),
         Custom(name="auction", doc="The calls as [player, call] pairs, in the order spoken.", json=pairs_schema(Call)),
     ),
     example={
@@ -647,6 +665,10 @@ _NEEDS: Final[Mapping[Mode, tuple[str, ...]]] = MappingProxyType(
         Mode.MONTE: (),
     }
 )
+#: The short form of a chamada: its side's counts instead of each player's.
+_SIDE_FIELDS: Final = ("side_figures", "side_tricks", "caller_figures")
+_NEEDS_BY_SIDE: Final = ("declarer", "called_card", "partner", "side_figures", "side_tricks")
+_SIDE_SPECS: Final = {f.name: f for f in RECORD.fields if isinstance(f, Count) and f.name in _SIDE_FIELDS}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -656,7 +678,10 @@ class QuatrilhoHand(Record):
     partner and giver among the four, and what the mode's settlement reads present and counted.
 
     ``figures``/``tricks`` are keyed by the active players in order of play; for solo branco
-    ``tricks`` holds the soloist's count (and any other given) and ``figures`` is None.
+    ``tricks`` holds the soloist's count (and any other given) and ``figures`` is None. A chamada
+    may instead carry what its settlement reads and no more: ``side_figures`` and ``side_tricks``
+    (the caller's side together) and ``caller_figures`` (the caller's own pile, for the mancha;
+    needed only when the side lost), with ``figures`` and ``tricks`` None.
     """
 
     spec: ClassVar[RecordSpec] = RECORD
@@ -672,6 +697,9 @@ class QuatrilhoHand(Record):
     giver: str | None = None
     figures: Mapping[str, int] | None = None
     tricks: Mapping[str, int] | None = None
+    side_figures: int | None = None
+    side_tricks: int | None = None
+    caller_figures: int | None = None
     auction: tuple[tuple[str, Call], ...] | None = None
 
     def check(self) -> None:
@@ -685,13 +713,22 @@ class QuatrilhoHand(Record):
         for name in ("declarer", "partner", "giver"):
             if getattr(self, name) is not None:
                 _active_player(self.active, getattr(self, name), field=name)
-        missing = [name for name in _NEEDS[self.mode] if getattr(self, name) is None]
+        needs = _NEEDS_BY_SIDE if self.by_side else _NEEDS[self.mode]
+        missing = [name for name in needs if getattr(self, name) is None]
         if missing:
             raise ValueError(f"a hand played as {self.mode.value} needs {', '.join(missing)}")
         if self.figures is not None:
             _counts(self.players, self.active, self.figures, field="figures")
         if self.tricks is not None and self.mode is not Mode.SOLO_BRANCO:
             _counts(self.players, self.active, self.tricks, field="tricks")
+        if self.by_side:
+            given = {name: getattr(self, name) for name in (*_SIDE_FIELDS, "figures", "tricks")}
+            _side_counts(self.mode, self.declarer, self.partner, {k: v for k, v in given.items() if v is not None})
+
+    @property
+    def by_side(self) -> bool:
+        """A chamada given by its side's counts rather than each player's."""
+        return any(getattr(self, name) is not None for name in _SIDE_FIELDS)
 
     @property
     def caller_alone(self) -> bool:
@@ -713,6 +750,9 @@ class QuatrilhoHand(Record):
             out["figures"] = dict(self.figures)
         if self.tricks is not None:
             out["tricks"] = dict(self.tricks)
+        for name in _SIDE_FIELDS:
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
         if self.auction is not None:
             out["auction"] = [[p, c.value] for p, c in self.auction]
         return out
@@ -721,7 +761,7 @@ class QuatrilhoHand(Record):
 #: Fields each mode may carry besides dealer, mode and auction.
 _ALLOWED: Final[Mapping[Mode, frozenset[str]]] = MappingProxyType(
     {
-        Mode.CHAMADA: frozenset({"declarer", "called_card", "partner", "figures", "tricks"}),
+        Mode.CHAMADA: frozenset({"declarer", "called_card", "partner", "figures", "tricks", *_SIDE_FIELDS}),
         Mode.SOLO_PRETO: frozenset({"declarer", "giver", "figures", "tricks"}),
         Mode.SOLO_BRANCO: frozenset({"declarer", "tricks"}),
         Mode.CARREGUETE: frozenset({"figures", "tricks"}),
@@ -736,6 +776,9 @@ _NOT_IN_MODE: Final = {
     "giver": N_("Only a solo preto can have a card giver; this hand is %(mode)s."),
     "figures": N_("Figures are not counted in %(mode)s: leave them out."),
     "tricks": N_("No tricks are played when the cards go a monte: leave them out."),
+    **dict.fromkeys(
+        _SIDE_FIELDS, N_("Only a chamada is counted by sides; this hand is %(mode)s: leave out %(field)s.")
+    ),
 }
 _NOT_IN_MONTE: Final = {
     "figures": N_("Nothing is played when the cards go a monte: leave out the figures."),
@@ -889,7 +932,8 @@ def parse_hand(
     declarer, called, partner, giver = _contract(active, mode, values)
     if auction is not None:
         _check_auction_agrees(auction, mode, declarer, giver)
-    figures, tricks = _played(players, active, mode, declarer, values)
+    side = _side_counts(mode, declarer, partner, values)
+    figures, tricks = (None, None) if side else _played(players, active, mode, declarer, values)
     return QuatrilhoHand(
         players=players,
         dealer=dealer,
@@ -902,13 +946,16 @@ def parse_hand(
         giver=giver,
         figures=MappingProxyType(figures) if figures is not None else None,
         tricks=MappingProxyType(tricks) if tricks is not None else None,
+        side_figures=side.get("side_figures"),
+        side_tricks=side.get("side_tricks"),
+        caller_figures=side.get("caller_figures"),
         auction=tuple(auction.calls) if auction is not None else None,
     )
 
 
 def _check_fields_of_mode(mode: Mode, values: Mapping[str, Any]) -> None:
     """Each mode carries only its own fields (:data:`_ALLOWED`)."""
-    for key in ("declarer", "called_card", "partner", "giver", "figures", "tricks"):
+    for key in ("declarer", "called_card", "partner", "giver", "figures", "tricks", *_SIDE_FIELDS):
         if key in values and key not in _ALLOWED[mode]:
             if key == "giver" and mode is Mode.SOLO_BRANCO:
                 raise InconsistentHand(
@@ -916,7 +963,7 @@ def _check_fields_of_mode(mode: Mode, values: Mapping[str, Any]) -> None:
                 )
             if mode is Mode.MONTE and key in _NOT_IN_MONTE:
                 raise InconsistentHand(Text(_NOT_IN_MONTE[key]), field=key)
-            raise InconsistentHand(Text(_NOT_IN_MODE[key], mode=mode.label), field=key)
+            raise InconsistentHand(Text(_NOT_IN_MODE[key], mode=mode.label, field=key), field=key)
 
 
 def _contract(
@@ -980,6 +1027,83 @@ def _played(
     tricks = _counts(players, active, values.get("tricks"), field="tricks")
     _check_figures_against_tricks(figures, tricks)
     return figures, tricks
+
+
+def _side_counts(mode: Mode, declarer: str | None, partner: str | None, values: Mapping[str, Any]) -> dict[str, int]:
+    """A chamada given by its side's counts (empty when given per player): the side's figures and
+    tricks, each side's figures possible with its tricks (what the per-player rule of
+    :func:`_check_figures_against_tricks` allows, summed over the side), and the caller's own figures within the side's, asked only
+    when the side lost (below 9 is the mancha) and equal to the side's when he played alone."""
+    given = {name: values[name] for name in _SIDE_FIELDS if name in values}
+    if not given or mode is not Mode.CHAMADA:
+        return given
+    if "figures" in values or "tricks" in values:
+        raise InconsistentHand(
+            Text(N_("Give either each player's figures and tricks or the side's counts, not both.")),
+            field="side_figures",
+        )
+    for name in ("side_figures", "side_tricks"):
+        if name not in given:
+            raise InvalidInput(Text(_SIDE_SPECS[name].sentence, max=_SIDE_SPECS[name].high), field=name)
+    figures, tricks = given["side_figures"], given["side_tricks"]
+    alone = declarer == partner
+    size = 1 if alone else 2
+    for t, f, k in ((tricks, figures, size), (TRICKS - tricks, FIGURES - figures, PLAYING - size)):
+        most = _side_holds(t, k)
+        if f > most:
+            raise InconsistentHand(
+                Text(
+                    N_(
+                        "A side that took %(tricks)s tricks holds at most %(most)s figures (none without a trick); %(figures)s were given."
+                    ),
+                    tricks=t,
+                    most=most,
+                    figures=f,
+                ),
+                field="side_tricks",
+            )
+    own = given.get("caller_figures")
+    if own is not None and (own > figures or (alone and own != figures)):
+        raise InconsistentHand(
+            Text(
+                N_(
+                    "The caller's own %(count)s figures are part of the side's %(figures)s (all of them when the caller plays alone)."
+                ),
+                count=own,
+                figures=figures,
+            ),
+            field="caller_figures",
+        )
+    if own is None and not alone and figures < WINNING:
+        raise InvalidInput(
+            Text(N_("The caller's side lost: give the figures in the caller's own pile (fewer than 9 is a mancha).")),
+            field="caller_figures",
+        )
+    return given
+
+
+def _side_holds(tricks: int, players: int) -> int:
+    """The most figures ``players`` of one side can hold with ``tricks`` tricks between them: the
+    per-player rule of :func:`_check_figures_against_tricks` (12 a trick, 3 more for each player
+    who took one) summed over the side."""
+    return MAX_PER_TRICK * tricks + LAST_TRICK * min(tricks, players)
+
+
+def possible_side_tricks(side_figures: int, *, alone: bool) -> tuple[int, ...]:
+    """The tricks the caller's side may have taken with ``side_figures`` figures (for the page's
+    pad: only what the record check accepts).
+
+    >>> possible_side_tricks(0, alone=False)
+    (0, 1, 2, 3, 4, 5, 6, 7)
+    >>> possible_side_tricks(35, alone=True)
+    (3, 4, 5, 6, 7, 8, 9, 10)
+    """
+    size = 1 if alone else 2
+    return tuple(
+        t
+        for t in range(TRICKS + 1)
+        if side_figures <= _side_holds(t, size) and FIGURES - side_figures <= _side_holds(TRICKS - t, PLAYING - size)
+    )
 
 
 def _solo_branco_tricks(players: Sequence[str], active: Sequence[str], soloist: str, raw: object) -> dict[str, int]:
@@ -1065,7 +1189,7 @@ def _rate(p: int, losing_tricks: int | None, options: QuatrilhoOptions) -> tuple
     return p, "normal"
 
 
-def _names(names: Sequence[str]) -> Text | str:
+def names_text(names: Sequence[str]) -> Text | str:
     """ "Ana", "Ana and Caio", "Bia, Caio and Dani" (translatable joiners)."""
     if len(names) == 1:
         return names[0]
@@ -1085,7 +1209,7 @@ def _rate_lines(
 ) -> list[Line]:
     won = Text(
         N_("%(names)s won with %(figures)s of the 35 figures: %(points)s points (figures divided by 3)."),
-        names=_names(winners),
+        names=names_text(winners),
         figures=winning_figures,
         points=p,
     )
@@ -1094,7 +1218,8 @@ def _rate_lines(
             Line(text=won, amount=p),
             Line(
                 text=Text(
-                    N_("Capote (vinte-e-dois): %(names)s took all 10 tricks, so the rate is 22."), names=_names(winners)
+                    N_("Capote (vinte-e-dois): %(names)s took all 10 tricks, so the rate is 22."),
+                    names=names_text(winners),
                 ),
                 amount=amount,
             ),
@@ -1103,13 +1228,13 @@ def _rate_lines(
         if options.one_trick == "flat_10":
             text = Text(
                 N_("%(names)s took a single trick, so the rate is 10 instead of %(points)s."),
-                names=_names(losers),
+                names=names_text(losers),
                 points=p,
             )
         else:
             text = Text(
                 N_("%(names)s took a single trick, so the rate is at most 10: %(amount)s."),
-                names=_names(losers),
+                names=names_text(losers),
                 amount=amount,
             )
         return [Line(text=won, amount=p), Line(text=text, amount=amount)]
@@ -1143,20 +1268,18 @@ def _settle_chamada(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[lis
     winners in order of play. Mancha: a losing caller with fewer than 9 figures of his own pays
     both winners, his partner nothing. Caller alone: the rate with each of the
     three, or as a solo preto without giver under ``caller_alone="as_solo"``."""
-    assert (
-        hand.figures is not None and hand.tricks is not None and hand.declarer is not None and hand.partner is not None
-    )
-    figures, tricks, caller = hand.figures, hand.tricks, hand.declarer
+    assert hand.declarer is not None and hand.partner is not None
+    caller = hand.declarer
     if hand.caller_alone and options.caller_alone == "as_solo":
         return _settle_solo(hand, options, natural=True, declared_solo=False)
     side = (caller,) if hand.caller_alone else tuple(p for p in hand.active if p in (caller, hand.partner))
     others = tuple(p for p in hand.active if p not in side)
-    side_figures = sum(figures[p] for p in side)
+    side_figures, side_tricks, own = _side_totals(hand, side)
     won = side_figures >= WINNING
     winners, losers = (side, others) if won else (others, side)
     w = max(side_figures, FIGURES - side_figures)
     p = points(w)
-    amount, case = _rate(p, sum(tricks[x] for x in losers), options)
+    amount, case = _rate(p, TRICKS - side_tricks if won else side_tricks, options)
     lines = _rate_lines(p, amount, case, winners, losers, w, options)
     payments: list[Payment] = []
     if hand.caller_alone:
@@ -1174,7 +1297,7 @@ def _settle_chamada(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[lis
         for other in others:
             payments += _pay(other, caller, amount) if won else _pay(caller, other, amount)
         return payments, lines
-    if not won and figures[caller] < MANCHA_BELOW:
+    if not won and own is not None and own < MANCHA_BELOW:
         lines.append(
             Line(
                 text=Text(
@@ -1182,7 +1305,7 @@ def _settle_chamada(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[lis
                         "Mancha: %(name)s, the caller, made only %(count)s figures in his own pile (fewer than 9) and pays for both; %(partner)s pays nothing."
                     ),
                     name=caller,
-                    count=figures[caller],
+                    count=own,
                     partner=hand.partner,
                 ),
                 amount=2 * amount,
@@ -1194,6 +1317,16 @@ def _settle_chamada(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[lis
     for loser, winner in zip(losers, winners):
         payments += _pay(loser, winner, amount)
     return payments, lines
+
+
+def _side_totals(hand: QuatrilhoHand, side: Sequence[str]) -> tuple[int, int, int | None]:
+    """The side's figures and tricks and the caller's own figures, whichever form the chamada was
+    given in (the caller's figures may be absent from the short form when his side won)."""
+    if hand.side_figures is not None and hand.side_tricks is not None:
+        return hand.side_figures, hand.side_tricks, hand.caller_figures
+    assert hand.figures is not None and hand.tricks is not None and hand.declarer is not None
+    figures, tricks = hand.figures, hand.tricks
+    return sum(figures[p] for p in side), sum(tricks[p] for p in side), figures[hand.declarer]
 
 
 def _settle_solo_preto(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[list[Payment], list[Line]]:
@@ -1210,15 +1343,15 @@ def _settle_solo(
     under ``solo_rate_from="soloist"``); capote and one trick only under ``capote_in_solos``.
     Also used for a caller alone under ``caller_alone="as_solo"`` (no natural extra:
     he did not announce a solo)."""
-    assert hand.figures is not None and hand.tricks is not None and hand.declarer is not None
-    soloist, figures, tricks = hand.declarer, hand.figures, hand.tricks
+    assert hand.declarer is not None
+    soloist = hand.declarer
     opponents = tuple(p for p in hand.active if p != soloist)
-    own = figures[soloist]
+    own, own_tricks, _own = _side_totals(hand, (soloist,))
     won = own >= WINNING
     w = own if won else FIGURES - own
     basis = w if options.solo_rate_from == "winning_side" else own
     p = points(basis)
-    losing_tricks = (TRICKS - tricks[soloist]) if won else tricks[soloist]
+    losing_tricks = (TRICKS - own_tricks) if won else own_tricks
     amount, case = _rate(p, losing_tricks, options) if options.capote_in_solos else (p, "normal")
     winners, losers = ((soloist,), opponents) if won else (opponents, (soloist,))
     lines: list[Line] = []
@@ -1341,7 +1474,7 @@ def _settle_carreguete(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[
                     N_(
                         "Carreguete: %(names)s tie for the most %(what)s (%(top)s); nobody pays and the hand counts as a redeal."
                     ),
-                    names=_names(losers),
+                    names=names_text(losers),
                     what=what,
                     top=top,
                 ),
@@ -1361,7 +1494,7 @@ def _settle_carreguete(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[
             N_(
                 "Carreguete: %(names)s tie for the most %(what)s (%(top)s); each pays %(rate)s to each player not tied."
             ),
-            names=_names(losers),
+            names=names_text(losers),
             what=what,
             top=top,
             rate=rate,

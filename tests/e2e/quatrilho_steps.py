@@ -13,7 +13,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.e2e import steps
-from tests.e2e.steps import confirm, go, press, preview_deltas
+from tests.e2e.steps import action, confirm, go, press, preview_deltas
 
 # Five players in order of play; by default the last one (Edu) deals first and sits out, Ana
 # speaks first, and the deal then passes to Ana, Bia, ... (the dealer sits out by default).
@@ -57,9 +57,17 @@ def figure_inputs(page: Page) -> list[str]:
     return list(page.locator('section.step input[id^="f-f"]').evaluate_all("xs => xs.map(x => x.id)"))
 
 
+def count_each_pile(page: Page, *, tap: bool = False) -> None:
+    """A chamada asks its sides' counts on pads; this switches to counting every player's pile."""
+    if action(page, "per_player").count():
+        press(page, "per_player", tap=tap)
+
+
 def enter_figures(page: Page, figures: Mapping[str, int], last: str, *, submit: bool = True, tap: bool = False) -> None:
     """Card figures of the four who played (the last input fills itself to 32 − the others),
-    then who took the last trick (+3 on the page's side)."""
+    then who took the last trick (+3 on the page's side). A chamada is first switched from
+    its side pads to every player's pile."""
+    count_each_pile(page, tap=tap)
     ids = figure_inputs(page)
     assert ids == [f"f-f{seat(n)}" for n in figures], f"the page asks {ids}, the test has {list(figures)}"
     names = list(figures)
@@ -133,3 +141,30 @@ def api_hands(page: Page, base: str, tid: str) -> list[dict[str, Any]]:
     response = page.request.get(f"{base}/api/v1/tables/{tid}")
     assert response.status == 200, response.status
     return list(response.json()["hands"])
+
+
+#: Counts every click and every key pressed in the tab, across page loads (sessionStorage).
+COUNT_INPUT = """
+window.countingInput = true;
+for (const kind of ["click", "keydown", "input"]) {
+  document.addEventListener(kind, () => {
+    sessionStorage.setItem(kind, String(Number(sessionStorage.getItem(kind) || 0) + 1));
+  }, true);
+}
+"""
+
+
+def start_counting(page: Page) -> None:
+    """From now on the tab counts clicks, keys and typed input afresh (see :func:`counted`)."""
+    if not page.evaluate("window.countingInput === true"):
+        page.add_init_script(COUNT_INPUT)
+        page.reload()
+    page.evaluate("sessionStorage.clear()")
+
+
+def counted(page: Page) -> dict[str, int]:
+    """Clicks, keys and typed input since :func:`start_counting`."""
+    return {
+        kind: int(page.evaluate(f"Number(sessionStorage.getItem('{kind}') || 0)"))
+        for kind in ("click", "keydown", "input")
+    }

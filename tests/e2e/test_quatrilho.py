@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 from tests.e2e.quatrilho_steps import (
     PLAYERS,
     api_hands,
+    counted,
     create_table,
     enter_figures,
     enter_tricks,
@@ -29,6 +30,7 @@ from tests.e2e.quatrilho_steps import (
     record_hand,
     seat,
     sitting_out_shown,
+    start_counting,
 )
 from tests.e2e.steps import (
     Audit,
@@ -74,8 +76,8 @@ def test_an_evening_of_six_hands(page, live_app, live_server, shot, console_erro
     # Ana takes the last trick: Ana 13. Side Ana+Caio 13 + 9 = 22 ≥ 18 wins; P = ⌊22/3⌋ = 7.
     # The losers took 2 + 2 = 4 tricks: normal rate. Ana +7, Caio +7, Bia −7, Dani −7, Edu 0.
     def check_hand_1(step: str) -> None:
-        if step == "declarer":  # Edu sits out: he cannot call
-            assert offered(page, "declarer:") == [f"declarer:{i}" for i in range(4)]
+        if step == "chamada":  # Edu sits out: he cannot call
+            assert offered(page, "chamada:") == [f"chamada:{i}" for i in range(4)]
         if step == "partner":
             # Any of the four who play may hold the card (Ana herself = she plays alone); not Edu.
             assert sorted(offered(page, "partner:")) == [f"partner:{i}" for i in range(4)]
@@ -84,7 +86,7 @@ def test_an_evening_of_six_hands(page, live_app, live_server, shot, console_erro
     hand_1 = expected(Ana=7, Bia=-7, Caio=7, Dani=-7)
     record_hand(
         page,
-        answers=["mode:chamada", "declarer:0", "card:3:paus", "partner:2"],
+        answers=["chamada:0", "card:3:paus", "partner:2"],
         figures={"Ana": 10, "Bia": 6, "Caio": 9, "Dani": 7},
         last="Ana",
         tricks={"Ana": 3, "Bia": 2, "Caio": 3, "Dani": 2},
@@ -106,7 +108,7 @@ def test_an_evening_of_six_hands(page, live_app, live_server, shot, console_erro
     # Running: Ana 7, Bia −7 + 22 = 15, Caio 7 − 22 = −15, Dani −7 − 22 = −29, Edu 22.
     record_hand(
         page,
-        answers=["mode:chamada", f"declarer:{seat('Bia')}", "card:1:copas", f"partner:{seat('Edu')}"],
+        answers=[f"chamada:{seat('Bia')}", "card:1:copas", f"partner:{seat('Edu')}"],
         figures={"Bia": 20, "Caio": 0, "Dani": 0, "Edu": 12},
         last="Bia",
         tricks={"Bia": 6, "Caio": 0, "Dani": 0, "Edu": 4},
@@ -125,7 +127,7 @@ def test_an_evening_of_six_hands(page, live_app, live_server, shot, console_erro
     # Running: Ana 7, Bia 15, Caio −15 − 14 = −29, Dani −29 + 7 = −22, Edu 22 + 7 = 29.
     record_hand(
         page,
-        answers=["mode:chamada", f"declarer:{seat('Caio')}", "card:2:ouros", f"partner:{seat('Ana')}"],
+        answers=[f"chamada:{seat('Caio')}", "card:2:ouros", f"partner:{seat('Ana')}"],
         figures={"Caio": 5, "Dani": 10, "Edu": 9, "Ana": 8},
         last="Dani",
         tricks={"Caio": 2, "Dani": 3, "Edu": 3, "Ana": 2},
@@ -221,6 +223,62 @@ def test_an_evening_of_six_hands(page, live_app, live_server, shot, console_erro
     assert console_errors == [], console_errors
 
 
+# --------------------------------------------------------------------------- 1b. a chamada in taps
+
+
+def test_a_chamada_takes_at_most_eight_taps_and_no_keyboard(page, live_server, shot, axe_check) -> None:
+    """From the table page to the stored hand, a chamada asks only what its settlement reads,
+    each count one tap on a pad of the values still possible: 8 taps at most (a lost chamada,
+    which asks the caller's own figures for the mancha), 7 for a won one; nothing typed."""
+    tid = create_table(page, live_server)
+    start_counting(page)
+
+    # Hand 1: Edu deals and sits out. MANCHA. Ana calls the 3 of paus, held by Caio. Ana and Caio
+    # make 14 figures (last trick included) and 4 tricks; Ana's own pile holds 5. Bia+Dani win
+    # with 35 − 14 = 21 figures, P = 7, and took 6 tricks (normal rate). Ana, the caller, has
+    # 5 < 9 and pays both: Ana −14, Bia +7, Dani +7, Caio 0, Edu 0.
+    def check(step: str) -> None:
+        if step == "side_figures":
+            assert offered(page, "side_figures:") == [f"side_figures:{n}" for n in range(36)]
+            assert page.locator("section.step input:not([type=hidden])").count() == 0
+        if step == "side_tricks":  # 14 figures need a trick; the other side's 21 need two
+            assert offered(page, "side_tricks:") == [f"side_tricks:{n}" for n in range(1, 9)]
+        if step == "caller_figures":  # at most the side's 14
+            assert offered(page, "caller_figures:") == [f"caller_figures:{n}" for n in range(15)]
+        axe_check(page)
+        shot(page, f"qua-10-{step}")
+
+    record_hand(
+        page,
+        answers=["chamada:0", "card:3:paus", "partner:2", "side_figures:14", "side_tricks:4", "caller_figures:5"],
+        expect_preview=expected(Ana=-14, Bia=7, Dani=7),
+        on_step=check,
+    )
+    assert counted(page) == {"click": 8, "keydown": 0, "input": 0}
+    record = api_hands(page, live_server, tid)[0]["record"]
+    assert (record["side_figures"], record["side_tricks"], record["caller_figures"]) == (14, 4, 5)
+    assert "figures" not in record and "tricks" not in record
+
+    # Hand 2: Ana deals and sits out. Bia calls the ace of copas, held by Edu; they make 22
+    # figures and 6 tricks and win: P = 7; Caio and Dani took 4 tricks. The caller's own pile is
+    # not asked. Bia +7, Edu +7, Caio −7, Dani −7.
+    start_counting(page)
+    record_hand(
+        page,
+        answers=[
+            f"chamada:{seat('Bia')}",
+            "card:1:copas",
+            f"partner:{seat('Edu')}",
+            "side_figures:22",
+            "side_tricks:6",
+        ],
+        expect_preview=expected(Bia=7, Caio=-7, Dani=-7, Edu=7),
+        on_step=lambda step: shot(page, "qua-11-preview") if step == "preview" else None,
+    )
+    assert counted(page) == {"click": 7, "keydown": 0, "input": 0}
+    assert balances(page) == expected(Ana=-14, Bia=14, Caio=-7, Dani=0, Edu=7)
+
+
 # --------------------------------------------------------------------------- 2. 34 figures
 
 
@@ -228,7 +286,7 @@ def test_figures_adding_to_34_are_refused_and_nothing_is_saved(page, live_app, l
     tid = create_table(page, live_server)
     before = len(api_hands(page, live_server, tid))
     open_flow(page)
-    for answer in ("mode:chamada", "declarer:0", "card:1:espadas", "partner:1"):
+    for answer in ("chamada:0", "card:1:espadas", "partner:1"):
         press(page, answer)
     # 31 card figures (Ana 10, Bia 8, Caio 6, and Dani typed over: 7 instead of 8) + the last
     # trick's 3 = 34, not 35.
@@ -268,7 +326,7 @@ def test_figures_adding_to_34_are_refused_and_nothing_is_saved(page, live_app, l
 def test_refused_figures_keep_what_was_typed(page, live_server) -> None:
     create_table(page, live_server)
     open_flow(page)
-    for answer in ("mode:chamada", "declarer:0", "card:1:espadas", "partner:1"):
+    for answer in ("chamada:0", "card:1:espadas", "partner:1"):
         press(page, answer)
     enter_figures(page, {"Ana": 10, "Bia": 8, "Caio": 6, "Dani": 7}, "Ana")  # 31 + 3 = 34
     expect(page.locator(".field-error")).to_have_count(1)
@@ -380,15 +438,20 @@ def test_every_quatrilho_step_passes_axe(page, live_server, axe_check, shot) -> 
     press(page, "call:0:passo")
     audit("helper-one-answer")
     press(page, "back:mode")
-    expect(action(page, "mode:chamada")).to_have_count(1)
-    press(page, "mode:chamada")
-    audit("declarer")
-    press(page, "declarer:1")
+    expect(action(page, "chamada:1")).to_have_count(1)
+    press(page, "chamada:1")
     expect(page.locator('section.step button[value^="card:"]')).to_have_count(40)
     audit("card-picker")
     press(page, "card:12:ouros")
     audit("partner")
     press(page, "partner:3")
+    audit("side-figures-pad")
+    press(page, "side_figures:15")
+    audit("side-tricks-pad")
+    press(page, "side_tricks:4")
+    audit("caller-figures-pad")
+    press(page, "back:side_figures")
+    press(page, "per_player")
     page.fill("#f-f0", "9")
     audit("figures")
     enter_figures(page, {"Ana": 9, "Bia": 6, "Caio": 6, "Dani": 11}, "Dani")
@@ -404,6 +467,7 @@ def test_every_quatrilho_step_passes_axe(page, live_server, axe_check, shot) -> 
     # A solo preto: the exchange question, then who gave; a solo branco's trick question.
     open_flow(page)
     press(page, "mode:solo_preto")
+    audit("declarer")
     press(page, f"declarer:{seat('Caio')}")
     audit("exchange")
     press(page, "exchange")

@@ -1,7 +1,12 @@
 """Quatrilho's web side: its registration, and recording a hand: the contract (or the "É bom?" helper that finds it), who plays
 it, the called card from a picture of the 40-card deck, its holder, the card exchange of a
 solo preto, figures with the last trick's 3 added by one tap, tricks, a preview naming the
-case, confirm. The shared machinery is in :mod:`referee.views.flow` and :mod:`referee.views.hands`.
+case, confirm.
+
+A chamada asks only what its settlement reads, each count one tap on a pad of the values still
+possible: the caller's side's figures, its tricks, and the caller's own figures when the side lost
+(the mancha); a chamada is also started by one tap on its caller. Counting every player's pile
+stays one tap away. The shared machinery is in :mod:`referee.views.flow` and :mod:`referee.views.hands`.
 """
 
 from __future__ import annotations
@@ -12,15 +17,38 @@ from typing import Any, ClassVar
 
 from flask import request
 
+from referee.i18n import render_text
 from referee.rules import quatrilho
 from referee.rules.cards import SPANISH_RANKS, Suit, figures_of
 from referee.rules.errors import RulesError
-from referee.rules.quatrilho import Auction, Call, Mode, active_players, parse_call
+from referee.rules.quatrilho import (
+    Auction,
+    Call,
+    Mode,
+    active_players,
+    names_text,
+    parse_call,
+    possible_side_tricks,
+)
 from referee.rules.text import N_, NP_
 from referee.views import flow
 from referee.views.games.pages import GamePages
 
-STEPS = ("mode", "auction", "declarer", "called_card", "partner", "giver", "figures", "tricks", "preview")
+STEPS = (
+    "mode",
+    "auction",
+    "declarer",
+    "called_card",
+    "partner",
+    "giver",
+    "side_figures",
+    "side_tricks",
+    "caller_figures",
+    "figures",
+    "tricks",
+    "preview",
+)
+SIDE_STEPS = ("side_figures", "side_tricks", "caller_figures")
 FIGURES = 35  # all figures of a hand, with the 3 of the last trick
 LAST_TRICK = 3
 TRICKS = 10
@@ -42,6 +70,10 @@ class QuatrilhoDraft(flow.Draft):
     figures: dict[str, int] | None = None
     last: str | None = None
     tricks: dict[str, int] | None = None
+    per_player: bool = False  # a chamada counted pile by pile instead of by sides
+    side_figures: int | None = None
+    side_tricks: int | None = None
+    caller_figures: int | None = None
 
     TYPES: ClassVar[dict[str, type]] = {
         **flow.Draft.TYPES,
@@ -56,6 +88,10 @@ class QuatrilhoDraft(flow.Draft):
         "figures": dict,
         "last": str,
         "tricks": dict,
+        "per_player": bool,
+        "side_figures": int,
+        "side_tricks": int,
+        "caller_figures": int,
     }
 
     def clean(self) -> None:
@@ -74,7 +110,7 @@ class QuatrilhoDraft(flow.Draft):
         record: dict[str, Any] = {"mode": self.mode}
         if self.dealer is not None:
             record["dealer"] = self.dealer
-        for key in ("declarer", "called_card", "partner", "giver", "tricks"):
+        for key in ("declarer", "called_card", "partner", "giver", "tricks", *SIDE_STEPS):
             if getattr(self, key) is not None:
                 record[key] = getattr(self, key)
         if self.figures is not None:
@@ -96,6 +132,17 @@ class QuatrilhoFlow(flow.Flow):
     @property
     def active(self) -> tuple[str, ...]:
         return active_players(self.players, self.dealer, self.options)
+
+    @property
+    def by_side(self) -> bool:
+        """A chamada is counted by sides unless the scorer chose to count every pile."""
+        return self.draft.mode == Mode.CHAMADA.value and not self.draft.per_player
+
+    @property
+    def side(self) -> tuple[str, ...]:
+        """The caller's side as the pads name it (the caller alone when he held the card)."""
+        d = self.draft
+        return tuple(p for p in self.active if p in (d.declarer, d.partner))
 
     def sanitize(self) -> None:
         d = self.draft
@@ -132,6 +179,10 @@ class QuatrilhoFlow(flow.Flow):
             return "giver"
         if error is None:
             return where
+        if self.by_side and where in ("figures", "tricks"):
+            return "side_figures"  # nothing counted yet
+        if where in SIDE_STEPS and getattr(d, where) is None:
+            return where
         if where == "figures" and d.figures is None:
             return "figures"
         if where == "tricks" and d.tricks is None:
@@ -151,6 +202,8 @@ class QuatrilhoFlow(flow.Flow):
             self._cards(kind, arg)
         elif kind in ("figures", "tricks"):
             self._counts(kind, arg)
+        elif kind in SIDE_STEPS or kind in ("chamada", "per_player"):
+            self._chamada(kind, arg)
         elif kind == "back" and arg in STEPS:
             self._clear_from(arg)
 
@@ -212,6 +265,21 @@ class QuatrilhoFlow(flow.Flow):
         else:
             d.tricks = self._read_counts("t", TRICKS)
 
+    def _chamada(self, kind: str, arg: str) -> None:
+        """A chamada started by a tap on its caller, a side count tapped on its pad, or the switch
+        to counting every player's pile."""
+        d = self.draft
+        if kind == "chamada":
+            seat = flow.small_int(arg, len(self.players))
+            if seat is not None:
+                self._reset()
+                d.mode, d.declarer = Mode.CHAMADA.value, self.players[seat]
+        elif kind == "per_player":
+            d.per_player = True
+            d.side_figures = d.side_tricks = d.caller_figures = None
+        else:
+            setattr(d, kind, flow.small_int(arg, FIGURES + 1))
+
     def _finish_helper(self) -> None:
         """When the "É bom?" auction is over, it decides the contract and who plays it."""
         auction = self.helper_auction()
@@ -241,6 +309,8 @@ class QuatrilhoFlow(flow.Flow):
         d.declarer = d.partner = d.giver = d.last = None
         d.called_card = d.figures = d.tricks = None
         d.exchange = None
+        d.per_player = False
+        d.side_figures = d.side_tricks = d.caller_figures = None
 
     def _clear_from(self, step: str) -> None:
         d = self.draft
@@ -264,6 +334,9 @@ class QuatrilhoFlow(flow.Flow):
         d.called_card = old.get("called_card")
         d.exchange = (d.giver is not None) if d.mode == Mode.SOLO_PRETO.value else None
         d.tricks = old.get("tricks")
+        d.side_figures, d.side_tricks = old.get("side_figures"), old.get("side_tricks")
+        d.caller_figures = old.get("caller_figures")
+        d.per_player = d.mode == Mode.CHAMADA.value and d.side_figures is None
         d.calls = [list(c) for c in old.get("auction") or []]
         figures = dict(old.get("figures") or {}) or None
         d.figures, d.last = figures, None
@@ -298,7 +371,22 @@ class QuatrilhoFlow(flow.Flow):
             ctx["choices"] = [p for p in self.active if p != d.declarer]
         elif step == "preview":
             ctx["preview"], _error = self.judge()
+        if step in SIDE_STEPS or d.side_figures is not None:
+            joined = names_text(self.side)
+            ctx["side_names"] = joined if isinstance(joined, str) else render_text(joined)
+        if step in SIDE_STEPS:
+            ctx["pad"] = self._pad(step)
         return ctx
+
+    def _pad(self, step: str) -> list[int]:
+        """The values still possible for a side count: any of the 35 figures; the tricks those
+        figures allow; the caller's own figures within the side's."""
+        d = self.draft
+        if step == "side_figures":
+            return list(range(FIGURES + 1))
+        if step == "side_tricks":
+            return list(possible_side_tricks(d.side_figures or 0, alone=d.partner == d.declarer))
+        return list(range((d.side_figures or 0) + 1))
 
 
 # --------------------------------------------------------------------------- the other pages
