@@ -66,3 +66,20 @@ def test_a_table_with_its_own_name_still_says_which_game(client: FlaskClient) ->
     show = client.get(f"/t/{table_id}", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
     block = _table_title_block(show)
     assert "Sexta no clube" in block and "Jubileu" in block
+
+
+def test_each_game_names_its_rounds_in_its_own_words(client: FlaskClient) -> None:
+    """A Kentucky Derby race is a "corrida", a patience game a "partida"; no count reads "0 mão"."""
+    pt = {"Accept-Language": "pt-BR"}
+    derby = client.post(
+        "/tables/new?game=kentucky_derby",
+        data={"player_0": "Ana", "player_1": "Bia", "player_2": "Caio", "dealer": "2"},
+    )
+    patience = client.post("/tables/new?game=relogio", data={"player_0": "Ana", "opt_sequences_to_win": "3"})
+    for response, word in [(derby, "corrida"), (patience, "partida")]:
+        table_id = response.headers["Location"].rsplit("/t/", 1)[1]
+        show = client.get(f"/t/{table_id}", headers=pt).get_data(as_text=True)
+        assert f"0 {word}s" in show and f"Anotar a próxima {word}" in show
+        assert "mão" not in _table_title_block(show) and "próxima mão" not in show
+        hand = client.get(f"/t/{table_id}/hand", headers=pt).get_data(as_text=True)
+        assert _title(hand).startswith(f"{word.capitalize()} 1 ·")
