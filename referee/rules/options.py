@@ -45,13 +45,21 @@ class OptionSpec:
         if self.kind == "bool":
             if isinstance(raw, bool):
                 return raw
-            raise InvalidInput(Text(N_("Option %(name)s takes true or false."), name=self.name), field=field)
+            raise InvalidInput(
+                Text(N_('Option "%(label)s" (%(name)s) takes true or false.'), label=self.label, name=self.name),
+                field=field,
+            )
         if self.kind == "choice":
             allowed = [c.value for c in self.choices]
             if isinstance(raw, str) and raw in allowed:
                 return raw
             raise InvalidInput(
-                Text(N_("Option %(name)s takes one of: %(values)s."), name=self.name, values=", ".join(allowed)),
+                Text(
+                    N_('Option "%(label)s" (%(name)s) takes one of: %(values)s.'),
+                    label=self.label,
+                    name=self.name,
+                    values=", ".join(allowed),
+                ),
                 field=field,
             )
         if self.kind == "int":
@@ -59,7 +67,8 @@ class OptionSpec:
                 return raw
             raise InvalidInput(
                 Text(
-                    N_("Option %(name)s takes a whole number from %(low)s to %(high)s."),
+                    N_('Option "%(label)s" (%(name)s) takes a whole number from %(low)s to %(high)s.'),
+                    label=self.label,
                     name=self.name,
                     low=self.minimum,
                     high=self.maximum,
@@ -67,11 +76,11 @@ class OptionSpec:
                 field=field,
             )
         if self.kind == "money":
-            return parse_money(raw, field=field, name=self.name)
+            return parse_money(raw, field=field, name=self.name, label=self.label)
         raise AssertionError(f"unknown option kind {self.kind}")
 
 
-def parse_money(raw: object, *, field: str, name: str) -> str:
+def parse_money(raw: object, *, field: str, name: str, label: Text) -> str:
     """Money travels as a decimal string ("0.50"); it is never a float, so cents stay exact."""
     if isinstance(raw, str):
         try:
@@ -81,7 +90,11 @@ def parse_money(raw: object, *, field: str, name: str) -> str:
         if value.is_finite() and Decimal(0) <= value <= Decimal(1_000_000) and value == value.quantize(Decimal("0.01")):
             return format(value.quantize(Decimal("0.01")) if value != value.to_integral() else value.to_integral(), "f")
     raise InvalidInput(
-        Text(N_('Option %(name)s takes an amount of money such as "0.50" (at most two decimals).'), name=name),
+        Text(
+            N_('Option "%(label)s" (%(name)s) takes an amount of money such as "0.50" (at most two decimals).'),
+            label=label,
+            name=name,
+        ),
         field=field,
     )
 
