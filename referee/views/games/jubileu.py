@@ -298,12 +298,12 @@ class JubileuFlow(flow.Flow):
 
     def _rest(self, suit: str) -> None:
         """ "The others pass" (and, for a contract whose declarer names trump, that trump)."""
-        passed = self.rest_pass()
-        if not passed:
+        auction, passed = self.auction(), self.rest_pass()
+        if auction is None or not passed:
             return
         self._clear_details()
         self.draft.calls.extend([p, Pass.PASSO.value] for p in passed)
-        if flow.is_suit(suit):
+        if flow.is_suit(suit) and self._names_trump(auction):
             self.draft.trump = suit
 
     def _clear_details(self) -> None:
