@@ -673,6 +673,22 @@ RECORD: Final = RecordSpec(
         ),
         Player(name="partner", doc="The holder of the called card."),
         PerPlayer(name="tricks", high=TRICKS, what=N_("Tricks"), doc="Tricks taken by each player; they add up to 13."),
+        Custom(
+            name="declarer_tricks",
+            doc="Instead of `tricks`, only what the settlement needs: the tricks of the declaring side, "
+            "one number (the declarer's own in a solo, the declarer's and the partner's together in a "
+            "partnership); with several Meia Miséria declarers, each declarer's own by name. "
+            "The other players' tricks follow by subtraction.",
+            json={
+                "oneOf": [
+                    {"type": "integer", "minimum": 0, "maximum": TRICKS},
+                    {
+                        "type": "object",
+                        "additionalProperties": {"type": "integer", "minimum": 0, "maximum": TRICKS},
+                    },
+                ]
+            },
+        ),
     ),
     example={
         "dealer": "Dani",
@@ -712,6 +728,8 @@ class JubileuHand(Record):
     called: Suit | None = None
     partner: str | None = None
     tricks: Mapping[str, int] | None = None
+    #: The short form (see :data:`RECORD`): the declaring side's tricks only; ``tricks`` is then None.
+    declarer_tricks: int | Mapping[str, int] | None = None
 
     def check(self) -> None:
         super().check()
@@ -719,7 +737,20 @@ class JubileuHand(Record):
         if self.contract is not None:
             for i, name in enumerate(self.contract.declarers):
                 seats.require_player(self.players, name, field=f"contract.declarers[{i}]")
-            _contract_tricks(self.players, self.tricks)
+            if self.declarer_tricks is None:
+                _contract_tricks(self.players, self.tricks)
+            else:
+                _short_tricks(self.players, self.contract, self.declarer_tricks)
+
+    def taken(self, side: Sequence[str]) -> int:
+        """The tricks ``side`` took together: one declaring side (a solo declarer, a declarer and
+        partner), which is all the short form gives and all the settlement needs."""
+        if self.tricks is not None:
+            return sum(self.tricks[p] for p in side)
+        assert self.declarer_tricks is not None
+        if isinstance(self.declarer_tricks, int):
+            return self.declarer_tricks
+        return sum(self.declarer_tricks[p] for p in side)
 
     def to_json(self) -> dict[str, object]:
         """The record as the API gives it (dealer and trump filled in where derived)."""
@@ -737,12 +768,51 @@ class JubileuHand(Record):
             out["partner"] = self.partner
         if self.tricks is not None:
             out["tricks"] = dict(self.tricks)
+        if self.declarer_tricks is not None:
+            dt = self.declarer_tricks
+            out["declarer_tricks"] = dt if isinstance(dt, int) else dict(dt)
         return out
 
 
 def _contract_tricks(players: Sequence[str], raw: object) -> dict[str, int]:
     """Every player's tricks, adding up to 13: a contract was played."""
     return seats.require_counts(players, raw, field="tricks", total=TRICKS, maximum=TRICKS, what=Text(N_("Tricks")))
+
+
+def _short_tricks(players: Sequence[str], contract: Contract, raw: object) -> int | dict[str, int]:
+    """The declaring side's tricks (the short form): one number for one side, or each Meia
+    Miséria declarer's own by name when several declared; at most 13 in all."""
+    declarers = contract.declarers
+    what = Text(N_("Tricks"))
+    if len(declarers) == 1:
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise InvalidInput(
+                Text(N_("Give the declaring side's tricks as one whole number.")), field="declarer_tricks"
+            )
+        if not 0 <= raw <= TRICKS:
+            raise InconsistentHand(
+                Text(N_("The declaring side cannot take %(value)s tricks; there are 13."), value=raw),
+                field="declarer_tricks",
+            )
+        return raw
+    for name in raw if isinstance(raw, Mapping) else ():
+        if seats.require_player(players, name, field=f"declarer_tricks.{name}") not in declarers:
+            raise InconsistentHand(
+                Text(N_("%(name)s did not declare: give only the declarers' tricks."), name=name),
+                field=f"declarer_tricks.{name}",
+            )
+    counts = seats.require_counts(declarers, raw, field="declarer_tricks", total=None, maximum=TRICKS, what=what)
+    if sum(counts.values()) > TRICKS:
+        raise InconsistentHand(
+            Text(
+                N_("%(what)s: the total is %(sum)s; it must be %(total)s."),
+                what=what,
+                sum=sum(counts.values()),
+                total=TRICKS,
+            ),
+            field="declarer_tricks",
+        )
+    return counts
 
 
 def parse_hand(
@@ -765,12 +835,12 @@ def parse_hand(
     aces = parse_aces(players, values.get("aces"))
     auction_calls, contract = _auction_and_contract(players, dealer, options, aces, values)
     trump = called = partner = None
-    tricks = None
+    tricks = short = None
     if contract is None:
         _check_all_passed(values)
     else:
         trump, called, partner = _check_details(contract, values["ultima"], aces, options, values)
-        tricks = _contract_tricks(players, values.get("tricks"))
+        tricks, short = _read_tricks(players, contract, values)
     return JubileuHand(
         players=players,
         dealer=dealer,
@@ -782,7 +852,21 @@ def parse_hand(
         called=called,
         partner=partner,
         tricks=MappingProxyType(tricks) if tricks is not None else None,
+        declarer_tricks=MappingProxyType(short) if isinstance(short, dict) else short,
     )
+
+
+def _read_tricks(
+    players: tuple[str, ...], contract: Contract, values: Mapping[str, Any]
+) -> tuple[dict[str, int] | None, int | dict[str, int] | None]:
+    """Every player's tricks, or (the short form) the declaring side's only; never both."""
+    if "declarer_tricks" not in values:
+        return _contract_tricks(players, values.get("tricks")), None
+    if "tricks" in values:
+        raise InconsistentHand(
+            Text(N_("Give either every player's tricks or the declaring side's, not both.")), field="declarer_tricks"
+        )
+    return None, _short_tricks(players, contract, values["declarer_tricks"])
 
 
 def _auction_and_contract(
@@ -819,6 +903,9 @@ def _check_all_passed(values: Mapping[str, Any]) -> None:
             raise InconsistentHand(Text(sentence), field=key)
     if any(values.get("tricks", {}).values()):
         raise InconsistentHand(Text(N_("Everybody passed: no tricks were played.")), field="tricks")
+    short = values.get("declarer_tricks", 0)
+    if short if isinstance(short, int) else not isinstance(short, Mapping) or any(short.values()):
+        raise InconsistentHand(Text(N_("Everybody passed: no tricks were played.")), field="declarer_tricks")
 
 
 def parse_aces(players: Sequence[str], raw: object) -> dict[str, int]:
@@ -1097,14 +1184,12 @@ def settle(hand: JubileuHand, options: JubileuOptions) -> Settlement:
     contract = hand.contract
     if contract is None:
         return Settlement(players=players, lines=(Line(text=Text(N_("Everybody passed: no chips move.")), amount=0),))
-    assert hand.tricks is not None
-    tricks = hand.tricks
     bid = contract.bid
     payments: list[Payment] = []
     lines: list[Line] = []
     if bid.info.partnership and hand.partner is not None and hand.partner != contract.declarers[0]:
         declarer, partner = contract.declarers[0], hand.partner
-        result = outcome(bid, tricks[declarer] + tricks[partner], options, partnership=True)
+        result = outcome(bid, hand.taken((declarer, partner)), options, partnership=True)
         defenders = [p for p in seats.order_from(players, declarer) if p not in (declarer, partner)]
         for side, defender in zip((declarer, partner), defenders):
             payments.append(_pay(defender, side, result))
@@ -1120,7 +1205,7 @@ def settle(hand: JubileuHand, options: JubileuOptions) -> Settlement:
         for d in solo_declarers
     }
     for declarer in solo_declarers:
-        result = outcome(bid, tricks[declarer], options, partnership=False)
+        result = outcome(bid, hand.taken((declarer,)), options, partnership=False)
         for other in opponents_of[declarer]:
             payments.append(_pay(other, declarer, result))
         if len(solo_declarers) > 1:

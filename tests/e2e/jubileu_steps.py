@@ -62,6 +62,38 @@ def enter_tricks(page: Page, tricks: Sequence[int], *, tap: bool = False) -> Non
     press(page, "tricks", tap=tap)
 
 
+class Taps:
+    """A hand recorded by touch alone, tap by tap: ``count`` is how many taps it took. Typing
+    would show in :meth:`keys` (a key pressed on any page since :meth:`watch_keys`)."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.count = 0
+
+    def on(self, locator: Any) -> None:
+        _go(self.page, locator, tap=True)
+        self.count += 1
+
+    def press(self, value: str) -> None:
+        self.on(action(self.page, value))
+
+    def watch_keys(self) -> None:
+        self.page.add_init_script(
+            "addEventListener('keydown', () => sessionStorage.keys = (+sessionStorage.keys || 0) + 1, true)"
+        )
+
+    def keys(self) -> int:
+        return int(self.page.evaluate("+sessionStorage.keys || 0"))
+
+
+def tap_hand(taps: Taps, *, ultima: str, presses: Iterable[str]) -> None:
+    """From the table page: the última's suit, the flow's buttons in order, and the confirm."""
+    taps.on(taps.page.locator(f'.suit-links a[href*="ultima={ultima}"]'))
+    for value in presses:
+        taps.press(value)
+    expect(taps.page.locator(".preview-deltas")).to_be_visible()
+
+
 def confirm(page: Page, *, tap: bool = False, correction: bool = False) -> None:
     """Preview step: the POST form's submit button stores the hand; back on the table page,
     where this phone may undo the hand it just saved (never a correction)."""

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.jubileu_steps import (
     PLAYERS,
+    Taps,
     action,
     balances,
     confirm,
@@ -27,6 +28,7 @@ from tests.e2e.jubileu_steps import (
     record_hand,
     start_hand,
     step_kind,
+    tap_hand,
 )
 
 pytestmark = pytest.mark.e2e
@@ -122,6 +124,79 @@ def test_solo_sete_with_overtricks_by_touch(page, live_server, shot) -> None:
     expect(page.locator(".hands #hand-1")).to_be_visible()
     expect(page.locator(".hands #hand-1.is-void")).to_have_count(0)
     shot(page, "jub-02-solo-saved")
+
+
+def test_solo_sete_in_six_taps_without_typing(page, live_server, shot) -> None:
+    """Solo Sete with a 4-call auction: the última, nobody with 3 aces, Ana's bid, "the others
+    pass" with her trump, her 9 tricks on the pad, confirm. Paper takes a line; this, six taps."""
+    create_table(page, live_server)
+    taps = Taps(page)
+    taps.watch_keys()
+    taps.on(page.locator('.suit-links a[href*="ultima=copas"]'))
+    taps.press("aces:none")
+    taps.press("call:0:solo_sete")
+    shot(page, "jub-02b-rest-pass")
+    taps.press("rest:espadas")
+    # The pad offers every count the declarer may have taken, and nothing else.
+    offered = page.locator('section.step button[value^="side:"]').evaluate_all("bs => bs.map(b => b.value)")
+    assert offered == [f"side:{n}" for n in range(14)]
+    shot(page, "jub-02b-tricks-pad")
+    taps.press("side:9")
+    assert preview_deltas(page) == AFTER_SOLO_SETE_ANA
+    confirm(page, tap=True)
+    taps.count += 1
+    assert balances(page) == AFTER_SOLO_SETE_ANA
+    assert taps.count <= 6, taps.count
+    assert taps.keys() == 0
+
+
+def test_partnership_in_eight_taps_without_typing(page, live_server) -> None:
+    """Jubileu with a called ace and a partner: the pair's tricks in one tap on the pad."""
+    create_table(page, live_server)
+    taps = Taps(page)
+    taps.watch_keys()
+    # Ana's Jubileu, trump copas, the ace of paus held by Caio; together 8 tricks: 1 overtrick,
+    # a = 3 per head (as in test_jubileu_with_called_ace).
+    want = expected(Ana=3, Bia=-3, Caio=3, Dani=-3)
+    presses = ["aces:none", "call:0:jubileu", "rest:copas", "called:paus", "partner:2", "side:8"]
+    tap_hand(taps, ultima="ouros", presses=presses)
+    assert preview_deltas(page) == want
+    confirm(page, tap=True)
+    taps.count += 1
+    assert balances(page) == want
+    assert taps.count <= 8, taps.count
+    assert taps.keys() == 0
+
+
+def test_meia_miseria_declarers_each_on_the_pad(page, live_server) -> None:
+    """Two Meia Miséria declarers: one pad each, the second offering only what is left."""
+    create_table(page, live_server)
+    taps = Taps(page)
+    start_hand(page, "paus")
+    for value in ("aces:none", "call:0:meia_miseria", "call:2:meia_miseria", "call:1:passo", "call:3:passo"):
+        taps.press(value)
+    taps.press("side:0:1")
+    offered = page.locator('section.step button[value^="side:"]').evaluate_all("bs => bs.map(b => b.value)")
+    assert offered == [f"side:2:{n}" for n in range(13)]
+    taps.press("side:2:3")
+    # As in test_meia_miseria_two_declarers_mixed: Ana +13, Bia +1, Caio −15, Dani +1.
+    assert preview_deltas(page) == expected(Ana=13, Bia=1, Caio=-15, Dani=1)
+
+
+def test_the_rest_pass_only_when_they_may(page, live_server) -> None:
+    """A holder of 3 aces may not pass below Jogo Obrigatório: no "the others pass" then."""
+    create_table(page, live_server)
+    start_hand(page, "copas")
+    press(page, "aces:2:3")
+    press(page, "call:0:solo_sete")
+    assert page.locator('section.step button[value^="rest"]').count() == 0
+    press(page, "call:1:passo")
+    press(page, "call:2:jogo_obrigatorio")
+    # Jogo Obrigatório: the partner names trump, so a plain "the others pass".
+    expect(action(page, "rest")).to_have_count(1)
+    assert page.locator('section.step button[value^="rest:"]').count() == 0
+    press(page, "rest")
+    assert draft_of(page).count('"passo"') == 3
 
 
 # --------------------------------------------------------------------------- 3. jubileu

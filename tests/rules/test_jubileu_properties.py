@@ -440,3 +440,26 @@ def test_per_payer_amount_grows_with_the_miss_margin(bid: Bid, options: JubileuO
         if outcome(bid, t, options, partnership=partnership).made
     ]
     assert made == sorted(made) and min(made) == v
+
+
+def short_form(raw: dict[str, Any], declarers: list[str], partner: str | None) -> dict[str, Any]:
+    """The record with only the declaring side's tricks (``declarer_tricks``), as the page sends it."""
+    tricks = raw["tricks"]
+    short = {k: v for k, v in raw.items() if k != "tricks"}
+    if len(declarers) > 1:
+        short["declarer_tricks"] = {d: tricks[d] for d in declarers}
+    else:
+        short["declarer_tricks"] = sum(tricks[p] for p in {declarers[0], partner} - {None})
+    return short
+
+
+@given(hands_with_options())
+def test_the_short_form_settles_as_the_full_form(
+    case: tuple[JubileuOptions, tuple[dict[str, Any], str, list[str], str | None]],
+) -> None:
+    """The declaring side's tricks are all the settlement reads: the rest follows by subtraction."""
+    options, (raw, _slug, declarers, partner) = case
+    full = parse_hand(raw, players=PLAYERS, options=options, dealer="Dani")
+    short = parse_hand(short_form(raw, declarers, partner), players=PLAYERS, options=options, dealer="Dani")
+    assert settle(short, options) == settle(full, options)
+    assert short.to_json()["declarer_tricks"] == short_form(raw, declarers, partner)["declarer_tricks"]

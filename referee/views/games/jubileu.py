@@ -10,7 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from babel.lists import format_list
 from flask import request
+from flask_babel import get_locale
 
 from referee.rules import jubileu
 from referee.rules.cards import Suit
@@ -37,6 +39,8 @@ class JubileuDraft(flow.Draft):
     called: str | None = None
     partner: str | None = None
     tricks: dict[str, int] | None = None
+    #: The short form (one tap on a pad): the declaring side's tricks, or each Meia Miséria declarer's.
+    declarer_tricks: int | dict[str, int] | None = None
 
     TYPES: ClassVar[dict[str, type]] = {
         **flow.Draft.TYPES,
@@ -49,6 +53,7 @@ class JubileuDraft(flow.Draft):
         "called": str,
         "partner": str,
         "tricks": dict,
+        "declarer_tricks": object,  # a number or a mapping: checked in clean()
     }
 
     def clean(self) -> None:
@@ -66,6 +71,8 @@ class JubileuDraft(flow.Draft):
             isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in self.tricks.items()
         ):
             self.tricks = None
+        if not _short_form(self.declarer_tricks):
+            self.declarer_tricks = None
 
     def record(self) -> dict[str, Any]:
         record: dict[str, Any] = {"ultima": self.ultima}
@@ -77,10 +84,21 @@ class JubileuDraft(flow.Draft):
             record["contract"] = self.contract
         else:
             record["auction"] = self.calls
-        for key in ("trump", "called", "partner", "tricks"):
+        for key in ("trump", "called", "partner", "tricks", "declarer_tricks"):
             if getattr(self, key) is not None:
                 record[key] = getattr(self, key)
         return record
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _short_form(value: object) -> bool:
+    """A number, or whole numbers by name: the shapes of ``declarer_tricks``."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _count(v) for k, v in value.items())
+    return _count(value)
 
 
 class JubileuFlow(flow.Flow):
@@ -155,7 +173,7 @@ class JubileuFlow(flow.Flow):
             # At the table the partner shows himself (4th ace or called king) and then names
             # trump, so ask in that order: the trump buttons can then leave out that suit.
             return "called"
-        if where == "tricks" and d.tricks is None:
+        if where == "tricks" and d.tricks is None and (d.declarer_tricks is None or self.owed()):
             return "tricks"
         if where in DETAILS and getattr(d, where) is None:
             return where
@@ -171,7 +189,11 @@ class JubileuFlow(flow.Flow):
         elif kind in DETAILS:
             self._detail(kind, arg)
         elif kind == "tricks":
-            self.draft.tricks = self._read_tricks()
+            self.draft.tricks, self.draft.declarer_tricks = self._read_tricks(), None
+        elif kind == "side":
+            self._side(arg)
+        elif kind == "rest":
+            self._rest(arg)
         elif kind == "back" and arg in STEPS:
             self._clear_from(arg)
 
@@ -233,11 +255,62 @@ class JubileuFlow(flow.Flow):
             counts[blank[0]] = max(0, TRICKS - sum(v or 0 for v in counts.values()))
         return {n: v or 0 for n, v in counts.items()}
 
+    def _side(self, arg: str) -> None:
+        """One tap on the pad: the tricks of the declaring side (``side:N``), or of the Meia
+        Miséria declarer still owed a count (``side:<seat>:N``). The full counts give way."""
+        seat_text, _s, count_text = arg.rpartition(":")
+        count = flow.small_int(count_text, TRICKS + 1)
+        if count is None:
+            return
+        d = self.draft
+        d.tricks = None
+        if not seat_text:
+            d.declarer_tricks = count
+            return
+        seat = flow.small_int(seat_text, len(self.players))
+        if seat is not None:
+            counts = d.declarer_tricks if isinstance(d.declarer_tricks, dict) else {}
+            d.declarer_tricks = {**counts, self.players[seat]: count}
+
+    def owed(self) -> str | None:
+        """With several Meia Miséria declarers, the first whose own count is still to come."""
+        declarers = self.declarers()
+        if len(declarers) < 2:
+            return None
+        given = self.draft.declarer_tricks if isinstance(self.draft.declarer_tricks, dict) else {}
+        return next((p for p in declarers if p not in given), None)
+
+    def rest_pass(self) -> list[str] | None:
+        """The players a "the others pass" tap would pass for (all still to speak, until the
+        auction ends), or None when that is not a legal way to end it now."""
+        auction = self.auction()
+        if auction is None or auction.standing is None:
+            return None
+        passed: list[str] = []
+        while auction.turn is not None:
+            player = auction.turn
+            try:
+                auction.call(player, Pass.PASSO)
+            except RulesError:
+                return None
+            passed.append(player)
+        return passed
+
+    def _rest(self, suit: str) -> None:
+        """ "The others pass" (and, for a contract whose declarer names trump, that trump)."""
+        auction, passed = self.auction(), self.rest_pass()
+        if auction is None or not passed:
+            return
+        self._clear_details()
+        self.draft.calls.extend([p, Pass.PASSO.value] for p in passed)
+        if flow.is_suit(suit) and self._names_trump(auction):
+            self.draft.trump = suit
+
     def _clear_details(self) -> None:
         """A different contract makes its details meaningless: ask them again."""
         d = self.draft
         d.trump = d.called = d.partner = None
-        d.tricks = None
+        d.tricks = d.declarer_tricks = None
 
     def _clear_from(self, step: str) -> None:
         d = self.draft
@@ -253,7 +326,7 @@ class JubileuFlow(flow.Flow):
             d.trump = d.called = d.partner = None
         if step in DETAILS:
             setattr(d, step, None)
-        d.tricks = None
+        d.tricks = d.declarer_tricks = None
 
     def prefill(self, old: dict[str, Any]) -> None:
         d = self.draft
@@ -266,6 +339,7 @@ class JubileuFlow(flow.Flow):
             d.contract = old.get("contract")
         d.trump, d.called, d.partner = old.get("trump"), old.get("called"), old.get("partner")
         d.tricks = old.get("tricks")
+        d.declarer_tricks = old.get("declarer_tricks")
 
     def start(self, args: Any) -> None:
         """The table page's suit buttons open the flow with the última already chosen."""
@@ -283,7 +357,7 @@ class JubileuFlow(flow.Flow):
                 for p in Auction(players=self.players, dealer=self.dealer, options=self.options).order
             ]
             d.trump = d.called = d.partner = None
-            d.tricks = None
+            d.tricks = d.declarer_tricks = None
 
     # -- what the page shows
 
@@ -293,19 +367,23 @@ class JubileuFlow(flow.Flow):
         if auction is not None:
             ctx["auction"] = auction
             if step == "auction":
+                rest = self.rest_pass()
                 ctx.update(
                     legal=auction.legal_calls(),
                     joiners=auction.joiners(),
                     turn=auction.turn,
                     standing=auction.standing,
                     declarers=auction.declarers,
+                    rest=rest,
+                    rest_names=format_list(rest or [], locale=str(get_locale() or "pt_BR")),
+                    names_trump=self._names_trump(auction),
                 )
         if step in ("trump", "called"):
             ctx["choices"] = self.legal(step, [s.value for s in Suit])
         elif step == "partner":
             ctx["choices"] = self.legal("partner", list(self.players))
         elif step == "tricks":
-            ctx["tricks"] = self.draft.tricks or {}
+            ctx.update(tricks=self.draft.tricks or {}, owed=self.owed(), pad=self.pad())
         elif step == "preview":
             ctx["preview"], _error = self.judge()
         side = self.side()
@@ -319,16 +397,36 @@ class JubileuFlow(flow.Flow):
         )
         return ctx
 
-    def side(self) -> list[str]:
-        """The declaring side, for the tricks and preview steps."""
-        bid = self.contract_bid()
-        if bid is None:
+    def _names_trump(self, auction: Auction) -> bool:
+        """Whether the standing contract's declarer names trump, so "the others pass" can carry it."""
+        standing = auction.standing
+        return standing is not None and standing.info.trump is Trump.DECLARER
+
+    def pad(self) -> range:
+        """The counts still possible for the pad: 0..13, less what other declarers took."""
+        given = self.draft.declarer_tricks if isinstance(self.draft.declarer_tricks, dict) else {}
+        owed = self.owed()
+        return range(TRICKS + 1 - sum(v for k, v in given.items() if k != owed))
+
+    def declarers(self) -> list[str]:
+        """The contract's declarers (several only in Meia Miséria), without the partner."""
+        if self.contract_bid() is None:
             return []
         if self.draft.direct:
-            names = list((self.draft.contract or {}).get("declarers", []))
-        else:
-            auction = self.auction()
-            names = list(auction.declarers) if auction else []
+            return list((self.draft.contract or {}).get("declarers", []))
+        auction = self.auction()
+        return list(auction.declarers) if auction else []
+
+    def complaint(self) -> tuple[Any, str, RulesError | None]:
+        """The engine's complaints about ``declarer_tricks`` belong to the tricks step."""
+        preview, where, error = super().complaint()
+        if error is not None and (error.field or "").startswith("declarer_tricks"):
+            where = "tricks"
+        return preview, where, error
+
+    def side(self) -> list[str]:
+        """The declaring side, for the tricks and preview steps."""
+        names = self.declarers()
         if self.draft.partner and self.draft.partner not in names:
             names.append(self.draft.partner)
         return names
