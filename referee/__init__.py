@@ -57,7 +57,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     cli.init_app(app)  # noqa: E702 (one line: backup, restore, export, import)
 
     from referee import api
-    from referee.views import hands, home, live, melds, players, pwa, sharing, tables
+    from referee.views import games, hands, home, live, melds, players, pwa, sharing, tables
 
     app.register_blueprint(home.bp)
     app.register_blueprint(tables.bp)
@@ -90,6 +90,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                 pass
 
     app.jinja_env.globals["has_endpoint"] = lambda name: name in app.view_functions
+    app.jinja_env.globals["round_kind"] = lambda game: games.PAGES[game].round_kind
 
     from referee import schema
 

@@ -48,6 +48,7 @@ def wins_by_round(stats: PatienceStats) -> str:
 
 
 REGISTRATION = GamePages(
+    round_kind="game",
     slug=cachorro.SLUG,
     flow=ShortFlow.for_game(cachorro.SLUG, FIELDS),
     rules_context=rules_context,

@@ -437,6 +437,7 @@ def _spaces(half_spaces: int) -> str:
 
 
 REGISTRATION = GamePages(
+    round_kind="race",
     slug=derby.SLUG,
     flow=DerbyFlow,
     rules_context=rules_context,

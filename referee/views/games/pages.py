@@ -48,6 +48,9 @@ class GamePages:
     rules_context: RulesContext
     #: Who deals and who goes first (the default: "speaks", an auction).
     turn_line: str = N_("%(dealer)s deals; %(speaker)s speaks first.")
+    #: What one round of play is called on the pages every game shares (``templates/_rounds.html``):
+    #: "hand", a Kentucky Derby "race", a patience's "game".
+    round_kind: str = "hand"
     #: Who deals first and what that means for the first player (the default: the lowest card).
     dealer_help: str = N_(
         "Whoever draws the lowest card deals first. By default the last player deals, so player 1 speaks first."

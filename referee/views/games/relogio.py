@@ -70,6 +70,7 @@ def sequences(stats: PatienceStats) -> str:
 
 
 REGISTRATION = GamePages(
+    round_kind="game",
     slug=relogio.SLUG,
     flow=ShortFlow.for_game(relogio.SLUG, FIELDS),
     rules_context=rules_context,
