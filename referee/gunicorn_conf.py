@@ -1,6 +1,10 @@
 """gunicorn's settings for serving Referee (``make run``; the tests' production server imports
 them too): ``gunicorn --config python:referee.gunicorn_conf 'referee:create_app()'``.
 
+Threaded workers that keep a connection open between requests: every tap of the hand-entry flow
+is a request, and on a phone's Wi-Fi a new TCP handshake per tap costs a round trip each time
+(gunicorn's default sync workers answer ``Connection: close`` to every request).
+
 gunicorn writes ``Server: gunicorn`` into every answer and has no setting to leave it out; an
 answer need not tell who serves it, so each worker swaps in a response without that header.
 """
@@ -10,6 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from gunicorn.http import wsgi
+
+worker_class = "gthread"
+#: Requests a worker serves at once: a phone waiting on a slow link holds a thread, not the worker.
+threads = 4
+#: Seconds an idle connection stays open: longer than the pause between two taps at the table.
+keepalive = 75
 
 
 class ResponseWithoutServer(wsgi.Response):  # type: ignore[misc]

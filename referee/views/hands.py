@@ -16,7 +16,7 @@ from referee.models import Table
 from referee.rules.errors import RulesError
 from referee.views import games
 from referee.views.flow import Flow, small_int
-from referee.views.tables import actor_code, load, offer_undo, require_scorer
+from referee.views.tables import actor_code, load, offer_undo, require_scorer, show
 
 bp = Blueprint("hands", __name__)
 
@@ -117,9 +117,13 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
 
 
 def _saved(table: Table) -> ResponseReturnValue:
-    """After a save: a redirect to the table, or, for the page's own fetch (the offline
-    outbox in app.js), where to go, so the flashed message waits for that page."""
+    """After a save: a redirect to the table, or, for the page's own fetch (the outbox in
+    app.js), where to go, so the flashed message waits for that page. When that fetch can swap
+    a page in (it says ``HX-Request``), the table page itself, with its address: one round trip
+    instead of the answer and then the page."""
     target = url_for("tables.show", table_id=table.id)
-    if request.headers.get("X-Referee-Outbox"):
+    if not request.headers.get("X-Referee-Outbox"):
+        return redirect(target)
+    if request.headers.get("HX-Request") != "true":
         return jsonify({"location": target})
-    return redirect(target)
+    return show(table.id), {"HX-Push-Url": target}

@@ -29,6 +29,8 @@ from referee.views import games, labels
 bp = Blueprint("tables", __name__)
 
 RECENT = 3
+#: Hands on one page of the history, newest first: a long night's 2,000 hands would be megabytes.
+HISTORY_PAGE = 50
 PENDING_WINDOW = 30  # two-key entry: hands this recent can still be waiting for a confirmation
 TOKENS = "scorer_tokens"
 
@@ -154,9 +156,9 @@ def actor_code(table: Table) -> str:
     return access.actor(grant_of(table), device())
 
 
-def board(table: Table, *, history: bool = False) -> dict[str, Any]:
+def board(table: Table) -> dict[str, Any]:
     """Everything the scoreboard shows. A handful of small queries whatever the number of
-    hands; the whole history is loaded only for the history page."""
+    hands; the history page loads its own page of hands."""
     totals = ledger.totals(table)
     players = ledger.players_of(table)
     dealer = ledger.current_dealer(table)
@@ -187,7 +189,6 @@ def board(table: Table, *, history: bool = False) -> dict[str, Any]:
         "speaker": rules.first_speaker(players, dealer, options),
         "sitting_out": rules.sitting_out(players, dealer, options),
         "next_number": ledger.next_number(table),
-        "hands": ledger.all_hands(table) if history else [],
         "recent": ledger.recent_hands(table, RECENT),
         "live_count": ledger.live_count(table),
         "last_round": ledger.last_round(table),
@@ -327,8 +328,16 @@ def watch(table_id: str) -> ResponseReturnValue:
 
 @bp.get("/t/<table_id>/history")
 def history(table_id: str) -> ResponseReturnValue:
+    """The hands, newest first, HISTORY_PAGE at a time (``?page=2`` is the next older page).
+    Hand numbers are never reused, so the newest ``page * HISTORY_PAGE`` hands hold the page."""
     table = load(table_id)
-    return render_template("tables/history.html", **board(table, history=True))
+    pages = max(1, -(-(ledger.next_number(table) - 1) // HISTORY_PAGE))
+    text = request.args.get("page", "1")
+    page = int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else 0
+    if not 1 <= page <= pages:
+        abort(404)
+    newest_first = ledger.recent_hands(table, page * HISTORY_PAGE)[(page - 1) * HISTORY_PAGE :]
+    return render_template("tables/history.html", **board(table), hands=newest_first[::-1], page=page, pages=pages)
 
 
 @bp.get("/t/<table_id>/settle")

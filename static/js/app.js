@@ -85,10 +85,12 @@
     input.value = words.join(" ");
     input.dispatchEvent(new Event("input", { bubbles: true }));
   });
-  document.addEventListener("DOMContentLoaded", function () {
+  function showKeyboards() {
     var boards = document.querySelectorAll("[data-card-keyboard]");
     for (var i = 0; i < boards.length; i++) boards[i].hidden = false;
-  });
+  }
+  document.addEventListener("DOMContentLoaded", showKeyboards);
+  document.addEventListener("htmx:load", showKeyboards);
   // New table: the "who deals first" choices show the names as they are typed.
   document.addEventListener("input", function (event) {
     var seat = event.target.getAttribute && event.target.getAttribute("data-seat-name");
@@ -114,12 +116,12 @@
   document.addEventListener("htmx:load", init);
 
   // Live pages: ask whether the table changed (a 304 when it did not), and redraw the page when
-  // it did, unless the reader is typing in a field of it (then on the next change).
-  function watchTable(main) {
-    var url = main.getAttribute("data-live-version");
-    var version = main.getAttribute("data-version");
+  // it did, unless the reader is typing in a field of it (then on the next change). One watcher
+  // for the document: it finds <main> at each tick, as htmx may have swapped in another page.
+  var watching = false;
+  function watchTable() {
     var busy = false;
-    function redraw() {
+    function redraw(main) {
       return fetch(window.location.href, { credentials: "same-origin", cache: "no-store" })
         .then(function (r) { return r.ok ? r.text() : null; })
         .then(function (html) {
@@ -132,19 +134,20 @@
           main.innerHTML = next.innerHTML;
           for (var id in open) { var d = document.getElementById(id); if (d) d.open = open[id]; }
           main.setAttribute("data-version", next.getAttribute("data-version") || "");
-          version = main.getAttribute("data-version");
           document.dispatchEvent(new Event("referee:redrawn"));
         });
     }
     function tick() {
-      if (busy || document.visibilityState !== "visible") return;
+      var main = document.querySelector("main[data-live-version]");
+      if (!main || busy || document.visibilityState !== "visible") return;
+      var version = main.getAttribute("data-version");
       var typing = document.activeElement && main.contains(document.activeElement) &&
         /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName);
       busy = true;
-      fetch(url, { credentials: "same-origin", cache: "no-cache" })
+      fetch(main.getAttribute("data-live-version"), { credentials: "same-origin", cache: "no-cache" })
         .then(function (r) { return r.status === 200 ? r.json() : null; })
         .then(function (data) {
-          if (data && String(data.version) !== version && !typing) return redraw();
+          if (data && String(data.version) !== version && !typing && main.isConnected) return redraw(main);
         })
         .catch(function () {})
         .then(function () { busy = false; });
@@ -152,9 +155,14 @@
     setInterval(tick, 1500);
     document.addEventListener("visibilitychange", tick);
   }
+  function startWatching() {
+    if (watching || !document.querySelector("main[data-live-version]") || !window.fetch || !window.DOMParser) return;
+    watching = true;
+    watchTable();
+  }
+  document.addEventListener("htmx:load", startWatching);
   document.addEventListener("DOMContentLoaded", function () {
-    var main = document.querySelector("main[data-live-version]");
-    if (main && window.fetch && window.DOMParser) watchTable(main);
+    startWatching();
     // The TV view keeps the screen awake where the browser allows it (Screen Wake Lock).
     if (document.documentElement.hasAttribute("data-wake-lock") && navigator.wakeLock) {
       var lock = function () { navigator.wakeLock.request("screen").catch(function () {}); };
@@ -244,13 +252,25 @@
     var text = document.body.getAttribute("data-outbox-text") || "{n}";
     bar.textContent = text.replace("{n}", String(list.length));
   }
+  // Where htmx is loaded (a hand's pages), the answer to a save is the table page itself, with
+  // its address in HX-Push-Url: it replaces <main> at once, one round trip instead of two.
+  function showPage(html, url) {
+    window.htmx.swap("#main", html, { swapStyle: "outerHTML" }, { select: "#main" });
+    history.pushState({ htmx: true }, "", url);
+    window.scrollTo(0, 0);
+  }
   function sendSaved(item) {
+    var headers = { "Content-Type": "application/x-www-form-urlencoded", "X-Referee-Outbox": "1" };
+    if (window.htmx && window.htmx.swap && window.history.pushState) headers["HX-Request"] = "true";
     return fetch(item.url, {
-      method: "POST", body: item.body, credentials: "same-origin",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Referee-Outbox": "1" }
+      method: "POST", body: item.body, credentials: "same-origin", headers: headers
     }).then(function (response) {
       keepOutbox(outbox().filter(function (other) { return other.body !== item.body; }));
       var type = response.headers.get("Content-Type") || "";
+      var pushed = response.headers.get("HX-Push-Url");
+      if (response.ok && pushed) {
+        return response.text().then(function (html) { showPage(html, pushed); });
+      }
       if (response.ok && type.indexOf("json") >= 0) {
         return response.json().then(function (data) { window.location.href = data.location; });
       }
@@ -282,6 +302,12 @@
   }
   window.addEventListener("online", flushOutbox);
   document.addEventListener("DOMContentLoaded", function () { showOutbox(); flushOutbox(); });
+
+  // A hand's pages follow links and forms with htmx (hx-boost); a form that saves a hand is the
+  // outbox's (above), which keeps it when the network fails.
+  document.addEventListener("htmx:confirm", function (event) {
+    if (event.target.closest && event.target.closest("form[data-outbox]")) event.preventDefault();
+  });
 
   // htmx: send the CSRF token (from <meta name="csrf-token">) with every request.
   document.addEventListener("htmx:configRequest", function (event) {

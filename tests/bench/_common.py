@@ -98,8 +98,11 @@ def status_kb(pid: int, key: str) -> int | None:
 
 
 @contextmanager
-def gunicorn(app: str, env: dict[str, str], workers: int = 2) -> Iterator[Server]:
-    """Serve `app` (a gunicorn app spec) on 127.0.0.1:<free port>; stop it by PID on exit."""
+def gunicorn(app: str, env: dict[str, str], workers: int = 2, worker_class: str | None = "sync") -> Iterator[Server]:
+    """Serve `app` (a gunicorn app spec) on 127.0.0.1:<free port>; stop it by PID on exit.
+
+    ``worker_class`` None keeps the one referee.gunicorn_conf sets (threaded, keep-alive); the
+    load benchmarks use sync workers, one request per connection, as their generator does."""
     port = free_port()
     scratch = Path(tempfile.mkdtemp(prefix="bench-gunicorn-"))
     log = scratch / "gunicorn.log"
@@ -116,8 +119,7 @@ def gunicorn(app: str, env: dict[str, str], workers: int = 2) -> Iterator[Server
                 f"{HOST}:{port}",
                 "--workers",
                 str(workers),
-                "--worker-class",
-                "sync",
+                *(["--worker-class", worker_class] if worker_class else []),
                 "--log-level",
                 "warning",
                 app,
@@ -157,9 +159,10 @@ WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
 
 
 @contextmanager
-def referee_server(workdir: Path) -> Iterator[Server]:
-    """Our production server: gunicorn, WORKERS sync workers, the real factory (tests/bench/wsgi.py),
-    DATABASE_URL at a temp SQLite file and a temp instance folder, both under `workdir`."""
+def referee_server(workdir: Path, worker_class: str | None = "sync") -> Iterator[Server]:
+    """Our production server: gunicorn, WORKERS sync workers (or ``worker_class``, None for the
+    production config's), the real factory (tests/bench/wsgi.py), DATABASE_URL at a temp SQLite
+    file and a temp instance folder, both under `workdir`."""
     env = {
         "DATABASE_URL": f"sqlite:///{workdir / 'referee.sqlite3'}",
         "BENCH_INSTANCE_PATH": str(workdir / "instance"),
@@ -174,7 +177,7 @@ def referee_server(workdir: Path) -> Iterator[Server]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    with gunicorn("tests.bench.wsgi:referee()", env, workers=WORKERS) as server:
+    with gunicorn("tests.bench.wsgi:referee()", env, workers=WORKERS, worker_class=worker_class) as server:
         yield server
 
 

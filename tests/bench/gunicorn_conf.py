@@ -8,7 +8,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from referee.gunicorn_conf import post_fork  # noqa: F401 (a setting: no Server header, as `make run`)
+# The settings `make run` uses (no Server header; threaded keep-alive workers unless a bench
+# asks for sync workers on the command line, as the load benchmarks do).
+from referee.gunicorn_conf import keepalive, post_fork, threads, worker_class  # noqa: F401
 
 
 def post_worker_init(worker: Any) -> None:

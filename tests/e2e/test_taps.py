@@ -1,0 +1,71 @@
+"""Each tap of a hand answers with only what changes: htmx swaps the page's <main> (no page load),
+the address follows every step (back and reload work), and the confirm lands on the table page in
+one request. And the history of a long table comes a page at a time."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.jubileu_steps import (
+    PLAYERS,
+    balances,
+    confirm,
+    create_table,
+    enter_tricks,
+    expected,
+    press,
+    start_hand,
+    tid_of,
+)
+from tests.web.api_support import all_pass_record
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_hand_swaps_main_and_never_reloads_the_page(page, live_server, console_errors) -> None:  # type: ignore[no-untyped-def]
+    tid = create_table(page, live_server)
+    requests: list[tuple[str, str]] = []
+    page.on("request", lambda r: requests.append((r.method, r.resource_type)))
+    # The table page is a plain page; from the first step on, htmx takes over.
+    start_hand(page, "copas")
+    page.evaluate("window.sameDocument = true")
+    requests.clear()
+    for value in ("aces:none", "call:0:solo_sete", "call:1:passo", "call:2:passo", "call:3:passo", "trump:espadas"):
+        press(page, value)
+    page.wait_for_url(re.compile(r"/hand\?d=.*action=trump"))  # the address follows the steps
+    enter_tricks(page, [9, 2, 1, 1])
+    expect(page.locator(".preview-deltas")).to_be_visible()
+    confirm(page)
+    assert page.evaluate("window.sameDocument") is True  # never a full page load
+    assert page.url == f"{live_server}/t/{tid}"
+    assert balances(page) == expected(Ana=12, Bia=-4, Caio=-4, Dani=-4)
+    assert ("GET", "document") not in requests and ("POST", "document") not in requests
+    assert [m for m, _kind in requests if m == "POST"] == ["POST"]  # the confirm: one request
+    assert console_errors == []
+    # Back steps back to the preview, as with plain pages.
+    page.go_back()
+    page.wait_for_url("**/hand?*")
+    expect(page.locator(".preview-deltas")).to_be_visible()
+
+
+def test_the_history_of_a_long_table_pages(page: Any, live_app: Any, live_server: str, shot: Any) -> None:
+    client = live_app.test_client()
+    table = client.post("/api/v1/tables", json={"game": "jubileu", "players": list(PLAYERS)}).get_json()
+    tid = table["id"]
+    token = {"Authorization": f"Bearer {table['token']}"}
+    for n in range(53):
+        answer = client.post(f"/api/v1/tables/{tid}/hands", json=all_pass_record(PLAYERS[(n + 3) % 4]), headers=token)
+        assert answer.status_code == 201, answer.get_data(as_text=True)
+    page.goto(f"{live_server}/t/{tid}/history")
+    expect(page.locator("li.hand")).to_have_count(50)
+    expect(page.locator("li.hand").first).to_have_id("hand-53")
+    shot(page, "history-page-1")
+    page.locator(".history-pager a").first.click()
+    page.wait_for_url("**/history?page=2")
+    expect(page.locator("li.hand")).to_have_count(3)
+    shot(page, "history-page-2")
+    assert tid_of(page) == tid
