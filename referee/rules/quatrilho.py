@@ -1190,7 +1190,14 @@ def _rate(p: int, losing_tricks: int | None, options: QuatrilhoOptions) -> tuple
 
 
 def names_text(names: Sequence[str]) -> Text | str:
-    """ "Ana", "Ana and Caio", "Bia, Caio and Dani" (translatable joiners)."""
+    """ "Ana", "Ana and Caio", "Bia, Caio and Dani" (translatable joiners); "" for nobody yet
+    (a draft whose caller is not chosen, or was forged away).
+
+    >>> names_text(())
+    ''
+    """
+    if not names:
+        return ""
     if len(names) == 1:
         return names[0]
     if len(names) == 2:

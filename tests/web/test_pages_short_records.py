@@ -529,3 +529,20 @@ def test_a_hand_recorded_meanwhile_by_another_phone_is_a_conflict_not_a_loss(app
         (1, "Ana", "Dani"),
         (2, "Caio", "Dani"),
     ]
+
+
+def test_a_forged_quatrilho_draft_without_a_caller_is_refused_not_a_crash(app: Flask, client: FlaskClient) -> None:
+    """Found by the form fuzz: a chamada draft with no caller, counts for strangers and a key
+    with control characters got a 500 while the page named the caller's side."""
+    tid = new_table(client, "quatrilho", ["Ana", "Bia", "Caio", "Dani"])
+    draft = {
+        "key": "1\r\x01x",
+        "dealer": "Bia",
+        "declarer": "",
+        "mode": "chamada",
+        "tricks": {"Edu": 16, "Ana": 20},
+        "side_figures": 20,
+    }
+    response = client.post(f"/t/{tid}/hand", data={"d": json.dumps(draft)})
+    assert 400 <= response.status_code < 500, response.status_code
+    assert hands(app, tid) == []
