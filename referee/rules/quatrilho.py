@@ -1189,22 +1189,6 @@ def _rate(p: int, losing_tricks: int | None, options: QuatrilhoOptions) -> tuple
     return p, "normal"
 
 
-def names_text(names: Sequence[str]) -> Text | str:
-    """ "Ana", "Ana and Caio", "Bia, Caio and Dani" (translatable joiners); "" for nobody yet
-    (a draft whose caller is not chosen, or was forged away).
-
-    >>> names_text(())
-    ''
-    """
-    if not names:
-        return ""
-    if len(names) == 1:
-        return names[0]
-    if len(names) == 2:
-        return Text(N_("%(first)s and %(second)s"), first=names[0], second=names[1])
-    return Text(N_("%(first)s, %(second)s and %(third)s"), first=names[0], second=names[1], third=names[2])
-
-
 def _rate_lines(
     p: int,
     amount: int,
@@ -1216,7 +1200,7 @@ def _rate_lines(
 ) -> list[Line]:
     won = Text(
         N_("%(names)s won with %(figures)s of the 35 figures: %(points)s points (figures divided by 3)."),
-        names=names_text(winners),
+        names=seats.join_names(winners),
         figures=winning_figures,
         points=p,
     )
@@ -1226,7 +1210,7 @@ def _rate_lines(
             Line(
                 text=Text(
                     N_("Capote (vinte-e-dois): %(names)s took all 10 tricks, so the rate is 22."),
-                    names=names_text(winners),
+                    names=seats.join_names(winners),
                 ),
                 amount=amount,
             ),
@@ -1235,13 +1219,13 @@ def _rate_lines(
         if options.one_trick == "flat_10":
             text = Text(
                 N_("%(names)s took a single trick, so the rate is 10 instead of %(points)s."),
-                names=names_text(losers),
+                names=seats.join_names(losers),
                 points=p,
             )
         else:
             text = Text(
                 N_("%(names)s took a single trick, so the rate is at most 10: %(amount)s."),
-                names=names_text(losers),
+                names=seats.join_names(losers),
                 amount=amount,
             )
         return [Line(text=won, amount=p), Line(text=text, amount=amount)]
@@ -1481,7 +1465,7 @@ def _settle_carreguete(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[
                     N_(
                         "Carreguete: %(names)s tie for the most %(what)s (%(top)s); nobody pays and the hand counts as a redeal."
                     ),
-                    names=names_text(losers),
+                    names=seats.join_names(losers),
                     what=what,
                     top=top,
                 ),
@@ -1501,7 +1485,7 @@ def _settle_carreguete(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[
             N_(
                 "Carreguete: %(names)s tie for the most %(what)s (%(top)s); each pays %(rate)s to each player not tied."
             ),
-            names=names_text(losers),
+            names=seats.join_names(losers),
             what=what,
             top=top,
             rate=rate,

@@ -26,10 +26,10 @@ from referee.rules.quatrilho import (
     Call,
     Mode,
     active_players,
-    names_text,
     parse_call,
     possible_side_tricks,
 )
+from referee.rules.seats import join_names
 from referee.rules.text import N_, NP_
 from referee.views import flow
 from referee.views.games.pages import GamePages
@@ -372,7 +372,7 @@ class QuatrilhoFlow(flow.Flow):
         elif step == "preview":
             ctx["preview"], _error = self.judge()
         if step in SIDE_STEPS or d.side_figures is not None:
-            joined = names_text(self.side)
+            joined = join_names(self.side) if self.side else ""
             ctx["side_names"] = joined if isinstance(joined, str) else render_text(joined)
         if step in SIDE_STEPS:
             ctx["pad"] = self._pad(step)
