@@ -17,54 +17,34 @@ from . import rotation
 
 PLAYERS = ("Ana", "Bia", "Caio", "Dani", "Edu")
 
+
+def _chamada(
+    declarer: int, card: tuple[str, str], partner: int, figures: tuple[int, ...], tricks: tuple[int, ...]
+) -> dict[str, Any]:
+    """A chamada written by seat: the called card as (rank, suit), then figures and tricks by seat."""
+    return {
+        "mode": "chamada",
+        "declarer": declarer,
+        "called_card": {"rank": card[0], "suit": card[1]},
+        "partner": partner,
+        "figures": dict(enumerate(figures)),
+        "tricks": dict(enumerate(tricks)),
+    }
+
+
 # (name, template). Seats are ints 0-3 (order of play from the mão); "auction" is
 # [[seat, call], ...]; "figures"/"tricks" are {seat: n}.
 TEMPLATES: tuple[tuple[str, dict[str, Any]], ...] = (
     (
         "chamada won, normal rate (with the É bom? auction)",
         {
-            "mode": "chamada",
-            "declarer": 0,
-            "called_card": {"rank": "3", "suit": "paus"},
-            "partner": 2,
+            **_chamada(0, ("3", "paus"), 2, (13, 6, 9, 7), (3, 2, 3, 2)),
             "auction": [[0, "chamo"], [1, "e_bom"], [2, "e_bom"], [3, "e_bom"]],
-            "figures": {0: 13, 1: 6, 2: 9, 3: 7},
-            "tricks": {0: 3, 1: 2, 2: 3, 3: 2},
         },
     ),
-    (
-        "chamada capote",
-        {
-            "mode": "chamada",
-            "declarer": 1,
-            "called_card": {"rank": "1", "suit": "copas"},
-            "partner": 3,
-            "figures": {0: 0, 1: 23, 2: 0, 3: 12},
-            "tricks": {0: 0, 1: 6, 2: 0, 3: 4},
-        },
-    ),
-    (
-        "chamada, losers took one trick",
-        {
-            "mode": "chamada",
-            "declarer": 0,
-            "called_card": {"rank": "2", "suit": "espadas"},
-            "partner": 1,
-            "figures": {0: 20, 1: 13, 2: 2, 3: 0},
-            "tricks": {0: 5, 1: 4, 2: 1, 3: 0},
-        },
-    ),
-    (
-        "chamada lost with a mancha",
-        {
-            "mode": "chamada",
-            "declarer": 0,
-            "called_card": {"rank": "2", "suit": "ouros"},
-            "partner": 3,
-            "figures": {0: 5, 1: 13, 2: 9, 3: 8},
-            "tricks": {0: 2, 1: 3, 2: 3, 3: 2},
-        },
-    ),
+    ("chamada capote", _chamada(1, ("1", "copas"), 3, (0, 23, 0, 12), (0, 6, 0, 4))),
+    ("chamada, losers took one trick", _chamada(0, ("2", "espadas"), 1, (20, 13, 2, 0), (5, 4, 1, 0))),
+    ("chamada lost with a mancha", _chamada(0, ("2", "ouros"), 3, (5, 13, 9, 8), (2, 3, 3, 2))),
     (
         "solo preto natural won (with the auction)",
         {
