@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from referee.rules import samba
 from referee.rules.samba import (
     HIDDEN,
     SambaOptions,
@@ -48,35 +49,7 @@ def test_api_example() -> None:
     """The record of the API contract (docs/api.md). Caio's team: 740 + 500 (clean) + 300 (dirty) + 1,500 (samba) + 2 x 100
     (red 3s, made) + 200 (went out) - 35 = 3,405. The other: 760 + 300 - 100 (one red 3 without
     two combinations) - 120 - 100 (penalty) = 740."""
-    raw = {
-        "went_out": "Caio",
-        "teams": [
-            {
-                "meld_points": 740,
-                "hand_points": 35,
-                "clean_canastras": 1,
-                "dirty_canastras": 1,
-                "wild_canastras": 0,
-                "sambas": 1,
-                "red_threes": 2,
-                "red_threes_in_hand": 0,
-                "hidden_canastra": None,
-                "penalties": 0,
-            },
-            {
-                "meld_points": 760,
-                "hand_points": 120,
-                "clean_canastras": 0,
-                "dirty_canastras": 1,
-                "wild_canastras": 0,
-                "sambas": 0,
-                "red_threes": 1,
-                "red_threes_in_hand": 0,
-                "hidden_canastra": None,
-                "penalties": 1,
-            },
-        ],
-    }
+    raw = samba.example_hand()
     hand = parse_hand(raw, players=PLAYERS, teams=TEAMS, options=DEFAULT, dealer="Dani")
     scores = score_hand(hand, DEFAULT)
     assert [s.score for s in scores] == [3405, 740]

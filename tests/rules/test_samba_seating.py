@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.rules import GAMES
+from referee.rules import GAMES, samba
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError, UnknownPlayer
 from referee.rules.game import Game
 from referee.rules.samba import (
@@ -285,35 +285,7 @@ def test_any_draw_seats_partners_alternately_with_the_highest_card_as_mao(draws:
 #: + 500 clean + 300 dirty + 1,500 samba + 2 x 100 red 3s (three combinations: positive)
 #: + 200 going out - 35 in hand = 3,405. Team 1 (Bia, Dani) 760 + 300 dirty - 100 (one red 3,
 #: only one combination: negative) - 120 in hand - 100 penalty = 740.
-EXAMPLE = {
-    "went_out": "Caio",
-    "teams": [
-        {
-            "meld_points": 740,
-            "hand_points": 35,
-            "clean_canastras": 1,
-            "dirty_canastras": 1,
-            "wild_canastras": 0,
-            "sambas": 1,
-            "red_threes": 2,
-            "red_threes_in_hand": 0,
-            "hidden_canastra": None,
-            "penalties": 0,
-        },
-        {
-            "meld_points": 760,
-            "hand_points": 120,
-            "clean_canastras": 0,
-            "dirty_canastras": 1,
-            "wild_canastras": 0,
-            "sambas": 0,
-            "red_threes": 1,
-            "red_threes_in_hand": 0,
-            "hidden_canastra": None,
-            "penalties": 1,
-        },
-    ],
-}
+EXAMPLE = samba.example_hand()
 
 
 def part(meld: int = 0, hand: int = 0, **over: Any) -> dict[str, Any]:

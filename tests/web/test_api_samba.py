@@ -19,6 +19,7 @@ from openapi_schema_validator import OAS31Validator
 
 from referee.extensions import db
 from referee.models import Hand, Table
+from referee.rules import samba
 from referee.rules.samba import OPTIONS
 
 from .api_support import API, assert_error, get_table, state
@@ -28,35 +29,7 @@ SIX = ["Ana", "Bia", "Caio", "Dani", "Edu", "Fabi"]
 DEFAULT_OPTIONS = {spec.name: spec.default for spec in OPTIONS}
 
 #: docs/api.md's "Samba hand record", verbatim.
-EXAMPLE: dict[str, Any] = {
-    "went_out": "Caio",
-    "teams": [
-        {
-            "meld_points": 740,
-            "hand_points": 35,
-            "clean_canastras": 1,
-            "dirty_canastras": 1,
-            "wild_canastras": 0,
-            "sambas": 1,
-            "red_threes": 2,
-            "red_threes_in_hand": 0,
-            "hidden_canastra": None,
-            "penalties": 0,
-        },
-        {
-            "meld_points": 760,
-            "hand_points": 120,
-            "clean_canastras": 0,
-            "dirty_canastras": 1,
-            "wild_canastras": 0,
-            "sambas": 0,
-            "red_threes": 1,
-            "red_threes_in_hand": 0,
-            "hidden_canastra": None,
-            "penalties": 1,
-        },
-    ],
-}
+EXAMPLE: dict[str, Any] = samba.example_hand()
 
 
 # --------------------------------------------------------------------------- helpers

@@ -20,6 +20,7 @@ from sqlalchemy import func, select
 from referee import charts
 from referee.extensions import db
 from referee.models import Hand, JoinAttempt, Member, Seat
+from referee.rules import samba
 from referee.views import players
 
 from .api_support import EXAMPLE_RECORD, create_table, get_table, record_ok, solo_record, void
@@ -38,35 +39,7 @@ QUATRILHO = {
 }
 
 #: docs/api.md's Samba example: teams [Ana, Caio] 3405 and [Bia, Dani] 740.
-SAMBA = {
-    "went_out": "Caio",
-    "teams": [
-        {
-            "meld_points": 740,
-            "hand_points": 35,
-            "clean_canastras": 1,
-            "dirty_canastras": 1,
-            "wild_canastras": 0,
-            "sambas": 1,
-            "red_threes": 2,
-            "red_threes_in_hand": 0,
-            "hidden_canastra": None,
-            "penalties": 0,
-        },
-        {
-            "meld_points": 760,
-            "hand_points": 120,
-            "clean_canastras": 0,
-            "dirty_canastras": 1,
-            "wild_canastras": 0,
-            "sambas": 0,
-            "red_threes": 1,
-            "red_threes_in_hand": 0,
-            "hidden_canastra": None,
-            "penalties": 1,
-        },
-    ],
-}
+SAMBA = samba.example_hand()
 
 
 # --------------------------------------------------------------------------- helpers
