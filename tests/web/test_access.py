@@ -209,6 +209,7 @@ class Route:
     effect: Callable[[dict[str, Any], dict[str, Any]], bool] | None = None  # (before, after) -> done?
     two_key: bool = False
     hand: bool = True
+    boosted: bool = False  # sent as htmx sends a step of the hand flow (only <main> swapped)
 
 
 def _hand_void(n: int) -> Callable[[dict[str, Any], dict[str, Any]], bool]:
@@ -248,6 +249,16 @@ WEB_ROUTES = [
         "scorer",
         data={**all_pass_form(2, "k-fix", ultima="copas", replaces=1), "reason": "wrong suit"},
         effect=lambda b, a: _hand_void(1)(b, a) and len(a["hands"]) == 2,
+    ),
+    Route("record page, a boosted step", "GET", "/t/{tid}/hand?ultima=copas", "scorer", boosted=True),
+    Route(
+        "save via the confirm form, boosted",
+        "POST",
+        "/t/{tid}/hand",
+        "scorer",
+        data=all_pass_form(2, "k-save3"),
+        effect=_more_hands,
+        boosted=True,
     ),
     Route("void page", "GET", "/t/{tid}/hands/1/void", "scorer"),
     Route("void", "POST", "/t/{tid}/hands/1/void", "scorer", data={"reason": "misdeal"}, effect=_hand_void(1)),
@@ -346,7 +357,8 @@ def _send(s: Setup, route: Route, role: str) -> Any:
     if path.startswith(API):
         client = s.app.test_client()
         return client.open(path, method=route.method, json=route.json, headers=bearer(s.api[role]))
-    return s.web[role].open(path, method=route.method, data=route.data)
+    headers = {"HX-Request": "true", "HX-Boosted": "true"} if route.boosted else {}
+    return s.web[role].open(path, method=route.method, data=route.data, headers=headers)
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -384,6 +396,7 @@ def test_reading_needs_no_role(app: Flask, role: str) -> None:
         f"/t/{s.tid}",
         f"/w/{s.tid}",
         f"/t/{s.tid}/history",
+        f"/t/{s.tid}/history?page=1",
         f"/t/{s.tid}/settle",
         f"/t/{s.tid}/share",
         f"/tv/{s.tid}",
