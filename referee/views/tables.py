@@ -473,8 +473,8 @@ def undo(table_id: str, number: int) -> ResponseReturnValue:
     except RulesError as exc:  # confirmed meanwhile by the other side: it is theirs too now
         flash(render_text(exc.text), "error")
     else:
+        # No flash: the bar in its place says so, with "Redo", and nothing moves on the page.
         session[UNDO] = {"table": table.id, "number": number, "undone": True}
-        flash(_("Hand %(number)s was undone (it stays in the history, marked void).", number=number), "success")
     return redirect(url_for("tables.show", table_id=table.id))
 
 

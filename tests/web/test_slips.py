@@ -72,7 +72,7 @@ def test_redo_brings_the_same_hand_back_as_a_new_entry(app: Flask) -> None:
     undone = get_table(phone, tid)
     assert undone["totals"] == dict.fromkeys(before["totals"], 0)
     show = _text(phone.get(f"/t/{tid}"))
-    assert f'action="/t/{tid}/hands/1/redo"' in show and "Redo hand 1" in show
+    assert f'action="/t/{tid}/hands/1/redo"' in show and "Redo hand 1" in show and "Hand 1 undone." in show
     assert "/hands/1/undo" not in show
     assert phone.post(f"/t/{tid}/hands/1/redo").status_code == 302
     after = get_table(phone, tid)
