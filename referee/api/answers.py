@@ -78,8 +78,9 @@ def _answer(
     with force_locale(table.locale):
         answer = _render(number, result)
     answer["record"] = record
-    if "replaces" in result:
-        answer["replaces"] = result["replaces"]
+    for link in ("replaces", "restores"):  # a correction, or a hand undone and brought back
+        if link in result:
+            answer[link] = result[link]
     if result.get("two_key"):
         answer["status"] = status or "to_confirm"
         if confirmed is not None:

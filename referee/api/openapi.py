@@ -1039,6 +1039,10 @@ def document() -> dict[str, Any]:
                             },
                         },
                         "replaces": {"type": "integer"},
+                        "restores": {
+                            "type": "integer",
+                            "description": "The undone hand this one brought back (the web's redo).",
+                        },
                         "status": {
                             "type": "string",
                             "enum": ["to_confirm", "confirmed", "disputed", "void"],

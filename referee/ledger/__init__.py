@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from .cleaning import NAME_MAX, REASON_MAX, TABLE_NAME_MAX
 from .clock import CLOCK_MINUTES, clock, declare_last_round, last_round, set_clock
-from .controls import change_options, finish_table, has_hands, set_two_key
+from .controls import change_options, finish_table, has_hands, reopen_table, set_two_key
 from .create import create_table, rematch
 from .errors import Conflict, NotFound
-from .hands import BY_API, BY_SCORER, preview_hand, record_hand, void_hand
+from .hands import BY_API, BY_SCORER, preview_hand, record_hand, restore_hand, void_hand
 from .history import all_hands, get_hand, live_count, recent_hands
 from .idempotency import stored_number
 from .overview import Overview, overview
@@ -94,6 +94,8 @@ __all__ = [
     "rebuild_state",
     "recent_hands",
     "record_hand",
+    "reopen_table",
+    "restore_hand",
     "rematch",
     "rematch_of",
     "rules_of",

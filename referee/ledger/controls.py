@@ -1,5 +1,5 @@
-"""The owner's controls: two-key entry on or off, closing the table, new house rules before the
-first hand. Each takes the table's write lock and moves its version on."""
+"""The owner's controls: two-key entry on or off, closing the table (and reopening it), new house
+rules before the first hand. Each takes the table's write lock and moves its version on."""
 
 from __future__ import annotations
 
@@ -30,6 +30,14 @@ def finish_table(table: Table) -> None:
     lock_for_write(table)
     if table.finished_at is None:
         table.finished_at = utcnow()
+        touch(table)
+
+
+def reopen_table(table: Table) -> None:
+    """Take a closing back (the owner closed too early): the table takes hands again."""
+    lock_for_write(table)
+    if table.finished_at is not None:
+        table.finished_at = None
         touch(table)
 
 

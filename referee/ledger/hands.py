@@ -118,13 +118,15 @@ def record_hand(
     replaces: object = None,
     reason: object = "",
     commit: bool = True,
+    restores: Hand | None = None,
 ) -> tuple[int, dict[str, Any], bool]:
     """Validate, settle and store one hand. Answers ``(number, answer, replayed)``.
 
     ``replayed`` is true when ``idempotency_key`` was seen before with the same hand: the first
     answer is returned and nothing new is stored. ``replaces`` voids that hand in the same
-    transaction (a correction) and takes its place in the rotation. Nothing but the table row is
-    read: its state gives the number, the dealer and the balances.
+    transaction (a correction) and takes its place in the rotation. ``restores``: the undone hand
+    this one brings back (:func:`restore_hand`), whose place it takes. Nothing but the table row
+    is read: its state gives the number, the dealer and the balances.
     """
     key = printable(idempotency_key[:100], field="Idempotency-Key") if idempotency_key else None
     fingerprint = idempotency.digest(raw, replaces) if key else ""
@@ -143,6 +145,7 @@ def record_hand(
             expected_number=expected_number,
             replaces=replaces,
             actor=actor,
+            restores=restores,
         )
 
     judged = _judge_then_lock(table, judge)
@@ -235,6 +238,7 @@ def _judge(
     expected_number: int | None,
     replaces: object,
     actor: str,
+    restores: Hand | None = None,
 ) -> _Judged:
     """Judge a hand against the table's state as it is in this session: the number it takes,
     the hand it corrects, its settlement, the row to insert and the answer. Raises what the
@@ -265,12 +269,15 @@ def _judge(
         stored_result["two_key"] = True  # waits for a confirmation from another phone
     if old is not None:
         stored_result["replaces"] = old.number
+    if restores is not None:
+        stored_result["restores"] = restores.number
     rules = rules_of(table)
     record = rules.hand_json(preview.hand)
+    place = old or restores  # a correction or a restored hand deals where the hand it stands for did
     row = {
         "table_id": table.id,
         "number": number,
-        "position": old.position if old else number,
+        "position": place.position if place else number,
         "dealer": preview.dealer,
         "next_dealer": preview.next_dealer,
         "record": record,
@@ -374,3 +381,41 @@ def void_hand(
         db.session.rollback()
         raise Conflict(Text(N_("Hand %(number)s is already void."), number=number)) from None
     return hand
+
+
+def restore_key(number: int) -> str:
+    """The Idempotency-Key of bringing hand ``number`` back: a double tap on "redo" stores one hand."""
+    return f"restore-{number}"
+
+
+def restore_hand(table: Table, number: int, *, actor: str = "", commit: bool = True) -> tuple[int, bool]:
+    """Bring back hand ``number``, undone by mistake: a new hand with the same record, judged
+    again on the same table (the deal and the chips on the table are what they were before it),
+    marked ``restores``, taking its place in the rotation. The void stays in the history: a
+    mended slip is two entries, never an erasure. Answers ``(number, replayed)``.
+
+    Only the newest hand can come back, and only while nothing was recorded after it: a hand
+    played since was dealt by the dealer the undo left."""
+    key = restore_key(number)
+    done = idempotency.stored_number(table, key)
+    if done is not None:
+        return done, True
+    hand = get_hand(table, number)
+    if hand is None:
+        raise NotFound()
+    if not hand.is_void:
+        raise Conflict(Text(N_("Hand %(number)s is not void: there is nothing to bring back."), number=number))
+    if hand.number != next_number(table) - 1:
+        raise Conflict(
+            Text(N_("Hand %(number)s can no longer be brought back: a hand was recorded after it."), number=number)
+        )
+    restored, _answer, replayed = record_hand(
+        table,
+        dict(hand.record),
+        expected_number=hand.number + 1,
+        actor=actor,
+        idempotency_key=key,
+        restores=hand,
+        commit=commit,
+    )
+    return restored, replayed

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, abort, flash, jsonify, redirect, request, url_for
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
@@ -16,7 +16,7 @@ from referee.models import Table
 from referee.rules.errors import RulesError
 from referee.views import games
 from referee.views.flow import Flow, small_int
-from referee.views.tables import actor_code, load, offer_undo, require_scorer, show
+from referee.views.tables import actor_code, board, load, offer_undo, require_scorer, show
 
 bp = Blueprint("hands", __name__)
 
@@ -72,8 +72,9 @@ def page(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
 def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
     """POST: store the hand the draft describes; a retry of a stored draft just redirects."""
     draft = flow_class.draft_class.load(request.form.get("d"))
-    if draft.key and ledger.stored_number(table, draft.key) is not None:
-        return _saved(table)  # a double tap, or a retry
+    done = ledger.stored_number(table, draft.key) if draft.key else None
+    if done is not None:
+        return _saved(table, already=done)  # a double tap, or a retry
     replace = small_int(request.form.get("replace"), 1_000_000)
     if replace is not None and draft.replaces is None:
         # Two phones recorded the same hand: this one's version voids and replaces the other.
@@ -102,6 +103,8 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
         return flow.render(409, conflict=render_text(exc.text), taken=taken)
     except RulesError as exc:
         return flow.render(422, error=render_text(exc.text))
+    if replayed:  # sent twice: nothing new happened, the page says so
+        return _saved(table, already=number)
     if draft.replaces is not None:
         flash(
             _(
@@ -111,19 +114,35 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
             ),
             "success",
         )
-    elif not replayed:
+    else:
         offer_undo(table, number)
     return _saved(table)
 
 
-def _saved(table: Table) -> ResponseReturnValue:
-    """After a save: a redirect to the table, or, for the page's own fetch (the outbox in
+@bp.get("/t/<table_id>/hands/<int:number>/saved")
+def already_saved(table_id: str, number: int) -> ResponseReturnValue:
+    """Where a save sent twice lands (a double tap, a retry, the outbox re-sending it): the hand
+    as it was stored the first time, not an error. It shows what the history shows anyone."""
+    table = load(table_id)
+    hand = ledger.get_hand(table, number)
+    if hand is None:
+        abort(404)
+    return render_template("tables/saved.html", **board(table), hand=hand)
+
+
+def _saved(table: Table, *, already: int | None = None) -> ResponseReturnValue:
+    """After a save (``already``: the number a save sent twice got the first time): a redirect to
+    the table, or to the page saying it was already saved; or, for the page's own fetch (the outbox in
     app.js), where to go, so the flashed message waits for that page. When that fetch can swap
     a page in (it says ``HX-Request``), the table page itself, with its address: one round trip
     instead of the answer and then the page."""
-    target = url_for("tables.show", table_id=table.id)
+    if already is not None:  # sent before: the page that says so, with the hand
+        target = url_for("hands.already_saved", table_id=table.id, number=already)
+    else:
+        target = url_for("tables.show", table_id=table.id)
     if not request.headers.get("X-Referee-Outbox"):
         return redirect(target)
     if request.headers.get("HX-Request") != "true":
         return jsonify({"location": target})
-    return show(table.id), {"HX-Push-Url": target}
+    page = already_saved(table.id, already) if already is not None else show(table.id)
+    return page, {"HX-Push-Url": target}

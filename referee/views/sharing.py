@@ -151,10 +151,16 @@ def two_key(table_id: str) -> ResponseReturnValue:
     return redirect(local_path(request.form.get("next"), url_for("sharing.share", table_id=table.id)))
 
 
-@bp.post("/t/<table_id>/end")
+@bp.route("/t/<table_id>/end", methods=["GET", "POST"])
 def end(table_id: str) -> ResponseReturnValue:
+    """Close the table: the button asks first (GET, its own page); the answer (POST, with the
+    form's confirm=1) closes it. The owner can reopen it (:func:`reopen`)."""
     table = load(table_id)
     require_owner(table)
+    if request.method == "GET":
+        if table.finished_at is not None:
+            return redirect(url_for("tables.show", table_id=table.id))
+        return render_template("sharing/end.html", table=table, game_name=ledger.rules_of(table).name)
     if request.form.get("confirm") != "1":
         abort(400)
     ledger.finish_table(table)
@@ -162,6 +168,16 @@ def end(table_id: str) -> ResponseReturnValue:
     # A table played for payments ends at its settle-up; a match (Samba) at its scoreboard.
     target = "tables.show" if ledger.rules_of(table).scored else "tables.settle"
     return redirect(url_for(target, table_id=table.id))
+
+
+@bp.post("/t/<table_id>/reopen")
+def reopen(table_id: str) -> ResponseReturnValue:
+    """The owner takes a closing back: the table takes hands again."""
+    table = load(table_id)
+    require_owner(table)
+    ledger.reopen_table(table)
+    flash(_("The table is open again."), "success")
+    return redirect(url_for("tables.show", table_id=table.id))
 
 
 @bp.route("/t/<table_id>/options", methods=["GET", "POST"])

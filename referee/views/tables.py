@@ -117,9 +117,19 @@ def offer_undo(table: Table, number: int) -> None:
 def undoable(table: Table, next_number: int) -> int | None:
     """The hand this phone may still undo: its own last hand, if it is still the latest."""
     offer = session.get(UNDO) or {}
-    if offer.get("table") == table.id and offer.get("number") == next_number - 1:
+    if offer.get("table") == table.id and not offer.get("undone") and offer.get("number") == next_number - 1:
         hand = ledger.get_hand(table, offer["number"])
         if hand is not None and not hand.is_void and not ledger.agreed(table, hand):
+            return hand.number
+    return None
+
+
+def redoable(table: Table, next_number: int) -> int | None:
+    """The hand this phone just undid, while it can still come back: nothing recorded since."""
+    offer = session.get(UNDO) or {}
+    if offer.get("table") == table.id and offer.get("undone") and offer.get("number") == next_number - 1:
+        hand = ledger.get_hand(table, offer["number"])
+        if hand is not None and hand.is_void:
             return hand.number
     return None
 
@@ -313,6 +323,7 @@ def show(table_id: str) -> ResponseReturnValue:
     remember_seen(table)
     data = board(table)
     data["undo"] = undoable(table, data["next_number"]) if data["can_score"] else None
+    data["redo"] = redoable(table, data["next_number"]) if data["can_score"] else None
     return render_template("tables/show.html", **data, watching=False)
 
 
@@ -323,7 +334,7 @@ def watch(table_id: str) -> ResponseReturnValue:
     remember_seen(table)
     data = board(table)
     data["can_score"] = False
-    return render_template("tables/show.html", **data, watching=True, undo=None)
+    return render_template("tables/show.html", **data, watching=True, undo=None, redo=None)
 
 
 @bp.get("/t/<table_id>/history")
@@ -440,14 +451,18 @@ def set_clock(table_id: str) -> ResponseReturnValue:
     return redirect(url_for("tables.show", table_id=table.id))
 
 
-@bp.post("/t/<table_id>/hands/<int:number>/undo")
+@bp.route("/t/<table_id>/hands/<int:number>/undo", methods=["GET", "POST"])
 def undo(table_id: str, number: int) -> ResponseReturnValue:
-    """The "undo" right after saving: a void with a standard reason, nothing erased."""
+    """The "undo" right after saving: the link asks first (GET), the answer voids (POST) with a
+    standard reason, nothing erased; then this phone may bring the hand back (:func:`redo`)."""
     table = load(table_id)
     require_scorer(table)
     if undoable(table, ledger.next_number(table)) != number:
         flash(_("Only the hand this phone just recorded can be undone; use the history to void another."), "error")
         return redirect(url_for("tables.show", table_id=table.id))
+    if request.method == "GET":
+        hand = ledger.get_hand(table, number)
+        return render_template("tables/undo.html", **board(table), hand=hand)
     session.pop(UNDO, None)
     try:
         ledger.void_hand(
@@ -458,7 +473,30 @@ def undo(table_id: str, number: int) -> ResponseReturnValue:
     except RulesError as exc:  # confirmed meanwhile by the other side: it is theirs too now
         flash(render_text(exc.text), "error")
     else:
-        flash(_("Hand %(number)s was undone (it stays in the history, marked void).", number=number), "success")
+        # No flash: the bar in its place says so, with "Redo", and nothing moves on the page.
+        session[UNDO] = {"table": table.id, "number": number, "undone": True}
+    return redirect(url_for("tables.show", table_id=table.id))
+
+
+@bp.post("/t/<table_id>/hands/<int:number>/redo")
+def redo(table_id: str, number: int) -> ResponseReturnValue:
+    """Bring back the hand this phone just undid: a new entry in the history with the same
+    record (ledger.restore_hand); the void stays. A second tap finds it already back."""
+    table = load(table_id)
+    require_scorer(table)
+    offer = session.get(UNDO) or {}
+    if not (offer.get("table") == table.id and offer.get("number") == number and offer.get("undone")):
+        flash(_("Only the hand this phone just undid can be brought back."), "error")
+        return redirect(url_for("tables.show", table_id=table.id))
+    try:
+        restored, _replayed = ledger.restore_hand(table, number, actor=actor_code(table))
+    except (ledger.Conflict, RulesError) as exc:
+        flash(render_text(exc.text), "error")
+    except ledger.NotFound:
+        abort(404)
+    else:
+        offer_undo(table, restored)
+        flash(_("Hand %(old)s is back, as hand %(number)s.", old=number, number=restored), "success")
     return redirect(url_for("tables.show", table_id=table.id))
 
 

@@ -73,6 +73,9 @@ def test_close_a_table_settle_copy_the_summary_then_read_the_league(
     page.goto(f"{base}/t/{tid}/settle")
     audit("settle-open")
     page.locator('form[action$="/end"] button[type=submit]').click()
+    page.wait_for_url(f"**/t/{tid}/end?")  # it asks first (a GET form: no fields, an empty query)
+    audit("close-ask")
+    page.locator('form[method=post][action$="/end"] button[type=submit]').click()
     page.wait_for_url(f"**/t/{tid}/settle")
 
     # Frozen, with the payments the API gives and a Pix code for the winner.

@@ -284,11 +284,14 @@ def test_two_phones_saving_the_same_hand(phones: Phones, live_server: str, shot:
     theirs = bia.locator(".conflict-theirs")
     expect(theirs).to_be_visible()
     expect(theirs.locator("#hand-1")).to_be_visible()
-    expect(bia.locator('button[name="replace"][value="1"]')).to_be_visible()
     expect(bia.locator('button[name="renumber"]')).to_be_visible()
+    expect(bia.locator(".conflict-keep .btn-primary")).to_be_visible()
     shot(bia, "share-14-conflict")
     assert len(hands_of(base, tid)) == 1
 
+    # Replacing theirs is the small choice behind a second question.
+    expect(bia.locator('button[name="replace"][value="1"]')).to_be_hidden()
+    bia.locator(".conflict-replace summary").tap()
     go(bia, bia.locator('button[name="replace"][value="1"]'), tap=True)
     assert bia.url == f"{base}/t/{tid}"
     hands = hands_of(base, tid)

@@ -263,6 +263,8 @@ WEB_ROUTES = [
     Route("void page", "GET", "/t/{tid}/hands/1/void", "scorer"),
     Route("void", "POST", "/t/{tid}/hands/1/void", "scorer", data={"reason": "misdeal"}, effect=_hand_void(1)),
     Route("undo", "POST", "/t/{tid}/hands/1/undo", "scorer"),  # not this phone's hand: a flash
+    Route("undo question", "GET", "/t/{tid}/hands/1/undo", "scorer"),
+    Route("redo", "POST", "/t/{tid}/hands/1/redo", "scorer"),  # not undone on this phone: a flash
     Route(
         "last round",
         "POST",
@@ -302,6 +304,8 @@ WEB_ROUTES = [
         effect=lambda b, a: not a["two_key"],
     ),
     Route("end the table", "POST", "/t/{tid}/end", "owner", data={"confirm": "1"}, effect=lambda b, a: a["finished"]),
+    Route("end the table: the question", "GET", "/t/{tid}/end", "owner"),
+    Route("reopen the table", "POST", "/t/{tid}/reopen", "owner"),
     Route("house rules page", "GET", "/t/{tid}/options", "owner", hand=False),
     Route(
         "house rules",

@@ -311,7 +311,12 @@ def test_the_second_phone_sees_both_hands_and_its_choices(app: Flask) -> None:
     assert "preview-deltas" in html  # mine, below
     assert 'name="replace" value="1"' in html and "Replace hand 1 with mine" in html
     assert 'name="renumber" value="1"' in html
-    assert f'href="/t/{tid}"' in html and "Discard mine" in html
+    # The big button is the safe choice, keeping theirs; replacing it is small and asks again.
+    keep = re.search(r'<a class="btn btn-primary btn-big" href="([^"]+)">([^<]+)</a>', html)
+    assert keep and keep.group(1) == f"/t/{tid}" and keep.group(2) == "Keep theirs (discard mine)"
+    replace = re.search(r'<details class="conflict-replace">\s*<summary>(.*?)</summary>(.*?)</details>', html, re.S)
+    assert replace and 'name="replace" value="1"' in replace.group(2) and "btn-big" not in replace.group(2)
+    assert html.count("btn-primary") == 1  # the only primary button on the page
     assert re.search(r'<form method="post" action="/t/[^"]+/hand" class="stack" data-outbox>', html)
     assert stored(app, tid) == [(1, False)]  # nothing of mine stored yet
 
@@ -321,7 +326,7 @@ def test_the_conflict_page_and_the_confirm_button_speak_portuguese(app: Flask) -
     assert lost.status_code == 409
     html = unescape(lost.get_data(as_text=True))
     assert 'lang="pt-BR"' in html
-    for english_text in ("What the other phone", "Replace hand", "Save mine", "Discard mine", "Confirm hand"):
+    for english_text in ("What the other phone", "Replace hand", "Save mine", "Keep theirs", "Confirm hand"):
         assert english_text not in html, english_text
 
 
@@ -434,7 +439,8 @@ def test_a_replayed_outbox_post_stores_one_hand(app: Flask) -> None:
     body = {"d": solo_draft(phone, tid)}
     answers = [phone.post(f"/t/{tid}/hand", data=body, headers=OUTBOX) for _ in range(3)]
     assert [r.status_code for r in answers] == [200, 200, 200]
-    assert all(r.get_json() == {"location": f"/t/{tid}"} for r in answers)
+    # The first goes to the table; the replays to the page saying the hand was already saved.
+    assert [r.get_json()["location"] for r in answers] == [f"/t/{tid}"] + [f"/t/{tid}/hands/1/saved"] * 2
     assert stored(app, tid) == [(1, False)]
     # The page load that flushes the outbox may come from the phone after a restart (a new
     # session): still one hand, and the version moved only once.
