@@ -18,6 +18,8 @@ from tests.e2e.steps import Audit
 pytestmark = pytest.mark.e2e
 
 SEATS = ("Rosângela Aparecida", "Benedito", "Cida", "Zé")
+#: Every table's scrolling box shows its whole table: nothing hides to the right.
+FITS_ITS_BOX = "[...document.querySelectorAll('.table-scroll, .table-wrap')].every(e => e.scrollWidth <= e.clientWidth)"
 
 
 @pytest.fixture
@@ -146,10 +148,12 @@ def test_the_patience_statistics_fit(page, live_server, live_app, audit) -> None
     )
     page.goto(f"{base}/league/relogio?season=all")
     expect(page.locator("table.standings")).to_be_visible()
+    assert page.evaluate(FITS_ITS_BOX), "the patience standings scroll sideways inside their box"
     audit("patience-standings")
     page.locator("table.standings a", has_text="Rosângela").click()
     page.wait_for_load_state()
     expect(page.locator("#patience-h")).to_be_visible()
+    assert page.evaluate(FITS_ITS_BOX), "the patience figures scroll sideways inside their box"
     audit("patience-player")
     audit.done()
 
