@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from typing import Any
 
 from flask import Flask
@@ -144,3 +145,18 @@ def test_a_file_a_bit_larger_than_a_hand_form_is_accepted(app: Flask, client: Fl
     padded = {"format": "referee-export", "version": 1, "tables": [], "note": "x" * 200_000}
     answer = _upload(client, json.dumps(padded).encode())
     assert answer.status_code == 200 and "0 tables imported" in answer.get_data(as_text=True)
+
+
+def test_with_csrf_on_a_large_file_passes_with_the_form_token_and_not_without(app: Flask, client: FlaskClient) -> None:
+    """The import checks the form's token itself, after raising the body limit: the app-wide
+    check would refuse a file larger than a hand's form before reading its token."""
+    _unlock(app, client)
+    app.config["WTF_CSRF_ENABLED"] = True
+    token = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/exports").get_data(as_text=True))
+    assert token
+    padded = json.dumps({"format": "referee-export", "version": 1, "tables": [], "note": "x" * 300_000}).encode()
+    files = {"file": (io.BytesIO(padded), "big.json")}
+    with_token = client.post("/exports/import", data={"csrf_token": token.group(1), **files})
+    assert with_token.status_code == 200
+    forged = client.post("/exports/import", data={"file": (io.BytesIO(padded), "big.json")})
+    assert forged.status_code == 400
