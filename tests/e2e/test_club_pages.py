@@ -14,6 +14,7 @@ from referee import league
 from referee.extensions import db
 from tests.bench import hands as jubileu_hands
 from tests.e2e.steps import Audit
+from tests.web.test_api_samba import stock_out
 
 pytestmark = pytest.mark.e2e
 
@@ -125,12 +126,18 @@ def test_seasons_are_picked_in_one_tap_and_fit_the_screen(page, live_server, liv
     audit.done()
 
 
-def test_the_tv_view_in_portrait_fits(page, live_server, live_app, audit) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("game", ["jubileu", "samba"])
+def test_the_tv_view_in_portrait_fits(page, live_server, live_app, audit, game) -> None:  # type: ignore[no-untyped-def]
     base = live_server
-    table = _jubileu(live_app, hands=5, name="Mesa da varanda com um nome comprido", options={"chip_value": "0.50"})
+    if game == "samba":  # a match to a target: each team's total, progress and opening meld
+        table = _hands(
+            _table(live_app, game="samba", name="Samba da varanda"), [stock_out(300, 250), stock_out(120, 90)]
+        )
+    else:
+        table = _jubileu(live_app, hands=5, name="Mesa da varanda com um nome comprido", options={"chip_value": "0.50"})
     page.goto(f"{base}/tv/{table['id']}")
     expect(page.locator("html")).to_have_class("tv")
-    audit("tv-portrait")
+    audit(f"tv-portrait-{game}")
     audit.done()
 
 
