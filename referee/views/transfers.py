@@ -95,7 +95,7 @@ def import_file() -> ResponseReturnValue:
         return _refused(400, _("Choose the file to import."))
     try:
         document = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested past what a parser follows
         return _refused(400, _("This file is not an export of Referee: choose the .json file a download gave you."))
     try:
         made = exports.import_tables(document)

@@ -125,7 +125,7 @@ def test_a_refused_import_shows_its_sentence_and_stores_nothing(app: Flask, clie
     document["tables"][0]["hands"][0]["record"]["tricks"]["Ana"] = 12  # thirteen tricks no longer
     doctored = _upload(client, json.dumps(document).encode())
     assert doctored.status_code in (400, 422) and 'role="alert"' in doctored.get_data(as_text=True)
-    for junk in (b"", b"not json", b"\xff\xfe", b"[1, 2]", b'{"format": "referee-backup"}'):
+    for junk in (b"", b"not json", b"\xff\xfe", b"[1, 2]", b'{"format": "referee-backup"}', b"[" * 200_000):
         refused = _upload(client, junk)
         assert 400 <= refused.status_code < 500, junk
         assert "Nothing was imported." in refused.get_data(as_text=True)
