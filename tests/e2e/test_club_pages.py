@@ -19,8 +19,10 @@ from tests.web.test_api_samba import stock_out
 pytestmark = pytest.mark.e2e
 
 SEATS = ("Rosângela Aparecida", "Benedito", "Cida", "Zé")
-#: Every table's scrolling box shows its whole table: nothing hides to the right.
-FITS_ITS_BOX = "[...document.querySelectorAll('.table-scroll, .table-wrap')].every(e => e.scrollWidth <= e.clientWidth)"
+#: The patience tables' scrolling boxes show their whole table: nothing hides to the right.
+BOXES = "'.table-scroll, #patience-h ~ .table-wrap'"
+WHICH = f"[...document.querySelectorAll({BOXES})].filter(e => e.scrollWidth > e.clientWidth).map(e => e.outerHTML.slice(0, 300) + ' ' + e.scrollWidth + '>' + e.clientWidth)"
+FITS_ITS_BOX = f"[...document.querySelectorAll({BOXES})].every(e => e.scrollWidth <= e.clientWidth)"
 
 
 @pytest.fixture
@@ -160,7 +162,7 @@ def test_the_patience_statistics_fit(page, live_server, live_app, audit) -> None
     page.locator("table.standings a", has_text="Rosângela").click()
     page.wait_for_load_state()
     expect(page.locator("#patience-h")).to_be_visible()
-    assert page.evaluate(FITS_ITS_BOX), "the patience figures scroll sideways inside their box"
+    assert page.evaluate(FITS_ITS_BOX), page.evaluate(WHICH)
     audit("patience-player")
     audit.done()
 
