@@ -79,6 +79,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(night.bp)
     app.register_blueprint(league_views.bp)
+    from referee.views import transfers
+
+    app.register_blueprint(transfers.bp)
 
     @app.url_defaults
     def static_version(endpoint: str, values: dict[str, Any]) -> None:

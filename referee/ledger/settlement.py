@@ -205,6 +205,29 @@ def _unit(paying: list[Table]) -> tuple[list[Decimal], bool]:
     return values, in_money
 
 
+def settle_together(tables: Sequence[Table]) -> tuple[list[Table], dict[str, Text]]:
+    """Of an evening's paying tables, the largest group that shares a unit (:func:`_unit`'s rule:
+    every table with a money value, or one game's tables played for chips only), which a club
+    night offers to settle together, and for each other table the sentence saying why it cannot
+    join them. On a tie the tables with a money value win: any game may join them."""
+    with_money = [t for t in tables if chip_value(t)]
+    chips_only: dict[str, list[Table]] = {}
+    for table in tables:
+        if not chip_value(table):
+            chips_only.setdefault(table.game, []).append(table)
+    group = max([with_money, *chips_only.values()], key=len)
+    return group, {t.id: _apart(t, group is with_money) for t in tables if t not in group}
+
+
+def _apart(table: Table, money_group: bool) -> Text:
+    """Why ``table`` cannot be settled with the group :func:`settle_together` chose."""
+    if money_group:
+        return Text(N_("Played for chips only: give it a money value per chip to settle it with the others."))
+    if chip_value(table):
+        return Text(N_("Played for money while the others are played for chips only."))
+    return Text(N_("Another game played for chips only: its chips are not worth the others’."))
+
+
 def _settle(
     chosen: list[Table],
     paying: list[Table],

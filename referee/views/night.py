@@ -19,7 +19,7 @@ from referee.rules import get_game
 from referee.rules.errors import RulesError
 from referee.rules.settle import EXACT_LIMIT
 from referee.views import labels
-from referee.views.tables import known_tables
+from referee.views.tables import PENDING_WINDOW, known_tables
 
 bp = Blueprint("night", __name__)
 
@@ -48,8 +48,38 @@ def index() -> ResponseReturnValue:
     if not manager:
         query = query.where(Table.id.in_(known_tables()))
     tables = [t for t in db.session.scalars(query) if not get_game(t.game).scored]
-    rows = [(t, get_game(t.game).name, ledger.players_of(t), ledger.live_count(t)) for t in tables]
-    return render_template("night/index.html", day=day, rows=rows, day_text=format_date(day, "full"), manager=manager)
+    counts = {t.id: ledger.live_count(t) for t in tables}
+    apart = _apart(tables, counts)
+    rows = [(t, get_game(t.game).name, ledger.players_of(t), counts[t.id], apart.get(t.id)) for t in tables]
+    return render_template(
+        "night/index.html",
+        day=day,
+        rows=rows,
+        day_text=format_date(day, "full"),
+        manager=manager,
+        together=len(tables) - len(apart),
+    )
+
+
+def _apart(tables: list[Table], counts: dict[str, int]) -> dict[str, str]:
+    """The tables the evening's choice leaves unticked, each with the sentence saying why: a
+    patience (nobody pays), a table without a hand, one with a hand still waiting for its
+    confirmation (its result may change), and those the ledger cannot settle with the largest
+    group sharing a unit (ledger.settle_together)."""
+    reasons: dict[str, str] = {}
+    paying = []
+    for table in tables:
+        if get_game(table.game).max_players == 1:
+            reasons[table.id] = _("A patience is played alone and nobody pays: there is nothing to settle.")
+        elif not counts[table.id]:
+            reasons[table.id] = _("No hand was recorded at this table.")
+        elif table.two_key and ledger.to_confirm(ledger.recent_hands(table, PENDING_WINDOW)):
+            reasons[table.id] = _("A hand is still waiting for its confirmation: its result may change.")
+        else:
+            paying.append(table)
+    _group, others = ledger.settle_together(paying)
+    reasons.update({table_id: render_text(text) for table_id, text in others.items()})
+    return reasons
 
 
 @bp.get("/night/settle")

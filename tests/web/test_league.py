@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from flask import Flask
@@ -202,3 +202,21 @@ def test_a_big_league_shows_the_top_hundred_then_everyone(
     assert page.count('<th scope="row">') == 2 and "all=1" in page
     page = client.get("/league/jubileu?season=all&all=1").get_data(as_text=True)
     assert page.count('<th scope="row">') == 4 and "all=1" not in page
+
+
+def test_the_seasons_are_a_row_of_links_with_the_chosen_one_marked(app: Flask, client: FlaskClient) -> None:
+    today = date.today()
+    with app.app_context():
+        now = league.save_season(
+            None, name="Agora", starts_on=today - timedelta(days=9), ends_on=today + timedelta(days=9)
+        )
+        old = league.save_season(None, name="Antiga", starts_on="2020-01-01", ends_on="2020-06-30")
+        now_id, old_id = now.id, old.id
+    page = client.get("/league/jubileu").get_data(as_text=True)
+    assert "<select" not in page  # one tap, no select and submit
+    current = f'<a class="season-chip is-current" href="/league/jubileu?season={now_id}" aria-current="page">'
+    assert current in page  # the current season is the default, marked
+    assert f'href="/league/jubileu?season={old_id}"' in page and 'href="/league/jubileu?season=all"' in page
+    chosen = client.get(f"/league/jubileu?season={old_id}").get_data(as_text=True)
+    assert f'class="season-chip is-current" href="/league/jubileu?season={old_id}" aria-current="page"' in chosen
+    assert chosen.count('aria-current="page"') == 2  # the season and the game tab

@@ -315,7 +315,8 @@ def test_the_player_page_shows_the_win_rate_per_patience(app: Flask, client: Fla
     page = _page(client, f"/players/{member.id}")
     section = page[page.index('id="patience-h"') : page.index("</section>", page.index('id="patience-h"'))]
     for name, rate in (("Relógio", "50%"), ("Relógio Real", "50%"), ("Paciência do Cachorro", "100%")):
-        assert f'<th scope="row">{name}</th>' in section and rate in section
+        assert f'<th scope="row">{name}<span' in section and rate in section  # games and wins under the name
+    assert "3 of 3 games won" in section and "1 of 2 games won" in section
     assert "King exchange used in 1 game" in section
     assert "Wins: 1 in round 1, 2 in round 2." in section
     assert 'id="game-koziri-h"' in page  # the paying game keeps its own card

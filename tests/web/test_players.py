@@ -176,7 +176,8 @@ def test_a_void_hand_counts_for_nothing(client: FlaskClient, app: Flask, evening
     html = client.get(f"/players/{member_id(app, 'Bia')}").get_data(as_text=True)
     jubileu = section(html, "game-jubileu-h")
     assert "Tables 1 Hands 1 Net +6 Per hand +6.00" in jubileu
-    assert "No partner yet." in jubileu
+    # An empty section is left out: no partner, no "Best partners" heading either.
+    assert "No partner yet." not in jubileu and "Best partners" not in jubileu
 
 
 def test_best_partners_per_game(client: FlaskClient, app: Flask, evening: Any) -> None:
@@ -187,7 +188,7 @@ def test_best_partners_per_game(client: FlaskClient, app: Flask, evening: Any) -
     assert "Best partners Caio 1 hand +8" in section(bia_page, "game-jubileu-h")
     assert f'href="/players/{caio}"' in bia_page
     # Quatrilho: Bia defended; Ana and Caio played together and won 6 each.
-    assert "No partner yet." in section(bia_page, "game-quatrilho-h")
+    assert "Best partners" not in section(bia_page, "game-quatrilho-h")  # none: the block is left out
     ana_page = client.get(f"/players/{member_id(app, 'Ana')}").get_data(as_text=True)
     assert "Best partners Caio 1 hand +12" in section(ana_page, "game-quatrilho-h")
     # Samba: teammates across the table; the team's points, no match over yet.
@@ -520,3 +521,30 @@ def test_hands_are_untouched_by_reading_pages(client: FlaskClient, app: Flask, e
         assert client.get(f"/players/{member_id(app, name)}").status_code == 200
     with app.app_context():
         assert [(h.id, h.record, h.result) for h in db.session.scalars(select(Hand).order_by(Hand.id))] == before
+
+
+# --------------------------------------------------------------------------- a short page
+
+
+def test_the_editing_tools_are_folded_away_until_an_error_needs_them(
+    client: FlaskClient, app: Flask, evening: Any
+) -> None:
+    client.set_cookie("lang", "en")
+    unlock(app, client)
+    ana = member_id(app, "Ana")
+    html = client.get(f"/players/{ana}").get_data(as_text=True)
+    assert '<details class="card manage">' in html  # closed: the figures come first
+    assert html.index('id="manage-h"') > html.index('id="history-h"')
+    refused = client.post(f"/players/{ana}/rename", data={"name": ""})
+    assert refused.status_code == 400
+    assert '<details class="card manage" open>' in refused.get_data(as_text=True)  # the error shows, unfolded
+
+
+def test_a_player_without_a_hand_gets_one_friendly_empty_state(client: FlaskClient, app: Flask) -> None:
+    client.set_cookie("lang", "en")
+    create_table(client, players=["Zeca", "Bia", "Caio", "Dani"])
+    html = client.get(f"/players/{member_id(app, 'Zeca')}").get_data(as_text=True)
+    page = text_of(html)
+    assert page.count("No hand played yet.") == 1
+    for empty in ("Rating", "Patience games", "Best partners", "No partner yet", "Net over time"):
+        assert empty not in page, empty
