@@ -39,9 +39,6 @@ D = TypeVar("D", bound="Draft")
 E = TypeVar("E", bound=Enum)
 
 
-#: The suits' API spellings ("copas", "ouros", ...).
-
-
 def member(kind: type[E], value: object) -> E | None:
     """The member of an engine enumeration (a suit, a bid, a mode) a form or a draft names, or
     None for anything else: a lookup for untrusted input that never raises."""

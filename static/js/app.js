@@ -255,6 +255,9 @@
   // Where htmx is loaded (a hand's pages), the answer to a save is the table page itself, with
   // its address in HX-Push-Url: it replaces <main> at once, one round trip instead of two.
   function showPage(html, url) {
+    // The page the hand was saved from may be a plain page load, whose history entry htmx has
+    // not marked yet: mark it, or Back would change the address and leave the table on screen.
+    history.replaceState({ htmx: true }, "", location.href);
     window.htmx.swap("#main", html, { swapStyle: "outerHTML" }, { select: "#main" });
     history.pushState({ htmx: true }, "", url);
     window.scrollTo(0, 0);
