@@ -28,7 +28,7 @@ from .controls import change_options, finish_table, has_hands, reopen_table, set
 from .create import create_table, rematch
 from .errors import Conflict, NotFound
 from .hands import BY_API, BY_SCORER, preview_hand, record_hand, restore_hand, void_hand
-from .history import all_hands, get_hand, live_count, recent_hands
+from .history import all_hands, get_hand, last_live_hand, live_count, recent_hands
 from .idempotency import stored_number
 from .overview import Overview, overview
 from .pots import chips_carried_in, on_the_table
@@ -80,6 +80,7 @@ __all__ = [
     "get_table",
     "group_teams",
     "has_hands",
+    "last_live_hand",
     "last_round",
     "live_count",
     "match_over",

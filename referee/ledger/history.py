@@ -29,6 +29,13 @@ def recent_hands(table: Table, count: int) -> list[Hand]:
     return list(db.session.scalars(query))
 
 
+def last_live_hand(table: Table) -> Hand | None:
+    """The table's latest hand that is not void, or None: what the next hand may start from
+    (the same bets, the same betting system)."""
+    query = select(Hand).where(Hand.table_id == table.id, ~voided()).order_by(Hand.number.desc()).limit(1)
+    return db.session.scalar(query)
+
+
 def live_count(table: Table) -> int:
     return db.session.scalar(_LIVE_COUNT, {"table_id": table.id}) or 0
 

@@ -184,6 +184,16 @@ class Flow:
         those of the hand it corrects (as the ledger will store it)."""
         return ledger.chips_carried_in(self.table, self.replaced)
 
+    @cached_property
+    def last_record(self) -> dict[str, Any] | None:
+        """The record of the table's last hand that is not void (None before the first): a new
+        hand may start from it (Kentucky Derby's same bets, Injun's betting system). A
+        correction starts from the hand it corrects instead, so it gets None."""
+        if self.draft.replaces is not None:
+            return None
+        hand = ledger.last_live_hand(self.table)
+        return dict(hand.record) if hand is not None and isinstance(hand.record, dict) else None
+
     def judge(self, draft: Draft | None = None) -> tuple[ledger.Preview | None, RulesError | None]:
         draft = draft or self.draft
         try:

@@ -1,5 +1,5 @@
 """Koziri's two referee helpers as phone pages: the deal helper and the
-answer checker. Stateless: every form is a GET, nothing is stored, a result can be shared as a
+answer checker. Every form is a GET and nothing goes into the ledger, a result can be shared as a
 link, and no JavaScript is needed (big radio and checkbox buttons).
 
 * ``/koziri/deal``: the dealer taps his trump, his second suit and the opponent's trump, then
@@ -11,7 +11,9 @@ link, and no JavaScript is needed (big radio and checkbox buttons).
 
 With ``?t=<table id>`` (the links on a Koziri table's page) the pack size, the players' names,
 the dealer by rotation (``dealer=<name>`` for the other player) and who leads first come from
-the table. Without it the pack is ``deck=20|24|32`` (default 32) and the players are called by
+the table; on a phone that scores there, the suits and cards the deal helper was told are
+remembered for the table's next hand (:mod:`referee.views.koziri_deal`), so the hand form and
+the answer checker start from them. Without it the pack is ``deck=20|24|32`` (default 32) and the players are called by
 their seats. The judging is :mod:`referee.rules.koziri_play`; a refused form answers 400 (a
 missing or malformed choice) or 422 (against the rules) with the engine's sentence.
 """
@@ -22,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from referee import ledger
@@ -46,6 +48,8 @@ from referee.rules.koziri_play import (
     parse_suits,
 )
 from referee.rules.text import N_, Text
+from referee.views import koziri_deal
+from referee.views.tables import can_score
 
 bp = Blueprint("koziri", __name__)
 
@@ -185,6 +189,8 @@ def deal_helper() -> ResponseReturnValue:
     }
     if suits is None:
         return render_template("koziri/deal.html", step="suits", **context), problems.status
+    if seat.table is not None and can_score(seat.table):
+        koziri_deal.remember(seat.table, seat.name(Role.DEALER), chosen, codes if dealt is not None else ())
     own = suits.suits(Role.DEALER)
     context.update(
         suits=suits,
@@ -216,6 +222,8 @@ def deal_helper() -> ResponseReturnValue:
             (Role.OPPONENT, suit_rows(dealt.opponent_hand, theirs + own)),
         ],
     )
+    if seat.table is not None and seat.chosen_dealer is None and can_score(seat.table):
+        context["record_url"] = url_for("hands.record", table_id=seat.table.id)
     return render_template("koziri/deal.html", step="hands", **context)
 
 
@@ -245,7 +253,11 @@ def answer_checker() -> ResponseReturnValue:
     args = request.args
     checking = args.get("check") == "1"
     problems = Problems()
-    trumps = _trumps(args, checking, problems)
+    # Opened from the table without trumps: those the deal helper was told for this hand.
+    recalled: dict[str, str] = {}
+    if seat.table is not None and not checking and not any(args.get(n) for n in SUIT_FIELDS):
+        recalled = koziri_deal.suits_of(koziri_deal.recall(seat.table, seat.name(Role.DEALER)))
+    trumps = _trumps({**recalled, **args.to_dict()}, checking, problems)
     who = {"dealer": Role.DEALER, "opponent": Role.OPPONENT}.get(args.get("who", ""))
     verdict: Verdict | None = None
     beaters: Beaters | None = None
@@ -275,6 +287,7 @@ def answer_checker() -> ResponseReturnValue:
         hand_codes=set(args.getlist("h")[:MAX_CARDS]),
         code=code,
         deal_args=seat.link_args(),
+        recalled=bool(recalled),
     ), problems.status
 
 

@@ -218,3 +218,23 @@ def test_hand_json_round_trips(case: tuple[tuple[str, ...], DerbyOptions, dict[s
     again = parse_hand(stored, players=players, options=options, dealer=players[1])
     assert again == hand and again.to_json() == stored
     assert settle(again, options).deltas == settle(hand, options).deltas
+
+
+@given(races(), st.integers(0, 10**6))
+def test_the_winner_alone_settles_as_the_cards_that_make_it(
+    case: tuple[tuple[str, ...], DerbyOptions, dict[str, Any]], seed: int
+) -> None:
+    """The two accepted shapes of a race (its cards, or only its places) settle the same when
+    they name the same places: recording the winner alone loses nothing of the payout."""
+    players, options, raw = case
+    in_play = second_place_in_play(len(players), options)
+    cards = {k: v for k, v in raw.items() if k not in ("winner", "second")}
+    cards["cards"] = full_race(seed, options, in_play)
+    by_cards = parse_hand(cards, players=players, options=options, dealer=players[0])
+    places = {k: v for k, v in cards.items() if k != "cards"}
+    places["winner"] = [h.value for h in by_cards.winners]
+    if by_cards.second:
+        places["second"] = [h.value for h in by_cards.second]
+    by_places = parse_hand(places, players=players, options=options, dealer=players[0])
+    a, b = settle(by_cards, options), settle(by_places, options)
+    assert dict(a.deltas) == dict(b.deltas) and a.carry == b.carry

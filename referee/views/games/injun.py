@@ -55,7 +55,7 @@ class InjunDraft(flow.Draft):
     as sent ([player, action] in the API spelling): the engine judges them, so a damaged link
     shows the rule it breaks instead of being quietly mended."""
 
-    system: str | None = None  # None: the table's option
+    system: str | None = None  # None: the system of the table's last hand, else the table's option
     ante: int | None = None  # None: the table's option
     actions: list[Any] = field(default_factory=list)
     cards: dict[str, Any] | None = None  # None: not asked yet
@@ -158,7 +158,7 @@ class InjunFlow(flow.Flow):
         A save is left as sent: the engine refuses a forged one and nothing is stored."""
         d = self.draft
         if d.system not in SYSTEMS:
-            d.system = self.options.system
+            d.system = self.usual_system()
         if d.ante is None or not 0 <= d.ante <= injun.MAX_CHIPS:
             d.ante = self.options.ante
         saving = request.method == "POST"
@@ -173,6 +173,12 @@ class InjunFlow(flow.Flow):
             return
         needed = self.needed()
         d.cards = {p: d.cards[p] for p in needed if d.cards.get(p) in injun.RANKS} if needed else None
+
+    def usual_system(self) -> str:
+        """The system a new hand starts with: the one the table's last hand was played in (a
+        table that switched to Brag goes on in Brag), else the table's option."""
+        last = self.last_record or {}
+        return last["system"] if last.get("system") in SYSTEMS else self.options.system
 
     def step(self) -> str:
         d = self.draft
@@ -208,6 +214,9 @@ class InjunFlow(flow.Flow):
             d.cards = None
         elif kind == "setup":
             self._setup()
+        elif kind == "system" and arg in SYSTEMS and not d.actions:
+            # The one-tap switch, offered before the first action: nothing to start again.
+            d.system, d.cards = arg, None
 
     def _act(self, arg: str) -> None:
         """``act:<seat>:<kind>[:<amount>]``: the player's action, checked by the engine before it
@@ -282,6 +291,7 @@ class InjunFlow(flow.Flow):
         system = self.system
         ctx: dict[str, Any] = {
             "system": system,
+            "systems": list(injun.System),
             "carried_in": self.carried_in,
             "done": [describe(p, a, system) for p, a in b.actions],
             "rows": self.rows(),

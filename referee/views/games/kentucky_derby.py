@@ -1,6 +1,10 @@
 """Kentucky Derby's web side: its registration, and recording a race: the pingo and each player's bet, then the race itself, card
 by card, on a drawing of the track, then who won and what each backer takes, then confirm.
 
+Two short paths: the bets step offers the last race's bets again (one tap), and the race step
+offers "only the winner" (one tap on the winning horse, and the second one when second place
+is played) for a table that did not write the cards down; the record then has no cards.
+
 The horses are the four aces. The scorer enters each card as it is turned (one tap: the card's
 rank in its suit's row); the engine (:func:`referee.rules.kentucky_derby.replay`) says which
 horse it went to, how far it moved, when the race is decided and which horses run a tie-break,
@@ -84,14 +88,25 @@ def _chips(text: str | None) -> int | None:
 class DerbyDraft(flow.Draft):
     """A race under construction. ``bets`` maps a player to his horse's letter and the amount
     (``"c2"``: two chips on copas; ``"c"``: the table's usual bet); ``ready`` says the bets
-    were sent; ``cards`` are the cards turned, in order, as codes."""
+    were sent; ``cards`` are the cards turned, in order, as codes; ``winner`` (and ``second``)
+    the horses given instead of the cards, by their suit's name."""
 
     pingo: int | None = None
     bets: dict[str, str] = field(default_factory=dict)
     ready: bool = False
     cards: list[str] = field(default_factory=list)
+    winner: str | None = None
+    second: str | None = None
 
-    TYPES: ClassVar[dict[str, type]] = {**flow.Draft.TYPES, "pingo": int, "bets": dict, "ready": bool, "cards": list}
+    TYPES: ClassVar[dict[str, type]] = {
+        **flow.Draft.TYPES,
+        "pingo": int,
+        "bets": dict,
+        "ready": bool,
+        "cards": list,
+        "winner": str,
+        "second": str,
+    }
 
     def clean(self) -> None:
         self.bets = {
@@ -103,6 +118,11 @@ class DerbyDraft(flow.Draft):
             and (code[1:] == "" or (code[1:].isascii() and code[1:].isdigit() and len(code) <= 11))
         }
         self.cards = [code for code in self.cards if parse_code(code) is not None][: derby.DECK_WITHOUT_ACES]
+        # The cards or the places: a draft with cards is judged by them alone.
+        if self.cards or self.winner not in LETTER_OF:
+            self.winner = None
+        if self.winner is None or self.second not in LETTER_OF or self.second == self.winner:
+            self.second = None
 
     def record(self) -> dict[str, Any]:
         record: dict[str, Any] = {}
@@ -117,7 +137,12 @@ class DerbyDraft(flow.Draft):
                 bet["amount"] = int(code[1:])
             bets[name] = bet
         record["bets"] = bets
-        record["cards"] = [parse_code(code) for code in self.cards]
+        if self.winner is not None:
+            record["winner"] = self.winner
+            if self.second is not None:
+                record["second"] = self.second
+        else:
+            record["cards"] = [parse_code(code) for code in self.cards]
         return record
 
 
@@ -241,10 +266,14 @@ class DerbyFlow(flow.Flow):
         return derby.replay([parse_code(c) for c in codes], self.options, second_place=self.second_place)
 
     def sanitize(self) -> None:
-        """Drop bets of players not seated; keep the longest start of the race the engine
-        accepts and say why the rest went (a forged or stale link shows the rule it breaks)."""
+        """Drop bets of players not seated and a second horse at a table that does not play
+        second place; keep the longest start of the race the engine accepts and say why the rest
+        went (a forged or stale link shows the rule it breaks)."""
         d = self.draft
         d.bets = {name: code for name, code in d.bets.items() if name in self.players}
+        d.clean()
+        if not self.second_place:
+            d.second = None
         while True:
             try:
                 self.race = self.replay(d.cards)
@@ -274,6 +303,10 @@ class DerbyFlow(flow.Flow):
             self.show_error(error)
             self.error_field = error.field
             return "bets"
+        if d.winner is not None:
+            if not (error.field == "second" and d.second is None):
+                self.show_error(error)
+            return "second"  # with a winner alone, what is left to ask is the second horse
         if self.race is not None and not self.race.over:
             return "cards"  # "the race is not over yet": the next card is asked for
         self.show_error(error)
@@ -286,20 +319,42 @@ class DerbyFlow(flow.Flow):
         kind, _sep, arg = action.partition(":")
         if kind == "bets":
             self._read_bets()
+        elif kind == "again":
+            self._bets_again()
+        elif kind in ("winner", "second"):
+            self._place(kind, arg)
         elif kind == "card":
-            card = parse_code(arg)
-            if card is None:
-                return
-            try:
-                self.replay([*d.cards, arg])
-            except RulesError as exc:  # a card turned twice, after the end, an ace: not added
-                self.show_error(exc)
-                return
-            d.cards.append(arg)
+            self._card(arg)
         elif kind == "undo" and d.cards:
             d.cards.pop()
+        elif kind == "back" and arg == "winner":
+            d.winner = d.second = None
         elif kind == "back" and arg == "bets":
             d.ready = False
+
+    def _place(self, kind: str, horse: str) -> None:
+        """``winner:<suit>`` (only before the first card: the race is recorded by its places)
+        and ``second:<suit>`` (after the winner, another horse)."""
+        d = self.draft
+        if horse not in LETTER_OF or not d.ready:
+            return
+        if kind == "winner" and not d.cards:
+            d.winner, d.second = horse, None
+        elif kind == "second" and d.winner is not None and horse != d.winner:
+            d.second = horse
+
+    def _card(self, code: str) -> None:
+        """A card turned: added when the engine accepts it after the others (a card turned
+        twice, after the end, an ace: not added, and its sentence shown)."""
+        d = self.draft
+        if parse_code(code) is None or d.winner is not None:
+            return
+        try:
+            self.replay([*d.cards, code])
+        except RulesError as exc:
+            self.show_error(exc)
+            return
+        d.cards.append(code)
 
     def _read_bets(self) -> None:
         d, args = self.draft, request.args
@@ -313,7 +368,17 @@ class DerbyFlow(flow.Flow):
         d.bets = bets
         d.ready = True
 
-    def prefill(self, old: dict[str, Any]) -> None:
+    def _bets_again(self) -> None:
+        """The last race's pingo and bets, for the players seated now; the race is next. A
+        player who did not bet then is asked on the bets step (the engine names him)."""
+        last = self.last_record
+        if last is None or not isinstance(last.get("bets"), dict):
+            return
+        self._read_old_bets(last)
+        self.draft.ready = True
+
+    def _read_old_bets(self, old: dict[str, Any]) -> None:
+        """The pingo and bets of a stored race into the draft."""
         d = self.draft
         pingo = old.get("pingo")
         d.pingo = pingo if type(pingo) is int else None
@@ -324,6 +389,10 @@ class DerbyFlow(flow.Flow):
             if isinstance(bet, dict) and bet.get("horse") in LETTER_OF:
                 amount = bet.get("amount")
                 d.bets[name] = LETTER_OF[bet["horse"]] + (str(amount) if type(amount) is int and amount >= 0 else "")
+
+    def prefill(self, old: dict[str, Any]) -> None:
+        d = self.draft
+        self._read_old_bets(old)
         d.cards = []
         for card in old.get("cards") or []:
             if (
@@ -332,6 +401,8 @@ class DerbyFlow(flow.Flow):
                 and parse_code(f"{card.get('rank')}c") is not None
             ):
                 d.cards.append(card_code(str(card["rank"]), card["suit"]))
+        if not d.cards:  # a race recorded by its winner alone (a list: horses that shared it)
+            d.winner, d.second = _first_horse(old.get("winner")), _first_horse(old.get("second"))
         d.ready = True
 
     # -- what the page shows
@@ -342,17 +413,35 @@ class DerbyFlow(flow.Flow):
         horse = LETTERS.get(code[:1])
         return horse, int(code[1:]) if code[1:] else self.options.bet
 
+    def again(self) -> list[tuple[str, str, int]]:
+        """The last race's bets as the bets step offers them again (name, horse, amount), for
+        the players seated now; empty when there is nothing to offer."""
+        last = self.last_record
+        if last is None or not isinstance(last.get("bets"), dict):
+            return []
+        offered = []
+        for name in self.order:
+            bet = last["bets"].get(name)
+            bet = {"horse": bet} if isinstance(bet, str) else bet
+            if isinstance(bet, dict) and bet.get("horse") in LETTER_OF:
+                amount = bet.get("amount")
+                offered.append((name, bet["horse"], amount if type(amount) is int else self.options.bet))
+        return offered
+
     def extra_context(self, step: str) -> dict[str, Any]:
         d = self.draft
         race = self.race or self.replay([])
         preview, _error = self.judge() if step == "preview" else (None, None)
+        horses = [h.value for h in derby.HORSES]
         used = set(d.cards)
         last = race.steps[-1] if race.steps else None
         return {
             "order": self.order,
             "bets": {name: self.bet_of(name) for name in self.players},
             "pingo": self.options.pingo if d.pingo is None else d.pingo,
-            "horses": [h.value for h in derby.HORSES],
+            "horses": horses,
+            "again": self.again() if step == "bets" else [],
+            "second_choices": [h for h in horses if h != d.winner],
             "race": race,
             "track": Track.of(race, self.options),
             "last": last,
@@ -383,10 +472,18 @@ class DerbyFlow(flow.Flow):
             return super().render(status, **extra)
         context = {**self.context(), **extra}
         page_url = url_for("hands.record", table_id=self.table.id, d=self.draft.dump())
-        if context["step"] == "bets":
+        if context["step"] in ("bets", "second") or self.draft.winner is not None:
             return "", 200, {"HX-Redirect": page_url}
         body = render_template("games/kentucky_derby/race.html", **context)
         return body, status, {"HX-Push-Url": page_url}
+
+
+def _first_horse(value: object) -> str | None:
+    """A stored place (a horse, or a list of horses that shared it) as the page's one horse:
+    the first; a shared place is then corrected card by card or by the API."""
+    if isinstance(value, list) and value:
+        value = value[0]
+    return value if isinstance(value, str) and value in LETTER_OF else None
 
 
 __all__ = ["DerbyDraft", "DerbyFlow", "Track", "card_code", "parse_code", "signed_spaces", "spaces"]

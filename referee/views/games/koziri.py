@@ -10,6 +10,7 @@ from flask import current_app, url_for
 
 from referee.rules import koziri, koziri_play
 from referee.rules.text import N_
+from referee.views import koziri_deal
 from referee.views.games.pages import GamePages
 from referee.views.short_flow import ShortFlow, asked
 
@@ -53,9 +54,23 @@ def _helpers() -> dict[str, str]:
     return found
 
 
+class KoziriFlow(ShortFlow.for_game(koziri.SLUG, FIELDS)):  # type: ignore[misc]
+    """The short flow, opened with the suits this phone already told the deal helper for this
+    hand (:mod:`referee.views.koziri_deal`): only the winner is left to ask."""
+
+    def start(self, args: Any) -> None:
+        d = self.draft
+        if args.get("d") or d.replaces is not None:
+            return  # a draft under way, or a correction: its own answers stand
+        told = koziri_deal.suits_of(koziri_deal.recall(self.table, self.dealer))
+        if told:
+            d.v = {**told, **d.v}
+            self.sanitize()
+
+
 REGISTRATION = GamePages(
     slug=koziri.SLUG,
-    flow=ShortFlow.for_game(koziri.SLUG, FIELDS),
+    flow=KoziriFlow,
     rules_context=rules_context,
     turn_line=N_("%(dealer)s deals; %(speaker)s leads first."),
     dealer_help=N_(
