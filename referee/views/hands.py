@@ -87,6 +87,7 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
         draft.reason = " ".join(str(request.form.get("reason") or draft.reason).split())[:200]
     if request.form.get("renumber"):
         draft.n = ledger.next_number(table)
+    shown = flow.shown_number()  # a correction keeps its hand's number on the pages
     try:
         number, _answer, replayed = ledger.record_hand(
             table,
@@ -103,14 +104,7 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
     except RulesError as exc:
         return flow.render(422, error=render_text(exc.text))
     if draft.replaces is not None:
-        flash(
-            _(
-                "Hand %(old)s was corrected: it is void and hand %(number)s takes its place.",
-                old=draft.replaces,
-                number=number,
-            ),
-            "success",
-        )
+        flash(_("Hand %(n)s was corrected.", n=shown), "success")
     elif not replayed:
         offer_undo(table, number)
     return _saved(table)

@@ -189,7 +189,9 @@ def board(table: Table) -> dict[str, Any]:
         "speaker": rules.first_speaker(players, dealer, options),
         "sitting_out": rules.sitting_out(players, dealer, options),
         "next_number": ledger.next_number(table),
-        "recent": ledger.recent_hands(table, RECENT),
+        # The last places in play (a correction in its hand's place), with what each corrected.
+        **_listed(ledger.recent_entries(table, RECENT)),
+        "numbering": ledger.numbering(table),
         "live_count": ledger.live_count(table),
         "last_round": ledger.last_round(table),
         "clock": ledger.clock(table),
@@ -201,6 +203,12 @@ def board(table: Table) -> dict[str, Any]:
         "access_labels": access.labels(table),
         "pending": ledger.to_confirm(ledger.recent_hands(table, PENDING_WINDOW)) if table.two_key else [],
     }
+
+
+def _listed(entries: list[ledger.Entry]) -> dict[str, Any]:
+    """A list of hands for tables/_hand.html (newest first): ``recent``, and ``before``, the
+    versions each one corrected (by stored number)."""
+    return {"recent": [e.hand for e in entries], "before": {e.hand.number: e.before for e in entries if e.before}}
 
 
 def lines_of(hand: Any) -> list[dict[str, Any]]:
@@ -328,16 +336,17 @@ def watch(table_id: str) -> ResponseReturnValue:
 
 @bp.get("/t/<table_id>/history")
 def history(table_id: str) -> ResponseReturnValue:
-    """The hands, newest first, HISTORY_PAGE at a time (``?page=2`` is the next older page).
-    Hand numbers are never reused, so the newest ``page * HISTORY_PAGE`` hands hold the page."""
+    """The hands, newest first, HISTORY_PAGE places in play at a time (``?page=2`` is the next
+    older page); a correction is listed in its hand's place, with the versions it replaced."""
     table = load(table_id)
-    pages = max(1, -(-(ledger.next_number(table) - 1) // HISTORY_PAGE))
+    pages = max(1, -(-ledger.place_count(table) // HISTORY_PAGE))
     text = request.args.get("page", "1")
     page = int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else 0
     if not 1 <= page <= pages:
         abort(404)
-    newest_first = ledger.recent_hands(table, page * HISTORY_PAGE)[(page - 1) * HISTORY_PAGE :]
-    return render_template("tables/history.html", **board(table), hands=newest_first[::-1], page=page, pages=pages)
+    listed = _listed(ledger.recent_entries(table, HISTORY_PAGE, (page - 1) * HISTORY_PAGE))
+    data = {**board(table), "before": listed["before"]}
+    return render_template("tables/history.html", **data, hands=listed["recent"][::-1], page=page, pages=pages)
 
 
 @bp.get("/t/<table_id>/settle")
