@@ -24,7 +24,7 @@ from referee.phone import device
 from referee.rules import GAMES, get_game
 from referee.rules.errors import RulesError
 from referee.rules.settle import EXACT_LIMIT
-from referee.views import games, labels
+from referee.views import games, labels, outcomes
 
 bp = Blueprint("tables", __name__)
 
@@ -217,7 +217,13 @@ def lines_of(hand: Any) -> list[dict[str, Any]]:
 
 @bp.app_context_processor
 def inject_helpers() -> dict[str, Any]:
-    return {"hand_lines": lines_of, "labels": labels, "clock_choices": CLOCK_CHOICES, "game_pages": games.PAGES}
+    return {
+        "hand_lines": lines_of,
+        "labels": labels,
+        "clock_choices": CLOCK_CHOICES,
+        "game_pages": games.PAGES,
+        "outcomes": outcomes,
+    }
 
 
 # --------------------------------------------------------------------------- create
