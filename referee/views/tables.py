@@ -401,6 +401,8 @@ def void(table_id: str, number: int) -> ResponseReturnValue:
     hand = ledger.get_hand(table, number)
     if hand is None:
         abort(404)
+    numbering = ledger.numbering(table)
+    shown = numbering.of(hand) or number  # the number the pages show it under
     error = None
     reason = ""
     if request.method == "POST":
@@ -415,12 +417,13 @@ def void(table_id: str, number: int) -> ResponseReturnValue:
             except RulesError as exc:
                 error = render_text(exc.text)
             else:
-                flash(_("Hand %(number)s is void. Balances and the deal were recomputed.", number=number), "success")
+                flash(_("Hand %(number)s is void. Balances and the deal were recomputed.", number=shown), "success")
             if error is None:
                 return redirect(url_for("tables.show", table_id=table.id))
-    return render_template("tables/void.html", table=table, hand=hand, error=error, reason=reason), (
-        422 if error else 200
+    page = render_template(
+        "tables/void.html", table=table, hand=hand, shown=shown, numbering=numbering, error=error, reason=reason
     )
+    return page, (422 if error else 200)
 
 
 @bp.post("/t/<table_id>/last-round")

@@ -277,6 +277,8 @@ def test_a_correction_keeps_its_number_and_a_void_hand_takes_none(app: Flask) ->
         (4, False),
         (5, False),
     ]
+    # The API adds the number the pages show (its extension; "number" is the hand's id).
+    assert [h["display_number"] for h in hands(api, tid)] == [1, None, None, 3, 2]
     history = phone.get(f"/t/{tid}/history").get_data(as_text=True)
     # Newest first, in play order: hand 3 (stored 4), the void hand (no number), hand 2 corrected.
     assert items(history) == [
@@ -299,6 +301,8 @@ def test_a_correction_keeps_its_number_and_a_void_hand_takes_none(app: Flask) ->
     assert items(tv) == [("4", "Hand 3 Everybody passed")]
     new = phone.get(f"/t/{tid}/hand", query_string={"ultima": "ouros"}).get_data(as_text=True)
     assert "<h1>Hand 4</h1>" in new
+    # Voiding it, or correcting it, names stored hand 4 by the number the pages show: 3.
+    assert "<h1>Void hand 3</h1>" in phone.get(f"/t/{tid}/hands/4/void").get_data(as_text=True)
     # Correcting stored hand 4 is correcting hand 3; saved, it stays hand 3, and says so.
     fix3 = phone.get(f"/t/{tid}/hand", query_string={"replaces": "4"}).get_data(as_text=True)
     assert "<h1>Correct hand 3</h1>" in fix3
