@@ -15,6 +15,7 @@ LINES = {
     "cachorro": "Partida 1 Paciência do Cachorro · ganhou · rodada 2",
     "el_gato": "Mão 1 Caio perdeu Ana +1 · Bia +1 · Caio −3 · Dani +1",
     "injun": "Mão 1 Poker · Ana leva 7 Ana +4 · Bia −3 · Caio −1",
+    "jubileu_meia": "Mão 1 Meia Miséria · Ana, Caio — Ana: 1 vaza, fez ; Caio: 0 vazas, não fez Ana +12 · Bia 0 · Caio −12 · Dani 0",
     "jubileu_partner": "Mão 1 Jogo Obrigatório ♠ · Caio + Bia — 7 vazas, não fez Ana +3 · Bia −3 · Caio −3 · Dani +3",
     "jubileu_solo": "Mão 1 Solo Sete ♠ · Ana — 9 vazas, fez Ana +12 · Bia −4 · Caio −4 · Dani −4",
     "jubileu_tricks": "Mão 1 Solo Sete ♠ · Ana — 6 vazas, não fez Ana −6 · Bia +2 · Caio +2 · Dani +2",
