@@ -206,9 +206,12 @@ def board(table: Table) -> dict[str, Any]:
 
 
 def _listed(entries: list[ledger.Entry]) -> dict[str, Any]:
-    """A list of hands for tables/_hand.html (newest first): ``recent``, and ``before``, the
-    versions each one corrected (by stored number)."""
-    return {"recent": [e.hand for e in entries], "before": {e.hand.number: e.before for e in entries if e.before}}
+    """A list of hands for tables/_hand.html (newest first): ``recent``, and ``corrected_from``,
+    the versions each one corrected (by stored number)."""
+    return {
+        "recent": [e.hand for e in entries],
+        "corrected_from": {e.hand.number: e.before for e in entries if e.before},
+    }
 
 
 def lines_of(hand: Any) -> list[dict[str, Any]]:
@@ -351,7 +354,7 @@ def history(table_id: str) -> ResponseReturnValue:
     if not 1 <= page <= pages:
         abort(404)
     listed = _listed(ledger.recent_entries(table, HISTORY_PAGE, (page - 1) * HISTORY_PAGE))
-    data = {**board(table), "before": listed["before"]}
+    data = {**board(table), "corrected_from": listed["corrected_from"]}
     return render_template("tables/history.html", **data, hands=listed["recent"][::-1], page=page, pages=pages)
 
 
