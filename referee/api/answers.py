@@ -133,6 +133,7 @@ def void_answer(table: Table, hand: Hand) -> dict[str, Any]:
 def table_answer(table: Table, *, urls: Mapping[str, str]) -> dict[str, Any]:
     """``GET /tables/{id}``: the table as created (no token), its hands, totals and the dealer."""
     hands = ledger.all_hands(table)
+    numbering = ledger.numbering(table)
     match = ledger.standing(table)
     return {
         "id": table.id,
@@ -142,7 +143,7 @@ def table_answer(table: Table, *, urls: Mapping[str, str]) -> dict[str, Any]:
         "options": table.options,
         "language": table.locale.replace("_", "-"),
         "created_at": iso(table.created_at),
-        "hands": [hand_answer(table, h) for h in hands],
+        "hands": [{**hand_answer(table, h), "display_number": numbering.of(h)} for h in hands],
         "totals": ledger.totals(table),
         "stock": ledger.stock(table),
         "next_dealer": ledger.current_dealer(table),

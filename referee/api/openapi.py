@@ -1043,6 +1043,12 @@ def document() -> dict[str, Any]:
                             "type": "integer",
                             "description": "The undone hand this one brought back (the web's redo).",
                         },
+                        "display_number": {
+                            "type": ["integer", "null"],
+                            "description": "In GET /tables/{id}: the number the pages show, the hand's place among "
+                            "the live hands in play order (1..N; a correction keeps the number of the hand it "
+                            "corrects); null for a void hand.",
+                        },
                         "status": {
                             "type": "string",
                             "enum": ["to_confirm", "confirmed", "disputed", "void"],

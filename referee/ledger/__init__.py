@@ -28,7 +28,18 @@ from .controls import change_options, finish_table, has_hands, reopen_table, set
 from .create import create_table, rematch
 from .errors import Conflict, NotFound
 from .hands import BY_API, BY_SCORER, preview_hand, record_hand, restore_hand, void_hand
-from .history import all_hands, get_hand, last_live_hand, live_count, recent_hands
+from .history import (
+    Entry,
+    Numbering,
+    all_hands,
+    get_hand,
+    last_live_hand,
+    live_count,
+    numbering,
+    place_count,
+    recent_entries,
+    recent_hands,
+)
 from .idempotency import stored_number
 from .overview import Overview, overview
 from .pots import chips_carried_in, on_the_table
@@ -59,7 +70,9 @@ __all__ = [
     "REASON_MAX",
     "TABLE_NAME_MAX",
     "Conflict",
+    "Entry",
     "NotFound",
+    "Numbering",
     "Overview",
     "Payment",
     "Preview",
@@ -88,12 +101,15 @@ __all__ = [
     "members_of",
     "money",
     "next_number",
+    "numbering",
     "on_the_table",
     "options_of",
     "overview",
+    "place_count",
     "players_of",
     "preview_hand",
     "rebuild_state",
+    "recent_entries",
     "recent_hands",
     "record_hand",
     "reopen_table",

@@ -1,6 +1,16 @@
-"""A table's hands as stored, with their events (void, confirm, dispute): reads only."""
+"""A table's hands as stored, with their events (void, confirm, dispute): reads only.
+
+A hand's stored ``number`` is never reused (the API and links name hands by it); what the
+pages show is its place in play: the live hands in ``position`` order, numbered 1..N
+(:class:`Numbering`). A correction is stored as a new hand in the place of the one it voids,
+so on the pages it keeps that place and number, with the versions it replaced behind it
+(:class:`Entry`); a hand only voided takes no number.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import selectinload
@@ -8,6 +18,10 @@ from sqlalchemy.orm import selectinload
 from referee.db import db
 from referee.models import Hand, Table, voided
 
+_LIVE_PLACES = (
+    select(Hand.number).where(Hand.table_id == bindparam("table_id"), ~voided()).order_by(Hand.position, Hand.number)
+)
+_PLACES = select(func.count(func.distinct(Hand.position))).where(Hand.table_id == bindparam("table_id"))
 _LIVE_COUNT = select(func.count()).select_from(Hand).where(Hand.table_id == bindparam("table_id"), ~voided())
 
 
@@ -47,3 +61,69 @@ def get_hand(table: Table, number: object) -> Hand | None:
         return None
     query = select(Hand).where(Hand.table_id == table.id, Hand.number == number).options(selectinload(Hand.events))
     return db.session.scalar(query)
+
+
+@dataclass(frozen=True)
+class Numbering:
+    """The numbers the pages show: each live hand's place in play (1..N, no gaps)."""
+
+    shown: Mapping[int, int]  # stored number -> number on the pages, live hands only
+
+    def of(self, hand: Hand | None) -> int | None:
+        """The number a hand shows (None for a void one, which takes no place)."""
+        return self.shown.get(hand.number) if hand is not None else None
+
+    @property
+    def count(self) -> int:
+        return len(self.shown)
+
+    @property
+    def next(self) -> int:
+        """The number the next hand will show."""
+        return len(self.shown) + 1
+
+
+def numbering(table: Table) -> Numbering:
+    """One query of small integers, whatever the history's length."""
+    numbers = db.session.scalars(_LIVE_PLACES, {"table_id": table.id})
+    return Numbering({number: place for place, number in enumerate(numbers, start=1)})
+
+
+@dataclass
+class Entry:
+    """One place in play: the version of the hand that stands (or the last, voided, one) and
+    the earlier versions it corrected, newest first."""
+
+    hand: Hand
+    before: list[Hand] = field(default_factory=list)
+
+
+def place_count(table: Table) -> int:
+    """How many places the history lists (a correction shares its hand's place)."""
+    return db.session.scalar(_PLACES, {"table_id": table.id}) or 0
+
+
+def recent_entries(table: Table, count: int, skip: int = 0) -> list[Entry]:
+    """The last ``count`` places in play after skipping ``skip``, newest first, each with the
+    versions corrected there (two queries)."""
+    places = (
+        select(Hand.position)
+        .where(Hand.table_id == table.id)
+        .distinct()
+        .order_by(Hand.position.desc())
+        .limit(count)
+        .offset(skip)
+    )
+    query = (
+        select(Hand)
+        .where(Hand.table_id == table.id, Hand.position.in_(places.scalar_subquery()))
+        .order_by(Hand.position.desc(), Hand.number.desc())
+        .options(selectinload(Hand.events))
+    )
+    entries: list[Entry] = []
+    for hand in db.session.scalars(query):
+        if entries and entries[-1].hand.position == hand.position:
+            entries[-1].before.append(hand)
+        else:
+            entries.append(Entry(hand))
+    return entries

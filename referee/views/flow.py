@@ -228,6 +228,15 @@ class Flow:
                 ok.append(value)
         return ok
 
+    @cached_property
+    def numbering(self) -> ledger.Numbering:
+        return ledger.numbering(self.table)
+
+    def shown_number(self) -> int:
+        """The number this hand shows on the pages: the corrected hand's (a correction keeps
+        its place), else the next place's. The draft's ``n`` is the stored number it expects."""
+        return self.numbering.of(self.replaced) or self.numbering.next
+
     def show_error(self, error: RulesError) -> None:
         if self.error is None:
             self.error = render_text(error.text)
@@ -245,6 +254,8 @@ class Flow:
             "speaker": self.speaker,
             "sitting_out": self.sitting_out,
             "error": self.error,
+            "numbering": self.numbering,
+            "shown_n": self.shown_number(),
             **self.extra_context(step),
         }
 

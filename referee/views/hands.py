@@ -88,6 +88,7 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
         draft.reason = " ".join(str(request.form.get("reason") or draft.reason).split())[:200]
     if request.form.get("renumber"):
         draft.n = ledger.next_number(table)
+    shown = flow.shown_number()  # a correction keeps its hand's number on the pages
     try:
         number, _answer, replayed = ledger.record_hand(
             table,
@@ -106,14 +107,7 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
     if replayed:  # sent twice: nothing new happened, the page says so
         return _saved(table, already=number)
     if draft.replaces is not None:
-        flash(
-            _(
-                "Hand %(old)s was corrected: it is void and hand %(number)s takes its place.",
-                old=draft.replaces,
-                number=number,
-            ),
-            "success",
-        )
+        flash(_("Hand %(n)s was corrected.", n=shown), "success")
     else:
         offer_undo(table, number)
     return _saved(table)

@@ -24,7 +24,7 @@ from referee.phone import device
 from referee.rules import GAMES, get_game
 from referee.rules.errors import RulesError
 from referee.rules.settle import EXACT_LIMIT
-from referee.views import games, labels
+from referee.views import games, labels, outcomes
 
 bp = Blueprint("tables", __name__)
 
@@ -199,7 +199,9 @@ def board(table: Table) -> dict[str, Any]:
         "speaker": rules.first_speaker(players, dealer, options),
         "sitting_out": rules.sitting_out(players, dealer, options),
         "next_number": ledger.next_number(table),
-        "recent": ledger.recent_hands(table, RECENT),
+        # The last places in play (a correction in its hand's place), with what each corrected.
+        **_listed(ledger.recent_entries(table, RECENT)),
+        "numbering": ledger.numbering(table),
         "live_count": ledger.live_count(table),
         "last_round": ledger.last_round(table),
         "clock": ledger.clock(table),
@@ -213,13 +215,28 @@ def board(table: Table) -> dict[str, Any]:
     }
 
 
+def _listed(entries: list[ledger.Entry]) -> dict[str, Any]:
+    """A list of hands for tables/_hand.html (newest first): ``recent``, and ``corrected_from``,
+    the versions each one corrected (by stored number)."""
+    return {
+        "recent": [e.hand for e in entries],
+        "corrected_from": {e.hand.number: e.before for e in entries if e.before},
+    }
+
+
 def lines_of(hand: Any) -> list[dict[str, Any]]:
     return answers.breakdown(hand.result)
 
 
 @bp.app_context_processor
 def inject_helpers() -> dict[str, Any]:
-    return {"hand_lines": lines_of, "labels": labels, "clock_choices": CLOCK_CHOICES, "game_pages": games.PAGES}
+    return {
+        "hand_lines": lines_of,
+        "labels": labels,
+        "clock_choices": CLOCK_CHOICES,
+        "game_pages": games.PAGES,
+        "outcomes": outcomes,
+    }
 
 
 # --------------------------------------------------------------------------- create
@@ -339,16 +356,17 @@ def watch(table_id: str) -> ResponseReturnValue:
 
 @bp.get("/t/<table_id>/history")
 def history(table_id: str) -> ResponseReturnValue:
-    """The hands, newest first, HISTORY_PAGE at a time (``?page=2`` is the next older page).
-    Hand numbers are never reused, so the newest ``page * HISTORY_PAGE`` hands hold the page."""
+    """The hands, newest first, HISTORY_PAGE places in play at a time (``?page=2`` is the next
+    older page); a correction is listed in its hand's place, with the versions it replaced."""
     table = load(table_id)
-    pages = max(1, -(-(ledger.next_number(table) - 1) // HISTORY_PAGE))
+    pages = max(1, -(-ledger.place_count(table) // HISTORY_PAGE))
     text = request.args.get("page", "1")
     page = int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else 0
     if not 1 <= page <= pages:
         abort(404)
-    newest_first = ledger.recent_hands(table, page * HISTORY_PAGE)[(page - 1) * HISTORY_PAGE :]
-    return render_template("tables/history.html", **board(table), hands=newest_first[::-1], page=page, pages=pages)
+    listed = _listed(ledger.recent_entries(table, HISTORY_PAGE, (page - 1) * HISTORY_PAGE))
+    data = {**board(table), "corrected_from": listed["corrected_from"]}
+    return render_template("tables/history.html", **data, hands=listed["recent"][::-1], page=page, pages=pages)
 
 
 @bp.get("/t/<table_id>/settle")
@@ -397,6 +415,8 @@ def void(table_id: str, number: int) -> ResponseReturnValue:
     hand = ledger.get_hand(table, number)
     if hand is None:
         abort(404)
+    numbering = ledger.numbering(table)
+    shown = numbering.of(hand) or number  # the number the pages show it under
     error = None
     reason = ""
     if request.method == "POST":
@@ -411,12 +431,13 @@ def void(table_id: str, number: int) -> ResponseReturnValue:
             except RulesError as exc:
                 error = render_text(exc.text)
             else:
-                flash(_("Hand %(number)s is void. Balances and the deal were recomputed.", number=number), "success")
+                flash(_("Hand %(number)s is void. Balances and the deal were recomputed.", number=shown), "success")
             if error is None:
                 return redirect(url_for("tables.show", table_id=table.id))
-    return render_template("tables/void.html", table=table, hand=hand, error=error, reason=reason), (
-        422 if error else 200
+    page = render_template(
+        "tables/void.html", table=table, hand=hand, shown=shown, numbering=numbering, error=error, reason=reason
     )
+    return page, (422 if error else 200)
 
 
 @bp.post("/t/<table_id>/last-round")

@@ -462,7 +462,9 @@ def test_correct_a_hand(page, live_server, shot) -> None:
     expect(old).to_have_class("hand is-void")
     expect(old.locator(".void-note")).to_contain_text(reason)
     expect(new).to_have_class("hand")
-    assert new.locator(".deltas b").all_inner_texts() == list(want.values())
+    # Hand 1 as it was stands under its correction (inside it): the correction's own deltas.
+    expect(new.locator("details.before #hand-1")).to_have_count(1)
+    assert new.locator(":scope > .deltas b").all_inner_texts() == list(want.values())
     expect(new.locator(f'a[href$="/t/{tid}/hands/2/void"]')).to_have_count(1)
     assert balances(page) == want
     shot(page, "jub-08-history-corrected")

@@ -304,8 +304,10 @@ def test_two_phones_saving_the_same_hand(phones: Phones, live_server: str, shot:
     shot(bia, "share-15-conflict-replaced")
     # The owner's phone shows the correction.
     owner.goto(f"{base}/t/{tid}/history")
-    expect(owner.locator("#hand-1.is-void")).to_be_visible()
     expect(owner.locator("#hand-2 .tag-fix")).to_be_visible()
+    # The version replaced is under the one that stands, one tap away.
+    owner.locator("#hand-2 details.before > summary").tap()
+    expect(owner.locator("#hand-2 details.before #hand-1.is-void")).to_be_visible()
 
 
 # --------------------------------------------------------------------------- (f) two-key

@@ -294,7 +294,7 @@ def test_the_api_md_record_figure_by_figure(client: FlaskClient, openapi: dict) 
     assert schema_errors(openapi, "HandAnswer", answer) == []
     # Stored as answered.
     stored = get_table(client, t["id"])
-    assert stored["hands"] == [answer]
+    assert stored["hands"] == [{**answer, "display_number": 1}]  # with the number the pages show
     assert stored["totals"] == answer["totals"]
     assert stored["match"] == [
         {"players": ["Ana", "Caio"], "total": 3405, "min_meld": 120},

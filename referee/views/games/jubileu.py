@@ -340,6 +340,12 @@ class JubileuFlow(flow.Flow):
         d.trump, d.called, d.partner = old.get("trump"), old.get("called"), old.get("partner")
         d.tricks = old.get("tricks")
         d.declarer_tricks = old.get("declarer_tricks")
+        names = self.declarers() if isinstance(d.tricks, dict) and d.declarer_tricks is None else []
+        if names:  # stored trick by trick: shown as the pad enters it (all that the score reads)
+            taken = {n: v for n, v in (d.tricks or {}).items() if type(v) is int}
+            each = {n: taken.get(n, 0) for n in names}
+            d.declarer_tricks = each if len(names) > 1 else sum(taken.get(n, 0) for n in self.side())
+            d.tricks = None
 
     def start(self, args: Any) -> None:
         """The table page's suit buttons open the flow with the última already chosen."""

@@ -1,0 +1,98 @@
+"""A slip mended at the table, at 390x844 in pt-BR: the history numbers the hands 1..N in play
+order, a void hand takes no number, and a hand corrected in a few taps keeps its place and number
+("Mão 2" + "corrigida"), with what it was before one tap away; the header counts what is shown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.jubileu_steps import PLAYERS, Taps
+from tests.e2e.steps import Audit
+from tests.e2e.test_end_of_night import CLAIM
+from tests.web.api_support import solo_record
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def audit(page, axe_check, shot) -> Audit:  # type: ignore[no-untyped-def]
+    return Audit(page, axe_check, shot, prefix="fix")
+
+
+def _table_with_a_void(live_app: Any) -> dict[str, Any]:
+    """Three solos recorded through the API, the second voided (a misdeal)."""
+    client = live_app.test_client()
+    table = client.post("/api/v1/tables", json={"game": "jubileu", "players": list(PLAYERS)}).get_json()
+    auth = {"Authorization": f"Bearer {table['token']}"}
+    dealer = "Dani"
+    for tricks in (9, 7, 6):
+        answer = client.post(f"/api/v1/tables/{table['id']}/hands", json=solo_record(dealer, tricks), headers=auth)
+        assert answer.status_code == 201, answer.get_data(as_text=True)
+        dealer = answer.get_json()["next_dealer"]
+    voided = client.post(f"/api/v1/tables/{table['id']}/hands/2/void", json={"reason": "mão mal dada"}, headers=auth)
+    assert voided.status_code == 200
+    return dict(table)
+
+
+def heads(page: Any) -> list[str]:
+    """What each hand of the list says at its head, top level, as read on the screen."""
+    return [
+        " ".join(t.split())
+        for t in page.locator("section.card > ol.hands > li > .hand-head").evaluate_all(
+            "hs => hs.map(h => h.innerText)"
+        )
+    ]
+
+
+def test_a_correction_keeps_its_number_and_shows_what_it_was(page, live_app, live_server, audit) -> None:  # type: ignore[no-untyped-def]
+    base = live_server
+    table = _table_with_a_void(live_app)
+    tid = table["id"]
+    page.goto(f"{base}/t/{tid}")
+    with page.expect_navigation():
+        page.evaluate(CLAIM, [tid, table["token"]])
+    page.goto(f"{base}/t/{tid}")
+    # Two hands count; the next is the third.
+    expect(page.locator("main p.muted.small", has_text="mãos").first).to_have_text("2 mãos")
+    expect(page.locator("#next-h")).to_have_text("Mão 3")
+    page.goto(f"{base}/t/{tid}/history")
+    assert heads(page) == [
+        "Mão 2 Solo Sete ♠ · Caio — 6 vazas, não fez",
+        "Solo Sete ♠ · Bia — 7 vazas, fez anulada",
+        "Mão 1 Solo Sete ♠ · Ana — 9 vazas, fez",
+    ]
+    audit("history")
+
+    # Caio took 7, not 6: correct hand 2 in four taps (correct, change the tricks, 7, save).
+    taps = Taps(page)
+    taps.on(page.locator('#hand-3 a[href$="replaces=3"]'))
+    expect(page.locator("main h1")).to_have_text("Corrigir a mão 2")
+    expect(page.locator("main dl")).to_contain_text("Caio 6")  # every value it had
+    audit("correct-opened")
+    taps.press("back:tricks")
+    taps.press("side:7")
+    expect(page.locator(".preview-deltas")).to_be_visible()
+    taps.on(page.locator('form[action$="/hand"] button[type="submit"]'))
+    assert taps.count == 4
+    assert page.url == f"{base}/t/{tid}"
+    expect(page.locator(".flash-success")).to_contain_text("A mão 2 foi corrigida.")
+    expect(page.locator("main p.muted.small", has_text="mãos").first).to_have_text("2 mãos")
+    expect(page.locator("#next-h")).to_have_text("Mão 3")
+
+    page.goto(f"{base}/t/{tid}/history")
+    assert heads(page) == [
+        "Mão 2 Solo Sete ♠ · Caio — 7 vazas, fez corrigida",
+        "Solo Sete ♠ · Bia — 7 vazas, fez anulada",
+        "Mão 1 Solo Sete ♠ · Ana — 9 vazas, fez",
+    ]
+    expect(page.locator("main p.muted.small", has_text="mãos").first).to_have_text("2 mãos")
+    before = page.locator("#hand-4 details.before")
+    expect(before.locator("#hand-3")).to_be_hidden()
+    before.locator("> summary").tap()
+    expect(before.locator("#hand-3")).to_be_visible()
+    expect(before.locator("#hand-3 .hand-head")).to_contain_text("6 vazas, não fez")
+    audit("history-corrected")
+    audit.done()
