@@ -517,7 +517,8 @@ def redo(table_id: str, number: int) -> ResponseReturnValue:
         abort(404)
     else:
         offer_undo(table, restored)
-        flash(_("Hand %(old)s is back, as hand %(number)s.", old=number, number=restored), "success")
+        shown = ledger.numbering(table).shown.get(restored, restored)  # the place it left, taken again
+        flash(_("Hand %(n)s is back.", n=shown), "success")
     return redirect(url_for("tables.show", table_id=table.id))
 
 

@@ -89,6 +89,21 @@ def test_redo_brings_the_same_hand_back_as_a_new_entry(app: Flask) -> None:
     assert app.test_client().get(f"{API}/tables/{tid}/hands/2").get_json()["restores"] == 1
 
 
+def test_undo_and_redo_speak_of_the_number_the_pages_show(app: Flask) -> None:
+    """Hand 1 undone and brought back is stored as hand 2 but is still the first hand played:
+    the bar, the question and the message all say "hand 1"."""
+    table, phone = _saved_one(app)
+    tid = table["id"]
+    phone.post(f"/t/{tid}/hands/1/undo")
+    back = _text(phone.post(f"/t/{tid}/hands/1/redo", follow_redirects=True))
+    assert "Hand 1 is back." in back and "Hand 1 recorded." in back and "Hand 2 recorded" not in back
+    assert f'href="/t/{tid}/hands/2/undo"' in back  # the stored number stays in the links
+    assert "<h1>Undo hand 1?</h1>" in _text(phone.get(f"/t/{tid}/hands/2/undo"))
+    phone.post(f"/t/{tid}/hands/2/undo")
+    again = _text(phone.get(f"/t/{tid}"))
+    assert "Hand 1 undone." in again and "Redo hand 1" in again and f'action="/t/{tid}/hands/2/redo"' in again
+
+
 def test_redo_is_refused_once_another_hand_was_recorded(app: Flask) -> None:
     table, phone = _saved_one(app)
     tid = table["id"]
