@@ -313,14 +313,19 @@ def test_illegal_call_is_not_offered_and_a_forged_link_is_refused(page, live_app
     start_hand(page, "copas")
     press(page, "aces:none")
     press(page, "call:0:solo_oito")
-    # Bia's turn: Meia Miséria cannot be bid over Solo Oito: no button, no joiners.
-    expect(action(page, "call:1:passo")).to_have_count(1)
-    expect(action(page, "call:1:solo_oito_da_ultima")).to_have_count(1)
-    assert page.locator('button[value$=":meia_miseria"]').count() == 0
-    assert page.locator('button[value$=":solo_oito"]').count() == 0
+    # Bia's turn: Meia Miséria cannot be bid over Solo Oito: its button stays in its place but
+    # disabled, and nobody is offered to join it.
+    expect(action(page, "call:1:passo")).to_be_enabled()
+    expect(action(page, "call:1:solo_oito_da_ultima")).to_be_enabled()
+    for illegal in ("call:1:meia_miseria", "call:1:solo_oito"):
+        expect(action(page, illegal)).to_be_disabled()
+        expect(action(page, illegal)).to_have_attribute("aria-disabled", "true")
+    assert page.locator('.chips button[value$=":meia_miseria"]').count() == 0
     assert page.locator(".field-error").count() == 0
-    # A forged link with the illegal call: the engine's sentence, and the call is dropped.
-    page.goto(hand_url(live_server, tid, draft_of(page), "call:1:meia_miseria"))
+    # A forged link with the illegal call (what the disabled button would send): refused with
+    # the engine's sentence and a 422, and the call is dropped.
+    response = page.goto(hand_url(live_server, tid, draft_of(page), "call:1:meia_miseria"))
+    assert response is not None and response.status == 422
     sentence = engine_says(
         live_app, tid, {"ultima": "copas", "auction": [["Ana", "solo_oito"], ["Bia", "meia_miseria"]]}
     )
