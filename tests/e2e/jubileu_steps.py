@@ -136,3 +136,13 @@ def record_hand(
     if expect_preview is not None:
         assert preview_deltas(page) == dict(expect_preview)
     confirm(page, tap=tap)
+
+
+def ladder_boxes(page: Page) -> dict[str, tuple[float, float, float, float]]:
+    """Where each call of the auction's ladder is drawn on the page (x, y, width, height, page
+    coordinates), by the call's name, whoever speaks."""
+    boxes = page.locator('.ladder button[name="action"]').evaluate_all(
+        """bs => bs.map(b => { const r = b.getBoundingClientRect();
+               return [b.value.split(':').pop(), r.x + scrollX, r.y + scrollY, r.width, r.height]; })"""
+    )
+    return {name: (x, y, w, h) for name, x, y, w, h in boxes}

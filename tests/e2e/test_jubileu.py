@@ -23,6 +23,7 @@ from tests.e2e.jubileu_steps import (
     enter_tricks,
     expected,
     hand_url,
+    ladder_boxes,
     press,
     preview_deltas,
     record_hand,
@@ -199,6 +200,66 @@ def test_the_rest_pass_only_when_they_may(page, live_server) -> None:
     assert draft_of(page).count('"passo"') == 3
 
 
+def test_the_ladder_keeps_its_places_from_call_to_call(page, live_server, shot) -> None:
+    """Every call is drawn in the same place at every call of the auction: the ones not legal now
+    are disabled in their place, Passo too, with the reason beside it for the player who must bid."""
+    create_table(page, live_server)
+    start_hand(page, "copas", tap=True)
+    press(page, "aces:2:3", tap=True)  # Caio holds 3 aces
+    first = ladder_boxes(page)
+    assert len(first) == 22 and all(h >= 48 for _x, _y, _w, h in first.values())
+    # Each bid and its "da Última" twin share a row: two columns on a 390 px screen.
+    sete, twin = first["solo_sete"], first["solo_sete_da_ultima"]
+    assert sete[1] == twin[1] and sete[0] < twin[0] and sete[2] > 140
+    shot(page, "jub-10-ladder-first-call")
+    press(page, "call:0:solo_sete", tap=True)  # Ana
+    assert ladder_boxes(page) == first
+    expect(action(page, "call:1:solo_sete")).to_be_disabled()
+    expect(action(page, "call:1:jubileu")).to_be_disabled()
+    press(page, "call:1:passo", tap=True)  # Bia
+    # Caio must bid at least Jogo Obrigatório: Passo is disabled, and says why, in its place.
+    assert ladder_boxes(page) == first
+    passo = action(page, "call:2:passo")
+    expect(passo).to_be_disabled()
+    expect(passo).to_have_attribute("aria-disabled", "true")
+    why = page.locator("#pass-why")
+    expect(why).to_contain_text("Caio")
+    assert passo.get_attribute("aria-describedby") == "pass-why"
+    expect(action(page, "call:2:solo_oito")).to_be_disabled()
+    expect(action(page, "call:2:jogo_obrigatorio")).to_be_enabled()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "jub-10-ladder-forced")
+    press(page, "call:2:jogo_obrigatorio", tap=True)
+    assert ladder_boxes(page) == first
+    expect(action(page, "call:3:passo")).to_be_enabled()
+
+
+def test_the_auction_can_be_changed_after_it_ended(page, live_server, shot) -> None:
+    """From the preview, "change" on the auction reopens it at its last bid: Ana's Solo Sete
+    becomes a Solo Oito in three more taps, and the tricks are asked again for it."""
+    create_table(page, live_server)
+    taps = Taps(page)
+    tap_hand(taps, ultima="copas", presses=["aces:none", "call:0:solo_sete", "rest:espadas", "side:9"])
+    assert preview_deltas(page) == AFTER_SOLO_SETE_ANA
+    for step in ("ultima", "aces", "auction", "contract", "trump", "tricks"):
+        expect(page.locator(f'.summary button[value="back:{step}"]')).to_have_count(1)
+    shot(page, "jub-11-preview-changes")
+    taps.count = 0
+    taps.press("back:auction")
+    expect(action(page, "call:0:solo_oito")).to_be_enabled()
+    assert '"calls"' not in draft_of(page)
+    shot(page, "jub-11-auction-reopened")
+    taps.press("call:0:solo_oito")
+    taps.press("rest:espadas")
+    taps.press("side:9")
+    # Solo Oito (v = 3) made with 1 overtrick: a = 4 from each → +12/−4/−4/−4.
+    assert preview_deltas(page) == AFTER_SOLO_SETE_ANA
+    expect(page.locator(".summary .calls li").first).to_contain_text("Solo Oito")
+    assert taps.count == 4
+    confirm(page, tap=True)
+    assert balances(page) == AFTER_SOLO_SETE_ANA
+
+
 # --------------------------------------------------------------------------- 3. jubileu
 
 
@@ -313,14 +374,19 @@ def test_illegal_call_is_not_offered_and_a_forged_link_is_refused(page, live_app
     start_hand(page, "copas")
     press(page, "aces:none")
     press(page, "call:0:solo_oito")
-    # Bia's turn: Meia Miséria cannot be bid over Solo Oito: no button, no joiners.
-    expect(action(page, "call:1:passo")).to_have_count(1)
-    expect(action(page, "call:1:solo_oito_da_ultima")).to_have_count(1)
-    assert page.locator('button[value$=":meia_miseria"]').count() == 0
-    assert page.locator('button[value$=":solo_oito"]').count() == 0
+    # Bia's turn: Meia Miséria cannot be bid over Solo Oito: its button stays in its place but
+    # disabled, and nobody is offered to join it.
+    expect(action(page, "call:1:passo")).to_be_enabled()
+    expect(action(page, "call:1:solo_oito_da_ultima")).to_be_enabled()
+    for illegal in ("call:1:meia_miseria", "call:1:solo_oito"):
+        expect(action(page, illegal)).to_be_disabled()
+        expect(action(page, illegal)).to_have_attribute("aria-disabled", "true")
+    assert page.locator('.chips button[value$=":meia_miseria"]').count() == 0
     assert page.locator(".field-error").count() == 0
-    # A forged link with the illegal call: the engine's sentence, and the call is dropped.
-    page.goto(hand_url(live_server, tid, draft_of(page), "call:1:meia_miseria"))
+    # A forged link with the illegal call (what the disabled button would send): refused with
+    # the engine's sentence and a 422, and the call is dropped.
+    response = page.goto(hand_url(live_server, tid, draft_of(page), "call:1:meia_miseria"))
+    assert response is not None and response.status == 422
     sentence = engine_says(
         live_app, tid, {"ultima": "copas", "auction": [["Ana", "solo_oito"], ["Bia", "meia_miseria"]]}
     )

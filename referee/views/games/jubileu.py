@@ -12,8 +12,10 @@ from typing import Any, ClassVar
 
 from babel.lists import format_list
 from flask import request
+from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 
+from referee.i18n import render_text
 from referee.rules import jubileu
 from referee.rules.cards import Suit
 from referee.rules.errors import RulesError
@@ -24,6 +26,28 @@ from referee.views.games.pages import GamePages
 
 STEPS = ("ultima", "aces", "auction", "contract", "trump", "called", "partner", "tricks", "preview")
 DETAILS = ("called", "trump", "partner")
+
+
+def _ladder_rows() -> tuple[tuple[Bid, ...], ...]:
+    """The ladder as the auction page draws it, lowest first: each bid beside its "da Última"
+    twin (the next rung, same tricks, the última's suit as trump), the others alone on their row.
+    Drawn whole at every call, so a button never moves under a player's finger."""
+    rows: list[tuple[Bid, ...]] = []
+    for bid in Bid:
+        last = rows[-1] if rows else ()
+        twin = last[0] if len(last) == 1 else None
+        if (
+            bid.info.trump is Trump.ULTIMA
+            and twin
+            and (twin.info.tricks, twin.info.kind) == (bid.info.tricks, bid.info.kind)
+        ):
+            rows[-1] = (twin, bid)
+        else:
+            rows.append((bid,))
+    return tuple(rows)
+
+
+LADDER_ROWS = _ladder_rows()
 
 
 @dataclass
@@ -107,9 +131,19 @@ class JubileuFlow(flow.Flow):
     steps = STEPS
     draft: JubileuDraft
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.refused = False  # a call the engine refuses was sent: the page answers 422
+        super().__init__(*args, **kwargs)
+
+    def render(self, status: int = 200, **extra: Any) -> ResponseReturnValue:
+        if self.refused and status == 200:
+            status = 422
+        return super().render(status, **extra)
+
     def sanitize(self) -> None:
         """Drop unknown values; cut an auction at its first illegal call, whose sentence becomes
-        the page's error (a forged or stale link shows the rule it breaks, never a crash)."""
+        the page's error and the answer a 422 (a forged link, or a disabled button sent anyway,
+        shows the rule it breaks, never a crash, and the call is not kept)."""
         d = self.draft
         if not flow.is_suit(d.ultima):
             d.ultima = None
@@ -130,6 +164,7 @@ class JubileuFlow(flow.Flow):
                 auction.call(player, parse_call(raw, field="auction"))
             except RulesError as exc:
                 self.show_error(exc)
+                self.refused = True
                 d.calls = d.calls[:i]
                 return
 
@@ -307,10 +342,13 @@ class JubileuFlow(flow.Flow):
             self.draft.trump = suit
 
     def _clear_details(self) -> None:
-        """A different contract makes its details meaningless: ask them again."""
+        """A different contract makes its details meaningless: ask them again. Each player's
+        tricks are what happened at the table whatever the contract, so they stay (the engine
+        still checks them against the new contract); the declaring side's count does not, as
+        the side may now be other players."""
         d = self.draft
         d.trump = d.called = d.partner = None
-        d.tricks = d.declarer_tricks = None
+        d.declarer_tricks = None
 
     def _clear_from(self, step: str) -> None:
         d = self.draft
@@ -319,14 +357,26 @@ class JubileuFlow(flow.Flow):
             d.ultima = None
         if order <= STEPS.index("aces"):
             d.aces, d.calls = None, []
+        if step == "auction" or (step == "contract" and not d.direct):
+            self._reopen_auction()  # a contract that came from the auction changes there
+            return
         if order <= STEPS.index("contract"):
-            if d.calls and step == "auction":
-                d.calls.pop()
             d.contract = None
             d.trump = d.called = d.partner = None
         if step in DETAILS:
             setattr(d, step, None)
         d.tricks = d.declarer_tricks = None
+
+    def _reopen_auction(self) -> None:
+        """ "Change" on the auction: it opens again at its last bid, which is asked again with
+        the passes after it (the calls before it stay: they were not in question); with no bid
+        at all it starts over. "Undo last call" goes further back. The details follow the
+        contract, so they are asked again (see :meth:`_clear_details`)."""
+        d = self.draft
+        bids = [i for i, (_player, raw) in enumerate(d.calls) if raw != Pass.PASSO.value]
+        d.calls = d.calls[: bids[-1]] if bids else []
+        d.direct, d.contract = False, None
+        self._clear_details()
 
     def prefill(self, old: dict[str, Any]) -> None:
         d = self.draft
@@ -376,6 +426,9 @@ class JubileuFlow(flow.Flow):
                 rest = self.rest_pass()
                 ctx.update(
                     legal=auction.legal_calls(),
+                    ladder=LADDER_ROWS,
+                    passo=Pass.PASSO,
+                    no_pass=self._why_no_pass(auction),
                     joiners=auction.joiners(),
                     turn=auction.turn,
                     standing=auction.standing,
@@ -402,6 +455,18 @@ class JubileuFlow(flow.Flow):
             king=bool(side) and calls_king(self.draft.aces or {}, side[0]),
         )
         return ctx
+
+    @staticmethod
+    def _why_no_pass(auction: Auction) -> str | None:
+        """The engine's sentence when the player to speak may not pass (he holds 3 or 4 aces
+        and nobody has bid Jogo Obrigatório yet), shown beside the disabled Passo."""
+        if auction.turn is None:
+            return None
+        try:
+            auction.verify_call(auction.turn, Pass.PASSO)
+        except RulesError as exc:
+            return render_text(exc.text)
+        return None
 
     def _names_trump(self, auction: Auction) -> bool:
         """Whether the standing contract's declarer names trump, so "the others pass" can carry it."""
