@@ -91,7 +91,8 @@
   }
   document.addEventListener("DOMContentLoaded", showKeyboards);
   document.addEventListener("htmx:load", showKeyboards);
-  // New table: the "who deals first" choices show the names as they are typed.
+  // New table: the "who deals first" choices show the names as they are typed, and only the
+  // seats that have a name (a hint stands in while none has). The server refuses the others.
   document.addEventListener("input", function (event) {
     var seat = event.target.getAttribute && event.target.getAttribute("data-seat-name");
     if (seat === null || seat === undefined) return;
@@ -99,6 +100,24 @@
     for (var i = 0; i < labels.length; i++) {
       labels[i].textContent = event.target.value.trim() || labels[i].getAttribute("data-default");
     }
+    showDealers();
+  });
+  function showDealers() {
+    var chips = document.querySelectorAll("[data-dealer-seat]");
+    if (!chips.length) return;
+    var shown = 0;
+    for (var i = 0; i < chips.length; i++) {
+      var name = document.querySelector('[data-seat-name="' + chips[i].getAttribute("data-dealer-seat") + '"]');
+      chips[i].hidden = !(name && name.value.trim());
+      if (!chips[i].hidden) shown++;
+    }
+    var hint = document.querySelector("[data-dealer-empty]");
+    if (hint) hint.hidden = shown > 0;
+  }
+  document.addEventListener("DOMContentLoaded", showDealers);
+  // "Add a player" (below) opens a seat's dealer chip too: keep it folded until it has a name.
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-add-seat]")) showDealers();
   });
 
   function init() {
