@@ -110,14 +110,17 @@ def seating_drawing(seats: int) -> dict[str, Any]:
     arrows = []
     for k in range(seats):
         (x1, y1), (x2, y2) = points[k], points[(k + 1) % seats]
-        # a curve bowed away from the table's centre, from one seat towards the next
-        mid_x, mid_y = (x1 + x2) / 2, (y1 + y2) / 2
-        bow = 1.25 if seats > 2 else 0
-        ctrl_x = round(centre_x + (mid_x - centre_x) * bow) if seats > 2 else centre_x + (90 if k == 0 else -90)
-        ctrl_y = round(centre_y + (mid_y - centre_y) * bow) if seats > 2 else centre_y
-        start = _towards((x1, y1), (x2, y2), 0.22)
-        end = _towards((x2, y2), (x1, y1), 0.22)
-        arrows.append(f"M{start[0]} {start[1]} Q{ctrl_x} {ctrl_y} {end[0]} {end[1]}")
+        # a curve bowed away from the table's centre, from one seat towards the next (two seats:
+        # round the right side, then back round the left)
+        if seats == 2:
+            ctrl = (centre_x + (95 if k == 0 else -95), centre_y)
+        else:
+            ctrl = (
+                round(centre_x + ((x1 + x2) / 2 - centre_x) * 1.3),
+                round(centre_y + ((y1 + y2) / 2 - centre_y) * 1.3),
+            )
+        start, end = _towards((x1, y1), ctrl, 0.3), _towards((x2, y2), ctrl, 0.3)
+        arrows.append(f"M{start[0]} {start[1]} Q{ctrl[0]} {ctrl[1]} {end[0]} {end[1]}")
     return {"seats": [{"n": k + 1, "x": x, "y": y} for k, (x, y) in enumerate(points)], "arrows": arrows}
 
 

@@ -85,12 +85,40 @@
     input.value = words.join(" ");
     input.dispatchEvent(new Event("input", { bubbles: true }));
   });
-  function showKeyboards() {
-    var boards = document.querySelectorAll("[data-card-keyboard]");
-    for (var i = 0; i < boards.length; i++) boards[i].hidden = false;
+  // The keyboard (a bar at the bottom of the screen) shows only while a meld field is being
+  // filled: from the moment one has the focus until the focus or a tap goes elsewhere than a
+  // meld field or a key.
+  document.addEventListener("focusin", function (event) {
+    var board = document.querySelector("[data-card-keyboard]");
+    if (!board) return;
+    var target = event.target;
+    if (target.hasAttribute && target.hasAttribute("data-meld-input")) board.hidden = false;
+    else if (!board.contains(target)) board.hidden = true;
+  });
+  document.addEventListener("click", function (event) {
+    var board = document.querySelector("[data-card-keyboard]");
+    if (!board || board.hidden || !event.target.closest) return;
+    if (!event.target.closest("[data-card-keyboard], [data-meld-input], label")) board.hidden = true;
+  });
+
+  // Samba's hand: the live score bar at the bottom is as tall as its content; the page keeps
+  // that much room under a field it scrolls to (scroll-padding-bottom in app.css).
+  function measureLive() {
+    var bar = document.querySelector(".samba-form .live");
+    if (bar) document.documentElement.style.setProperty("--live-height", bar.offsetHeight + 16 + "px");
   }
-  document.addEventListener("DOMContentLoaded", showKeyboards);
-  document.addEventListener("htmx:load", showKeyboards);
+  document.addEventListener("DOMContentLoaded", measureLive);
+  document.addEventListener("htmx:afterSettle", measureLive);
+  document.addEventListener("toggle", measureLive, true);
+  // Choosing another team (its tab, or "Next") shows its card from the top.
+  document.addEventListener("change", function (event) {
+    if (event.target.name !== "tab" || !event.target.closest(".team-tabs")) return;
+    var card = document.querySelector('.team-card[data-team="' + event.target.value + '"]');
+    var tabs = event.target.closest(".team-tabs");
+    if (card && card.getBoundingClientRect().top < tabs.offsetHeight) {
+      window.scrollBy(0, card.getBoundingClientRect().top - tabs.offsetHeight - 8);
+    }
+  });
   // New table: the "who deals first" choices show the names as they are typed, and only the
   // seats that have a name (a hint stands in while none has). The server refuses the others.
   document.addEventListener("input", function (event) {
