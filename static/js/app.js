@@ -87,18 +87,29 @@
   });
   // The keyboard (a bar at the bottom of the screen) shows only while a meld field is being
   // filled: from the moment one has the focus until the focus or a tap goes elsewhere than a
-  // meld field or a key.
+  // meld field or a key. A tapped field gets it once the tap is over (appearing under the
+  // finger, it would take the tap), and is then scrolled clear of it (scroll padding).
+  var pressing = false;
+  document.addEventListener("pointerdown", function () { pressing = true; }, true);
+  document.addEventListener("pointercancel", function () { pressing = false; }, true);
+  document.addEventListener("pointerup", function () { setTimeout(function () { pressing = false; }, 0); }, true);
+  function meldBoard() { return document.querySelector("[data-card-keyboard]"); }
   document.addEventListener("focusin", function (event) {
-    var board = document.querySelector("[data-card-keyboard]");
+    var board = meldBoard(), target = event.target;
     if (!board) return;
-    var target = event.target;
-    if (target.hasAttribute && target.hasAttribute("data-meld-input")) board.hidden = false;
+    if (target.hasAttribute && target.hasAttribute("data-meld-input")) { if (!pressing) board.hidden = false; }
     else if (!board.contains(target)) board.hidden = true;
   });
   document.addEventListener("click", function (event) {
-    var board = document.querySelector("[data-card-keyboard]");
-    if (!board || board.hidden || !event.target.closest) return;
-    if (!event.target.closest("[data-card-keyboard], [data-meld-input], label")) board.hidden = true;
+    pressing = false;
+    var board = meldBoard(), target = event.target;
+    if (!board || !target.closest) return;
+    if (target.hasAttribute("data-meld-input")) {
+      board.hidden = false;
+      target.scrollIntoView({ block: "nearest" });
+    } else if (!target.closest("[data-card-keyboard], label")) {
+      board.hidden = true;
+    }
   });
 
   // Samba's hand: the live score bar at the bottom is as tall as its content; the page keeps
