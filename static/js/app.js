@@ -87,17 +87,22 @@
   });
   // The keyboard (a bar at the bottom of the screen) shows only while a meld field is being
   // filled: from the moment one has the focus until the focus or a tap goes elsewhere than a
-  // meld field or a key. A tapped field gets it once the tap is over (appearing under the
-  // finger, it would take the tap), and is then scrolled clear of it (scroll padding).
+  // meld field or a key. With a finger, it comes and goes once the tap is over: appearing
+  // under the finger it would take the tap, and going (with the room kept for it) it would move
+  // the page under the finger. A tapped field is then scrolled clear of it (scroll padding).
   var pressing = false;
   document.addEventListener("pointerdown", function () { pressing = true; }, true);
   document.addEventListener("pointercancel", function () { pressing = false; }, true);
-  document.addEventListener("pointerup", function () { setTimeout(function () { pressing = false; }, 0); }, true);
+  document.addEventListener("keydown", function () { pressing = false; }, true);  // a press that was a scroll
   function meldBoard() { return document.querySelector("[data-card-keyboard]"); }
+  function meldLabel(node) {  // a meld field's label: its click goes on to the field
+    var label = node.closest("label");
+    return label && label.control && label.control.hasAttribute("data-meld-input");
+  }
   document.addEventListener("focusin", function (event) {
     var board = meldBoard(), target = event.target;
-    if (!board) return;
-    if (target.hasAttribute && target.hasAttribute("data-meld-input")) { if (!pressing) board.hidden = false; }
+    if (!board || pressing) return;
+    if (target.hasAttribute && target.hasAttribute("data-meld-input")) board.hidden = false;
     else if (!board.contains(target)) board.hidden = true;
   });
   document.addEventListener("click", function (event) {
@@ -107,7 +112,7 @@
     if (target.hasAttribute("data-meld-input")) {
       board.hidden = false;
       target.scrollIntoView({ block: "nearest" });
-    } else if (!target.closest("[data-card-keyboard], label")) {
+    } else if (!target.closest("[data-card-keyboard]") && !meldLabel(target)) {
       board.hidden = true;
     }
   });
