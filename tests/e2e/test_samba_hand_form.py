@@ -54,13 +54,13 @@ def no_sideways_scroll(page: Any) -> None:
 
 
 def lefts_and_rights(page: Any, selector: str) -> set[tuple[int, int]]:
-    return set(
+    return {
         tuple(edges)
         for edges in page.locator(selector).evaluate_all(
             "els => els.filter(e => e.checkVisibility({visibilityProperty: true}))"
             ".map(e => { const r = e.getBoundingClientRect(); return [Math.round(r.left), Math.round(r.right)]; })"
         )
-    )
+    }
 
 
 class Taps:
