@@ -24,7 +24,9 @@ OPTION_PREFIX = "opt_"
 
 class TableForm(FlaskForm):
     name = StringField(_l("Name of the table (optional)"), validators=[Optional(), Length(max=120)])
-    dealer = RadioField(_l("Who deals first"))  # default: the last seat of the game (table_form)
+    # default: the last seat of the game (table_form); a seat that is not a named player is refused
+    # with a sentence by the new-table checks (referee.views.new_table), not by WTForms.
+    dealer = RadioField(_l("Who deals first"), validate_choice=False)
 
 
 def table_form(rules: Game[Any, Any], formdata: Any = None) -> TableForm:

@@ -24,7 +24,7 @@ from referee.phone import device
 from referee.rules import GAMES, get_game
 from referee.rules.errors import RulesError
 from referee.rules.settle import EXACT_LIMIT
-from referee.views import games, labels, outcomes
+from referee.views import games, labels, new_table, outcomes
 
 bp = Blueprint("tables", __name__)
 
@@ -254,7 +254,10 @@ def new() -> ResponseReturnValue:
     form = table_form(rules, request.form if request.method == "POST" else None)
     error = None
     if request.method == "POST":
-        created = _create(form, rules, partnerships) if form.validate() else _("Check the fields marked below.")
+        # Every mistake at once, each next to its field; the engine judges only a clean form.
+        valid = form.validate()
+        mistakes = new_table.mark_mistakes(form, rules)
+        created = _create(form, rules, partnerships) if valid and not mistakes else _("Check the fields marked below.")
         if not isinstance(created, str):
             table, token = created
             remember_token(table, token)
@@ -269,27 +272,19 @@ def new() -> ResponseReturnValue:
         error=error,
         partnerships=partnerships,
         shown_seats=_shown_seats(rules, form),
+        drawing=new_table.seating_drawing(_shown_seats(rules, form)),
+        seat_names=new_table.seat_names(form, rules),
         member_names=[m.name for m in members.active()],
     ), status
 
 
 def _create(form: Any, rules: Any, partnerships: games.Partnerships | None) -> tuple[Table, str] | str:
-    """The table a valid form describes, created (with its owner's token); else the sentence
-    saying what to fix, the fields concerned marked on the form.
-
-    The seats beyond the game's minimum are optional (a fifth at Quatrilho); the first ones
-    must all be named, and an empty seat may not come before a named one: every missing name is
-    marked before the engine is asked."""
-    players = [" ".join((getattr(form, f"player_{i}").data or "").split()) for i in range(rules.max_players)]
-    dealer_index = int(form.dealer.data or rules.max_players - 1)
-    last_named = max((i for i, name in enumerate(players) if name), default=-1)
-    blank = [i for i, name in enumerate(players) if not name and (i < rules.min_players or i < last_named)]
-    if blank:
-        for i in blank:
-            getattr(form, f"player_{i}").errors = [_("Write this player's name.")]
-        return _("Check the fields marked below.")
+    """The table a checked form describes (:func:`new_table.mark_mistakes`), created (with its
+    owner's token); else the engine's sentence saying what to fix, next to its field when the
+    form has it. The seats beyond the game's minimum are optional (a fifth at Quatrilho)."""
+    players = new_table.seat_names(form, rules)
     names = [name for name in players if name]
-    dealer = names[dealer_index] if 0 <= dealer_index < len(names) and names[dealer_index] else None
+    dealer = players[new_table.dealer_seat(form, rules)]
     teams = None
     try:
         if partnerships is not None:

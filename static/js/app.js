@@ -85,13 +85,58 @@
     input.value = words.join(" ");
     input.dispatchEvent(new Event("input", { bubbles: true }));
   });
-  function showKeyboards() {
-    var boards = document.querySelectorAll("[data-card-keyboard]");
-    for (var i = 0; i < boards.length; i++) boards[i].hidden = false;
+  // The keyboard (a bar at the bottom of the screen) shows only while a meld field is being
+  // filled: from the moment one has the focus until the focus or a tap goes elsewhere than a
+  // meld field or a key. With a finger, it comes and goes once the tap is over: appearing
+  // under the finger it would take the tap, and going (with the room kept for it) it would move
+  // the page under the finger. A tapped field is then scrolled clear of it (scroll padding).
+  var pressing = false;
+  document.addEventListener("pointerdown", function () { pressing = true; }, true);
+  document.addEventListener("pointercancel", function () { pressing = false; }, true);
+  document.addEventListener("keydown", function () { pressing = false; }, true);  // a press that was a scroll
+  function meldBoard() { return document.querySelector("[data-card-keyboard]"); }
+  function meldLabel(node) {  // a meld field's label: its click goes on to the field
+    var label = node.closest("label");
+    return label && label.control && label.control.hasAttribute("data-meld-input");
   }
-  document.addEventListener("DOMContentLoaded", showKeyboards);
-  document.addEventListener("htmx:load", showKeyboards);
-  // New table: the "who deals first" choices show the names as they are typed.
+  document.addEventListener("focusin", function (event) {
+    var board = meldBoard(), target = event.target;
+    if (!board || pressing) return;
+    if (target.hasAttribute && target.hasAttribute("data-meld-input")) board.hidden = false;
+    else if (!board.contains(target)) board.hidden = true;
+  });
+  document.addEventListener("click", function (event) {
+    pressing = false;
+    var board = meldBoard(), target = event.target;
+    if (!board || !target.closest) return;
+    if (target.hasAttribute("data-meld-input")) {
+      board.hidden = false;
+      target.scrollIntoView({ block: "nearest" });
+    } else if (!target.closest("[data-card-keyboard]") && !meldLabel(target)) {
+      board.hidden = true;
+    }
+  });
+
+  // Samba's hand: the live score bar at the bottom is as tall as its content; the page keeps
+  // that much room under a field it scrolls to (scroll-padding-bottom in app.css).
+  function measureLive() {
+    var bar = document.querySelector(".samba-form .live");
+    if (bar) document.documentElement.style.setProperty("--live-height", bar.offsetHeight + 16 + "px");
+  }
+  document.addEventListener("DOMContentLoaded", measureLive);
+  document.addEventListener("htmx:afterSettle", measureLive);
+  document.addEventListener("toggle", measureLive, true);
+  // Choosing another team (its tab, or "Next") shows its card from the top.
+  document.addEventListener("change", function (event) {
+    if (event.target.name !== "tab" || !event.target.closest(".team-tabs")) return;
+    var card = document.querySelector('.team-card[data-team="' + event.target.value + '"]');
+    var tabs = event.target.closest(".team-tabs");
+    if (card && card.getBoundingClientRect().top < tabs.offsetHeight) {
+      window.scrollBy(0, card.getBoundingClientRect().top - tabs.offsetHeight - 8);
+    }
+  });
+  // New table: the "who deals first" choices show the names as they are typed, and only the
+  // seats that have a name (a hint stands in while none has). The server refuses the others.
   document.addEventListener("input", function (event) {
     var seat = event.target.getAttribute && event.target.getAttribute("data-seat-name");
     if (seat === null || seat === undefined) return;
@@ -99,6 +144,24 @@
     for (var i = 0; i < labels.length; i++) {
       labels[i].textContent = event.target.value.trim() || labels[i].getAttribute("data-default");
     }
+    showDealers();
+  });
+  function showDealers() {
+    var chips = document.querySelectorAll("[data-dealer-seat]");
+    if (!chips.length) return;
+    var shown = 0;
+    for (var i = 0; i < chips.length; i++) {
+      var name = document.querySelector('[data-seat-name="' + chips[i].getAttribute("data-dealer-seat") + '"]');
+      chips[i].hidden = !(name && name.value.trim());
+      if (!chips[i].hidden) shown++;
+    }
+    var hint = document.querySelector("[data-dealer-empty]");
+    if (hint) hint.hidden = shown > 0;
+  }
+  document.addEventListener("DOMContentLoaded", showDealers);
+  // "Add a player" (below) opens a seat's dealer chip too: keep it folded until it has a name.
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-add-seat]")) showDealers();
   });
 
   function init() {

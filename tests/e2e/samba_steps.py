@@ -162,6 +162,16 @@ def team_card(page: Page, i: int) -> Any:
     return page.locator(f'section.team-card[aria-labelledby="team-{i}-h"]')
 
 
+def show_team(page: Page, i: int, *, tap: bool = True) -> None:
+    """The form shows one team at a time: tap team i's tab (its name, at the top) unless it is
+    the one shown."""
+    tab = page.locator(f"#tab-{i}")
+    if tab.count() and not tab.is_checked():
+        label = page.locator(f".team-tabs label:has(#tab-{i})")
+        label.tap() if tap else label.click()
+    expect(team_card(page, i)).to_be_visible()
+
+
 def tap_plus(page: Page, input_id: str, times: int, *, tap: bool = True) -> None:
     plus = page.locator(f'[data-stepper] button[data-step="1"][aria-controls="{input_id}"]')
     expect(plus).to_be_visible()
@@ -171,6 +181,7 @@ def tap_plus(page: Page, input_id: str, times: int, *, tap: bool = True) -> None
 
 def open_counter(page: Page, i: int, key: str) -> Any:
     """Open team i's card counter for ``meld_points`` or ``hand_points``; answer the details."""
+    show_team(page, i)
     details = page.locator(f'details.counter:has([data-counter="f-t{i}-{key}"])')
     expect(details).to_have_count(1)
     if details.get_attribute("open") is None:
@@ -191,6 +202,7 @@ def count_cards(page: Page, i: int, key: str, counts: Mapping[str, int], *, tap:
 
 def fill_team(page: Page, i: int, team: Team, *, tap: bool = True, skip_hand: bool = False) -> None:
     """Enter team i's part: counts (typed), points (typed or counted), penalties (steppers)."""
+    show_team(page, i, tap=tap)
     for key in COUNTS:
         value = getattr(team, key)
         if value:

@@ -39,6 +39,7 @@ from tests.e2e.samba_steps import (
     record_of,
     save_button,
     scoreboard,
+    show_team,
     team_card,
     team_name,
     team_names,
@@ -258,6 +259,7 @@ def test_impossible_hands_are_refused_and_nothing_is_stored(page, live_app, live
 
     # (2) Two clean canastras need at least 2 × 7 × 5 = 70 points on the table; 60 typed.
     two = [Team(clean_canastras=2, meld=60), Team(meld=60)]
+    show_team(page, 0)  # one team at a time: back to Ana & Caio's
     page.fill("#f-t0_clean_canastras", "2")
     page.fill("#f-t0-meld_points", "60")
     sentence = engine_says(live_app, tid, record_of(two, "Ana"), dealer="Ana")
@@ -321,10 +323,11 @@ def type_cards(page, cards: list[str]) -> None:  # type: ignore[no-untyped-def]
 
 def test_meld_checker_second_wild_before_the_seventh_card(page, live_app, live_server, shot) -> None:
     page.goto(f"{live_server}/samba/melds")
-    expect(page.locator("[data-card-keyboard]")).to_be_visible()
+    expect(page.locator("[data-card-keyboard]")).to_be_hidden()  # only while a meld is being filled
     shot(page, "samba-20-checker-empty")
     # Meld 1: three kings and two 2s: the second wild card may only go in as the 7th card.
     page.locator("#m0").tap()
+    expect(page.locator("[data-card-keyboard]")).to_be_visible()
     type_cards(page, ["K♥", "K♦", "K♠", "2♣", "2♥"])
     expect(page.locator("#m0")).to_have_value("K♥ K♦ K♠ 2♣ 2♥")
     # Meld 2: five kings and two 2s, seven cards: a dirty canastra.

@@ -75,3 +75,98 @@ def test_the_default_wordings_are_in_portuguese(client: FlaskClient) -> None:
     assert "Dani dá as cartas; Ana fala primeiro." in client.get(f"/t/{response.get_json()['id']}").get_data(
         as_text=True
     )
+
+
+# --------------------------------------------------------------------------- seats, dealer, mistakes
+
+
+def seats_drawn(html: str) -> int:
+    return len(re.findall(r'<circle [^>]*class="seat"', html))
+
+
+def dealer_chips(html: str) -> dict[str, bool]:
+    """Seat -> whether its "who deals first" chip shows (a chip of an empty seat is hidden)."""
+    chips = re.findall(r'<label class="chip" data-dealer-seat="(\d+)"([^>]*)>', html)
+    return {seat: "hidden" not in rest for seat, rest in chips}
+
+
+def test_the_form_draws_and_asks_the_seats_the_game_has(client: FlaskClient) -> None:
+    """Koziri is for two: two names, two seats drawn, two dealers to choose from. Lift Smoke is
+    for four to six: six names, six seats. Injun (2 to 15) draws the four seats shown at first."""
+    for game, names, drawn in (("koziri", 2, 2), ("lift_smoke", 6, 6), ("injun", 15, 4), ("jubileu", 4, 4)):
+        html = client.get(f"/tables/new?game={game}").get_data(as_text=True)
+        assert len(re.findall(r'name="player_\d+"', html)) == names, game
+        assert seats_drawn(html) == drawn, game
+        assert len(dealer_chips(html)) == names, game
+    html = client.get("/tables/new?game=koziri").get_data(as_text=True)
+    assert "2 lugares em volta da mesa" in html
+
+
+def test_each_game_says_its_own_first_dealer_rule_by_the_dealer_choice(client: FlaskClient) -> None:
+    said = {
+        "injun": "o primeiro que receber um ás dá as cartas primeiro",
+        "lift_smoke": "quem tirar a mais alta dá as cartas primeiro",
+        "koziri": "Quem tirar a carta mais alta dá as cartas primeiro",
+        "jubileu": "Quem tirar a carta mais baixa",
+    }
+    for game, sentence in said.items():
+        html = client.get(f"/tables/new?game={game}").get_data(as_text=True)
+        fieldset = html[html.index('id="dealer-choice"') :]
+        fieldset = fieldset[: fieldset.index("</fieldset>")]
+        assert sentence in fieldset, game
+
+
+def test_every_mistake_is_marked_at_once_and_what_was_typed_stays(app: Flask, client: FlaskClient) -> None:
+    """Lift Smoke with seats 2 and 4 empty before a named sixth, the same name twice, an ante
+    that is not a number and a dealer whose seat is empty: every field says what is wrong, on
+    one page, and nothing is stored."""
+    form = {
+        "player_0": "Ana",
+        "player_2": "Caio",
+        "player_4": "ana",
+        "player_5": "Fabi",
+        "opt_ante": "dois",
+        "dealer": "3",
+        "name": "Sexta no clube",
+    }
+    response = client.post("/tables/new?game=lift_smoke", data=form)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    errors = re.findall(r'<p class="field-error" role="alert" id="([^"]+)">([^<]*)</p>', html)
+    by_field = dict(errors)
+    assert by_field["player_1-err"] == by_field["player_3-err"] == "Escreva o nome deste jogador."
+    assert by_field["player_4-err"] == "Há dois jogadores chamados ana; dê um nome diferente a cada um."
+    assert by_field["dealer-err"] == "Escolha quem dá as cartas primeiro entre os jogadores da mesa."
+    assert re.search(r'id="opt_ante"[^>]*value="dois"[^>]*aria-invalid="true"', html, re.S)
+    assert "Confira os campos marcados abaixo." in html
+    assert html.count('class="field-error"') == 6  # that sentence, the four above and the ante's
+    for field, value in form.items():
+        if field.startswith("player_"):
+            assert f'name="{field}" value="{value}"' in html
+    assert 'value="Sexta no clube"' in html
+    # the dealer choice offers only the seated players
+    assert dealer_chips(html) == {str(i): i in (0, 2, 4, 5) for i in range(6)}
+    with app.app_context():
+        assert db.session.query(Table).count() == 0
+
+
+def test_a_dealer_who_is_not_seated_is_refused(app: Flask, client: FlaskClient) -> None:
+    """A forged dealer (a seat the game does not have, an empty seat, not a number) gets a
+    sentence and stores nothing; a seated one deals."""
+    two = {"player_0": "Ana", "player_1": "Bia"}
+    for forged in ("2", "7", "-1", "x", "01a"):
+        response = client.post("/tables/new?game=koziri", data={**two, "dealer": forged})
+        assert response.status_code == 422, forged
+        assert "Escolha quem dá as cartas primeiro entre os jogadores da mesa." in response.get_data(as_text=True)
+    four = {"player_0": "Ana", "player_1": "Bia", "player_2": "Caio", "player_3": "Dani"}
+    response = client.post("/tables/new?game=lift_smoke", data={**four, "dealer": "5"})
+    assert response.status_code == 422
+    with app.app_context():
+        assert db.session.query(Table).count() == 0
+    response = client.post("/tables/new?game=lift_smoke", data={**four, "dealer": "2"})
+    assert response.status_code == 302
+    response = client.post("/tables/new?game=lift_smoke", data={**four, "dealer": ""})  # the last named
+    assert response.status_code == 302
+    with app.app_context():
+        dealers = [t.state["next_dealer"] for t in db.session.query(Table).order_by(Table.created_at)]
+    assert dealers == ["Caio", "Dani"]

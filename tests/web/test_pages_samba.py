@@ -621,3 +621,34 @@ def test_meld_checker_odd_input_is_never_a_500(client: FlaskClient) -> None:
         {"going_out": "1", "m0": "3e 3p 3e"},
     ):
         assert client.get("/samba/melds", query_string=args).status_code == 200
+
+
+# --------------------------------------------------------------------------- one team at a time
+
+
+def tab_checked(html: str) -> list[str]:
+    return re.findall(r'name="tab" value="(\d+)" id="tab-\d+"[^>]*checked', html)
+
+
+def test_the_hand_form_shows_one_team_at_a_time_and_keeps_the_scorer_s_team(client: FlaskClient) -> None:
+    """A tab per team (its name), the first checked; "Next" leads to the other team; a check
+    comes back on the team the scorer was on, a refusal on the team it is about; a forged tab
+    is the first team."""
+    tid = new_table(client)
+    html = client.get(f"/t/{tid}/hand").get_data(as_text=True)
+    assert re.findall(r'<span id="tab-\d-name">([^<]*)</span>', html) == ["Ana &amp; Caio", "Bia &amp; Dani"]
+    assert tab_checked(html) == ["0"]
+    assert re.findall(r'<section class="card team-card" data-team="(\d)"', html) == ["0", "1"]
+    assert re.findall(r'<label class="btn btn-secondary next-team" for="tab-(\d)">', html) == ["1"]
+    status, html = check(client, tid, tab="1", went_out="0")
+    assert status == 200 and tab_checked(html) == ["1"]  # Ana "went out" with nothing: refused, team 1 kept
+    for forged in ("7", "-1", "x"):
+        status, html = check(client, tid, tab=forged)
+        assert status == 200 and tab_checked(html) == ["0"]
+    # two clean canastras with 60 points on the table: the refusal is about team 1's points
+    status, html = check(
+        client, tid, tab="0", went_out="1", **team_fields(1, clean_canastras=2, sambas=1, meld_points=60)
+    )
+    assert status == 200 and errors_in(html)
+    assert re.search(r'id="f-t1-meld_points"[^>]*aria-invalid="true"', html, re.S)
+    assert tab_checked(html) == ["1"]

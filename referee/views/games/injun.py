@@ -439,5 +439,8 @@ REGISTRATION = GamePages(
     flow=InjunFlow,
     rules_context=rules_context,
     turn_line=N_("%(dealer)s deals; %(speaker)s bets first."),
+    dealer_help=N_(
+        "Deal the cards face up, one to each player in turn: the first to get an ace deals first. By default the last player deals, so player 1 bets first."
+    ),
     words={"pots": pots},
 )

@@ -50,4 +50,7 @@ REGISTRATION = GamePages(
     flow=ShortFlow.for_game(lift_smoke.SLUG, FIELDS),
     rules_context=rules_context,
     turn_line=N_("%(dealer)s deals; %(speaker)s leads the first trick."),
+    dealer_help=N_(
+        "Each player draws a card: the highest deals first. By default the last player deals, so player 1 leads the first trick."
+    ),
 )

@@ -229,7 +229,18 @@ class SambaFlow(flow.Flow):
             "hidden_kinds": samba.HIDDEN,
             "counts": COUNTS,
             "stock_ran_out": STOCK_RAN_OUT,
+            "tab": self.tab(),
         }
+
+    def tab(self) -> int:
+        """The team the form shows (one at a time): the one a refusal is about, else the one
+        the scorer was on (``tab``), else the first."""
+        field = self.error_field or ""
+        if field.startswith("teams["):
+            team = flow.small_int(field[6 : field.find("]")], len(self.teams))
+            if team is not None:
+                return team
+        return flow.small_int(request.args.get("tab"), len(self.teams)) or 0
 
     def render(self, status: int = 200, **extra: Any) -> ResponseReturnValue:
         if request.args.get("partial") == "live":
