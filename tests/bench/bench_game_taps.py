@@ -5,14 +5,15 @@ The server is gunicorn with the production settings (referee.gunicorn_conf), the
 /usr/bin/chromium at 390x844, pt-BR. Each game's path is in tests/bench/game_paths.py; the timing
 is the page's own (tests/bench/browser_phone.py): from the tap to the answer on screen.
 
-Prints two tables:
+Prints three tables:
 
 1. per game / hand: taps, numbers typed (keys pressed), and how many taps loaded a whole page
    and how many swapped part of it (htmx);
 2. per step, both profiles: milliseconds from the tap to the answer on screen, split into the
    wait (server and network: to the answer's last byte) and the phone's own work after it
    (parse, styles, scripts, the swap); the answer's size; each hand's total. Steps above
-   TARGET_MS on the cheap phone are marked.
+   TARGET_MS on the cheap phone are marked;
+3. per profile, the medians over all hands' swaps and page loads.
 
 A warm-up hand on each profile fills the browser's cache (htmx, app.js, app.css) as a phone in
 use has it, and the server's templates. Prints; never asserts. On a shared machine the figures
@@ -22,6 +23,7 @@ move with the load: the machine line says how busy it was.
 from __future__ import annotations
 
 import shutil
+import statistics
 import tempfile
 import traceback
 from pathlib import Path
@@ -119,11 +121,32 @@ def print_steps(results: dict[Profile, dict[str, Hand | str]]) -> None:
         )
 
 
+def print_summary(results: dict[Profile, dict[str, Hand | str]]) -> None:
+    """Medians over every game's steps, by kind: the shape that holds when single steps jump
+    (a busy machine stalls the phone's throttled CPU most)."""
+    print(f"\n  medians over all hands{'':<10}{'steps':>6}{'ms':>7}{'wait':>7}{'phone':>7}{'kB':>6}", flush=True)
+    for profile, hands in results.items():
+        steps = [s for h in hands.values() if isinstance(h, Hand) for s in h.steps]
+        for kind in ("swap", "load"):
+            mine = [s for s in steps if s.kind == kind and s.wait is not None]
+            if not mine:
+                continue
+            over = sum(1 for s in mine if s.ms > TARGET_MS)
+            print(
+                f"  {profile.name + ', ' + kind + 's':<32}{len(mine):>6}"
+                f"{statistics.median(s.ms for s in mine):>7.0f}{statistics.median(s.wait or 0 for s in mine):>7.0f}"
+                f"{statistics.median(s.client or 0 for s in mine):>7.0f}{statistics.median(s.kb or 0 for s in mine):>6.1f}"
+                f"   {over} above {TARGET_MS:.0f} ms",
+                flush=True,
+            )
+
+
 def main() -> None:
     machine()
     results = run()
     print_counts(results)
     print_steps(results)
+    print_summary(results)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ change, its function here is the one place to update.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
@@ -198,7 +198,3 @@ PATHS: list[tuple[str, Callable[[At], None]]] = [
     ("Relógio", relogio),
     ("Cachorro", cachorro),
 ]
-
-
-def names() -> Iterator[str]:
-    return (name for name, _path in PATHS)
