@@ -16,13 +16,14 @@ MO_FILES := $(PO_FILES:.po=.mo)
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
 
 .PHONY: help venv install translations messages run test test-sqlite test-pg typecheck \
-        system-deps bench bench-pg lint clean
+        system-deps bench bench-pg bench-taps lint clean
 
 help:
 	@echo "make run      serve on the LAN with gunicorn (PORT=$(PORT)); prints the URL to open"
 	@echo "make test     set everything up and run every test (SQLite, then PostgreSQL)"
 	@echo "make bench    print benchmark figures (tests/bench)"
 	@echo "make bench-pg the league benchmark on PostgreSQL only (pg_virtualenv)"
+	@echo "make bench-taps one hand of each game tapped in Chromium: taps, and ms per tap on a cheap phone"
 	@echo "make lint     ruff (format and lint) and the complexity ceiling; make test runs it first"
 	@echo "make messages extract strings and update the .po files"
 	@echo "make clean    remove the venv and caches"
@@ -86,6 +87,11 @@ test-pg: $(STAMP) translations
 bench: $(STAMP) translations
 	$(PY) -m tests.bench.run
 	@$(MAKE) --no-print-directory bench-pg
+
+## One hand of each game tapped in Chromium (tests/bench/game_paths.py), on a desktop and on a
+## cheap-phone profile (docs/speed.md); `make bench` runs it too.
+bench-taps: $(STAMP) translations
+	$(PY) -m tests.bench.run game_taps
 
 ## The league benchmark's PostgreSQL half, on a throwaway cluster (`make bench` runs it last).
 ## BENCH_LEAGUE_SIZES=100000 for a quick run (default 100k, 300k and 1M hands).

@@ -16,6 +16,7 @@ from tests.e2e.steps import (  # noqa: F401 - re-exported: the Jubileu tests imp
     MINUS,
     action,
     balances,
+    confirm,
     dealer_shown,
     draft_of,
     hand_url,
@@ -92,14 +93,6 @@ def tap_hand(taps: Taps, *, ultima: str, presses: Iterable[str]) -> None:
     for value in presses:
         taps.press(value)
     expect(taps.page.locator(".preview-deltas")).to_be_visible()
-
-
-def confirm(page: Page, *, tap: bool = False, correction: bool = False) -> None:
-    """Preview step: the POST form's submit button stores the hand; back on the table page,
-    where this phone may undo the hand it just saved (never a correction)."""
-    _go(page, page.locator('form[action$="/hand"] button[type="submit"]'), tap=tap)
-    assert "/hand" not in page.url, page.url
-    expect(page.locator(".undo-bar")).to_have_count(0 if correction else 1)
 
 
 def record_hand(

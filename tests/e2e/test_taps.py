@@ -69,3 +69,33 @@ def test_the_history_of_a_long_table_pages(page: Any, live_app: Any, live_server
     expect(page.locator("li.hand")).to_have_count(3)
     shot(page, "history-page-2")
     assert tid_of(page) == tid
+
+
+def test_the_tap_bench_counts_as_the_browser_tests_do(browser: Any, live_server: str) -> None:
+    """tests/bench's phone (``make bench``) counts a hand as a player would: the Solo Sete of
+    test_jubileu in 6 taps and no key, the última's link the one page load, each other tap a
+    swap with its answer timed; a Samba hand's two scores typed key by key (310, 260)."""
+    from tests.bench.browser_phone import DESKTOP, Phone
+    from tests.bench.game_paths import At, jubileu_solo_sete, samba
+
+    phone = Phone(browser, DESKTOP)
+    try:
+        for path in (jubileu_solo_sete, samba):
+            path(At(phone.page, live_server, lambda: phone.hand(path.__name__)))  # noqa: B023 - called at once
+    finally:
+        phone.close()
+    solo, samba_hand = phone.played
+    assert (solo.taps, solo.keys, solo.loads, solo.swaps) == (6, 0, 1, 5)
+    assert [s.label for s in solo.steps] == [
+        "/hand copas",
+        "aces:none",
+        "call:0:solo_sete",
+        "rest:espadas",
+        "side:9",
+        "submit",
+    ]
+    assert all(s.wait is not None and s.kb for s in solo.steps)
+    # The form: open, + + (clean canastras), the meld field, + (dirty), the other meld field,
+    # who went out, check, confirm.
+    assert (samba_hand.taps, samba_hand.keys) == (9, 6)
+    assert [s.label for s in samba_hand.steps] == ["/hand", "check", "submit"]

@@ -1,0 +1,153 @@
+"""One hand of each game tapped in Chromium like a player, on a desktop and on a cheap phone.
+
+`.venv/bin/python -m tests.bench.bench_game_taps` (`make bench` runs it; `make bench-taps` alone).
+The server is gunicorn with the production settings (referee.gunicorn_conf), the browser
+/usr/bin/chromium at 390x844, pt-BR. Each game's path is in tests/bench/game_paths.py; the timing
+is the page's own (tests/bench/browser_phone.py): from the tap to the answer on screen.
+
+Prints three tables:
+
+1. per game / hand: taps, numbers typed (keys pressed), and how many taps loaded a whole page
+   and how many swapped part of it (htmx);
+2. per step, both profiles: milliseconds from the tap to the answer on screen, split into the
+   wait (server and network: to the answer's last byte) and the phone's own work after it
+   (parse, styles, scripts, the swap); the answer's size; each hand's total. Steps above
+   TARGET_MS on the cheap phone are marked;
+3. per profile, the medians over all hands' swaps and page loads.
+
+A warm-up hand on each profile fills the browser's cache (htmx, app.js, app.css) as a phone in
+use has it, and the server's templates. Prints; never asserts. On a shared machine the figures
+move with the load: the machine line says how busy it was.
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import tempfile
+import traceback
+from pathlib import Path
+
+from playwright.sync_api import expect, sync_playwright
+
+from ._common import machine, referee_server
+from .browser_phone import PROFILES, Hand, Phone, Profile, Step, launch
+from .game_paths import PATHS, At, jubileu_solo_sete
+
+TARGET_MS = 250.0
+
+
+def play(phone: Phone, base: str) -> dict[str, Hand | str]:
+    """Every path once on this phone: its counted hand, or why it failed."""
+    hands: dict[str, Hand | str] = {}
+    jubileu_solo_sete(At(phone.page, base, lambda: phone.hand("warm-up")))
+    for name, path in PATHS:
+        try:
+            path(At(phone.page, base, lambda name=name: phone.hand(name)))  # type: ignore[misc]
+            hands[name] = phone.played[-1]
+        except Exception as exc:  # noqa: BLE001 - one game's path broken, the others go on
+            hands[name] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:150]}"
+            traceback.print_exc(limit=2)
+    return hands
+
+
+def run() -> dict[Profile, dict[str, Hand | str]]:
+    results: dict[Profile, dict[str, Hand | str]] = {}
+    workdir = Path(tempfile.mkdtemp(prefix="bench-game-taps-"))
+    expect.set_options(timeout=30_000)
+    try:
+        with referee_server(workdir, worker_class=None) as server, sync_playwright() as pw:
+            browser = launch(pw)
+            try:
+                for profile in PROFILES:
+                    phone = Phone(browser, profile)
+                    try:
+                        results[profile] = play(phone, server.base)
+                    finally:
+                        phone.close()
+            finally:
+                browser.close()
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return results
+
+
+# --------------------------------------------------------------------------- printing
+
+
+def print_counts(results: dict[Profile, dict[str, Hand | str]]) -> None:
+    first = results[PROFILES[0]]
+    print("  taps per hand, from the table page to the stored hand", flush=True)
+    print(f"  {'game / hand':<32}{'taps':>6}{'typed':>7}{'page loads':>12}{'swaps':>7}", flush=True)
+    for name, hand in first.items():
+        if isinstance(hand, str):
+            print(f"  {name:<32} FAILED {hand}", flush=True)
+            continue
+        print(f"  {name:<32}{hand.taps:>6}{hand.keys:>7}{hand.loads:>12}{hand.swaps:>7}", flush=True)
+
+
+def _cell(step: Step | None) -> str:
+    if step is None:
+        return f"{'-':>22}"
+    split = "" if step.wait is None else f"{step.wait:.0f}+{step.client:.0f}"
+    return f"{step.ms:>7.0f} {split:>14}"
+
+
+def print_steps(results: dict[Profile, dict[str, Hand | str]]) -> None:
+    desktop, cheap = (results[p] for p in PROFILES)
+    print(
+        f"\n  ms from the tap to the answer on screen = wait (server + network) + phone (parse, scripts, swap);"
+        f"\n  cheap phone: 150 ms round trip, 1.6/0.75 Mbps, CPU x4. '>' marks a step above {TARGET_MS:.0f} ms there.",
+        flush=True,
+    )
+    head = f"  {'step':<30}{'kind':<6}{'kB':>6}"
+    print(head + "".join(f"{p.name:>23}" for p in PROFILES), flush=True)
+    for name in desktop:
+        fast, slow = desktop[name], cheap.get(name)
+        print(f"  -- {name}", flush=True)
+        if isinstance(fast, str) or not isinstance(slow, Hand):
+            print("     (failed, see above)", flush=True)
+            continue
+        for i, step in enumerate(fast.steps):
+            other = slow.steps[i] if i < len(slow.steps) else None
+            mark = ">" if other is not None and other.ms > TARGET_MS else " "
+            kb = f"{step.kb:.1f}" if step.kb is not None else "?"
+            print(f" {mark}{step.label[:29]:<30}{step.kind:<6}{kb:>6}{_cell(step)}{_cell(other)}", flush=True)
+        over = sum(1 for s in slow.steps if s.ms > TARGET_MS)
+        print(
+            f"   {'whole hand':<41}{fast.total_ms:>7.0f}{'':>15}{slow.total_ms:>7.0f}"
+            f"   ({over} of {len(slow.steps)} steps above {TARGET_MS:.0f} ms)",
+            flush=True,
+        )
+
+
+def print_summary(results: dict[Profile, dict[str, Hand | str]]) -> None:
+    """Medians over every game's steps, by kind: the shape that holds when single steps jump
+    (a busy machine stalls the phone's throttled CPU most)."""
+    print(f"\n  medians over all hands{'':<10}{'steps':>6}{'ms':>7}{'wait':>7}{'phone':>7}{'kB':>6}", flush=True)
+    for profile, hands in results.items():
+        steps = [s for h in hands.values() if isinstance(h, Hand) for s in h.steps]
+        for kind in ("swap", "load"):
+            mine = [s for s in steps if s.kind == kind and s.wait is not None]
+            if not mine:
+                continue
+            over = sum(1 for s in mine if s.ms > TARGET_MS)
+            print(
+                f"  {profile.name + ', ' + kind + 's':<32}{len(mine):>6}"
+                f"{statistics.median(s.ms for s in mine):>7.0f}{statistics.median(s.wait or 0 for s in mine):>7.0f}"
+                f"{statistics.median(s.client or 0 for s in mine):>7.0f}{statistics.median(s.kb or 0 for s in mine):>6.1f}"
+                f"   {over} above {TARGET_MS:.0f} ms",
+                flush=True,
+            )
+
+
+def main() -> None:
+    machine()
+    results = run()
+    print_counts(results)
+    print_steps(results)
+    print_summary(results)
+
+
+if __name__ == "__main__":
+    main()
