@@ -109,21 +109,54 @@ def samba(at: At) -> None:
         samba_steps.confirm(page, tap=True)
 
 
+def _derby_bets(page: Page) -> None:
+    """From the table page: the next race, four bets (♥ ♠ ♥ ♦), then on to the race."""
+    next_hand(page)
+    for i, horse in enumerate(("copas", "espadas", "copas", "ouros")):
+        page.locator(f'input[name="h{i}"][value="{horse}"]').tap()
+    go(page, page.locator('button[name="action"][value="bets"]'), tap=True)
+
+
+def _derby_save(page: Page) -> None:
+    go(page, page.locator('#race form[method="post"] button[type="submit"]'), tap=True)
+    left_the_flow(page)
+
+
 def kentucky_derby(at: At) -> None:
     """A race: four bets, then ♥ runs away alone, card by card (16 cards), and the payout."""
     page = at.page
     create_table(page, at.base, "kentucky_derby", FOUR)
     race = ["Kc", "3e", "3o", "3c", "Qc", "4e", "4o", "4c", "Jc", "5e", "5o", "5c", "10c", "6e", "6o", "6c"]
     with at.timed():
-        next_hand(page)
-        for i, horse in enumerate(("copas", "espadas", "copas", "ouros")):
-            page.locator(f'input[name="h{i}"][value="{horse}"]').tap()
-        go(page, page.locator('button[name="action"][value="bets"]'), tap=True)
+        _derby_bets(page)
         for n, code in enumerate(race, start=1):
             page.locator(f'#race button[name="action"][value="card:{code}"]').tap()
             expect(page.locator(".derby-cards ol li")).to_have_count(n)
-        go(page, page.locator('#race form[method="post"] button[type="submit"]'), tap=True)
-        left_the_flow(page)
+        _derby_save(page)
+
+
+def kentucky_derby_winner(at: At) -> None:
+    """A race recorded by its winner alone: four bets, one tap on ♥, the payout."""
+    page = at.page
+    create_table(page, at.base, "kentucky_derby", FOUR)
+    with at.timed():
+        _derby_bets(page)
+        press(page, "winner:copas", tap=True)
+        _derby_save(page)
+
+
+def kentucky_derby_again(at: At) -> None:
+    """The next race with the last race's bets again (one tap), then its winner alone."""
+    page = at.page
+    create_table(page, at.base, "kentucky_derby", FOUR)
+    _derby_bets(page)
+    press(page, "winner:copas")
+    _derby_save(page)
+    with at.timed():
+        next_hand(page)
+        press(page, "again", tap=True)
+        press(page, "winner:espadas", tap=True)
+        _derby_save(page)
 
 
 def injun(at: At) -> None:
@@ -190,7 +223,9 @@ PATHS: list[tuple[str, Callable[[At], None]]] = [
     ("Jubileu: called ace, partner", jubileu_partnership),
     ("Quatrilho: chamada", quatrilho_chamada),
     ("Samba", samba),
-    ("Kentucky Derby: a race", kentucky_derby),
+    ("Kentucky Derby: a race, card by card", kentucky_derby),
+    ("Kentucky Derby: winner alone", kentucky_derby_winner),
+    ("Kentucky Derby: same bets, winner", kentucky_derby_again),
     ("Injun", injun),
     ("Koziri", koziri),
     ("Lift Smoke", lift_smoke),
