@@ -12,6 +12,7 @@ from flask_babel import gettext as _
 
 from referee import access, ledger, phone
 from referee.i18n import fmt_int, fmt_money
+from referee.rules import seats
 from referee.rules.cards import FRENCH_RANKS, SPANISH_RANKS, Suit, card_name, french_rank_label, rank_label
 from referee.rules.patience import GAME_LABELS as PATIENCE_NAMES
 from referee.views import games  # read at call time: the games import these wordings helpers
@@ -115,6 +116,15 @@ def patience(slug: str) -> str:
 def turn_line(game: str, dealer: str, speaker: str) -> str:
     """Who deals and who goes first ("speaks" where there is an auction, "plays" in Samba)."""
     return _(games.PAGES[game].turn_line, dealer=dealer, speaker=speaker)
+
+
+def names(players: list[str] | tuple[str, ...]) -> str:
+    """Several players in a sentence, as the reader's language joins them: "Ana e Caio"
+    ("Ana and Caio"), "Ana, Bia e Caio"; nothing for nobody."""
+    if not players:
+        return ""
+    joined = seats.join_names(list(players))
+    return joined if isinstance(joined, str) else joined.render(_)
 
 
 def team_name(players: list[str] | tuple[str, ...]) -> str:
