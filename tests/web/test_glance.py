@@ -129,8 +129,8 @@ def test_the_preview_says_each_player_s_net_once(client: FlaskClient) -> None:
     said = {name: " ".join(re.sub(r"<[^>]+>", " ", rest).split()) for name, rest in rows}
     # Solo Sete made by Ana (the first speaker) with 9 tricks: 4 from each of the three others.
     payers = [name for name in said if name != "Ana"]
-    assert said["Ana"] == "recebe 12 fichas +12"
-    assert all(said[name] == "paga 4 fichas −4" for name in payers), said
+    assert said["Ana"] == "+12 recebe 12 fichas"
+    assert all(said[name] == "−4 paga 4 fichas" for name in payers), said
     # One line per player, not one per pair: no "X paga 4 a Y".
     assert not re.search(r"paga \d+ a ", html)
 
