@@ -704,6 +704,12 @@ def test_the_join_page(client: FlaskClient) -> None:
 # --------------------------------------------------------------------------- who wrote
 
 
+def assert_no_phone_ids(phrases: list[str], history: str, devices: tuple[str, ...]) -> None:
+    """Neither a phrase nor the history shows a phone's random id or an access number."""
+    assert not [p for p in phrases if re.search(r"\d|[0-9a-f]{6}", p)], phrases
+    assert not [d for d in devices if d in history], devices
+
+
 def test_every_write_names_who_made_it(app: Flask) -> None:
     s = make_setup(app, hand=False)
     api = app.test_client()
@@ -765,10 +771,7 @@ def test_every_write_names_who_made_it(app: Flask) -> None:
     assert said[f"scorer:{code_id}@{code_phone}"] == "by a scorer: code's phone"
     assert said["api/owner"] == "by the API, with the owner's token"
     assert said[f"api/scorer:{link_id}"] == "by the API, with link's access"
-    for phrase_said in said.values():
-        assert not re.search(r"\d|[0-9a-f]{6}", phrase_said), phrase_said
-    for device in (owner_phone, link_phone, code_phone):
-        assert device not in history
+    assert_no_phone_ids(list(said.values()), history, (owner_phone, link_phone, code_phone))
     assert len(set(said.values())) == len(said)
     # ...and the history shows each one where it belongs.
     for number, code in (
