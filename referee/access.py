@@ -112,6 +112,19 @@ def grant(table: Table, token: str | None) -> Grant:
     return Grant(row.role, row.id) if row is not None else WATCHING
 
 
+def revoked(table: Table, token: str | None) -> bool:
+    """Whether ``token`` came in through a way in to ``table`` that its owner revoked: the phone
+    holding it is told so in words, instead of a bare refusal (it gets nothing more for it)."""
+    if not token:
+        return False
+    row = db.session.execute(
+        select(Access.id).where(
+            Access.token_hash == hash_secret(token), Access.table_id == table.id, Access.revoked_at.is_not(None)
+        )
+    ).first()
+    return row is not None
+
+
 def _label(raw: object) -> str:
     """A label as typed, without control characters (a NUL would reach the database)."""
     return "".join(ch for ch in " ".join(str(raw or "").split()) if ch.isprintable())[:LABEL_MAX]

@@ -8,7 +8,7 @@ from flask import Flask, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import BadRequest, HTTPException, InternalServerError
+from werkzeug.exceptions import BadRequest, Forbidden, HTTPException, InternalServerError
 
 CODES = {
     400: "bad_request",
@@ -33,6 +33,20 @@ class Refused(BadRequest):
         super().__init__(description=sentence)
         self.sentence = sentence
         self.field = field
+
+
+class Revoked(Forbidden):
+    """A 403 for a phone whose way in to a table its owner revoked: a page that says so and what
+    to do (ask for a new code; follow the table read-only meanwhile), not an error code."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(description=revoked_sentence())
+        self.table_id = table_id
+
+
+def revoked_sentence() -> str:
+    """The one sentence of a revoked access, on the page and in the API's error (docs/api.md)."""
+    return _("The table's owner cancelled this phone's access.")
 
 
 def _message(status: int) -> str:
@@ -79,6 +93,8 @@ def handle_http_error(error: HTTPException) -> ResponseReturnValue:
         message = error.sentence
     if request.path.startswith("/api/"):
         return _api_body(error, status, message), status, _extra_headers(error)
+    if isinstance(error, Revoked):
+        return render_template("errors/revoked.html", message=revoked_sentence(), table_id=error.table_id), status
     page = render_template("errors/error.html", status=status, title=_titles(status), message=message)
     return page, status, _extra_headers(error)
 

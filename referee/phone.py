@@ -22,6 +22,13 @@ def device() -> str:
     return str(session[DEVICE])
 
 
+def current() -> str | None:
+    """This phone's id if its session has one, without making one (a page that only reads, such
+    as the history saying "this phone", leaves a watcher's session as it was)."""
+    value = session.get(DEVICE)
+    return str(value) if value else None
+
+
 def guesser() -> str:
     """Who is typing a code, for the rate limits: the phone's id when its session has one, else
     the client's address (an API script without a session). A page that takes a code calls

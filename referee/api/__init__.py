@@ -18,7 +18,7 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from referee import access, club, exports, guesses, inputs, league, ledger, ratings
-from referee.errorpages import Refused
+from referee.errorpages import Refused, revoked_sentence
 from referee.extensions import csrf
 from referee.i18n import render_text
 from referee.models import Table
@@ -88,7 +88,9 @@ def with_table(write: bool) -> Callable[[F], F]:
                     return error(
                         401,
                         "unauthorized",
-                        _("Writing to this table needs its scorer token (Authorization: Bearer …)."),
+                        revoked_sentence()
+                        if access.revoked(table, _bearer())
+                        else _("Writing to this table needs its scorer token (Authorization: Bearer …)."),
                     )
                 g.grant = grant
                 g.actor = access.actor(grant, via="api")

@@ -106,6 +106,16 @@ def figures_of(rank: str) -> int:
     return _FIGURES[rank]
 
 
+def card_name(rank: Text, suit: Suit) -> Text:
+    """A card by name, as players say it: "Ás de copas", "Rei de ouros" ("Ace of hearts"). The
+    one wording of a card for every deck; it needs no article, so no gender to agree with.
+
+    >>> card_name(rank_label("12"), Suit.OUROS).render()
+    'King of diamonds'
+    """
+    return Text(N_("%(rank)s of %(suit)s"), rank=rank, suit=suit.label)
+
+
 def rank_label(rank: str) -> Text:
     """A Spanish rank's name (English msgid; the pt-BR catalogue gives Ás, Dois, ..., Dama, Valete, Rei)."""
     return Text(_RANK_NAMES[rank])
@@ -128,7 +138,7 @@ class Card:
 
     @property
     def label(self) -> Text:
-        return Text(N_("%(rank)s of %(suit)s"), rank=rank_label(self.rank), suit=self.suit.label)
+        return card_name(rank_label(self.rank), self.suit)
 
     def to_json(self) -> dict[str, str]:
         return {"rank": self.rank, "suit": self.suit.value}

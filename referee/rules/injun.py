@@ -1011,9 +1011,12 @@ def settle(hand: InjunHand, options: InjunOptions) -> potlib.PotSettlement:
             lines.append(
                 Line(
                     text=Text(
-                        N_("%(pot)s: %(chips)s chips to %(name)s, without a showdown."),
+                        *NP_(
+                            "%(pot)s: %(count)s chip to %(name)s, without a showdown.",
+                            "%(pot)s: %(count)s chips to %(name)s, without a showdown.",
+                        ),
                         pot=label,
-                        chips=hand_pot.chips,
+                        count=hand_pot.chips,
                         name=winners[0],
                     ),
                     amount=hand_pot.chips,
@@ -1024,9 +1027,12 @@ def settle(hand: InjunHand, options: InjunOptions) -> potlib.PotSettlement:
         lines.append(
             Line(
                 text=Text(
-                    N_("%(pot)s: %(chips)s chips; cards shown: %(cards)s."),
+                    *NP_(
+                        "%(pot)s: %(count)s chip; cards shown: %(cards)s.",
+                        "%(pot)s: %(count)s chips; cards shown: %(cards)s.",
+                    ),
                     pot=label,
-                    chips=hand_pot.chips,
+                    count=hand_pot.chips,
                     cards=shown,
                 ),
                 amount=hand_pot.chips,
@@ -1043,10 +1049,13 @@ def settle(hand: InjunHand, options: InjunOptions) -> potlib.PotSettlement:
         lines.append(
             Line(
                 text=Text(
-                    N_("%(names)s tie with %(rank)s and share it: %(each)s chips each."),
+                    *NP_(
+                        "%(names)s tie with %(rank)s and share it: %(count)s chip each.",
+                        "%(names)s tie with %(rank)s and share it: %(count)s chips each.",
+                    ),
                     names=seats.join_names(winners),
                     rank=rank,
-                    each=share.each,
+                    count=share.each,
                 ),
                 amount=share.each,
             )

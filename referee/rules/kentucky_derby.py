@@ -1159,9 +1159,12 @@ def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
             lines.append(
                 Line(
                     text=Text(
-                        N_("Nobody backed %(horses)s: the %(rest)s chips stay on the table for the next race."),
+                        *NP_(
+                            "Nobody backed %(horses)s: the %(count)s chip stays on the table for the next race.",
+                            "Nobody backed %(horses)s: the %(count)s chips stay on the table for the next race.",
+                        ),
                         horses=_horses(hand.winners),
-                        rest=rest,
+                        count=rest,
                     ),
                     amount=rest,
                 )
@@ -1177,10 +1180,13 @@ def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
         backed = sum(hand.bets[p].amount for p in backers)
         shares = {p: rest * hand.bets[p].amount // backed for p in backers}
         text = Text(
-            N_("%(names)s backed %(horses)s and share %(rest)s chips in proportion to their bets."),
+            *NP_(
+                "%(names)s backed %(horses)s and share %(count)s chip in proportion to their bets.",
+                "%(names)s backed %(horses)s and share %(count)s chips in proportion to their bets.",
+            ),
             names=seats.join_names(backers),
             horses=_horses(hand.winners),
-            rest=rest,
+            count=rest,
         )
     else:
         equal = split(rest, backers)

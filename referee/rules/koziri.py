@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from typing import ClassVar, Final
 
 from . import seats
-from .errors import InvalidInput
 from .game import Game, Teams
 from .koziri_play import _MISSING_SUIT, DECK_SIZES, Role, SuitChoice, parse_suits
 from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec, OptionValue
@@ -50,14 +49,7 @@ class DeckSpec(OptionSpec):
     def parse(self, raw: object) -> OptionValue:
         if isinstance(raw, int) and not isinstance(raw, bool) and str(raw) in {c.value for c in self.choices}:
             return raw
-        raise InvalidInput(
-            Text(
-                N_("Option %(name)s takes one of: %(values)s."),
-                name=self.name,
-                values=", ".join(c.value for c in self.choices),
-            ),
-            field=f"options.{self.name}",
-        )
+        raise self.not_one_of([c.value for c in self.choices])
 
 
 OPTIONS: Final[tuple[OptionSpec, ...]] = (

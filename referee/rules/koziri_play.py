@@ -28,7 +28,7 @@ from enum import Enum
 from typing import Final
 
 from . import cards, seats
-from .cards import FRENCH_RANKS, Suit, french_rank_label
+from .cards import FRENCH_RANKS, Suit, card_name, french_rank_label
 from .errors import InconsistentHand, InvalidInput, reject_unknown_fields
 from .text import N_, Text
 
@@ -76,7 +76,7 @@ class Card:
 
     @property
     def label(self) -> Text:
-        return Text(N_("%(rank)s of %(suit)s"), rank=french_rank_label(self.rank), suit=self.suit.label)
+        return card_name(french_rank_label(self.rank), self.suit)
 
     @property
     def short(self) -> str:

@@ -53,15 +53,7 @@ class OptionSpec:
             allowed = [c.value for c in self.choices]
             if isinstance(raw, str) and raw in allowed:
                 return raw
-            raise InvalidInput(
-                Text(
-                    N_('Option "%(label)s" (%(name)s) takes one of: %(values)s.'),
-                    label=self.label,
-                    name=self.name,
-                    values=", ".join(allowed),
-                ),
-                field=field,
-            )
+            raise self.not_one_of(allowed)
         if self.kind == "int":
             if isinstance(raw, int) and not isinstance(raw, bool) and self.minimum <= raw <= self.maximum:
                 return raw
@@ -78,6 +70,19 @@ class OptionSpec:
         if self.kind == "money":
             return parse_money(raw, field=field, name=self.name, label=self.label)
         raise AssertionError(f"unknown option kind {self.kind}")
+
+    def not_one_of(self, values: Sequence[str]) -> InvalidInput:
+        """The refusal of a value outside ``values``, naming the option by its label as players
+        read it on the table form (a game's own narrower check says it the same way)."""
+        return InvalidInput(
+            Text(
+                N_('Option "%(label)s" (%(name)s) takes one of: %(values)s.'),
+                label=self.label,
+                name=self.name,
+                values=", ".join(values),
+            ),
+            field=f"options.{self.name}",
+        )
 
 
 def parse_money(raw: object, *, field: str, name: str, label: Text) -> str:

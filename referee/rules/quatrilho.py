@@ -1349,11 +1349,13 @@ def _settle_solo(
     if declared_solo:
         kind = Text(N_("Solo preto natural")) if natural else Text(N_("Solo preto with an exchange"))
         verdict = (
-            N_("%(kind)s won by %(name)s with %(figures)s figures.")
+            NP_("%(kind)s won by %(name)s with %(count)s figure.", "%(kind)s won by %(name)s with %(count)s figures.")
             if won
-            else N_("%(kind)s lost by %(name)s with %(figures)s figures.")
+            else NP_(
+                "%(kind)s lost by %(name)s with %(count)s figure.", "%(kind)s lost by %(name)s with %(count)s figures."
+            )
         )
-        lines.append(Line(text=Text(verdict, kind=kind, name=soloist, figures=own), amount=0))
+        lines.append(Line(text=Text(*verdict, kind=kind, name=soloist, count=own), amount=0))
     else:
         lines.append(
             Line(
@@ -1366,12 +1368,18 @@ def _settle_solo(
                 amount=0,
             )
         )
-    if options.solo_rate_from == "winning_side":
-        rate_text = Text(
-            N_("Normal rate from the winning side's %(figures)s figures: %(points)s."), figures=basis, points=p
+    rate = (
+        NP_(
+            "Normal rate from the winning side's %(count)s figure: %(points)s.",
+            "Normal rate from the winning side's %(count)s figures: %(points)s.",
         )
-    else:
-        rate_text = Text(N_("Normal rate from the soloist's %(figures)s figures: %(points)s."), figures=basis, points=p)
+        if options.solo_rate_from == "winning_side"
+        else NP_(
+            "Normal rate from the soloist's %(count)s figure: %(points)s.",
+            "Normal rate from the soloist's %(count)s figures: %(points)s.",
+        )
+    )
+    rate_text = Text(*rate, count=basis, points=p)
     lines.append(Line(text=rate_text, amount=p))
     lines += _rate_lines(p, amount, case, winners, losers, w, options)[1:]
     lines.append(Line(text=Text(N_("Solo preto: 10 more from or to each opponent.")), amount=SOLO_PRETO_EXTRA))

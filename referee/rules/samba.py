@@ -240,10 +240,8 @@ class SambaOptions(OptionSet):
     def checked(cls, values: dict[str, OptionValue], raw: object) -> dict[str, OptionValue]:
         """The top opening minimum is one of the two the texts know."""
         if values["top_min_meld"] not in TOP_MIN_MELDS:
-            raise InvalidInput(
-                Text(N_("Option %(name)s takes one of: %(values)s."), name="top_min_meld", values="150, 160"),
-                field="options.top_min_meld",
-            )
+            spec = next(spec for spec in OPTIONS if spec.name == "top_min_meld")
+            raise spec.not_one_of([str(n) for n in TOP_MIN_MELDS])
         return values
 
 

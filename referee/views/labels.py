@@ -10,9 +10,10 @@ from typing import Any
 from flask_babel import get_translations
 from flask_babel import gettext as _
 
-from referee import access, ledger
+from referee import access, ledger, phone
 from referee.i18n import fmt_int, fmt_money
-from referee.rules.cards import SPANISH_RANKS, Suit, rank_label
+from referee.rules import seats
+from referee.rules.cards import FRENCH_RANKS, SPANISH_RANKS, Suit, card_name, french_rank_label, rank_label
 from referee.rules.patience import GAME_LABELS as PATIENCE_NAMES
 from referee.views import games  # read at call time: the games import these wordings helpers
 from referee.views.flow import is_suit
@@ -39,32 +40,53 @@ def red(slug: str | None) -> bool:
 
 def by(code: str | None, names: dict[int, str] | None = None) -> str:
     """Who made a write, as "by ..." in the reader's language (Portuguese contracts the
-    preposition with the article, "pelo dono", so each whole phrase is translated): the role,
-    the scoring access used and the phone (see referee.access.actor)."""
+    preposition with the article, "pelo dono", so each whole phrase is translated): the role, and
+    the phone by the name the owner gave its way in ("by a scorer: Bia's phone"), or as this
+    phone or another one. Never the phone's random id or an access number: a person reads it
+    (see referee.access.actor for the stored code)."""
     legacy = {ledger.BY_SCORER: _("by the scorer"), ledger.BY_API: _("by the API")}
     if not code:
         return _("by someone")
     if code in legacy:
         return legacy[code]
     who = access.parse_actor(code)
-    if who.role == access.OWNER:
-        phrase = _("by the API, with the owner's token") if who.via == "api" else _("by the owner")
-    elif who.role == access.SCORER and who.access_id is not None:
-        label = (names or {}).get(who.access_id)
-        if who.via == "api":
-            phrase = _("by the API, with scoring access %(n)s", n=who.access_id)
-        elif label:
-            phrase = _("by a scorer (%(label)s)", label=label)
-        else:
-            phrase = _("by a scorer (access %(n)s)", n=who.access_id)
-    else:
+    label = (names or {}).get(who.access_id) if who.access_id is not None else None
+    if who.role not in (access.OWNER, access.SCORER):
         return _("by %(name)s", name=code)
-    return _("%(who)s, phone %(device)s", who=phrase, device=who.device) if who.device else phrase
+    if who.via == "api":
+        if who.role == access.OWNER and who.access_id is None:
+            return _("by the API, with the owner's token")
+        return _("by the API, with %(name)s's access", name=label) if label else _("by the API, with a scoring access")
+    device = _phone(who.device, label, other=who.role == access.SCORER)
+    if who.role == access.OWNER:
+        return _("by the owner: %(phone)s", phone=device) if device else _("by the owner")
+    return _("by a scorer: %(phone)s", phone=device) if device else _("by a scorer")
+
+
+def _phone(device: str, label: str | None, *, other: bool) -> str:
+    """The phone of a write in words: by its name, else this phone, else (with ``other``: a
+    scorer's) another phone. The table's owner on another phone needs no more than "by the owner"."""
+    if label:
+        return _("%(name)s's phone", name=label)
+    if device and device == phone.current():
+        return _("this phone")
+    return _("another phone") if device and other else ""
 
 
 def rank(code: str) -> str:
     """A Spanish-deck rank's name ("Ás", "Rei") in the reader's language."""
     return rank_label(code).render(_) if code in SPANISH_RANKS else code
+
+
+def card(code: str, suit_slug: str | None, *, french: bool = False) -> str:
+    """A card by name in the reader's language ("Ás de copas", "Rei de ouros"), wherever a page
+    names one: a Spanish-deck rank (Quatrilho's "12"), or with ``french`` a French one (Jubileu's
+    "A" and "K"). Anything else (a forged record) is shown as it came."""
+    ranks, name = (FRENCH_RANKS, french_rank_label) if french else (SPANISH_RANKS, rank_label)
+    card_suit = _suit(suit_slug)
+    if code not in ranks or card_suit is None:
+        return " ".join(str(part) for part in (code, suit_slug) if part)
+    return card_name(name(code), card_suit).render(_)
 
 
 #: The card corner as players read it: A, 2..7, and the court cards by their Portuguese letters.
@@ -94,6 +116,15 @@ def patience(slug: str) -> str:
 def turn_line(game: str, dealer: str, speaker: str) -> str:
     """Who deals and who goes first ("speaks" where there is an auction, "plays" in Samba)."""
     return _(games.PAGES[game].turn_line, dealer=dealer, speaker=speaker)
+
+
+def names(players: list[str] | tuple[str, ...]) -> str:
+    """Several players in a sentence, as the reader's language joins them: "Ana e Caio"
+    ("Ana and Caio"), "Ana, Bia e Caio"; nothing for nobody."""
+    if not players:
+        return ""
+    joined = seats.join_names(list(players))
+    return joined if isinstance(joined, str) else joined.render(_)
 
 
 def team_name(players: list[str] | tuple[str, ...]) -> str:
@@ -160,3 +191,13 @@ def unit_note(game: str, value: str | None) -> str:
     """Under a settle-up: what the amounts count, and their money value when the table has one."""
     plain, with_money = games.PAGES[game].unit_note
     return _(with_money, value=fmt_money(value)) if value else _(plain)
+
+
+def net(game: str, delta: int) -> str:
+    """What one player's net for a hand means in words ("pays 6 chips", "receives 4 units"), or
+    nothing for a player the hand leaves even: the preview says what each one hands over or takes
+    in, once, instead of one line per pair of players."""
+    if not delta:
+        return ""
+    singular, plural = games.PAGES[game].pays if delta < 0 else games.PAGES[game].receives
+    return ngettext(singular, plural, abs(delta), num=fmt_int(abs(delta)))

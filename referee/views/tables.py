@@ -17,6 +17,7 @@ from flask_babel import gettext as _
 
 from referee import access, club, league, ledger, members, settleup
 from referee.api import answers
+from referee.errorpages import Revoked
 from referee.forms import field_for, option_values, table_form
 from referee.i18n import render_text
 from referee.models import Table
@@ -153,7 +154,15 @@ def is_owner(table: Table) -> bool:
 
 def require_scorer(table: Table) -> None:
     if not can_score(table):
+        refuse_revoked(table)
         abort(401)
+
+
+def refuse_revoked(table: Table) -> None:
+    """A phone whose access the owner revoked is told so (403, referee.errorpages.Revoked), on
+    the table page and on every write, instead of meeting a bare refusal."""
+    if access.revoked(table, session.get(TOKENS, {}).get(table.id)):
+        raise Revoked(table.id)
 
 
 def require_owner(table: Table) -> None:
@@ -333,6 +342,8 @@ CLOCK_CHOICES = (60, 90, 120, 180, 240)
 def show(table_id: str) -> ResponseReturnValue:
     table = load(table_id)
     remember_seen(table)
+    if not can_score(table):
+        refuse_revoked(table)
     data = board(table)
     data["undo"] = undoable(table, data["next_number"]) if data["can_score"] else None
     data["redo"] = redoable(table, data["next_number"]) if data["can_score"] else None
@@ -364,6 +375,12 @@ def history(table_id: str) -> ResponseReturnValue:
     return render_template("tables/history.html", **data, hands=listed["recent"][::-1], page=page, pages=pages)
 
 
+def summary_title(name: str | None, game: str) -> str:
+    """The settle-up summary's first words: the table's name and its game ("Sexta (Jubileu)"),
+    the game once when the table has no name of its own, or is named after the game."""
+    return f"{name} ({game})" if name and name != game else game
+
+
 @bp.get("/t/<table_id>/settle")
 def settle(table_id: str) -> ResponseReturnValue:
     """The settle-up: each player's net, the fewest payments (with Pix codes where the payee
@@ -375,9 +392,7 @@ def settle(table_id: str) -> ResponseReturnValue:
         when = format_datetime(table.created_at, "short")
         data.update(
             result=result,
-            summary=settleup.summary(
-                result, title=f"{table.name or data['game_name']} ({data['game_name']})", when=when
-            ),
+            summary=settleup.summary(result, title=summary_title(table.name, data["game_name"]), when=when),
             unit_note=labels.unit_note(table.game, ledger.money(table, 1)),
             exact_limit=EXACT_LIMIT,
         )

@@ -31,6 +31,11 @@ from .api_support import API, all_pass_record, create_table
 
 ROLES = ("owner", "link", "code", "watcher", "revoked_link", "revoked_code")
 SCORERS = {"owner", "link", "code"}
+#: What a phone whose access was revoked is told, in either language (the API answers in the table's).
+REVOKED = (
+    "O acesso deste celular foi cancelado pelo dono da mesa.",
+    "The table's owner cancelled this phone's access.",
+)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -378,11 +383,18 @@ def test_every_role_on_every_write_route(app: Flask, route: Route, role: str) ->
         if route.effect is not None:
             assert route.effect(before, after), (route.name, role, before, after)
     else:
-        refused = 401 if route.level == "scorer" else 403
+        revoked = role.startswith("revoked") and route.level == "scorer"
+        web = not route.path.startswith(API)
+        # A phone whose access was revoked is told so on a page of its own (403); the API keeps
+        # its 401 "unauthorized", with the same sentence.
+        refused = 403 if revoked and web else 401 if route.level == "scorer" else 403
         assert response.status_code == refused, (route.name, role, response.status_code)
         assert after == before, f"{route.name} by {role} was refused but changed the table"
-        if route.path.startswith(API):
+        if not web:
             assert response.get_json()["error"]["code"] == "unauthorized"
+        if revoked:
+            said = response.get_json()["error"]["message"] if not web else response.get_data(as_text=True)
+            assert any(sentence in unescape(said) for sentence in REVOKED), (route.name, role, said)
 
 
 def test_the_owner_confirms_through_the_api(app: Flask) -> None:
@@ -396,8 +408,11 @@ def test_the_owner_confirms_through_the_api(app: Flask) -> None:
 def test_reading_needs_no_role(app: Flask, role: str) -> None:
     s = make_setup(app)
     client = s.web[role]
+    # A phone whose access was revoked is told so where it used to score (the table page, 403,
+    # with the way to follow it read-only); every read-only page still opens for it.
+    table_page = client.get(f"/t/{s.tid}")
+    assert table_page.status_code == (403 if role.startswith("revoked") else 200)
     for path in (
-        f"/t/{s.tid}",
         f"/w/{s.tid}",
         f"/t/{s.tid}/history",
         f"/t/{s.tid}/history?page=1",
@@ -473,8 +488,8 @@ def test_revoking_a_link_locks_the_phone_out_at_the_next_request(app: Flask) -> 
     d = unescape(draft.group(1))
     assert s.owner.post(f"/t/{s.tid}/access/{access_id(app, 'link')}/revoke").status_code == 302
     # The very next request of that phone, web or API, is refused; nothing is stored.
-    assert phone.post(f"/t/{s.tid}/hand/all-pass", data={"d": d, "all_pass": "1"}).status_code == 401
-    assert phone.get(f"/t/{s.tid}/hand").status_code == 401
+    assert phone.post(f"/t/{s.tid}/hand/all-pass", data={"d": d, "all_pass": "1"}).status_code == 403
+    assert phone.get(f"/t/{s.tid}/hand").status_code == 403
     assert (
         app.test_client()
         .post(f"{API}/tables/{s.tid}/hands", json=all_pass_record("Dani"), headers=bearer(s.api["link"]))
@@ -482,8 +497,14 @@ def test_revoking_a_link_locks_the_phone_out_at_the_next_request(app: Flask) -> 
         == 401
     )
     assert s.snapshot()["hands"] == []
-    # Its table page offers nothing that writes; its link says it is refused.
-    assert f'href="/t/{s.tid}/hand"' not in phone.get(f"/t/{s.tid}").get_data(as_text=True)
+    # Its table page says in words that the owner cancelled its access, and what to do; it
+    # offers nothing that writes. Its link says it is refused.
+    revoked = phone.get(f"/t/{s.tid}")
+    assert revoked.status_code == 403
+    page = unescape(revoked.get_data(as_text=True))
+    assert any(sentence in page for sentence in REVOKED)
+    assert f'href="/w/{s.tid}"' in page and 'href="/join"' in page
+    assert f'href="/t/{s.tid}/hand"' not in page and "Error 403" not in page and "Erro 403" not in page
     refused = phone.get(f"/j/{s.api['link']}")
     assert refused.status_code == 403
     assert "error-box" in refused.get_data(as_text=True)
@@ -499,7 +520,7 @@ def test_revoking_a_code_locks_out_the_phone_that_redeemed_it_and_an_unused_code
     phone = s.web["code"]
     assert phone.get(f"/t/{s.tid}/hand").status_code == 200
     s.owner.post(f"/t/{s.tid}/access/{access_id(app, 'code')}/revoke")
-    assert phone.get(f"/t/{s.tid}/hand").status_code == 401
+    assert phone.get(f"/t/{s.tid}/hand").status_code == 403  # told its access was cancelled
     assert (
         app.test_client()
         .post(f"{API}/tables/{s.tid}/hands/1/void", json={"reason": "x"}, headers=bearer(s.api["code"]))
@@ -700,6 +721,12 @@ def test_the_join_page(client: FlaskClient) -> None:
 # --------------------------------------------------------------------------- who wrote
 
 
+def assert_no_phone_ids(phrases: list[str], history: str, devices: tuple[str, ...]) -> None:
+    """Neither a phrase nor the history shows a phone's random id or an access number."""
+    assert not [p for p in phrases if re.search(r"\d|[0-9a-f]{6}", p)], phrases
+    assert not [d for d in devices if d in history], devices
+
+
 def test_every_write_names_who_made_it(app: Flask) -> None:
     s = make_setup(app, hand=False)
     api = app.test_client()
@@ -754,12 +781,14 @@ def test_every_write_names_who_made_it(app: Flask) -> None:
             f"api/scorer:{code_id}",
         )
     }
-    # The phrases name the role, the access and the phone ("by the owner, phone 3f9a")...
-    assert said[f"owner@{owner_phone}"] == f"by the owner, phone {owner_phone}"
-    assert said[f"scorer:{link_id}@{link_phone}"] == f"by a scorer (link), phone {link_phone}"  # its label
-    assert said[f"scorer:{code_id}@{code_phone}"] == f"by a scorer (code), phone {code_phone}"
-    assert "owner" in said["api/owner"] and "API" in said["api/owner"]
-    assert str(link_id) in said[f"api/scorer:{link_id}"] and "API" in said[f"api/scorer:{link_id}"]
+    # The phrases name the role and the phone by the name its way in was given ("by a scorer:
+    # Bia's phone"), never the phone's random id nor an access number...
+    assert said[f"owner@{owner_phone}"] == "by the owner"
+    assert said[f"scorer:{link_id}@{link_phone}"] == "by a scorer: link's phone"  # its label
+    assert said[f"scorer:{code_id}@{code_phone}"] == "by a scorer: code's phone"
+    assert said["api/owner"] == "by the API, with the owner's token"
+    assert said[f"api/scorer:{link_id}"] == "by the API, with link's access"
+    assert_no_phone_ids(list(said.values()), history, (owner_phone, link_phone, code_phone))
     assert len(set(said.values())) == len(said)
     # ...and the history shows each one where it belongs.
     for number, code in (
@@ -791,7 +820,9 @@ def test_the_history_says_who_confirmed_a_hand(app: Flask) -> None:
     assert s.web["link"].post(f"/t/{s.tid}/hands/1/confirm").status_code == 302
     link_phone = device_of(s.web["link"])
     history = unescape(s.web["watcher"].get(f"/t/{s.tid}/history").get_data(as_text=True))
-    assert link_phone in history
+    # By the name the owner gave that way in, never by the phone's random id.
+    assert "confirmed by a scorer: link's phone" in history
+    assert link_phone not in history
 
 
 # --------------------------------------------------------------------------- the owner's controls
@@ -938,7 +969,7 @@ def test_the_owner_hands_the_table_over_through_a_listed_revocable_link(app: Fla
         bia_id = db.session.scalars(select(Access.id).where(Access.label == "Bia")).one()
     assert s.owner.post(f"/t/{s.tid}/access/{bia_id}/revoke").status_code == 302
     assert bia.get(f"/t/{s.tid}/options").status_code == 403
-    assert bia.get(f"/t/{s.tid}/hand").status_code == 401
+    assert bia.get(f"/t/{s.tid}/hand").status_code == 403  # told its access was cancelled
     # Only the owner hands a table over.
     assert s.web["link"].post(f"/t/{s.tid}/share/owner").status_code == 403
     assert s.web["watcher"].post(f"/t/{s.tid}/share/owner").status_code == 403

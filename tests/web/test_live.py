@@ -463,7 +463,11 @@ def test_an_outbox_post_from_a_phone_that_lost_its_access_is_refused(app: Flask)
 
         access_id = db.session.query(Access).one().id
     owner.post(f"/t/{tid}/access/{access_id}/revoke")
-    assert scorer.post(f"/t/{tid}/hand/all-pass", data=body, headers=OUTBOX).status_code == 401
+    # Refused with the page that says the owner cancelled this phone's access (the outbox shows
+    # a refusal's page as it comes).
+    refused = scorer.post(f"/t/{tid}/hand/all-pass", data=body, headers=OUTBOX)
+    assert refused.status_code == 403
+    assert "The table&#39;s owner cancelled this phone&#39;s access." in refused.get_data(as_text=True)
     assert stored(app, tid) == []
 
 

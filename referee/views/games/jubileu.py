@@ -523,6 +523,15 @@ def declaring_pair(contract: Mapping[str, Any]) -> tuple[str, str] | None:
     return None
 
 
+def called_rank(contract: Mapping[str, Any], record: Mapping[str, Any]) -> str:
+    """Which card a partnership contract called, as a French rank: Jubileu's ace, Jogo
+    Obrigatório's king, or its fourth ace when the declarer held three (the engine's rule)."""
+    declarers, aces = contract.get("declarers") or [""], record.get("aces")
+    if contract.get("bid") != Bid.JOGO_OBRIGATORIO.value:
+        return "A"
+    return "K" if calls_king(aces if isinstance(aces, Mapping) else {}, str(declarers[0])) else "A"
+
+
 REGISTRATION = GamePages(
     slug=jubileu.SLUG,
     flow=JubileuFlow,
@@ -531,5 +540,5 @@ REGISTRATION = GamePages(
         "Write the names in the order the game goes round. In Jubileu the cards, the auction and the tricks go to the right (counter-clockwise): after player 1 comes the one to their right, and so on."
     ),
     declaring_pair=declaring_pair,
-    words={"call": call},
+    words={"call": call, "called_rank": called_rank},
 )

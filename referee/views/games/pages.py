@@ -70,6 +70,9 @@ class GamePages:
     stock_left: tuple[str, str] = NP_("%(num)s chip left", "%(num)s chips left")
     #: Under a settle-up: what the amounts count, without and with a money value (``%(value)s``).
     unit_note: tuple[str, str] = (N_("Amounts in chips."), N_("Amounts in chips; %(value)s per chip."))
+    #: A hand's net for one player on its preview, paid and received (singular, plural; ``%(num)s``).
+    pays: tuple[str, str] = NP_("pays %(num)s chip", "pays %(num)s chips")
+    receives: tuple[str, str] = NP_("receives %(num)s chip", "receives %(num)s chips")
     #: A few words beside its name on the new-table chooser ("and Relógio Real").
     chooser_note: str = ""
     #: Fixed partnerships on the new-table form (Samba); None: no teams to choose.

@@ -429,6 +429,8 @@ REGISTRATION = GamePages(
     time_up=N_("Call la tonda: whoever deals now deals no more; each player deals once more."),
     stock_left=NP_("talha: %(num)s unit left", "talha: %(num)s units left"),
     unit_note=(N_("Amounts in units."), N_("Amounts in units; %(value)s per unit.")),
+    pays=NP_("pays %(num)s unit", "pays %(num)s units"),
+    receives=NP_("receives %(num)s unit", "receives %(num)s units"),
     declaring_pair=declaring_pair,
     words={"mode": mode, "qcall": qcall},
 )
