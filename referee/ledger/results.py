@@ -13,10 +13,25 @@ from typing import Any
 from referee.models import Hand, Table
 from referee.rules.scores import TeamScores
 from referee.rules.settle import Line, Settlement
-from referee.rules.text import text_to_json
+from referee.rules.text import N_, text_to_json
 
 from .state import totals
 from .tables import players_of
+
+#: Sentences that hands recorded by earlier versions carry in their stored "why" lines, since
+#: reworded (they now agree with their count). Listed here so the catalogues keep their
+#: translations and those hands still read in the reader's language.
+EARLIER_SENTENCES = (
+    N_("%(kind)s lost by %(name)s with %(figures)s figures."),
+    N_("%(kind)s won by %(name)s with %(figures)s figures."),
+    N_("%(names)s backed %(horses)s and share %(rest)s chips in proportion to their bets."),
+    N_("%(names)s tie with %(rank)s and share it: %(each)s chips each."),
+    N_("%(pot)s: %(chips)s chips to %(name)s, without a showdown."),
+    N_("%(pot)s: %(chips)s chips; cards shown: %(cards)s."),
+    N_("Nobody backed %(horses)s: the %(rest)s chips stay on the table for the next race."),
+    N_("Normal rate from the soloist's %(figures)s figures: %(points)s."),
+    N_("Normal rate from the winning side's %(figures)s figures: %(points)s."),
+)
 
 
 @dataclass(frozen=True)
