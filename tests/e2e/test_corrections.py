@@ -77,7 +77,7 @@ def test_a_correction_keeps_its_number_and_shows_what_it_was(page, live_app, liv
     expect(page.locator(".preview-deltas")).to_be_visible()
     taps.on(page.locator('form[action$="/hand"] button[type="submit"]'))
     assert taps.count == 4
-    assert page.url == f"{base}/t/{tid}"
+    page.wait_for_url(f"{base}/t/{tid}")
     expect(page.locator(".flash-success")).to_contain_text("A mão 2 foi corrigida.")
     expect(page.locator("main p.muted.small", has_text="mãos").first).to_have_text("2 mãos")
     expect(page.locator("#next-h")).to_have_text("Mão 3")

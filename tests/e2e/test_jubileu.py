@@ -540,15 +540,20 @@ def test_undo_right_after_saving(page, live_server, shot) -> None:
     tid = create_table(page, live_server)
     record_hand(page, **SOLO_SETE_ANA, tap=True)
     assert balances(page) == AFTER_SOLO_SETE_ANA
-    bar = page.locator("form.undo-bar")
+    bar = page.locator(".undo-bar")
     expect(bar).to_be_visible()
-    assert bar.get_attribute("action").endswith(f"/t/{tid}/hands/1/undo")
+    undo = bar.locator("a.btn")
+    assert undo.get_attribute("href").endswith(f"/t/{tid}/hands/1/undo")
     shot(page, "jub-09-undo-bar")
     with page.expect_navigation():
-        bar.locator('button[type="submit"]').tap()
+        undo.tap()
+    expect(page.locator("main h1")).to_have_text("Desfazer a mão 1?")  # it asks first
+    with page.expect_navigation():
+        page.get_by_role("button", name="Sim, desfazer").tap()
     assert page.url == f"{live_server}/t/{tid}"
     assert balances(page) == ZERO
     assert dealer_shown(page) == "Dani"
-    expect(page.locator("form.undo-bar")).to_have_count(0)
+    expect(bar).to_contain_text("Mão 1 desfeita.")
+    expect(bar.locator("a.btn")).to_have_count(0)  # no undo any more: "Refazer" instead
     expect(page.locator(".hands #hand-1.is-void .tag-void")).to_be_visible()
     shot(page, "jub-09-undone")

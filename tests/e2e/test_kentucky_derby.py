@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.steps import MINUS, Audit, go, preview_deltas, signed, stored_hands
+from tests.e2e.steps import MINUS, Audit, go, left_the_flow, preview_deltas, signed, stored_hands
 
 pytestmark = pytest.mark.e2e
 
@@ -169,7 +169,7 @@ def test_a_race_entered_card_by_card_to_the_balances(
     assert stored_hands(live_app, tid) == 0  # nothing stored before confirm
     audit("result")
     go(page, page.locator('#race form[method="post"] button[type="submit"]'), tap=True)
-    assert "/hand" not in page.url
+    left_the_flow(page)
     expect(page.locator(".undo-bar")).to_have_count(1)
 
     # The table: balances, the race in the history, and the stored record.
