@@ -102,6 +102,7 @@ def samba(at: At) -> None:
         samba_steps.open_hand(page, tap=True)
         samba_steps.tap_plus(page, "f-t0_clean_canastras", 2)
         type_number(page, "#f-t0-meld_points", 310)
+        samba_steps.show_team(page, 1)  # one team at a time: the other team's tab
         samba_steps.tap_plus(page, "f-t1_dirty_canastras", 1)
         type_number(page, "#f-t1-meld_points", 260)
         page.locator('label.chip:has(input[name="went_out"][value="0"])').tap()

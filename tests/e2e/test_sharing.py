@@ -146,8 +146,9 @@ def test_a_scoring_link_lets_another_phone_score_until_it_is_revoked(
     expect(owner.locator(".access-list li", has_text="Bia")).to_have_count(0)
 
     response = bia.goto(f"{base}/t/{tid}/hand")
-    assert response is not None and response.status == 401
-    shot(bia, "share-07-scorer-revoked-401")
+    assert response is not None and response.status == 403  # the page that says access was cancelled
+    expect(bia.locator("main h1")).to_have_text("Acesso cancelado")
+    shot(bia, "share-07-scorer-revoked-403")
     response = bia.goto(link)
     assert response is not None and response.status == 403
     expect(bia.locator(".error-box")).to_be_visible()
@@ -169,7 +170,7 @@ def test_a_scorer_mid_entry_is_refused_when_revoked(phones: Phones, live_server:
     revoke(owner, "Caio")  # ...when the owner revokes his link
     with caio.expect_response(lambda r: r.request.method == "POST") as answer:
         all_pass_button(caio).tap()
-    assert answer.value.status == 401
+    assert answer.value.status == 403  # refused with the page that says access was cancelled
     caio.wait_for_load_state()
     assert hands_of(base, tid) == []
     assert caio.evaluate("JSON.parse(localStorage.getItem('referee-outbox') || '[]').length") == 0
@@ -234,7 +235,7 @@ def test_a_hand_saved_offline_waits_on_the_phone_and_is_stored_once(
         owner.context.set_offline(False)
     owner.wait_for_load_state()
     wait_until(lambda: len(hands_of(base, tid)) == before + 1)
-    assert owner.url == f"{base}/t/{tid}"
+    owner.wait_for_url(f"{base}/t/{tid}")
     expect(owner.locator("#outbox-bar")).to_have_count(0)
     expect(owner.locator("#hand-1")).to_be_visible()
     assert owner.evaluate("JSON.parse(localStorage.getItem('referee-outbox') || '[]').length") == 0
@@ -293,7 +294,7 @@ def test_two_phones_saving_the_same_hand(phones: Phones, live_server: str, shot:
     expect(bia.locator('button[name="replace"][value="1"]')).to_be_hidden()
     bia.locator(".conflict-replace summary").tap()
     go(bia, bia.locator('button[name="replace"][value="1"]'), tap=True)
-    assert bia.url == f"{base}/t/{tid}"
+    bia.wait_for_url(f"{base}/t/{tid}")
     hands = hands_of(base, tid)
     assert [(h["number"], bool(h.get("void"))) for h in hands] == [(1, True), (2, False)]
     assert hands[0]["record"]["ultima"] == "ouros" and hands[1]["record"]["ultima"] == "copas"

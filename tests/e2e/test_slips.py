@@ -98,7 +98,9 @@ def test_undo_asks_never_sits_under_the_next_first_tap_and_redo_brings_the_hand_
     expect(page.locator(".undo-bar a.btn")).to_have_text("Desfazer")  # hand 2 may be undone in turn
     assert _hands(live_app, tid) == [(1, True), (2, False)]
     assert balances(page) == saved
-    expect(page.locator("#hand-2")).to_contain_text("Mão 2")
+    # Stored as hand 2, it is still the first hand played: the pages call it hand 1.
+    expect(page.locator("#hand-2")).to_contain_text("Mão 1")
+    expect(page.locator(".flash-success")).to_contain_text("A mão 1 voltou.")
     audit.done()
 
 

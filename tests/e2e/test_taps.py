@@ -95,7 +95,7 @@ def test_the_tap_bench_counts_as_the_browser_tests_do(browser: Any, live_server:
         "submit",
     ]
     assert all(s.wait is not None and s.kb for s in solo.steps)
-    # The form: open, + + (clean canastras), the meld field, + (dirty), the other meld field,
-    # who went out, check, confirm.
-    assert (samba_hand.taps, samba_hand.keys) == (9, 6)
+    # The form: open, + + (clean canastras), the meld field, the other team's tab, + (dirty),
+    # the other meld field, who went out, check, confirm.
+    assert (samba_hand.taps, samba_hand.keys) == (10, 6)
     assert [s.label for s in samba_hand.steps] == ["/hand", "check", "submit"]
