@@ -18,6 +18,7 @@ from referee.forms import OPTION_PREFIX, option_values
 from referee.i18n import render_text
 from referee.ledger.cleaning import clean_name
 from referee.rules.errors import RulesError
+from referee.views import flow
 
 
 def seat_names(form: Any, rules: Any) -> list[str]:
@@ -70,7 +71,8 @@ def dealer_seat(form: Any, rules: Any) -> int:
     if chosen == "":
         named = [i for i, name in enumerate(seat_names(form, rules)) if name]
         return named[-1] if named else rules.max_players - 1
-    return int(chosen) if chosen.isascii() and chosen.isdigit() else -1
+    seat = flow.small_int(chosen, rules.max_players)
+    return -1 if seat is None else seat
 
 
 def _mark_dealer(form: Any, names: list[str], rules: Any) -> bool:
