@@ -221,7 +221,7 @@ SHORT_FORM = {"jubileu_tricks": {"declarer_tricks": 6}, "jubileu_meia": {"declar
 #: What the summary of a reopened hand shows, in the short form the page uses.
 SUMMARY = {
     "jubileu_solo": ["Contract Solo Sete · Ana", "Tricks Ana 9"],
-    "jubileu_partner": ["3 or 4 aces Caio has 3", "Called card ♣ clubs", "Partner Bia", "Tricks Caio + Bia 7"],
+    "jubileu_partner": ["3 or 4 aces Caio has 3", "Called card Ace of clubs", "Partner Bia", "Tricks Caio + Bia 7"],
     "jubileu_tricks": ["Tricks Ana 6"],
     "jubileu_meia": ["Tricks Ana 1, Caio 0"],
     "quatrilho_chamada": ["Figures Ana and Caio: 14 of 35", "Tricks Ana and Caio: 4 of 10", "Caller’s pile Ana: 6"],

@@ -26,12 +26,13 @@ PT = {"Accept-Language": "pt-BR"}
 
 
 def contract_of(html: str, number: int) -> str:
-    """The contract row of hand ``number``, as text."""
+    """The contract row of hand ``number``, as text, up to what was made (" — 9 tricks, made",
+    which tests/web/test_history_lines.py reads)."""
     found = re.search(
         rf'id="hand-{number}".*?class="hand-contract">(.*?)</span>\s*(?:<span class="tag|</div>)', html, re.S
     )
     assert found is not None, html[:300]
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", found.group(1))).split())
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", found.group(1))).split()).split(" — ")[0]
 
 
 def why_of(html: str, number: int) -> str:
