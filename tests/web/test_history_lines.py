@@ -15,15 +15,15 @@ LINES = {
     "cachorro": "Partida 1 Paciência do Cachorro · ganhou · rodada 2",
     "el_gato": "Mão 1 Caio perdeu Ana +1 · Bia +1 · Caio −3 · Dani +1",
     "injun": "Mão 1 Poker · Ana leva 7 Ana +4 · Bia −3 · Caio −1",
-    "jubileu_meia": "Mão 1 Meia Miséria · Ana, Caio — Ana: 1 vaza, fez ; Caio: 0 vazas, não fez Ana +12 · Bia 0 · Caio −12 · Dani 0",
-    "jubileu_partner": "Mão 1 Jogo Obrigatório ♠ · Caio + Bia — 7 vazas, não fez Ana +3 · Bia −3 · Caio −3 · Dani +3",
+    "jubileu_meia": "Mão 1 Meia Miséria · Ana e Caio — Ana: 1 vaza, fez ; Caio: 0 vazas, não fez Ana +12 · Bia 0 · Caio −12 · Dani 0",
+    "jubileu_partner": "Mão 1 Jogo Obrigatório ♠ · Caio + Bia (Ás de paus) — 7 vazas, não fez Ana +3 · Bia −3 · Caio −3 · Dani +3",
     "jubileu_solo": "Mão 1 Solo Sete ♠ · Ana — 9 vazas, fez Ana +12 · Bia −4 · Caio −4 · Dani −4",
     "jubileu_tricks": "Mão 1 Solo Sete ♠ · Ana — 6 vazas, não fez Ana −6 · Bia +2 · Caio +2 · Dani +2",
     "kentucky_derby": "Corrida 1 ♥ copas venceu · apostadores: Ana Ana +6 · Bia −2 · Caio −2 · Dani −2",
     "koziri": "Mão 1 Bia ganhou · trunfos ♠ Bia, ♦ Ana Ana −1 · Bia +1",
     "lift_smoke": "Mão 1 Bia levou o bolo · entrada 2 Ana −2 · Bia +6 · Caio −2 · Dani −2",
-    "quatrilho_chamada": "Mão 1 Chamada · Ana + Caio · 3 ♣ — perdeu, mancha Ana −14 · Bia +7 · Caio 0 · Dani +7",
-    "quatrilho_players": "Mão 1 Chamada · Ana + Caio · 3 ♣ — ganhou Ana +6 · Bia −6 · Caio +6 · Dani −6",
+    "quatrilho_chamada": "Mão 1 Chamada · Ana + Caio · ♣ Três de paus — perdeu, mancha Ana −14 · Bia +7 · Caio 0 · Dani +7",
+    "quatrilho_players": "Mão 1 Chamada · Ana + Caio · ♣ Três de paus — ganhou Ana +6 · Bia −6 · Caio +6 · Dani −6",
     "relogio": "Partida 1 Relógio · ganhou · usou a troca do Rei",
     "samba": "Mão 1 Caio bateu Ana & Caio +3.605 · Bia & Dani +740",
 }
@@ -49,7 +49,7 @@ def test_a_history_line_says_what_was_made_and_the_result(app: Flask, case: str)
 
 def test_the_lines_in_english(app: Flask) -> None:
     assert line(app, "jubileu_solo", "en").startswith("Hand 1 Solo Sete ♠ · Ana — 9 tricks, made ")
-    assert line(app, "quatrilho_chamada", "en").startswith("Hand 1 Chamada · Ana + Caio · 3 ♣ — lost, mancha ")
+    assert line(app, "quatrilho_chamada", "en").startswith("Hand 1 Chamada · Ana + Caio · ♣ Three of clubs — lost, mancha ")
 
 
 def test_a_meia_miseria_line_gives_each_declarer(app: Flask) -> None:
@@ -63,7 +63,7 @@ def test_a_meia_miseria_line_gives_each_declarer(app: Flask) -> None:
     phone.get("/lang/pt-BR")
     history = phone.get(f"/t/{tid}/history").get_data(as_text=True)
     head = text_of(history.split('id="hand-1">', 1)[1].split("</div>", 1)[0]).replace(" ;", ";")  # a tag, not a space
-    assert head == "Mão 1 Meia Miséria · Ana, Caio — Ana: 1 vaza, fez; Caio: 0 vazas, não fez"
+    assert head == "Mão 1 Meia Miséria · Ana e Caio — Ana: 1 vaza, fez; Caio: 0 vazas, não fez"
 
 
 def test_everybody_passed_says_only_that(app: Flask) -> None:
