@@ -49,7 +49,9 @@ def test_a_history_line_says_what_was_made_and_the_result(app: Flask, case: str)
 
 def test_the_lines_in_english(app: Flask) -> None:
     assert line(app, "jubileu_solo", "en").startswith("Hand 1 Solo Sete ♠ · Ana — 9 tricks, made ")
-    assert line(app, "quatrilho_chamada", "en").startswith("Hand 1 Chamada · Ana + Caio · ♣ Three of clubs — lost, mancha ")
+    assert line(app, "quatrilho_chamada", "en").startswith(
+        "Hand 1 Chamada · Ana + Caio · ♣ Three of clubs — lost, mancha "
+    )
 
 
 def test_a_meia_miseria_line_gives_each_declarer(app: Flask) -> None:
