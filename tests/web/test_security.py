@@ -510,3 +510,13 @@ def test_a_control_character_in_an_idempotency_key_is_refused_not_sent_to_the_da
         assert refused.value.field == "Idempotency-Key"
         db.session.rollback()
         assert ledger.next_number(ledger.get_table(made["id"])) == 1
+
+
+def test_a_table_id_with_a_nul_byte_names_no_table_on_either_database(client: FlaskClient) -> None:
+    """The Koziri helpers read a table id from the JSON body: one holding a NUL byte is a table
+    that does not exist (404 with the sentence), never a query PostgreSQL refuses (a 500)."""
+    answer = client.post("/api/v1/koziri/answer?language=en", json={"table": "abc\x00def"})
+    assert answer.status_code in (400, 404, 422), answer.get_data(as_text=True)
+    assert answer.get_json()["error"]["message"]
+    deal = client.post("/api/v1/koziri/deal?language=en", json={"table": "abc\x00def"})
+    assert deal.status_code < 500
