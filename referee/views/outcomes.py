@@ -1,7 +1,9 @@
 """What a hand made, for its line in the history ("Solo Sete · Ana: 9 tricks, made"), read from
-what was stored with it: the contract, the record and the deltas. Nothing is judged again: the
-sign of the declarers' deltas says whether they made it (a contract made is always paid to them,
-a contract lost always paid by them), the record says how many tricks they took."""
+what was stored with it: the contract, the record and the deltas. The record says how many
+tricks a Jubileu side took, and the contract's own target says whether that made it: the sign of
+a declarer's delta cannot, since in a Meia Miséria with two declarers one who failed still
+collects from the other when the other failed worse. Without the tricks (a record that does not
+give them), the sign of the delta is what is left."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.models import Hand
+from referee.rules.jubileu import TRICKS, Bid, JubileuOptions, outcome
+from referee.views import flow
 
 
 @dataclass(frozen=True)
@@ -40,14 +44,21 @@ def jubileu(hand: Hand) -> list[Made]:
     if not declarers:
         return []
     deltas, record = _deltas(hand), hand.record
+    bid = flow.member(Bid, contract.get("bid"))
+
+    def made(name: str, taken: int | None) -> bool:
+        if bid is None or taken is None or not 0 <= taken <= TRICKS:
+            return deltas.get(name, 0) > 0
+        return outcome(bid, taken, JubileuOptions(), partnership=False).made  # the target alone
+
     short = record.get("declarer_tricks")
     tricks = record.get("tricks") if isinstance(record.get("tricks"), dict) else {}
     partner = contract.get("partner")
     if isinstance(partner, str) and partner not in declarers:
         side = (declarers[0], partner)
         taken = _count(short) if short is not None else _sum(tricks, side)
-        return [Made(side, taken, deltas.get(declarers[0], 0) > 0)]
-    made = []
+        return [Made(side, taken, made(declarers[0], taken))]
+    sides = []
     for name in declarers:
         if isinstance(short, dict):
             taken = _count(short.get(name))
@@ -55,8 +66,8 @@ def jubileu(hand: Hand) -> list[Made]:
             taken = _count(short)
         else:
             taken = _count(tricks.get(name))
-        made.append(Made((name,), taken, deltas.get(name, 0) > 0))
-    return made
+        sides.append(Made((name,), taken, made(name, taken)))
+    return sides
 
 
 def _sum(tricks: Mapping[str, object], side: tuple[str, ...]) -> int | None:

@@ -68,6 +68,22 @@ def test_a_meia_miseria_line_gives_each_declarer(app: Flask) -> None:
     assert head == "Mão 1 Meia Miséria · Ana e Caio — Ana: 1 vaza, fez; Caio: 0 vazas, não fez"
 
 
+def test_a_meia_miseria_declarer_who_failed_is_never_said_to_have_made_it(app: Flask) -> None:
+    """Both fail, Ana far worse (9 tricks) than Caio (0): under the default settlement Caio
+    still collects from Ana, so his net is positive, and yet he did not make his contract."""
+    record = {
+        "ultima": "copas",
+        "auction": [["Ana", "meia_miseria"], ["Bia", "passo"], ["Caio", "meia_miseria"], ["Dani", "passo"]],
+        "tricks": {"Ana": 9, "Bia": 2, "Caio": 0, "Dani": 2},
+    }
+    tid, api, phone = table_with(app, "jubileu", P4, {}, record)
+    assert api.get(f"/api/v1/tables/{tid}").get_json()["hands"][0]["deltas"]["Caio"] > 0
+    phone.get("/lang/pt-BR")
+    history = phone.get(f"/t/{tid}/history").get_data(as_text=True)
+    head = text_of(history.split('id="hand-1">', 1)[1].split("</div>", 1)[0]).replace(" ;", ";")
+    assert head == "Mão 1 Meia Miséria · Ana e Caio — Ana: 9 vazas, não fez; Caio: 0 vazas, não fez"
+
+
 def test_everybody_passed_says_only_that(app: Flask) -> None:
     record = {"ultima": "ouros", "auction": [[p, "passo"] for p in P4]}
     tid, _api, phone = table_with(app, "jubileu", P4, {}, record)
