@@ -557,3 +557,20 @@ def test_undo_right_after_saving(page, live_server, shot) -> None:
     expect(bar.locator("a.btn")).to_have_count(0)  # no undo any more: "Refazer" instead
     expect(page.locator(".hands #hand-1.is-void .tag-void")).to_be_visible()
     shot(page, "jub-09-undone")
+
+
+def test_a_refused_step_is_shown_in_the_page_when_htmx_swaps_it(page, live_server) -> None:  # type: ignore[no-untyped-def]
+    """A step the rules refuse answers 422 with the sentence; a boosted page must show that answer
+    (htmx drops 4xx answers unless told otherwise), not sit still as if the tap did nothing."""
+    create_table(page, live_server)
+    start_hand(page, "copas")
+    press(page, "aces:none")
+    press(page, "call:0:solo_oito")
+    page.evaluate("window.sameDocument = true")
+    forged = action(page, "call:1:meia_miseria")
+    forged.evaluate("b => { b.disabled = false; b.removeAttribute('aria-disabled'); }")  # a forged tap
+    with page.expect_response(lambda r: r.status == 422):
+        forged.click()
+    expect(page.locator(".field-error")).to_have_count(1)
+    assert page.evaluate("window.sameDocument") is True  # swapped in, no page load
+    expect(action(page, "call:1:passo")).to_be_enabled()  # still Bia's turn
