@@ -785,20 +785,26 @@ def _restore_times(table: Table, spec: _Table) -> None:
 # --------------------------------------------------------------------------- backup and restore
 
 
-def backup() -> dict[str, Any]:
+def backup(*, live_codes: bool = True) -> dict[str, Any]:
     """Everything needed to start again from an empty database: every table (as exported, plus
     its owner's token hash and its scoring links and join codes), every member (Pix keys and
-    merges included) and every season. Ratings are derived; they are left out."""
+    merges included) and every season. Ratings are derived; they are left out.
+
+    Without ``live_codes`` (the backup a phone downloads), a join code still open is left out: its
+    hash covers only 31**8 codes, few enough to try them all within its thirty minutes, and it
+    would have expired before any restore anyway."""
+    now = datetime.now(UTC)
     tables = list(db.session.scalars(select(Table).order_by(Table.created_at, Table.id)))
     accesses: dict[str, list[dict[str, Any]]] = {}
     for row in db.session.scalars(select(Access).order_by(Access.id)):
+        open_code = row.code_expires_at is not None and aware(row.code_expires_at) > now
         accesses.setdefault(row.table_id, []).append(
             {
                 "id": row.id,
                 "role": row.role,
                 "label": row.label,
                 "token_hash": row.token_hash,
-                "code_hash": row.code_hash,
+                "code_hash": None if open_code and not live_codes else row.code_hash,
                 "code_expires_at": _iso(row.code_expires_at),
                 "created_at": _iso(row.created_at),
                 "revoked_at": _iso(row.revoked_at),

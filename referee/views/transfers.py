@@ -58,10 +58,11 @@ def _page(status: int = 200, **result: object) -> ResponseReturnValue:
 
 @bp.get("/exports/backup")
 def backup() -> ResponseReturnValue:
-    """Everything, secrets included (token hashes, Pix keys): for the club's code only."""
+    """Everything, secrets included (token hashes, Pix keys): for the club's code only. A join code
+    still open is left out (exports.backup)."""
     if not club.is_manager():
         abort(403)
-    response = Response(json.dumps(exports.backup(), ensure_ascii=False), mimetype="application/json")
+    response = Response(json.dumps(exports.backup(live_codes=False), ensure_ascii=False), mimetype="application/json")
     stamp = league.local_date(datetime.now(UTC)).isoformat()
     response.headers["Content-Disposition"] = f'attachment; filename="referee-backup-{stamp}.json"'
     response.headers["Cache-Control"] = "no-store"

@@ -160,3 +160,24 @@ def test_with_csrf_on_a_large_file_passes_with_the_form_token_and_not_without(ap
     assert with_token.status_code == 200
     forged = client.post("/exports/import", data={"file": (io.BytesIO(padded), "big.json")})
     assert forged.status_code == 400
+
+
+def test_the_downloaded_backup_leaves_out_a_join_code_still_open(app: Flask, client: FlaskClient) -> None:
+    """A join code's hash covers few enough codes to try them all while it is open: the backup a
+    phone downloads leaves it out; the command line's backup (a restore on the server) keeps it."""
+    from referee import exports
+
+    from .test_access import join_code
+
+    table = _played(client)
+    owner = app.test_client()
+    assert owner.post(f"/t/{table['id']}/scorer", data={"token": table["token"]}).status_code == 302
+    join_code(owner, table["id"], "Bia")
+    _unlock(app, client)
+    codes = [
+        a for t in client.get("/exports/backup").get_json()["tables"] for a in t["accesses"] if a["code_expires_at"]
+    ]
+    assert len(codes) == 1 and codes[0]["code_hash"] is None
+    with app.app_context():
+        kept = [a for t in exports.backup()["tables"] for a in t["accesses"] if a["code_expires_at"]]
+    assert len(kept) == 1 and kept[0]["code_hash"]
