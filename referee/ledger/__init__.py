@@ -27,7 +27,7 @@ from .clock import CLOCK_MINUTES, clock, declare_last_round, last_round, set_clo
 from .controls import change_options, finish_table, has_hands, reopen_table, set_two_key
 from .create import create_table, rematch
 from .errors import Conflict, NotFound
-from .hands import BY_API, BY_SCORER, preview_hand, record_hand, restore_hand, void_hand
+from .hands import BY_API, BY_SCORER, preview_hand, record_hand, restore_hand, restore_key, void_hand
 from .history import (
     Entry,
     Numbering,
@@ -114,6 +114,7 @@ __all__ = [
     "record_hand",
     "reopen_table",
     "restore_hand",
+    "restore_key",
     "rematch",
     "rematch_of",
     "rules_of",

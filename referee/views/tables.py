@@ -517,7 +517,11 @@ def redo(table_id: str, number: int) -> ResponseReturnValue:
     require_scorer(table)
     offer = session.get(UNDO) or {}
     if not (offer.get("table") == table.id and offer.get("number") == number and offer.get("undone")):
-        flash(_("Only the hand this phone just undid can be brought back."), "error")
+        back = ledger.stored_number(table, ledger.restore_key(number))
+        if back is not None:  # a second tap: the first one brought it back already
+            flash(_("Hand %(n)s is back.", n=ledger.numbering(table).shown.get(back, back)), "success")
+        else:
+            flash(_("Only the hand this phone just undid can be brought back."), "error")
         return redirect(url_for("tables.show", table_id=table.id))
     try:
         restored, _replayed = ledger.restore_hand(table, number, actor=actor_code(table))

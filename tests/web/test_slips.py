@@ -81,8 +81,10 @@ def test_redo_brings_the_same_hand_back_as_a_new_entry(app: Flask) -> None:
     assert new["restores"] == 1 and new["record"] == old["record"] and new["deltas"] == old["deltas"]
     assert after["totals"] == before["totals"] and after["next_dealer"] == before["next_dealer"]
     assert old["voided"]["reason"]  # the void stays in the history
-    # A second tap stores nothing more; the hand brought back can be undone again.
-    phone.post(f"/t/{tid}/hands/1/redo")
+    # A second tap stores nothing more and says the hand is back (not a refusal); the hand
+    # brought back can be undone again.
+    again = _text(phone.post(f"/t/{tid}/hands/1/redo", follow_redirects=True))
+    assert "Hand 1 is back." in again and "can be brought back" not in again
     assert _live(phone, tid) == [(1, True), (2, False)]
     show = _text(phone.get(f"/t/{tid}"))
     assert f'href="/t/{tid}/hands/2/undo"' in show and "/redo" not in show
