@@ -15,7 +15,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.rules.test_kentucky_derby_race import SOLO, cards
-from tests.web.api_support import API
+from tests.web.api_support import API, EXAMPLE_RECORD
+from tests.web.test_api_quatrilho import EXAMPLE as QUATRILHO_EXAMPLE
+
+
+def _without(record: dict[str, Any], *fields: str) -> dict[str, Any]:
+    return {name: value for name, value in record.items() if name not in fields}
+
 
 P2, P3, P4 = ["Ana", "Bia"], ["Ana", "Bia", "Caio"], ["Ana", "Bia", "Caio", "Dani"]
 BETS = {p: {"horse": h, "amount": 1} for p, h in zip(P4, ["copas", "ouros", "espadas", "paus"], strict=True)}
@@ -49,21 +55,8 @@ HANDS: dict[str, tuple[list[str], dict[str, Any], dict[str, Any]]] = {
     "jubileu_partner": (
         P4,
         {},
-        {
-            "ultima": "copas",
-            "aces": {"Caio": 3},
-            "auction": [
-                ["Ana", "solo_sete"],
-                ["Bia", "passo"],
-                ["Caio", "jogo_obrigatorio"],
-                ["Dani", "passo"],
-                ["Ana", "passo"],
-            ],
-            "trump": "espadas",
-            "called": "paus",
-            "partner": "Bia",
-            "declarer_tricks": 7,
-        },
+        # docs/api.md's Jubileu hand, its pair's tricks in the pad's short form.
+        {**_without(EXAMPLE_RECORD, "dealer", "tricks"), "declarer_tricks": 7},
     ),
     "jubileu_tricks": (
         P4,
@@ -100,14 +93,7 @@ HANDS: dict[str, tuple[list[str], dict[str, Any], dict[str, Any]]] = {
     "quatrilho_players": (
         P4,
         {},
-        {
-            "mode": "chamada",
-            "declarer": "Ana",
-            "called_card": {"rank": "3", "suit": "paus"},
-            "partner": "Caio",
-            "figures": {"Ana": 11, "Bia": 8, "Caio": 9, "Dani": 7},
-            "tricks": {"Ana": 3, "Bia": 2, "Caio": 3, "Dani": 2},
-        },
+        _without(QUATRILHO_EXAMPLE, "dealer"),  # docs/api.md's Quatrilho hand, every player's count
     ),
     "samba": (
         P4,
