@@ -801,18 +801,9 @@ def _short_tricks(players: Sequence[str], contract: Contract, raw: object) -> in
                 Text(N_("%(name)s did not declare: give only the declarers' tricks."), name=name),
                 field=f"declarer_tricks.{name}",
             )
-    counts = seats.require_counts(declarers, raw, field="declarer_tricks", total=None, maximum=TRICKS, what=what)
-    if sum(counts.values()) > TRICKS:
-        raise InconsistentHand(
-            Text(
-                N_("%(what)s: the total is %(sum)s; it must be %(total)s."),
-                what=what,
-                sum=sum(counts.values()),
-                total=TRICKS,
-            ),
-            field="declarer_tricks",
-        )
-    return counts
+    return seats.require_counts(
+        declarers, raw, field="declarer_tricks", total=None, most=TRICKS, maximum=TRICKS, what=what
+    )
 
 
 def parse_hand(

@@ -50,8 +50,10 @@ def require_counts(
     what: Text,
     seated: Sequence[str] | None = None,
     required: bool = True,
+    most: int | None = None,
 ) -> dict[str, int]:
-    """A count per player (tricks, figures): whole numbers, every player named, adding to ``total``.
+    """A count per player (tricks, figures): whole numbers, every player named, adding to ``total``
+    (or, with ``most`` instead, to no more than that: the counts of only some of the players).
 
     The order in which the counts were typed never matters: the result is keyed by seat order.
 
@@ -96,13 +98,14 @@ def require_counts(
                 field=f"{field}.{name}",
             )
         counts[name] = value
-    if total is not None and sum(counts.values()) != total:
+    given = sum(counts.values())
+    if (total is not None and given != total) or (most is not None and given > most):
         raise InconsistentHand(
             Text(
                 N_("%(what)s: the total is %(sum)s; it must be %(total)s."),
                 what=what,
-                sum=sum(counts.values()),
-                total=total,
+                sum=given,
+                total=total if total is not None else most,
             ),
             field=field,
         )
