@@ -28,6 +28,16 @@ from referee.rules.errors import RulesError
 
 PLAYERS = ["Ana", "Bia", "Caio", "Dani"]
 SEVEN = ["Ana", "Bia", "Caio", "Dani", "Edu", "Fabi", "Gil"]
+#: Seven players' bets (horse, chips): Ana puts 2 on ♥, the others 1 each.
+SEVEN_BETS = {
+    "Ana": ("copas", 2),
+    "Bia": ("espadas", 1),
+    "Caio": ("copas", 1),
+    "Dani": ("ouros", 1),
+    "Edu": ("paus", 1),
+    "Fabi": ("copas", 1),
+    "Gil": ("espadas", 1),
+}
 HORSES = ("copas", "ouros", "espadas", "paus")
 
 #: A race with a tie-break, card by card (rank + the suit's first letter: c copas, o ouros,
@@ -401,15 +411,7 @@ def test_seven_players_play_for_second_place_and_its_backers_get_their_bets_back
     app: Flask, client: FlaskClient
 ) -> None:
     tid = new_table(client, SEVEN)
-    bets = {
-        "Ana": ("copas", 2),
-        "Bia": ("espadas", 1),
-        "Caio": ("copas", 1),
-        "Dani": ("ouros", 1),
-        "Edu": ("paus", 1),
-        "Fabi": ("copas", 1),
-        "Gil": ("espadas", 1),
-    }
+    bets = SEVEN_BETS
     html = run(client, tid, start_race(client, tid, SEVEN, bets), [c for c, _ in TIE_RACE])
     # ♥ wins; ♠, furthest ahead of the others, is second. Pot 7 + 8 = 15; Bia and Gil
     # take back their bets (1 each); the 13 left go to Ana, Caio and Fabi: 4 each, 1 stays.

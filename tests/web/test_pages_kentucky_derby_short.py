@@ -16,6 +16,7 @@ from tests.web.test_pages_kentucky_derby import (
     HEARTS_ALONE,
     PLAYERS,
     SEVEN,
+    SEVEN_BETS,
     TIE_DELTAS,
     draft_in,
     errors_in,
@@ -82,15 +83,7 @@ def test_a_winner_before_the_bets_or_a_forged_horse_is_not_taken(client: FlaskCl
 
 def test_with_seven_players_the_winner_alone_asks_the_second_horse_too(app: Flask, client: FlaskClient) -> None:
     tid = new_table(client, SEVEN)
-    bets = {
-        "Ana": ("copas", 2),
-        "Bia": ("espadas", 1),
-        "Caio": ("copas", 1),
-        "Dani": ("ouros", 1),
-        "Edu": ("paus", 1),
-        "Fabi": ("copas", 1),
-        "Gil": ("espadas", 1),
-    }
+    bets = SEVEN_BETS
     html = page(client, tid, d=draft_in(start_race(client, tid, SEVEN, bets)), action="winner:copas")
     assert "preview-deltas" not in html and errors_in(html) == []
     offered = re.findall(r'value="second:(\w+)"', html)
