@@ -91,14 +91,20 @@ def _player_names(rules: Any, players: object) -> list[str]:
         raise InvalidInput(Text(N_("Players must be a list of names in order of play.")), field="players")
     names = [clean_name(p, field=f"players[{i}]") for i, p in enumerate(players)]
     rules.check_table(names)  # the sentence every game uses, whether seating or judging a record
-    folded = [n.casefold() for n in names]
-    for i, n in enumerate(folded):
-        if n in folded[:i]:
-            raise RulesError(
-                Text(N_("Two players are called %(name)s; give each a different name."), name=names[i]),
-                field=f"players[{i}]",
-            )
+    for i in repeated_names(names)[:1]:
+        raise RulesError(repeated_name(names[i]), field=f"players[{i}]")
     return names
+
+
+def repeated_names(names: Sequence[str]) -> list[int]:
+    """The seats whose name an earlier seat already has, whatever the case ("" is no name). The
+    new-table form marks each of them; the API refuses the first."""
+    folded = [n.casefold() for n in names]
+    return [i for i, n in enumerate(folded) if n and n in folded[:i]]
+
+
+def repeated_name(name: str) -> Text:
+    return Text(N_("Two players are called %(name)s; give each a different name."), name=name)
 
 
 def _first_dealer(names: Sequence[str], dealer: object) -> int:

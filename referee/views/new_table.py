@@ -17,6 +17,7 @@ from flask_babel import gettext as _
 from referee.forms import OPTION_PREFIX, option_values
 from referee.i18n import render_text
 from referee.ledger.cleaning import clean_name
+from referee.ledger.create import repeated_name, repeated_names
 from referee.rules.errors import RulesError
 from referee.views import flow
 
@@ -47,7 +48,7 @@ def _mark_names(form: Any, names: list[str], rules: Any) -> bool:
     engine refuses, a name given twice (whatever the case)."""
     found = False
     last_named = max((i for i, name in enumerate(names) if name), default=-1)
-    seen: set[str] = set()
+    repeated = set(repeated_names(names))
     for i, name in enumerate(names):
         field = getattr(form, f"player_{i}")
         if not name:
@@ -59,9 +60,8 @@ def _mark_names(form: Any, names: list[str], rules: Any) -> bool:
         except RulesError as exc:
             found = _mark(field, render_text(exc.text))
             continue
-        if name.casefold() in seen:
-            found = _mark(field, _("Two players are called %(name)s; give each a different name.", name=name))
-        seen.add(name.casefold())
+        if i in repeated:
+            found = _mark(field, render_text(repeated_name(name)))
     return found
 
 
