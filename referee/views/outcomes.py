@@ -81,9 +81,8 @@ def quatrilho(hand: Hand) -> Made | None:
     contract: Mapping[str, Any] = hand.result.get("contract") or {}
     declarer, partner = contract.get("declarer"), contract.get("partner")
     delta = _deltas(hand).get(declarer, 0) if isinstance(declarer, str) else 0
-    if not delta:
+    if not delta or not isinstance(declarer, str):
         return None
-    assert isinstance(declarer, str)
     alone = not isinstance(partner, str) or partner == declarer
     side = (declarer,) if alone else (declarer, partner)
     mancha = contract.get("mode") == "chamada" and delta < 0 and not alone and _deltas(hand).get(partner) == 0
