@@ -57,7 +57,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     cli.init_app(app)  # noqa: E702 (one line: backup, restore, export, import)
 
     from referee import api
-    from referee.views import games, hands, home, live, melds, players, pwa, sharing, tables
+    from referee.views import boost, games, hands, home, live, melds, players, pwa, sharing, tables
+
+    boost.init_app(app)
 
     app.register_blueprint(home.bp)
     app.register_blueprint(tables.bp)

@@ -5,7 +5,7 @@
    - Pages come from the network first. If it has not answered within a few seconds, the copy
      of that page saved on this phone is shown (marked as such, see pwa.js); if the network
      fails and there is no copy, the offline page.
-   - Nothing else is touched: writes (POST and every non-GET), the JSON API, htmx fragments and
+   - Nothing else is touched: writes (POST and every non-GET), the JSON API, fragments asked by a script and
      other origins go to the network exactly as without a worker. Hands are never cached or
      replayed here; the page's own script queues them with idempotency keys. */
 "use strict";

@@ -22,7 +22,7 @@ from enum import Enum
 from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
-from flask import abort, render_template, request
+from flask import abort, render_template
 from flask.typing import ResponseReturnValue
 
 from referee import inputs, ledger
@@ -30,10 +30,6 @@ from referee.i18n import render_text
 from referee.models import Hand, Table
 from referee.rules.cards import Suit
 from referee.rules.errors import RulesError
-
-#: What htmx swaps when a flow page's link or form is followed by htmx (``hx-boost`` on the
-#: page's ``<main>``, templates/base.html): only ``<main>``, so the header, styles and scripts stay.
-SWAP_MAIN = {"HX-Retarget": "#main", "HX-Reselect": "#main", "HX-Reswap": "outerHTML"}
 
 D = TypeVar("D", bound="Draft")
 E = TypeVar("E", bound=Enum)
@@ -260,13 +256,7 @@ class Flow:
         }
 
     def render(self, status: int = 200, **extra: Any) -> ResponseReturnValue:
-        return render_template(self.template, **{**self.context(), **extra}), status, swap_main()
+        return render_template(self.template, **{**self.context(), **extra}), status
 
 
-def swap_main() -> dict[str, str]:
-    """The headers telling htmx to swap only ``<main>``, for a request htmx sent as a boosted link
-    or form (its own partial requests, such as Samba's live score, keep their own targets)."""
-    return SWAP_MAIN if request.headers.get("HX-Boosted") == "true" else {}
-
-
-__all__ = ["SWAP_MAIN", "Draft", "Flow", "is_suit", "small_int", "step_of", "swap_main"]
+__all__ = ["Draft", "Flow", "is_suit", "small_int", "step_of"]

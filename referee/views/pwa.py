@@ -80,8 +80,7 @@ def manifest() -> ResponseReturnValue:
 def shell() -> list[str]:
     """What the worker stores on install: the offline page, CSS, JavaScript, icons."""
     static = Path(current_app.static_folder or ROOT / "static")
-    files = ["css/app.css", "js/app.js", "js/pwa.js", "favicon.svg"]
-    files += sorted(f"vendor/{p.name}" for p in (static / "vendor").glob("*.js"))
+    files = ["css/app.css", "js/swap.js", "js/app.js", "js/pwa.js", "favicon.svg"]
     files += sorted(f"icons/{p.name}" for p in (static / "icons").glob("*.png"))
     return [url_for("pwa.offline")] + [_static(f) for f in files if (static / f).is_file()]
 

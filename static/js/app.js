@@ -124,7 +124,7 @@
     if (bar) document.documentElement.style.setProperty("--live-height", bar.offsetHeight + 16 + "px");
   }
   document.addEventListener("DOMContentLoaded", measureLive);
-  document.addEventListener("htmx:afterSettle", measureLive);
+  document.addEventListener("referee:swapped", measureLive);
   document.addEventListener("toggle", measureLive, true);
   // Choosing another team (its tab, or "Next") shows its card from the top.
   document.addEventListener("change", function (event) {
@@ -176,11 +176,11 @@
     }
   }
   document.addEventListener("DOMContentLoaded", init);
-  document.addEventListener("htmx:load", init);
+  document.addEventListener("referee:swapped", init);
 
   // Live pages: ask whether the table changed (a 304 when it did not), and redraw the page when
   // it did, unless the reader is typing in a field of it (then on the next change). One watcher
-  // for the document: it finds <main> at each tick, as htmx may have swapped in another page.
+  // for the document: it finds <main> at each tick, as a tap may have swapped in another page.
   var watching = false;
   function watchTable() {
     var busy = false;
@@ -223,7 +223,7 @@
     watching = true;
     watchTable();
   }
-  document.addEventListener("htmx:load", startWatching);
+  document.addEventListener("referee:swapped", startWatching);
   document.addEventListener("DOMContentLoaded", function () {
     startWatching();
     // The TV view keeps the screen awake where the browser allows it (Screen Wake Lock).
@@ -315,19 +315,14 @@
     var text = document.body.getAttribute("data-outbox-text") || "{n}";
     bar.textContent = text.replace("{n}", String(list.length));
   }
-  // Where htmx is loaded (a hand's pages), the answer to a save is the table page itself, with
-  // its address in HX-Push-Url: it replaces <main> at once, one round trip instead of two.
+  // Where taps swap <main> (swap.js), the answer to a save is the table page itself, with its
+  // address in HX-Push-Url: it replaces <main> at once, one round trip instead of two.
   function showPage(html, url) {
-    // The page the hand was saved from may be a plain page load, whose history entry htmx has
-    // not marked yet: mark it, or Back would change the address and leave the table on screen.
-    history.replaceState({ htmx: true }, "", location.href);
-    window.htmx.swap("#main", html, { swapStyle: "outerHTML" }, { select: "#main" });
-    history.pushState({ htmx: true }, "", url);
-    window.scrollTo(0, 0);
+    if (!window.refereeSwap.showMain(html, url)) window.location.href = url;
   }
   function sendSaved(item) {
     var headers = { "Content-Type": "application/x-www-form-urlencoded", "X-Referee-Outbox": "1" };
-    if (window.htmx && window.htmx.swap && window.history.pushState) headers["HX-Request"] = "true";
+    if (window.refereeSwap) headers["HX-Request"] = "true";
     return fetch(item.url, {
       method: "POST", body: item.body, credentials: "same-origin", headers: headers
     }).then(function (response) {
@@ -340,8 +335,12 @@
       if (response.ok && type.indexOf("json") >= 0) {
         return response.json().then(function (data) { window.location.href = data.location; });
       }
-      // A conflict or a refusal: show the server's page, with its choices.
-      return response.text().then(function (html) { document.open(); document.write(html); document.close(); });
+      // A conflict or a refusal: show the server's page, with its choices (only its <main>
+      // where taps swap it).
+      return response.text().then(function (html) {
+        if (window.refereeSwap && window.refereeSwap.showMain(html)) return;
+        document.open(); document.write(html); document.close();
+      });
     }, function () {
       var list = outbox().filter(function (other) { return other.body !== item.body; });
       list.push(item);
@@ -368,18 +367,6 @@
   }
   window.addEventListener("online", flushOutbox);
   document.addEventListener("DOMContentLoaded", function () { showOutbox(); flushOutbox(); });
-
-  // A hand's pages follow links and forms with htmx (hx-boost); a form that saves a hand is the
-  // outbox's (above), which keeps it when the network fails.
-  document.addEventListener("htmx:confirm", function (event) {
-    if (event.target.closest && event.target.closest("form[data-outbox]")) event.preventDefault();
-  });
-
-  // htmx: send the CSRF token (from <meta name="csrf-token">) with every request.
-  document.addEventListener("htmx:configRequest", function (event) {
-    var meta = document.querySelector('meta[name="csrf-token"]');
-    if (meta) event.detail.headers["X-CSRFToken"] = meta.getAttribute("content");
-  });
 })();
 
 // New table: seats beyond the usual few start folded; "Add a player" opens the next one (with

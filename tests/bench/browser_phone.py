@@ -4,9 +4,9 @@ The page measures, not the test: a script in every document (``MEASURE``) notes 
 finger put down: a trusted pointerdown) and each key pressed, and for a tap on a link or a button
 the time from the click to the answer being on screen:
 
-- a swap: from the click to just after the first frame drawn once htmx swapped the new
-  ``<main>`` (or the Derby's ``#race``) in (``htmx:afterSwap``, then a timer queued in the next
-  animation frame, which runs once that frame is painted);
+- a swap: from the click to just after the first frame drawn once the page's script swapped
+  the new ``<main>`` (or the Derby's ``#race``) in (``referee:swapped``, then a timer queued in
+  the next animation frame, which runs once that frame is painted);
 - a whole page: from the click to the new document's first contentful paint.
 
 It also notes the part spent waiting for the answer (click to the response's last byte: the
@@ -90,8 +90,8 @@ MEASURE = """
     if (control && !control.hasAttribute("data-step")) write("pending", { label: label(control), at: now() });
   }, true);
   document.addEventListener("keydown", (event) => { if (event.isTrusted) bump("keys"); }, true);
-  document.addEventListener("htmx:afterSwap", (event) => {
-    const target = (event.detail && event.detail.target) || event.target;
+  document.addEventListener("referee:swapped", (event) => {
+    const target = event.detail && event.detail.target;
     if (target && (target.id === "main" || target.id === "race")) shown("swap", lastRequest);
   });
   if (read("pending")) {

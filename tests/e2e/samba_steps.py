@@ -227,7 +227,7 @@ def choose_went_out(page: Page, seat: int | str) -> None:
 
 
 def live_scores(page: Page) -> Any:
-    """The live score's balances, one per team (updated by htmx as the form changes)."""
+    """The live score's balances, one per team (updated as the form changes)."""
     return page.locator("#live .live-scores .balance")
 
 

@@ -1,5 +1,5 @@
 """Back after a save goes back to the step the hand was saved from, as with plain pages, even
-when that step was the first page of the flow (a plain page load, not an htmx swap)."""
+when that step was the first page of the flow (a plain page load, not a swap)."""
 
 from __future__ import annotations
 

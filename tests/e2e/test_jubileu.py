@@ -559,9 +559,9 @@ def test_undo_right_after_saving(page, live_server, shot) -> None:
     shot(page, "jub-09-undone")
 
 
-def test_a_refused_step_is_shown_in_the_page_when_htmx_swaps_it(page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_a_refused_step_is_shown_in_the_page_when_swapped_in(page, live_server) -> None:  # type: ignore[no-untyped-def]
     """A step the rules refuse answers 422 with the sentence; a boosted page must show that answer
-    (htmx drops 4xx answers unless told otherwise), not sit still as if the tap did nothing."""
+    (a script that drops 4xx answers would), not sit still as if the tap did nothing."""
     create_table(page, live_server)
     start_hand(page, "copas")
     press(page, "aces:none")

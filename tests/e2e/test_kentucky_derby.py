@@ -118,7 +118,7 @@ def test_a_race_entered_card_by_card_to_the_balances(
     assert {h: p for h, (p, _x) in drawn(page).items()} == dict.fromkeys(HORSES, 0)
     expect(page.locator(".derby-track .lane.is-next")).to_have_count(1)
     audit("race-start")
-    page.evaluate("window.__samePage = true")  # htmx redraws the race, the page stays
+    page.evaluate("window.__samePage = true")  # only the race is redrawn, the page stays
     before = drawn(page)
     turned: list[str] = []
     for number, (code, expected) in enumerate(RACE, start=1):

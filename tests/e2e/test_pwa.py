@@ -78,7 +78,7 @@ def test_the_service_worker_registers_and_controls_the_page(page, live_server, c
         "/static/css/app.css?v=",
         "/static/js/app.js?v=",
         "/static/js/pwa.js?v=",
-        "/static/vendor/htmx-2.0.11.min.js?v=",
+        "/static/js/swap.js?v=",
         "/static/icons/icon-192.png?v=",
     ):
         assert any(asset in url for url in shell), asset

@@ -158,8 +158,7 @@ def test_a_samba_hand_one_team_at_a_time_with_nothing_covered(
     taps.taps += 1
     # Points typed: 14 taps (one of them the second team's tab) and 3 numbers typed.
     assert (taps.taps, taps.typed) == (14, 3), (taps.taps, taps.typed)
-    aborted = ("htmx:sendAbort", "htmx:afterRequest")
-    assert [e for e in console_errors if not e.startswith(aborted)] == [], console_errors
+    assert console_errors == []  # a live-score question replaced by a newer one is no error
 
 
 def test_the_meld_keyboard_shows_only_while_a_meld_is_typed(page, live_server, axe_check, shot) -> None:  # type: ignore[no-untyped-def]

@@ -214,7 +214,7 @@ class Route:
     effect: Callable[[dict[str, Any], dict[str, Any]], bool] | None = None  # (before, after) -> done?
     two_key: bool = False
     hand: bool = True
-    boosted: bool = False  # sent as htmx sends a step of the hand flow (only <main> swapped)
+    boosted: bool = False  # sent as the page's script sends a step of the hand flow (only <main> swapped)
 
 
 def _hand_void(n: int) -> Callable[[dict[str, Any], dict[str, Any]], bool]:

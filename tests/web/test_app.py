@@ -164,7 +164,7 @@ def test_favicon_and_static_assets(client: FlaskClient) -> None:
         "/static/css/app.css",
         "/static/js/app.js",
         "/static/favicon.svg",
-        "/static/vendor/htmx-2.0.11.min.js",
+        "/static/js/swap.js",
     ):
         assert client.get(path).status_code == 200, path
 

@@ -1,13 +1,13 @@
-"""A hand's taps answer with only what changes: htmx follows the flow's links and forms (hx-boost on
-its <main>) and swaps <main>; saving from the page answers the table page itself in one round trip
-(its address in HX-Push-Url). Without htmx every step stays a plain page, and saving a redirect."""
+"""A hand's taps answer with only what changes: the page's script (static/js/swap.js) follows the
+flow's links and forms (data-boost on its <main>) and swaps <main>, and the answer is only the
+title and <main>; saving from the page answers the table page itself in one round trip (its
+address in HX-Push-Url). Without JavaScript every step stays a plain page, and saving a redirect."""
 
 from __future__ import annotations
 
 from flask import Flask
 
 from referee.security import CSP
-from referee.views.flow import SWAP_MAIN
 
 from .api_support import create_table
 from .test_live import OUTBOX, all_pass_draft, owner_phone
@@ -16,29 +16,48 @@ HTMX = {"HX-Request": "true"}
 BOOSTED = {**HTMX, "HX-Boosted": "true"}
 
 
-def test_a_flow_page_loads_htmx_and_boosts_its_main(app: Flask) -> None:
+def test_a_flow_page_boosts_its_main_and_the_table_page_its_next_hand(app: Flask) -> None:
     table = create_table(app.test_client())
     phone = owner_phone(app, table)
     step = phone.get(f"/t/{table['id']}/hand")
     html = step.get_data(as_text=True)
-    assert 'src="/static/vendor/htmx-2.0.11.min.js?v=' in html
-    assert '<main id="main" class="page" hx-boost="true">' in html
-    assert '"includeIndicatorStyles": false' in html  # no inline style: the CSP holds
+    assert 'src="/static/js/swap.js?v=' in html
+    assert '<main id="main" class="page" data-boost>' in html
     assert step.headers["Content-Security-Policy"] == CSP
-    assert not set(SWAP_MAIN) & set(step.headers.keys())  # a plain GET is a plain page
+    # The table page: only its next hand's links and forms swap, so its first step comes like the others.
     table_page = phone.get(f"/t/{table['id']}").get_data(as_text=True)
-    assert "htmx" not in table_page and "hx-boost" not in table_page
+    assert table_page.count("data-boost") == 1
+    assert '<section class="card next-hand" aria-labelledby="next-h" data-boost>' in table_page
 
 
-def test_a_boosted_step_swaps_only_main(app: Flask) -> None:
+def test_a_boosted_step_answers_only_its_title_and_main(app: Flask) -> None:
     table = create_table(app.test_client())
     phone = owner_phone(app, table)
+    whole = phone.get(f"/t/{table['id']}/hand", query_string={"ultima": "ouros"})
+    assert "<head>" in whole.get_data(as_text=True) and "site-header" in whole.get_data(as_text=True)
     boosted = phone.get(f"/t/{table['id']}/hand", query_string={"ultima": "ouros"}, headers=BOOSTED)
     assert boosted.status_code == 200
-    assert {name: boosted.headers[name] for name in SWAP_MAIN} == SWAP_MAIN
-    # Samba's live score and the Derby's race are htmx requests too, with their own targets.
+    # Only the title and <main>: the header, styles and scripts are already on the phone.
+    html = boosted.get_data(as_text=True)
+    assert html.lstrip().startswith("<title>") and html.rstrip().endswith("</main>")
+    assert "<head" not in html and "site-header" not in html and "<script" not in html
+    assert '<main id="main" class="page" data-boost>' in html
+    assert "HX-Boosted" in boosted.headers["Vary"]
+    # Samba's live score and the Derby's race are the script's requests too, for a part of a page.
     partial = phone.get(f"/t/{table['id']}/hand", query_string={"ultima": "ouros"}, headers=HTMX)
-    assert not set(SWAP_MAIN) & set(partial.headers.keys())
+    assert "<head>" in partial.get_data(as_text=True)
+
+
+def test_a_boosted_tap_refused_or_lost_answers_main_too(app: Flask) -> None:
+    """Whichever view answers a boosted tap, an error page too, the answer is its <main>."""
+    table = create_table(app.test_client())
+    phone = owner_phone(app, table)
+    lost = phone.get(f"/t/{table['id']}/hands/99/saved", headers=BOOSTED)
+    assert lost.status_code == 404
+    html = lost.get_data(as_text=True)
+    assert html.lstrip().startswith("<title>") and "<body" not in html and 'id="main"' in html
+    whole = phone.get(f"/t/{table['id']}/hands/99/saved")
+    assert whole.status_code == 404 and "<body" in whole.get_data(as_text=True)
 
 
 def test_saving_from_the_page_answers_the_table_page_at_once(app: Flask) -> None:
@@ -56,5 +75,6 @@ def test_saving_from_the_page_answers_the_table_page_at_once(app: Flask) -> None
     html = saved.get_data(as_text=True)
     # The table page, with the undo bar of the hand just saved and its flashed message.
     assert 'id="hand-1"' in html and "undo-bar" in html and f"/t/{tid}/hands/1/undo" in html
+    assert html.lstrip().startswith("<title>") and "<head" not in html  # <main> is all it swaps
     # The flash was shown once: the next visit does not repeat it.
     assert "undo-bar" not in phone.get(f"/t/{tid}/history").get_data(as_text=True)

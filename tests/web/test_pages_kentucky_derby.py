@@ -1,7 +1,7 @@
 """The Kentucky Derby race page through the test client, without a browser (and so without
 JavaScript): the bets, the race entered card by card with the horses drawn where they stand,
 "undo last card", the result with its payout preview, confirm, the pot carried to the next race,
-second place with seven players, corrections, the htmx fragment, and odd links.
+second place with seven players, corrections, the race fragment, and odd links.
 
 CSRF is off in these tests (tests/conftest.py). Positions and payouts are worked out here from
 the rule text and its chosen readings (positions in half spaces: a King on its own suit is
@@ -431,7 +431,7 @@ def test_seven_players_play_for_second_place_and_its_backers_get_their_bets_back
     assert stored(app, tid)[0]["record"]["second"] == "espadas"
 
 
-# --------------------------------------------------------------------------- htmx, corrections, odd links
+# --------------------------------------------------------------------------- the race fragment, corrections, odd links
 
 
 def test_the_race_fragment_is_only_the_race_and_points_the_address_bar_at_the_page(client: FlaskClient) -> None:

@@ -1,7 +1,7 @@
 """The Samba pages through the test client, without a browser (and so without JavaScript):
 the new-table form's team layouts and the partnership draw, the hand form (the card counter
 counted on the server, retries, corrections), the end of the match and its rematch, the meld
-checker, and the live-score fragment htmx asks for.
+checker, and the live-score fragment the page's script asks for.
 
 CSRF is off in these tests (tests/conftest.py); expected scores are worked out from the rule text, never read from the app.
 """
@@ -457,9 +457,9 @@ def test_the_live_fragment_is_only_the_fragment(client: FlaskClient) -> None:
         as_text=True
     )
     assert "<html" not in refused and len(errors_in(refused)) == 1
-    # The full page carries the same fragment inside #live, and htmx asks for it.
+    # The full page carries the same fragment inside #live, and the page's script asks for it.
     page = client.get(url).get_data(as_text=True)
-    assert 'hx-get="/t/' in page and "partial=live" in page and '<div id="live" aria-live="polite">' in page
+    assert 'data-live-url="/t/' in page and "partial=live" in page and '<div id="live" aria-live="polite">' in page
 
 
 def test_stock_ran_out_gives_nobody_the_going_out_bonus(app: Flask, client: FlaskClient) -> None:

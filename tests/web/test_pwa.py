@@ -148,7 +148,7 @@ def test_the_service_worker_precaches_the_shell_of_the_pages(client: FlaskClient
         "/static/js/app.js",
         "/static/js/pwa.js",
         "/static/favicon.svg",
-        "/static/vendor/htmx-2.0.11.min.js",
+        "/static/js/swap.js",
         "/static/icons/icon-192.png",
     } <= names
     for url in shell:

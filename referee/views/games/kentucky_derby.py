@@ -9,7 +9,7 @@ The horses are the four aces. The scorer enters each card as it is turned (one t
 rank in its suit's row); the engine (:func:`referee.rules.kentucky_derby.replay`) says which
 horse it went to, how far it moved, when the race is decided and which horses run a tie-break,
 so the page never judges anything itself. Every card is a plain GET that adds it to the draft
-in the URL; with htmx only the race region is fetched again (``?partial=race``), without
+in the URL; with JavaScript only the race region is fetched again (``?partial=race``), without
 JavaScript the whole page is. Nothing is stored until the final POST. The shared machinery
 (draft, retries, conflicts, corrections, undo of a stored hand) is in :mod:`referee.views.flow`
 and :mod:`referee.views.hands`.
@@ -466,8 +466,9 @@ class DerbyFlow(flow.Flow):
         return rank, code, code in used, render_text(derby.DerbyCard(rank=rank, suit=suit).label)
 
     def render(self, status: int = 200, **extra: Any) -> ResponseReturnValue:
-        """``?partial=race`` (htmx): only the race region, and the address bar gets the page's
-        own link for the new draft; a step that is not the race asks for the whole page."""
+        """``?partial=race`` (static/js/swap.js): only the race region, and the address bar gets
+        the page's own link for the new draft; a step that is not the race asks for the page's
+        ``<main>`` (``HX-Redirect``)."""
         if request.args.get("partial") != "race":
             return super().render(status, **extra)
         context = {**self.context(), **extra}

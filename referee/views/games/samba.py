@@ -4,7 +4,7 @@ Samba's arithmetic is long and done by tired people, so the page asks for what p
 and count: who went out, each team's canastras and sambas, red 3s, penalties by kind, and the
 card points on the table and left in hand, either typed or counted card by card into a few
 boxes (:data:`referee.rules.samba.CARD_KINDS`). The score of every team updates as the scorer
-types (``?partial=live``, fetched by htmx); without JavaScript the "check" button does the same
+types (``?partial=live``, fetched by static/js/swap.js); without JavaScript the "check" button does the same
 on a full page. The shared machinery (draft in the URL, retries, conflicts, corrections) is in
 :mod:`referee.views.flow` and :mod:`referee.views.hands`.
 """

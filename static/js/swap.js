@@ -1,0 +1,207 @@
+/* A tap answers without a page load: the few lines a hand's pages need, in place of a library.
+
+   - Inside an element marked data-boost (a hand's <main>, the table page's next hand), links and
+     forms are fetched, and the answer's <main> takes the place of the page's: the title follows,
+     the address is pushed (Back steps back: it loads that address again) and the page shows
+     from the top. The server sends only the title and <main> (referee/views/boost.py). A refusal (4xx)
+     is shown like any answer; a form that saves a hand is the outbox's (app.js).
+   - A form or link with data-swap="#id" and data-swap-url fetches that address instead, and
+     the answer takes the place of that element only (the Derby's race, card by card). The
+     server says where the address bar goes (HX-Push-Url), or that the step left that part of
+     the page (HX-Redirect: its <main> is fetched then).
+   - A form with data-live="#id" and data-live-url sends its fields there as they are typed
+     (after a pause), and puts the answer inside that element (Samba's live score).
+
+   One tap at a time: a tap while an answer is awaited is dropped. When the network fails or
+   takes too long, the tap is done again as a plain page load or form post, which the service
+   worker and the browser handle as without this script. Without JavaScript the links and forms
+   are plain ones. Requests say HX-Request (and HX-Boosted for a <main>), the headers the server
+   reads; after every swap, "referee:swapped" is dispatched on the document with the new element. */
+(function () {
+  "use strict";
+  if (!window.fetch || !window.AbortController || !window.URLSearchParams || !history.pushState) return;
+
+  var TIMEOUT = 10000; // ms before a tap is done again as a plain page load
+  var LIVE_DELAY = 350; // ms of pause in the typing before the live score is asked for
+  var busy = false;
+
+  function csrf() {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.getAttribute("content") : "";
+  }
+
+  function headers(boosted) {
+    var h = { "HX-Request": "true", "X-CSRFToken": csrf() };
+    if (boosted) h["HX-Boosted"] = "true";
+    return h;
+  }
+
+  function swapped(element) {
+    document.dispatchEvent(new CustomEvent("referee:swapped", { detail: { target: element } }));
+  }
+
+  // Each history entry a swap made is marked with its own id, and so is the page first loaded:
+  // Back (or Forward) to another marked entry loads that address again, as a page. An entry the
+  // page made itself (a #link) is not marked and changes nothing.
+  var current = history.state && history.state.referee;
+  if (!current) {
+    current = "p" + Date.now();
+    history.replaceState({ referee: current }, "");
+  }
+  function push(url) {
+    current = "s" + Date.now() + Math.random().toString(36).slice(2);
+    history.pushState({ referee: current }, "", url);
+  }
+  window.addEventListener("popstate", function (event) {
+    if (event.state && event.state.referee && event.state.referee !== current) location.reload();
+  });
+
+  function fragment(html) {
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    return template.content;
+  }
+
+  /* An answer's <main> in place of the page's; url: the address to push (none: keep it). */
+  function showMain(html, url) {
+    var answer = fragment(html);
+    var next = answer.querySelector("#main");
+    var main = document.getElementById("main");
+    if (!next || !main) return false;
+    var title = answer.querySelector("title");
+    main.replaceWith(next);
+    if (title) document.title = title.textContent;
+    if (url) push(url);
+    window.scrollTo(0, 0);
+    swapped(next);
+    return true;
+  }
+
+  function plain(request) {
+    if (!request.form) return location.assign(request.url);
+    var submitter = request.submitter;
+    if (submitter && submitter.name) {
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = submitter.name;
+      input.value = submitter.value;
+      request.form.appendChild(input);
+    }
+    request.form.submit();
+  }
+
+  /* request: {method, url, body, form and submitter (a post), target ("#main" or a part's
+     selector), boosted}. The promise ends when the answer is shown. */
+  function follow(request) {
+    if (busy) return Promise.resolve();
+    busy = true;
+    var controller = new AbortController();
+    var timer = setTimeout(function () { controller.abort(); }, TIMEOUT);
+    var options = { method: request.method, credentials: "same-origin", headers: headers(request.boosted), signal: controller.signal };
+    if (request.body) {
+      options.body = request.body;
+      options.headers["Content-Type"] = "application/x-www-form-urlencoded";
+    }
+    return fetch(request.url, options).then(function (response) {
+      var redirect = response.headers.get("HX-Redirect");
+      if (redirect) {
+        busy = false;
+        return follow({ method: "GET", url: redirect, target: "#main", boosted: true });
+      }
+      if (response.status === 204) return undefined;
+      var pushed = response.headers.get("HX-Push-Url");
+      return response.text().then(function (html) {
+        var shown;
+        if (request.target === "#main") {
+          shown = showMain(html, pushed || response.url);
+        } else {
+          var next = fragment(html).querySelector(request.target);
+          var part = document.querySelector(request.target);
+          shown = !!(next && part);
+          if (shown) {
+            part.replaceWith(next);
+            if (pushed) push(pushed);
+            swapped(next);
+          }
+        }
+        if (!shown) plain(request);
+      });
+    }).catch(function () {
+      plain(request);
+    }).then(function () {
+      clearTimeout(timer);
+      busy = false;
+    });
+  }
+
+  function sameOrigin(url) {
+    return url.origin === location.origin;
+  }
+
+  document.addEventListener("click", function (event) {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    var link = event.target.closest && event.target.closest("a[href]");
+    if (!link || link.hasAttribute("download") || (link.target && link.target !== "_self")) return;
+    var part = link.getAttribute("data-swap");
+    if (!part && !link.closest("[data-boost]")) return;
+    var url = new URL(part ? link.getAttribute("data-swap-url") : link.href, location.href);
+    if (!sameOrigin(url) || (url.hash && url.pathname === location.pathname && url.search === location.search)) return;
+    event.preventDefault();
+    follow({ method: "GET", url: url.href, target: part || "#main", boosted: !part });
+  });
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (event.defaultPrevented || form.hasAttribute("data-outbox")) return;
+    var part = form.getAttribute("data-swap");
+    if (!part && !form.closest("[data-boost]")) return;
+    var submitter = event.submitter;
+    var action = (submitter && submitter.getAttribute("formaction")) ||
+      (part ? form.getAttribute("data-swap-url") : form.getAttribute("action")) || location.href;
+    var url = new URL(action, location.href);
+    if (!sameOrigin(url)) return;
+    var data = new FormData(form);
+    if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+    var params = new URLSearchParams(data);
+    var method = (form.getAttribute("method") || "get").toUpperCase();
+    event.preventDefault();
+    if (method === "GET") {
+      if (part) params.forEach(function (value, name) { url.searchParams.append(name, value); });
+      else url.search = params.toString();
+      url.hash = "";
+      follow({ method: "GET", url: url.href, target: part || "#main", boosted: !part });
+    } else {
+      follow({ method: method, url: url.href, body: params.toString(), form: form, submitter: submitter,
+        target: part || "#main", boosted: !part });
+    }
+  });
+
+  // The live score: the form's fields, after a pause in the typing; a newer question replaces
+  // an older one still on its way.
+  var live = { timer: 0, controller: null };
+  function askLive(form) {
+    if (live.controller) live.controller.abort();
+    var controller = new AbortController();
+    live.controller = controller;
+    var url = new URL(form.getAttribute("data-live-url"), location.href);
+    new URLSearchParams(new FormData(form)).forEach(function (value, name) { url.searchParams.append(name, value); });
+    fetch(url.href, { credentials: "same-origin", headers: headers(false), signal: controller.signal })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        var box = document.querySelector(form.getAttribute("data-live"));
+        if (html === null || !box || live.controller !== controller) return;
+        box.innerHTML = html;
+        swapped(box);
+      })
+      .catch(function () { /* a newer question replaced it, or no network: the check button still works */ });
+  }
+  document.addEventListener("input", function (event) {
+    var form = event.target.form;
+    if (!form || !form.hasAttribute("data-live-url")) return;
+    clearTimeout(live.timer);
+    live.timer = setTimeout(function () { askLive(form); }, LIVE_DELAY);
+  });
+
+  // For the outbox (app.js): a saved hand's answer, the table page, shown in the same way.
+  window.refereeSwap = { showMain: showMain };
+})();
