@@ -90,11 +90,14 @@
     request.form.submit();
   }
 
-  /* request: {method, url, body, form and submitter (a post), target ("#main" or a part's
-     selector), boosted}. The promise ends when the answer is shown. */
+  /* request: {method, url, body, form and submitter (a post), control (what was tapped),
+     target ("#main" or a part's selector), boosted}. The promise ends when the answer is shown.
+     The tapped control looks pressed until then: on a slow network the tap was seen. */
   function follow(request) {
     if (busy) return Promise.resolve();
     busy = true;
+    var control = request.control;
+    if (control) control.classList.add("is-pending");
     var controller = new AbortController();
     var timer = setTimeout(function () { controller.abort(); }, TIMEOUT);
     var options = { method: request.method, credentials: "same-origin", headers: headers(request.boosted), signal: controller.signal };
@@ -130,6 +133,7 @@
       plain(request);
     }).then(function () {
       clearTimeout(timer);
+      if (control) control.classList.remove("is-pending");
       busy = false;
     });
   }
@@ -147,7 +151,7 @@
     var url = new URL(part ? link.getAttribute("data-swap-url") : link.href, location.href);
     if (!sameOrigin(url) || (url.hash && url.pathname === location.pathname && url.search === location.search)) return;
     event.preventDefault();
-    follow({ method: "GET", url: url.href, target: part || "#main", boosted: !part });
+    follow({ method: "GET", url: url.href, control: link, target: part || "#main", boosted: !part });
   });
 
   document.addEventListener("submit", function (event) {
@@ -169,10 +173,10 @@
       if (part) params.forEach(function (value, name) { url.searchParams.append(name, value); });
       else url.search = params.toString();
       url.hash = "";
-      follow({ method: "GET", url: url.href, target: part || "#main", boosted: !part });
+      follow({ method: "GET", url: url.href, control: submitter, target: part || "#main", boosted: !part });
     } else {
       follow({ method: method, url: url.href, body: params.toString(), form: form, submitter: submitter,
-        target: part || "#main", boosted: !part });
+        control: submitter, target: part || "#main", boosted: !part });
     }
   });
 

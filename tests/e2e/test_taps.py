@@ -21,6 +21,7 @@ from tests.e2e.jubileu_steps import (
     start_hand,
     tid_of,
 )
+from tests.e2e.steps import action
 from tests.web.api_support import all_pass_record
 
 pytestmark = pytest.mark.e2e
@@ -49,6 +50,29 @@ def test_a_hand_swaps_main_and_never_reloads_the_page(page, live_server, console
     page.go_back()
     page.wait_for_url("**/hand?*")
     expect(page.locator(".preview-deltas")).to_be_visible()
+
+
+def test_a_tap_whose_answer_is_lost_is_done_again_as_a_page(page, live_server, console_errors) -> None:  # type: ignore[no-untyped-def]
+    """When the script's request fails (a dropped connection), the tap is not lost: it is done
+    again as a plain page load, which the browser and the service worker handle."""
+    create_table(page, live_server)
+    start_hand(page, "copas")
+    lost: list[str] = []
+
+    def drop_the_script_s(route: Any) -> None:
+        if route.request.resource_type == "fetch":
+            lost.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/hand?*", drop_the_script_s)
+    page.evaluate("window.sameDocument = true")
+    press(page, "aces:none")
+    expect(action(page, "call:0:solo_sete")).to_be_visible()  # the next step, all the same
+    assert page.evaluate("window.sameDocument === undefined")  # it came as a page
+    assert len(lost) == 1 and "action=aces" in lost[0]
+    assert [e for e in console_errors if "ERR_FAILED" not in e] == []  # the dropped fetch only
 
 
 def test_the_history_of_a_long_table_pages(page: Any, live_app: Any, live_server: str, shot: Any) -> None:
