@@ -156,7 +156,8 @@
 
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (event.defaultPrevented || form.hasAttribute("data-outbox")) return;
+    // A browser that does not say which button sent the form: its own submit keeps the button.
+    if (event.defaultPrevented || form.hasAttribute("data-outbox") || !("submitter" in event)) return;
     var part = form.getAttribute("data-swap");
     if (!part && !form.closest("[data-boost]")) return;
     var submitter = event.submitter;
