@@ -139,3 +139,13 @@ def ladder_boxes(page: Page) -> dict[str, tuple[float, float, float, float]]:
                return [b.value.split(':').pop(), r.x + scrollX, r.y + scrollY, r.width, r.height]; })"""
     )
     return {name: (x, y, w, h) for name, x, y, w, h in boxes}
+
+
+def same_places(
+    now: dict[str, tuple[float, float, float, float]], before: dict[str, tuple[float, float, float, float]]
+) -> bool:
+    """Every call drawn where it was, to the pixel: on a busy machine the first step's lines
+    are now and then laid out one pixel lower (a font arriving late), which no player sees."""
+    return now.keys() == before.keys() and all(
+        all(abs(a - b) <= 1.0 for a, b in zip(now[name], before[name], strict=True)) for name in now
+    )
