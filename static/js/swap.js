@@ -62,8 +62,10 @@
     return template.content;
   }
 
-  /* An answer's <main> in place of the page's; url: the address to push (none: keep it). */
-  function showMain(html, url) {
+  /* An answer's <main> in place of the page's; url: the address to push (none: keep it); hash:
+     the part of the page to show (a link's or form's #fragment), else the top. The new <main>
+     takes the focus, so a screen reader starts there, as on a new page. */
+  function showMain(html, url, hash) {
     var answer = fragment(html);
     var next = answer.querySelector("#main");
     var main = document.getElementById("main");
@@ -71,14 +73,19 @@
     var title = answer.querySelector("title");
     main.replaceWith(next);
     if (title) document.title = title.textContent;
-    if (url) push(url);
-    window.scrollTo(0, 0);
+    if (url) push(url + (hash || ""));
+    next.setAttribute("tabindex", "-1");
+    next.focus({ preventScroll: true });
+    var shown = hash && hash.length > 1 && document.getElementById(decodeURIComponent(hash.slice(1)));
+    if (shown) shown.scrollIntoView();
+    else window.scrollTo(0, 0);
     swapped(next);
     return true;
   }
 
   function plain(request) {
-    if (!request.form) return location.assign(request.url);
+    // A part's address (data-swap-url) answers only that part: the page's own address instead.
+    if (!request.form) return location.assign(request.page || request.url);
     var submitter = request.submitter;
     if (submitter && submitter.name) {
       var input = document.createElement("input");
@@ -90,7 +97,8 @@
     request.form.submit();
   }
 
-  /* request: {method, url, body, form and submitter (a post), control (what was tapped),
+  /* request: {method, url, page (the address without a script, for a part's request), hash,
+     body, form and submitter (a post), control (what was tapped),
      target ("#main" or a part's selector), boosted}. The promise ends when the answer is shown.
      The tapped control looks pressed until then: on a slow network the tap was seen. */
   function follow(request) {
@@ -116,7 +124,9 @@
       return response.text().then(function (html) {
         var shown;
         if (request.target === "#main") {
-          shown = showMain(html, pushed || response.url);
+          // A refused post keeps the address: reloading it would not post again.
+          var address = pushed || (request.method === "GET" || response.redirected ? response.url : null);
+          shown = showMain(html, address, request.hash);
         } else {
           var next = fragment(html).querySelector(request.target);
           var part = document.querySelector(request.target);
@@ -151,7 +161,8 @@
     var url = new URL(part ? link.getAttribute("data-swap-url") : link.href, location.href);
     if (!sameOrigin(url) || (url.hash && url.pathname === location.pathname && url.search === location.search)) return;
     event.preventDefault();
-    follow({ method: "GET", url: url.href, control: link, target: part || "#main", boosted: !part });
+    follow({ method: "GET", url: url.href, page: link.href, hash: new URL(link.href).hash, control: link,
+      target: part || "#main", boosted: !part });
   });
 
   document.addEventListener("submit", function (event) {
@@ -171,10 +182,14 @@
     var method = (form.getAttribute("method") || "get").toUpperCase();
     event.preventDefault();
     if (method === "GET") {
+      var page = new URL(form.getAttribute("action") || location.href, location.href);
+      page.search = params.toString();
+      var hash = page.hash;
       if (part) params.forEach(function (value, name) { url.searchParams.append(name, value); });
       else url.search = params.toString();
       url.hash = "";
-      follow({ method: "GET", url: url.href, control: submitter, target: part || "#main", boosted: !part });
+      follow({ method: "GET", url: url.href, page: page.href, hash: hash, control: submitter,
+        target: part || "#main", boosted: !part });
     } else {
       follow({ method: method, url: url.href, body: params.toString(), form: form, submitter: submitter,
         control: submitter, target: part || "#main", boosted: !part });

@@ -122,3 +122,24 @@ def test_the_tap_bench_counts_as_the_browser_tests_do(browser: Any, live_server:
     # the other meld field, who went out, check, confirm.
     assert (samba_hand.taps, samba_hand.keys) == (10, 6)
     assert [s.label for s in samba_hand.steps] == ["/hand", "check", "submit"]
+
+
+def test_a_lost_card_of_the_race_is_done_again_as_the_whole_page(page, live_server) -> None:  # type: ignore[no-untyped-def]
+    """The Derby's race asks for the race alone; when that request is lost, the card is entered
+    again by loading the race page's own address (with its header and styles), never the
+    fragment's."""
+    from tests.bench.game_paths import FOUR, _derby_bets
+    from tests.e2e.steps import create_table as create_any_table
+
+    create_any_table(page, live_server, "kentucky_derby", FOUR)
+    _derby_bets(page)
+    page.route(
+        "**/hand?*partial=race*",
+        lambda route: route.abort() if route.request.resource_type == "fetch" else route.continue_(),
+    )
+    with page.expect_navigation():
+        page.locator('#race button[name="action"][value="card:Kc"]').tap()
+    page.wait_for_load_state()
+    expect(page.locator(".site-header")).to_be_visible()
+    expect(page.locator(".derby-cards ol li")).to_have_count(1)
+    assert "partial=" not in page.url and "#race" in page.url
