@@ -18,6 +18,8 @@ import gzip
 
 from flask import Flask, Response, request
 
+from referee.views import boost
+
 MIN_SIZE = 500
 TYPES = (
     "text/css",
@@ -41,7 +43,7 @@ def _static_gzip(path: str, etag: str, data: bytes) -> bytes:
 
 def _asked_by_script(response: Response) -> bool:
     """HTML a page's script asked for, with the header no other site can make a browser send."""
-    return response.mimetype == "text/html" and request.headers.get("HX-Request") == "true"
+    return response.mimetype == "text/html" and boost.from_script()
 
 
 def init_app(app: Flask) -> None:

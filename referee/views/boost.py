@@ -16,13 +16,19 @@ from __future__ import annotations
 from flask import Flask, Response, has_request_context, request
 
 
+def from_script() -> bool:
+    """Whether the page's own script asked (static/js/swap.js, the outbox in app.js): it says
+    ``HX-Request``, a header another site's page cannot make a browser send."""
+    return request.headers.get("HX-Request") == "true"
+
+
 def wants_main() -> bool:
     """Whether this request swaps ``<main>`` in: a link or form the script followed, or a save
     sent by the outbox where the script runs. The script's requests for a part of a page (Samba's
     live score, the Derby's race) name that part in their address instead."""
-    headers = request.headers
-    if headers.get("HX-Request") != "true":
+    if not from_script():
         return False
+    headers = request.headers
     return headers.get("HX-Boosted") == "true" or bool(headers.get("X-Referee-Outbox"))
 
 
@@ -39,4 +45,4 @@ def init_app(app: Flask) -> None:
         return response
 
 
-__all__ = ["init_app", "wants_main"]
+__all__ = ["from_script", "init_app", "wants_main"]

@@ -14,7 +14,7 @@ from referee import ledger
 from referee.i18n import render_text
 from referee.models import Table
 from referee.rules.errors import RulesError
-from referee.views import games
+from referee.views import boost, games
 from referee.views.flow import Flow, small_int
 from referee.views.tables import actor_code, board, load, offer_undo, require_scorer, show
 
@@ -136,7 +136,7 @@ def _saved(table: Table, *, already: int | None = None) -> ResponseReturnValue:
         target = url_for("tables.show", table_id=table.id)
     if not request.headers.get("X-Referee-Outbox"):
         return redirect(target)
-    if request.headers.get("HX-Request") != "true":
+    if not boost.from_script():
         return jsonify({"location": target})
     page = already_saved(table.id, already) if already is not None else show(table.id)
     return page, {"HX-Push-Url": target}
