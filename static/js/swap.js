@@ -65,15 +65,23 @@
   /* An answer's <main> in place of the page's; url: the address to push (none: keep it); hash:
      the part of the page to show (a link's or form's #fragment), else the top. The new <main>
      takes the focus, so a screen reader starts there, as on a new page. */
+  /* One element of the page replaced by its new version from an answer; url: the address to
+     push (none: keep it). The new element, or null when either is missing. */
+  function swapIn(answer, selector, url) {
+    var next = answer.querySelector(selector);
+    var part = document.querySelector(selector);
+    if (!next || !part) return null;
+    part.replaceWith(next);
+    if (url) push(url);
+    return next;
+  }
+
   function showMain(html, url, hash) {
     var answer = fragment(html);
-    var next = answer.querySelector("#main");
-    var main = document.getElementById("main");
-    if (!next || !main) return false;
     var title = answer.querySelector("title");
-    main.replaceWith(next);
+    var next = swapIn(answer, "#main", url && url + (hash || ""));
+    if (!next) return false;
     if (title) document.title = title.textContent;
-    if (url) push(url + (hash || ""));
     next.setAttribute("tabindex", "-1");
     next.focus({ preventScroll: true });
     var shown = hash && hash.length > 1 && document.getElementById(decodeURIComponent(hash.slice(1)));
@@ -128,14 +136,9 @@
           var address = pushed || (request.method === "GET" || response.redirected ? response.url : null);
           shown = showMain(html, address, request.hash);
         } else {
-          var next = fragment(html).querySelector(request.target);
-          var part = document.querySelector(request.target);
-          shown = !!(next && part);
-          if (shown) {
-            part.replaceWith(next);
-            if (pushed) push(pushed);
-            swapped(next);
-          }
+          var next = swapIn(fragment(html), request.target, pushed);
+          shown = !!next;
+          if (shown) swapped(next);
         }
         if (!shown) plain(request);
       });
@@ -146,6 +149,12 @@
       if (control) control.classList.remove("is-pending");
       busy = false;
     });
+  }
+
+  // A part's address keeps its own query (the Derby's race names its table) and adds the form's.
+  function withFields(url, params) {
+    params.forEach(function (value, name) { url.searchParams.append(name, value); });
+    return url;
   }
 
   function sameOrigin(url) {
@@ -185,7 +194,7 @@
       var page = new URL(form.getAttribute("action") || location.href, location.href);
       page.search = params.toString();
       var hash = page.hash;
-      if (part) params.forEach(function (value, name) { url.searchParams.append(name, value); });
+      if (part) withFields(url, params);
       else url.search = params.toString();
       url.hash = "";
       follow({ method: "GET", url: url.href, page: page.href, hash: hash, control: submitter,
@@ -203,8 +212,7 @@
     if (live.controller) live.controller.abort();
     var controller = new AbortController();
     live.controller = controller;
-    var url = new URL(form.getAttribute("data-live-url"), location.href);
-    new URLSearchParams(new FormData(form)).forEach(function (value, name) { url.searchParams.append(name, value); });
+    var url = withFields(new URL(form.getAttribute("data-live-url"), location.href), new URLSearchParams(new FormData(form)));
     fetch(url.href, { credentials: "same-origin", headers: headers(false), signal: controller.signal })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
