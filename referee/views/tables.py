@@ -470,11 +470,13 @@ def last_round(table_id: str) -> ResponseReturnValue:
 
 @bp.post("/t/<table_id>/clock")
 def set_clock(table_id: str) -> ResponseReturnValue:
-    """Start the session clock with the time the players agree on from now, or stop it."""
+    """Start the session clock with the time the players agree on from now, or stop it (the
+    form's "stop" button, which is sent along with the chosen time; or minutes 0)."""
     table = load(table_id)
     require_scorer(table)
+    minutes = None if request.form.get("stop") else request.form.get("minutes") or None
     try:
-        ledger.set_clock(table, request.form.get("minutes") or None)
+        ledger.set_clock(table, minutes)
     except (ledger.Conflict, RulesError) as exc:
         flash(render_text(exc.text), "error")
     else:

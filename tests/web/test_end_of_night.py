@@ -82,6 +82,12 @@ def test_a_scorer_starts_and_stops_the_clock(app: Flask, client: FlaskClient) ->
     assert get_table(client, table["id"])["clock"]["left"] == 60
     assert client.post(f"/t/{table['id']}/clock", data={"minutes": "0"}).status_code == 302
     assert get_table(client, table["id"])["clock"] is None
+    # The page's "stop" button: the browser sends the time still chosen in the list with it.
+    client.post(f"/t/{table['id']}/clock", data={"minutes": "60"})
+    page = _page(client, f"/t/{table['id']}")
+    assert 'name="stop" value="1"' in page
+    assert client.post(f"/t/{table['id']}/clock", data={"minutes": "30", "stop": "1"}).status_code == 302
+    assert get_table(client, table["id"])["clock"] is None
     other = client.application.test_client()
     assert other.post(f"/t/{table['id']}/clock", data={"minutes": "60"}).status_code == 401
 
