@@ -326,6 +326,9 @@
     return fetch(item.url, {
       method: "POST", body: item.body, credentials: "same-origin", headers: headers
     }).then(function (response) {
+      // The server failed (or a proxy in front of it, while it restarts): the hand may not be
+      // stored, so it stays to be sent again; its save token makes a second arrival harmless.
+      if (response.status >= 500) return queue(item);
       keepOutbox(outbox().filter(function (other) { return other.body !== item.body; }));
       var type = response.headers.get("Content-Type") || "";
       var pushed = response.headers.get("HX-Push-Url");
@@ -342,11 +345,21 @@
         document.open(); document.write(html); document.close();
       });
     }, function () {
-      var list = outbox().filter(function (other) { return other.body !== item.body; });
-      list.push(item);
-      keepOutbox(list);
-      return "queued";
+      return queue(item);
     });
+  }
+  // A hand that did not arrive waits on the phone, and is sent again when the phone is back
+  // online, when any page of the app opens, and a little later (a weak connection that the
+  // phone still calls online, a server restarting): one retry per failure, so never a storm.
+  var RETRY = 8000;
+  var retry = 0;
+  function queue(item) {
+    var list = outbox().filter(function (other) { return other.body !== item.body; });
+    list.push(item);
+    keepOutbox(list);
+    clearTimeout(retry);
+    retry = setTimeout(flushOutbox, RETRY);
+    return "queued";
   }
   document.addEventListener("submit", function (event) {
     var form = event.target;

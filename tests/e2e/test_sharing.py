@@ -264,6 +264,36 @@ def test_an_outbox_hand_is_sent_when_any_page_of_the_app_opens(phones: Phones, l
     assert len(hands_of(base, tid)) == 1
 
 
+def test_a_hand_the_server_failed_to_take_waits_and_is_sent_again(phones: Phones, live_server: str) -> None:
+    """A 5xx (a server restarting behind its proxy) may not have stored the hand: the phone keeps
+    it and sends it again a little later by itself; it is stored once."""
+    base = live_server
+    owner = phones.open("owner")
+    tid = create_table(owner, base)
+    start_all_pass(owner, "copas")
+    failed: list[str] = []
+
+    def restarting(route: Any) -> None:
+        failed.append(route.request.url)
+        route.fulfill(status=502, body="Bad Gateway", content_type="text/plain")
+
+    owner.route("**/hand/all-pass", restarting)
+    all_pass_button(owner).tap()
+    bar = owner.locator("#outbox-bar")
+    expect(bar).to_be_visible()
+    assert failed and "/hand" in owner.url
+    assert owner.evaluate("JSON.parse(localStorage.getItem('referee-outbox') || '[]').length") == 1
+    assert len(hands_of(base, tid)) == 0
+    owner.unroute("**/hand/all-pass")
+    # No reload, no network change: the retry sends it, and the table page shows it.
+    wait_until(lambda: len(hands_of(base, tid)) == 1, timeout=20)
+    expect(owner.locator("#hand-1")).to_be_visible(timeout=10000)
+    expect(owner.locator("#outbox-bar")).to_have_count(0)
+    owner.reload()
+    time.sleep(1.0)
+    assert len(hands_of(base, tid)) == 1
+
+
 # --------------------------------------------------------------------------- (e) conflict
 
 
