@@ -118,10 +118,13 @@
   });
 
   // Samba's hand: the live score bar at the bottom is as tall as its content; the page keeps
-  // that much room under a field it scrolls to (scroll-padding-bottom in app.css).
+  // that much room under a field it scrolls to. Set on <html> itself, and only when it changes:
+  // a custom property there would restyle the whole page at every swap, on a slow phone too.
   function measureLive() {
     var bar = document.querySelector(".samba-form .live");
-    if (bar) document.documentElement.style.setProperty("--live-height", bar.offsetHeight + 16 + "px");
+    var room = bar ? bar.offsetHeight + 16 + "px" : "";
+    var root = document.documentElement.style;
+    if (root.scrollPaddingBottom !== room) root.scrollPaddingBottom = room;
   }
   document.addEventListener("DOMContentLoaded", measureLive);
   document.addEventListener("referee:swapped", measureLive);
