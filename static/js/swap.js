@@ -12,6 +12,7 @@
    - A form with data-live="#id" and data-live-url sends its fields there as they are typed
      (after a pause), and puts the answer inside that element (Samba's live score).
 
+   A step that only reads (GET) is asked for as the finger goes down, and shown when it lifts.
    One tap at a time: a tap while an answer is awaited is dropped. When the network fails or
    takes too long, the tap is done again as a plain page load or form post, which the service
    worker and the browser handle as without this script. Without JavaScript the links and forms
@@ -23,6 +24,7 @@
 
   var TIMEOUT = 10000; // ms before a tap is done again as a plain page load
   var LIVE_DELAY = 350; // ms of pause in the typing before the live score is asked for
+  var EARLY_WAIT = 2000; // ms an answer asked for as a finger went down waits for its click
   var busy = false;
 
   function csrf() {
@@ -105,6 +107,24 @@
     request.form.submit();
   }
 
+  function options(request, controller) {
+    var settings = { method: request.method, credentials: "same-origin", headers: headers(request.boosted), signal: controller.signal };
+    if (request.body) {
+      settings.body = request.body;
+      settings.headers["Content-Type"] = "application/x-www-form-urlencoded";
+    }
+    return settings;
+  }
+
+  // The answer asked for as a finger went down (see "pointerdown" below), until its click.
+  var early = null;
+  function dropEarly() {
+    if (!early) return;
+    clearTimeout(early.timer);
+    early.controller.abort();
+    early = null;
+  }
+
   /* request: {method, url, page (the address without a script, for a part's request), hash,
      body, form and submitter (a post), control (what was tapped),
      target ("#main" or a part's selector), boosted}. The promise ends when the answer is shown.
@@ -112,16 +132,24 @@
   function follow(request) {
     if (busy) return Promise.resolve();
     busy = true;
+    // A live score still to be asked for, or on its way, is for the page this tap leaves: it
+    // would only hold up the tap's own answer on a slow link.
+    if (request.target === "#main") stopLive();
     var control = request.control;
     if (control) control.classList.add("is-pending");
-    var controller = new AbortController();
-    var timer = setTimeout(function () { controller.abort(); }, TIMEOUT);
-    var options = { method: request.method, credentials: "same-origin", headers: headers(request.boosted), signal: controller.signal };
-    if (request.body) {
-      options.body = request.body;
-      options.headers["Content-Type"] = "application/x-www-form-urlencoded";
+    var controller, answer;
+    if (early && request.method === "GET" && early.url === request.url && early.boosted === request.boosted) {
+      controller = early.controller;
+      answer = early.answer;
+      clearTimeout(early.timer);
+      early = null;
+    } else {
+      dropEarly();
+      controller = new AbortController();
+      answer = fetch(request.url, options(request, controller));
     }
-    return fetch(request.url, options).then(function (response) {
+    var timer = setTimeout(function () { controller.abort(); }, TIMEOUT);
+    return answer.then(function (response) {
       var redirect = response.headers.get("HX-Redirect");
       if (redirect) {
         busy = false;
@@ -161,55 +189,96 @@
     return url.origin === location.origin;
   }
 
-  document.addEventListener("click", function (event) {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    var link = event.target.closest && event.target.closest("a[href]");
-    if (!link || link.hasAttribute("download") || (link.target && link.target !== "_self")) return;
+  // What a tap on a link asks for, or null when the browser should follow it itself.
+  function linkRequest(link) {
+    if (link.hasAttribute("download") || (link.target && link.target !== "_self")) return null;
     var part = link.getAttribute("data-swap");
-    if (!part && !link.closest("[data-boost]")) return;
+    if (!part && !link.closest("[data-boost]")) return null;
     var url = new URL(part ? link.getAttribute("data-swap-url") : link.href, location.href);
-    if (!sameOrigin(url) || (url.hash && url.pathname === location.pathname && url.search === location.search)) return;
-    event.preventDefault();
-    follow({ method: "GET", url: url.href, page: link.href, hash: new URL(link.href).hash, control: link,
-      target: part || "#main", boosted: !part });
-  });
+    if (!sameOrigin(url) || (url.hash && url.pathname === location.pathname && url.search === location.search)) return null;
+    return { method: "GET", url: url.href, page: link.href, hash: new URL(link.href).hash, control: link,
+      target: part || "#main", boosted: !part };
+  }
 
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    // A browser that does not say which button sent the form: its own submit keeps the button.
-    if (event.defaultPrevented || form.hasAttribute("data-outbox") || !("submitter" in event)) return;
+  // What sending a form with this button asks for, or null when the browser should send it.
+  function formRequest(form, submitter) {
+    if (form.hasAttribute("data-outbox")) return null;
     var part = form.getAttribute("data-swap");
-    if (!part && !form.closest("[data-boost]")) return;
-    var submitter = event.submitter;
+    if (!part && !form.closest("[data-boost]")) return null;
     var action = (submitter && submitter.getAttribute("formaction")) ||
       (part ? form.getAttribute("data-swap-url") : form.getAttribute("action")) || location.href;
     var url = new URL(action, location.href);
-    if (!sameOrigin(url)) return;
+    if (!sameOrigin(url)) return null;
     var data = new FormData(form);
     if (submitter && submitter.name) data.append(submitter.name, submitter.value);
     var params = new URLSearchParams(data);
     var method = (form.getAttribute("method") || "get").toUpperCase();
-    event.preventDefault();
-    if (method === "GET") {
-      var page = new URL(form.getAttribute("action") || location.href, location.href);
-      page.search = params.toString();
-      var hash = page.hash;
-      if (part) withFields(url, params);
-      else url.search = params.toString();
-      url.hash = "";
-      follow({ method: "GET", url: url.href, page: page.href, hash: hash, control: submitter,
-        target: part || "#main", boosted: !part });
-    } else {
-      follow({ method: method, url: url.href, body: params.toString(), form: form, submitter: submitter,
-        control: submitter, target: part || "#main", boosted: !part });
+    if (method !== "GET") {
+      return { method: method, url: url.href, body: params.toString(), form: form, submitter: submitter,
+        control: submitter, target: part || "#main", boosted: !part };
     }
+    var page = new URL(form.getAttribute("action") || location.href, location.href);
+    page.search = params.toString();
+    var hash = page.hash;
+    if (part) withFields(url, params);
+    else url.search = params.toString();
+    url.hash = "";
+    return { method: "GET", url: url.href, page: page.href, hash: hash, control: submitter,
+      target: part || "#main", boosted: !part };
+  }
+
+  document.addEventListener("click", function (event) {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    var link = event.target.closest && event.target.closest("a[href]");
+    var request = link && linkRequest(link);
+    if (!request) return;
+    event.preventDefault();
+    follow(request);
   });
+
+  document.addEventListener("submit", function (event) {
+    // A browser that does not say which button sent the form: its own submit keeps the button.
+    if (event.defaultPrevented || !("submitter" in event)) return;
+    var request = formRequest(event.target, event.submitter);
+    if (!request) return;
+    event.preventDefault();
+    follow(request);
+  });
+
+  /* A step's answer is asked for as the finger goes down on its link or button, not when it
+     lifts: a tap lasts a tenth of a second, which the answer spends on its way. Only for what
+     only reads (GET: a hand's steps keep their draft in the address; nothing is written); the
+     click then takes that answer if it asks for the same address, and a finger that scrolls
+     instead (pointercancel) or taps nothing drops it. */
+  function earlyRequest(control) {
+    if (control.tagName === "A") return linkRequest(control);
+    if (control.type !== "submit" || control.disabled || !control.form) return null;
+    return formRequest(control.form, control);
+  }
+  document.addEventListener("pointerdown", function (event) {
+    if (busy || !event.isPrimary || event.button !== 0 || !event.target.closest) return;
+    var control = event.target.closest("a[href], button");
+    var request = control && earlyRequest(control);
+    dropEarly();
+    if (!request || request.method !== "GET") return;
+    var controller = new AbortController();
+    var answer = fetch(request.url, options(request, controller));
+    answer.catch(function () { /* dropped, or lost: the click asks again */ });
+    early = { url: request.url, boosted: request.boosted, controller: controller, answer: answer,
+      timer: setTimeout(dropEarly, EARLY_WAIT) };
+  }, { passive: true });
+  document.addEventListener("pointercancel", dropEarly, { passive: true });
 
   // The live score: the form's fields, after a pause in the typing; a newer question replaces
   // an older one still on its way.
   var live = { timer: 0, controller: null };
-  function askLive(form) {
+  function stopLive() {
+    clearTimeout(live.timer);
     if (live.controller) live.controller.abort();
+    live.controller = null;
+  }
+  function askLive(form) {
+    stopLive();
     var controller = new AbortController();
     live.controller = controller;
     var url = withFields(new URL(form.getAttribute("data-live-url"), location.href), new URLSearchParams(new FormData(form)));

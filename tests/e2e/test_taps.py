@@ -75,6 +75,51 @@ def test_a_tap_whose_answer_is_lost_is_done_again_as_a_page(page, live_server, c
     assert [e for e in console_errors if "ERR_FAILED" not in e] == []  # the dropped fetch only
 
 
+def _until(page: Any, check: Any) -> None:
+    """Let the page run until ``check`` holds (events reach Python only while Playwright waits)."""
+    for _ in range(100):
+        if check():
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("still not true after 5 s")
+
+
+def test_a_step_is_asked_for_as_the_finger_goes_down_and_only_once(page, live_server, console_errors) -> None:  # type: ignore[no-untyped-def]
+    """A step that only reads is asked for when the finger touches its button; the click takes
+    that answer (one request per tap), and a finger that scrolls instead leaves the page as it is."""
+    create_table(page, live_server)
+    start_hand(page, "copas")
+    asked: list[str] = []
+    dropped: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.resource_type == "fetch" else None)
+    page.on("requestfailed", lambda r: dropped.append(r.url))
+    box = action(page, "aces:none").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    _until(page, lambda: len(asked) == 1)  # on its way before the finger lifts
+    assert "action=aces" in asked[0]
+    page.mouse.up()
+    expect(action(page, "call:0:solo_sete")).to_be_visible()
+    assert len(asked) == 1 and dropped == []
+    # A finger that goes down on a button and then scrolls the page: the browser cancels the
+    # pointer; the answer asked for is dropped and nothing changes on the screen.
+    where = page.url
+    action(page, "call:0:solo_sete").dispatch_event("pointerdown", {"isPrimary": True, "button": 0})
+    _until(page, lambda: len(asked) == 2)
+    action(page, "call:0:solo_sete").dispatch_event("pointercancel", {"isPrimary": True})
+    _until(page, lambda: len(dropped) == 1)
+    assert "action=call" in dropped[0]
+    page.wait_for_timeout(300)
+    assert page.url == where
+    expect(action(page, "call:0:solo_sete")).to_be_visible()
+    # Its tap afterwards asks again, and is answered.
+    press(page, "call:0:solo_sete")
+    expect(action(page, "call:0:solo_sete")).to_have_count(0)
+    assert len(asked) == 3
+    assert console_errors == []
+
+
 def test_the_history_of_a_long_table_pages(page: Any, live_app: Any, live_server: str, shot: Any) -> None:
     client = live_app.test_client()
     table = client.post("/api/v1/tables", json={"game": "jubileu", "players": list(PLAYERS)}).get_json()
