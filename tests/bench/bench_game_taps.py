@@ -15,9 +15,12 @@ Prints three tables:
    TARGET_MS on the cheap phone are marked;
 3. per profile, the medians over all hands' swaps and page loads.
 
-A warm-up hand on each profile fills the browser's cache (htmx, app.js, app.css) as a phone in
-use has it, and the server's templates. Prints; never asserts. On a shared machine the figures
-move with the load: the machine line says how busy it was.
+A warm-up hand on each profile fills the browser's cache (swap.js, app.js, app.css) as a phone in
+use has it, and the server's templates. Every path is played ROUNDS times on each profile and a
+step's figures are its medians over the rounds, with the slowest round beside them: on a shared
+machine one tap now and then stalls for tens of milliseconds (the throttled phone's CPU is a
+quarter of one core), and a single round cannot tell that stall from a slow step. Prints; never
+asserts. The machine line says how busy the machine was.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import shutil
 import statistics
 import tempfile
 import traceback
+from dataclasses import dataclass
 from pathlib import Path
 
 from playwright.sync_api import expect, sync_playwright
@@ -35,24 +39,60 @@ from .browser_phone import PROFILES, Hand, Phone, Profile, Step, launch
 from .game_paths import PATHS, At, jubileu_solo_sete
 
 TARGET_MS = 250.0
+ROUNDS = 3
 
 
-def play(phone: Phone, base: str) -> dict[str, Hand | str]:
-    """Every path once on this phone: its counted hand, or why it failed."""
-    hands: dict[str, Hand | str] = {}
+def play(phone: Phone, base: str) -> dict[str, list[Hand] | str]:
+    """Every path ROUNDS times on this phone: its counted hands, or why it failed."""
+    hands: dict[str, list[Hand] | str] = {}
     jubileu_solo_sete(At(phone.page, base, lambda: phone.hand("warm-up")))
-    for name, path in PATHS:
-        try:
-            path(At(phone.page, base, lambda name=name: phone.hand(name)))  # type: ignore[misc]
-            hands[name] = phone.played[-1]
-        except Exception as exc:  # noqa: BLE001 - one game's path broken, the others go on
-            hands[name] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:150]}"
-            traceback.print_exc(limit=2)
+    for _ in range(ROUNDS):
+        for name, path in PATHS:
+            played = hands.setdefault(name, [])
+            if isinstance(played, str):
+                continue
+            try:
+                path(At(phone.page, base, lambda name=name: phone.hand(name)))  # type: ignore[misc]
+                played.append(phone.played[-1])
+            except Exception as exc:  # noqa: BLE001 - one game's path broken, the others go on
+                hands[name] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:150]}"
+                traceback.print_exc(limit=2)
     return hands
 
 
-def run() -> dict[Profile, dict[str, Hand | str]]:
-    results: dict[Profile, dict[str, Hand | str]] = {}
+@dataclass
+class Typical:
+    """A path's hand as the rounds played it: each step's medians, and its slowest round."""
+
+    hand: Hand
+    worst: list[float]
+
+
+def typical(rounds: list[Hand]) -> Typical:
+    first = rounds[0]
+    hand = Hand(first.game, first.taps, first.keys)
+    worst = []
+    for i, step in enumerate(first.steps):
+        same = [r.steps[i] for r in rounds if len(r.steps) > i and r.steps[i].label == step.label]
+        waits = [s.wait for s in same if s.wait is not None]
+        sizes = [s.kb for s in same if s.kb is not None]
+        held = [s.held for s in same if s.held is not None]
+        hand.steps.append(
+            Step(
+                step.label,
+                step.kind,
+                statistics.median(s.ms for s in same),
+                statistics.median(waits) if waits else None,
+                statistics.median(sizes) if sizes else None,
+                statistics.median(held) if held else None,
+            )
+        )
+        worst.append(max(s.ms for s in same))
+    return Typical(hand, worst)
+
+
+def run() -> dict[Profile, dict[str, Typical | str]]:
+    results: dict[Profile, dict[str, Typical | str]] = {}
     workdir = Path(tempfile.mkdtemp(prefix="bench-game-taps-"))
     expect.set_options(timeout=30_000)
     try:
@@ -62,7 +102,11 @@ def run() -> dict[Profile, dict[str, Hand | str]]:
                 for profile in PROFILES:
                     phone = Phone(browser, profile)
                     try:
-                        results[profile] = play(phone, server.base)
+                        played = play(phone, server.base)
+                        results[profile] = {
+                            name: rounds if isinstance(rounds, str) else typical(rounds)
+                            for name, rounds in played.items()
+                        }
                     finally:
                         phone.close()
             finally:
@@ -75,14 +119,15 @@ def run() -> dict[Profile, dict[str, Hand | str]]:
 # --------------------------------------------------------------------------- printing
 
 
-def print_counts(results: dict[Profile, dict[str, Hand | str]]) -> None:
+def print_counts(results: dict[Profile, dict[str, Typical | str]]) -> None:
     first = results[PROFILES[0]]
     print("  taps per hand, from the table page to the stored hand", flush=True)
     print(f"  {'game / hand':<32}{'taps':>6}{'typed':>7}{'page loads':>12}{'swaps':>7}", flush=True)
-    for name, hand in first.items():
-        if isinstance(hand, str):
-            print(f"  {name:<32} FAILED {hand}", flush=True)
+    for name, played in first.items():
+        if isinstance(played, str):
+            print(f"  {name:<32} FAILED {played}", flush=True)
             continue
+        hand = played.hand
         print(f"  {name:<32}{hand.taps:>6}{hand.keys:>7}{hand.loads:>12}{hand.swaps:>7}", flush=True)
 
 
@@ -93,26 +138,29 @@ def _cell(step: Step | None) -> str:
     return f"{step.ms:>7.0f} {split:>14}"
 
 
-def print_steps(results: dict[Profile, dict[str, Hand | str]]) -> None:
+def print_steps(results: dict[Profile, dict[str, Typical | str]]) -> None:
     desktop, cheap = (results[p] for p in PROFILES)
     print(
-        f"\n  ms from the tap to the answer on screen = wait (server + network) + phone (parse, scripts, swap);"
+        f"\n  ms from the tap to the answer on screen = wait (server + network) + phone (parse, scripts, swap),"
+        f"\n  medians over {ROUNDS} rounds, and the cheap phone's slowest round;"
         f"\n  cheap phone: 150 ms round trip, 1.6/0.75 Mbps, CPU x4. '>' marks a step above {TARGET_MS:.0f} ms there.",
         flush=True,
     )
     head = f"  {'step':<30}{'kind':<6}{'kB':>6}"
-    print(head + "".join(f"{p.name:>23}" for p in PROFILES), flush=True)
+    print(head + "".join(f"{p.name:>23}" for p in PROFILES) + f"{'slowest':>9}", flush=True)
     for name in desktop:
-        fast, slow = desktop[name], cheap.get(name)
+        typical_fast, typical_slow = desktop[name], cheap.get(name)
         print(f"  -- {name}", flush=True)
-        if isinstance(fast, str) or not isinstance(slow, Hand):
+        if isinstance(typical_fast, str) or not isinstance(typical_slow, Typical):
             print("     (failed, see above)", flush=True)
             continue
+        fast, slow = typical_fast.hand, typical_slow.hand
         for i, step in enumerate(fast.steps):
             other = slow.steps[i] if i < len(slow.steps) else None
+            worst = f"{typical_slow.worst[i]:>9.0f}" if i < len(typical_slow.worst) else ""
             mark = ">" if other is not None and other.ms > TARGET_MS else " "
             kb = f"{step.kb:.1f}" if step.kb is not None else "?"
-            print(f" {mark}{step.label[:29]:<30}{step.kind:<6}{kb:>6}{_cell(step)}{_cell(other)}", flush=True)
+            print(f" {mark}{step.label[:29]:<30}{step.kind:<6}{kb:>6}{_cell(step)}{_cell(other)}{worst}", flush=True)
         over = sum(1 for s in slow.steps if s.ms > TARGET_MS)
         print(
             f"   {'whole hand':<41}{fast.total_ms:>7.0f}{'':>15}{slow.total_ms:>7.0f}"
@@ -121,12 +169,12 @@ def print_steps(results: dict[Profile, dict[str, Hand | str]]) -> None:
         )
 
 
-def print_summary(results: dict[Profile, dict[str, Hand | str]]) -> None:
+def print_summary(results: dict[Profile, dict[str, Typical | str]]) -> None:
     """Medians over every game's steps, by kind: the shape that holds when single steps jump
     (a busy machine stalls the phone's throttled CPU most)."""
     print(f"\n  medians over all hands{'':<10}{'steps':>6}{'ms':>7}{'wait':>7}{'phone':>7}{'kB':>6}", flush=True)
     for profile, hands in results.items():
-        steps = [s for h in hands.values() if isinstance(h, Hand) for s in h.steps]
+        steps = [s for h in hands.values() if isinstance(h, Typical) for s in h.hand.steps]
         for kind in ("swap", "load"):
             mine = [s for s in steps if s.kind == kind and s.wait is not None]
             if not mine:
@@ -139,6 +187,15 @@ def print_summary(results: dict[Profile, dict[str, Hand | str]]) -> None:
                 f"   {over} above {TARGET_MS:.0f} ms",
                 flush=True,
             )
+        held = [s.held for s in steps if s.held is not None]
+        if held:
+            print(
+                f"  {'':<32}{'':>6}   the finger stayed down {statistics.median(held):.0f} ms before each click",
+                flush=True,
+            )
+        taps = [w for h in hands.values() if isinstance(h, Typical) for w in h.worst]
+        stalled = sum(1 for w in taps if w > TARGET_MS)
+        print(f"  {'':<32}{'':>6}   slowest round: {stalled} of {len(taps)} steps above {TARGET_MS:.0f} ms", flush=True)
 
 
 def main() -> None:

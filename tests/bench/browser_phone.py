@@ -9,7 +9,9 @@ the time from the click to the answer being on screen:
   the next animation frame, which runs once that frame is painted);
 - a whole page: from the click to the new document's first contentful paint.
 
-It also notes the part spent waiting for the answer (click to the response's last byte: the
+It also notes how long the finger stayed down (finger down to the click: swap.js asks for a
+step that only reads as the finger goes down) and the part spent waiting for the answer (click
+to the response's last byte: the
 server and the network) and the answer's size on the wire. Everything is kept in sessionStorage,
 so it survives page loads, and the steps modules of tests/e2e drive the page unchanged.
 
@@ -63,17 +65,20 @@ MEASURE = """
       const filled = read("log");
       const paint = kind === "load" && performance.getEntriesByName("first-contentful-paint")[0];
       const at = paint ? performance.timeOrigin + paint.startTime : now();
-      filled[i] = Object.assign({ label: tap.label, kind: kind, ms: at - tap.at }, waited(tap));
+      filled[i] = Object.assign({ label: tap.label, kind: kind, ms: at - tap.at, held: tap.down ? tap.at - tap.down : null }, waited(tap));
       write("log", filled);
     }, 0));
   }
 
+  // The answer may have been asked for as the finger went down (swap.js asks for a step that
+  // only reads then): its request is looked for from that moment on.
   function lastRequest(tap) {
-    const since = tap.at - performance.timeOrigin;
+    const since = (tap.down || tap.at) - performance.timeOrigin;
+    const clicked = tap.at - performance.timeOrigin;
     const mine = performance.getEntriesByType("resource").filter(
       (e) => (e.initiatorType === "xmlhttprequest" || e.initiatorType === "fetch") && e.startTime >= since - 1);
     const e = mine[mine.length - 1];
-    return e ? { wait: e.responseEnd - since, kb: e.encodedBodySize / 1024 } : { wait: null, kb: null };
+    return e ? { wait: e.responseEnd - clicked, kb: e.encodedBodySize / 1024 } : { wait: null, kb: null };
   }
 
   function document_(tap) {
@@ -83,11 +88,12 @@ MEASURE = """
   }
 
   // A tap is a finger put down (a label's tap also clicks its input: one tap, two clicks).
-  document.addEventListener("pointerdown", (event) => { if (event.isTrusted) bump("taps"); }, true);
+  let down = 0;
+  document.addEventListener("pointerdown", (event) => { if (event.isTrusted) { bump("taps"); down = now(); } }, true);
   document.addEventListener("click", (event) => {
     if (!event.isTrusted) return;
     const control = event.target.closest && event.target.closest("a[href], button, input[type=submit]");
-    if (control && !control.hasAttribute("data-step")) write("pending", { label: label(control), at: now() });
+    if (control && !control.hasAttribute("data-step")) write("pending", { label: label(control), at: now(), down: down });
   }, true);
   document.addEventListener("keydown", (event) => { if (event.isTrusted) bump("keys"); }, true);
   document.addEventListener("referee:swapped", (event) => {
@@ -137,6 +143,7 @@ class Step:
     ms: float  # click to the answer on screen
     wait: float | None  # click to the answer's last byte: server and network
     kb: float | None  # the answer's size on the wire
+    held: float | None = None  # finger down to the click
 
     @property
     def client(self) -> float | None:
@@ -208,7 +215,9 @@ class Phone:
         result.taps = int(json.loads(stored.get("taps", "0")))
         result.keys = int(json.loads(stored.get("keys", "0")))
         for entry in json.loads(stored.get("log", "[]")):
-            result.steps.append(Step(entry["label"], entry["kind"], entry["ms"], entry.get("wait"), entry.get("kb")))
+            result.steps.append(
+                Step(entry["label"], entry["kind"], entry["ms"], entry.get("wait"), entry.get("kb"), entry.get("held"))
+            )
         self.played.append(result)
 
     def _settled(self, timeout: float = 30.0) -> dict[str, str]:
