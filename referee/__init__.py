@@ -12,8 +12,13 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from flask import Flask
 
-ROOT = Path(__file__).resolve().parent.parent
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent
+MIGRATIONS = PACKAGE / "migrations"
+# A built package carries its own copy of templates/ and static/ (setup.py); a checkout has them
+# at the top of the repository, next to instance/.
+INSTALLED = (PACKAGE / "templates").is_dir()
+WEB_ROOT = PACKAGE if INSTALLED else ROOT
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -25,12 +30,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from flask import Flask
 
     config = dict(config or {})
+    instance = config.pop("INSTANCE_PATH", None)
+    if instance is None and not INSTALLED:
+        instance = ROOT / "instance"
+    # Installed, it is Flask's own choice (<prefix>/var/referee-instance), never site-packages.
     app = Flask(
         __name__,
-        instance_path=str(config.pop("INSTANCE_PATH", ROOT / "instance")),
+        instance_path=None if instance is None else str(instance),
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(WEB_ROOT / "templates"),
+        static_folder=str(WEB_ROOT / "static"),
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
 
