@@ -1,10 +1,24 @@
-"""Print the URL(s) the phones at the table should open: `python tools/lan_urls.py PORT`."""
+"""Print the URL(s) the phones at the table should open: `python tools/lan_urls.py PORT`.
+
+The first LAN address's URL is also drawn as a QR code in the terminal, for the phone's camera:
+two modules a character (upper and lower half blocks), a quiet zone of QUIET_ZONE modules. On a
+terminal it is drawn black on white whatever the terminal's colours, since a code drawn in a dark
+terminal's light foreground comes out reversed, and not every phone reads a reversed code.
+Written elsewhere (a pipe, a log; or NO_COLOR set) it is plain text, dark modules as blocks: right
+on a light background, reversed on a dark one.
+"""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
+from typing import TextIO
+
+QUIET_ZONE = 2  # modules of light around the code: scanners need a margin to find it
+HALF_BLOCKS = {(False, False): " ", (True, False): "\u2580", (False, True): "\u2584", (True, True): "\u2588"}
+BLACK_ON_WHITE, RESET = "\x1b[38;5;16;48;5;231m", "\x1b[0m"  # 256-colour: themes leave these alone
 
 
 def lan_addresses() -> list[str]:
@@ -36,6 +50,40 @@ def club_code() -> str:
         return ""
 
 
+def qr_lines(url: str, *, colour: bool) -> list[str]:
+    """``url`` as a QR code in text, one line for two rows of modules; [] without the qrcode
+    package (a bare Python), the URL above it is enough then."""
+    try:
+        import qrcode
+        from qrcode.constants import ERROR_CORRECT_M
+    except ImportError:
+        return []
+    code = qrcode.QRCode(border=QUIET_ZONE, error_correction=ERROR_CORRECT_M)
+    code.add_data(url)
+    code.make(fit=True)
+    rows = [list(row) for row in code.get_matrix()]
+    if len(rows) % 2:
+        rows.append([False] * len(rows[0]))  # one more row of quiet zone
+    lines = ["".join(HALF_BLOCKS[pair] for pair in zip(top, bottom)) for top, bottom in zip(rows[0::2], rows[1::2])]
+    return [f"{BLACK_ON_WHITE}{line}{RESET}" for line in lines] if colour else lines
+
+
+def use_colour(stream: TextIO) -> bool:
+    """Colours only for a terminal that has them, and not against the NO_COLOR convention."""
+    is_tty = getattr(stream, "isatty", lambda: False)()
+    return bool(is_tty) and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+def can_draw(stream: TextIO) -> bool:
+    """Whether the stream's encoding has the block characters (a Latin-1 terminal has not):
+    `make run` must start the server all the same. A stream without one holds text: it has."""
+    try:
+        "".join(HALF_BLOCKS.values()).encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def main() -> None:
     port = sys.argv[1] if len(sys.argv) > 1 else "8000"
     addresses = lan_addresses()
@@ -45,6 +93,10 @@ def main() -> None:
         print(f"    http://{address}:{port}/")
     if not addresses:
         print("  (no LAN address found: only this machine can connect)")
+    elif can_draw(sys.stdout) and (lines := qr_lines(f"http://{addresses[0]}:{port}/", colour=use_colour(sys.stdout))):
+        print(f"  Or point a phone's camera at this code (http://{addresses[0]}:{port}/):")
+        for line in lines:
+            print(f"    {line}")
     code = club_code()
     if code:
         print(f"  Club code (to manage members, Pix keys and seasons): {code}")
