@@ -3,6 +3,8 @@
     flask --app referee backup club.json             everything, secrets included
     flask --app referee restore club.json            into an empty database
     flask --app referee restore --replace club.json  erasing what is there first
+    flask --app referee backup-daily DIR --keep 14   the day's backup into DIR, for a timer
+                                                     (referee.backups; restore reads its .json.gz)
     flask --app referee export --season 3 s3.json    a season (or --table ID ...; --csv)
     flask --app referee import s3.json               an export; prints each table's new token
     flask --app referee club-code                    a new club code (every manager phone signs out)
@@ -14,10 +16,12 @@ the command line has no phone to take a language from.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import sys
 import tempfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +29,7 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
-from referee import club, config, exports, league, ledger
+from referee import backups, club, config, exports, league, ledger
 from referee.db import db
 from referee.models import Table
 from referee.rules.errors import RulesError
@@ -34,13 +38,17 @@ from referee.rules.errors import RulesError
 def init_app(app: Flask) -> None:
     for command in (backup_command, restore_command, export_command, import_command, club_code_command):
         app.cli.add_command(command)
+    app.cli.add_command(backup_daily_command)
 
 
 def _read(path: str) -> Any:
+    """A JSON file, or a gzipped one (backup-daily writes those): told apart by gzip's magic."""
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-        return json.loads(text)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+        return json.loads(raw.decode("utf-8"))
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError) as exc:
         raise click.ClickException(f"Cannot read {path}: {exc}") from None
 
 
@@ -80,6 +88,35 @@ def backup_command(path: str) -> None:
         click.echo(
             f"Backed up {len(data['tables'])} tables, {len(data['members'])} members, {len(data['seasons'])} seasons to {path}."
         )
+
+
+@click.command("backup-daily")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--keep",
+    default=backups.DEFAULT_KEEP,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="How many days of backups to keep: this command's files of older days are deleted.",
+)
+@with_appcontext
+def backup_daily_command(directory: Path, keep: int) -> None:
+    """Write today's backup into DIRECTORY (referee-DATE.json.gz, and on SQLite a copy of the
+    database file, referee-DATE.sqlite3), then delete this command's backups of older days beyond
+    the newest KEEP. Other files in DIRECTORY are never touched. Safe while the app is serving;
+    meant for a daily timer. Restore with: restore FILE.json.gz (or put the .sqlite3 file back)."""
+    try:
+        report = backups.take(directory, keep=keep)
+    except backups.BackupFailed as exc:
+        raise click.ClickException(str(exc)) from None
+    counts = report.counts
+    for path in report.written:
+        click.echo(f"Wrote {path}")
+    click.echo(f"({counts['tables']} tables, {counts['members']} members, {counts['seasons']} seasons.)")
+    if report.no_copy:
+        click.echo(f"No copy of the database file: {report.no_copy}.")
+    for path in report.removed:
+        click.echo(f"Removed {path}")
 
 
 @click.command("restore")
