@@ -53,29 +53,63 @@ Keeping them current
     keeps the winner's ratings, so no hand is ever applied twice. Merging members
     (``members.merge``) deletes every rating and run; the next refresh recomputes.
 
+Who does the work, and where
+    A rebuild reads every hand of the game: about 20 s at a million hands. It never runs in a
+    web worker, whose threads answer the phones: a page (:func:`catch_up`) does the work itself
+    only when it reads at most :data:`INLINE_REBUILD` hands (a small league, or the few hands
+    stored since the last run, well under a second), because handing that to another process
+    would leave the page a minute behind for work of milliseconds; otherwise it shows the
+    ratings it has and says they are being brought up to date. The big work is done by
+    ``flask --app referee ratings catch-up``, a process of its own, which a systemd timer or
+    cron runs every minute on a server. For ``make run`` on one machine with no timer, a page that finds big work
+    pending starts that command itself, as a separate process (not a thread), unless the
+    config key ``RATINGS_SPAWN_CATCH_UP`` is false: on by default, because a club that just
+    runs ``make run`` expects the standings to come right by themselves; a server with the
+    timer may turn it off, or leave it (the claim below keeps the two from doubling up).
+
+    Once, not once per worker or per server: whoever brings a game up to date first takes its
+    claim, a row of ``rating_claim`` set by one ``UPDATE ... WHERE`` the claim is free or
+    expired, which the database grants to one writer at a time, so it holds across processes
+    and machines. Another process finding it held leaves the game alone (the page shows the
+    ratings it has). The claim lasts :data:`LEASE` seconds and a long run renews it, so a run
+    that crashed frees it within a minute and the next run takes over; should a run outlive an
+    expired claim anyway, the version guard above still keeps a hand from counting twice. A page
+    starts at most one catch-up process per game across every worker (``asked_until``, set the
+    same way), and none while the claim is held.
+
 The loop keeps a dict of member -> openskill rating in memory, reads the hands with one streamed
 query ordered by hand id, and writes the rows back with bulk statements at the end.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import os
+import secrets
+import socket
+import subprocess
+import sys
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from operator import itemgetter
 from typing import Any, NamedTuple
 
 import click
+import sqlalchemy as sa
 from flask import current_app
 from flask.cli import AppGroup
 from openskill.models import PlackettLuce, PlackettLuceRating
-from sqlalchemy import Select, delete, exists, func, insert, select, text, update
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy import Select, delete, exists, func, insert, or_, select, text, update
+from sqlalchemy.dialects import postgresql as sa_pg
+from sqlalchemy.dialects import sqlite as sa_sqlite
+from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from referee import ledger, members
 from referee.db import db
-from referee.models import Hand, HandDelta, HandEvent, Member, Rating, RatingRun, Seat, Table
+from referee.models import Hand, HandDelta, HandEvent, Member, Rating, RatingRun, Seat, Table, utcnow
 from referee.rules import GAMES, get_game
 
 #: A chip game's rating is provisional until fed this many hands.
@@ -191,43 +225,6 @@ class Board:
         ]
         kept = [(team, total) for team, total in kept if team]
         return self.feed([team for team, _ in kept], [total for _, total in kept])
-
-
-#: Up to this many stored hands a rebuild of the ratings runs while the page loads (well under
-#: a second); beyond, it runs in the background and the page shows the ratings it has.
-INLINE_REBUILD = 20_000
-_rebuilding: set[str] = set()
-_rebuilding_lock = threading.Lock()
-
-
-def catch_up(game: str) -> bool:
-    """Bring ``game``'s ratings up to date for a page about to show them; answers whether a
-    rebuild is still running in the background (a correction in a big league: the page does
-    not wait for it, and shows the ratings it has)."""
-    if pending(game) == "rebuild" and size() > INLINE_REBUILD:
-        _rebuild_in_background(game)
-    elif game not in _rebuilding:
-        refresh(game)
-    return game in _rebuilding
-
-
-def _rebuild_in_background(game: str) -> None:
-    """Recompute ``game``'s ratings in a thread of this process, once at a time."""
-    with _rebuilding_lock:
-        if game in _rebuilding:
-            return
-        _rebuilding.add(game)
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-
-    def work() -> None:
-        try:
-            with app.app_context():
-                recompute(game)
-        finally:
-            with _rebuilding_lock:
-                _rebuilding.discard(game)
-
-    threading.Thread(target=work, name=f"ratings-{game}", daemon=True).start()
 
 
 # --------------------------------------------------------------------------- reading the hands
@@ -415,7 +412,7 @@ def _load(game: str) -> Board:
     return board
 
 
-def _claim(game: str, run: Run | None, horizon: Horizon) -> bool:
+def _advance(game: str, run: Run | None, horizon: Horizon) -> bool:
     """Move the game's run to ``horizon`` if nobody else moved it since we read it: the guard
     that makes two simultaneous refreshes apply a hand once. False (rolled back) if we lost."""
     connection = db.session.connection()  # Core: the UPDATE's rowcount is the guard
@@ -472,11 +469,13 @@ def _write(game: str, board: Board, *, everything: bool) -> None:
 @dataclass(frozen=True)
 class Outcome:
     """What a run did: whether it rebuilt from scratch, how many games it fed, and whether it
-    stored them (False when nothing was new, or another run got there first)."""
+    stored them (False when nothing was new, or another run got there first). ``busy``: it did
+    nothing because another process holds the game's claim (:func:`bring_up_to_date`)."""
 
     rebuilt: bool
     fed: int
     stored: bool
+    busy: bool = False
 
 
 def _rated(game: str) -> str:
@@ -485,7 +484,7 @@ def _rated(game: str) -> str:
 
 
 def _run(game: str) -> Run | None:
-    """The game's run as it is now (read before anything else: see :func:`_claim`)."""
+    """The game's run as it is now (read before anything else: see :func:`_advance`)."""
     row = db.session.execute(
         select(RatingRun.hand_id, RatingRun.event_id, RatingRun.version).where(RatingRun.game == game)
     ).first()
@@ -495,7 +494,7 @@ def _run(game: str) -> Run | None:
 def _rebuild(game: str, run: Run | None, horizon: Horizon) -> Outcome:
     board = Board()
     fed = _feed(board, game, 0, horizon)
-    if not _claim(game, run, horizon):
+    if not _advance(game, run, horizon):
         return Outcome(rebuilt=True, fed=fed, stored=False)
     _write(game, board, everything=True)
     db.session.commit()
@@ -511,27 +510,31 @@ def recompute(game: str) -> Outcome:
 
 def pending(game: str) -> str:
     """What a :func:`refresh` of ``game`` would do now, without locking or writing: "none"
-    (up to date), "incremental" (new hands to apply) or "rebuild" (from scratch). Lets a page
-    send a big rebuild to the background instead of making its reader wait."""
-    game = _rated(game)
+    (up to date), "incremental" (new hands to apply) or "rebuild" (from scratch)."""
+    return _plan(_rated(game))[0]
+
+
+def _plan(game: str) -> tuple[str, int]:
+    """:func:`pending`, and how many hands that work reads at most: a page does it only when
+    that is small (:data:`INLINE_REBUILD`). The count comes from the hand ids, which every game
+    shares, so it is an upper bound read without counting any rows."""
     run = _run(game)
-    if run is None:
-        return "rebuild"
     seen = _visible()
+    if run is None:
+        return "rebuild", seen.hand_id
     if seen.hand_id <= run.hand_id and seen.event_id <= run.event_id:
-        return "none"
-    return "rebuild" if _needs_recompute(game, run, seen) else "incremental"
-
-
-def size() -> int:
-    """A cheap measure of how much a rebuild reads: the highest hand id stored."""
-    return _visible().hand_id
+        return "none", 0
+    if _needs_recompute(game, run, seen):
+        return "rebuild", seen.hand_id
+    return "incremental", seen.hand_id - run.hand_id
 
 
 def refresh(game: str) -> Outcome:
     """Bring ``game``'s ratings up to date: apply what was stored since the last run, or
     recompute when a void changed what was applied (module docstring). Commits the session:
-    call it where a commit is harmless (a page that reads), not in the middle of a write."""
+    call it where a commit is harmless (a page that reads), not in the middle of a write. Pages
+    call :func:`catch_up` instead, which runs this only when the work is small, under the
+    game's claim."""
     game = _rated(game)
     run = _run(game)
     if run is not None:
@@ -546,11 +549,218 @@ def refresh(game: str) -> Outcome:
         return _rebuild(game, run, horizon)
     board = _load(game)
     fed = _feed(board, game, run.hand_id, horizon)
-    if not _claim(game, run, horizon):
+    if not _advance(game, run, horizon):
         return Outcome(rebuilt=False, fed=fed, stored=False)
     _write(game, board, everything=False)
     db.session.commit()
     return Outcome(rebuilt=False, fed=fed, stored=True)
+
+
+# --------------------------------------------------------------------------- who does the work
+
+#: Up to this many hands a page brings the ratings up to date itself, while it loads (well
+#: under a second). Beyond, the work is left to ``flask --app referee ratings catch-up``, a
+#: process of its own, and the page shows the ratings it has.
+INLINE_REBUILD = 20_000
+#: Seconds a claim lasts unless renewed: a crashed run's claim is free again after this. A
+#: long run renews it every third of it (:func:`_renewing`).
+LEASE = 60
+#: Seconds after a page started a catch-up process before any page may start another for the
+#: same game (its start-up, or a failed start, is not met by a crowd of new processes).
+ASK = 30
+#: The config key that lets a page start the catch-up process itself (module docstring).
+SPAWN_SETTING = "RATINGS_SPAWN_CATCH_UP"
+
+#: One row per game: who brings its ratings up to date now (``holder``, host:pid:nonce, kept
+#: after the claim ends to say who ran last) and until when (``held_until``; NULL once done),
+#: how many runs took the claim (``taken``), and until when a started catch-up process is
+#: awaited (``asked_until``). Bookkeeping of this module only, so declared here, next to the
+#: statements that use it (migration 0005).
+CLAIM = sa.Table(
+    "rating_claim",
+    db.metadata,
+    sa.Column("game", sa.String(32), primary_key=True),
+    sa.Column("holder", sa.String(120), nullable=False),
+    sa.Column("held_until", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("asked_until", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("taken", sa.Integer, nullable=False),
+)
+
+_children: list[subprocess.Popen[bytes]] = []
+_children_lock = threading.Lock()
+
+
+def catch_up(game: str) -> bool:
+    """Bring ``game``'s ratings up to date for a page about to show them, if that is quick;
+    answers whether they are behind and being brought up to date elsewhere (the page says so
+    and shows the ratings it has).
+
+    A rebuild of a big league (or a long backlog of new hands) never runs in the web process,
+    not even in a thread of it: it is left to the catch-up command, which a timer runs, or
+    which this page starts as a process of its own (:data:`SPAWN_SETTING`). Small work runs
+    here, under the same claim, so two workers never do it twice either."""
+    _reap()
+    game = _rated(game)
+    kind, reads = _plan(game)
+    if kind == "none":
+        return False
+    if reads > INLINE_REBUILD:
+        _start_catch_up(game)
+        return True
+    return bring_up_to_date(game).busy
+
+
+def bring_up_to_date(game: str, *, renew: bool = False) -> Outcome:
+    """:func:`refresh` ``game`` under its claim: one process at a time, across every worker
+    and server on the database. Another holder's live claim means it is already being done:
+    nothing is done here (``busy``). ``renew`` keeps the claim alive during a long run."""
+    return _claimed(_rated(game), refresh, renew=renew)
+
+
+def _claimed(game: str, work: Callable[[str], Outcome], *, renew: bool) -> Outcome:
+    holder = _take(game)
+    if holder is None:
+        return Outcome(rebuilt=False, fed=0, stored=False, busy=True)
+    try:
+        with _renewing(game, holder) if renew else contextlib.nullcontext():
+            outcome = work(game)
+    except BaseException:
+        db.session.rollback()  # a failed statement leaves the transaction unusable
+        _release(game, holder)
+        raise
+    _release(game, holder)
+    return outcome
+
+
+def _clock(dialect: str) -> Any:
+    """Now, by the database's clock on PostgreSQL (app servers' clocks may disagree; the
+    database's is the one they share; the statement's time, not the transaction's, which may
+    have begun a while ago), by this machine's on SQLite (one machine by nature)."""
+    return func.statement_timestamp(type_=sa.DateTime(timezone=True)) if dialect == "postgresql" else utcnow()
+
+
+def _free(column: sa.Column[Any], now: Any) -> Any:
+    return or_(column.is_(None), column < now)
+
+
+def _lease(game: str, free: Sequence[Any], values: Mapping[str, Any]) -> bool:
+    """Set ``values`` on the game's claim row if it is ``free``: one UPDATE ... WHERE, which
+    the database runs for one writer at a time (PostgreSQL's row lock re-reads the WHERE for
+    the second; SQLite has one writer at all), so of two processes asking at once exactly one
+    gets it. The row is made first if missing. Commits; False when someone else holds it."""
+    dialect = db.engine.dialect.name
+    make = sa_pg.insert if dialect == "postgresql" else sa_sqlite.insert
+    connection = db.session.connection()  # Core: the UPDATE's rowcount is the answer
+    try:
+        connection.execute(make(CLAIM).values(game=game, holder="", taken=0).on_conflict_do_nothing())
+        done = connection.execute(update(CLAIM).where(CLAIM.c.game == game, *free).values(**values))
+    except OperationalError:  # SQLite busy past its timeout: as good as held
+        db.session.rollback()
+        return False
+    db.session.commit()  # not a rollback: the caller's objects stay loaded
+    return done.rowcount == 1
+
+
+def _take(game: str) -> str | None:
+    """Claim ``game`` for this run, if free or expired (a crashed holder's): answers the
+    holder name written, None if another holds it. Taking it also answers a page's request
+    for a catch-up process (``asked_until``)."""
+    holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"[-120:]
+    now = _clock(db.engine.dialect.name)
+    values = {
+        "holder": holder,
+        "held_until": now + timedelta(seconds=LEASE),
+        "asked_until": None,
+        "taken": CLAIM.c.taken + 1,
+    }
+    return holder if _lease(game, [_free(CLAIM.c.held_until, now)], values) else None
+
+
+def _release(game: str, holder: str) -> None:
+    """End our claim (not one taken over since ours expired)."""
+    db.session.execute(update(CLAIM).where(CLAIM.c.game == game, CLAIM.c.holder == holder).values(held_until=None))
+    db.session.commit()
+
+
+def _in_memory(engine: sa.Engine) -> bool:
+    """An in-memory SQLite database: one process's only, one connection for all (StaticPool)."""
+    return engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
+
+
+@contextlib.contextmanager
+def _renewing(game: str, holder: str) -> Iterator[None]:
+    """Renew our claim every third of :data:`LEASE` while the block runs: a rebuild may take
+    longer than the lease, and must not look crashed. A thread of the catch-up process (never
+    of a web worker: pages do not renew) with a connection of its own, since the run's is busy
+    streaming hands. A missed renewal is tried again at the next beat."""
+    engine = db.engine
+    if _in_memory(engine):  # one connection, shared: and no other process could take it
+        yield
+        return
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(LEASE / 3):
+            try:
+                with engine.begin() as connection:
+                    connection.execute(
+                        update(CLAIM)
+                        .where(CLAIM.c.game == game, CLAIM.c.holder == holder)
+                        .values(held_until=_clock(engine.dialect.name) + timedelta(seconds=LEASE))
+                    )
+            except SQLAlchemyError:  # the database busy or away for a moment
+                continue
+
+    thread = threading.Thread(target=beat, name=f"ratings-lease-{game}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+def spawns(config: Mapping[str, Any]) -> bool:
+    """Whether pages start the catch-up process themselves: :data:`SPAWN_SETTING`, on unless
+    set to something false ("0", "false", "no", "off" read as false too)."""
+    value = config.get(SPAWN_SETTING, True)
+    if isinstance(value, str):
+        return value.strip().lower() not in ("", "0", "false", "no", "off")
+    return bool(value)
+
+
+def _start_catch_up(game: str) -> None:
+    """Start ``flask --app referee ratings catch-up --game GAME`` as a process of its own, on
+    this app's database and instance folder, if the settings allow and no page asked for one
+    lately and nobody holds the claim (checked and marked in one UPDATE: one process across
+    every worker and server). An in-memory database cannot be shared with another process:
+    then nothing is started."""
+    app = current_app
+    if not spawns(app.config) or _in_memory(db.engine) or not sys.executable:
+        return
+    now = _clock(db.engine.dialect.name)
+    free = [_free(CLAIM.c.asked_until, now), _free(CLAIM.c.held_until, now)]
+    if not _lease(game, free, {"asked_until": now + timedelta(seconds=ASK)}):
+        return
+    factory = f"referee:create_app({{'INSTANCE_PATH': {app.instance_path!r}}})"
+    command = [sys.executable, "-m", "flask", "--app", factory, "ratings", "catch-up", "--game", game]
+    # This app's database, whatever set it (a dict given to create_app included). In the
+    # environment, not the arguments: those are readable by every user of the machine (ps).
+    environment = {k: v for k, v in os.environ.items() if k != "DATABASE_URL_FILE"}
+    environment["DATABASE_URL"] = str(app.config["SQLALCHEMY_DATABASE_URI"])
+    try:
+        child = subprocess.Popen(command, env=environment, stdin=subprocess.DEVNULL, start_new_session=True)
+    except OSError as exc:  # tried again once ASK has passed
+        app.logger.warning("could not start the ratings catch-up for %s: %s", game, exc)
+        return
+    with _children_lock:
+        _children.append(child)
+
+
+def _reap() -> None:
+    """Collect the catch-up processes this one started that have ended (no zombies left)."""
+    with _children_lock:
+        _children[:] = [child for child in _children if child.poll() is None]
 
 
 # --------------------------------------------------------------------------- reading
@@ -613,14 +823,39 @@ def stored(game: str) -> Mapping[int, tuple[float, float, int]]:
 cli = AppGroup("ratings", help="Skill ratings (openskill, Plackett-Luce) from the stored hands.")
 
 
+@cli.command("catch-up")
+@click.option("--game", type=click.Choice(sorted(GAMES)), default=None, help="One game (default: every game).")
+def catch_up_command(game: str | None) -> None:
+    """Bring the ratings up to date: what pages leave to a process of their own (a rebuild
+    after a correction in a big league). Run it every minute from a systemd timer or cron; a
+    run that finds another at work leaves the game to it. Prints a line per game it did
+    something for, nothing when every game was current."""
+    for slug in [game] if game else sorted(GAMES):
+        if pending(slug) != "none":
+            click.echo(_said(slug, bring_up_to_date(slug, renew=True), catching_up=True))
+
+
 @cli.command("recompute")
 @click.option("--game", type=click.Choice(sorted(GAMES)), default=None, help="One game (default: every game).")
 def recompute_command(game: str | None) -> None:
     """Recompute the ratings from scratch."""
     for slug in [game] if game else sorted(GAMES):
-        outcome = recompute(slug)
-        kind = "matches" if get_game(slug).scored else "hands"
-        if outcome.stored:
-            click.echo(f"{slug}: {outcome.fed} {kind} rated.")
-        else:
-            click.echo(f"{slug}: another run stored the ratings at the same moment; kept them.")
+        click.echo(_said(slug, _claimed(slug, recompute, renew=True)))
+
+
+def _said(game: str, outcome: Outcome, *, catching_up: bool = False) -> str:
+    """A command's line about one game's run (a catch-up says which kind of run it was)."""
+    kind = "matches" if get_game(game).scored else "hands"
+    if outcome.busy:
+        return f"{game}: another process is bringing the ratings up to date; left to it."
+    if not outcome.stored and catching_up:
+        return (
+            f"{game}: nothing stored (another run got there first, or hands were being written); next run tries again."
+        )
+    if not outcome.stored:
+        return f"{game}: another run stored the ratings at the same moment; kept them."
+    if not catching_up:
+        return f"{game}: {outcome.fed} {kind} rated."
+    if outcome.rebuilt:
+        return f"{game}: rebuilt from scratch, {outcome.fed} {kind} rated."
+    return f"{game}: {outcome.fed} new {kind} rated."

@@ -78,7 +78,8 @@ def standings(game: str) -> ResponseReturnValue:
 
 
 def _ratings(game: str) -> tuple[dict[int, Any], bool]:
-    """Each member's rating in ``game``, and whether a rebuild is still running."""
+    """Each member's rating in ``game``, and whether they are behind and being brought up to
+    date by another process (a big rebuild is never done while the page waits: ratings.catch_up)."""
     rebuilding = ratings.catch_up(game)
     return {r.member_id: r for r in ratings.table(game, fresh=False)}, rebuilding
 

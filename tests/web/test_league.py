@@ -4,6 +4,7 @@ recomputed from the hands, seasons by local date, the stated tie-break order, th
 from __future__ import annotations
 
 import random
+import re
 import threading
 from datetime import UTC, date, datetime, timedelta
 
@@ -134,43 +135,55 @@ def test_the_standings_page_lists_players_with_the_stated_order(client: FlaskCli
     assert client.get("/league").status_code == 302
 
 
-def test_a_big_rebuild_runs_in_the_background_and_lands(
+def _shown_means(page: str) -> list[str]:
+    """The ratings' means as the standings show them (English), top to bottom."""
+    return re.findall(r'<td class="num">([0-9.]+)<span class="small muted block">±', page)
+
+
+def test_a_big_rebuild_is_left_to_the_catch_up_command_and_the_page_answers_at_once(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Past INLINE_REBUILD hands, a correction's rebuild does not hold the page: it says the
-    ratings are being recomputed, and the thread stores the same ratings a recompute gives."""
+    """Past INLINE_REBUILD hands, a correction's rebuild is not done by the page, nor by a
+    thread of the web process: the page shows the ratings it has and says they are being
+    recomputed; the catch-up command (what the timer runs) rebuilds them, and the page then
+    shows the fresh ratings, the same a recompute gives."""
     from referee import ratings
 
+    client.set_cookie("lang", "en")
+    app.config["RATINGS_SPAWN_CATCH_UP"] = False  # a server whose timer runs the command
     seats = ("Ana", "Bia", "Caio", "Dani")
     table = create_table(client, players=list(seats))
     for k in range(6):
         record_ok(client, table, jubileu_hands.record(seats, k))
-    assert client.get("/league/jubileu?season=all").status_code == 200  # rated inline
-    assert void(client, table, 2).status_code == 200
-    monkeypatch.setattr(ratings, "INLINE_REBUILD", 0)
-    started = threading.Event()
-    release = threading.Event()
-    real = ratings.recompute
-
-    def slow(game: str):  # type: ignore[no-untyped-def]
-        started.set()
-        release.wait(10)
-        return real(game)
-
-    monkeypatch.setattr(ratings, "recompute", slow)
-    page = client.get("/league/jubileu?season=all").get_data(as_text=True)
-    assert started.wait(10)
-    assert "recomputed" in page or "recalculad" in page
-    release.set()
-    for _ in range(200):
-        if "jubileu" not in ratings._rebuilding:
-            break
-        threading.Event().wait(0.05)
+    before = client.get("/league/jubileu?season=all").get_data(as_text=True)  # small: rated inline
+    assert "recomputed" not in before and len(_shown_means(before)) == 4
     with app.app_context():
         assert ratings.pending("jubileu") == "none"
-        background = ratings.stored("jubileu")
-        real("jubileu")
-        assert ratings.stored("jubileu") == background
+    assert void(client, table, 2).status_code == 200
+    monkeypatch.setattr(ratings, "INLINE_REBUILD", 0)
+    threads = set(threading.enumerate())
+    page = client.get("/league/jubileu?season=all").get_data(as_text=True)
+    started = [t.name for t in threading.enumerate() if t not in threads and t.name.startswith("ratings")]
+    assert started == []
+    assert "recomputed" in page
+    assert _shown_means(page) == _shown_means(before)  # the ratings it had
+    with app.app_context():
+        assert ratings.pending("jubileu") == "rebuild"  # the page did not do it
+
+    result = app.test_cli_runner().invoke(args=["ratings", "catch-up"])
+    assert result.exit_code == 0, result.output
+    assert "jubileu: rebuilt from scratch, 4 hands rated." in result.output.splitlines()
+    after = client.get("/league/jubileu?season=all").get_data(as_text=True)
+    assert "recomputed" not in after
+    assert _shown_means(after) != _shown_means(before)
+    with app.app_context():
+        assert ratings.pending("jubileu") == "none"
+        shown = sorted(f"{mu:.1f}" for mu, _sigma, _games in ratings.stored("jubileu").values())
+        assert sorted(_shown_means(after)) == shown
+        caught_up = ratings.stored("jubileu")
+        ratings.recompute("jubileu")
+        assert ratings.stored("jubileu") == caught_up
+    assert app.test_cli_runner().invoke(args=["ratings", "catch-up"]).output == ""  # nothing to do: silent
 
 
 def test_the_api_answers_the_standings_with_ratings(client: FlaskClient) -> None:

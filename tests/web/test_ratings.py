@@ -9,8 +9,11 @@ once, and the command line. Runs on SQLite and on PostgreSQL (TEST_DATABASE_URL)
 from __future__ import annotations
 
 import itertools
+import os
 import threading
+import time
 from collections.abc import Iterator, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -18,11 +21,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 
 from referee import create_app, members, ratings
 from referee.extensions import db
-from referee.models import Member, Rating, RatingRun
+from referee.models import Member, Rating, RatingRun, utcnow
 from referee.rules.errors import UnknownGame
 from tests.bench import hands as jubileu_hands
 from tests.bench import quatrilho_hands
@@ -416,6 +419,217 @@ def test_two_threads_refreshing_at_once_apply_each_hand_once(
     assert {row[2] for row in raced.values()} == {5}  # 5 rated hands, none twice
     recompute(shared_app, "jubileu")
     assert_same(raced, stored(shared_app, "jubileu"))
+
+
+# --------------------------------------------------------------------------- one process at a time
+
+
+def claim_row(app: Flask, game: str) -> dict[str, Any] | None:
+    """The game's claim as stored (holder, held_until, asked_until, taken), or None."""
+    with app.app_context():
+        row = db.session.execute(select(ratings.CLAIM).where(ratings.CLAIM.c.game == game)).mappings().first()
+        return dict(row) if row else None
+
+
+def run_version(app: Flask, game: str) -> int:
+    with app.app_context():
+        return int(db.session.scalar(select(RatingRun.version).where(RatingRun.game == game)) or 0)
+
+
+def plant_claim(app: Flask, game: str, holder: str, until: datetime) -> None:
+    """A claim as another process left it (a crashed one, when ``until`` is past)."""
+    with app.app_context():
+        db.session.execute(insert(ratings.CLAIM).values(game=game, holder=holder, held_until=until, taken=1))
+        db.session.commit()
+
+
+def test_two_catch_ups_at_once_do_the_work_once(shared_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two processes (here threads, each with its own session) ask for the same rebuild at the
+    same instant: one takes the claim and does it, the other finds it held and does nothing.
+    The winner is held inside its work until the other has answered, so both really overlap."""
+    client = shared_app.test_client()
+    t = table_of(client, "jubileu", JUBILEU)
+    play(client, t, "jubileu", JUBILEU, range(6))
+    refresh(shared_app, "jubileu")
+    assert void(client, t, 1, reason="wrong sheet").status_code == 200
+    assert run_version(shared_app, "jubileu") == 1
+    real = ratings._horizon
+    answered = threading.Event()
+
+    def held(*, wait: bool) -> ratings.Horizon:
+        answered.wait(30)  # the other attempt answers while this one is at work
+        return real(wait=wait)
+
+    monkeypatch.setattr(ratings, "_horizon", held)
+    barrier = threading.Barrier(2, timeout=30)
+    outcomes: list[ratings.Outcome] = []
+
+    def process() -> None:
+        with shared_app.app_context():
+            try:
+                barrier.wait()
+                outcome = ratings.bring_up_to_date("jubileu")
+                outcomes.append(outcome)
+                if outcome.busy:
+                    answered.set()
+            finally:
+                db.session.remove()
+
+    threads = [threading.Thread(target=process) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    monkeypatch.setattr(ratings, "_horizon", real)
+    assert sorted(o.busy for o in outcomes) == [False, True]
+    assert ratings.Outcome(rebuilt=False, fed=0, stored=False, busy=True) in outcomes
+    assert ratings.Outcome(rebuilt=True, fed=4, stored=True) in outcomes
+    claim = claim_row(shared_app, "jubileu")
+    assert claim is not None and claim["taken"] == 1 and claim["held_until"] is None  # taken once, released
+    assert run_version(shared_app, "jubileu") == 2  # one run stored
+    done = stored(shared_app, "jubileu")
+    recompute(shared_app, "jubileu")
+    assert_same(done, stored(shared_app, "jubileu"))
+
+
+def test_an_expired_claim_is_taken_over_and_a_live_one_is_left_alone(app: Flask, client: FlaskClient) -> None:
+    """A run that crashed leaves its claim behind: once its lease is over the next catch-up
+    takes it over and does the work. A live claim (another process at work) is left alone."""
+    t = table_of(client, "jubileu", JUBILEU)
+    play(client, t, "jubileu", JUBILEU, range(4))
+    runner = app.test_cli_runner()
+    plant_claim(app, "jubileu", "elsewhere:4242:alive", utcnow() + timedelta(hours=1))
+    result = runner.invoke(args=["ratings", "catch-up", "--game", "jubileu"])
+    assert result.exit_code == 0, result.output
+    assert result.output == "jubileu: another process is bringing the ratings up to date; left to it.\n"
+    assert stored(app, "jubileu") == {}
+    with app.app_context():
+        assert ratings.pending("jubileu") == "rebuild"
+    result = runner.invoke(args=["ratings", "recompute", "--game", "jubileu"])
+    assert "left to it" in result.output and stored(app, "jubileu") == {}
+
+    with app.app_context():
+        db.session.execute(
+            update(ratings.CLAIM).values(holder="crashed:4242:dead", held_until=utcnow() - timedelta(minutes=1))
+        )
+        db.session.commit()
+    result = runner.invoke(args=["ratings", "catch-up", "--game", "jubileu"])
+    assert result.exit_code == 0, result.output
+    assert result.output == "jubileu: rebuilt from scratch, 3 hands rated.\n"
+    assert stored(app, "jubileu")["Ana"][2] == 3
+    claim = claim_row(app, "jubileu")
+    assert claim is not None and claim["taken"] == 2 and claim["held_until"] is None
+    assert claim["holder"].split(":")[1] == str(os.getpid())  # this process ran it
+    assert runner.invoke(args=["ratings", "catch-up", "--game", "jubileu"]).output == ""  # up to date
+    assert runner.invoke(args=["ratings", "catch-up", "--game", "poker"]).exit_code == 2  # refused, no traceback
+
+
+def test_a_page_leaves_even_small_work_to_the_claim_holder(app: Flask, client: FlaskClient) -> None:
+    """Small work is done while the page loads, but under the same claim: with another process
+    at work the page does not do it a second time, and says the ratings are being updated."""
+    client.set_cookie("lang", "en")
+    t = table_of(client, "jubileu", JUBILEU)
+    play(client, t, "jubileu", JUBILEU, range(4))
+    plant_claim(app, "jubileu", "elsewhere:4242:alive", utcnow() + timedelta(hours=1))
+    page = client.get("/league/jubileu?season=all").get_data(as_text=True)
+    assert "recomputed" in page
+    assert stored(app, "jubileu") == {}
+    with app.app_context():
+        db.session.execute(update(ratings.CLAIM).values(held_until=None))  # that process is done
+        db.session.commit()
+    page = client.get("/league/jubileu?season=all").get_data(as_text=True)
+    assert "recomputed" not in page
+    assert stored(app, "jubileu")["Ana"][2] == 3  # rated inline: small
+    claim = claim_row(app, "jubileu")
+    assert claim is not None and claim["taken"] == 2 and claim["held_until"] is None
+
+
+def test_a_long_run_renews_its_claim(shared_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rebuild that outlasts the lease renews it as it goes: it does not look crashed, and a
+    second process arriving after the lease's first term still finds it held."""
+    client = shared_app.test_client()
+    t = table_of(client, "jubileu", JUBILEU)
+    play(client, t, "jubileu", JUBILEU, range(4))
+    monkeypatch.setattr(ratings, "LEASE", 1.5)
+    real = ratings._horizon
+    working = threading.Event()
+
+    def slow(*, wait: bool) -> ratings.Horizon:
+        working.set()
+        time.sleep(3.5)
+        return real(wait=wait)
+
+    monkeypatch.setattr(ratings, "_horizon", slow)
+    outcomes: list[ratings.Outcome] = []
+
+    def catch_up() -> None:
+        with shared_app.app_context():
+            try:
+                outcomes.append(ratings.bring_up_to_date("jubileu", renew=True))
+            finally:
+                db.session.remove()
+
+    thread = threading.Thread(target=catch_up)
+    thread.start()
+    assert working.wait(30)
+    time.sleep(2.2)  # past the first lease: only a renewal keeps the claim
+    with shared_app.app_context():
+        second = ratings.bring_up_to_date("jubileu")
+    thread.join(60)
+    monkeypatch.setattr(ratings, "_horizon", real)
+    assert second == ratings.Outcome(rebuilt=False, fed=0, stored=False, busy=True)
+    assert outcomes == [ratings.Outcome(rebuilt=True, fed=3, stored=True)]
+    claim = claim_row(shared_app, "jubileu")
+    assert claim is not None and claim["taken"] == 1
+    assert not [t for t in threading.enumerate() if t.name.startswith("ratings")]  # the renewer stopped
+
+
+def test_a_page_starts_the_catch_up_as_a_process_of_its_own_once(
+    shared_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``make run`` with no timer: a page that finds a big rebuild pending starts the catch-up
+    command as a separate process (not a thread), once however many pages ask, and answers at
+    once; that process brings the ratings up to date on the same database."""
+    client = shared_app.test_client()
+    client.set_cookie("lang", "en")
+    t = table_of(client, "jubileu", JUBILEU)
+    play(client, t, "jubileu", JUBILEU, range(4))
+    monkeypatch.setattr(ratings, "INLINE_REBUILD", 0)
+    started: list[list[str]] = []
+    real_popen = ratings.subprocess.Popen
+
+    def popen(command: list[str], **options: Any) -> Any:
+        started.append(command)
+        return real_popen(command, **options)
+
+    monkeypatch.setattr(ratings.subprocess, "Popen", popen)
+    threads = set(threading.enumerate())
+    pages = [client.get("/league/jubileu?season=all").get_data(as_text=True) for _ in range(3)]
+    assert all("recomputed" in page for page in pages)
+    assert not [t for t in threading.enumerate() if t not in threads and t.name.startswith("ratings")]
+    assert len(started) == 1 and started[0][-4:] == ["ratings", "catch-up", "--game", "jubileu"]
+    deadline = time.monotonic() + 120
+    with shared_app.app_context():
+        while ratings.pending("jubileu") != "none" and time.monotonic() < deadline:
+            db.session.rollback()
+            time.sleep(0.2)
+        assert ratings.pending("jubileu") == "none"
+    claim = claim_row(shared_app, "jubileu")
+    assert claim is not None and claim["taken"] == 1
+    assert claim["holder"].split(":")[1] != str(os.getpid())  # done by another process
+    assert stored(shared_app, "jubileu")["Ana"][2] == 3
+    assert "recomputed" not in client.get("/league/jubileu?season=all").get_data(as_text=True)
+    assert len(started) == 1
+    for child in list(ratings._children):
+        child.wait(30)
+
+
+def test_the_spawn_setting_reads_plain_words() -> None:
+    for off in (False, 0, "0", "false", "No", " off ", ""):
+        assert not ratings.spawns({"RATINGS_SPAWN_CATCH_UP": off}), off
+    for on in (True, 1, "1", "yes", "on", "true"):
+        assert ratings.spawns({"RATINGS_SPAWN_CATCH_UP": on}), on
+    assert ratings.spawns({})  # on by default: make run with no timer
 
 
 # --------------------------------------------------------------------------- command line
