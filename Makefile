@@ -15,11 +15,12 @@ PO_FILES := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 MO_FILES := $(PO_FILES:.po=.mo)
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: help venv install translations messages run test test-sqlite test-pg typecheck \
+.PHONY: help venv install translations messages run run-https test test-sqlite test-pg typecheck \
         system-deps bench bench-pg bench-taps lint clean
 
 help:
 	@echo "make run      serve on the LAN with gunicorn (PORT=$(PORT)); prints the URL to open"
+	@echo "make run-https the same over HTTPS, Caddy in front (DOMAIN=... for a public certificate)"
 	@echo "make test     set everything up and run every test (SQLite, then PostgreSQL)"
 	@echo "make bench    print benchmark figures (tests/bench)"
 	@echo "make bench-pg the league benchmark on PostgreSQL only (pg_virtualenv)"
@@ -49,6 +50,12 @@ messages: $(STAMP)
 	    --ignore-obsolete
 	rm -f $(POT)
 
+## HTTPS on the LAN (Caddy's own authority; phones trust it once at /ca), or on DOMAIN=club.example.org
+## (a public certificate): Caddy in front of gunicorn, both stopped by Ctrl-C (tools/serve_https.py).
+run-https: $(STAMP) translations
+	@exec $(PY) tools/serve_https.py --port $(PORT) --workers $(WORKERS) $(if $(DOMAIN),--domain $(DOMAIN)) \
+	    $(if $(HTTPS_PORT),--https-port $(HTTPS_PORT)) $(if $(HTTP_PORT),--http-port $(HTTP_PORT))
+
 run: $(STAMP) translations
 	@$(PY) -c 'from referee import create_app; create_app()'   # schema + secret key, once
 	@$(PY) tools/lan_urls.py $(PORT)
@@ -61,6 +68,8 @@ system-deps:
 	test -x /usr/bin/chromium || missing="$$missing chromium chromium-driver fonts-liberation"; \
 	command -v pg_virtualenv >/dev/null || missing="$$missing postgresql"; \
 	command -v zbarimg >/dev/null || missing="$$missing zbar-tools"; \
+	command -v caddy >/dev/null || missing="$$missing caddy"; \
+	command -v certutil >/dev/null || missing="$$missing libnss3-tools"; \
 	if [ -n "$$missing" ]; then \
 	    if [ "$$(id -u)" = 0 ]; then \
 	        $(APT_GET) update -qq && $(APT_GET) install -y -qq --no-install-recommends $$missing; \

@@ -47,7 +47,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     config_module.load(app, config)
 
-    from referee import compress, errorpages, i18n, inputs, security
+    from referee import compress, errorpages, i18n, inputs, proxy, security
     from referee.db import create_private_sqlite_file
     from referee.extensions import babel, csrf, db, migrate
 
@@ -58,6 +58,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
+    proxy.init_app(app)
     compress.init_app(app)
     errorpages.init_app(app)
     inputs.init_app(app)  # before the blueprints: their <int:...> routes bind the converter
@@ -90,9 +91,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(night.bp)
     app.register_blueprint(league_views.bp)
-    from referee.views import transfers
+    from referee.views import transfers, trust
 
     app.register_blueprint(transfers.bp)
+    app.register_blueprint(trust.bp)
 
     @app.url_defaults
     def static_version(endpoint: str, values: dict[str, Any]) -> None:

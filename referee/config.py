@@ -38,6 +38,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # Secure only when served over HTTPS (REFEREE_HTTPS=1): on a plain-http LAN a Secure
         # cookie would never come back and every form would fail its CSRF check.
         "SESSION_COOKIE_SECURE": False,
+        # Proxies in front that add X-Forwarded-* (REFEREE_PROXIES; referee/proxy.py). None by
+        # default: served straight on the LAN, those headers are whatever a phone writes.
+        "PROXIES": 0,
         "WTF_CSRF_TIME_LIMIT": None,
         "SQLALCHEMY_TRACK_MODIFICATIONS": False,
         # Static URLs carry ?v=<mtime> (see create_app), so browsers may keep them long.
@@ -58,12 +61,22 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
     app.config.from_mapping(defaults(app.instance_path))
     app.config.from_pyfile("config.py", silent=True)  # instance/config.py
 
-    if url := os.environ.get("DATABASE_URL"):
+    if url := _from_environment("DATABASE_URL"):
         app.config["SQLALCHEMY_DATABASE_URI"] = url
-    if key := os.environ.get("SECRET_KEY"):
+    if key := _from_environment("SECRET_KEY"):
         app.config["SECRET_KEY"] = key
+    if code := _from_environment("CLUB_CODE"):
+        app.config["CLUB_CODE"] = code
     if (https := os.environ.get("REFEREE_HTTPS")) is not None:
-        app.config["SESSION_COOKIE_SECURE"] = https.strip().lower() in ("1", "true", "yes", "on")
+        app.config["SESSION_COOKIE_SECURE"] = _yes(https)
+        app.config["PREFERRED_URL_SCHEME"] = "https" if _yes(https) else "http"
+    if (proxies := os.environ.get("REFEREE_PROXIES")) is not None:
+        app.config["PROXIES"] = _count(proxies, "REFEREE_PROXIES")
+    # Behind Caddy with its own authority (tools/serve_https.py): where the page that installs
+    # it finds the root certificate, and the ports the phones reach the server on.
+    for name in ("CA_CERT", "HTTP_PORT", "HTTPS_PORT"):
+        if value := os.environ.get("REFEREE_" + name):
+            app.config[name] = value
 
     if config:
         app.config.from_mapping(config)
@@ -99,6 +112,33 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
             " could be guessed within weeks. Set a longer one (flask --app referee club-code makes one).",
             file=sys.stderr,
         )
+
+
+def _from_environment(name: str) -> str | None:
+    """``name`` from the environment, or read from the file ``name_FILE`` names: a service keeps
+    its secrets in files (systemd credentials, a mode-0600 file), because a value on the command
+    line or in the unit itself is readable by every user of the machine (``ps``, ``systemctl
+    show``)."""
+    if path := os.environ.get(name + "_FILE"):
+        try:
+            return Path(path).read_text(encoding="utf-8").strip() or None
+        except OSError as exc:
+            raise SystemExit(f"{name}_FILE={path}: cannot read it ({exc.strerror}).") from None
+    return os.environ.get(name) or None
+
+
+def _yes(value: str) -> bool:
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _count(value: str, name: str) -> int:
+    try:
+        count = int(value.strip() or "0")
+    except ValueError:
+        raise SystemExit(f"{name}={value!r}: a number of proxies is expected (0, 1, …).") from None
+    if count < 0:
+        raise SystemExit(f"{name}={value!r}: a number of proxies is expected (0, 1, …).")
+    return count
 
 
 def club_code(instance: Path, *, secret_key: str) -> str:

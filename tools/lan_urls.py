@@ -84,6 +84,14 @@ def can_draw(stream: TextIO) -> bool:
     return True
 
 
+def show_code(url: str, caption: str) -> None:
+    """``url`` as a QR code on standard output, under ``caption``, where the terminal can draw it."""
+    if can_draw(sys.stdout) and (lines := qr_lines(url, colour=use_colour(sys.stdout))):
+        print(f"  {caption} ({url}):")
+        for line in lines:
+            print(f"    {line}")
+
+
 def main() -> None:
     port = sys.argv[1] if len(sys.argv) > 1 else "8000"
     addresses = lan_addresses()
@@ -93,10 +101,8 @@ def main() -> None:
         print(f"    http://{address}:{port}/")
     if not addresses:
         print("  (no LAN address found: only this machine can connect)")
-    elif can_draw(sys.stdout) and (lines := qr_lines(f"http://{addresses[0]}:{port}/", colour=use_colour(sys.stdout))):
-        print(f"  Or point a phone's camera at this code (http://{addresses[0]}:{port}/):")
-        for line in lines:
-            print(f"    {line}")
+    else:
+        show_code(f"http://{addresses[0]}:{port}/", "Or point a phone's camera at this code")
     code = club_code()
     if code:
         print(f"  Club code (to manage members, Pix keys and seasons): {code}")

@@ -21,7 +21,7 @@ from referee import ledger
 from referee.i18n import LANG_COOKIE
 from referee.models import aware
 from referee.rules import GAMES
-from referee.views import games
+from referee.views import games, trust
 from referee.views.tables import known_tables
 
 bp = Blueprint("home", __name__)
@@ -49,7 +49,7 @@ def index() -> ResponseReturnValue:
         }
         for row in ledger.overview(known_tables())
     ]
-    return render_template("home/index.html", tables=tables)
+    return render_template("home/index.html", tables=tables, trust=trust.card())
 
 
 @bp.get("/lang/<code>")

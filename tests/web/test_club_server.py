@@ -1,0 +1,193 @@
+"""Serving a club for real: behind Caddy (the X-Forwarded-* headers trusted only when the config
+says a proxy stands in front), secrets read from files, the page that lets a phone trust the
+server's own certificate authority, and the Caddyfile that `make run-https` writes."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import shutil
+import ssl
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from referee import create_app
+from referee.phone import guesser
+from tests.conftest import TEST_DATABASE_URL
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: A self-signed root made for these tests (openssl, P-256): any certificate will do.
+ROOT_PEM = """-----BEGIN CERTIFICATE-----
+MIIBjjCCATOgAwIBAgIUPAJaIyzskIcAvSOt+yKqtZUO+tAwCgYIKoZIzj0EAwIw
+HDEaMBgGA1UEAwwRUmVmZXJlZSB0ZXN0IHJvb3QwHhcNMjYxMTI3MDA1NTAyWhcN
+MzYxMTI0MDA1NTAyWjAcMRowGAYDVQQDDBFSZWZlcmVlIHRlc3Qgcm9vdDBZMBMG
+ByqGSM49AgEGCCqGSM49AwEHA0IABJnV9sRkSwhJWasShn6yU0hUP20uOO4+Y2+j
+Q+bj/LctNbNG86lab138DRPvA0bGbyuGFXZ3uv39g4KG4Tb6+5CjUzBRMB0GA1Ud
+DgQWBBTHFvGI/xpvCoXiYjFLwwN890O/RzAfBgNVHSMEGDAWgBTHFvGI/xpvCoXi
+YjFLwwN890O/RzAPBgNVHRMBAf8EBTADAQH/MAoGCCqGSM49BAMCA0kAMEYCIQD6
+pUOIh7v55z5srfeYtJv/ZKB/Xp6CCR67mP98WJDugwIhAIG+honZXrGZAYj5m9K5
+tXOdRFzDUY1wMTA+L6MhJu52
+-----END CERTIFICATE-----
+"""
+
+
+def make(tmp_path: Path, **config: Any) -> Flask:
+    return create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": TEST_DATABASE_URL,
+            "SECRET_KEY": "test",
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+            **config,
+        }
+    )
+
+
+FORWARDED = {"X-Forwarded-For": "192.168.1.77", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "clube.local"}
+
+
+def seen_through(app: Flask) -> dict[str, str]:
+    """What a view takes from a request that came from 127.0.0.1 carrying FORWARDED: the address
+    the rate limits count a session-less client by, the scheme, and an absolute link."""
+
+    @app.get("/__probe")
+    def probe() -> dict[str, str]:
+        from flask import request, url_for
+
+        return {"address": guesser(), "scheme": request.scheme, "link": url_for("home.index", _external=True)}
+
+    answer = app.test_client().get("/__probe", headers=FORWARDED, environ_base={"REMOTE_ADDR": "127.0.0.1"})
+    assert answer.status_code == 200
+    return dict(answer.get_json())
+
+
+def test_served_directly_the_forwarded_headers_are_ignored(tmp_path: Path) -> None:
+    """On the LAN any phone could write them: a guesser would pass for another address."""
+    assert seen_through(make(tmp_path)) == {
+        "address": "address:127.0.0.1",
+        "scheme": "http",
+        "link": "http://localhost/",
+    }
+
+
+def test_behind_one_proxy_they_say_who_asked_and_over_what(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REFEREE_PROXIES", "1")
+    monkeypatch.setenv("REFEREE_HTTPS", "1")
+    app = make(tmp_path)
+    assert app.config["SESSION_COOKIE_SECURE"] is True
+    assert seen_through(app) == {
+        "address": "address:192.168.1.77",
+        "scheme": "https",
+        "link": "https://clube.local/",
+    }
+
+
+@pytest.mark.parametrize("value", ["two", "-1"])
+def test_a_wrong_number_of_proxies_stops_the_start_with_a_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("REFEREE_PROXIES", value)
+    with pytest.raises(SystemExit, match="a number of proxies is expected"):
+        make(tmp_path)
+
+
+def test_secrets_come_from_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A service keeps them in files (systemd credentials): SECRET_KEY_FILE, CLUB_CODE_FILE and
+    DATABASE_URL_FILE name them; the values never appear on a command line."""
+    (tmp_path / "key").write_text("a-secret-from-a-file\n")
+    (tmp_path / "code").write_text("1234-5678-9012\n")
+    monkeypatch.setenv("SECRET_KEY_FILE", str(tmp_path / "key"))
+    monkeypatch.setenv("CLUB_CODE_FILE", str(tmp_path / "code"))
+    database = tmp_path / "from-file.sqlite3"
+    (tmp_path / "url").write_text(f"sqlite:///{database}\n")
+    monkeypatch.setenv("DATABASE_URL_FILE", str(tmp_path / "url"))
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "instance")})
+    assert app.config["SECRET_KEY"] == "a-secret-from-a-file"
+    assert app.config["CLUB_CODE"] == "1234-5678-9012"
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{database}"
+    assert database.is_file()  # the schema went there
+    monkeypatch.setenv("SECRET_KEY_FILE", str(tmp_path / "missing"))
+    with pytest.raises(SystemExit, match="SECRET_KEY_FILE=.*cannot read it"):
+        create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "instance")})
+
+
+# --------------------------------------------------------------------------- trusting the server
+
+
+def test_without_a_local_authority_there_is_nothing_to_trust(tmp_path: Path) -> None:
+    client = make(tmp_path).test_client()
+    assert client.get("/ca").status_code == 404
+    assert client.get("/ca/referee-root.crt").status_code == 404
+    assert 'id="trust-h"' not in client.get("/").get_data(as_text=True)
+
+
+def test_the_page_to_trust_the_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "instance" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+    root.parent.mkdir(parents=True)
+    root.write_text(ROOT_PEM)
+    monkeypatch.setenv("REFEREE_HTTP_PORT", "8080")
+    monkeypatch.setenv("REFEREE_HTTPS_PORT", "8443")
+    client = make(tmp_path).test_client()
+    home = client.get("/", base_url="https://192.168.1.10:8443").get_data(as_text=True)
+    assert 'id="trust-h"' in home and 'href="http://192.168.1.10:8080/ca"' in home
+    assert "QR code da página para confiar neste servidor" in home
+    page = client.get("/ca", base_url="http://192.168.1.10:8080").get_data(as_text=True)
+    digest = hashlib.sha256(ssl.PEM_cert_to_DER_cert(ROOT_PEM)).hexdigest().upper()
+    assert ":".join(digest[i : i + 2] for i in range(0, 64, 2)) in page
+    assert 'href="https://192.168.1.10:8443/"' in page  # step 3: where to go once trusted
+    assert "Certificado CA" in page and "Ajustes de Confiança de Certificado" in page
+    answer = client.get("/ca/referee-root.crt")
+    assert answer.status_code == 200 and answer.mimetype == "application/x-x509-ca-cert"
+    assert answer.get_data(as_text=True) == ROOT_PEM
+
+
+# --------------------------------------------------------------------------- the Caddyfile
+
+
+def _serve_https() -> Any:
+    spec = importlib.util.spec_from_file_location("serve_https", ROOT / "tools" / "serve_https.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("serve_https", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def adapts(text: str, tmp_path: Path) -> None:
+    """Caddy itself reads the file (where it is installed: `caddy adapt` only parses it)."""
+    if shutil.which("caddy") is None:
+        return
+    (tmp_path / "Caddyfile").write_text(text)
+    run = subprocess.run(
+        ["caddy", "adapt", "--config", str(tmp_path / "Caddyfile"), "--adapter", "caddyfile"],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+
+
+def test_the_lan_caddyfile_serves_the_trust_page_on_http_and_the_rest_on_https(tmp_path: Path) -> None:
+    text = _serve_https().caddyfile(
+        upstreams=["127.0.0.1:8000"], https_port=8443, http_port=8080, hosts=["192.168.1.10", "localhost"]
+    )
+    assert "admin off" in text and "local_certs" in text and "auto_https disable_redirects" in text
+    assert "https://192.168.1.10:8443, https://localhost:8443 {\n\ttls internal\n\treverse_proxy 127.0.0.1:8000" in text
+    assert "@trust path /ca /ca/* /static/*" in text
+    assert "redir https://{http.request.host}:8443{uri}" in text
+    adapts(text, tmp_path)
+
+
+def test_a_domain_gets_caddys_defaults_and_several_servers_are_balanced(tmp_path: Path) -> None:
+    text = _serve_https().caddyfile(
+        upstreams=["127.0.0.1:8001", "127.0.0.1:8002"], https_port=443, http_port=80, domain="clube.example.org"
+    )
+    assert "local_certs" not in text and "http_port" not in text
+    assert "clube.example.org {" in text
+    assert "reverse_proxy 127.0.0.1:8001 127.0.0.1:8002 {\n\t\tlb_policy round_robin" in text
+    adapts(text, tmp_path)
