@@ -158,7 +158,11 @@ def test_over_https_the_cookie_is_secure_the_worker_runs_and_a_table_opens_offli
     try:
         page = phone.new_page()
         page.goto(stack.https + "/")
-        assert page.evaluate(WAIT_ACTIVE) == stack.https + "/"  # the service worker runs
+        # The service worker runs (a worker that never starts fails here instead of waiting forever).
+        bounded = (
+            f"() => Promise.race([({WAIT_ACTIVE})(), new Promise((_, no) => setTimeout(() => no('no worker'), 20000))])"
+        )
+        assert page.evaluate(bounded) == stack.https + "/"
         cookies = {c["name"]: c for c in phone.cookies()}
         assert cookies["session"]["secure"] is True
         home = page.locator("#trust-h")
