@@ -127,17 +127,22 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-@pytest.fixture
-def trusting(browser_type: Any, stack: Stack, tmp_path: Path) -> Iterator[Any]:
-    """A browser whose certificate store trusts the stack's local authority."""
-    store = tmp_path / ".pki" / "nssdb"
+def trusted_home(stack: Stack, home: Path) -> dict[str, str]:
+    """An environment whose home folder's certificate store trusts the stack's authority."""
+    store = home / ".pki" / "nssdb"
     store.mkdir(parents=True)
     subprocess.run(["certutil", "-d", f"sql:{store}", "-N", "--empty-password"], check=True)
     subprocess.run(
         ["certutil", "-d", f"sql:{store}", "-A", "-t", "C,,", "-n", "referee-club", "-i", str(stack.root_cert)],
         check=True,
     )
-    browser = browser_type.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS, env=dict(os.environ, HOME=str(tmp_path)))
+    return dict(os.environ, HOME=str(home))
+
+
+@pytest.fixture
+def trusting(browser_type: Any, stack: Stack, tmp_path: Path) -> Iterator[Any]:
+    """A browser that trusts the stack's local authority."""
+    browser = browser_type.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS, env=trusted_home(stack, tmp_path))
     try:
         yield browser
     finally:
@@ -158,11 +163,7 @@ def test_over_https_the_cookie_is_secure_the_worker_runs_and_a_table_opens_offli
     try:
         page = phone.new_page()
         page.goto(stack.https + "/")
-        # The service worker runs (a worker that never starts fails here instead of waiting forever).
-        bounded = (
-            f"() => Promise.race([({WAIT_ACTIVE})(), new Promise((_, no) => setTimeout(() => no('no worker'), 20000))])"
-        )
-        assert page.evaluate(bounded) == stack.https + "/"
+        assert page.evaluate(bounded_wait()) == stack.https + "/"  # the service worker runs
         cookies = {c["name"]: c for c in phone.cookies()}
         assert cookies["session"]["secure"] is True
         home = page.locator("#trust-h")
@@ -178,3 +179,30 @@ def test_over_https_the_cookie_is_secure_the_worker_runs_and_a_table_opens_offli
         shot(page, "https-offline-table")
     finally:
         phone.close()
+
+
+def test_over_https_chromium_finds_the_app_installable(browser_type: Any, stack: Stack, tmp_path: Path) -> None:
+    """Chromium's own checks (Page.getInstallabilityErrors), which need a real profile."""
+    context = browser_type.launch_persistent_context(
+        str(tmp_path / "profile"),
+        executable_path=CHROMIUM,
+        args=LAUNCH_ARGS,
+        env=trusted_home(stack, tmp_path / "home"),
+        **PHONE,
+    )
+    try:
+        page = context.new_page()
+        page.goto(stack.https + "/")
+        assert page.evaluate(bounded_wait()) == stack.https + "/"
+        page.reload()
+        cdp = context.new_cdp_session(page)
+        assert cdp.send("Page.getAppManifest")["url"] == stack.https + "/manifest.webmanifest"
+        errors = [e["errorId"] for e in cdp.send("Page.getInstallabilityErrors").get("installabilityErrors", [])]
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+def bounded_wait() -> str:
+    """WAIT_ACTIVE, failing after 20 s: a worker that never starts fails the test, not hangs it."""
+    return f"() => Promise.race([({WAIT_ACTIVE})(), new Promise((_, no) => setTimeout(() => no('no worker'), 20000))])"
