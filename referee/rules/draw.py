@@ -133,9 +133,18 @@ def _improve(tables: list[list[int]], met: frozenset[frozenset[int]], sat_out: f
     """Swap players of different tables while a swap lowers the cost (first improvement, in
     seat order, which the seed fixed)."""
 
+    known: dict[int, set[int]] = {}
+    for pair in met:
+        if len(pair) == 2:
+            first_of, second_of = pair
+            known.setdefault(first_of, set()).add(second_of)
+            known.setdefault(second_of, set()).add(first_of)
+    nobody: set[int] = set()
+
     def share(player: int, table: list[int], leaving: int) -> int:
         """What ``player`` costs at ``table`` once ``leaving`` has gone from it."""
-        repeated = sum(1 for other in table if other != leaving and frozenset((player, other)) in met)
+        mates = known.get(player, nobody)
+        repeated = sum(1 for other in table if other != leaving and other in mates)
         return REPEAT_WEIGHT * repeated + (1 if len(table) == 5 and player in sat_out else 0)
 
     for _ in range(MAX_PASSES):
