@@ -72,6 +72,10 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
         app.config["PREFERRED_URL_SCHEME"] = "https" if _yes(https) else "http"
     if (proxies := os.environ.get("REFEREE_PROXIES")) is not None:
         app.config["PROXIES"] = _count(proxies, "REFEREE_PROXIES")
+    # A server whose timer runs the ratings catch-up (deploy/referee-ratings.timer) tells its
+    # pages not to start it themselves (referee/ratings.py).
+    if (spawn := os.environ.get("RATINGS_SPAWN_CATCH_UP")) is not None:
+        app.config["RATINGS_SPAWN_CATCH_UP"] = spawn
     # Behind Caddy with its own authority (tools/serve_https.py): where the page that installs
     # it finds the root certificate, and the ports the phones reach the server on.
     for name in ("CA_CERT", "HTTP_PORT", "HTTPS_PORT"):

@@ -117,6 +117,17 @@ def test_secrets_come_from_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "instance")})
 
 
+def test_a_server_with_the_ratings_timer_tells_its_pages_not_to_start_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """deploy/referee.service sets RATINGS_SPAWN_CATCH_UP=0: the timer runs the catch-up."""
+    from referee import ratings
+
+    assert ratings.spawns(make(tmp_path).config) is True
+    monkeypatch.setenv("RATINGS_SPAWN_CATCH_UP", "0")
+    assert ratings.spawns(make(tmp_path).config) is False
+
+
 # --------------------------------------------------------------------------- trusting the server
 
 
