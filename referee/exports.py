@@ -170,15 +170,15 @@ def tables_csv(tables: Iterable[Table]) -> str:
                 running[player] += delta if live else 0
                 writer.writerow(
                     [
-                        _cell(table.id),
-                        _cell(table.name),
+                        csv_cell(table.id),
+                        csv_cell(table.name),
                         table.game,
                         local_date(hand.created_at).isoformat(),
                         hand.number,
                         "live" if live else "void",
-                        _cell(hand.dealer),
-                        _cell(player),
-                        _cell(members.get(player, "")),
+                        csv_cell(hand.dealer),
+                        csv_cell(player),
+                        csv_cell(members.get(player, "")),
                         delta,
                         running[player],
                     ]
@@ -186,7 +186,7 @@ def tables_csv(tables: Iterable[Table]) -> str:
     return out.getvalue()
 
 
-def _cell(value: str) -> str:
+def csv_cell(value: str) -> str:
     return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 

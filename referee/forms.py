@@ -38,7 +38,7 @@ def table_form(rules: Game[Any, Any], formdata: Any = None) -> TableForm:
     for i in range(rules.max_players):
         setattr(Form, f"player_{i}", StringField(_l("Player %(n)s", n=i + 1), validators=[Length(max=40)]))
     for spec in rules.option_specs:
-        setattr(Form, OPTION_PREFIX + spec.name, _option_field(spec))
+        setattr(Form, OPTION_PREFIX + spec.name, option_field(spec))
     form = Form(formdata=formdata)
     form.dealer.choices = [SelectChoice(str(i), str(i + 1)) for i in range(rules.max_players)]
     if rules.min_players != rules.max_players:
@@ -50,7 +50,7 @@ def table_form(rules: Game[Any, Any], formdata: Any = None) -> TableForm:
     return form
 
 
-def _option_field(spec: OptionSpec) -> Field:
+def option_field(spec: OptionSpec) -> Field:
     label = render_text(spec.label)
     description = render_text(spec.help)
     if spec.kind == "bool":
@@ -65,11 +65,14 @@ def _option_field(spec: OptionSpec) -> Field:
     return StringField(label, default=str(spec.default), description=description)
 
 
-def option_values(form: TableForm, rules: Game[Any, Any]) -> dict[str, object]:
+def option_values(form: FlaskForm, rules: Game[Any, Any]) -> dict[str, object]:
     """The posted options in API shape (the engine validates them)."""
     values: dict[str, object] = {}
     for spec in rules.option_specs:
-        data = getattr(form, OPTION_PREFIX + spec.name).data
+        field = getattr(form, OPTION_PREFIX + spec.name, None)
+        if field is None:  # a form that leaves a house rule out (a championship's stock)
+            continue
+        data = field.data
         if spec.kind == "int":
             text = (data or "").strip() or "0"
             # Plain ASCII digits only ("²".isdigit() is true); anything else goes to the engine

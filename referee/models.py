@@ -66,6 +66,8 @@ class Table(db.Model):
     two_key: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
     # The session clock: when the time the players agreed on runs out (None: no clock).
     ends_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    # A set number of deals (a championship round's): the table takes no hand beyond it.
+    deals: Mapped[int | None] = mapped_column(default=None)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.position", cascade="all, delete-orphan"
@@ -317,3 +319,102 @@ class RatingRun(db.Model):
     hand_id: Mapped[int] = mapped_column(default=0)
     event_id: Mapped[int] = mapped_column(default=0)
     version: Mapped[int] = mapped_column(default=0)
+
+
+class Championship(db.Model):
+    """A championship day: entries with numbers, rounds of drawn tables, a ranking of chips.
+
+    Its id is the permission to read it (like a table's): 128 random bits in every link, the
+    ranking, the plans and the players' own pages. Managing it needs the club's code."""
+
+    __tablename__ = "championship"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)  # the tables' house rules, stock included
+    locale: Mapped[str] = mapped_column(String(8), default="pt_BR")
+    chips: Mapped[int]  # what every entry and re-entry receives
+    rounds: Mapped[int]
+    # What ends a round: a number of deals (each table plays that many), or a clock (minutes).
+    deals: Mapped[int | None] = mapped_column(default=None)
+    minutes: Mapped[int | None] = mapped_column(default=None)
+    table_size: Mapped[int] = mapped_column(default=4)
+    # New entries are taken until this round has been played (1: until the end of round 1).
+    late_until: Mapped[int] = mapped_column(default=1)
+    reentries: Mapped[int] = mapped_column(default=1)  # re-entries a player may take per round
+    # How a re-entry's chips count in the round's points: "repaid" or "counted" (docs).
+    reentry_points: Mapped[str] = mapped_column(String(16), default="repaid")
+    tiebreaks: Mapped[list[str]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Moves on with every write, for the pages that follow the ranking live.
+    version: Mapped[int] = mapped_column(default=0)
+
+
+class Entry(db.Model):
+    """A player's entry: the number on his card, the name at the tables, the member behind it."""
+
+    __tablename__ = "champ_entry"
+    __table_args__ = (
+        UniqueConstraint("championship_id", "number"),
+        UniqueConstraint("championship_id", "name_key"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    championship_id: Mapped[str] = mapped_column(ForeignKey("championship.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(40))
+    member_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"), default=None)
+    first_round: Mapped[int] = mapped_column(default=1)  # a late entry plays from the next round
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Reentry(db.Model):
+    """A player out of chips in a round took a new stack (the championship's ``chips``)."""
+
+    __tablename__ = "champ_reentry"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    championship_id: Mapped[str] = mapped_column(ForeignKey("championship.id", ondelete="CASCADE"), index=True)
+    entry_id: Mapped[int] = mapped_column(ForeignKey("champ_entry.id", ondelete="CASCADE"))
+    round: Mapped[int]
+    chips: Mapped[int]
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    actor: Mapped[str] = mapped_column(String(60), default="")
+
+
+class ChampRound(db.Model):
+    """A drawn round: the seed anyone can run the draw again with, and its clock if any."""
+
+    __tablename__ = "champ_round"
+    __table_args__ = (UniqueConstraint("championship_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    championship_id: Mapped[str] = mapped_column(ForeignKey("championship.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    seed: Mapped[str] = mapped_column(String(40))
+    drawn_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    ends_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+class RoundTable(db.Model):
+    """One table of a round: its players (entry ids in seat order), the Referee table its hands
+    go to, or the final chip counts a paper table brings, and the fiscal's sign-off."""
+
+    __tablename__ = "champ_table"
+    __table_args__ = (UniqueConstraint("championship_id", "round", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    championship_id: Mapped[str] = mapped_column(ForeignKey("championship.id", ondelete="CASCADE"), index=True)
+    round: Mapped[int]
+    number: Mapped[int]
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id"), unique=True)
+    entries: Mapped[list[int]] = mapped_column(JSON)
+    # A paper table's final chips, {entry id (as text): chips}, and who wrote them down.
+    counts: Mapped[dict[str, int] | None] = mapped_column(JSON, default=None)
+    counted_by: Mapped[str] = mapped_column(String(60), default="")
+    scorer_access: Mapped[int | None] = mapped_column(ForeignKey("access.id"), default=None)
+    fiscal_access: Mapped[int | None] = mapped_column(ForeignKey("access.id"), default=None)
+    signed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    signed_by: Mapped[str] = mapped_column(String(60), default="")

@@ -51,7 +51,7 @@ def create_table(
     names = _player_names(rules, players)
     first_dealer = _first_dealer(names, dealer)
     title = clean_title(name)
-    language = _language(locale)
+    language = table_language(locale)
     if not isinstance(two_key, bool):
         raise InvalidInput(Text(N_("two_key must be true or false.")), field="two_key")
     length = clock_duration(duration)
@@ -120,7 +120,7 @@ def _first_dealer(names: Sequence[str], dealer: object) -> int:
     return matches[0]
 
 
-def _language(locale: object) -> str:
+def table_language(locale: object) -> str:
     """The table's language as stored (pt_BR when none is given)."""
     if locale is None:
         return "pt_BR"

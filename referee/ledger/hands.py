@@ -25,7 +25,7 @@ from referee.rules.text import N_, Text
 from . import idempotency
 from .cleaning import clean_reason, printable, whole_number
 from .errors import Conflict, NotFound
-from .history import get_hand
+from .history import get_hand, live_count
 from .pots import check_pot_chain, chips_carried_in, on_the_table, with_carry
 from .results import Preview, result, running
 from .state import (
@@ -250,6 +250,11 @@ def _judge(
     number = next_number(table)
     _check_expected(expected_number, number)
     old = _replaced(table, replaces)
+    if table.deals is not None and old is None and live_count(table) >= table.deals:
+        # A correction takes the place of the hand it replaces; anything else is one deal more.
+        raise Conflict(
+            Text(N_("This table has played its %(deals)s deals: the round is over here."), deals=table.deals)
+        )
     options = options_of(table)
     preview = preview_hand(
         table,

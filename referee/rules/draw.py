@@ -50,10 +50,24 @@ class Draw:
 
 
 def table_sizes(players: int, *, size: int = 4, fives: bool = True) -> list[int]:
-    """The tables for ``players``: tables of ``size``, and as few five-player tables as make the
-    count come out (Quatrilho, where the fifth player sits out each deal in turn)."""
-    if size != 4:
-        raise InvalidInput(Text(N_("Championship tables seat four players.")), field="size")
+    """The tables for ``players``. With ``size`` 4: tables of four, and as few five-player
+    tables as make the count come out (Quatrilho, where the fifth player sits out each deal in
+    turn; ``fives`` false where the game has no fifth seat). With ``size`` 5 (the dealer sits
+    out at every table): tables of five, and as few of four as make the count come out."""
+    if size not in (4, 5):
+        raise InvalidInput(Text(N_("Championship tables seat four or five players.")), field="size")
+    if size == 5:
+        fours_needed = (4 * players) % 5  # 4 x 4 = 16 = 1 (mod 5): each table of four takes one off
+        count_of_fives = (players - 4 * fours_needed) // 5
+        if players < 4 or count_of_fives < 0:
+            raise InvalidInput(
+                Text(
+                    N_("%(count)s players cannot sit at tables of five and four: register or remove a player."),
+                    count=players,
+                ),
+                field="players",
+            )
+        return [5] * count_of_fives + [4] * fours_needed
     fives_needed = players % 4 if fives else 0
     fours = (players - 5 * fives_needed) // 4
     if players < 4 or fours < 0 or (not fives and players % 4):
@@ -85,14 +99,18 @@ def draw(
     *,
     seed: str,
     fives: bool = True,
+    size: int = 4,
     met: Collection[frozenset[int]] = (),
     sat_out: Collection[int] = (),
 ) -> Draw:
     """Seat ``players`` (entry numbers) for a round. ``met``: pairs who already shared a table;
-    ``sat_out``: players who already sat at a five-player table."""
+    ``sat_out``: players who already sat at a five-player table (spread only with ``size`` 4,
+    where a table of five is the exception)."""
     if len(set(players)) != len(players):
         raise InvalidInput(Text(N_("A player is listed twice for the draw.")), field="players")
-    sizes = table_sizes(len(players), fives=fives)
+    sizes = table_sizes(len(players), size=size, fives=fives)
+    if size == 5:
+        sat_out = ()
     lot = random.Random(hashlib.sha256(seed.encode()).digest())
     met_set = frozenset(met)
     fived = frozenset(sat_out)

@@ -17,6 +17,7 @@ from flask_babel import gettext as _
 
 from referee import access, club, league, ledger, members, settleup
 from referee.api import answers
+from referee.championship.rounds import round_table_of
 from referee.errorpages import Revoked
 from referee.forms import field_for, option_values, table_form
 from referee.i18n import render_text
@@ -347,7 +348,7 @@ def show(table_id: str) -> ResponseReturnValue:
     data = board(table)
     data["undo"] = undoable(table, data["next_number"]) if data["can_score"] else None
     data["redo"] = redoable(table, data["next_number"]) if data["can_score"] else None
-    return render_template("tables/show.html", **data, watching=False)
+    return render_template("tables/show.html", **data, watching=False, in_round=round_table_of(table.id))
 
 
 @bp.get("/w/<table_id>")
@@ -357,7 +358,9 @@ def watch(table_id: str) -> ResponseReturnValue:
     remember_seen(table)
     data = board(table)
     data["can_score"] = False
-    return render_template("tables/show.html", **data, watching=True, undo=None, redo=None)
+    return render_template(
+        "tables/show.html", **data, watching=True, undo=None, redo=None, in_round=round_table_of(table.id)
+    )
 
 
 @bp.get("/t/<table_id>/history")

@@ -1,0 +1,40 @@
+"""A championship day around the tables: entries with numbers, rounds drawn from a shown seed,
+tables played hand by hand (ordinary Referee tables) or brought in as final chip counts, a
+fiscal's sign-off, and a ranking of points (one chip, one point) that moves while the round runs.
+
+The modules, in the order of the day: :mod:`.settings` (what the manager chooses),
+:mod:`.entries` (registration and re-entries), :mod:`.rounds` (the draw and the round's tables),
+:mod:`.signoff` (final counts and the fiscal's signature) and :mod:`.ranking` (points, places and
+tie-breaks; pure arithmetic over what the others store).
+"""
+
+from __future__ import annotations
+
+from .entries import card_number, reenter, register
+from .ranking import Standing, standings
+from .rounds import current_round, draw_round, redraw, round_tables, table_label
+from .settings import GAMES, REENTRY_POINTS, TIEBREAKS, create, get
+from .signoff import ChipCount, chip_count, enter_counts, reopen, sign
+
+__all__ = [
+    "GAMES",
+    "REENTRY_POINTS",
+    "TIEBREAKS",
+    "ChipCount",
+    "Standing",
+    "card_number",
+    "chip_count",
+    "create",
+    "current_round",
+    "draw_round",
+    "enter_counts",
+    "get",
+    "redraw",
+    "reenter",
+    "register",
+    "reopen",
+    "round_tables",
+    "sign",
+    "standings",
+    "table_label",
+]

@@ -1,0 +1,155 @@
+"""The ranking: one chip, one point, round by round, places with the stated tie-breaks.
+
+:func:`rank` is the arithmetic alone (property-tested); :func:`standings` reads what it needs
+in four queries whatever the size of the field: the entries, the round tables, the seats' net
+results (kept by the ledger with every hand) and the re-entries.
+
+A round's points are the chips a player ends it with, less the chips his re-entries brought when
+the championship says a re-entry buys play and not points. A table not yet signed off gives
+provisional points (what its chips say now); a round a player did not sit (a late entry) gives
+none. Places follow the total, then each tie-break in the order the manager chose; players
+still level after them share the place.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from sqlalchemy import func, select
+
+from referee.db import db
+from referee.exports import csv_cell
+from referee.models import Championship, Entry, Reentry, RoundTable, Seat
+
+
+@dataclass(frozen=True)
+class Played:
+    """One entry's round: its points, whether its table is signed off, its re-entries."""
+
+    points: int
+    final: bool
+    reentries: int = 0
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the ranking."""
+
+    number: int
+    name: str
+    rounds: tuple[Played | None, ...]
+    place: int = 0
+    total: int = 0
+    reentries: int = 0
+    best_round: int = 0
+    last_round: int = 0
+    prizes: tuple[int, ...] = field(default=())  # the rounds this entry had the best points of
+
+    @property
+    def final(self) -> bool:
+        return all(r is None or r.final for r in self.rounds)
+
+
+def _points(played: Played | None) -> int | None:
+    return None if played is None else played.points
+
+
+def _key(line: Standing, tiebreaks: Sequence[str]) -> tuple[int, ...]:
+    """Sort key, the best first: the total, then the tie-breaks in their order."""
+    keys = [-line.total]
+    for tiebreak in tiebreaks:
+        if tiebreak == "best_round":
+            keys.append(-line.best_round)
+        elif tiebreak == "fewer_reentries":
+            keys.append(line.reentries)
+        elif tiebreak == "last_round":
+            keys.append(-line.last_round)
+    return tuple(keys)
+
+
+def rank(
+    entries: Mapping[int, str], played: Mapping[int, Sequence[Played | None]], rounds: int, tiebreaks: Sequence[str]
+) -> list[Standing]:
+    """The ranking of ``entries`` (number: name) from each entry's rounds (``played``, by
+    number; a round not played is None), best first, with the round prizes."""
+    lines = []
+    for number, name in entries.items():
+        row = tuple(played.get(number, ())) + (None,) * rounds
+        row = row[:rounds]
+        points = [r.points for r in row if r is not None]
+        lines.append(
+            Standing(
+                number=number,
+                name=name,
+                rounds=row,
+                total=sum(points),
+                reentries=sum(r.reentries for r in row if r is not None),
+                best_round=max(points, default=0),
+                last_round=next((r.points for r in reversed(row) if r is not None), 0),
+            )
+        )
+    best = {
+        k: max((p for line in lines if (p := _points(line.rounds[k])) is not None), default=None) for k in range(rounds)
+    }
+    ordered = sorted(lines, key=lambda line: (_key(line, tiebreaks), line.number))
+    placed: list[Standing] = []
+    for i, line in enumerate(ordered):
+        same = i > 0 and _key(line, tiebreaks) == _key(ordered[i - 1], tiebreaks)
+        place = placed[-1].place if same else i + 1
+        prizes = tuple(k + 1 for k in range(rounds) if best[k] is not None and _points(line.rounds[k]) == best[k])
+        placed.append(replace(line, place=place, prizes=prizes))
+    return placed
+
+
+def standings(championship: Championship) -> list[Standing]:
+    """The championship's ranking as it stands (provisional where a table is not signed off)."""
+    entries = list(
+        db.session.execute(select(Entry.id, Entry.number, Entry.name).where(Entry.championship_id == championship.id))
+    )
+    number_of = {entry_id: number for entry_id, number, _name in entries}
+    tables = list(db.session.scalars(select(RoundTable).where(RoundTable.championship_id == championship.id)))
+    nets: dict[str, dict[int, int]] = defaultdict(dict)
+    seats = select(Seat.table_id, Seat.position, Seat.net).join(RoundTable, RoundTable.table_id == Seat.table_id)
+    for table_id, position, net in db.session.execute(seats.where(RoundTable.championship_id == championship.id)):
+        nets[table_id][position] = net
+    bought: dict[tuple[int, int], tuple[int, int]] = {}
+    for entry_id, round_number, chips, count in db.session.execute(
+        select(Reentry.entry_id, Reentry.round, func.sum(Reentry.chips), func.count())
+        .where(Reentry.championship_id == championship.id)
+        .group_by(Reentry.entry_id, Reentry.round)
+    ):
+        bought[(entry_id, round_number)] = (int(chips), int(count))
+    repaid = championship.reentry_points == "repaid"
+    played: dict[int, list[Played | None]] = {number: [None] * championship.rounds for number in number_of.values()}
+    for row in tables:
+        if row.round > championship.rounds:
+            continue
+        for position, entry_id in enumerate(row.entries):
+            extra, count = bought.get((entry_id, row.round), (0, 0))
+            if row.counts is not None:
+                chips = int(row.counts.get(str(entry_id), 0))
+            else:
+                chips = championship.chips + extra + nets[row.table_id].get(position, 0)
+            points = chips - extra if repaid else chips
+            played[number_of[entry_id]][row.round - 1] = Played(points, row.signed_at is not None, count)
+    return rank({number: name for _id, number, name in entries}, played, championship.rounds, championship.tiebreaks)
+
+
+def ranking_csv(championship: Championship, lines: Sequence[Standing]) -> str:
+    """The ranking as CSV (RFC 4180, CRLF, a header row): place, number, name, each round's
+    points (empty for a round not played), total, re-entries, and whether every table the line
+    counts is signed off. Names a spreadsheet would run as a formula get a leading apostrophe."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    rounds = [f"round_{k}" for k in range(1, championship.rounds + 1)]
+    writer.writerow(["place", "number", "name", *rounds, "total", "reentries", "final"])
+    for line in lines:
+        points = ["" if r is None else r.points for r in line.rounds]
+        writer.writerow(
+            [line.place, line.number, csv_cell(line.name), *points, line.total, line.reentries, int(line.final)]
+        )
+    return out.getvalue()

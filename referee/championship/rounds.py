@@ -1,0 +1,197 @@
+"""A round: the draw from a shown seed, and the round's tables.
+
+Each table of a round is an ordinary Referee table (its hands, corrections and history as at any
+table, its seats pointing at the members), created by the draw with two ways in besides the
+owner's, which nobody holds: a scorer's link for the phone that records it, and a fiscal's link
+for the phone that signs it off. Both are tokens derived from the app's secret key and the
+access's number (an HMAC), so the manager can print the cards again at any time while only their
+hashes are stored, as for every other token.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+from datetime import timedelta
+
+from flask import current_app
+from sqlalchemy import func, select
+
+from referee import access
+from referee.db import db
+from referee.ledger.create import create_table
+from referee.models import Access, Championship, ChampRound, Entry, RoundTable, utcnow
+from referee.rules import draw as lot
+from referee.rules import get_game
+from referee.rules.errors import InvalidInput, RulesError
+from referee.rules.text import N_, Text
+
+from .settings import deals_at, touch
+
+FISCAL = "fiscal"
+SEED_MAX = 40
+
+
+def current_round(championship: Championship) -> int:
+    """The latest round drawn (0 before the first draw)."""
+    return (
+        db.session.scalar(select(func.max(ChampRound.number)).where(ChampRound.championship_id == championship.id)) or 0
+    )
+
+
+def round_tables(championship: Championship, number: int) -> list[RoundTable]:
+    return list(
+        db.session.scalars(
+            select(RoundTable)
+            .where(RoundTable.championship_id == championship.id, RoundTable.round == number)
+            .order_by(RoundTable.number)
+        )
+    )
+
+
+def seat_of(championship: Championship, number: int, entry: Entry) -> RoundTable | None:
+    """The table ``entry`` sits at in round ``number``."""
+    return next((t for t in round_tables(championship, number) if entry.id in t.entries), None)
+
+
+def table_label(championship: Championship, round_number: int, table_number: int) -> str:
+    """The Referee table's name: the championship, the round and the table."""
+    return f"{championship.name} · R{round_number} · M{table_number}"[:120]
+
+
+def card_token(access_id: int) -> str:
+    """The token of a championship table's scorer or fiscal access: derived, never stored."""
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    digest = hmac.new(key, f"championship-access:{access_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def _way_in(table_id: str, role: str, label: str) -> int:
+    row = Access(table_id=table_id, role=role, label=label[:40])
+    db.session.add(row)
+    db.session.flush()
+    row.token_hash = access.hash_secret(card_token(row.id))
+    return row.id
+
+
+def _clean_seed(raw: object) -> str:
+    """A seed typed by the manager (a lottery number, dice), or a fresh one."""
+    if raw is None or raw == "":
+        return secrets.token_hex(4)
+    if not isinstance(raw, str):
+        raise InvalidInput(Text(N_("The seed must be text.")), field="seed")
+    seed = " ".join(raw.split())
+    if not seed or len(seed) > SEED_MAX or not seed.isprintable():
+        raise InvalidInput(Text(N_("A seed is up to %(max)s letters or digits."), max=SEED_MAX), field="seed")
+    return seed
+
+
+def history(championship: Championship, before: int) -> tuple[set[frozenset[int]], set[int]]:
+    """Who sat with whom, and who sat at a table of five, in the rounds before ``before``:
+    what the draw avoids (entry numbers)."""
+    numbers = dict(
+        db.session.execute(select(Entry.id, Entry.number).where(Entry.championship_id == championship.id)).all()
+    )
+    earlier = db.session.scalars(
+        select(RoundTable.entries).where(RoundTable.championship_id == championship.id, RoundTable.round < before)
+    )
+    tables = [[numbers[e] for e in seated] for seated in earlier]
+    return lot.pairs_met(tables), {p for t in tables if len(t) == 5 for p in t}
+
+
+def players_for(championship: Championship, number: int) -> list[Entry]:
+    """Everyone registered by the time round ``number`` is drawn."""
+    return list(
+        db.session.scalars(
+            select(Entry)
+            .where(Entry.championship_id == championship.id, Entry.first_round <= number)
+            .order_by(Entry.number)
+        )
+    )
+
+
+def _lot(championship: Championship, number: int, entries: Sequence[Entry], seed: str) -> lot.Draw:
+    met, sat_out = history(championship, number)
+    fives = 5 in get_game(championship.game).player_counts
+    return lot.draw(
+        [e.number for e in entries], seed=seed, fives=fives, size=championship.table_size, met=met, sat_out=sat_out
+    )
+
+
+def draw_round(championship: Championship, *, seed: object = None) -> ChampRound:
+    """Draw the next round and create its tables (one transaction, committed).
+
+    Refused while a table of the previous round is not signed off (its players' tablemates
+    are what this draw avoids, and its chips are what the ranking carries), and after the
+    last round."""
+    number = current_round(championship) + 1
+    if number > championship.rounds:
+        raise RulesError(Text(N_("All %(rounds)s rounds have been drawn."), rounds=championship.rounds), field="round")
+    if number > 1:
+        open_tables = [t.number for t in round_tables(championship, number - 1) if t.signed_at is None]
+        if open_tables:
+            raise RulesError(
+                Text(
+                    N_("Round %(round)s still has tables to sign off: %(tables)s."),
+                    round=number - 1,
+                    tables=", ".join(str(n) for n in open_tables),
+                ),
+                field="round",
+            )
+    chosen = _clean_seed(seed)
+    entries = players_for(championship, number)
+    result = _lot(championship, number, entries, chosen)
+    by_number = {e.number: e for e in entries}
+    ends_at = utcnow() + timedelta(minutes=championship.minutes) if championship.minutes else None
+    row = ChampRound(championship_id=championship.id, number=number, seed=chosen, ends_at=ends_at)
+    db.session.add(row)
+    for index, seated in enumerate(result.tables, start=1):
+        people = [by_number[n] for n in seated]
+        table, _owner_token = create_table(
+            game=championship.game,
+            players=[e.name for e in people],
+            name=table_label(championship, number, index),
+            options=championship.options,
+            locale=championship.locale,
+            commit=False,
+        )
+        table.deals = deals_at(championship, len(people))
+        table.ends_at = ends_at
+        db.session.flush()
+        db.session.add(
+            RoundTable(
+                championship_id=championship.id,
+                round=number,
+                number=index,
+                table_id=table.id,
+                entries=[e.id for e in people],
+                scorer_access=_way_in(table.id, access.SCORER, f"M{index}"),
+                fiscal_access=_way_in(table.id, FISCAL, f"M{index}"),
+            )
+        )
+    touch(championship)
+    db.session.commit()
+    return row
+
+
+def redraw(championship: Championship, number: int) -> bool:
+    """Run round ``number``'s draw again from its seed and the rounds before it: True when it
+    gives the tables stored (what anyone with the same inputs can check)."""
+    stored = db.session.scalar(
+        select(ChampRound).where(ChampRound.championship_id == championship.id, ChampRound.number == number)
+    )
+    if stored is None:
+        return False
+    entries = players_for(championship, number)
+    numbers = {e.id: e.number for e in entries}
+    again = _lot(championship, number, entries, stored.seed)
+    tables = tuple(tuple(numbers[e] for e in t.entries) for t in round_tables(championship, number))
+    return again.tables == tables
+
+
+def round_table_of(table_id: str) -> RoundTable | None:
+    """The championship table a Referee table is, if any (its page says where it belongs)."""
+    return db.session.scalar(select(RoundTable).where(RoundTable.table_id == table_id))

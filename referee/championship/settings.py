@@ -1,0 +1,203 @@
+"""What the manager chooses when he creates a championship, each choice checked with a sentence.
+
+The defaults follow the Quatrilho championships run on paper: 100 chips to every entry and
+re-entry, a round ended by a number of deals that every player deals equally, tables of four
+(a fifth player where the count needs one, the dealer sitting out), late entries until the end
+of round 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from flask_babel import gettext
+
+from referee import access
+from referee.db import db
+from referee.ledger.cleaning import clean_title
+from referee.ledger.create import table_language
+from referee.models import Championship
+from referee.rules import GAMES as ALL_GAMES
+from referee.rules import get_game
+from referee.rules.errors import InvalidInput, RulesError
+from referee.rules.text import N_, Text
+
+#: The games a championship can be played at: settled in chips (a stock each player starts
+#: with) at tables of four.
+GAMES: Final[tuple[str, ...]] = tuple(
+    slug for slug, game in ALL_GAMES.items() if game.stock_option and 4 in game.player_counts
+)
+
+#: The tie-breaks a manager can order, each with the sentence the ranking page states.
+TIEBREAKS: Final[dict[str, str]] = {
+    "best_round": N_("the better single round"),
+    "fewer_reentries": N_("fewer re-entries"),
+    "last_round": N_("more points in the latest round"),
+}
+DEFAULT_TIEBREAKS: Final = ("best_round", "fewer_reentries", "last_round")
+
+#: How a re-entry's chips count in the round's points. "repaid": the new stack is paid back
+#: out of the chips counted at the end (a re-entry buys the right to go on playing, not
+#: points); "counted": every chip on the table at the end is a point, bought ones included.
+REENTRY_POINTS: Final[dict[str, str]] = {
+    "repaid": N_("A re-entry's chips are taken back from the round's points (a re-entry buys play, not points)"),
+    "counted": N_("Every chip counted at the end is a point, a re-entry's included"),
+}
+
+MAX_ROUNDS = 20
+MAX_CHIPS = 10_000
+MAX_DEALS = 400
+MINUTES = (15, 8 * 60)
+
+
+def get(championship_id: str) -> Championship | None:
+    return db.session.get(Championship, championship_id) if isinstance(championship_id, str) else None
+
+
+def _whole(raw: object, *, field: str, low: int, high: int, sentence: str) -> int:
+    """A whole number typed or sent, between ``low`` and ``high``."""
+    if isinstance(raw, str) and raw.strip().isascii() and raw.strip().isdigit() and len(raw.strip()) <= 6:
+        raw = int(raw.strip())
+    if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
+        raise InvalidInput(Text(sentence, low=low, high=high), field=field)
+    return raw
+
+
+def create(
+    *,
+    name: object,
+    game: object,
+    options: object = None,
+    chips: object = 100,
+    rounds: object = 5,
+    deals: object = None,
+    minutes: object = None,
+    table_size: object = 4,
+    late_until: object = 1,
+    reentries: object = 1,
+    reentry_points: object = "repaid",
+    tiebreaks: object = DEFAULT_TIEBREAKS,
+    locale: object = None,
+) -> Championship:
+    """Check everything, then store the championship (committed). A round ends after ``deals``
+    deals or after ``minutes``: exactly one of the two."""
+    title = clean_title(name)
+    if not title:
+        raise InvalidInput(Text(N_("Give the championship a name.")), field="name")
+    if game not in GAMES:
+        raise InvalidInput(
+            Text(N_("A championship is played at a chip game: %(games)s."), games=", ".join(GAMES)), field="game"
+        )
+    rules = get_game(game)
+    size = _whole(table_size, field="table_size", low=4, high=5, sentence=N_("Tables seat 4 or 5 players."))
+    if size not in rules.player_counts:
+        raise RulesError(Text(N_("%(game)s is not played at tables of five."), game=rules.name), field="table_size")
+    stack = _whole(
+        chips, field="chips", low=1, high=MAX_CHIPS, sentence=N_("Each entry receives from %(low)s to %(high)s chips.")
+    )
+    raw_options = dict(options) if isinstance(options, dict) else {}
+    assert rules.stock_option is not None
+    raw_options[rules.stock_option] = stack  # the tables show every player's stack from it
+    parsed = rules.options_json(rules.parse_options(raw_options))
+    count = _whole(
+        rounds,
+        field="rounds",
+        low=1,
+        high=MAX_ROUNDS,
+        sentence=N_("A championship has from %(low)s to %(high)s rounds."),
+    )
+    round_deals, round_minutes = _round_end(deals, minutes, size)
+    late = _whole(
+        late_until,
+        field="late_until",
+        low=0,
+        high=count,
+        sentence=N_("Late entries are taken until a round from %(low)s to %(high)s."),
+    )
+    again = _whole(
+        reentries, field="reentries", low=0, high=9, sentence=N_("Re-entries per round: from %(low)s to %(high)s.")
+    )
+    if reentry_points not in REENTRY_POINTS:
+        raise InvalidInput(Text(N_("Choose how a re-entry's chips count.")), field="reentry_points")
+    order = _tiebreaks(tiebreaks)
+    row = Championship(
+        id=access.new_table_id(),
+        name=title,
+        game=rules.slug,
+        options=parsed,
+        locale=table_language(locale),
+        chips=stack,
+        rounds=count,
+        deals=round_deals,
+        minutes=round_minutes,
+        table_size=size,
+        late_until=late,
+        reentries=again,
+        reentry_points=str(reentry_points),
+        tiebreaks=order,
+        version=0,
+    )
+    db.session.add(row)
+    db.session.commit()
+    return row
+
+
+def _round_end(deals: object, minutes: object, size: int) -> tuple[int | None, int | None]:
+    """A number of deals that every player deals equally (a multiple of the table size), or a
+    clock; never both, never neither."""
+    has_deals = deals not in (None, "", 0)
+    has_minutes = minutes not in (None, "", 0)
+    if has_deals == has_minutes:
+        raise InvalidInput(Text(N_("A round ends after a number of deals or after a time: choose one.")), field="deals")
+    if has_minutes:
+        low, high = MINUTES
+        return None, _whole(
+            minutes, field="minutes", low=low, high=high, sentence=N_("A round lasts from %(low)s to %(high)s minutes.")
+        )
+    count = _whole(
+        deals, field="deals", low=size, high=MAX_DEALS, sentence=N_("A round has from %(low)s to %(high)s deals.")
+    )
+    if count % size:
+        raise RulesError(
+            Text(
+                N_("%(deals)s deals do not go round a table of %(size)s evenly: choose a multiple of %(size)s."),
+                deals=count,
+                size=size,
+            ),
+            field="deals",
+        )
+    return count, None
+
+
+def _tiebreaks(raw: object) -> list[str]:
+    if isinstance(raw, str) or not isinstance(raw, Sequence):
+        raise InvalidInput(Text(N_("Choose the order of the tie-breaks.")), field="tiebreaks")
+    order = [str(item) for item in raw if item]
+    if any(item not in TIEBREAKS for item in order) or len(set(order)) != len(order):
+        raise InvalidInput(Text(N_("Each tie-break can be chosen once, from the list.")), field="tiebreaks")
+    return order
+
+
+def deals_at(championship: Championship, seats: int) -> int | None:
+    """The deals a table of ``seats`` plays in a round: the round's, or the largest multiple of
+    ``seats`` below it when the round's count does not go round that table evenly (a table of
+    five in a championship of fours), so that everyone at every table deals equally; at least
+    one deal each."""
+    if championship.deals is None:
+        return None
+    return max(seats, championship.deals - championship.deals % seats)
+
+
+def touch(championship: Championship) -> None:
+    """Move the version on: the pages following the championship redraw."""
+    championship.version = (championship.version or 0) + 1
+
+
+def describe(championship: Championship) -> dict[str, Any]:
+    """The settings as the pages state them, in the reader's language."""
+    return {
+        "game": get_game(championship.game).name,
+        "tiebreaks": [gettext(TIEBREAKS[key]) for key in championship.tiebreaks],
+        "reentry_points": gettext(REENTRY_POINTS[championship.reentry_points]),
+    }

@@ -1,0 +1,290 @@
+"""A championship's public pages and its tables' pages: the ranking (live), a player's own page
+and card, the round's seating plan (printable) and the TV view; and at each round's table, the
+scorer's final counts and the fiscal's sign-off.
+
+The championship's id is the permission to read it, as a table's is: it is in the player cards'
+QR codes and on the TV. Nothing public shows a way to write: the scorers' and the fiscals' cards
+are printed from the manager's page (:mod:`referee.views.championship_manage`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from sqlalchemy import func, select
+
+from referee import access, championship, club, ledger, qr
+from referee.championship.ranking import ranking_csv
+from referee.championship.rounds import FISCAL
+from referee.championship.settings import describe
+from referee.championship.signoff import is_fiscal, problems
+from referee.db import db
+from referee.i18n import render_text
+from referee.models import Championship, ChampRound, Entry, RoundTable, Table
+from referee.phone import device
+from referee.rules.errors import RulesError
+from referee.views.tables import grant_of, remember_token
+
+bp = Blueprint("championship", __name__)
+
+
+def load(championship_id: str) -> Championship:
+    found = championship.get(championship_id)
+    if found is None:
+        abort(404)
+    return found
+
+
+def load_table(found: Championship, round_number: int, table_number: int) -> tuple[RoundTable, Table]:
+    row = db.session.scalar(
+        select(RoundTable).where(
+            RoundTable.championship_id == found.id,
+            RoundTable.round == round_number,
+            RoundTable.number == table_number,
+        )
+    )
+    if row is None:
+        abort(404)
+    table = db.session.get(Table, row.table_id)
+    assert table is not None
+    return row, table
+
+
+def live_version(found: Championship) -> str:
+    """What moves when anything in the ranking may have: the championship's own writes, and
+    every hand at the current round's tables (their versions added up) and their signatures."""
+    number = championship.current_round(found)
+    hands, signed = db.session.execute(
+        select(func.coalesce(func.sum(Table.version), 0), func.count(RoundTable.signed_at))
+        .join(Table, Table.id == RoundTable.table_id)
+        .where(RoundTable.championship_id == found.id, RoundTable.round == number)
+    ).one()
+    return f"{found.version}.{number}.{hands}.{signed}"
+
+
+def names(found: Championship) -> dict[int, Entry]:
+    return {e.id: e for e in db.session.scalars(select(Entry).where(Entry.championship_id == found.id))}
+
+
+def common(found: Championship) -> dict[str, Any]:
+    """What every championship page shows at its top."""
+    number = championship.current_round(found)
+    this_round = (
+        db.session.scalar(select(ChampRound).where(ChampRound.championship_id == found.id, ChampRound.number == number))
+        if number
+        else None
+    )
+    return {
+        "champ": found,
+        "about": describe(found),
+        "round_number": number,
+        "this_round": this_round,
+        "manager": club.is_manager(),
+        "version": live_version(found),
+    }
+
+
+@bp.get("/c/<championship_id>")
+def show(championship_id: str) -> ResponseReturnValue:
+    """The ranking, live while a round is played, with the links of the day."""
+    found = load(championship_id)
+    lines = championship.standings(found)
+    return render_template("championship/show.html", **common(found), lines=lines)
+
+
+@bp.get("/c/<championship_id>/version")
+def version(championship_id: str) -> ResponseReturnValue:
+    """The live pages' version (app.js asks it every few seconds): 304 when nothing moved."""
+    found = load(championship_id)
+    etag = live_version(found)
+    if request.if_none_match.contains(etag):
+        response = Response(status=304)
+    else:
+        response = jsonify({"version": etag})
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/c/<championship_id>/tv")
+def tv(championship_id: str) -> ResponseReturnValue:
+    """For the wall: the round's seating and the ranking, in very large type, updating itself."""
+    found = load(championship_id)
+    data = common(found)
+    tables = championship.round_tables(found, data["round_number"]) if data["round_number"] else []
+    url = url_for("championship.show", championship_id=found.id, _external=True)
+    return render_template(
+        "championship/tv.html",
+        **data,
+        lines=championship.standings(found),
+        tables=tables,
+        people=names(found),
+        page_qr=qr.svg(url, label=_("QR code of the championship's page")),
+    )
+
+
+@bp.get("/c/<championship_id>/ranking.csv")
+def ranking_export(championship_id: str) -> ResponseReturnValue:
+    found = load(championship_id)
+    body = ranking_csv(found, championship.standings(found))
+    response = Response(body, mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="ranking-{found.id[:8]}.csv"'
+    return response
+
+
+@bp.get("/c/<championship_id>/ranking/print")
+def ranking_print(championship_id: str) -> ResponseReturnValue:
+    found = load(championship_id)
+    return render_template("championship/ranking_print.html", **common(found), lines=championship.standings(found))
+
+
+@bp.get("/c/<championship_id>/r/<int:round_number>")
+def plan(championship_id: str, round_number: int) -> ResponseReturnValue:
+    """The round's seating plan, printable on A4 in large numbers; and whether its draw, run
+    again from the seed shown, gives the same tables (``?check=1``)."""
+    found = load(championship_id)
+    tables = championship.round_tables(found, round_number)
+    if not tables:
+        abort(404)
+    drawn = db.session.scalar(
+        select(ChampRound).where(ChampRound.championship_id == found.id, ChampRound.number == round_number)
+    )
+    checked = championship.redraw(found, round_number) if request.args.get("check") else None
+    return render_template(
+        "championship/plan.html",
+        **common(found),
+        plan_round=drawn,
+        tables=tables,
+        people=names(found),
+        checked=checked,
+    )
+
+
+@bp.get("/c/<championship_id>/n/<int:number>")
+def player(championship_id: str, number: int) -> ResponseReturnValue:
+    """A player's own page (his card's QR code): his place, his tables, his points per round."""
+    found = load(championship_id)
+    entry = championship.card_number(found, number)
+    if entry is None:
+        abort(404)
+    lines = championship.standings(found)
+    line = next(line for line in lines if line.number == number)
+    seats = [
+        t
+        for t in db.session.scalars(
+            select(RoundTable).where(RoundTable.championship_id == found.id).order_by(RoundTable.round)
+        )
+        if entry.id in t.entries
+    ]
+    return render_template("championship/player.html", **common(found), entry=entry, line=line, seats=seats)
+
+
+@bp.get("/c/<championship_id>/n/<int:number>/card")
+def card(championship_id: str, number: int) -> ResponseReturnValue:
+    """A player's card, to print or to show on his phone: number, name, and the QR code of his page."""
+    found = load(championship_id)
+    entry = championship.card_number(found, number)
+    if entry is None:
+        abort(404)
+    return render_template("championship/cards.html", champ=found, cards=[player_card(found, entry)])
+
+
+def player_card(found: Championship, entry: Entry) -> dict[str, Any]:
+    url = url_for("championship.player", championship_id=found.id, number=entry.number, _external=True)
+    return {"entry": entry, "qr": qr.svg(url, label=_("QR code of %(name)s's page", name=entry.name))}
+
+
+# --------------------------------------------------------------------------- a round's table
+
+
+def table_context(found: Championship, row: RoundTable, table: Table) -> dict[str, Any]:
+    grant = grant_of(table)
+    count = championship.chip_count(found, row, table)
+    people = names(found)
+    problem = problems(found, row, table) if row.signed_at is None else None
+    return {
+        **common(found),
+        "row": row,
+        "table": table,
+        "seated": [people[e] for e in row.entries],
+        "count": count,
+        "problem": render_text(problem) if problem is not None else None,
+        "scorer": grant.can_score and (grant.access_id == row.scorer_access or grant.is_owner),
+        "fiscal": is_fiscal(row, grant),
+        "deals": table.deals,
+    }
+
+
+@bp.get("/c/<championship_id>/r/<int:round_number>/m/<int:table_number>")
+def table_page(championship_id: str, round_number: int, table_number: int) -> ResponseReturnValue:
+    """A round's table: its players and their chips now, where they come from, and what is
+    missing before its sign-off; the scorer's counts form and the fiscal's button."""
+    found = load(championship_id)
+    row, table = load_table(found, round_number, table_number)
+    return render_template("championship/table.html", **table_context(found, row, table))
+
+
+def _refused(found: Championship, row: RoundTable, table: Table, error: str, status: int) -> ResponseReturnValue:
+    return render_template("championship/table.html", **table_context(found, row, table), error=error), status
+
+
+@bp.post("/c/<championship_id>/r/<int:round_number>/m/<int:table_number>/counts")
+def counts(championship_id: str, round_number: int, table_number: int) -> ResponseReturnValue:
+    """A paper table's final chips, typed by its scorer (or the manager)."""
+    found = load(championship_id)
+    row, table = load_table(found, round_number, table_number)
+    grant = grant_of(table)
+    manager = club.is_manager()
+    if not (manager or (grant.can_score and grant.access_id == row.scorer_access)):
+        abort(403)
+    raw = {entry_id: request.form.get(f"chips_{entry_id}", "") for entry_id in row.entries}
+    who = "manager@" + device() if manager and grant.access_id != row.scorer_access else access.actor(grant, device())
+    try:
+        championship.enter_counts(found, row, table, raw, actor=who)
+    except RulesError as exc:
+        return _refused(found, row, table, render_text(exc.text), 422)
+    flash(_("Counts saved: they add up. The fiscal can sign the table off."), "success")
+    return redirect(request.path.rsplit("/", 1)[0])
+
+
+@bp.post("/c/<championship_id>/r/<int:round_number>/m/<int:table_number>/sign")
+def sign(championship_id: str, round_number: int, table_number: int) -> ResponseReturnValue:
+    """The fiscal signs the table off: its chips become the round's points."""
+    found = load(championship_id)
+    row, table = load_table(found, round_number, table_number)
+    grant = grant_of(table)
+    if not is_fiscal(row, grant):
+        abort(403)
+    try:
+        championship.sign(found, row, table, grant, actor=access.actor(grant, device()))
+    except RulesError as exc:
+        return _refused(found, row, table, render_text(exc.text), 422)
+    except ledger.Conflict as exc:
+        return _refused(found, row, table, render_text(exc.text), 409)
+    flash(_("Table %(table)s signed off: its chips are the round's points.", table=row.number), "success")
+    return redirect(request.path.rsplit("/", 1)[0])
+
+
+@bp.get("/f/<token>")
+def fiscal_link(token: str) -> ResponseReturnValue:
+    """A fiscal's card (its QR code): this phone becomes the fiscal of that table."""
+    table = access.redeem_link(token)
+    row = db.session.scalar(select(RoundTable).where(RoundTable.table_id == table.id)) if table else None
+    if table is None or row is None or access.grant(table, token).role != FISCAL:
+        return render_template(
+            "sharing/refused.html",
+            message=_("This fiscal's card does not work: it was revoked, or it is not complete."),
+        ), 403
+    remember_token(table, token)
+    flash(_("This phone is the fiscal of table %(table)s.", table=row.number), "success")
+    return redirect(
+        url_for(
+            "championship.table_page",
+            championship_id=row.championship_id,
+            round_number=row.round,
+            table_number=row.number,
+        )
+    )

@@ -1,0 +1,259 @@
+"""The manager's side of a championship (the club's code): creating it, registering players and
+re-entries, drawing each round, printing the cards, reopening a table signed off too soon.
+
+The tables' cards carry the ways in that write (a scorer's and a fiscal's QR code per table), so
+they are printed from here only, never shown on a public page, and answered with
+``Cache-Control: no-store``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from flask_wtf import FlaskForm
+from sqlalchemy import select
+
+from referee import championship, club, qr
+from referee.championship import signoff
+from referee.championship.rounds import card_token
+from referee.championship.settings import DEFAULT_TIEBREAKS, GAMES, REENTRY_POINTS, TIEBREAKS
+from referee.db import db
+from referee.forms import OPTION_PREFIX, option_field, option_values
+from referee.i18n import render_text
+from referee.ledger import Conflict
+from referee.models import Championship, Entry, Reentry
+from referee.phone import device
+from referee.rules import get_game
+from referee.rules.errors import RulesError
+from referee.views.championship import common, load, load_table, names, player_card
+
+bp = Blueprint("championship_manage", __name__)
+
+
+def require_manager() -> None:
+    if not club.is_manager():
+        abort(403)
+
+
+def _manager_only() -> ResponseReturnValue | None:
+    """A phone without the club's code is sent to type it, then brought back."""
+    if club.is_manager():
+        return None
+    return redirect(url_for("players.club", next=request.full_path.rstrip("?")))
+
+
+@bp.get("/c")
+def index() -> ResponseReturnValue:
+    """The club's championships (with the club's code), newest first."""
+    if (away := _manager_only()) is not None:
+        return away
+    rows = list(db.session.scalars(select(Championship).order_by(Championship.created_at.desc())))
+    return render_template("championship/index.html", rows=rows, games=[get_game(g) for g in GAMES])
+
+
+def _form_options(rules: Any) -> FlaskForm:
+    """The game's house rules as form fields, its stock left out (the championship's chips)."""
+
+    class Form(FlaskForm):
+        pass
+
+    for spec in rules.option_specs:
+        if spec.name != rules.stock_option:
+            setattr(Form, OPTION_PREFIX + spec.name, option_field(spec))
+    return Form(formdata=request.form if request.method == "POST" else None)
+
+
+@bp.route("/c/new", methods=["GET", "POST"])
+def new() -> ResponseReturnValue:
+    """A new championship: the game, then its settings and house rules on one page."""
+    if (away := _manager_only()) is not None:
+        return away
+    slug = request.values.get("game") or GAMES[0]
+    if slug not in GAMES:
+        abort(404)
+    rules = get_game(slug)
+    form = _form_options(rules)
+    error = None
+    values = request.form
+    if request.method == "POST":
+        ends = values.get("ends", "deals")
+        try:
+            found = championship.create(
+                name=values.get("name"),
+                game=slug,
+                options=option_values(form, rules),
+                chips=values.get("chips"),
+                rounds=values.get("rounds"),
+                deals=values.get("deals") if ends == "deals" else None,
+                minutes=values.get("minutes") if ends == "clock" else None,
+                table_size=values.get("table_size"),
+                late_until=values.get("late_until"),
+                reentries=values.get("reentries"),
+                reentry_points=values.get("reentry_points"),
+                tiebreaks=[values.get(f"tiebreak_{i}") for i in range(len(TIEBREAKS))],
+            )
+        except RulesError as exc:
+            error = render_text(exc.text)
+        else:
+            flash(_("Championship created. Register the players."), "success")
+            return redirect(url_for("championship_manage.manage", championship_id=found.id))
+    return render_template(
+        "championship/new.html",
+        rules=rules,
+        games=[get_game(g) for g in GAMES],
+        form=form,
+        values=values,
+        error=error,
+        reentry_points=REENTRY_POINTS,
+        tiebreaks=TIEBREAKS,
+        default_tiebreaks=DEFAULT_TIEBREAKS,
+    ), (422 if error else 200)
+
+
+def _manage_context(found: Championship) -> dict[str, Any]:
+    data = common(found)
+    entries = list(db.session.scalars(select(Entry).where(Entry.championship_id == found.id).order_by(Entry.number)))
+    tables = championship.round_tables(found, data["round_number"]) if data["round_number"] else []
+    statuses = []
+    for row in tables:
+        _row, table = load_table(found, row.round, row.number)
+        count = championship.chip_count(found, row, table)
+        problem = signoff.problems(found, row, table) if row.signed_at is None else None
+        statuses.append({"row": row, "count": count, "problem": render_text(problem) if problem else None})
+    again = set(
+        db.session.scalars(
+            select(Reentry.entry_id).where(Reentry.championship_id == found.id, Reentry.round == data["round_number"])
+        )
+    )
+    seated = {e for row in tables for e in row.entries}
+    return {
+        **data,
+        "entries": entries,
+        "tables": statuses,
+        "people": names(found),
+        "reentered": again,
+        "seated": seated,
+        "open_registration": data["round_number"] <= found.late_until and data["round_number"] < found.rounds,
+        "signed": sum(1 for row in tables if row.signed_at is not None),
+    }
+
+
+@bp.get("/c/<championship_id>/manage")
+def manage(championship_id: str) -> ResponseReturnValue:
+    found = load(championship_id)
+    if (away := _manager_only()) is not None:
+        return away
+    return render_template("championship/manage.html", **_manage_context(found))
+
+
+def _refused(found: Championship, error: str, status: int = 422, **extra: Any) -> ResponseReturnValue:
+    return render_template("championship/manage.html", **_manage_context(found), error=error, **extra), status
+
+
+@bp.post("/c/<championship_id>/entries")
+def register(championship_id: str) -> ResponseReturnValue:
+    found = load(championship_id)
+    require_manager()
+    try:
+        entry = championship.register(found, request.form.get("name"))
+    except RulesError as exc:
+        return _refused(found, render_text(exc.text), typed=request.form.get("name", ""))
+    except Conflict as exc:
+        return _refused(found, render_text(exc.text), 409, typed=request.form.get("name", ""))
+    if entry.first_round > 1:
+        flash(
+            _("Number %(number)s: %(name)s, registered late: he plays from round %(round)s.")
+            % {"number": entry.number, "name": entry.name, "round": entry.first_round},
+            "success",
+        )
+    else:
+        flash(_("Number %(number)s: %(name)s.") % {"number": entry.number, "name": entry.name}, "success")
+    return redirect(url_for("championship_manage.manage", championship_id=found.id, _anchor="register"))
+
+
+@bp.post("/c/<championship_id>/entries/<int:number>/reentry")
+def reentry(championship_id: str, number: int) -> ResponseReturnValue:
+    found = load(championship_id)
+    require_manager()
+    entry = championship.card_number(found, number)
+    if entry is None:
+        abort(404)
+    try:
+        championship.reenter(found, entry, actor="manager@" + device())
+    except RulesError as exc:
+        return _refused(found, render_text(exc.text))
+    flash(
+        _("Re-entry for %(name)s: %(chips)s more chips at his table.") % {"name": entry.name, "chips": found.chips},
+        "success",
+    )
+    return redirect(url_for("championship_manage.manage", championship_id=found.id, _anchor="entries"))
+
+
+@bp.post("/c/<championship_id>/rounds")
+def draw(championship_id: str) -> ResponseReturnValue:
+    found = load(championship_id)
+    require_manager()
+    try:
+        drawn = championship.draw_round(found, seed=request.form.get("seed"))
+    except RulesError as exc:
+        return _refused(found, render_text(exc.text))
+    flash(_("Round %(round)s drawn with the seed %(seed)s.") % {"round": drawn.number, "seed": drawn.seed}, "success")
+    return redirect(url_for("championship.plan", championship_id=found.id, round_number=drawn.number))
+
+
+@bp.post("/c/<championship_id>/r/<int:round_number>/m/<int:table_number>/reopen")
+def reopen(championship_id: str, round_number: int, table_number: int) -> ResponseReturnValue:
+    found = load(championship_id)
+    require_manager()
+    row, table = load_table(found, round_number, table_number)
+    try:
+        championship.reopen(found, row, table)
+    except RulesError as exc:
+        return _refused(found, render_text(exc.text))
+    flash(_("Table %(table)s is open again: it takes hands and a new signature.") % {"table": row.number}, "success")
+    return redirect(url_for("championship_manage.manage", championship_id=found.id, _anchor="tables"))
+
+
+@bp.get("/c/<championship_id>/r/<int:round_number>/cards")
+def table_cards(championship_id: str, round_number: int) -> ResponseReturnValue:
+    """The round's table cards to print: per table, the scorer's QR code (``role=scorer``, to put
+    on the table) or the fiscal's (``role=fiscal``, to hand to the fiscal)."""
+    found = load(championship_id)
+    if (away := _manager_only()) is not None:
+        return away
+    role = "fiscal" if request.args.get("role") == "fiscal" else "scorer"
+    tables = championship.round_tables(found, round_number)
+    if not tables:
+        abort(404)
+    people = names(found)
+    cards = []
+    for row in tables:
+        access_id = row.fiscal_access if role == "fiscal" else row.scorer_access
+        assert access_id is not None
+        token = card_token(access_id)
+        if role == "fiscal":
+            url = url_for("championship.fiscal_link", token=token, _external=True)
+            label = _("QR code of the fiscal's card of table %(table)s", table=row.number)
+        else:
+            url = url_for("sharing.join_link", token=token, _external=True)
+            label = _("QR code that makes a phone the scorer of table %(table)s", table=row.number)
+        cards.append(
+            {"row": row, "seated": [people[e] for e in row.entries], "qr": qr.svg(url, label=label), "url": url}
+        )
+    page = render_template(
+        "championship/table_cards.html", champ=found, round_number=round_number, role=role, cards=cards
+    )
+    return page, 200, {"Cache-Control": "no-store"}
+
+
+@bp.get("/c/<championship_id>/cards")
+def player_cards(championship_id: str) -> ResponseReturnValue:
+    """Every player's card, to print on A4 (eight to a page)."""
+    found = load(championship_id)
+    if (away := _manager_only()) is not None:
+        return away
+    entries = db.session.scalars(select(Entry).where(Entry.championship_id == found.id).order_by(Entry.number))
+    return render_template("championship/cards.html", champ=found, cards=[player_card(found, e) for e in entries])

@@ -1,0 +1,256 @@
+"""A championship day through the pages and the API: the manager registers and draws, a table's
+scorer records its hands, a paper table brings its counts, each table's fiscal signs it off, and
+the ranking follows; what each phone may and may not do."""
+
+from __future__ import annotations
+
+import re
+from itertools import combinations
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.db import db
+from referee.models import Championship, Entry, RoundTable, Seat, Table
+
+from .api_support import API
+
+NAMES = ["Ana", "Bia", "Caio", "Dani", "Edu", "Fábio", "Gil", "Hugo", "Iara"]
+
+
+def manager(app: Flask) -> FlaskClient:
+    phone = app.test_client()
+    assert phone.post("/club", data={"code": app.config["CLUB_CODE"]}).status_code == 302
+    return phone
+
+
+def create(phone: FlaskClient, **fields: Any) -> str:
+    form = {
+        "name": "Copa da Primavera",
+        "game": "quatrilho",
+        "chips": "100",
+        "rounds": "3",
+        "ends": "deals",
+        "deals": "4",
+        "table_size": "4",
+        "late_until": "1",
+        "reentries": "1",
+        "reentry_points": "repaid",
+        "tiebreak_0": "best_round",
+        "tiebreak_1": "fewer_reentries",
+        "tiebreak_2": "last_round",
+        **fields,
+    }
+    answer = phone.post("/c/new", data=form)
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    return answer.headers["Location"].split("/")[2]
+
+
+def register(phone: FlaskClient, cid: str, names: list[str]) -> None:
+    for name in names:
+        assert phone.post(f"/c/{cid}/entries", data={"name": name}).status_code == 302
+
+
+def tables(app: Flask, cid: str, round_number: int) -> list[RoundTable]:
+    with app.app_context():
+        rows = (
+            db.session.query(RoundTable).filter_by(championship_id=cid, round=round_number).order_by(RoundTable.number)
+        )
+        found = list(rows)
+        db.session.expunge_all()
+        return found
+
+
+def names_at(app: Flask, row: RoundTable) -> list[str]:
+    with app.app_context():
+        return [db.session.get(Entry, e).name for e in row.entries]
+
+
+def card_links(phone: FlaskClient, cid: str, round_number: int, role: str) -> list[str]:
+    page = phone.get(f"/c/{cid}/r/{round_number}/cards?role={role}")
+    assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
+    # The QR codes encode the links; the test reads them from the cards' data.
+    return re.findall(r'data-link="([^"]+)"', page.get_data(as_text=True))
+
+
+def quatrilho_hand(players: list[str]) -> dict[str, Any]:
+    """A called game: the first player calls, the third holds the card, they take 20 figures."""
+    a, b, c, d = players
+    return {
+        "mode": "chamada",
+        "declarer": a,
+        "called_card": {"rank": "3", "suit": "paus"},
+        "partner": c,
+        "figures": {a: 11, b: 8, c: 9, d: 7},
+        "tricks": {a: 3, b: 2, c: 3, d: 2},
+    }
+
+
+def test_a_championship_day_from_registration_to_round_two(app: Flask) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES)
+    drawn = boss.post(f"/c/{cid}/rounds", data={"seed": "sorteio 1"})
+    assert drawn.status_code == 302
+    plan = boss.get(drawn.headers["Location"]).get_data(as_text=True)
+    assert "sorteio 1" in plan and "/j/" not in plan and "/f/" not in plan  # the wall shows no way in
+
+    # A late entry is taken until the end of round 1 and plays from round 2.
+    late = boss.post(f"/c/{cid}/entries", data={"name": "Jonas"}, follow_redirects=True)
+    assert "Jonas" in late.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(Entry).filter_by(championship_id=cid, name="Jonas").one().first_round == 2
+
+    first = tables(app, cid, 1)
+    assert sorted(len(t.entries) for t in first) == [4, 5]
+    four = next(t for t in first if len(t.entries) == 4)
+    five = next(t for t in first if len(t.entries) == 5)
+    scorer_links = card_links(boss, cid, 1, "scorer")
+    fiscal_links = card_links(boss, cid, 1, "fiscal")
+    assert len(scorer_links) == len(fiscal_links) == 2
+
+    # The four-player table: its scorer's phone records the round's four deals through the API.
+    token = scorer_links[four.number - 1].rsplit("/", 1)[1]
+    players = names_at(app, four)
+    for _ in range(4):
+        answer = boss.post(
+            f"{API}/tables/{four.table_id}/hands",
+            json=quatrilho_hand(players),
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert answer.status_code == 201, answer.get_data(as_text=True)
+    fifth = boss.post(
+        f"{API}/tables/{four.table_id}/hands",
+        json=quatrilho_hand(players),
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert fifth.status_code == 409 and "4" in fifth.get_json()["error"]["message"]
+
+    # Its scorer cannot sign; its fiscal (another phone, the fiscal's card) can.
+    scorer = app.test_client()
+    assert scorer.get(scorer_links[four.number - 1]).status_code == 302
+    assert scorer.post(f"/c/{cid}/r/1/m/{four.number}/sign").status_code == 403
+    fiscal = app.test_client()
+    assert fiscal.get(fiscal_links[four.number - 1]).status_code == 302
+    signed = fiscal.post(f"/c/{cid}/r/1/m/{four.number}/sign")
+    assert signed.status_code == 302
+    with app.app_context():
+        assert db.session.get(Table, four.table_id).finished_at is not None
+
+    # The five-player table keeps paper: counts that do not add up are refused with the gap.
+    paper = app.test_client()
+    assert paper.get(scorer_links[five.number - 1]).status_code == 302
+    short = {f"chips_{e}": "100" for e in five.entries} | {f"chips_{five.entries[0]}": "88"}
+    refused = paper.post(f"/c/{cid}/r/1/m/{five.number}/counts", data=short)
+    assert refused.status_code == 422 and "12" in refused.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.get(RoundTable, five.id).counts is None
+    # The fiscal may not type counts, and may not sign before they add up.
+    other_fiscal = app.test_client()
+    assert other_fiscal.get(fiscal_links[five.number - 1]).status_code == 302
+    assert other_fiscal.post(f"/c/{cid}/r/1/m/{five.number}/counts", data=short).status_code == 403
+    assert other_fiscal.post(f"/c/{cid}/r/1/m/{five.number}/sign").status_code == 422
+    counts = [130, 70, 100, 120, 80]
+    good = {f"chips_{e}": str(n) for e, n in zip(five.entries, counts)}
+    assert paper.post(f"/c/{cid}/r/1/m/{five.number}/counts", data=good).status_code == 302
+    assert other_fiscal.post(f"/c/{cid}/r/1/m/{five.number}/sign").status_code == 302
+
+    # The ranking: one chip, one point; the caller's side won 6 a deal, four times.
+    with app.app_context():
+        number = {e.id: e.number for e in db.session.query(Entry).filter_by(championship_id=cid)}
+    csv = app.test_client().get(f"/c/{cid}/ranking.csv").get_data(as_text=True).splitlines()
+    points = {int(row.split(",")[1]): int(row.split(",")[3]) for row in csv[1:] if row.split(",")[3]}
+    assert points[number[four.entries[0]]] == 124 and points[number[four.entries[1]]] == 76
+    assert points[number[five.entries[0]]] == 130
+    assert csv[1].startswith("1,")  # the best first
+
+    # Round 2: everyone, Jonas too, and nobody meets an earlier tablemate where it can be avoided.
+    assert boss.post(f"/c/{cid}/rounds", data={"seed": "sorteio 2"}).status_code == 302
+    second = tables(app, cid, 2)
+    assert sum(len(t.entries) for t in second) == 10
+    met = {frozenset((a, b)) for t in first for a in t.entries for b in t.entries if a != b}
+    again = {frozenset((a, b)) for t in second for a in t.entries for b in t.entries if a != b} & met
+    everyone = [e for t in second for e in t.entries]
+    fewest = min(
+        sum(
+            1
+            for group in (half, set(everyone) - set(half))
+            for pair in combinations(group, 2)
+            if frozenset(pair) in met
+        )
+        for half in combinations(everyone, 5)
+    )
+    assert len(again) == fewest  # some must meet again: a table of five cannot avoid all of round 1
+
+
+def test_a_wall_page_and_a_copied_link_give_no_way_to_write(app: Flask) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES[:8])
+    assert boss.post(f"/c/{cid}/rounds").status_code == 302
+    stranger = app.test_client()
+    for page in (f"/c/{cid}", f"/c/{cid}/tv", f"/c/{cid}/r/1", f"/c/{cid}/r/1/m/1", f"/c/{cid}/n/1"):
+        answer = stranger.get(page)
+        assert answer.status_code == 200, page
+        assert "/j/" not in answer.get_data(as_text=True) and "/f/" not in answer.get_data(as_text=True)
+    assert stranger.get(f"/c/{cid}/r/1/cards").status_code == 302  # to the club code
+    assert stranger.post(f"/c/{cid}/rounds").status_code == 403
+    assert stranger.post(f"/c/{cid}/entries", data={"name": "Intruso"}).status_code == 403
+    assert stranger.post(f"/c/{cid}/r/1/m/1/counts", data={}).status_code == 403
+    assert stranger.post(f"/c/{cid}/r/1/m/1/sign").status_code == 403
+    assert stranger.get("/f/not-a-token").status_code == 403
+    assert stranger.get("/c/nope").status_code == 404
+
+
+def test_a_reentry_grows_the_table_stock_and_is_repaid_from_the_points(app: Flask) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES[:4])
+    assert boss.post(f"/c/{cid}/rounds").status_code == 302
+    (row,) = tables(app, cid, 1)
+    with app.app_context():
+        first = db.session.get(Entry, row.entries[0])
+        number = first.number
+    assert boss.post(f"/c/{cid}/entries/{number}/reentry").status_code == 302
+    again = boss.post(f"/c/{cid}/entries/{number}/reentry")  # one per round by default
+    assert again.status_code == 422
+    links = card_links(boss, cid, 1, "scorer")
+    paper = app.test_client()
+    paper.get(links[0])
+    at_400 = {f"chips_{e}": "100" for e in row.entries}
+    assert paper.post(f"/c/{cid}/r/1/m/1/counts", data=at_400).status_code == 422  # the stock is 500 now
+    at_500 = at_400 | {f"chips_{row.entries[0]}": "150", f"chips_{row.entries[1]}": "150"}
+    assert paper.post(f"/c/{cid}/r/1/m/1/counts", data=at_500).status_code == 302
+    csv = app.test_client().get(f"/c/{cid}/ranking.csv").get_data(as_text=True).splitlines()
+    line = next(r.split(",") for r in csv[1:] if r.split(",")[1] == str(number))
+    assert line[3] == "50" and line[-2] == "1"  # 150 counted, 100 repaid; one re-entry
+
+
+def test_settings_a_referee_would_refuse(app: Flask) -> None:
+    boss = manager(app)
+    base = {"name": "Copa", "game": "quatrilho", "chips": "100", "rounds": "3", "table_size": "4", "late_until": "1"}
+    for fields, words in (
+        ({"ends": "deals", "deals": "10"}, "4"),  # not a multiple of the table size
+        ({"ends": "deals", "deals": "8", "game": "jubileu", "table_size": "5"}, "Jubileu"),
+        ({"ends": "deals", "deals": "8", "rounds": "0"}, "1"),
+        ({"ends": "deals", "deals": "8", "tiebreak_0": "best_round", "tiebreak_1": "best_round"}, ""),
+    ):
+        answer = boss.post("/c/new", data=base | {"reentries": "1", "reentry_points": "repaid"} | fields)
+        assert answer.status_code == 422, fields
+        assert words in answer.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(Championship).count() == 0
+
+
+def test_round_tables_are_ordinary_tables_of_the_club_members(app: Flask) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES[:4])
+    boss.post(f"/c/{cid}/rounds")
+    (row,) = tables(app, cid, 1)
+    with app.app_context():
+        seats = db.session.query(Seat).filter_by(table_id=row.table_id).all()
+        entries = {e.id: e for e in db.session.query(Entry).filter_by(championship_id=cid)}
+        assert [s.member_id for s in seats] == [entries[e].member_id for e in row.entries]
+        assert all(s.member_id is not None for s in seats)
