@@ -1,5 +1,6 @@
-"""Shared helpers for the benchmarks: the machine line, a gunicorn server started and stopped by
-PID, a closed-loop HTTP load generator and figure printing. Benchmarks PRINT, never assert."""
+"""Shared helpers for the benchmarks: the machine line, a gunicorn server started and stopped
+(by PID, or by process group for one in a session of its own), a closed-loop HTTP load
+generator and figure printing. Benchmarks PRINT, never assert."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -181,10 +182,62 @@ def referee_server(workdir: Path, worker_class: str | None = "sync") -> Iterator
         yield server
 
 
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the master by its PID (it stops its workers), SIGKILL if it lingers."""
-    if proc.poll() is not None:
-        return
+def stop(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
+    """Stop a process we started, SIGTERM first and SIGKILL whatever is left after ``timeout``
+    seconds, and return once it is gone, so the next server finds its port and the CPUs free.
+
+    One started in a session of its own (``start_new_session``: the proof tests' servers, Caddy)
+    leads a process group: the whole group is signalled and waited for, so a gunicorn worker
+    whose master died first is not left behind. Any other is signalled by its PID (a gunicorn
+    master stops its workers), never by its group, which is ours."""
+    if _leads_group(proc):
+        _stop_group(proc, timeout)
+    elif proc.poll() is None:
+        _stop_by_pid(proc, timeout)
+
+
+def _leads_group(proc: subprocess.Popen[bytes]) -> bool:
+    """Whether ``proc`` leads a process group of its own. Until ``proc`` is collected (alive, or
+    a zombie) its PID is surely its, so the kernel is asked. Once collected, a group by that
+    number can only be the one it left behind (the number of a group that still has a process is
+    given to no new process), unless a new process holds the number already: then it is free,
+    and whatever group it names is another's."""
+    if proc.returncode is None:
+        try:
+            return os.getpgid(proc.pid) == proc.pid
+        except ProcessLookupError:
+            return False
+    return not Path(f"/proc/{proc.pid}").exists() and _group_alive(proc)
+
+
+def _stop_group(proc: subprocess.Popen[bytes], timeout: float) -> None:
+    with suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and _group_alive(proc):
+        time.sleep(0.05)
+    with suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=timeout)
+    deadline = time.monotonic() + timeout
+    while _group_alive(proc):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"process group {proc.pid} would not end")
+        time.sleep(0.05)
+
+
+def _group_alive(proc: subprocess.Popen[bytes]) -> bool:
+    proc.poll()  # collect the leader, or it stays in its group as a zombie
+    try:
+        os.killpg(proc.pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _stop_by_pid(proc: subprocess.Popen[bytes], timeout: float) -> None:
+    """SIGTERM the master by its PID (it stops its workers), SIGKILL if it lingers, and SIGKILL
+    its workers too should it have died without collecting them."""
     workers = []
     try:
         workers = [
@@ -194,7 +247,7 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
         pass
     proc.send_signal(signal.SIGTERM)
     try:
-        proc.wait(timeout=10)
+        proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(timeout=5)

@@ -30,7 +30,6 @@ import queue
 import re
 import secrets
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -143,14 +142,14 @@ def cluster(database: tuple[str, dict[str, Any]]) -> Iterator[Cluster]:
             started = []
             for name in ("a", "b"):  # both start at once, then both are waited for
                 server, ready = _start_gunicorn(name, env, work)
-                stack.callback(_end, server.proc)
+                stack.callback(_common.stop, server.proc)
                 started.append((server, ready))
             for server, ready in started:
                 _common._wait_ready(server, ready, WORKERS)
             (a, _), (b, _) = started
             port = _common.free_port()
             caddy = _start_caddy(port, [a.port, b.port], work)
-            stack.callback(_end, caddy)
+            stack.callback(_common.stop, caddy)
             _wait_for_caddy(f"http://{HOST}:{port}/", caddy, work)
             yield Cluster(
                 a=a.base,
@@ -192,7 +191,8 @@ def _private_file(path: Path, text: str) -> Path:
 def _start_gunicorn(name: str, env: dict[str, str], work: Path) -> tuple[_common.Server, Path]:
     """gunicorn with referee.gunicorn_conf's settings (tests/bench/gunicorn_conf.py adds only a
     hook that says when each worker has loaded the app) on the real factory, with an instance
-    folder in ``work`` (never the checkout's), in a new session: its process group is its own."""
+    folder in ``work`` (never the checkout's), in a new session: its process group is its own,
+    and _common.stop ends the whole group."""
     port = _common.free_port()
     ready = work / f"ready-gunicorn-{name}"
     ready.mkdir()
@@ -256,32 +256,6 @@ def _wait_for_caddy(url: str, caddy: subprocess.Popen[bytes], work: Path) -> Non
             log = (work / "caddy.log").read_text(errors="replace")[-3000:]
             raise RuntimeError(f"Caddy did not answer from both servers (saw {seen}):\n{log}")
         time.sleep(0.1)
-
-
-def _end(proc: subprocess.Popen[bytes]) -> None:
-    """Stop a process we started in a session of its own, with everything in its process group
-    (gunicorn's workers): SIGTERM, SIGKILL whatever is left after 10 s, and wait until none is."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGTERM)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and _group_alive(proc):
-        time.sleep(0.05)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=10)
-    deadline = time.monotonic() + 10
-    while _group_alive(proc):
-        assert time.monotonic() < deadline, f"process group {proc.pid} would not end"
-        time.sleep(0.05)
-
-
-def _group_alive(proc: subprocess.Popen[bytes]) -> bool:
-    proc.poll()  # reap the leader, or it stays in its group as a zombie
-    try:
-        os.killpg(proc.pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 # --------------------------------------------------------------------------- HTTP
@@ -683,7 +657,7 @@ def catch_ups_at_once(cluster: Cluster, count: int) -> list[tuple[str, str]]:
             outputs = [p.communicate(timeout=120) for p in procs]
         finally:
             for proc in procs:
-                _end(proc)
+                _common.stop(proc)
     assert [p.returncode for p in procs] == [0] * count, outputs
     return [(out.decode(), err.decode()) for out, err in outputs]
 
