@@ -68,8 +68,10 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
     if code := _from_environment("CLUB_CODE"):
         app.config["CLUB_CODE"] = code
     if (https := os.environ.get("REFEREE_HTTPS")) is not None:
-        app.config["SESSION_COOKIE_SECURE"] = _yes(https)
-        app.config["PREFERRED_URL_SCHEME"] = "https" if _yes(https) else "http"
+        # Off for a word it does not know: a Secure cookie on a plain-http LAN fails every form.
+        secure = on_off(https, default=False)
+        app.config["SESSION_COOKIE_SECURE"] = secure
+        app.config["PREFERRED_URL_SCHEME"] = "https" if secure else "http"
     if (proxies := os.environ.get("REFEREE_PROXIES")) is not None:
         app.config["PROXIES"] = _count(proxies, "REFEREE_PROXIES")
     # A server whose timer runs the ratings catch-up (deploy/referee-ratings.timer) tells its
@@ -84,6 +86,10 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
 
     if config:
         app.config.from_mapping(config)
+    # A bool from here on, whoever set it (the environment, instance/config.py, `config`): on
+    # unless set to an off word (a word it does not know reads as on), because a club that just
+    # runs `make run` expects the standings to come right by themselves.
+    app.config["RATINGS_SPAWN_CATCH_UP"] = on_off(app.config.get("RATINGS_SPAWN_CATCH_UP", True), default=True)
     # FLASK_DEBUG in the environment must never switch debug on for a served table (it would
     # bypass the error pages); only an explicit DEBUG in the factory's config may.
     app.debug = bool((config or {}).get("DEBUG", False))
@@ -131,8 +137,25 @@ def _from_environment(name: str) -> str | None:
     return os.environ.get(name) or None
 
 
-def _yes(value: str) -> bool:
-    return value.strip().lower() in ("1", "true", "yes", "on")
+#: The words an on/off setting understands, whatever their case and the spaces around them. An
+#: empty value is off: a variable set to nothing (``RATINGS_SPAWN_CATCH_UP=``) turns it off.
+ON_WORDS = ("1", "true", "yes", "on")
+OFF_WORDS = ("0", "false", "no", "off", "")
+
+
+def on_off(value: object, *, default: bool) -> bool:
+    """An on/off setting as a bool. The environment and config files give words, read here and
+    nowhere else; any other word reads as ``default``, which each setting picks for the side a
+    typo should err on. A value that is not a string (a bool or a number from the config given
+    to create_app) is taken as it is."""
+    if not isinstance(value, str):
+        return bool(value)
+    word = value.strip().lower()
+    if word in ON_WORDS:
+        return True
+    if word in OFF_WORDS:
+        return False
+    return default
 
 
 def _count(value: str, name: str) -> int:

@@ -722,11 +722,9 @@ def _renewing(game: str, holder: str) -> Iterator[None]:
 
 def spawns(config: Mapping[str, Any]) -> bool:
     """Whether pages start the catch-up process themselves: :data:`SPAWN_SETTING`, on unless
-    set to something false ("0", "false", "no", "off" read as false too)."""
-    value = config.get(SPAWN_SETTING, True)
-    if isinstance(value, str):
-        return value.strip().lower() not in ("", "0", "false", "no", "off")
-    return bool(value)
+    turned off. A bool, as referee.config leaves it: the words of the environment and config
+    files are read there, by the one reader of every on/off setting."""
+    return bool(config.get(SPAWN_SETTING, True))
 
 
 def _start_catch_up(game: str) -> None:

@@ -12,8 +12,9 @@ import itertools
 import os
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import insert, select, update
 
-from referee import create_app, members, ratings
+from referee import config, create_app, members, ratings
 from referee.extensions import db
 from referee.models import Member, Rating, RatingRun, utcnow
 from referee.rules.errors import UnknownGame
@@ -355,6 +356,20 @@ def test_two_refreshes_at_once_apply_each_hand_once(
     assert_same(raced, stored(app, "jubileu"))
 
 
+def twice_at_once(
+    target: Callable[[], None], monkeypatch: pytest.MonkeyPatch, horizon: Callable[..., ratings.Horizon]
+) -> None:
+    """Run ``target`` in two threads at once and wait for both (a minute at most), then put
+    ``horizon``, the real ``ratings._horizon``, back: the test's stand-in holds each thread at
+    a chosen point, and would hold the reads that check the outcome too."""
+    threads = [threading.Thread(target=target) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    monkeypatch.setattr(ratings, "_horizon", horizon)
+
+
 @pytest.fixture
 def shared_app(app: Flask, tmp_path: Any) -> Iterator[Flask]:
     """An app whose database two threads can really share: the test database when it is a
@@ -407,12 +422,7 @@ def test_two_threads_refreshing_at_once_apply_each_hand_once(
             finally:
                 db.session.remove()
 
-    threads = [threading.Thread(target=phone) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    monkeypatch.setattr(ratings, "_horizon", real)
+    twice_at_once(phone, monkeypatch, real)
     assert len(outcomes) == 2
     assert sorted(o.stored for o in outcomes) == [False, True]
     raced = stored(shared_app, "jubileu")
@@ -475,12 +485,7 @@ def test_two_catch_ups_at_once_do_the_work_once(shared_app: Flask, monkeypatch: 
             finally:
                 db.session.remove()
 
-    threads = [threading.Thread(target=process) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    monkeypatch.setattr(ratings, "_horizon", real)
+    twice_at_once(process, monkeypatch, real)
     assert sorted(o.busy for o in outcomes) == [False, True]
     assert ratings.Outcome(rebuilt=False, fed=0, stored=False, busy=True) in outcomes
     assert ratings.Outcome(rebuilt=True, fed=4, stored=True) in outcomes
@@ -624,11 +629,25 @@ def test_a_page_starts_the_catch_up_as_a_process_of_its_own_once(
         child.wait(30)
 
 
-def test_the_spawn_setting_reads_plain_words() -> None:
+def test_the_spawn_setting_reads_plain_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def spawns(value: object) -> bool:
+        """Whether pages start the catch-up once the app read ``value`` (referee.config): a word
+        from the environment, as deploy/referee.service gives it; anything else from the config
+        given to the app."""
+        given: dict[str, Any] = {}
+        if isinstance(value, str):
+            monkeypatch.setenv(ratings.SPAWN_SETTING, value)
+        else:
+            monkeypatch.delenv(ratings.SPAWN_SETTING, raising=False)
+            given[ratings.SPAWN_SETTING] = value
+        app = Flask(__name__, instance_path=str(tmp_path))
+        config.load(app, {"TESTING": True, **given})
+        return ratings.spawns(app.config)
+
     for off in (False, 0, "0", "false", "No", " off ", ""):
-        assert not ratings.spawns({"RATINGS_SPAWN_CATCH_UP": off}), off
+        assert not spawns(off), off
     for on in (True, 1, "1", "yes", "on", "true"):
-        assert ratings.spawns({"RATINGS_SPAWN_CATCH_UP": on}), on
+        assert spawns(on), on
     assert ratings.spawns({})  # on by default: make run with no timer
 
 
