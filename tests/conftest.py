@@ -16,7 +16,9 @@ runs, and a test that is slow by nature draws fewer examples instead (tests/hypo
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -57,6 +59,43 @@ def app(tmp_path) -> Iterator[Flask]:
         if db.engine.dialect.name == "postgresql":
             _empty_all_tables()
         db.engine.dispose()
+
+
+@pytest.fixture
+def make_app(tmp_path: Path) -> Iterator[Callable[..., Flask]]:
+    """Makes, when called, one more app with ``app``'s test configuration, ``config`` over it:
+    a second database to import into, or a server restarted on the same one. ``empty=True``
+    starts it from empty tables: on PostgreSQL, whose database every app shares, all rows are
+    removed first (so take the figures of the apps before it first); an in-memory SQLite is new
+    for every app anyway. Every app made is closed at the end, and on PostgreSQL the rows removed,
+    as after ``app``."""
+    made: list[Flask] = []
+
+    def make(config: Mapping[str, Any] | None = None, *, empty: bool = False) -> Flask:
+        new = create_app(
+            {
+                "TESTING": True,
+                "SQLALCHEMY_DATABASE_URI": TEST_DATABASE_URL,
+                "WTF_CSRF_ENABLED": False,
+                "SECRET_KEY": "test",
+                "INSTANCE_PATH": str(tmp_path / "instance"),
+                **(config or {}),
+            }
+        )
+        if empty:
+            with new.app_context():
+                if db.engine.dialect.name == "postgresql":
+                    _empty_all_tables()
+        made.append(new)
+        return new
+
+    yield make
+    for new in made:
+        with new.app_context():
+            db.session.remove()
+            if db.engine.dialect.name == "postgresql" and new is made[-1]:
+                _empty_all_tables()
+            db.engine.dispose()
 
 
 def _empty_all_tables() -> None:

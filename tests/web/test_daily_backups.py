@@ -20,7 +20,7 @@ import stat
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import closing
 from datetime import timedelta
 from pathlib import Path
@@ -31,10 +31,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import inspect, select, text
 
-from referee import ROOT, backups, create_app
+from referee import ROOT, backups
 from referee.extensions import db
 from referee.models import Season
-from tests.conftest import TEST_DATABASE_URL, _empty_all_tables
+from tests.conftest import TEST_DATABASE_URL
 from tests.web.test_exports import GAMES, answers, club, club_header, snapshot
 
 from .api_support import API
@@ -45,24 +45,11 @@ ON_SQLITE = TEST_DATABASE_URL.startswith("sqlite")
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[Callable[[], Flask]]:
+def served(make_app: Callable[..., Flask], tmp_path: Path) -> Callable[[], Flask]:
     """Makes, when called, an app on the club's database as a server has it: a SQLite file in
     the instance folder (or TEST_DATABASE_URL's server database). Every call is a new app on the
     same database, like a restarted server."""
-    made: list[Flask] = []
-
-    def make() -> Flask:
-        app = create_app(_config(tmp_path) | {"TESTING": True, "WTF_CSRF_ENABLED": False})
-        made.append(app)
-        return app
-
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            if db.engine.dialect.name == "postgresql" and app is made[-1]:
-                _empty_all_tables()
-            db.engine.dispose()
+    return lambda: make_app(_config(tmp_path))
 
 
 def _config(tmp_path: Path) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import io
 import json
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -28,12 +28,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from referee import access, create_app, league, ledger, members
+from referee import access, league, ledger, members
 from referee.extensions import db
 from referee.models import Access, Hand, HandEvent, Member, Season, Table
 from tests.bench import hands as jubileu_hands
 from tests.bench import quatrilho_hands, samba_hands
-from tests.conftest import TEST_DATABASE_URL, _empty_all_tables
 from tests.hypothesis_settings import SLOW
 from tests.web.league_audit import standings_from_hands
 
@@ -43,33 +42,11 @@ from .api_support import API, assert_error
 
 
 @pytest.fixture
-def fresh(tmp_path: Path) -> Iterator[Callable[[], Flask]]:
+def fresh(make_app: Callable[..., Flask], tmp_path: Path) -> Callable[[], Flask]:
     """Makes, when called, a second app on an empty database: a new in-memory SQLite, or on
     PostgreSQL the same server database emptied (so call it once the first app's figures are
     taken)."""
-    made: list[Flask] = []
-
-    def make() -> Flask:
-        app = create_app(
-            {
-                "TESTING": True,
-                "SQLALCHEMY_DATABASE_URI": TEST_DATABASE_URL,
-                "WTF_CSRF_ENABLED": False,
-                "SECRET_KEY": "test",
-                "INSTANCE_PATH": str(tmp_path / "fresh"),
-            }
-        )
-        with app.app_context():
-            if db.engine.dialect.name == "postgresql":
-                _empty_all_tables()
-        made.append(app)
-        return app
-
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+    return lambda: make_app({"INSTANCE_PATH": str(tmp_path / "fresh")}, empty=True)
 
 
 def bearer(token: str) -> dict[str, str]:
