@@ -113,6 +113,18 @@ def new() -> ResponseReturnValue:
     ), (422 if error else 200)
 
 
+def _status(found: Championship, row: Any, table: Any, count: signoff.ChipCount) -> str:
+    """A round table's state in a few words, for the manager's list."""
+    if not count.source:
+        return _("nothing recorded")
+    problem = signoff.problems(found, row, table)
+    if problem is None:
+        return _("waiting for the fiscal")
+    if count.source == "hands" and table.deals is not None and count.deals < table.deals:
+        return _("%(played)s of %(deals)s deals", played=count.deals, deals=table.deals)
+    return render_text(problem)
+
+
 def _manage_context(found: Championship) -> dict[str, Any]:
     data = common(found)
     entries = list(db.session.scalars(select(Entry).where(Entry.championship_id == found.id).order_by(Entry.number)))
@@ -121,8 +133,7 @@ def _manage_context(found: Championship) -> dict[str, Any]:
     for row in tables:
         _row, table = load_table(found, row.round, row.number)
         count = championship.chip_count(found, row, table)
-        problem = signoff.problems(found, row, table) if row.signed_at is None else None
-        statuses.append({"row": row, "count": count, "problem": render_text(problem) if problem else None})
+        statuses.append({"row": row, "count": count, "status": _status(found, row, table, count)})
     again = set(
         db.session.scalars(
             select(Reentry.entry_id).where(Reentry.championship_id == found.id, Reentry.round == data["round_number"])
@@ -174,13 +185,17 @@ def register(championship_id: str) -> ResponseReturnValue:
     return redirect(url_for("championship_manage.manage", championship_id=found.id, _anchor="register"))
 
 
-@bp.post("/c/<championship_id>/entries/<int:number>/reentry")
-def reentry(championship_id: str, number: int) -> ResponseReturnValue:
+@bp.post("/c/<championship_id>/reentries")
+def reentry_by_number(championship_id: str) -> ResponseReturnValue:
+    """A re-entry, by the player's card number (what the manager has in front of him)."""
     found = load(championship_id)
     require_manager()
-    entry = championship.card_number(found, number)
+    typed = (request.form.get("number") or "").strip()
+    entry = (
+        championship.card_number(found, int(typed)) if typed.isascii() and typed.isdigit() and len(typed) <= 6 else None
+    )
     if entry is None:
-        abort(404)
+        return _refused(found, _("No player has the number %(number)s.", number=typed[:6]))
     try:
         championship.reenter(found, entry, actor="manager@" + device())
     except RulesError as exc:
@@ -189,7 +204,7 @@ def reentry(championship_id: str, number: int) -> ResponseReturnValue:
         _("Re-entry for %(name)s: %(chips)s more chips at his table.") % {"name": entry.name, "chips": found.chips},
         "success",
     )
-    return redirect(url_for("championship_manage.manage", championship_id=found.id, _anchor="entries"))
+    return redirect(url_for("championship_manage.manage", championship_id=found.id, _anchor="reentry"))
 
 
 @bp.post("/c/<championship_id>/rounds")

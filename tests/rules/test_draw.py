@@ -128,3 +128,18 @@ def test_the_draw_keeps_its_seed_and_another_seed_draws_other_tables() -> None:
     first = draw(players, seed="4521")
     assert isinstance(first, Draw) and first.seed == "4521"
     assert draw(players, seed="4522").tables != first.tables
+
+
+@given(st.integers(min_value=4, max_value=80), st.text(alphabet="0123456789abcdef", min_size=1, max_size=6))
+def test_tables_of_five_seat_everyone_with_as_few_fours_as_the_count_needs(count, seed) -> None:  # type: ignore[no-untyped-def]
+    """A Quatrilho championship of fives (the dealer sits out at every table)."""
+    players = list(range(1, count + 1))
+    try:
+        result = draw(players, seed=seed, size=5)
+    except InvalidInput:
+        assert count in (6, 7, 11)  # no sum of fives and fours makes these
+        return
+    sizes = sorted(len(t) for t in result.tables)
+    assert sorted(p for t in result.tables for p in t) == players
+    assert set(sizes) <= {4, 5} and sizes.count(4) < 5 and sizes == sorted(table_sizes(count, size=5))
+    assert draw(list(reversed(players)), seed=seed, size=5) == result

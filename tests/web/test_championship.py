@@ -212,9 +212,11 @@ def test_a_reentry_grows_the_table_stock_and_is_repaid_from_the_points(app: Flas
     with app.app_context():
         first = db.session.get(Entry, row.entries[0])
         number = first.number
-    assert boss.post(f"/c/{cid}/entries/{number}/reentry").status_code == 302
-    again = boss.post(f"/c/{cid}/entries/{number}/reentry")  # one per round by default
+    assert boss.post(f"/c/{cid}/reentries", data={"number": str(number)}).status_code == 302
+    again = boss.post(f"/c/{cid}/reentries", data={"number": str(number)})  # one per round by default
     assert again.status_code == 422
+    assert boss.post(f"/c/{cid}/reentries", data={"number": "99"}).status_code == 422
+    assert boss.post(f"/c/{cid}/reentries", data={"number": "x" * 500}).status_code == 422
     links = card_links(boss, cid, 1, "scorer")
     paper = app.test_client()
     paper.get(links[0])

@@ -1,0 +1,80 @@
+"""The championship's ranking arithmetic (referee.championship.ranking.rank): places follow the
+total, then the tie-breaks in the manager's order, and players level on all of them share a place
+(1, 2, 2, 4); the round prize goes to the best points of each round."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from referee.championship.ranking import Played, rank
+from referee.championship.settings import TIEBREAKS
+
+ROUNDS = 3
+
+played_round = st.one_of(
+    st.none(),
+    st.builds(Played, st.integers(-200, 400), st.booleans(), st.integers(0, 2)),
+)
+fields = st.dictionaries(
+    st.integers(1, 300), st.lists(played_round, min_size=ROUNDS, max_size=ROUNDS), min_size=1, max_size=30
+)
+orders = st.permutations(list(TIEBREAKS)).flatmap(lambda order: st.integers(0, len(order)).map(lambda n: order[:n]))
+
+
+def key(line, order):  # type: ignore[no-untyped-def]
+    """What decides a place, written out again from the rule (not taken from the module)."""
+    values = {"best_round": -line.best_round, "fewer_reentries": line.reentries, "last_round": -line.last_round}
+    return (-line.total, *(values[t] for t in order))
+
+
+@given(fields, orders)
+def test_places_are_one_plus_the_lines_strictly_ahead(played, order) -> None:  # type: ignore[no-untyped-def]
+    lines = rank({n: f"P{n}" for n in played}, played, ROUNDS, order)
+    assert sorted(line.number for line in lines) == sorted(played)
+    for line in lines:
+        ahead = sum(1 for other in lines if key(other, order) < key(line, order))
+        assert line.place == ahead + 1
+        assert line.total == sum(r.points for r in line.rounds if r is not None)
+    assert [key(line, order) for line in lines] == sorted(key(line, order) for line in lines)
+
+
+@given(fields, orders)
+def test_the_ranking_does_not_depend_on_the_order_of_registration(played, order) -> None:  # type: ignore[no-untyped-def]
+    forward = rank({n: f"P{n}" for n in played}, played, ROUNDS, order)
+    backward = rank({n: f"P{n}" for n in reversed(list(played))}, dict(reversed(list(played.items()))), ROUNDS, order)
+    assert forward == backward
+
+
+@given(fields)
+def test_each_round_prize_goes_to_its_best_points(played) -> None:  # type: ignore[no-untyped-def]
+    lines = rank({n: f"P{n}" for n in played}, played, ROUNDS, [])
+    for k in range(ROUNDS):
+        scores = [r[k].points for r in played.values() if r[k] is not None]
+        winners = {line.number for line in lines if k + 1 in line.prizes}
+        assert winners == {n for n, r in played.items() if r[k] is not None and r[k].points == max(scores)}
+
+
+def test_the_tie_breaks_apply_in_the_order_chosen() -> None:
+    """Ana and Bia both end on 200. Ana had the better single round (120 to 110) but took a
+    re-entry; Bia scored more in the last round."""
+    played = {
+        1: [Played(120, True, 1), Played(80, True)],
+        2: [Played(90, True), Played(110, True)],
+        3: [Played(100, True), Played(100, True)],
+    }
+    names = {1: "Ana", 2: "Bia", 3: "Caio"}
+    by_best = rank(names, played, 2, ["best_round"])
+    assert [(line.name, line.place) for line in by_best] == [("Ana", 1), ("Bia", 2), ("Caio", 3)]
+    by_reentries = rank(names, played, 2, ["fewer_reentries", "best_round"])
+    assert [(line.name, line.place) for line in by_reentries] == [("Bia", 1), ("Caio", 2), ("Ana", 3)]
+    shared = rank(names, played, 2, [])
+    assert [line.place for line in shared] == [1, 1, 1]
+    assert by_best[0].prizes == (1,) and by_best[1].prizes == (2,)
+
+
+def test_a_late_entry_counts_nothing_for_the_rounds_he_missed() -> None:
+    lines = rank(
+        {1: "Ana", 2: "Jonas"}, {1: [Played(100, True), Played(90, False)], 2: [None, Played(150, False)]}, 2, []
+    )
+    assert [(line.name, line.total, line.final) for line in lines] == [("Ana", 190, False), ("Jonas", 150, False)]
