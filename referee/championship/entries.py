@@ -24,13 +24,14 @@ from referee.rules.errors import RulesError
 from referee.rules.text import N_, Text
 
 from .rounds import current_round, seat_of
-from .settings import touch
+from .settings import lock
 
 
 def register(championship: Championship, name: object) -> Entry:
     """A new entry with the next number (committed)."""
     clean = clean_name(name, field="name")
     key = members.name_key(clean)
+    lock(championship)
     drawn = current_round(championship)
     if drawn > championship.late_until or drawn >= championship.rounds:
         raise RulesError(Text(N_("Registration is closed: round %(round)s has been drawn."), round=drawn), field="name")
@@ -57,7 +58,6 @@ def register(championship: Championship, name: object) -> Entry:
         first_round=drawn + 1,
     )
     db.session.add(entry)
-    touch(championship)
     try:
         db.session.commit()
     except IntegrityError:
@@ -76,6 +76,7 @@ def card_number(championship: Championship, number: object) -> Entry | None:
 def reenter(championship: Championship, entry: Entry, *, actor: str = "") -> Reentry:
     """A new stack for ``entry`` in the current round (committed): he must be seated in it, at a
     table not yet signed off, within the round's re-entries allowed."""
+    lock(championship)
     round_number = current_round(championship)
     seated = seat_of(championship, round_number, entry) if round_number else None
     if seated is None:
@@ -101,7 +102,6 @@ def reenter(championship: Championship, entry: Entry, *, actor: str = "") -> Ree
         championship_id=championship.id, entry_id=entry.id, round=round_number, chips=championship.chips, actor=actor
     )
     db.session.add(row)
-    touch(championship)
     db.session.commit()
     return row
 

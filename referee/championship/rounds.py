@@ -29,7 +29,7 @@ from referee.rules import get_game
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.text import N_, Text
 
-from .settings import deals_at, touch
+from .settings import deals_at, lock
 
 FISCAL = "fiscal"
 SEED_MAX = 40
@@ -127,6 +127,7 @@ def draw_round(championship: Championship, *, seed: object = None) -> ChampRound
     Refused while a table of the previous round is not signed off (its players' tablemates
     are what this draw avoids, and its chips are what the ranking carries), and after the
     last round."""
+    lock(championship)
     number = current_round(championship) + 1
     if number > championship.rounds:
         raise RulesError(Text(N_("All %(rounds)s rounds have been drawn."), rounds=championship.rounds), field="round")
@@ -172,7 +173,6 @@ def draw_round(championship: Championship, *, seed: object = None) -> ChampRound
                 fiscal_access=_way_in(table.id, FISCAL, f"M{index}"),
             )
         )
-    touch(championship)
     db.session.commit()
     return row
 

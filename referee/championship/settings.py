@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from flask_babel import gettext
+from sqlalchemy import update
 
 from referee import access
 from referee.db import db
@@ -189,9 +190,15 @@ def deals_at(championship: Championship, seats: int) -> int | None:
     return max(seats, championship.deals - championship.deals % seats)
 
 
-def touch(championship: Championship) -> None:
-    """Move the version on: the pages following the championship redraw."""
-    championship.version = (championship.version or 0) + 1
+def lock(championship: Championship) -> None:
+    """Take the championship for one write, first thing: its version moves on (the pages
+    following it redraw) in an UPDATE that holds the row (PostgreSQL) or the database's write
+    lock (SQLite) until the transaction ends, so two phones registering, drawing or signing at
+    the same moment take turns, and each decides on what the other wrote."""
+    db.session.execute(
+        update(Championship).where(Championship.id == championship.id).values(version=Championship.version + 1)
+    )
+    db.session.refresh(championship)
 
 
 def describe(championship: Championship) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from referee.rules.text import N_, Text
 
 from .entries import reentries_at
 from .rounds import FISCAL, current_round
-from .settings import touch
+from .settings import lock
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,13 @@ class ChipCount:
     @property
     def total(self) -> int:
         return sum(self.chips.values())
+
+
+def _take(championship: Championship, row: RoundTable) -> None:
+    """Lock the championship for this write and read the table's row as it is now (a count or a
+    signature another phone made a moment ago)."""
+    lock(championship)
+    db.session.refresh(row)
 
 
 def chip_count(championship: Championship, row: RoundTable, table: Table) -> ChipCount:
@@ -91,6 +98,7 @@ def enter_counts(
     """Store a paper table's final counts (committed), or refuse them with a sentence: every
     player counted, whole chips, adding up to the stock, on a table that records no hands and is
     not signed off. Counting again replaces the counts (until the sign-off)."""
+    _take(championship, row)
     if row.signed_at is not None:
         raise RulesError(Text(N_("This table was signed off: its chips can no longer change.")))
     if ledger.live_count(table):
@@ -103,7 +111,6 @@ def enter_counts(
         raise RulesError(_difference(sum(counts.values()), stock), field="counts")
     row.counts = {str(k): v for k, v in counts.items()}
     row.counted_by = actor[:60]
-    touch(championship)
     db.session.commit()
 
 
@@ -112,6 +119,8 @@ def problems(championship: Championship, row: RoundTable, table: Table) -> Text 
     count = chip_count(championship, row, table)
     if not count.source:
         return Text(N_("Nothing was recorded at this table yet: its hands, or its final chips."))
+    if count.source == "counts" and count.deals:
+        return Text(N_("Hands were recorded after the final chips were typed: void them, or type the chips again."))
     if count.total != count.stock:
         return _difference(count.total, count.stock)
     names = dict(db.session.execute(select(Entry.id, Entry.name).where(Entry.id.in_(row.entries))).all())
@@ -138,6 +147,7 @@ def is_fiscal(row: RoundTable, grant: Grant) -> bool:
 
 def sign(championship: Championship, row: RoundTable, table: Table, grant: Grant, *, actor: str) -> None:
     """The fiscal's signature (committed): the table's chips become the round's points."""
+    _take(championship, row)
     if not is_fiscal(row, grant):
         raise RulesError(Text(N_("Only this table's fiscal signs it off, from the fiscal's card.")))
     if row.signed_at is not None:
@@ -148,13 +158,13 @@ def sign(championship: Championship, row: RoundTable, table: Table, grant: Grant
     ledger.finish_table(table)
     row.signed_at = utcnow()
     row.signed_by = actor[:60]
-    touch(championship)
     db.session.commit()
 
 
 def reopen(championship: Championship, row: RoundTable, table: Table) -> None:
     """The manager takes a signature back (a slip found after it): the table takes hands, counts
     and a new signature again. Refused once the next round is drawn, whose seating it fed."""
+    _take(championship, row)
     if row.signed_at is None:
         raise RulesError(Text(N_("This table is not signed off.")))
     if current_round(championship) > row.round:
@@ -162,5 +172,4 @@ def reopen(championship: Championship, row: RoundTable, table: Table) -> None:
     ledger.reopen_table(table)
     row.signed_at = None
     row.signed_by = ""
-    touch(championship)
     db.session.commit()

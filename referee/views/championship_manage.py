@@ -28,7 +28,7 @@ from referee.models import Championship, Entry, Reentry
 from referee.phone import device
 from referee.rules import get_game
 from referee.rules.errors import RulesError
-from referee.views.championship import common, load, load_table, names, player_card
+from referee.views.championship import NUMBER_MAX, common, load, load_table, names, player_card
 
 bp = Blueprint("championship_manage", __name__)
 
@@ -240,7 +240,7 @@ def table_cards(championship_id: str, round_number: int) -> ResponseReturnValue:
     if (away := _manager_only()) is not None:
         return away
     role = "fiscal" if request.args.get("role") == "fiscal" else "scorer"
-    tables = championship.round_tables(found, round_number)
+    tables = championship.round_tables(found, round_number) if 0 < round_number <= NUMBER_MAX else []
     if not tables:
         abort(404)
     people = names(found)

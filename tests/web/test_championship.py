@@ -201,6 +201,13 @@ def test_a_wall_page_and_a_copied_link_give_no_way_to_write(app: Flask) -> None:
     assert stranger.post(f"/c/{cid}/r/1/m/1/sign").status_code == 403
     assert stranger.get("/f/not-a-token").status_code == 403
     assert stranger.get("/c/nope").status_code == 404
+    for huge in (
+        f"/c/{cid}/r/99999999999999999999",
+        f"/c/{cid}/r/1/m/99999999999999999999",
+        f"/c/{cid}/n/99999999999999999999",
+    ):
+        assert stranger.get(huge).status_code == 404
+    assert boss.get(f"/c/{cid}/r/99999999999999999999/cards").status_code == 404
 
 
 def test_a_reentry_grows_the_table_stock_and_is_repaid_from_the_points(app: Flask) -> None:
@@ -256,3 +263,33 @@ def test_round_tables_are_ordinary_tables_of_the_club_members(app: Flask) -> Non
         entries = {e.id: e for e in db.session.query(Entry).filter_by(championship_id=cid)}
         assert [s.member_id for s in seats] == [entries[e].member_id for e in row.entries]
         assert all(s.member_id is not None for s in seats)
+
+
+def test_hands_recorded_after_the_counts_stop_the_signature(app: Flask) -> None:
+    """A paper table's counts, then a hand at the same table (a second phone did not know): the
+    fiscal cannot sign until one of the two goes, and the sentence says so."""
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES[:4])
+    boss.post(f"/c/{cid}/rounds")
+    (row,) = tables(app, cid, 1)
+    scorer_link = card_links(boss, cid, 1, "scorer")[0]
+    fiscal_link = card_links(boss, cid, 1, "fiscal")[0]
+    paper = app.test_client()
+    paper.get(scorer_link)
+    counts = {f"chips_{e}": str(n) for e, n in zip(row.entries, [130, 70, 100, 100])}
+    assert paper.post(f"/c/{cid}/r/1/m/1/counts", data=counts).status_code == 302
+    token = scorer_link.rsplit("/", 1)[1]
+    hand = boss.post(
+        f"{API}/tables/{row.table_id}/hands",
+        json=quatrilho_hand(names_at(app, row)),
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert hand.status_code == 201
+    fiscal = app.test_client()
+    fiscal.get(fiscal_link)
+    refused = fiscal.post(f"/c/{cid}/r/1/m/1/sign")
+    assert refused.status_code == 422
+    assert "mãos depois da contagem final" in refused.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.get(RoundTable, row.id).signed_at is None
