@@ -195,3 +195,21 @@ def redraw(championship: Championship, number: int) -> bool:
 def round_table_of(table_id: str) -> RoundTable | None:
     """The championship table a Referee table is, if any (its page says where it belongs)."""
     return db.session.scalar(select(RoundTable).where(RoundTable.table_id == table_id))
+
+
+def new_cards(championship: Championship, row: RoundTable) -> None:
+    """New scorer's and fiscal's cards for a table (committed): a card lost or photographed by
+    someone at the next table stops working at once, and the phones that used it are told so;
+    the new cards are printed from the manager's page as before."""
+    lock(championship)
+    db.session.refresh(row)
+    if row.signed_at is not None:
+        raise RulesError(Text(N_("This table was signed off: it needs no new cards.")))
+    now = utcnow()
+    for old in (row.scorer_access, row.fiscal_access):
+        found = db.session.get(Access, old) if old is not None else None
+        if found is not None and found.revoked_at is None:
+            found.revoked_at = now
+    row.scorer_access = _way_in(row.table_id, access.SCORER, f"M{row.number}")
+    row.fiscal_access = _way_in(row.table_id, FISCAL, f"M{row.number}")
+    db.session.commit()

@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 
-from referee import championship, club, qr
+from referee import championship, club, members, qr
 from referee.championship import signoff
 from referee.championship.rounds import card_token
 from referee.championship.settings import DEFAULT_TIEBREAKS, GAMES, REENTRY_POINTS, TIEBREAKS
@@ -140,7 +140,10 @@ def _manage_context(found: Championship) -> dict[str, Any]:
         )
     )
     seated = {e for row in tables for e in row.entries}
+    registered = {e.name_key for e in entries}
     return {
+        # The club's members not registered yet, offered as the name is typed.
+        "member_names": [m.name for m in members.active() if m.name_key not in registered],
         **data,
         "entries": entries,
         "tables": statuses,
@@ -230,6 +233,22 @@ def reopen(championship_id: str, round_number: int, table_number: int) -> Respon
         return _refused(found, render_text(exc.text))
     flash(_("Table %(table)s is open again: it takes hands and a new signature.") % {"table": row.number}, "success")
     return redirect(url_for("championship_manage.manage", championship_id=found.id, _anchor="tables"))
+
+
+@bp.post("/c/<championship_id>/r/<int:round_number>/m/<int:table_number>/cards")
+def replace_cards(championship_id: str, round_number: int, table_number: int) -> ResponseReturnValue:
+    """New cards for one table: the old scorer's and fiscal's cards stop working."""
+    found = load(championship_id)
+    require_manager()
+    row, _table = load_table(found, round_number, table_number)
+    try:
+        championship.new_cards(found, row)
+    except RulesError as exc:
+        return _refused(found, render_text(exc.text))
+    flash(
+        _("Table %(table)s has new cards: the old ones no longer work. Print them.") % {"table": row.number}, "success"
+    )
+    return redirect(url_for("championship_manage.table_cards", championship_id=found.id, round_number=round_number))
 
 
 @bp.get("/c/<championship_id>/r/<int:round_number>/cards")

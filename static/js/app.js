@@ -283,6 +283,27 @@
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-print]")) window.print();
   });
+  // A form whose action others rely on (new cards for a table) asks first: data-confirm holds
+  // the question. Without JavaScript it is sent at once.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.hasAttribute && form.hasAttribute("data-confirm") && !window.confirm(form.getAttribute("data-confirm"))) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
+  // A paper table's final chips: their sum against the table's stock as they are typed, so a
+  // miscount shows before the save (which refuses it anyway).
+  document.addEventListener("input", function (event) {
+    var form = event.target.form;
+    if (!form || !form.hasAttribute("data-sum-to")) return;
+    var stock = Number(form.getAttribute("data-sum-to")), total = 0;
+    var fields = form.querySelectorAll("input[inputmode=numeric]");
+    for (var i = 0; i < fields.length; i++) total += Number(fields[i].value) || 0;
+    var which = total === stock ? "data-sum-ok" : total < stock ? "data-sum-short" : "data-sum-over";
+    var out = form.querySelector("[data-sum]");
+    if (out) out.textContent = form.getAttribute(which).replace("{total}", total).replace("{stock}", stock).replace("{gap}", Math.abs(stock - total));
+  });
   function selectText(node) {
     if (node.select) { node.focus(); node.select(); return; }
     var range = document.createRange();

@@ -293,3 +293,56 @@ def test_hands_recorded_after_the_counts_stop_the_signature(app: Flask) -> None:
     assert "mãos depois da contagem final" in refused.get_data(as_text=True)
     with app.app_context():
         assert db.session.get(RoundTable, row.id).signed_at is None
+
+
+def test_new_cards_lock_out_a_lost_card_at_once(app: Flask) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES[:4])
+    boss.post(f"/c/{cid}/rounds")
+    (row,) = tables(app, cid, 1)
+    old_scorer, old_fiscal = card_links(boss, cid, 1, "scorer")[0], card_links(boss, cid, 1, "fiscal")[0]
+    holder = app.test_client()
+    assert holder.get(old_scorer).status_code == 302
+    assert boss.post(f"/c/{cid}/r/1/m/1/cards").status_code == 302
+    new_scorer, new_fiscal = card_links(boss, cid, 1, "scorer")[0], card_links(boss, cid, 1, "fiscal")[0]
+    assert {new_scorer, new_fiscal}.isdisjoint({old_scorer, old_fiscal})
+    assert app.test_client().get(old_scorer).status_code == 403
+    assert app.test_client().get(old_fiscal).status_code == 403
+    # The phone that held the old card is told it was revoked, and can no longer record.
+    token = old_scorer.rsplit("/", 1)[1]
+    hand = holder.post(
+        f"{API}/tables/{row.table_id}/hands",
+        json=quatrilho_hand(names_at(app, row)),
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert hand.status_code in (401, 403)
+    assert holder.get(f"/t/{row.table_id}").status_code == 403
+    fresh = app.test_client()
+    assert fresh.get(new_scorer).status_code == 302
+    assert fresh.get(f"/c/{cid}/r/1/m/1").get_data(as_text=True).count("chips_") >= 4  # the counts form
+    assert app.test_client().post(f"/c/{cid}/r/1/m/1/cards").status_code == 403
+
+
+def test_a_jubileu_championship_on_the_clock(app: Flask) -> None:
+    """Jubileu has no fifth seat: ten players cannot be seated, eight can; a round on the clock
+    gives every table the round's end, and its tables take any number of deals."""
+    boss = manager(app)
+    cid = create(boss, game="jubileu", ends="clock", minutes="90", deals="")
+    register(boss, cid, NAMES[:9] + ["Jonas"])
+    refused = boss.post(f"/c/{cid}/rounds")
+    assert refused.status_code == 422 and "múltiplo de quatro" in refused.get_data(as_text=True)
+    with app.app_context():
+        db.session.query(Entry).filter_by(championship_id=cid, number=10).delete()
+        db.session.query(Entry).filter_by(championship_id=cid, number=9).delete()
+        db.session.commit()
+    assert boss.post(f"/c/{cid}/rounds").status_code == 302
+    rows = tables(app, cid, 1)
+    assert [len(t.entries) for t in rows] == [4, 4]
+    with app.app_context():
+        for row in rows:
+            table = db.session.get(Table, row.table_id)
+            assert table.game == "jubileu" and table.deals is None and table.ends_at is not None
+            assert table.options["starting_chips"] == 100
+    page = app.test_client().get(f"/c/{cid}").get_data(as_text=True)
+    assert "termina às" in page
