@@ -82,9 +82,12 @@ def last_round(table: Table) -> dict[str, int] | None:
 
 
 def declare_last_round(table: Table, *, on: bool) -> None:
-    """Start the last round with the next hand, or take the declaration back."""
+    """Start the last round with the next hand, or take the declaration back. A table playing a
+    set number of deals (a championship's round) ends with them: it has no last round to call."""
     lock_for_write(table)
     if table.finished_at is not None:
         raise Conflict(Text(N_("This table is finished: its hands can no longer change.")))
+    if table.deals is not None:
+        raise Conflict(Text(N_("This table plays %(deals)s deals: the round ends with them."), deals=table.deals))
     table.last_round_from = next_number(table) if on else None
     touch(table)

@@ -477,6 +477,9 @@ def set_clock(table_id: str) -> ResponseReturnValue:
     form's "stop" button, which is sent along with the chosen time; or minutes 0)."""
     table = load(table_id)
     require_scorer(table)
+    if round_table_of(table.id) is not None:
+        flash(_("A championship's table plays the round's time: only the organiser sets it."), "error")
+        return redirect(url_for("tables.show", table_id=table.id))
     minutes = None if request.form.get("stop") else request.form.get("minutes") or None
     try:
         ledger.set_clock(table, minutes)

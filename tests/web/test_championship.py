@@ -346,3 +346,23 @@ def test_a_jubileu_championship_on_the_clock(app: Flask) -> None:
             assert table.options["starting_chips"] == 100
     page = app.test_client().get(f"/c/{cid}").get_data(as_text=True)
     assert "termina às" in page
+
+
+def test_a_round_table_keeps_the_rounds_end(app: Flask) -> None:
+    """Its scorer cannot set another clock, nor call a last round when the round counts deals."""
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES[:4])
+    boss.post(f"/c/{cid}/rounds")
+    (row,) = tables(app, cid, 1)
+    scorer = app.test_client()
+    scorer.get(card_links(boss, cid, 1, "scorer")[0])
+    page = scorer.get(f"/t/{row.table_id}").get_data(as_text=True)
+    assert "clock-form" not in page and "last-round-form" not in page and "Campeonato: mesa 1 da rodada 1" in page
+    clock = scorer.post(f"/t/{row.table_id}/clock", data={"minutes": "60"}, follow_redirects=True)
+    assert "só o organizador" in clock.get_data(as_text=True)
+    tonda = scorer.post(f"/t/{row.table_id}/last-round", data={"on": "1"}, follow_redirects=True)
+    assert "a rodada termina com elas" in tonda.get_data(as_text=True)
+    with app.app_context():
+        table = db.session.get(Table, row.table_id)
+        assert table.ends_at is None and table.last_round_from is None
