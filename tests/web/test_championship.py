@@ -165,6 +165,12 @@ def test_a_championship_day_from_registration_to_round_two(app: Flask) -> None:
     assert points[number[five.entries[0]]] == 130
     assert csv[1].startswith("1,")  # the best first
 
+    # The table played hand by hand counts in the league like any table, ratings included.
+    league = app.test_client().get(f"{API}/league/quatrilho/standings").get_json()["standings"]
+    counted = {row["name"]: row for row in league}
+    assert {name: counted[name]["hands"] for name in players} == dict.fromkeys(players, 4)
+    assert counted[players[0]]["net"] == 24 and counted[players[0]]["rating"] is not None
+
     # Round 2: everyone, Jonas too, and nobody meets an earlier tablemate where it can be avoided.
     assert boss.post(f"/c/{cid}/rounds", data={"seed": "sorteio 2"}).status_code == 302
     second = tables(app, cid, 2)
