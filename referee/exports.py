@@ -14,9 +14,10 @@ holding the club database's write lock, then into the club's database in short t
 scorers never wait for more than one of them. A refusal anywhere stores nothing.
 
 A **backup** (:func:`backup`) is everything a club would miss after losing its database: the
-tables with their secrets (the owner's token hash, the scoring links and join codes), the
-members with their Pix keys and merges, the seasons. :func:`restore` puts it into an empty
-database, where every token and scoring link works again. Ratings are left out: they are
+tables with their secrets (the owner's token hash, the scoring links and join codes) and their set
+number of deals, the members with their Pix keys and merges, the seasons, the championships (their
+entries, re-entries, rounds and round tables). :func:`restore` puts it into an empty database,
+where every token, scoring link and championship card works again. Ratings are left out: they are
 derived from the hands and recomputed.
 
 The **CSV** (:func:`tables_csv`) is for spreadsheets: one row per player per hand.
@@ -34,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import current_app
 from sqlalchemy import bindparam, create_engine, delete, exists, func, insert, select, text, update
@@ -46,10 +47,26 @@ from referee import access, league, ledger
 from referee.db import db
 from referee.league import local_date
 from referee.members import name_key
-from referee.models import Access, Hand, HandEvent, Member, Rating, RatingRun, Season, Seat, Table, aware, utcnow
+from referee.models import (
+    Access,
+    Championship,
+    Hand,
+    HandEvent,
+    Member,
+    Rating,
+    RatingRun,
+    Season,
+    Seat,
+    Table,
+    aware,
+    utcnow,
+)
 from referee.rules import get_game
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
 from referee.rules.text import N_, Text
+
+if TYPE_CHECKING:
+    from referee.championship import backup as championship_backup
 
 FORMAT = "referee-export"
 BACKUP_FORMAT = "referee-backup"
@@ -87,7 +104,7 @@ def export_tables(tables: Iterable[Table]) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "exported_at": _iso(utcnow()),
+        "exported_at": iso(utcnow()),
         "tables": [_table_json(t) for t in tables],
     }
 
@@ -109,9 +126,9 @@ def _table_json(table: Table) -> dict[str, Any]:
         "dealer": players[table.first_dealer],
         "locale": table.locale,
         "two_key": table.two_key,
-        "created_at": _iso(table.created_at),
-        "finished_at": _iso(table.finished_at),
-        "ends_at": _iso(table.ends_at),
+        "created_at": iso(table.created_at),
+        "finished_at": iso(table.finished_at),
+        "ends_at": iso(table.ends_at),
         "last_round_from": table.last_round_from,
         "follows": table.follows,
         "members": _member_names(table),
@@ -131,9 +148,9 @@ def _hand_json(hand: Hand) -> dict[str, Any]:
     answer: dict[str, Any] = {
         "number": hand.number,
         "record": hand.record,
-        "created_at": _iso(hand.created_at),
+        "created_at": iso(hand.created_at),
         "created_by": hand.created_by,
-        "events": [{"kind": e.kind, "reason": e.reason, "actor": e.actor, "at": _iso(e.at)} for e in hand.events],
+        "events": [{"kind": e.kind, "reason": e.reason, "actor": e.actor, "at": iso(e.at)} for e in hand.events],
     }
     if hand.result.get("two_key"):
         answer["two_key"] = True  # recorded under two-key entry: it waited for a confirmation
@@ -142,7 +159,8 @@ def _hand_json(hand: Hand) -> dict[str, Any]:
     return answer
 
 
-def _iso(moment: datetime | None) -> str | None:
+def iso(moment: datetime | None) -> str | None:
+    """A moment as a document holds it: ISO 8601, in UTC."""
     if moment is None:
         return None
     return aware(moment).astimezone(UTC).isoformat()
@@ -194,7 +212,8 @@ def csv_cell(value: str) -> str:
 #
 # Everything is checked before anything is written: a malformed document is an InvalidInput
 # (400) naming where (``tables[0].hands[3].created_at``). Whether the hands are legal is the
-# rules' business, asked while replaying.
+# rules' business, asked while replaying. The readers of fields are public: a backup's
+# championships are read with them too (referee.championship.backup).
 
 
 @dataclass(frozen=True)
@@ -231,96 +250,107 @@ class _Table:
     hands: tuple[_Hand, ...]
 
 
-def _invalid(sentence: str, where: str, **values: Any) -> InvalidInput:
+def invalid(sentence: str, where: str, **values: Any) -> InvalidInput:
+    """The refusal of a document, naming where in it."""
     return InvalidInput(Text(sentence, **values), field=where)
 
 
-def _field(obj: Mapping[str, Any], key: str, kind: type, where: str, *, optional: bool = False) -> Any:
+def field(obj: Mapping[str, Any], key: str, kind: type, where: str, *, optional: bool = False) -> Any:
     """``obj[key]`` if it has the type asked for (None allowed when ``optional``)."""
     value = obj.get(key)
     if value is None and optional:
         return None
     # bool is an int in Python; a number must not be true or false.
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise _invalid(N_("%(field)s is missing or has the wrong type."), f"{where}.{key}", field=key)
+        raise invalid(N_("%(field)s is missing or has the wrong type."), f"{where}.{key}", field=key)
     return value
 
 
-def _id(obj: Mapping[str, Any], key: str, where: str, *, optional: bool = False) -> Any:
+def row_id(obj: Mapping[str, Any], key: str, where: str, *, optional: bool = False) -> Any:
     """A row id (a member's, a season's, a scoring link's): what the database's integers hold."""
-    value = _field(obj, key, int, where, optional=optional)
+    value = field(obj, key, int, where, optional=optional)
     if value is not None and not 1 <= value < 2**31:
-        raise _invalid(N_("%(field)s is missing or has the wrong type."), f"{where}.{key}", field=key)
+        raise invalid(N_("%(field)s is missing or has the wrong type."), f"{where}.{key}", field=key)
     return value
 
 
-def _text(obj: Mapping[str, Any], key: str, where: str, *, limit: int, optional: bool = False) -> Any:
-    value = _field(obj, key, str, where, optional=optional)
+def whole(obj: Mapping[str, Any], key: str, where: str, low: int, high: int, *, optional: bool = False) -> Any:
+    """A whole number from ``low`` to ``high``."""
+    value = field(obj, key, int, where, optional=optional)
+    if value is not None and not low <= value <= high:
+        raise invalid(N_("%(field)s is missing or has the wrong type."), f"{where}.{key}", field=key)
+    return value
+
+
+def short_text(obj: Mapping[str, Any], key: str, where: str, *, limit: int, optional: bool = False) -> Any:
+    """Text of at most ``limit`` characters, without control characters."""
+    value = field(obj, key, str, where, optional=optional)
     if value is not None and (len(value) > limit or any(ord(ch) < 32 or ord(ch) == 127 for ch in value)):
-        raise _invalid(
+        raise invalid(
             N_("%(field)s must be text of at most %(max)s characters."), f"{where}.{key}", field=key, max=limit
         )
     return value
 
 
-def _moment(obj: Mapping[str, Any], key: str, where: str) -> datetime:
+def timestamp(obj: Mapping[str, Any], key: str, where: str) -> datetime:
     """An ISO 8601 date and time, in UTC (a time without a zone is taken as UTC), within the
     league's calendar: a table stored at the year 1 would break every page that shows its day."""
     try:
-        moment = datetime.fromisoformat(_field(obj, key, str, where))
+        moment = datetime.fromisoformat(field(obj, key, str, where))
         moment = aware(moment).astimezone(UTC)
     except (ValueError, OverflowError):  # OverflowError: the year 1 or 9999 moved to UTC
         moment = None
     if moment is None or not league.in_calendar(moment.date()):
-        raise _invalid(N_("%(field)s must be a date and time (ISO 8601)."), f"{where}.{key}", field=key)
+        raise invalid(N_("%(field)s must be a date and time (ISO 8601)."), f"{where}.{key}", field=key)
     return moment
 
 
-def _maybe_moment(obj: Mapping[str, Any], key: str, where: str) -> datetime | None:
-    return None if obj.get(key) is None else _moment(obj, key, where)
+def maybe_timestamp(obj: Mapping[str, Any], key: str, where: str) -> datetime | None:
+    """A :func:`timestamp`, or None."""
+    return None if obj.get(key) is None else timestamp(obj, key, where)
 
 
 def _day(obj: Mapping[str, Any], key: str, where: str) -> date:
     try:
-        return league.parse_day(_field(obj, key, str, where))
+        return league.parse_day(field(obj, key, str, where))
     except ValueError:
-        raise _invalid(N_("%(field)s must be a date (year-month-day)."), f"{where}.{key}", field=key) from None
+        raise invalid(N_("%(field)s must be a date (year-month-day)."), f"{where}.{key}", field=key) from None
 
 
 def _document(data: object, expected: str) -> Mapping[str, Any]:
     if not isinstance(data, Mapping) or data.get("format") != expected:
-        raise _invalid(N_("This is not a Referee file of the expected kind (%(format)s)."), "format", format=expected)
+        raise invalid(N_("This is not a Referee file of the expected kind (%(format)s)."), "format", format=expected)
     if data.get("version") != VERSION or isinstance(data.get("version"), bool):
-        raise _invalid(N_("This file's version is not one this Referee can read."), "version")
+        raise invalid(N_("This file's version is not one this Referee can read."), "version")
     return data
 
 
 def _tables(data: Mapping[str, Any]) -> list[_Table]:
-    raw_tables = _field(data, "tables", list, "")
+    raw_tables = field(data, "tables", list, "")
     tables = [_table(raw, f"tables[{i}]") for i, raw in enumerate(raw_tables)]
     seen: set[str] = set()
     for table in tables:
         if table.id in seen:
-            raise _invalid(N_("Two tables have the same id."), f"{table.where}.id")
+            raise invalid(N_("Two tables have the same id."), f"{table.where}.id")
         seen.add(table.id)
     return tables
 
 
 def _table(raw: object, where: str) -> _Table:
     if not isinstance(raw, Mapping):
-        raise _invalid(N_("Each table must be a JSON object."), where)
-    table_id = _field(raw, "id", str, where)
+        raise invalid(N_("Each table must be a JSON object."), where)
+    table_id = field(raw, "id", str, where)
     if not TABLE_ID.fullmatch(table_id):
-        raise _invalid(N_("A table id has 16 to 32 letters, digits, - or _."), f"{where}.id")
-    follows = _field(raw, "follows", str, where, optional=True)
+        raise invalid(N_("A table id has 16 to 32 letters, digits, - or _."), f"{where}.id")
+    follows = field(raw, "follows", str, where, optional=True)
     if follows is not None and not TABLE_ID.fullmatch(follows):
-        raise _invalid(N_("A table id has 16 to 32 letters, digits, - or _."), f"{where}.follows")
-    last_round = _field(raw, "last_round_from", int, where, optional=True)
-    members = _field(raw, "members", dict, where)
+        raise invalid(N_("A table id has 16 to 32 letters, digits, - or _."), f"{where}.follows")
+    last_round = field(raw, "last_round_from", int, where, optional=True)
+    members = field(raw, "members", dict, where)
     for seat in members:
-        _text(members, seat, f"{where}.members", limit=MEMBER_NAME_MAX)
+        short_text(members, seat, f"{where}.members", limit=MEMBER_NAME_MAX)
         if not members[seat].strip():
-            raise _invalid(N_("Each player needs a name."), f"{where}.members.{seat}")
+            raise invalid(N_("Each player needs a name."), f"{where}.members.{seat}")
     for key, kind in (
         ("game", str),
         ("players", list),
@@ -329,12 +359,12 @@ def _table(raw: object, where: str) -> _Table:
         ("locale", str),
         ("name", str),
     ):
-        _field(raw, key, kind, where)
-    _field(raw, "teams", list, where, optional=True)
-    hands = tuple(_hand(h, f"{where}.hands[{i}]", i + 1) for i, h in enumerate(_field(raw, "hands", list, where)))
+        field(raw, key, kind, where)
+    field(raw, "teams", list, where, optional=True)
+    hands = tuple(_hand(h, f"{where}.hands[{i}]", i + 1) for i, h in enumerate(field(raw, "hands", list, where)))
     _check_corrections(hands, where)
     if last_round is not None and not 1 <= last_round <= len(hands) + 1:  # declared for the next hand at the latest
-        raise _invalid(
+        raise invalid(
             N_("%(field)s must be the number of a hand of the table."),
             f"{where}.last_round_from",
             field="last_round_from",
@@ -343,12 +373,12 @@ def _table(raw: object, where: str) -> _Table:
         where=where,
         raw=raw,
         id=table_id,
-        created_at=_moment(raw, "created_at", where),
-        finished_at=_maybe_moment(raw, "finished_at", where),
-        ends_at=_maybe_moment(raw, "ends_at", where),
+        created_at=timestamp(raw, "created_at", where),
+        finished_at=maybe_timestamp(raw, "finished_at", where),
+        ends_at=maybe_timestamp(raw, "ends_at", where),
         last_round_from=last_round,
         follows=follows,
-        two_key=_field(raw, "two_key", bool, where),
+        two_key=field(raw, "two_key", bool, where),
         members=dict(members),
         hands=hands,
     )
@@ -356,34 +386,34 @@ def _table(raw: object, where: str) -> _Table:
 
 def _hand(raw: object, where: str, number: int) -> _Hand:
     if not isinstance(raw, Mapping):
-        raise _invalid(N_("Each hand must be a JSON object."), where)
-    if _field(raw, "number", int, where) != number:
-        raise _invalid(N_("Hands are numbered 1, 2, 3, … in order, without gaps."), f"{where}.number")
-    replaces = _field(raw, "replaces", int, where, optional=True)
+        raise invalid(N_("Each hand must be a JSON object."), where)
+    if field(raw, "number", int, where) != number:
+        raise invalid(N_("Hands are numbered 1, 2, 3, … in order, without gaps."), f"{where}.number")
+    replaces = field(raw, "replaces", int, where, optional=True)
     if replaces is not None and not 1 <= replaces < number:
-        raise _invalid(N_("A correction replaces an earlier hand."), f"{where}.replaces")
+        raise invalid(N_("A correction replaces an earlier hand."), f"{where}.replaces")
     events = []
-    for i, event in enumerate(_field(raw, "events", list, where)):
+    for i, event in enumerate(field(raw, "events", list, where)):
         at = f"{where}.events[{i}]"
         if not isinstance(event, Mapping) or event.get("kind") not in EVENT_KINDS:
-            raise _invalid(N_("An event is a void, a confirmation or a dispute."), at)
+            raise invalid(N_("An event is a void, a confirmation or a dispute."), at)
         events.append(
             _Event(
                 kind=event["kind"],
-                reason=_text(event, "reason", at, limit=ledger.REASON_MAX),
-                actor=_text(event, "actor", at, limit=ACTOR_MAX),
-                at=_moment(event, "at", at),
+                reason=short_text(event, "reason", at, limit=ledger.REASON_MAX),
+                actor=short_text(event, "actor", at, limit=ACTOR_MAX),
+                at=timestamp(event, "at", at),
             )
         )
     kinds = [e.kind for e in events]
     if "void" in kinds and kinds.index("void") != len(kinds) - 1:
-        raise _invalid(N_("Nothing can happen to a hand after it was voided."), f"{where}.events")
-    two_key = _field(raw, "two_key", bool, where, optional=True)
+        raise invalid(N_("Nothing can happen to a hand after it was voided."), f"{where}.events")
+    two_key = field(raw, "two_key", bool, where, optional=True)
     return _Hand(
         number=number,
-        record=dict(_field(raw, "record", dict, where)),
-        created_at=_moment(raw, "created_at", where),
-        created_by=_text(raw, "created_by", where, limit=ACTOR_MAX),
+        record=dict(field(raw, "record", dict, where)),
+        created_at=timestamp(raw, "created_at", where),
+        created_by=short_text(raw, "created_by", where, limit=ACTOR_MAX),
         two_key=bool(two_key),
         replaces=replaces,
         events=tuple(events),
@@ -398,7 +428,7 @@ def _check_corrections(hands: Sequence[_Hand], where: str) -> None:
             continue
         old = hands[hand.replaces - 1]
         if hand.replaces in replaced or not old.events or old.events[-1].kind != "void":
-            raise _invalid(
+            raise invalid(
                 N_("A corrected hand must be voided once, by its correction."),
                 f"{where}.hands[{hand.number - 1}].replaces",
             )
@@ -412,7 +442,7 @@ def _check_follows(tables: Sequence[_Table]) -> None:
     ids = {t.id for t in tables}
     for table in tables:
         if table.follows is not None and table.follows not in ids:
-            raise _invalid(
+            raise invalid(
                 N_("This table follows table %(id)s, which is not in this file: export and import the two together."),
                 f"{table.where}.follows",
                 id=table.follows,
@@ -430,7 +460,7 @@ def _followers_last(tables: Sequence[_Table]) -> list[_Table]:
         current: _Table | None = table
         while current is not None and current.id not in done:
             if any(current.id == link.id for link in chain):
-                raise _invalid(N_("Rematches cannot follow each other in a circle."), f"{current.where}.follows")
+                raise invalid(N_("Rematches cannot follow each other in a circle."), f"{current.where}.follows")
             chain.append(current)
             current = by_id.get(current.follows) if current.follows else None
         for link in reversed(chain):
@@ -652,7 +682,7 @@ def _rebuild(spec: _Table, *, wrote: Callable[[], None] = lambda: None) -> tuple
         raise ledger.Conflict(Text(N_("A table with the id %(id)s already exists."), id=spec.id))
     raw = spec.raw
     players = raw["players"]
-    with _at(spec.where):
+    with naming(spec.where):
         rules = get_game(raw["game"])
         table, token = ledger.create_table(
             game=raw["game"],
@@ -693,7 +723,7 @@ def _replay(table: Table, spec: _Table, wrote: Callable[[], None]) -> None:
         while pending and (moment is None or pending[0][0] < moment):
             _when, number = heapq.heappop(pending)
             event = queues[number].popleft()
-            with _at(f"{spec.where}.hands[{number - 1}].events"):
+            with naming(f"{spec.where}.hands[{number - 1}].events"):
                 _apply(table, number, event)
             wrote()
             if queues[number]:
@@ -703,7 +733,7 @@ def _replay(table: Table, spec: _Table, wrote: Callable[[], None]) -> None:
         apply_until(hand.created_at)
         table.two_key = hand.two_key
         reason = spec.hands[hand.replaces - 1].events[-1].reason if hand.replaces is not None else ""
-        with _at(f"{spec.where}.hands[{hand.number - 1}]"):
+        with naming(f"{spec.where}.hands[{hand.number - 1}]"):
             ledger.record_hand(
                 table,
                 hand.record,
@@ -729,7 +759,7 @@ def _apply(table: Table, number: int, event: _Event) -> None:
 
 
 @contextmanager
-def _at(where: str) -> Iterator[None]:
+def naming(where: str) -> Iterator[None]:
     """Name the place in the document in a refusal; a ledger conflict while replaying (a hand
     after the end of a match, a confirmation of a hand that needs none) is a refused hand."""
     try:
@@ -787,12 +817,17 @@ def _restore_times(table: Table, spec: _Table) -> None:
 
 def backup(*, live_codes: bool = True) -> dict[str, Any]:
     """Everything needed to start again from an empty database: every table (as exported, plus
-    its owner's token hash and its scoring links and join codes), every member (Pix keys and
-    merges included) and every season. Ratings are derived; they are left out.
+    its owner's token hash, its scoring links and join codes, and its set number of deals), every
+    member (Pix keys and merges included), every season and every championship (its settings,
+    entries, re-entries, rounds and round tables: :func:`referee.championship.backup.dump`).
+    Ratings are derived; they are left out.
 
     Without ``live_codes`` (the backup a phone downloads), a join code still open is left out: its
     hash covers only 31**8 codes, few enough to try them all within its thirty minutes, and it
     would have expired before any restore anyway."""
+    # Imported here: referee.championship imports this module (its ranking's CSV cells).
+    from referee.championship import backup as championship_backup
+
     now = datetime.now(UTC)
     tables = list(db.session.scalars(select(Table).order_by(Table.created_at, Table.id)))
     accesses: dict[str, list[dict[str, Any]]] = {}
@@ -805,14 +840,14 @@ def backup(*, live_codes: bool = True) -> dict[str, Any]:
                 "label": row.label,
                 "token_hash": row.token_hash,
                 "code_hash": None if open_code and not live_codes else row.code_hash,
-                "code_expires_at": _iso(row.code_expires_at),
-                "created_at": _iso(row.created_at),
-                "revoked_at": _iso(row.revoked_at),
+                "code_expires_at": iso(row.code_expires_at),
+                "created_at": iso(row.created_at),
+                "revoked_at": iso(row.revoked_at),
             }
         )
     document = export_tables(tables)
     for table, entry in zip(tables, document["tables"]):
-        entry.update(scorer_token_hash=table.scorer_token_hash, accesses=accesses.get(table.id, []))
+        entry.update(scorer_token_hash=table.scorer_token_hash, accesses=accesses.get(table.id, []), deals=table.deals)
     return {
         "format": BACKUP_FORMAT,
         "version": VERSION,
@@ -825,7 +860,7 @@ def backup(*, live_codes: bool = True) -> dict[str, Any]:
                 "pix_key": m.pix_key,
                 "pix_city": m.pix_city,
                 "merged_into": m.merged_into,
-                "created_at": _iso(m.created_at),
+                "created_at": iso(m.created_at),
             }
             for m in db.session.scalars(select(Member).order_by(Member.id))
         ],
@@ -834,26 +869,37 @@ def backup(*, live_codes: bool = True) -> dict[str, Any]:
             for s in db.session.scalars(select(Season).order_by(Season.id))
         ],
         "tables": document["tables"],
+        "championships": championship_backup.dump(),
     }
 
 
 def is_empty() -> bool:
-    """No table, member or season: a database a backup can be restored into."""
-    return not any(db.session.scalar(select(func.count()).select_from(model)) for model in (Table, Member, Season))
+    """No table, member, season or championship: a database a backup can be restored into."""
+    return not any(
+        db.session.scalar(select(func.count()).select_from(model)) for model in (Table, Member, Season, Championship)
+    )
 
 
 def restore(data: object, *, replace: bool = False) -> dict[str, int]:
-    """Put a backup into the database; answers how many tables, members and seasons.
+    """Put a backup into the database; answers how many tables, members, seasons and
+    championships.
 
     Refuses (:class:`ledger.Conflict`) a database that holds anything, unless ``replace``: then
-    everything in it is deleted first, in the same transaction. Members, seasons and scoring
-    links keep their ids (pages and the history's "by a scorer (Bia)" name them by id); the
-    tables are rebuilt through the ledger like an import, then get their secrets back."""
+    everything in it is deleted first, in the same transaction. Members, seasons, scoring
+    links and championship entries keep their ids (pages and the history's "by a scorer (Bia)"
+    name them by id, a championship card's token is derived from its access's id, a round table
+    names its players by entry id); the tables are rebuilt through the ledger like an import,
+    then get their secrets and their set number of deals back. A backup made before
+    championships existed has none."""
+    from referee.championship import backup as championship_backup  # here: see backup()
+
     document = _document(data, BACKUP_FORMAT)
     tables = _tables(document)
-    people = [_member(m, f"members[{i}]") for i, m in enumerate(_field(document, "members", list, ""))]
-    seasons = [_season(s, f"seasons[{i}]") for i, s in enumerate(_field(document, "seasons", list, ""))]
+    people = [_member(m, f"members[{i}]") for i, m in enumerate(field(document, "members", list, ""))]
+    seasons = [_season(s, f"seasons[{i}]") for i, s in enumerate(field(document, "seasons", list, ""))]
     secrets = {t.id: _secrets(t) for t in tables}
+    deals = {t.id: _deals(t) for t in tables}
+    championships = _championships(document, tables, secrets, people)
     if not replace and not is_empty():
         raise ledger.Conflict(
             Text(N_("The database is not empty: restore a backup only into an empty one, or replace everything."))
@@ -873,38 +919,40 @@ def restore(data: object, *, replace: bool = False) -> dict[str, int]:
                 )
         if seasons:
             connection.execute(insert(Season.__table__), seasons)
-        _continue_ids(Member, Season)  # a seat whose member the backup lacks gets a new one
+        continue_ids(Member, Season)  # a seat whose member the backup lacks gets a new one
         for spec in _followers_last(tables):
             table, _token = _rebuild(spec)
             owner_hash, links = secrets[spec.id]
             table.scorer_token_hash = owner_hash
+            table.deals = deals[spec.id]  # after the replay, which it would not change
             if links:
                 connection.execute(insert(Access.__table__), [{**link, "table_id": table.id} for link in links])
         db.session.flush()
-        _continue_ids(Access)
-    return {"tables": len(tables), "members": len(people), "seasons": len(seasons)}
+        continue_ids(Access)
+        championship_backup.insert(championships)  # after the tables, accesses and members they name
+    return {"tables": len(tables), "members": len(people), "seasons": len(seasons), "championships": len(championships)}
 
 
 def _member(raw: object, where: str) -> dict[str, Any]:
     if not isinstance(raw, Mapping):
-        raise _invalid(N_("Each member must be a JSON object."), where)
+        raise invalid(N_("Each member must be a JSON object."), where)
     return {
-        "id": _id(raw, "id", where),
-        "name": _text(raw, "name", where, limit=MEMBER_NAME_MAX),
-        "name_key": _text(raw, "name_key", where, limit=MEMBER_NAME_MAX, optional=True),
-        "pix_key": _text(raw, "pix_key", where, limit=77),
-        "pix_city": _text(raw, "pix_city", where, limit=15),
-        "merged_into": _id(raw, "merged_into", where, optional=True),
-        "created_at": _moment(raw, "created_at", where),
+        "id": row_id(raw, "id", where),
+        "name": short_text(raw, "name", where, limit=MEMBER_NAME_MAX),
+        "name_key": short_text(raw, "name_key", where, limit=MEMBER_NAME_MAX, optional=True),
+        "pix_key": short_text(raw, "pix_key", where, limit=77),
+        "pix_city": short_text(raw, "pix_city", where, limit=15),
+        "merged_into": row_id(raw, "merged_into", where, optional=True),
+        "created_at": timestamp(raw, "created_at", where),
     }
 
 
 def _season(raw: object, where: str) -> dict[str, Any]:
     if not isinstance(raw, Mapping):
-        raise _invalid(N_("Each season must be a JSON object."), where)
+        raise invalid(N_("Each season must be a JSON object."), where)
     return {
-        "id": _id(raw, "id", where),
-        "name": _text(raw, "name", where, limit=league.SEASON_NAME_MAX),
+        "id": row_id(raw, "id", where),
+        "name": short_text(raw, "name", where, limit=league.SEASON_NAME_MAX),
         "starts_on": _day(raw, "starts_on", where),
         "ends_on": _day(raw, "ends_on", where),
     }
@@ -913,28 +961,53 @@ def _season(raw: object, where: str) -> dict[str, Any]:
 def _secrets(spec: _Table) -> tuple[str, list[dict[str, Any]]]:
     """The owner's token hash and the table's ways in for scorers, as rows to insert."""
     raw, where = spec.raw, spec.where
-    owner = _text(raw, "scorer_token_hash", where, limit=64)
+    owner = short_text(raw, "scorer_token_hash", where, limit=64)
     links = []
-    for i, link in enumerate(_field(raw, "accesses", list, where)):
+    for i, link in enumerate(field(raw, "accesses", list, where)):
         at = f"{where}.accesses[{i}]"
         if not isinstance(link, Mapping):
-            raise _invalid(N_("Each scoring link must be a JSON object."), at)
+            raise invalid(N_("Each scoring link must be a JSON object."), at)
         links.append(
             {
-                "id": _id(link, "id", at),
-                "role": _text(link, "role", at, limit=16),
-                "label": _text(link, "label", at, limit=access.LABEL_MAX),
-                "token_hash": _text(link, "token_hash", at, limit=64, optional=True),
-                "code_hash": _text(link, "code_hash", at, limit=64, optional=True),
-                "code_expires_at": _maybe_moment(link, "code_expires_at", at),
-                "created_at": _moment(link, "created_at", at),
-                "revoked_at": _maybe_moment(link, "revoked_at", at),
+                "id": row_id(link, "id", at),
+                "role": short_text(link, "role", at, limit=16),
+                "label": short_text(link, "label", at, limit=access.LABEL_MAX),
+                "token_hash": short_text(link, "token_hash", at, limit=64, optional=True),
+                "code_hash": short_text(link, "code_hash", at, limit=64, optional=True),
+                "code_expires_at": maybe_timestamp(link, "code_expires_at", at),
+                "created_at": timestamp(link, "created_at", at),
+                "revoked_at": maybe_timestamp(link, "revoked_at", at),
             }
         )
     return owner, links
 
 
-def _continue_ids(*models: Any) -> None:
+def _championships(
+    document: Mapping[str, Any],
+    tables: Sequence[_Table],
+    secrets: Mapping[str, tuple[str, list[dict[str, Any]]]],
+    people: Sequence[Mapping[str, Any]],
+) -> list[championship_backup.Rows]:
+    """The backup's championships, read against the tables, scoring links and members it holds
+    (:func:`referee.championship.backup.read`)."""
+    from referee.championship import backup as championship_backup  # here: see backup()
+
+    return championship_backup.read(
+        document,
+        seats={t.id: len(t.raw["players"]) for t in tables},
+        accesses={t.id: {link["id"] for link in secrets[t.id][1]} for t in tables},
+        members={m["id"] for m in people},
+    )
+
+
+def _deals(spec: _Table) -> int | None:
+    """The table's set number of deals (a championship round's), or None (a backup made before
+    tables had one, or a table without)."""
+    deals: int | None = whole(spec.raw, "deals", spec.where, 1, 2**31 - 1, optional=True)
+    return deals
+
+
+def continue_ids(*models: Any) -> None:
     """After rows were inserted with their own ids, make PostgreSQL's sequences go on from the
     largest (SQLite's integer keys do so by themselves)."""
     if db.session.get_bind().dialect.name != "postgresql":

@@ -4,87 +4,17 @@ the ranking follows; what each phone may and may not do."""
 
 from __future__ import annotations
 
-import re
 from itertools import combinations
-from typing import Any
 
 from flask import Flask
-from flask.testing import FlaskClient
 
 from referee.db import db
 from referee.models import Championship, Entry, RoundTable, Seat, Table
 
 from .api_support import API
+from .championship_support import card_links, create, manager, names_at, quatrilho_hand, register, round_tables
 
 NAMES = ["Ana", "Bia", "Caio", "Dani", "Edu", "Fábio", "Gil", "Hugo", "Iara"]
-
-
-def manager(app: Flask) -> FlaskClient:
-    phone = app.test_client()
-    assert phone.post("/club", data={"code": app.config["CLUB_CODE"]}).status_code == 302
-    return phone
-
-
-def create(phone: FlaskClient, **fields: Any) -> str:
-    form = {
-        "name": "Copa da Primavera",
-        "game": "quatrilho",
-        "chips": "100",
-        "rounds": "3",
-        "ends": "deals",
-        "deals": "4",
-        "table_size": "4",
-        "late_until": "1",
-        "reentries": "1",
-        "reentry_points": "repaid",
-        "tiebreak_0": "best_round",
-        "tiebreak_1": "fewer_reentries",
-        "tiebreak_2": "last_round",
-        **fields,
-    }
-    answer = phone.post("/c/new", data=form)
-    assert answer.status_code == 302, answer.get_data(as_text=True)
-    return answer.headers["Location"].split("/")[2]
-
-
-def register(phone: FlaskClient, cid: str, names: list[str]) -> None:
-    for name in names:
-        assert phone.post(f"/c/{cid}/entries", data={"name": name}).status_code == 302
-
-
-def tables(app: Flask, cid: str, round_number: int) -> list[RoundTable]:
-    with app.app_context():
-        rows = (
-            db.session.query(RoundTable).filter_by(championship_id=cid, round=round_number).order_by(RoundTable.number)
-        )
-        found = list(rows)
-        db.session.expunge_all()
-        return found
-
-
-def names_at(app: Flask, row: RoundTable) -> list[str]:
-    with app.app_context():
-        return [db.session.get(Entry, e).name for e in row.entries]
-
-
-def card_links(phone: FlaskClient, cid: str, round_number: int, role: str) -> list[str]:
-    page = phone.get(f"/c/{cid}/r/{round_number}/cards?role={role}")
-    assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
-    # The QR codes encode the links; the test reads them from the cards' data.
-    return re.findall(r'data-link="([^"]+)"', page.get_data(as_text=True))
-
-
-def quatrilho_hand(players: list[str]) -> dict[str, Any]:
-    """A called game: the first player calls, the third holds the card, they take 20 figures."""
-    a, b, c, d = players
-    return {
-        "mode": "chamada",
-        "declarer": a,
-        "called_card": {"rank": "3", "suit": "paus"},
-        "partner": c,
-        "figures": {a: 11, b: 8, c: 9, d: 7},
-        "tricks": {a: 3, b: 2, c: 3, d: 2},
-    }
 
 
 def test_a_championship_day_from_registration_to_round_two(app: Flask) -> None:
@@ -102,7 +32,7 @@ def test_a_championship_day_from_registration_to_round_two(app: Flask) -> None:
     with app.app_context():
         assert db.session.query(Entry).filter_by(championship_id=cid, name="Jonas").one().first_round == 2
 
-    first = tables(app, cid, 1)
+    first = round_tables(app, cid, 1)
     assert sorted(len(t.entries) for t in first) == [4, 5]
     four = next(t for t in first if len(t.entries) == 4)
     five = next(t for t in first if len(t.entries) == 5)
@@ -173,7 +103,7 @@ def test_a_championship_day_from_registration_to_round_two(app: Flask) -> None:
 
     # Round 2: everyone, Jonas too, and nobody meets an earlier tablemate where it can be avoided.
     assert boss.post(f"/c/{cid}/rounds", data={"seed": "sorteio 2"}).status_code == 302
-    second = tables(app, cid, 2)
+    second = round_tables(app, cid, 2)
     assert sum(len(t.entries) for t in second) == 10
     met = {frozenset((a, b)) for t in first for a in t.entries for b in t.entries if a != b}
     again = {frozenset((a, b)) for t in second for a in t.entries for b in t.entries if a != b} & met
@@ -221,7 +151,7 @@ def test_a_reentry_grows_the_table_stock_and_is_repaid_from_the_points(app: Flas
     cid = create(boss)
     register(boss, cid, NAMES[:4])
     assert boss.post(f"/c/{cid}/rounds").status_code == 302
-    (row,) = tables(app, cid, 1)
+    (row,) = round_tables(app, cid, 1)
     with app.app_context():
         first = db.session.get(Entry, row.entries[0])
         number = first.number
@@ -263,7 +193,7 @@ def test_round_tables_are_ordinary_tables_of_the_club_members(app: Flask) -> Non
     cid = create(boss)
     register(boss, cid, NAMES[:4])
     boss.post(f"/c/{cid}/rounds")
-    (row,) = tables(app, cid, 1)
+    (row,) = round_tables(app, cid, 1)
     with app.app_context():
         seats = db.session.query(Seat).filter_by(table_id=row.table_id).all()
         entries = {e.id: e for e in db.session.query(Entry).filter_by(championship_id=cid)}
@@ -278,7 +208,7 @@ def test_hands_recorded_after_the_counts_stop_the_signature(app: Flask) -> None:
     cid = create(boss)
     register(boss, cid, NAMES[:4])
     boss.post(f"/c/{cid}/rounds")
-    (row,) = tables(app, cid, 1)
+    (row,) = round_tables(app, cid, 1)
     scorer_link = card_links(boss, cid, 1, "scorer")[0]
     fiscal_link = card_links(boss, cid, 1, "fiscal")[0]
     paper = app.test_client()
@@ -306,7 +236,7 @@ def test_new_cards_lock_out_a_lost_card_at_once(app: Flask) -> None:
     cid = create(boss)
     register(boss, cid, NAMES[:4])
     boss.post(f"/c/{cid}/rounds")
-    (row,) = tables(app, cid, 1)
+    (row,) = round_tables(app, cid, 1)
     old_scorer, old_fiscal = card_links(boss, cid, 1, "scorer")[0], card_links(boss, cid, 1, "fiscal")[0]
     holder = app.test_client()
     assert holder.get(old_scorer).status_code == 302
@@ -343,7 +273,7 @@ def test_a_jubileu_championship_on_the_clock(app: Flask) -> None:
         db.session.query(Entry).filter_by(championship_id=cid, number=9).delete()
         db.session.commit()
     assert boss.post(f"/c/{cid}/rounds").status_code == 302
-    rows = tables(app, cid, 1)
+    rows = round_tables(app, cid, 1)
     assert [len(t.entries) for t in rows] == [4, 4]
     with app.app_context():
         for row in rows:
@@ -360,7 +290,7 @@ def test_a_round_table_keeps_the_rounds_end(app: Flask) -> None:
     cid = create(boss)
     register(boss, cid, NAMES[:4])
     boss.post(f"/c/{cid}/rounds")
-    (row,) = tables(app, cid, 1)
+    (row,) = round_tables(app, cid, 1)
     scorer = app.test_client()
     scorer.get(card_links(boss, cid, 1, "scorer")[0])
     page = scorer.get(f"/t/{row.table_id}").get_data(as_text=True)

@@ -1,0 +1,386 @@
+"""Championships in a club's backup, and back out of it.
+
+A club's full backup (:func:`referee.exports.backup`) must carry its championships, so that a
+restore after a lost database brings back the day as it stood: the settings, the entries with
+their numbers, the re-entries, the rounds with their shown seeds, and each round's tables with
+their counts and the fiscal's signature. The cards come back too: a card's token is derived from
+its scoring link's id, and a restore keeps those ids (as it keeps the entries' ids, which the
+round tables and the re-entries name).
+
+Three steps, each called by :mod:`referee.exports`: :func:`dump` writes every championship into
+the backup; :func:`read` checks a backup's championships before anything is written, refusing a
+malformed one with an :class:`~referee.rules.errors.InvalidInput` that names the place
+(``championships[0].tables[2].entries``); :func:`insert` stores what it read, inside the restore's
+transaction. The document helpers (fields, ids, times) are referee.exports' own; that module
+imports this one only inside its functions, as :mod:`.ranking` (loaded with this package) imports
+referee.exports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+
+from referee import ledger
+from referee.db import db
+from referee.exports import (
+    ACTOR_MAX,
+    MEMBER_NAME_MAX,
+    TABLE_ID,
+    continue_ids,
+    field,
+    invalid,
+    iso,
+    maybe_timestamp,
+    naming,
+    row_id,
+    short_text,
+    timestamp,
+    whole,
+)
+from referee.models import Championship, ChampRound, Entry, Reentry, RoundTable
+from referee.rules import get_game
+from referee.rules.errors import InvalidInput
+from referee.rules.text import N_
+
+from . import rounds as draw
+from . import settings as rules
+
+#: A championship's settings in a backup, as the model names them.
+SETTINGS = (
+    "name",
+    "game",
+    "options",
+    "locale",
+    "chips",
+    "rounds",
+    "deals",
+    "minutes",
+    "table_size",
+    "late_until",
+    "reentries",
+    "reentry_points",
+    "tiebreaks",
+)
+
+
+# --------------------------------------------------------------------------- backup
+
+
+def dump() -> list[dict[str, Any]]:
+    """Every championship, oldest first (:func:`_json`)."""
+    return [
+        _json(c) for c in db.session.scalars(select(Championship).order_by(Championship.created_at, Championship.id))
+    ]
+
+
+def _json(championship: Championship) -> dict[str, Any]:
+    """A championship with its settings, its entries (with their ids: the round tables and the
+    re-entries name them), its re-entries, its rounds and its rounds' tables."""
+    cid = championship.id
+    return {
+        "id": cid,
+        "created_at": iso(championship.created_at),
+        "version": championship.version,
+        "settings": {key: getattr(championship, key) for key in SETTINGS},
+        "entries": [
+            {
+                "id": e.id,
+                "number": e.number,
+                "name": e.name,
+                "name_key": e.name_key,
+                "member_id": e.member_id,
+                "first_round": e.first_round,
+                "created_at": iso(e.created_at),
+            }
+            for e in db.session.scalars(select(Entry).where(Entry.championship_id == cid).order_by(Entry.id))
+        ],
+        "reentries": [
+            {"entry_id": r.entry_id, "round": r.round, "chips": r.chips, "at": iso(r.at), "actor": r.actor}
+            for r in db.session.scalars(select(Reentry).where(Reentry.championship_id == cid).order_by(Reentry.id))
+        ],
+        "rounds": [
+            {"number": r.number, "seed": r.seed, "drawn_at": iso(r.drawn_at), "ends_at": iso(r.ends_at)}
+            for r in db.session.scalars(
+                select(ChampRound).where(ChampRound.championship_id == cid).order_by(ChampRound.number)
+            )
+        ],
+        "tables": [
+            {
+                "round": t.round,
+                "number": t.number,
+                "table_id": t.table_id,
+                "entries": list(t.entries),
+                "counts": None if t.counts is None else dict(t.counts),
+                "counted_by": t.counted_by,
+                "scorer_access": t.scorer_access,
+                "fiscal_access": t.fiscal_access,
+                "signed_at": iso(t.signed_at),
+                "signed_by": t.signed_by,
+            }
+            for t in db.session.scalars(
+                select(RoundTable)
+                .where(RoundTable.championship_id == cid)
+                .order_by(RoundTable.round, RoundTable.number)
+            )
+        ],
+    }
+
+
+# --------------------------------------------------------------------------- restore
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A championship of a backup, as rows to insert."""
+
+    row: dict[str, Any]
+    entries: list[dict[str, Any]]
+    rounds: list[dict[str, Any]]
+    reentries: list[dict[str, Any]]
+    tables: list[dict[str, Any]]
+
+
+@dataclass
+class _Known:
+    """What a backup's championships may point at, and what they have taken so far (ids and
+    tables are unique across the whole file)."""
+
+    seats: Mapping[str, int]  # table id: its number of players
+    links: Mapping[str, set[int]]  # table id: its accesses' ids
+    members: set[int]
+    championships: set[str]
+    entries: set[int]
+    tables: set[str]
+
+
+def read(
+    document: Mapping[str, Any],
+    *,
+    seats: Mapping[str, int],
+    accesses: Mapping[str, set[int]],
+    members: set[int],
+) -> list[Rows]:
+    """The championships of a backup document, checked (none in a backup made before they
+    existed). What they may name: ``seats``, each table's number of players by table id;
+    ``accesses``, each table's scoring links' ids by table id; ``members``, the members' ids."""
+    if document.get("championships") is None:
+        return []
+    known = _Known(seats=seats, links=accesses, members=members, championships=set(), entries=set(), tables=set())
+    raw = field(document, "championships", list, "")
+    return [_championship(c, f"championships[{i}]", known) for i, c in enumerate(raw)]
+
+
+def _championship(raw: object, where: str, known: _Known) -> Rows:
+    raw = _object(raw, where)
+    cid = field(raw, "id", str, where)
+    if not TABLE_ID.fullmatch(cid):
+        raise invalid(N_("%(field)s is missing or has the wrong type."), f"{where}.id", field="id")
+    if cid in known.championships:
+        raise _twice(where, "id")
+    known.championships.add(cid)
+    at = f"{where}.settings"
+    settings = field(raw, "settings", dict, where)
+    name = short_text(settings, "name", at, limit=120)
+    if not name.strip():
+        raise invalid(N_("Give the championship a name."), f"{at}.name")
+    game = field(settings, "game", str, at)
+    if game not in rules.GAMES:
+        raise invalid(
+            N_("A championship is played at a chip game: %(games)s."), f"{at}.game", games=", ".join(rules.GAMES)
+        )
+    options = field(settings, "options", dict, at)
+    with naming(f"{at}.options"):
+        get_game(game).parse_options(options)
+    locale = field(settings, "locale", str, at)
+    if locale not in set(ledger.LOCALES.values()):
+        raise invalid(N_("The language must be pt-BR or en."), f"{at}.locale")
+    rounds = whole(settings, "rounds", at, 1, rules.MAX_ROUNDS)
+    table_size = whole(settings, "table_size", at, 4, 5)
+    deals = whole(settings, "deals", at, table_size, rules.MAX_DEALS, optional=True)
+    minutes = whole(settings, "minutes", at, *rules.MINUTES, optional=True)
+    if (deals is None) == (minutes is None):
+        raise invalid(N_("A round ends after a number of deals or after a time: choose one."), f"{at}.deals")
+    reentry_points = settings.get("reentry_points")
+    if not isinstance(reentry_points, str) or reentry_points not in rules.REENTRY_POINTS:
+        raise invalid(N_("Choose how a re-entry's chips count."), f"{at}.reentry_points")
+    tiebreaks = field(settings, "tiebreaks", list, at)
+    known_ones = all(isinstance(t, str) and t in rules.TIEBREAKS for t in tiebreaks)
+    if not known_ones or len(set(tiebreaks)) < len(tiebreaks):
+        raise invalid(N_("Each tie-break can be chosen once, from the list."), f"{at}.tiebreaks")
+    row = {
+        "id": cid,
+        "name": name,
+        "game": game,
+        "options": dict(options),
+        "locale": locale,
+        "chips": whole(settings, "chips", at, 1, rules.MAX_CHIPS),
+        "rounds": rounds,
+        "deals": deals,
+        "minutes": minutes,
+        "table_size": table_size,
+        "late_until": whole(settings, "late_until", at, 0, rounds),
+        "reentries": whole(settings, "reentries", at, 0, 9),
+        "reentry_points": reentry_points,
+        "tiebreaks": list(tiebreaks),
+        "created_at": timestamp(raw, "created_at", where),
+        "version": whole(raw, "version", where, 0, 2**31 - 1),
+    }
+    entries = _entries(raw, where, cid, rounds, known)
+    ids = {e["id"] for e in entries}
+    drawn = []
+    for i, item in enumerate(field(raw, "rounds", list, where)):
+        rw = f"{where}.rounds[{i}]"
+        item = _object(item, rw)
+        if whole(item, "number", rw, 1, rounds) != i + 1:
+            raise invalid(N_("Rounds are numbered 1, 2, 3, … in order, without gaps."), f"{rw}.number")
+        drawn.append(
+            {
+                "championship_id": cid,
+                "number": i + 1,
+                "seed": short_text(item, "seed", rw, limit=draw.SEED_MAX),
+                "drawn_at": timestamp(item, "drawn_at", rw),
+                "ends_at": maybe_timestamp(item, "ends_at", rw),
+            }
+        )
+    reentries = []
+    for i, item in enumerate(field(raw, "reentries", list, where)):
+        rw = f"{where}.reentries[{i}]"
+        item = _object(item, rw)
+        entry_id = row_id(item, "entry_id", rw)
+        if entry_id not in ids:
+            raise _unknown(f"{rw}.entry_id")
+        if whole(item, "round", rw, 1, rounds) > len(drawn):
+            raise _unknown(f"{rw}.round")
+        reentries.append(
+            {
+                "championship_id": cid,
+                "entry_id": entry_id,
+                "round": item["round"],
+                "chips": whole(item, "chips", rw, 1, rules.MAX_CHIPS),
+                "at": timestamp(item, "at", rw),
+                "actor": short_text(item, "actor", rw, limit=ACTOR_MAX),
+            }
+        )
+    tables = _round_tables(raw, where, cid, len(drawn), ids, known)
+    return Rows(row=row, entries=entries, rounds=drawn, reentries=reentries, tables=tables)
+
+
+def _entries(raw: Mapping[str, Any], where: str, cid: str, rounds: int, known: _Known) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = []
+    numbers: set[int] = set()
+    keys: set[str] = set()
+    for i, item in enumerate(field(raw, "entries", list, where)):
+        ew = f"{where}.entries[{i}]"
+        item = _object(item, ew)
+        entry = {
+            "id": row_id(item, "id", ew),
+            "championship_id": cid,
+            "number": whole(item, "number", ew, 1, 100_000),
+            "name": short_text(item, "name", ew, limit=MEMBER_NAME_MAX),
+            "name_key": short_text(item, "name_key", ew, limit=MEMBER_NAME_MAX),
+            "member_id": row_id(item, "member_id", ew, optional=True),
+            "first_round": whole(item, "first_round", ew, 1, rounds),
+            "created_at": timestamp(item, "created_at", ew),
+        }
+        if not entry["name"].strip():
+            raise invalid(N_("Each player needs a name."), f"{ew}.name")
+        for key, taken in (("id", known.entries), ("number", numbers), ("name_key", keys)):
+            if entry[key] in taken:
+                raise _twice(ew, key)
+            taken.add(entry[key])
+        if entry["member_id"] is not None and entry["member_id"] not in known.members:
+            raise _unknown(f"{ew}.member_id")
+        entries.append(entry)
+    return entries
+
+
+def _round_tables(
+    raw: Mapping[str, Any], where: str, cid: str, drawn: int, entry_ids: set[int], known: _Known
+) -> list[dict[str, Any]]:
+    tables: list[dict[str, Any]] = []
+    numbers: set[tuple[int, int]] = set()
+    for i, item in enumerate(field(raw, "tables", list, where)):
+        tw = f"{where}.tables[{i}]"
+        item = _object(item, tw)
+        round_number = whole(item, "round", tw, 1, 2**31 - 1)
+        if round_number > drawn:
+            raise _unknown(f"{tw}.round")
+        number = whole(item, "number", tw, 1, 100_000)
+        if (round_number, number) in numbers:
+            raise _twice(tw, "number")
+        numbers.add((round_number, number))
+        table_id = field(item, "table_id", str, tw)
+        if table_id not in known.seats:
+            raise _unknown(f"{tw}.table_id")
+        if table_id in known.tables:
+            raise _twice(tw, "table_id")
+        known.tables.add(table_id)
+        seated = field(item, "entries", list, tw)
+        if (
+            any(isinstance(e, bool) or not isinstance(e, int) or e not in entry_ids for e in seated)
+            or len(set(seated)) != len(seated)
+            or len(seated) != known.seats[table_id]
+        ):
+            raise _unknown(f"{tw}.entries")
+        counts = field(item, "counts", dict, tw, optional=True)
+        if counts is not None:
+            if set(counts) != {str(e) for e in seated}:
+                raise _unknown(f"{tw}.counts")
+            counts = {key: whole(counts, key, f"{tw}.counts", 0, 2**31 - 1) for key in counts}
+        accesses = {}
+        for key in ("scorer_access", "fiscal_access"):
+            accesses[key] = row_id(item, key, tw, optional=True)
+            if accesses[key] is not None and accesses[key] not in known.links[table_id]:
+                raise _unknown(f"{tw}.{key}")
+        tables.append(
+            {
+                "championship_id": cid,
+                "round": round_number,
+                "number": number,
+                "table_id": table_id,
+                "entries": list(seated),
+                **({} if counts is None else {"counts": counts}),  # unset: SQL NULL, as the app leaves it
+                "counted_by": short_text(item, "counted_by", tw, limit=ACTOR_MAX),
+                **accesses,
+                "signed_at": maybe_timestamp(item, "signed_at", tw),
+                "signed_by": short_text(item, "signed_by", tw, limit=ACTOR_MAX),
+            }
+        )
+    return tables
+
+
+def _object(raw: object, where: str) -> Mapping[str, Any]:
+    if not isinstance(raw, Mapping):
+        raise invalid(N_("%(field)s must be a JSON object."), where, field=where)
+    return raw
+
+
+def _unknown(where: str) -> InvalidInput:
+    return invalid(N_("%(field)s names something this file does not hold."), where, field=where)
+
+
+def _twice(where: str, key: str) -> InvalidInput:
+    return invalid(N_("Two rows of this file have the same %(field)s."), f"{where}.{key}", field=key)
+
+
+def insert(championships: Sequence[Rows]) -> None:
+    """Store the championships :func:`read` checked, inside the restore's transaction and after
+    the tables, accesses and members they point at; one kind of row at a time (the models have
+    no relationships to order the inserts by). As the app's own rows, made through the models: a
+    paper table's counts not yet typed are SQL NULL, not JSON null."""
+    for model, kind in (
+        (Championship, "row"),
+        (Entry, "entries"),
+        (ChampRound, "rounds"),
+        (Reentry, "reentries"),
+        (RoundTable, "tables"),
+    ):
+        for championship in championships:
+            made = getattr(championship, kind)
+            db.session.add_all(model(**row) for row in ([made] if kind == "row" else made))
+        db.session.flush()
+    continue_ids(Entry, Reentry, ChampRound, RoundTable)
