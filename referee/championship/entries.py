@@ -21,7 +21,7 @@ from referee.ledger.cleaning import clean_name
 from referee.ledger.errors import Conflict
 from referee.models import Championship, Entry, Reentry, RoundTable
 from referee.rules.errors import RulesError
-from referee.rules.text import N_, Text
+from referee.rules.text import N_, NP_, Text
 
 from .rounds import current_round, seat_of
 from .settings import lock
@@ -92,7 +92,10 @@ def reenter(championship: Championship, entry: Entry, *, actor: str = "") -> Ree
     if already >= championship.reentries:
         raise RulesError(
             Text(
-                N_("%(name)s already re-entered %(count)s times this round, as many as the rules allow."),
+                *NP_(
+                    "%(name)s already re-entered this round, as many times as the rules allow.",
+                    "%(name)s already re-entered %(count)s times this round, as many as the rules allow.",
+                ),
                 name=entry.name,
                 count=already,
             ),

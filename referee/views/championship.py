@@ -19,7 +19,7 @@ from sqlalchemy import func, select
 from referee import access, championship, club, ledger, qr
 from referee.championship.ranking import ranking_csv
 from referee.championship.rounds import FISCAL
-from referee.championship.settings import describe
+from referee.championship.settings import deals_at, describe
 from referee.championship.signoff import is_fiscal, problems
 from referee.db import db
 from referee.i18n import render_text
@@ -167,6 +167,7 @@ def plan(championship_id: str, round_number: int) -> ResponseReturnValue:
         tables=tables,
         people=names(found),
         checked=checked,
+        deals_of={t.number: deals_at(found, len(t.entries)) for t in tables},
     )
 
 
@@ -234,8 +235,13 @@ def table_page(championship_id: str, round_number: int, table_number: int) -> Re
     return render_template("championship/table.html", **table_context(found, row, table))
 
 
-def _refused(found: Championship, row: RoundTable, table: Table, error: str, status: int) -> ResponseReturnValue:
-    return render_template("championship/table.html", **table_context(found, row, table), error=error), status
+def _refused(
+    found: Championship, row: RoundTable, table: Table, error: str, status: int, *, counts: bool = False
+) -> ResponseReturnValue:
+    """The table page again with the sentence that refused a write: next to the counts typed
+    (``counts``), or at the top."""
+    place = "counts_error" if counts else "error"
+    return render_template("championship/table.html", **table_context(found, row, table), **{place: error}), status
 
 
 @bp.post("/c/<championship_id>/r/<int:round_number>/m/<int:table_number>/counts")
@@ -252,7 +258,7 @@ def counts(championship_id: str, round_number: int, table_number: int) -> Respon
     try:
         championship.enter_counts(found, row, table, raw, actor=who)
     except RulesError as exc:
-        return _refused(found, row, table, render_text(exc.text), 422)
+        return _refused(found, row, table, render_text(exc.text), 422, counts=True)
     flash(_("Counts saved: they add up. The fiscal can sign the table off."), "success")
     return redirect(request.path.rsplit("/", 1)[0])
 

@@ -12,7 +12,17 @@ from referee.db import db
 from referee.models import Championship, Entry, RoundTable, Seat, Table
 
 from .api_support import API
-from .championship_support import card_links, create, manager, names_at, quatrilho_hand, register, round_tables
+from .championship_support import (
+    card_links,
+    create,
+    manager,
+    names_at,
+    quatrilho_hand,
+    register,
+    round_tables,
+    score,
+    token_of,
+)
 
 NAMES = ["Ana", "Bia", "Caio", "Dani", "Edu", "Fábio", "Gil", "Hugo", "Iara"]
 
@@ -302,3 +312,25 @@ def test_a_round_table_keeps_the_rounds_end(app: Flask) -> None:
     with app.app_context():
         table = db.session.get(Table, row.table_id)
         assert table.ends_at is None and table.last_round_from is None
+
+
+def test_a_table_that_played_its_deals_offers_no_next_hand(app: Flask) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES)  # nine: a table of five (5 deals) and one of four (4 deals)
+    boss.post(f"/c/{cid}/rounds")
+    first = round_tables(app, cid, 1)
+    four = next(t for t in first if len(t.entries) == 4)
+    plan = app.test_client().get(f"/c/{cid}/r/1").get_data(as_text=True)
+    assert "4 mãos por rodada" in plan and "5 mãos nesta mesa" in plan
+    link = card_links(boss, cid, 1, "scorer")[four.number - 1]
+    scorer = app.test_client()
+    scorer.get(link)
+    for _ in range(4):
+        assert score(scorer, four, names_at(app, four), token_of(link)) == 201
+    page = scorer.get(f"/t/{four.table_id}").get_data(as_text=True)
+    assert "aqui a rodada acabou" in page and f'href="/t/{four.table_id}/hand"' not in page
+    assert "acertar as contas" not in page.lower()  # chips are points here, not money
+    assert scorer.get(f"/t/{four.table_id}/hand").headers["Location"].endswith(f"/t/{four.table_id}")
+    # A correction of a hand played is still taken: it replaces, it adds no deal.
+    assert scorer.get(f"/t/{four.table_id}/hand?replaces=2").status_code == 200
