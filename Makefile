@@ -16,7 +16,7 @@ MO_FILES := $(PO_FILES:.po=.mo)
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
 
 .PHONY: help venv install translations messages run run-https test test-sqlite test-pg typecheck \
-        system-deps bench bench-pg bench-taps lint clean
+        system-deps bench bench-pg bench-taps bench-championship lint clean
 
 help:
 	@echo "make run      serve on the LAN with gunicorn (PORT=$(PORT)); prints the URL to open"
@@ -25,6 +25,7 @@ help:
 	@echo "make bench    print benchmark figures (tests/bench)"
 	@echo "make bench-pg the league benchmark on PostgreSQL only (pg_virtualenv)"
 	@echo "make bench-taps one hand of each game tapped in Chromium: taps, and ms per tap on a cheap phone"
+	@echo "make bench-championship a championship day at full size: the draw, the ranking, 75 phones and 20 watchers"
 	@echo "make lint     ruff (format and lint) and the complexity ceiling; make test runs it first"
 	@echo "make messages extract strings and update the .po files"
 	@echo "make clean    remove the venv and caches"
@@ -101,6 +102,12 @@ bench: $(STAMP) translations
 ## cheap-phone profile (docs/speed.md); `make bench` runs it too.
 bench-taps: $(STAMP) translations
 	$(PY) -m tests.bench.run game_taps
+
+## A championship day at the issue's size (tests/bench/bench_championship.py): 300 players, 75
+## tables, 5 rounds of 40 deals; the draw, the ranking pages, 75 scorer phones and 20 watchers on
+## gunicorn. `make bench` runs it too. BENCH_CHAMP_SECONDS=300 for a longer paced load.
+bench-championship: $(STAMP) translations
+	$(PY) -m tests.bench.run championship
 
 ## The league benchmark's PostgreSQL half, on a throwaway cluster (`make bench` runs it last).
 ## BENCH_LEAGUE_SIZES=100000 for a quick run (default 100k, 300k and 1M hands).
