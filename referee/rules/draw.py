@@ -173,6 +173,8 @@ def _improve(tables: list[list[int]], met: frozenset[frozenset[int]], sat_out: f
                 for i, p in enumerate(first):
                     for j, q in enumerate(second):
                         before = share(p, first, p) + share(q, second, q)
+                        if before == 0:
+                            continue  # nothing to lower: no swap of these two can help
                         after = share(q, first, p) + share(p, second, q)
                         if after < before:
                             first[i], second[j] = q, p
