@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import random
 import stat
 
+from babel.numbers import format_decimal
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import inspect, text
@@ -244,6 +246,18 @@ def test_number_and_money_helpers(app: Flask) -> None:
     with app.test_request_context("/", headers={"Cookie": "lang=en"}):
         assert fmt_int(1234) == "1,234"
         assert fmt_money("1234.5") == "R$1,234.50"
+
+
+def test_whole_numbers_are_written_as_babel_writes_them(app: Flask) -> None:
+    """fmt_int groups with Python and the locale's separator: the same text as Babel's."""
+    lot = random.Random(7)
+    numbers = [0, 1, 999, 1000, 1234, 99_999, 100_000, 10**6, 10**9 + 7, 10**12]
+    numbers += [lot.randint(-(10**12), 10**12) for _ in range(500)]
+    for cookie, locale in (("lang=pt_BR", "pt_BR"), ("lang=en", "en")):
+        with app.test_request_context("/", headers={"Cookie": cookie}):
+            for n in numbers + [-n for n in numbers]:
+                expected = format_decimal(abs(n), locale=locale)
+                assert fmt_int(n) == (f"\u2212{expected}" if n < 0 else expected), (n, locale)
 
 
 def test_the_migrations_build_exactly_the_models(tmp_path) -> None:
