@@ -9,11 +9,14 @@ are printed from the manager's page (:mod:`referee.views.championship_manage`).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
 from flask_babel import gettext as _
+from markupsafe import Markup
 from sqlalchemy import func, select
 
 from referee import access, championship, club, ledger, qr
@@ -29,6 +32,9 @@ from referee.rules.errors import RulesError
 from referee.views.tables import grant_of, remember_token
 
 bp = Blueprint("championship", __name__)
+
+#: The TV shows the top of the ranking; the rest is on the championship's page.
+TV_LINES = 20
 
 
 def load(championship_id: str) -> Championship:
@@ -60,16 +66,52 @@ def load_table(found: Championship, round_number: int, table_number: int) -> tup
     return row, table
 
 
+#: While a round is played, how often the live pages' ranking is drawn again (seconds). A busy
+#: round records a hand somewhere every few seconds; with every phone on the wall redrawing the
+#: whole ranking at each one, the ranking's renders would crowd out the scorers' saves. So the
+#: hands move the version by the clock: the same for every process of the server at the same
+#: moment (a version read from one worker and then another must not differ, or every poll would
+#: redraw), and every watcher redraws from one render per process. What the organiser and the
+#: fiscals do (a registration, a re-entry, a signature, a draw) moves it at once.
+LIVE_EVERY = 10
+_BLOCKS: dict[tuple[str, int | None, bool, str], tuple[str, Markup]] = {}
+_KEPT = 256  # rankings kept per process, at most
+
+
 def live_version(found: Championship) -> str:
-    """What moves when anything in the ranking may have: the championship's own writes, and
-    every hand at the current round's tables (their versions added up) and their signatures."""
+    """The championship's own writes, the round being played and, while one of its tables is not
+    signed off, the clock's :data:`LIVE_EVERY`-second tick."""
     number = championship.current_round(found)
-    hands, signed = db.session.execute(
-        select(func.coalesce(func.sum(Table.version), 0), func.count(RoundTable.signed_at))
-        .join(Table, Table.id == RoundTable.table_id)
-        .where(RoundTable.championship_id == found.id, RoundTable.round == number)
-    ).one()
-    return f"{found.version}.{number}.{hands}.{signed}"
+    playing = db.session.scalar(
+        select(func.count()).where(
+            RoundTable.championship_id == found.id, RoundTable.round == number, RoundTable.signed_at.is_(None)
+        )
+    )
+    tick = f".{int(time.time()) // LIVE_EVERY}" if playing else ""
+    return f"{found.version}.{number}{tick}"
+
+
+def ranking_block(found: Championship, version: str, *, limit: int | None = None, link: bool = True) -> Markup:
+    """The ranking and its legend as HTML, rendered once per version and language: twenty phones
+    redrawing the wall's ranking share one render. Nothing in it depends on who reads it."""
+    key = (found.id, limit, link, str(get_locale()))
+    kept = _BLOCKS.get(key)
+    if kept is not None and kept[0] == version:
+        return kept[1]
+    html = Markup(  # noqa: S704 - rendered by Jinja with autoescape
+        render_template(
+            "championship/_ranking_block.html",
+            lines=championship.standings(found),
+            champ=found,
+            about=describe(found),
+            limit=limit,
+            link=link,
+        )
+    )
+    if len(_BLOCKS) > _KEPT:
+        _BLOCKS.clear()
+    _BLOCKS[key] = (version, html)
+    return html
 
 
 def names(found: Championship) -> dict[int, Entry]:
@@ -98,8 +140,8 @@ def common(found: Championship) -> dict[str, Any]:
 def show(championship_id: str) -> ResponseReturnValue:
     """The ranking, live while a round is played, with the links of the day."""
     found = load(championship_id)
-    lines = championship.standings(found)
-    return render_template("championship/show.html", **common(found), lines=lines)
+    data = common(found)
+    return render_template("championship/show.html", **data, ranking_html=ranking_block(found, data["version"]))
 
 
 @bp.get("/c/<championship_id>/version")
@@ -126,7 +168,7 @@ def tv(championship_id: str) -> ResponseReturnValue:
     return render_template(
         "championship/tv.html",
         **data,
-        lines=championship.standings(found),
+        ranking_html=ranking_block(found, data["version"], limit=TV_LINES, link=False),
         tables=tables,
         people=names(found),
         page_qr=qr.svg(url, label=_("QR code of the championship's page")),

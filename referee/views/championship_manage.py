@@ -24,7 +24,7 @@ from referee.db import db
 from referee.forms import OPTION_PREFIX, option_field, option_values
 from referee.i18n import render_text
 from referee.ledger import Conflict
-from referee.models import Championship, Entry, Reentry
+from referee.models import Championship, Entry, Reentry, Table
 from referee.phone import device
 from referee.rules import get_game
 from referee.rules.errors import RulesError
@@ -117,23 +117,28 @@ def _status(found: Championship, row: Any, table: Any, count: signoff.ChipCount)
     """A round table's state in a few words, for the manager's list."""
     if not count.source:
         return _("nothing recorded")
-    problem = signoff.problems(found, row, table)
-    if problem is None:
-        return _("waiting for the fiscal")
     if count.source == "hands" and table.deals is not None and count.deals < table.deals:
         return _("%(played)s of %(deals)s deals", played=count.deals, deals=table.deals)
-    return render_text(problem)
+    problem = signoff.problems(found, row, table, count)
+    return _("waiting for the fiscal") if problem is None else render_text(problem)
 
 
 def _manage_context(found: Championship) -> dict[str, Any]:
     data = common(found)
     entries = list(db.session.scalars(select(Entry).where(Entry.championship_id == found.id).order_by(Entry.number)))
     tables = championship.round_tables(found, data["round_number"]) if data["round_number"] else []
-    statuses = []
-    for row in tables:
-        _row, table = load_table(found, row.round, row.number)
-        count = championship.chip_count(found, row, table)
-        statuses.append({"row": row, "count": count, "status": _status(found, row, table, count)})
+    counts = signoff.round_counts(found, tables)
+    referee_tables = {
+        t.id: t for t in db.session.scalars(select(Table).where(Table.id.in_([r.table_id for r in tables])))
+    }
+    statuses = [
+        {
+            "row": row,
+            "count": counts[row.id],
+            "status": "" if row.signed_at else _status(found, row, referee_tables[row.table_id], counts[row.id]),
+        }
+        for row in tables
+    ]
     again = set(
         db.session.scalars(
             select(Reentry.entry_id).where(Reentry.championship_id == found.id, Reentry.round == data["round_number"])

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
+import pytest
 from flask import Flask
 
+from referee.championship import signoff
 from referee.db import db
 from referee.models import Championship, Entry, RoundTable, Seat, Table
 
@@ -334,3 +336,72 @@ def test_a_table_that_played_its_deals_offers_no_next_hand(app: Flask) -> None:
     assert scorer.get(f"/t/{four.table_id}/hand").headers["Location"].endswith(f"/t/{four.table_id}")
     # A correction of a hand played is still taken: it replaces, it adds no deal.
     assert scorer.get(f"/t/{four.table_id}/hand?replaces=2").status_code == 200
+
+
+def test_the_wall_redraws_by_the_clock_during_a_round_and_at_once_after_a_signature(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand at a table does not move the live version within the clock's tick (every phone on
+    the wall would redraw at every hand of 75 tables); the tick does, and a signature does at once.
+    Once every table is signed off, the version stays still."""
+    from referee.views import championship as views
+
+    now = [1_000_000.0]
+    monkeypatch.setattr(views.time, "time", lambda: now[0])
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES[:4])
+    boss.post(f"/c/{cid}/rounds")
+    (row,) = round_tables(app, cid, 1)
+    watcher = app.test_client()
+
+    def version() -> str:
+        return watcher.get(f"/c/{cid}/version").get_json()["version"]
+
+    first = version()
+    link = card_links(boss, cid, 1, "scorer")[0]
+    for _ in range(4):
+        assert score(boss, row, names_at(app, row), token_of(link)) == 201
+    assert version() == first
+    now[0] += views.LIVE_EVERY
+    ticked = version()
+    assert ticked != first
+    page = watcher.get(f"/c/{cid}").get_data(as_text=True)
+    assert "124*" in page  # the provisional points of the hands played
+    fiscal = app.test_client()
+    fiscal.get(card_links(boss, cid, 1, "fiscal")[0])
+    assert fiscal.post(f"/c/{cid}/r/1/m/1/sign").status_code == 302
+    signed = version()
+    assert signed != ticked
+    now[0] += 10 * views.LIVE_EVERY
+    assert version() == signed  # nothing left to play: nothing moves
+
+
+def test_the_round_read_at_once_counts_each_table_as_it_is_read_alone(app: Flask) -> None:
+    """The manager's page reads a round's chips in three queries (signoff.round_counts); they are
+    the chips each table's own page shows (signoff.chip_count): hands, counts, re-entries."""
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES)
+    boss.post(f"/c/{cid}/rounds")
+    first = round_tables(app, cid, 1)
+    four = next(t for t in first if len(t.entries) == 4)
+    five = next(t for t in first if len(t.entries) == 5)
+    links = card_links(boss, cid, 1, "scorer")
+    for _ in range(3):
+        assert score(boss, four, names_at(app, four), token_of(links[four.number - 1])) == 201
+    with app.app_context():
+        number = db.session.get(Entry, five.entries[2]).number
+    assert boss.post(f"/c/{cid}/reentries", data={"number": str(number)}).status_code == 302
+    paper = app.test_client()
+    paper.get(links[five.number - 1])
+    counts = {f"chips_{e}": str(n) for e, n in zip(five.entries, [200, 50, 150, 100, 100])}
+    assert paper.post(f"/c/{cid}/r/1/m/{five.number}/counts", data=counts).status_code == 302
+    with app.app_context():
+        found = db.session.get(Championship, cid)
+        rows = [db.session.get(RoundTable, t.id) for t in first]
+        together = signoff.round_counts(found, rows)
+        alone = {row.id: signoff.chip_count(found, row, db.session.get(Table, row.table_id)) for row in rows}
+    assert together == alone
+    assert {c.source for c in together.values()} == {"hands", "counts"}
+    assert together[five.id].stock == 600 and together[four.id].deals == 3
