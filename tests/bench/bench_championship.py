@@ -63,7 +63,7 @@ from flask import Flask
 from referee import gunicorn_conf
 
 from ._common import WORKERS, Server, figure, load, machine, referee_server
-from .bench_watchers import HAND_P95_TARGET_MS, POLL_EVERY, exchange, percentile
+from .bench_watchers import HAND_P95_TARGET_MS, POLL_EVERY, exchange, follow, percentile
 
 PLAYERS = 300
 ROUNDS = 5
@@ -366,43 +366,23 @@ def message_of(body: bytes) -> str:
         return body[:160].decode(errors="replace")
 
 
-#: What app.js sends when it redraws a live page: <main> only, gzipped.
-REDRAW_HEADERS = {"HX-Request": "true", "HX-Boosted": "true", "Accept-Encoding": "gzip"}
-
-
 def watcher(port: int, cid: str, log: WatcherLog, start: float, stop: threading.Event) -> None:
-    """static/js/app.js on the ranking page: every POLL_EVERY s (a fixed schedule from a random
-    phase, a tick skipped while the last is still out) the version with If-None-Match; the page
-    again when the version moved."""
-    version_path, page_path = f"/c/{cid}/version", f"/c/{cid}"
-    etag: str | None = None
-    version: str | None = None
-    tick = start + random.uniform(0, POLL_EVERY)
-    while not stop.is_set():
-        delay = tick - time.perf_counter()
-        if delay > 0 and stop.wait(delay):
-            break
-        try:
-            answer = exchange(port, "GET", version_path, {"If-None-Match": etag} if etag else {})
-            log.polls.append((answer.started, answer.ended, answer.status))
-            if answer.status == 200:
-                shown = str(json.loads(answer.body)["version"])
-                etag = answer.headers.get("etag")
-                if version is not None and shown != version:
-                    page = exchange(port, "GET", page_path, REDRAW_HEADERS)
-                    if page.status == 200:
-                        log.pages.append((page.started, page.ended))
-                    else:
-                        log.errors += 1
-                version = shown
-            elif answer.status != 304:
-                log.errors += 1
-        except OSError:
-            log.errors += 1
-        tick += POLL_EVERY
-        now = time.perf_counter()
-        while tick < now:
-            tick += POLL_EVERY
+    """A phone on the wall: static/js/app.js on the ranking page (bench_watchers.follow)."""
+
+    def failed() -> None:
+        log.errors += 1
+
+    follow(
+        port,
+        f"/c/{cid}/version",
+        f"/c/{cid}",
+        start,
+        stop,
+        polled=lambda answer: log.polls.append((answer.started, answer.ended, answer.status)),
+        seen=lambda answer, shown: None,
+        redrawn=lambda page, shown: log.pages.append((page.started, page.ended)),
+        failed=failed,
+    )
 
 
 def cpu_seconds(pids: Sequence[int]) -> float:

@@ -29,6 +29,7 @@ import socket
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -107,40 +108,74 @@ class ScorerLog:
     errors: dict[str, int] = field(default_factory=dict)
 
 
-def watcher(port: int, log: WatcherLog, start: float, stop: threading.Event) -> None:
-    version_path, page_path = f"/t/{log.table}/version", f"/w/{log.table}"
+#: What static/js/app.js sends when it redraws a live page: <main> only, gzipped.
+REDRAW_HEADERS = {"HX-Request": "true", "HX-Boosted": "true", "Accept-Encoding": "gzip"}
+
+
+def follow(
+    port: int,
+    version_path: str,
+    page_path: str,
+    start: float,
+    stop: threading.Event,
+    *,
+    polled: Callable[[Answer], None],
+    seen: Callable[[Answer, str], None],
+    redrawn: Callable[[Answer, str], None],
+    failed: Callable[[], None],
+) -> None:
+    """static/js/app.js on a live page, until ``stop``: every POLL_EVERY s (a fixed schedule from
+    a random phase; a tick that passed while busy is skipped, as setInterval does) the version
+    with If-None-Match, and the page again (as app.js asks for it) when the version moved. The
+    callbacks record each poll, each version read, each redraw and each failure."""
     etag: str | None = None
-    version: int | None = None
+    version: str | None = None
     tick = start + random.uniform(0, POLL_EVERY)
     while not stop.is_set():
         delay = tick - time.perf_counter()
-        if delay > 0:
-            stop.wait(delay)
-            if stop.is_set():
-                break
+        if delay > 0 and stop.wait(delay):
+            break
         try:
             answer = exchange(port, "GET", version_path, {"If-None-Match": etag} if etag else {})
-            log.polls.append((answer.started, answer.ended, answer.status))
+            polled(answer)
             if answer.status == 200:
-                shown = int(json.loads(answer.body)["version"])
+                shown = str(json.loads(answer.body)["version"])
                 etag = answer.headers.get("etag")
-                log.seen.append((answer.ended, shown))
+                seen(answer, shown)
                 if version is not None and shown != version:
-                    page = exchange(port, "GET", page_path)  # app.js redraws the page
+                    page = exchange(port, "GET", page_path, REDRAW_HEADERS)
                     if page.status == 200:
-                        log.redrawn.append((page.ended, shown))
+                        redrawn(page, shown)
                     else:
-                        log.errors += 1
+                        failed()
                 version = shown
             elif answer.status != 304:
-                log.errors += 1
+                failed()
         except OSError:
-            log.errors += 1
-        # setInterval: the next tick on the schedule; ticks that passed while busy are skipped.
+            failed()
         tick += POLL_EVERY
         now = time.perf_counter()
         while tick < now:
             tick += POLL_EVERY
+
+
+def watcher(port: int, log: WatcherLog, start: float, stop: threading.Event) -> None:
+    """A phone watching a table's read-only page."""
+
+    def failed() -> None:
+        log.errors += 1
+
+    follow(
+        port,
+        f"/t/{log.table}/version",
+        f"/w/{log.table}",
+        start,
+        stop,
+        polled=lambda answer: log.polls.append((answer.started, answer.ended, answer.status)),
+        seen=lambda answer, shown: log.seen.append((answer.ended, int(shown))),
+        redrawn=lambda page, shown: log.redrawn.append((page.ended, int(shown))),
+        failed=failed,
+    )
 
 
 def scorer(port: int, log: ScorerLog, token: str, start: float, paced_until: float, full_until: float) -> None:
