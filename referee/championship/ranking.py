@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from sqlalchemy import func, select
 
+from referee.championship.signoff import final_chips
 from referee.db import db
 from referee.exports import csv_cell
 from referee.models import Championship, Entry, Reentry, RoundTable, Seat
@@ -128,12 +129,9 @@ def standings(championship: Championship) -> list[Standing]:
     for row in tables:
         if row.round > championship.rounds:
             continue
-        for position, entry_id in enumerate(row.entries):
+        extras = {entry_id: bought.get((entry_id, row.round), (0, 0))[0] for entry_id in row.entries}
+        for entry_id, chips in final_chips(championship, row, extras, nets[row.table_id]).items():
             extra, count = bought.get((entry_id, row.round), (0, 0))
-            if row.counts is not None:
-                chips = int(row.counts.get(str(entry_id), 0))
-            else:
-                chips = championship.chips + extra + nets[row.table_id].get(position, 0)
             points = chips - extra if repaid else chips
             played[number_of[entry_id]][row.round - 1] = Played(points, row.signed_at is not None, count)
     return rank({number: name for _id, number, name in entries}, played, championship.rounds, championship.tiebreaks)

@@ -55,19 +55,28 @@ def _take(championship: Championship, row: RoundTable) -> None:
     db.session.refresh(row)
 
 
+def final_chips(
+    championship: Championship, row: RoundTable, bought: Mapping[int, int], nets: Mapping[int, int]
+) -> dict[int, int]:
+    """Each player's chips at a round's table (by entry id): a paper table's counts, else the
+    chips he received (his entry's and his re-entries', ``bought``) plus his net over the live
+    hands (``nets``, by seat position). The one place the ranking and the sign-off count them."""
+    if row.counts is not None:
+        return {int(k): int(v) for k, v in row.counts.items()}
+    return {
+        entry_id: championship.chips + bought.get(entry_id, 0) + int(nets.get(position, 0))
+        for position, entry_id in enumerate(row.entries)
+    }
+
+
 def _count(
     championship: Championship, row: RoundTable, bought: Mapping[int, int], nets: Mapping[int, int], deals: int
 ) -> ChipCount:
     """A table's chips from what was read: the re-entries' chips per entry id, the seats' nets by
     position, the live deals."""
     stock = championship.chips * len(row.entries) + sum(bought.get(entry_id, 0) for entry_id in row.entries)
-    if row.counts is not None:
-        return ChipCount({int(k): int(v) for k, v in row.counts.items()}, stock, "counts", deals)
-    chips = {
-        entry_id: championship.chips + bought.get(entry_id, 0) + int(nets.get(position, 0))
-        for position, entry_id in enumerate(row.entries)
-    }
-    return ChipCount(chips, stock, "hands" if deals else "", deals)
+    source = "counts" if row.counts is not None else "hands" if deals else ""
+    return ChipCount(final_chips(championship, row, bought, nets), stock, source, deals)
 
 
 def chip_count(championship: Championship, row: RoundTable, table: Table) -> ChipCount:
