@@ -174,7 +174,7 @@ def problems(championship: Championship, row: RoundTable, table: Table, count: C
             name=names.get(short, ""),
             chips=count.chips[short],
         )
-    if count.source == "hands" and table.deals is not None and count.deals < table.deals:
+    if count.source == "hands" and table.deals is not None and not ledger.deals_done(table, count.deals):
         return Text(
             N_("This table has played %(played)s of its %(deals)s deals."), played=count.deals, deals=table.deals
         )

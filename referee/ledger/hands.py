@@ -25,7 +25,7 @@ from referee.rules.text import N_, Text
 from . import idempotency
 from .cleaning import clean_reason, printable, whole_number
 from .errors import Conflict, NotFound
-from .history import get_hand, live_count
+from .history import deals_done, get_hand
 from .pots import check_pot_chain, chips_carried_in, on_the_table, with_carry
 from .results import Preview, result, running
 from .state import (
@@ -250,7 +250,7 @@ def _judge(
     number = next_number(table)
     _check_expected(expected_number, number)
     old = _replaced(table, replaces)
-    if table.deals is not None and old is None and live_count(table) >= table.deals:
+    if old is None and deals_done(table):
         # A correction takes the place of the hand it replaces; anything else is one deal more.
         raise Conflict(
             Text(N_("This table has played its %(deals)s deals: the round is over here."), deals=table.deals)

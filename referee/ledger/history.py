@@ -54,6 +54,14 @@ def live_count(table: Table) -> int:
     return db.session.scalar(_LIVE_COUNT, {"table_id": table.id}) or 0
 
 
+def deals_done(table: Table, played: int | None = None) -> bool:
+    """A table of a set number of deals (a championship's round) that has played them all
+    (``played``: its live hands, when already counted): it takes no further deal."""
+    if table.deals is None:
+        return False
+    return (live_count(table) if played is None else played) >= table.deals
+
+
 def get_hand(table: Table, number: object) -> Hand | None:
     """Hand ``number`` of the table with its events (one indexed query), or None. A number
     beyond what a database integer holds names no hand (and must not reach the query)."""

@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 
-from referee import championship, club, members, qr
+from referee import championship, club, ledger, members, qr
 from referee.championship import signoff
 from referee.championship.rounds import card_token
 from referee.championship.settings import DEFAULT_TIEBREAKS, GAMES, REENTRY_POINTS, TIEBREAKS
@@ -117,7 +117,7 @@ def _status(found: Championship, row: Any, table: Any, count: signoff.ChipCount)
     """A round table's state in a few words, for the manager's list."""
     if not count.source:
         return _("nothing recorded")
-    if count.source == "hands" and table.deals is not None and count.deals < table.deals:
+    if count.source == "hands" and table.deals is not None and not ledger.deals_done(table, count.deals):
         return _("%(played)s of %(deals)s deals", played=count.deals, deals=table.deals)
     problem = signoff.problems(found, row, table, count)
     return _("waiting for the fiscal") if problem is None else render_text(problem)

@@ -46,9 +46,8 @@ def all_pass(table_id: str) -> ResponseReturnValue:
 def page(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
     """GET: show the step the draft is at, after applying the button pressed (if any)."""
     draft = flow_class.draft_class.load(request.args.get("d"))
-    if table.deals is not None and draft.replaces is None and request.args.get("replaces") is None:
-        if ledger.live_count(table) >= table.deals:  # the round is over at this table: no new hand
-            return redirect(url_for("tables.show", table_id=table.id))
+    if draft.replaces is None and request.args.get("replaces") is None and ledger.deals_done(table):
+        return redirect(url_for("tables.show", table_id=table.id))  # the round is over at this table
     if not draft.key:
         draft.key = secrets.token_urlsafe(16)
         draft.n = ledger.next_number(table)
@@ -105,7 +104,7 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
     except ledger.Conflict as exc:
         taken = ledger.get_hand(table, exc.current) if exc.current else None
         # A table of a set number of deals that has played them all takes no next hand.
-        over = table.deals is not None and ledger.live_count(table) >= table.deals and draft.replaces is None
+        over = draft.replaces is None and ledger.deals_done(table)
         return flow.render(409, conflict=render_text(exc.text), taken=taken, round_over=over)
     except RulesError as exc:
         return flow.render(422, error=render_text(exc.text))
