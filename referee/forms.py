@@ -37,8 +37,7 @@ def table_form(rules: Game[Any, Any], formdata: Any = None) -> TableForm:
 
     for i in range(rules.max_players):
         setattr(Form, f"player_{i}", StringField(_l("Player %(n)s", n=i + 1), validators=[Length(max=40)]))
-    for spec in rules.option_specs:
-        setattr(Form, OPTION_PREFIX + spec.name, option_field(spec))
+    add_options(Form, rules)
     form = Form(formdata=formdata)
     form.dealer.choices = [SelectChoice(str(i), str(i + 1)) for i in range(rules.max_players)]
     if rules.min_players != rules.max_players:
@@ -48,6 +47,24 @@ def table_form(rules: Game[Any, Any], formdata: Any = None) -> TableForm:
         # last seat would name an empty one; "the last player named" is the default instead.
         form.dealer.data = str(rules.max_players - 1) if rules.min_players == rules.max_players else ""
     return form
+
+
+def add_options(form_class: type[FlaskForm], rules: Game[Any, Any], *, leave_out: tuple[str, ...] = ()) -> None:
+    """One field per house rule of ``rules`` on ``form_class`` (named OPTION_PREFIX + the
+    option), but those in ``leave_out``: what a table's form and a championship's share."""
+    for spec in rules.option_specs:
+        if spec.name not in leave_out:
+            setattr(form_class, OPTION_PREFIX + spec.name, option_field(spec))
+
+
+def options_form(rules: Game[Any, Any], formdata: Any = None, *, leave_out: tuple[str, ...] = ()) -> FlaskForm:
+    """A form of ``rules``' house rules alone (a championship's tables)."""
+
+    class Form(FlaskForm):
+        pass
+
+    add_options(Form, rules, leave_out=leave_out)
+    return Form(formdata=formdata)
 
 
 def option_field(spec: OptionSpec) -> Field:

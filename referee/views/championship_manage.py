@@ -13,7 +13,6 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from flask_wtf import FlaskForm
 from sqlalchemy import select
 
 from referee import championship, club, ledger, members, qr
@@ -21,7 +20,7 @@ from referee.championship import signoff
 from referee.championship.rounds import card_token
 from referee.championship.settings import DEFAULT_TIEBREAKS, GAMES, REENTRY_POINTS, TIEBREAKS
 from referee.db import db
-from referee.forms import OPTION_PREFIX, option_field, option_values
+from referee.forms import option_values, options_form
 from referee.i18n import render_text
 from referee.ledger import Conflict
 from referee.models import Championship, Entry, Reentry, Table
@@ -54,18 +53,6 @@ def index() -> ResponseReturnValue:
     return render_template("championship/index.html", rows=rows, games=[get_game(g) for g in GAMES])
 
 
-def _form_options(rules: Any) -> FlaskForm:
-    """The game's house rules as form fields, its stock left out (the championship's chips)."""
-
-    class Form(FlaskForm):
-        pass
-
-    for spec in rules.option_specs:
-        if spec.name != rules.stock_option:
-            setattr(Form, OPTION_PREFIX + spec.name, option_field(spec))
-    return Form(formdata=request.form if request.method == "POST" else None)
-
-
 @bp.route("/c/new", methods=["GET", "POST"])
 def new() -> ResponseReturnValue:
     """A new championship: the game, then its settings and house rules on one page."""
@@ -75,7 +62,10 @@ def new() -> ResponseReturnValue:
     if slug not in GAMES:
         abort(404)
     rules = get_game(slug)
-    form = _form_options(rules)
+    # The stock is the championship's chips, set above the house rules.
+    form = options_form(
+        rules, request.form if request.method == "POST" else None, leave_out=(rules.stock_option or "",)
+    )
     error = None
     values = request.form
     if request.method == "POST":
