@@ -44,14 +44,7 @@ def load(championship_id: str) -> Championship:
     return found
 
 
-#: Round and table numbers in a URL beyond this name nothing (and must not reach the database,
-#: whose integers are smaller than Python's).
-NUMBER_MAX = 10_000
-
-
 def load_table(found: Championship, round_number: int, table_number: int) -> tuple[RoundTable, Table]:
-    if not (0 < round_number <= NUMBER_MAX and 0 < table_number <= NUMBER_MAX):
-        abort(404)
     row = db.session.scalar(
         select(RoundTable).where(
             RoundTable.championship_id == found.id,
@@ -195,7 +188,7 @@ def plan(championship_id: str, round_number: int) -> ResponseReturnValue:
     """The round's seating plan, printable on A4 in large numbers; and whether its draw, run
     again from the seed shown, gives the same tables (``?check=1``)."""
     found = load(championship_id)
-    tables = championship.round_tables(found, round_number) if 0 < round_number <= NUMBER_MAX else []
+    tables = championship.round_tables(found, round_number)
     if not tables:
         abort(404)
     drawn = db.session.scalar(

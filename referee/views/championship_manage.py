@@ -15,7 +15,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from referee import championship, club, ledger, members, qr
+from referee import championship, club, inputs, ledger, members, qr
 from referee.championship import signoff
 from referee.championship.rounds import card_token
 from referee.championship.settings import DEFAULT_TIEBREAKS, GAMES, REENTRY_POINTS, TIEBREAKS
@@ -27,7 +27,7 @@ from referee.models import Championship, Entry, Reentry, Table
 from referee.phone import device
 from referee.rules import get_game
 from referee.rules.errors import RulesError
-from referee.views.championship import NUMBER_MAX, common, load, load_table, names, player_card
+from referee.views.championship import common, load, load_table, names, player_card
 
 bp = Blueprint("championship_manage", __name__)
 
@@ -189,9 +189,7 @@ def reentry_by_number(championship_id: str) -> ResponseReturnValue:
     found = load(championship_id)
     require_manager()
     typed = (request.form.get("number") or "").strip()
-    entry = (
-        championship.card_number(found, int(typed)) if typed.isascii() and typed.isdigit() and len(typed) <= 6 else None
-    )
+    entry = championship.card_number(found, inputs.whole_number(typed))
     if entry is None:
         return _refused(found, _("No player has the number %(number)s.", number=typed[:6]))
     try:
@@ -254,7 +252,7 @@ def table_cards(championship_id: str, round_number: int) -> ResponseReturnValue:
     if (away := _manager_only()) is not None:
         return away
     role = "fiscal" if request.args.get("role") == "fiscal" else "scorer"
-    tables = championship.round_tables(found, round_number) if 0 < round_number <= NUMBER_MAX else []
+    tables = championship.round_tables(found, round_number)
     if not tables:
         abort(404)
     people = names(found)
