@@ -13,6 +13,7 @@ from fractions import Fraction
 from babel.numbers import format_currency, format_decimal, get_group_symbol
 from flask import Flask, current_app, g, request
 from flask_babel import format_date, format_datetime, get_locale, get_translations, gettext
+from markupsafe import Markup
 
 from referee.rules.text import Text
 
@@ -38,6 +39,19 @@ def _locale() -> str:
 @functools.lru_cache(maxsize=16)
 def _group_symbol(locale: str) -> str:
     return str(get_group_symbol(locale))
+
+
+def isolate(name: object) -> str:
+    """A name for plain text (the summary pasted in a chat) between FIRST STRONG ISOLATE and
+    POP DIRECTIONAL ISOLATE: whatever the name holds (a right-to-left override stored before
+    names were cleaned, Arabic letters) stays inside it and cannot turn the sentence around it."""
+    return f"\u2068{name}\u2069"
+
+
+def bdi(name: object) -> Markup:
+    """A name for a page, in ``<bdi>`` (the HTML twin of :func:`isolate`), escaped; pass it as a
+    sentence's argument (``payer=p.payer|bdi``) so the sentence keeps its order."""
+    return Markup("<bdi>%s</bdi>") % name
 
 
 def fmt_int(n: int) -> str:
@@ -90,7 +104,9 @@ def fmt_minutes(minutes: int) -> str:
 
 
 def init_app(app: Flask) -> None:
-    app.jinja_env.filters.update(fmt_int=fmt_int, fmt_signed=fmt_signed, fmt_money=fmt_money, fmt_minutes=fmt_minutes)
+    app.jinja_env.filters.update(
+        bdi=bdi, fmt_int=fmt_int, fmt_signed=fmt_signed, fmt_money=fmt_money, fmt_minutes=fmt_minutes
+    )
     app.jinja_env.globals.update(
         fmt_minutes=fmt_minutes,
         fmt_int=fmt_int,

@@ -9,6 +9,11 @@
   :class:`JSONProvider`): nesting deeper than any record (a RecursionError in the parser, or in
   whatever walks the record later) and strings holding a lone surrogate (text no database can
   store: it has no UTF-8 form) are refused with a 400 and a sentence, before any view sees them.
+- Names (players, members, a table's title, a reason) lose their bidirectional controls
+  (:func:`strip_bidi`) wherever they are cleaned, forms and API alike: one right-to-left
+  override in "Bia" would otherwise turn a whole payment line around ("anA a 21 agap aiB").
+  Names stored before (an old backup) are isolated where they are shown (``bdi`` and
+  ``referee.i18n.isolate``).
 """
 
 from __future__ import annotations
@@ -37,6 +42,11 @@ MAX_DEPTH = 64
 #: A UTF-16 surrogate. After json.loads joins the valid pairs, any one left is a lone surrogate.
 SURROGATE = re.compile("[\ud800-\udfff]")
 
+#: The characters that reorder the text around them: the embeddings and overrides (LRE, RLE, PDF,
+#: LRO, RLO), the isolates (LRI, RLI, FSI, PDI), the marks (LRM, RLM) and the Arabic letter mark.
+#: A name never needs one: the browser works out each name's own direction by itself.
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+
 
 class DatabaseInt(IntegerConverter):
     """``<int:...>`` for this app: 1 to :data:`MAX_ID`, at most ten ASCII digits (so that a
@@ -48,6 +58,11 @@ class DatabaseInt(IntegerConverter):
         self, map: Map, fixed_digits: int = 0, min: int | None = 1, max: int | None = MAX_ID, signed: bool = False
     ) -> None:
         super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
+
+
+def strip_bidi(text: str) -> str:
+    """``text`` without its bidirectional controls (:data:`BIDI_CONTROLS`)."""
+    return BIDI_CONTROLS.sub("", text)
 
 
 def whole_number(text: str | None, *, low: int = 1, high: int = MAX_ID) -> int | None:

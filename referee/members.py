@@ -14,6 +14,7 @@ from sqlalchemy import select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from referee import inputs
 from referee.db import db
 from referee.models import Member, Rating, RatingRun, Seat, utcnow
 from referee.rules.errors import InvalidInput, RulesError
@@ -70,6 +71,8 @@ def get(member_id: object) -> Member | None:
 
 
 def _clean(name: object) -> str:
+    if isinstance(name, str):
+        name = inputs.strip_bidi(name)
     if not isinstance(name, str) or not " ".join(name.split()):
         raise InvalidInput(Text(N_("Type the member's name.")), field="name")
     name = " ".join(name.split())

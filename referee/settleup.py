@@ -15,7 +15,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 from referee import ledger
-from referee.i18n import fmt_int, fmt_money
+from referee.i18n import fmt_int, fmt_money, isolate
 from referee.ledger.settlement import Payment, SettleUp
 from referee.models import Member, Table
 
@@ -51,21 +51,29 @@ def _pix(member: Member | None, cash: Decimal | None) -> dict[str, Any] | None:
 
 
 def summary(result: SettleUp, *, title: str, when: str) -> str:
-    """The settle-up as plain text for a chat message: the result and who pays whom."""
-    lines = [f"{title} · {when}"]
+    """The settle-up as plain text for a chat message: the result and who pays whom. Every name
+    (and the title) is isolated (:func:`referee.i18n.isolate`): nothing in one can reorder a line."""
+    lines = [f"{isolate(title)} · {when}"]
     if result.winner:
-        lines.append(_("Best result: %(name)s, %(amount)s", name=result.winner, amount=_net(result, result.winner)))
+        lines.append(
+            _("Best result: %(name)s, %(amount)s", name=isolate(result.winner), amount=_net(result, result.winner))
+        )
     lines.append("")
     lines.append(_("Results:"))
     for who in sorted(result.balances, key=lambda name: (-result.balances[name], name.casefold())):
-        lines.append(f"  {who}: {_net(result, who)}")
+        lines.append(f"  {isolate(who)}: {_net(result, who)}")
     lines.append("")
     if result.payments:
         lines.append(_("Payments:"))
         for p in result.payments:
             lines.append(
                 "  "
-                + _("%(payer)s pays %(amount)s to %(payee)s", payer=p.payer, payee=p.payee, amount=_amount(result, p))
+                + _(
+                    "%(payer)s pays %(amount)s to %(payee)s",
+                    payer=isolate(p.payer),
+                    payee=isolate(p.payee),
+                    amount=_amount(result, p),
+                )
             )
     else:
         lines.append(_("Nobody owes anything."))

@@ -3,6 +3,7 @@ a reason, a hand number. Each refusal is an :class:`InvalidInput` with a sentenc
 
 from __future__ import annotations
 
+from referee import inputs
 from referee.rules.errors import InvalidInput
 from referee.rules.text import N_, Text
 
@@ -12,13 +13,16 @@ REASON_MAX = 200
 
 
 def printable(text: str, *, field: str) -> str:
-    """Refuse control characters (a NUL would reach PostgreSQL, which rejects it with a 500)."""
+    """Refuse control characters (a NUL would reach PostgreSQL, which rejects it with a 500),
+    and drop the bidirectional ones (they would turn the text around them; see referee.inputs)."""
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
         raise InvalidInput(Text(N_("Text cannot contain control characters.")), field=field)
-    return text
+    return inputs.strip_bidi(text)
 
 
 def clean_name(raw: object, *, field: str) -> str:
+    if isinstance(raw, str):
+        raw = inputs.strip_bidi(raw)
     if not isinstance(raw, str) or not raw.strip():
         raise InvalidInput(Text(N_("Each player needs a name.")), field=field)
     printable(raw.replace("\t", " ").replace("\n", " ").replace("\r", " "), field=field)

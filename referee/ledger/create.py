@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from referee import access, members
+from referee import access, inputs, members
 from referee.db import db
 from referee.models import Seat, Table, utcnow
 from referee.rules import get_game
@@ -114,7 +114,7 @@ def _first_dealer(names: Sequence[str], dealer: object) -> int:
         return len(names) - 1
     if not isinstance(dealer, str):
         raise InvalidInput(Text(N_("The dealer must be given by name.")), field="dealer")
-    matches = [i for i, n in enumerate(names) if n == " ".join(dealer.split())]
+    matches = [i for i, n in enumerate(names) if n == " ".join(inputs.strip_bidi(dealer).split())]
     if not matches:
         raise RulesError(Text(N_("%(name)s is not seated at this table."), name=dealer), field="dealer")
     return matches[0]

@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 
 from referee.forms import OPTION_PREFIX, option_values
 from referee.i18n import render_text
+from referee.inputs import strip_bidi
 from referee.ledger.cleaning import clean_name
 from referee.ledger.create import repeated_name, repeated_names
 from referee.rules.errors import RulesError
@@ -23,8 +24,10 @@ from referee.views import flow
 
 
 def seat_names(form: Any, rules: Any) -> list[str]:
-    """The names typed in each seat, spaces tidied; "" for an empty seat."""
-    return [" ".join((getattr(form, f"player_{i}").data or "").split()) for i in range(rules.max_players)]
+    """The names typed in each seat, spaces tidied and bidirectional controls dropped (as the
+    ledger stores them); "" for an empty seat."""
+    typed = [strip_bidi(getattr(form, f"player_{i}").data or "") for i in range(rules.max_players)]
+    return [" ".join(name.split()) for name in typed]
 
 
 def mark_mistakes(form: Any, rules: Any) -> bool:

@@ -10,8 +10,9 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
+from referee import inputs
 from referee.extensions import db
-from referee.models import Member
+from referee.models import Member, Table
 from tests.web.api_support import create_table, record_ok, solo_record
 
 
@@ -86,3 +87,93 @@ def test_each_pix_link_opens_its_own_payees_code_on_the_club_night(app: Flask, c
     page = _page(client, f"/night/settle?t={first['id']}&t={second['id']}")
     assert len(_pix_links(page)) >= 1
     _assert_links_open_their_own_code(page, "Ana")
+
+
+# --------------------------------------------------------------------------- right-to-left controls
+
+#: Every character that can reorder the text around it: embeddings and overrides, isolates,
+#: the directional marks and the Arabic letter mark.
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+
+
+def _solo(players: list[str], dealer: str, tricks: int) -> dict:
+    """The player after ``dealer`` bids a solo and takes ``tricks`` of 13; the others pass."""
+    i = players.index(dealer)
+    speakers = [players[(i + k) % len(players)] for k in range(1, len(players) + 1)]
+    rest = 13 - tricks
+    counts = {speakers[0]: tricks} | {p: rest // 3 + (k < rest % 3) for k, p in enumerate(speakers[1:])}
+    return {
+        "ultima": "copas",
+        "auction": [[speakers[0], "solo_sete"]] + [[p, "passo"] for p in speakers[1:]],
+        "trump": "espadas",
+        "tricks": counts,
+    }
+
+
+def test_names_are_stored_without_bidi_controls_from_the_api_the_form_and_a_rename(
+    app: Flask, client: FlaskClient
+) -> None:
+    table = create_table(client, players=["\u202eBia", "A\u2067na\u2069", "Caio\u200f", "\u061cDani\u202c"])
+    assert table["players"] == ["Bia", "Ana", "Caio", "Dani"]
+    form = {f"player_{i}": n for i, n in enumerate(["Edu\u202e", "\u2066Fábio", "Gil", "Hugo\u200e"])}
+    form["dealer"] = "3"
+    assert client.post("/tables/new?game=jubileu", data=form).status_code == 302
+    with app.app_context():
+        names = {m.name for m in db.session.query(Member)} | {s.name for t in db.session.query(Table) for s in t.seats}
+        member = db.session.query(Member).filter_by(name="Gil").one()
+        member_id = member.id
+    assert not any(ch in BIDI for name in names for ch in name), names
+    assert {"Edu", "Fábio", "Hugo"} <= names
+    assert client.post("/club", data={"code": app.config["CLUB_CODE"]}).status_code == 302
+    assert client.post(f"/players/{member_id}/rename", data={"name": "Gi\u202el"}).status_code == 302
+    with app.app_context():
+        assert db.session.get(Member, member_id).name == "Gil"
+
+
+def _stored_with_controls(app: Flask, client: FlaskClient, monkeypatch) -> tuple[dict, list[str]]:
+    """A money table whose names were stored with bidi controls (as an old backup or an import
+    could bring them): the cleaning is bypassed for its creation only."""
+    players = ["\u202eBia", "Ana", "Caio\u202e", "Dani"]
+    with monkeypatch.context() as patch:
+        patch.setattr(inputs, "strip_bidi", lambda text: text)
+        table = create_table(client, players=players, options={"chip_value": "1.00"})
+    assert table["players"] == players
+    dealer = players[-1]
+    for tricks in (7, 9, 3):
+        dealer = record_ok(client, table, _solo(players, dealer, tricks))["next_dealer"]
+    return table, players
+
+
+def test_a_stored_name_with_controls_cannot_reorder_a_payment_line_on_the_page(
+    app: Flask, client: FlaskClient, monkeypatch
+) -> None:
+    table, players = _stored_with_controls(app, client, monkeypatch)
+    for url in (f"/t/{table['id']}/settle", f"/t/{table['id']}"):
+        page = _page(client, url)
+        section = page.split('class="transfers', 1)[1].split("</ul>", 1)[0]
+        lines = re.findall(r"<li>(.*?)</li>", section, re.S)
+        assert lines
+        for line in lines:
+            bare = re.sub(r"<bdi>.*?</bdi>", "", line, flags=re.S)
+            assert not any(ch in BIDI for ch in bare), (url, line)  # every name inside its own <bdi>
+            assert len(re.findall(r"<bdi>", line)) == 2, line
+    balances = _page(client, f"/t/{table['id']}/settle").split('id="nets-h"', 1)[1].split("</ol>", 1)[0]
+    for name in players:
+        assert f"<bdi>{name}</bdi>" in balances
+
+
+def test_a_stored_name_with_controls_cannot_reorder_the_chat_summary(
+    app: Flask, client: FlaskClient, monkeypatch
+) -> None:
+    table, players = _stored_with_controls(app, client, monkeypatch)
+    page = _page(client, f"/t/{table['id']}/settle")
+    summary = page.split('id="summary-text"', 1)[1].split(">", 1)[1].split("</textarea>", 1)[0]
+    payments = [line for line in summary.splitlines() if " paga " in line or " pays " in line]
+    assert payments
+    for line in payments + [line for line in summary.splitlines() if line.startswith("  ") and ":" in line]:
+        # Each name between FSI and PDI: nothing a name holds reaches outside them.
+        bare = line
+        for name in players:
+            bare = bare.replace(f"\u2068{name}\u2069", "")
+        assert not any(ch in BIDI for ch in bare), repr(line)
+        assert any(f"\u2068{name}\u2069" in line for name in players), repr(line)
