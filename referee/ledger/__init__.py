@@ -46,9 +46,11 @@ from .overview import Overview, overview
 from .pots import chips_carried_in, on_the_table
 from .results import Preview
 from .settlement import (
+    ChipsLeft,
     Payment,
     SettleUp,
     chip_value,
+    chips_left,
     members_of,
     money,
     settle_together,
@@ -105,6 +107,8 @@ __all__ = [
     "next_number",
     "numbering",
     "on_the_table",
+    "chips_left",
+    "ChipsLeft",
     "options_of",
     "overview",
     "place_count",

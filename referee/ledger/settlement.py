@@ -12,7 +12,8 @@ played for points, not payments, and are not settled; a patience (one player) pa
 tables settled together leave the patience tables out.
 
 A pot game (Injun, Kentucky Derby, Lift Smoke) may stop with chips still on the table: they are
-shared back before paying (:func:`to_settle`), and ``left_on_tables`` says how many.
+shared back before paying (:func:`to_settle`), and ``left_on_tables`` says how many;
+:func:`chips_left` says who gets which, for the pages to tell before the night ends.
 
 The payments are :func:`referee.rules.settle.fewest_transfers`: provably the fewest up to
 ``EXACT_LIMIT`` players with a non-zero balance; beyond that a greedy plan whose bound is stated
@@ -52,6 +53,17 @@ class Payment:
 
 
 @dataclass(frozen=True)
+class ChipsLeft:
+    """The chips a pot game's table still holds, and who gets them if the night ends now
+    (:func:`to_settle`'s share): every page showing balances or payments says it in one sentence
+    (templates/settle/_chips_left.html), so no page can tell another story."""
+
+    chips: int
+    first: str  # who plays first next: the odd chips go in order of play from him
+    shares: tuple[tuple[str, int], ...]  # (player, chips he gets back), in that order; none for 0
+
+
+@dataclass(frozen=True)
 class SettleUp:
     tables: tuple[Table, ...]
     game: str
@@ -64,6 +76,8 @@ class SettleUp:
     per_table: dict[str, dict[str, int]] = field(default_factory=dict)
     #: Chips (cents, when in money) that were still on pot games' tables and were shared back.
     left_on_tables: int = 0
+    #: Each pot game's table (by id) that still holds chips: how many, and who got them back.
+    chips_left: dict[str, ChipsLeft] = field(default_factory=dict)
 
     @property
     def lower_bound(self) -> int:
@@ -126,10 +140,29 @@ def to_settle(table: Table, balances: Mapping[str, int] | None = None) -> dict[s
     balances = dict(totals(table) if balances is None else balances)
     if not on_the_table(table, balances):
         return balances
+    return share_left_over(balances, _order_of_play(table))
+
+
+def chips_left(table: Table, balances: Mapping[str, int] | None = None) -> ChipsLeft | None:
+    """The chips still on a pot game's table and each player's part of them if the night ends
+    now (exactly what :func:`to_settle` adds); None when the table holds none."""
+    balances = dict(totals(table) if balances is None else balances)
+    chips = on_the_table(table, balances)
+    if not chips:
+        return None
+    order = _order_of_play(table)
+    settled = to_settle(table, balances)
+    shares = tuple((name, settled[name] - balances[name]) for name in order if settled[name] != balances[name])
+    return ChipsLeft(chips=chips, first=order[0], shares=shares)
+
+
+def _order_of_play(table: Table) -> list[str]:
+    """The players in order of play from whoever plays first in the next deal (the player the
+    odd chips of a share go to first)."""
     rules = rules_of(table)
     players = players_of(table)
     first = rules.first_speaker(players, current_dealer(table), rules.parse_options(table.options))
-    return share_left_over(balances, order_from(players, first))
+    return order_from(players, first)
 
 
 # --------------------------------------------------------------------------- the settle-up
@@ -242,8 +275,12 @@ def _settle(
     balances: dict[str, int] = {}
     per_table: dict[str, dict[str, int]] = {}
     left = 0
+    chips: dict[str, ChipsLeft] = {}
     for table, value in zip(paying, values):
         left += _in_unit(on_the_table(table, balances_of[table.id]), value, in_money)
+        told = chips_left(table, balances_of[table.id])
+        if told is not None:
+            chips[table.id] = told
         settled = to_settle(table, balances_of[table.id])  # a pot game's chips left on the table shared back
         per_table[table.id] = {}
         for position, name in enumerate(players_of(table)):
@@ -270,6 +307,7 @@ def _settle(
         owing=owing,
         per_table=per_table,
         left_on_tables=left,
+        chips_left=chips,
     )
 
 

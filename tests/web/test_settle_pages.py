@@ -177,3 +177,66 @@ def test_a_stored_name_with_controls_cannot_reorder_the_chat_summary(
             bare = bare.replace(f"\u2068{name}\u2069", "")
         assert not any(ch in BIDI for ch in bare), repr(line)
         assert any(f"\u2068{name}\u2069" in line for name in players), repr(line)
+
+
+# --------------------------------------------------------------------------- chips left on the table
+
+P3 = ["Ana", "Bia", "Caio"]
+#: Antes 3 + bets 4 = 7 in the pot, a tie of aces shares 3 each and 1 chip stays on the table.
+TIE = {"actions": [["Ana", {"bet": 2}], ["Bia", {"bet": 2}]], "cards": {"Ana": "A", "Bia": "A", "Caio": "K"}}
+
+
+def _note(page: str) -> str:
+    """The text of the note on the chips left on the table (asserting there is exactly one)."""
+    found = re.findall(r"<p [^>]*data-chips-left[^>]*>(.*?)</p>", page, re.S)
+    assert len(found) == 1, found
+    return " ".join(re.sub(r"<[^>]+>", "", found[0]).split())
+
+
+def test_every_page_with_balances_says_where_the_odd_chip_goes_in_the_same_words(
+    app: Flask, client: FlaskClient
+) -> None:
+    table = create_table(client, game="injun", players=P3, options={"chip_value": "0.50"})
+    assert client.post(f"/t/{table['id']}/scorer", data={"token": table["token"]}).status_code == 302
+    record_ok(client, table, TIE)
+    answer = client.get(f"/api/v1/tables/{table['id']}/settlement").get_json()
+    gets = {n: answer["settled_balances"][n] - answer["balances"][n] for n in P3}
+    assert answer["on_the_table"] == 1 and gets == {"Ana": 0, "Bia": 1, "Caio": 0}  # Ana deals next: Bia bets first
+    notes = {
+        url: _note(_page(client, url))
+        for url in (
+            f"/t/{table['id']}",
+            f"/w/{table['id']}",
+            f"/tv/{table['id']}",
+            f"/t/{table['id']}/history",
+            f"/t/{table['id']}/settle",
+        )
+    }
+    sentence = notes[f"/t/{table['id']}"]
+    assert set(notes.values()) == {sentence}, notes  # the same words everywhere
+    # Where the chip is, and where it goes if the night ends now: the code's answer, by name.
+    assert re.search(r"\b1 (ficha|chip)\b", sentence) and re.search(r"\b1 (para|to) Bia\b", sentence), sentence
+    assert "Ana" not in sentence.split("Bia", 1)[0]  # nobody else is named as getting it
+    for url in notes:
+        page = _page(client, url)
+        assert "primeiros jogadores na ordem" not in page and "first players in order of play" not in page
+        assert "zera todos os saldos" not in page and "settle every balance" not in page, url
+    # The club night settling it with a money table says it in the same words, under the table's name.
+    other = _jubileu(client, ["Ana", "Bia", "Caio", "Dani"], "1.00")
+    assert client.post("/club", data={"code": app.config["CLUB_CODE"]}).status_code == 302
+    night = _note(_page(client, f"/night/settle?t={table['id']}&t={other['id']}"))
+    assert night.endswith(sentence) and night != sentence, night
+
+
+def test_a_derby_race_nobody_backed_is_told_too_and_no_note_once_the_pot_is_won(client: FlaskClient) -> None:
+    table = create_table(client, game="kentucky_derby", players=["Ana", "Bia", "Caio", "Dani"])
+    bets = {"Ana": "ouros", "Bia": "espadas", "Caio": "paus", "Dani": "ouros"}
+    race = {"pingo": 1, "bets": {n: {"horse": h, "amount": 1} for n, h in bets.items()}, "winner": "copas"}
+    record_ok(client, table, race)  # 8 chips nobody backed: 2 each if the night ends now
+    sentence = _note(_page(client, f"/t/{table['id']}/settle"))
+    assert re.search(r"\b8 (fichas|chips)\b", sentence)
+    assert all(re.search(rf"\b2 (para|to) {name}\b", sentence) for name in bets), sentence
+    assert _note(_page(client, f"/w/{table['id']}")) == sentence
+    record_ok(client, table, {**race, "bets": {**race["bets"], "Ana": {"horse": "copas", "amount": 1}}})
+    for url in (f"/w/{table['id']}", f"/t/{table['id']}/settle"):
+        assert "data-chips-left" not in _page(client, url)
