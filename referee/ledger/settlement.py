@@ -232,7 +232,11 @@ def _unit(paying: list[Table]) -> tuple[list[Decimal], bool]:
     in_money = len(paying) > 1 and all(values)
     if len(paying) > 1 and not in_money and (len({t.game for t in paying}) > 1 or len(set(values)) > 1):
         raise RulesError(
-            Text(N_("To settle tables of different games together, give every table a money value per chip or unit.")),
+            Text(
+                N_(
+                    "These tables cannot be settled together: tables of different games go together only when every one of them has a money value per chip or unit."
+                )
+            ),
             field="t",
         )
     return values, in_money
@@ -253,12 +257,14 @@ def settle_together(tables: Sequence[Table]) -> tuple[list[Table], dict[str, Tex
 
 
 def _apart(table: Table, money_group: bool) -> Text:
-    """Why ``table`` cannot be settled with the group :func:`settle_together` chose."""
+    """Why ``table`` cannot be settled with the group :func:`settle_together` chose. Never "give
+    it a money value": a table's house rules cannot change after its first hand; it is settled
+    apart instead."""
     if money_group:
-        return Text(N_("Played for chips only: give it a money value per chip to settle it with the others."))
+        return Text(N_("Played for chips only, while the others have a money value per chip: settle it apart."))
     if chip_value(table):
-        return Text(N_("Played for money while the others are played for chips only."))
-    return Text(N_("Another game played for chips only: its chips are not worth the others’."))
+        return Text(N_("Played for money, while the others are played for chips only: settle it apart."))
+    return Text(N_("Another game played for chips only: its chips are not worth the others’; settle it apart."))
 
 
 def _settle(

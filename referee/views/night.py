@@ -3,9 +3,10 @@ two tables pays or collects once (referee.ledger.settlement does the arithmetic)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import format_date
 from flask_babel import gettext as _
@@ -48,24 +49,46 @@ def index() -> ResponseReturnValue:
     if not manager:
         query = query.where(Table.id.in_(known_tables()))
     tables = [t for t in db.session.scalars(query) if not get_game(t.game).scored]
-    counts = {t.id: ledger.live_count(t) for t in tables}
-    apart = _apart(tables, counts)
-    rows = [(t, get_game(t.game).name, ledger.players_of(t), counts[t.id], apart.get(t.id)) for t in tables]
+    rows = _rows(tables)
     return render_template(
         "night/index.html",
         day=day,
         rows=rows,
         day_text=format_date(day, "full"),
         manager=manager,
-        together=len(tables) - len(apart),
+        together=sum(1 for row in rows if not row.reason),
     )
 
 
-def _apart(tables: list[Table], counts: dict[str, int]) -> dict[str, str]:
+@dataclass(frozen=True)
+class Row:
+    """One table in the club night's list: what the list shows of it, and, when it cannot be
+    settled with the others, why (``reason``) and whether it can be settled apart (``alone``:
+    it has hands, all of them counted; only its unit keeps it out)."""
+
+    table: Table
+    game_name: str
+    players: list[str]
+    hands: int
+    reason: str | None
+    alone: bool
+
+
+def _rows(tables: list[Table]) -> list[Row]:
+    counts = {t.id: ledger.live_count(t) for t in tables}
+    reasons, alone = _apart(tables, counts)
+    return [
+        Row(t, get_game(t.game).name, ledger.players_of(t), counts[t.id], reasons.get(t.id), t.id in alone)
+        for t in tables
+    ]
+
+
+def _apart(tables: list[Table], counts: dict[str, int]) -> tuple[dict[str, str], set[str]]:
     """The tables the evening's choice leaves unticked, each with the sentence saying why: a
     patience (nobody pays), a table without a hand, one with a hand still waiting for its
     confirmation (its result may change), and those the ledger cannot settle with the largest
-    group sharing a unit (ledger.settle_together)."""
+    group sharing a unit (ledger.settle_together); these last are the ones to settle apart
+    (a table's money value cannot change after its first hand, so that is never the advice)."""
     reasons: dict[str, str] = {}
     paying = []
     for table in tables:
@@ -79,7 +102,7 @@ def _apart(tables: list[Table], counts: dict[str, int]) -> dict[str, str]:
             paying.append(table)
     _group, others = ledger.settle_together(paying)
     reasons.update({table_id: render_text(text) for table_id, text in others.items()})
-    return reasons
+    return reasons, set(others)
 
 
 @bp.get("/night/settle")
@@ -97,7 +120,7 @@ def settle() -> ResponseReturnValue:
         except RulesError as exc:
             error = render_text(exc.text)
     if result is None:
-        return render_template("night/settle.html", error=error, tables=tables, result=None), 422
+        return _refused(tables, error)
     day = league.local_date(tables[0].created_at)
     names = {t.id: t.name or get_game(t.game).name for t in tables}
     summary = settleup.summary(result, title=_("Club night"), when=format_date(day, "medium"))
@@ -119,3 +142,21 @@ def settle() -> ResponseReturnValue:
         day=day,
         day_text=format_date(day, "full"),
     )
+
+
+def _refused(tables: list[Table], error: str | None) -> ResponseReturnValue:
+    """Tables that cannot be settled together: the sentence, and the choice again with every
+    tick kept, each table that cannot join named with why and a link to settle it apart, and a
+    link to settle the others together."""
+    rows = _rows(tables)
+    joining = [row.table.id for row in rows if not row.reason]
+    return render_template(
+        "night/settle.html",
+        error=error,
+        tables=tables,
+        result=None,
+        rows=rows if any(row.reason for row in rows) else [],
+        together_url=url_for("night.settle", t=joining) if len(joining) > 1 else None,
+        together=len(joining),
+        day=league.local_date(tables[0].created_at) if tables else None,
+    ), 422

@@ -98,3 +98,31 @@ def test_a_forged_choice_of_tables_that_cannot_go_together_is_refused(app: Flask
     response = client.get(f"/night/settle?t={money['id']}&t={other['id']}")
     assert response.status_code == 422
     assert "money value" in response.get_data(as_text=True)
+
+
+def test_a_chips_only_table_ticked_with_money_tables_answers_what_works(app: Flask, client: FlaskClient) -> None:
+    """Ticking a chips-only table with money tables answers a page that names the table that cannot
+    join and why, keeps every tick, offers to settle it apart (its money value cannot change after
+    its first hand, so that is never the advice) and to settle the others together."""
+    one = _jubileu(client, name="Mesa da janela", options={"chip_value": "0.50"})
+    two = _jubileu(client, name="Mesa do meio", options={"chip_value": "1.00"})
+    chips = _jubileu(client, name="Mesa do fundo")
+    assert client.post("/club", data={"code": app.config["CLUB_CODE"]}).status_code == 302
+    ids = [one["id"], two["id"], chips["id"]]
+    for lang, advice in (("en", "give it a money value"), ("pt-BR", "dê a ela um valor")):
+        client.set_cookie("lang", lang)
+        response = client.get("/night/settle?" + "&".join(f"t={i}" for i in ids))
+        assert response.status_code == 422
+        page = response.get_data(as_text=True)
+        assert _ticked(page) == set(ids)  # the ticks are kept
+        reason = _reason(page, chips["id"])
+        assert "Mesa do fundo" in page.split(f'id="why-{chips["id"]}"')[0].rsplit("<li", 1)[1]
+        assert ("chips only" in reason) if lang == "en" else ("só por fichas" in reason), reason
+        assert advice not in page and "give every table" not in page
+        assert f'href="/t/{chips["id"]}/settle"' in page  # settle it apart
+        together = re.search(r'href="(/night/settle\?[^"]+)"', page)
+        assert together and set(re.findall(r"t=([^&\"]+)", together.group(1))) == {one["id"], two["id"]}
+    assert client.get(together.group(1).replace("&amp;", "&")).status_code == 200
+    # The evening's list gives the same advice, with the same link.
+    page = client.get("/night").get_data(as_text=True)
+    assert "dê a ela um valor" not in page and f'href="/t/{chips["id"]}/settle"' in page
