@@ -65,9 +65,19 @@ class Draft:
     dealer: str | None = None  # fixed when the flow starts: a retry is judged as first sent
     replaces: int | None = None  # a correction of this hand
     reason: str = ""
+    #: A counting step "change" opened again with its counts kept (a correction shows what was
+    #: stored, not zeros); the next answer closes it, whichever step it answers.
+    reopen: str = ""
 
     #: Each field's JSON type; a field of another type is dropped when a draft is loaded.
-    TYPES: ClassVar[dict[str, type]] = {"n": int, "key": str, "dealer": str, "replaces": int, "reason": str}
+    TYPES: ClassVar[dict[str, type]] = {
+        "n": int,
+        "key": str,
+        "dealer": str,
+        "replaces": int,
+        "reason": str,
+        "reopen": str,
+    }
 
     @classmethod
     def load(cls: type[D], raw: str | None) -> D:

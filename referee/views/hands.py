@@ -66,6 +66,7 @@ def page(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
         flow.sanitize()
     action = request.args.get("action")
     if action:
+        draft.reopen = ""  # any answer closes a step opened again with its counts
         flow.apply(action)
         flow.sanitize()
     return flow.render()
