@@ -75,6 +75,7 @@ def test_a_correction_keeps_its_number_and_shows_what_it_was(page, live_app, liv
     taps.press("back:tricks")
     taps.press("side:7")
     expect(page.locator(".preview-deltas")).to_be_visible()
+    page.fill("#reason", "Caio fez 7")  # asked, as a void asks
     taps.on(page.locator('form[action$="/hand"] button[type="submit"]'))
     assert taps.count == 4
     page.wait_for_url(f"{base}/t/{tid}")
@@ -123,6 +124,12 @@ def test_one_tap_on_a_count_opens_it_with_every_count_as_stored(page, live_app, 
     shot(page, "fix-count-reopened")
     taps.press("side:7")
     expect(page.locator(".preview-deltas")).to_be_visible()
+    # Only spaces pass the browser's `required`: the server asks why, in its own words.
+    page.fill("#reason", "   ")
+    page.locator('form[action$="/hand"] button[type="submit"]').click()
+    expect(page.locator("#reason-err")).to_have_text("Diga por que corrigir a mão: o motivo fica no histórico.")
+    expect(page.locator("#reason")).to_have_attribute("aria-invalid", "true")
+    shot(page, "fix-correction-reason")
     page.fill("#reason", "contamos mal")
     taps.on(page.locator('form[action$="/hand"] button[type="submit"]'))
     page.wait_for_url(f"{live_server}/t/{tid}")
