@@ -22,7 +22,7 @@ from enum import Enum
 from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
-from flask import abort, render_template
+from flask import abort, render_template, request
 from flask.typing import ResponseReturnValue
 
 from referee import inputs, ledger
@@ -262,6 +262,10 @@ class Flow:
             "error": self.error,
             "numbering": self.numbering,
             "shown_n": self.shown_number(),
+            # A new hand in progress is kept on the phone by table and place (app.js), and
+            # offered back on its first page (no draft in the address yet).
+            "draft_place": None if self.draft.replaces is not None else f"{self.table.id}:{self.shown_number()}",
+            "draft_start": not request.values.get("d"),
             **self.extra_context(step),
         }
 

@@ -185,8 +185,8 @@ class JubileuFlow(flow.Flow):
         contract = auction.contract if auction else None
         return contract.bid if contract else None
 
-    def step(self) -> str:
-        """The first step still waiting for an answer."""
+    def _opening_step(self) -> str | None:
+        """The steps asked before the engine can judge anything, or the tricks opened again."""
         d = self.draft
         if d.ultima is None:
             return "ultima"
@@ -196,6 +196,14 @@ class JubileuFlow(flow.Flow):
             return "contract"
         if d.reopen == "tricks" and (d.tricks is not None or d.declarer_tricks is not None):
             return "tricks"
+        return None
+
+    def step(self) -> str:
+        """The first step still waiting for an answer."""
+        d = self.draft
+        opening = self._opening_step()
+        if opening is not None:
+            return opening
         _preview, where, error = self.complaint()
         if error is None:
             return where

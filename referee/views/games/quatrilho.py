@@ -168,15 +168,23 @@ class QuatrilhoFlow(flow.Flow):
         calls = [(p, parse_call(c, field="auction")) for p, c in self.draft.calls]
         return Auction.replay(active=self.active, calls=calls)
 
-    def step(self) -> str:
+    def _opening_step(self) -> str | None:
+        """The contract still to choose, or a counting step opened again with its counts."""
         d = self.draft
         if d.helper:
             return "auction"
         if d.mode is None:
             return "mode"
-        mode = Mode(d.mode)
         if d.reopen in COUNTING and getattr(d, d.reopen) is not None:
             return d.reopen
+        return None
+
+    def step(self) -> str:
+        d = self.draft
+        opening = self._opening_step()
+        if opening is not None:
+            return opening
+        mode = Mode(d.mode)
         _preview, where, error = self.complaint()
         if where in ("declarer", "called_card", "partner") and getattr(d, where) is None:
             return where
