@@ -22,7 +22,7 @@ from enum import Enum
 from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
-from flask import abort, render_template
+from flask import abort, render_template, request
 from flask.typing import ResponseReturnValue
 
 from referee import inputs, ledger
@@ -65,9 +65,19 @@ class Draft:
     dealer: str | None = None  # fixed when the flow starts: a retry is judged as first sent
     replaces: int | None = None  # a correction of this hand
     reason: str = ""
+    #: A counting step "change" opened again with its counts kept (a correction shows what was
+    #: stored, not zeros); the next answer closes it, whichever step it answers.
+    reopen: str = ""
 
     #: Each field's JSON type; a field of another type is dropped when a draft is loaded.
-    TYPES: ClassVar[dict[str, type]] = {"n": int, "key": str, "dealer": str, "replaces": int, "reason": str}
+    TYPES: ClassVar[dict[str, type]] = {
+        "n": int,
+        "key": str,
+        "dealer": str,
+        "replaces": int,
+        "reason": str,
+        "reopen": str,
+    }
 
     @classmethod
     def load(cls: type[D], raw: str | None) -> D:
@@ -252,6 +262,10 @@ class Flow:
             "error": self.error,
             "numbering": self.numbering,
             "shown_n": self.shown_number(),
+            # A new hand in progress is kept on the phone by table and place (app.js), and
+            # offered back on its first page (no draft in the address yet).
+            "draft_place": None if self.draft.replaces is not None else f"{self.table.id}:{self.shown_number()}",
+            "draft_start": not request.values.get("d"),
             **self.extra_context(step),
         }
 

@@ -66,6 +66,7 @@ def page(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
         flow.sanitize()
     action = request.args.get("action")
     if action:
+        draft.reopen = ""  # any answer closes a step opened again with its counts
         flow.apply(action)
         flow.sanitize()
     return flow.render()
@@ -88,6 +89,8 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
     flow.sanitize()  # what before_save filled in is judged like any draft (a forged post)
     if draft.replaces is not None:
         draft.reason = " ".join(str(request.form.get("reason") or draft.reason).split())[:200]
+        if not draft.reason:  # as voiding does: the history keeps why the hand changed
+            return flow.render(422, reason_error=_("Say why the hand is corrected: the history keeps the reason."))
     if request.form.get("renumber"):
         draft.n = ledger.next_number(table)
     shown = flow.shown_number()  # a correction keeps its hand's number on the pages

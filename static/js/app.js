@@ -441,3 +441,62 @@
     });
   });
 })();
+
+// A hand in progress lives in its address (?d=…). The phone keeps that address, by table and
+// hand place (main[data-draft]), so the page's own links (the table, the rules) never lose it:
+// the hand's first page offers it back ([data-draft-offer]) until it is saved or discarded.
+(function () {
+  "use strict";
+  var PREFIX = "referee:draft:";
+  function store() {
+    try { return window.localStorage; } catch (e) { return null; }
+  }
+  function keys(box, table) {
+    var found = [];
+    for (var i = 0; i < box.length; i++) {
+      var key = box.key(i);
+      if (key && key.indexOf(PREFIX + table + ":") === 0) found.push(key);
+    }
+    return found;
+  }
+  function offer(main, box, key) {
+    var card = main.querySelector("[data-draft-offer]");
+    if (!card) return;
+    // A place already saved (by this phone or another) will never be continued: forget it.
+    var place = key.split(":");
+    var found = keys(box, place[2]);
+    for (var i = 0; i < found.length; i++) {
+      if (Number(found[i].split(":")[3]) < Number(place[3])) box.removeItem(found[i]);
+    }
+    var kept = box.getItem(key);
+    if (!kept) return;
+    card.querySelector("[data-draft-continue]").setAttribute("href", kept);
+    card.hidden = false;
+  }
+  function keep() {
+    var main = document.querySelector("main[data-draft]"), box = store();
+    if (!main || !box) return;
+    var key = PREFIX + main.getAttribute("data-draft");
+    if (new URLSearchParams(location.search).has("d")) {
+      try { box.setItem(key, location.pathname + location.search); } catch (e) { /* full: nothing kept */ }
+    } else {
+      offer(main, box, key);
+    }
+  }
+  document.addEventListener("DOMContentLoaded", keep);
+  document.addEventListener("referee:swapped", keep);
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-draft-discard]");
+    var main = document.querySelector("main[data-draft]"), box = store();
+    if (!button || !main || !box) return;
+    box.removeItem(PREFIX + main.getAttribute("data-draft"));
+    button.closest("[data-draft-offer]").hidden = true;
+  });
+  // Saving (the outbox sends it, or keeps it to send again): the phone no longer needs the draft.
+  document.addEventListener("submit", function (event) {
+    var main = document.querySelector("main[data-draft]"), box = store();
+    if (main && box && event.target.hasAttribute && event.target.hasAttribute("data-outbox")) {
+      box.removeItem(PREFIX + main.getAttribute("data-draft"));
+    }
+  }, true);
+})();

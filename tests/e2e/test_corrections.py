@@ -75,6 +75,7 @@ def test_a_correction_keeps_its_number_and_shows_what_it_was(page, live_app, liv
     taps.press("back:tricks")
     taps.press("side:7")
     expect(page.locator(".preview-deltas")).to_be_visible()
+    page.fill("#reason", "Caio fez 7")  # asked, as a void asks
     taps.on(page.locator('form[action$="/hand"] button[type="submit"]'))
     assert taps.count == 4
     page.wait_for_url(f"{base}/t/{tid}")
@@ -96,3 +97,42 @@ def test_a_correction_keeps_its_number_and_shows_what_it_was(page, live_app, liv
     expect(before.locator("#hand-3 .hand-head")).to_contain_text("6 vazas, não fez")
     audit("history-corrected")
     audit.done()
+
+
+def test_one_tap_on_a_count_opens_it_with_every_count_as_stored(page, live_app, live_server, shot) -> None:  # type: ignore[no-untyped-def]
+    """A Solo Sete stored trick by trick: the correction shows every player's count; a tap on
+    the declarer's count opens the tricks with the stored counts (the pad's 6 marked, each
+    player's stepper as it was), and one tap on 7 corrects it."""
+    client = live_app.test_client()
+    table = client.post("/api/v1/tables", json={"game": "jubileu", "players": list(PLAYERS)}).get_json()
+    tid, auth = table["id"], {"Authorization": f"Bearer {table['token']}"}
+    record = solo_record("Dani", 6)
+    assert client.post(f"/api/v1/tables/{tid}/hands", json=record, headers=auth).status_code == 201
+    page.goto(f"{live_server}/t/{tid}")
+    with page.expect_navigation():
+        page.evaluate(CLAIM, [tid, table["token"]])
+    page.goto(f"{live_server}/t/{tid}/hand?replaces=1")
+    declarer = record["auction"][0][0]
+    counts = ", ".join(f"{p} {record['tricks'][p]}" for p in PLAYERS)
+    expect(page.locator("main dl")).to_contain_text(counts)
+    taps = Taps(page)
+    taps.on(page.locator(f'.summary button[value="back:tricks:{PLAYERS.index(declarer)}"]'))
+    expect(page.locator("#step-h")).to_contain_text(declarer)
+    expect(page.locator('.tricks-pad button[aria-pressed="true"]')).to_have_text("6")
+    for i, name in enumerate(PLAYERS):
+        expect(page.locator(f"#f-t{i}")).to_have_value(str(record["tricks"][name]))
+    shot(page, "fix-count-reopened")
+    taps.press("side:7")
+    expect(page.locator(".preview-deltas")).to_be_visible()
+    # Only spaces pass the browser's `required`: the server asks why, in its own words.
+    page.fill("#reason", "   ")
+    page.locator('form[action$="/hand"] button[type="submit"]').click()
+    expect(page.locator("#reason-err")).to_have_text("Diga por que corrigir a mão: o motivo fica no histórico.")
+    expect(page.locator("#reason")).to_have_attribute("aria-invalid", "true")
+    shot(page, "fix-correction-reason")
+    page.fill("#reason", "contamos mal")
+    taps.on(page.locator('form[action$="/hand"] button[type="submit"]'))
+    page.wait_for_url(f"{live_server}/t/{tid}")
+    assert taps.count == 3
+    stored = client.get(f"/api/v1/tables/{tid}/hands/2").get_json()["record"]
+    assert stored["declarer_tricks"] == 7 and "tricks" not in stored

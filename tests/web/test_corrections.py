@@ -1,5 +1,6 @@
-"""Correcting a hand: the flow opens with every value the hand had (in the short form the page
-uses), and saving it unchanged settles it the same; on the pages the correction keeps the hand's
+"""Correcting a hand: the flow opens with every value the hand had (in the form it was entered),
+"change" on a counting step reopens it with its counts, and saving it unchanged stores the record
+as it was; on the pages the correction keeps the hand's
 place and number ("Hand 3" + "corrected", what it was before one tap away), a void hand takes no
 number, and the header's count is the number of hands shown."""
 
@@ -190,10 +191,8 @@ def test_a_correction_opens_with_every_value_and_unchanged_settles_the_same(app:
     assert saved.status_code == 302, saved.get_data(as_text=True)[:2000]
     old, new = hands(api, tid)
     assert old["void"] and not new.get("void") and new["replaces"] == 1
-    # A hand stored trick by trick comes back in the pad's short form: what the score reads.
-    short = SHORT_FORM.get(case)
-    stored = {k: v for k, v in first["record"].items() if k != "tricks"} | short if short else first["record"]
-    assert same(new["record"]) == same(stored)
+    # Saved unchanged, the record is stored exactly as it was (every player's count kept).
+    assert same(new["record"]) == same(first["record"])
     assert (new["deltas"], new["breakdown"], new["contract"]) == (
         first["deltas"],
         first["breakdown"],
@@ -201,15 +200,62 @@ def test_a_correction_opens_with_every_value_and_unchanged_settles_the_same(app:
     )
 
 
-#: The declaring side's tricks of the hands stored with every player's.
-SHORT_FORM = {"jubileu_tricks": {"declarer_tricks": 6}, "jubileu_meia": {"declarer_tricks": {"Ana": 1, "Caio": 0}}}
+#: Per case, the counting steps "change" reopens and what each must show as it was entered: the
+#: steppers' values by field name, the last trick's radio, or the count marked on a pad.
+REOPENED = {
+    "jubileu_tricks": [("tricks", {"t0": "6", "t1": "3", "t2": "2", "t3": "2"}, None)],
+    "jubileu_solo": [("tricks", {}, "side:9")],
+    "quatrilho_players": [
+        ("figures", {"f0": "8", "f1": "8", "f2": "9", "f3": "7"}, "last:0"),
+        ("tricks", {"t0": "3", "t1": "2", "t2": "3", "t3": "2"}, None),
+    ],
+    "quatrilho_chamada": [
+        ("side_figures", {}, "side_figures:14"),
+        ("side_tricks", {}, "side_tricks:4"),
+        ("caller_figures", {}, "caller_figures:6"),
+    ],
+}
+
+
+def marked(html: str) -> list[str]:
+    """What the page shows as already chosen: checked radios, pressed pad buttons."""
+    found = [f"last:{v}" for v in re.findall(r'name="last" value="(\d+)"[^>]*\bchecked\b', html)]
+    return found + re.findall(r'value="([a-z_]+:\d+)"[^>]*aria-pressed="true"', html)
+
+
+@pytest.mark.parametrize("case", sorted(REOPENED))
+def test_change_on_a_counting_step_reopens_it_with_the_stored_counts(app: Flask, case: str) -> None:
+    players, options, record = HANDS[case]
+    tid, api, phone = table_with(app, case.split("_")[0], players, options, record)
+    [first] = hands(api, tid)
+    opened = phone.get(f"/t/{tid}/hand", query_string={"replaces": "1"}).get_data(as_text=True)
+    for step, values, chosen in REOPENED[case]:
+        page = phone.get(f"/t/{tid}/hand", query_string={"d": draft_in(opened), "action": f"back:{step}"})
+        html = page.get_data(as_text=True)
+        assert page.status_code == 200 and 'id="step-h"' in html
+        counts = html.split('id="step-h"', 1)[1].split('<form method="get"')[-1]
+        shown = dict(form_values('<form method="get"' + counts))
+        assert {k: shown.get(k) for k in values} == values, step
+        if chosen:
+            assert chosen in marked(html), (step, marked(html))
+        # Answered as shown, the hand is back at "check and confirm", unchanged.
+        if values:  # the steppers' form, sent as shown
+            again = phone.get(f"/t/{tid}/hand", query_string=[*shown.items(), ("action", step)])
+        else:  # one tap on the pad's marked count
+            again = phone.get(f"/t/{tid}/hand", query_string={"d": draft_in(html), "action": chosen})
+        opened = again.get_data(as_text=True)
+        assert 'id="reason"' in opened, (step, text_of(opened)[:600])
+    saved = phone.post(f"/t/{tid}/hand", data={"d": draft_in(opened), "reason": "checked"})
+    assert saved.status_code == 302, saved.get_data(as_text=True)[:2000]
+    assert same(hands(api, tid)[1]["record"]) == same(first["record"])
+
 
 #: What the summary of a reopened hand shows, in the short form the page uses.
 SUMMARY = {
     "jubileu_solo": ["Contract Solo Sete · Ana", "Tricks Ana 9"],
     "jubileu_partner": ["3 or 4 aces Caio has 3", "Called card Ace of clubs", "Partner Bia", "Tricks Caio + Bia 7"],
-    "jubileu_tricks": ["Tricks Ana 6"],
-    "jubileu_meia": ["Tricks Ana 1, Caio 0"],
+    "jubileu_tricks": ["Tricks Ana 6, Bia 3, Caio 2, Dani 2"],
+    "jubileu_meia": ["Tricks Ana 1, Bia 6, Caio 0, Dani 6"],
     "quatrilho_chamada": ["Figures Ana and Caio: 14 of 35", "Tricks Ana and Caio: 4 of 10", "Caller’s pile Ana: 6"],
 }
 
@@ -227,7 +273,8 @@ def form_values(html: str) -> list[tuple[str, str]]:
 
 
 def text_of(html: str) -> str:
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+    """The page's words as read: tags out, a comma back against the word before it."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split()).replace(" ,", ",")
 
 
 def same(record: dict[str, Any]) -> str:

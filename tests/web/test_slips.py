@@ -220,6 +220,21 @@ def test_closing_asks_first_and_the_owner_can_reopen(app: Flask) -> None:
     record_ok(app.test_client(), table, solo_record(get_table(owner, tid)["next_dealer"]))  # hands again
 
 
+def test_closing_never_says_it_is_for_good(app: Flask) -> None:
+    """A closed table can be reopened: the share page's button says "close", and the line
+    beside it says the owner can reopen it, as the question page does."""
+    table, owner = _saved_one(app)
+    tid = table["id"]
+    owner.set_cookie("lang", "pt_BR")
+    for page in (f"/t/{tid}/share", f"/t/{tid}/end"):
+        html = _text(owner.get(page))
+        assert "de vez" not in html and "definitiv" not in html
+        assert "Encerrou cedo demais? Dá para reabrir na página da mesa." in html, page
+    share = _text(owner.get(f"/t/{tid}/share"))
+    form = share.split(f'action="/t/{tid}/end"', 1)[1].split("</form>", 1)[0]
+    assert re.search(r'<button class="btn btn-danger" type="submit">Encerrar a mesa</button>', form)
+
+
 def test_only_the_owner_reopens(app: Flask) -> None:
     table, owner = _saved_one(app)
     tid = table["id"]

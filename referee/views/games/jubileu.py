@@ -133,6 +133,7 @@ class JubileuFlow(flow.Flow):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.refused = False  # a call the engine refuses was sent: the page answers 422
+        self.focus: str | None = None  # the player whose count was tapped to change it
         super().__init__(*args, **kwargs)
 
     def render(self, status: int = 200, **extra: Any) -> ResponseReturnValue:
@@ -184,8 +185,8 @@ class JubileuFlow(flow.Flow):
         contract = auction.contract if auction else None
         return contract.bid if contract else None
 
-    def step(self) -> str:
-        """The first step still waiting for an answer."""
+    def _opening_step(self) -> str | None:
+        """The steps asked before the engine can judge anything, or the tricks opened again."""
         d = self.draft
         if d.ultima is None:
             return "ultima"
@@ -193,6 +194,16 @@ class JubileuFlow(flow.Flow):
             return "aces"
         if d.direct and d.contract is None:
             return "contract"
+        if d.reopen == "tricks" and (d.tricks is not None or d.declarer_tricks is not None):
+            return "tricks"
+        return None
+
+    def step(self) -> str:
+        """The first step still waiting for an answer."""
+        d = self.draft
+        opening = self._opening_step()
+        if opening is not None:
+            return opening
         _preview, where, error = self.complaint()
         if error is None:
             return where
@@ -229,8 +240,8 @@ class JubileuFlow(flow.Flow):
             self._side(arg)
         elif kind == "rest":
             self._rest(arg)
-        elif kind == "back" and arg in STEPS:
-            self._clear_from(arg)
+        elif kind == "back":
+            self._back(*arg.partition(":")[::2])
 
     def _opening(self, kind: str, arg: str) -> None:
         """The última's suit, and who holds 3 or 4 aces ("none": nobody)."""
@@ -312,6 +323,8 @@ class JubileuFlow(flow.Flow):
         declarers = self.declarers()
         if len(declarers) < 2:
             return None
+        if self.draft.reopen == "tricks":  # changing a count: the tapped declarer's, or the first's
+            return self.focus if self.focus in declarers else declarers[0]
         given = self.draft.declarer_tricks if isinstance(self.draft.declarer_tricks, dict) else {}
         return next((p for p in declarers if p not in given), None)
 
@@ -349,6 +362,17 @@ class JubileuFlow(flow.Flow):
         d = self.draft
         d.trump = d.called = d.partner = None
         d.declarer_tricks = None
+
+    def _back(self, step: str, seat_text: str) -> None:
+        """ "Change" on a step. The tricks are opened again with the counts they had (a
+        correction shows what was stored), the tapped player's count first; any other step is
+        asked again from scratch, with what follows it."""
+        if step == "tricks":
+            self.draft.reopen = step
+            seat = flow.small_int(seat_text, len(self.players))
+            self.focus = self.players[seat] if seat is not None else None
+        elif step in STEPS:
+            self._clear_from(step)
 
     def _clear_from(self, step: str) -> None:
         d = self.draft
@@ -388,14 +412,9 @@ class JubileuFlow(flow.Flow):
             d.direct = True
             d.contract = old.get("contract")
         d.trump, d.called, d.partner = old.get("trump"), old.get("called"), old.get("partner")
+        # As it was entered: every player's tricks, or the pad's short form.
         d.tricks = old.get("tricks")
         d.declarer_tricks = old.get("declarer_tricks")
-        names = self.declarers() if isinstance(d.tricks, dict) and d.declarer_tricks is None else []
-        if names:  # stored trick by trick: shown as the pad enters it (all that the score reads)
-            taken = {n: v for n, v in (d.tricks or {}).items() if type(v) is int}
-            each = {n: taken.get(n, 0) for n in names}
-            d.declarer_tricks = each if len(names) > 1 else sum(taken.get(n, 0) for n in self.side())
-            d.tricks = None
 
     def start(self, args: Any) -> None:
         """The table page's suit buttons open the flow with the última already chosen."""
@@ -442,7 +461,13 @@ class JubileuFlow(flow.Flow):
         elif step == "partner":
             ctx["choices"] = self.legal("partner", list(self.players))
         elif step == "tricks":
-            ctx.update(tricks=self.draft.tricks or {}, owed=self.owed(), pad=self.pad())
+            ctx.update(
+                tricks=self.draft.tricks or {},
+                owed=self.owed(),
+                pad=self.pad(),
+                pad_value=self.pad_value(),
+                focus=self.focus,
+            )
         elif step == "preview":
             ctx["preview"], _error = self.judge()
         side = self.side()
@@ -478,6 +503,18 @@ class JubileuFlow(flow.Flow):
         given = self.draft.declarer_tricks if isinstance(self.draft.declarer_tricks, dict) else {}
         owed = self.owed()
         return range(TRICKS + 1 - sum(v for k, v in given.items() if k != owed))
+
+    def pad_value(self) -> int | None:
+        """The count the pad shows as chosen when the tricks are opened again: the owed
+        declarer's, or the declaring side's, from the short form or from every player's."""
+        d, owed = self.draft, self.owed()
+        names = [owed] if owed else self.side()
+        if isinstance(d.declarer_tricks, dict):
+            return d.declarer_tricks.get(owed) if owed else None
+        if d.declarer_tricks is not None:
+            return None if owed else d.declarer_tricks
+        counts = d.tricks or {}
+        return sum(counts.get(n, 0) for n in names) if counts and names else None
 
     def declarers(self) -> list[str]:
         """The contract's declarers (several only in Meia Miséria), without the partner."""

@@ -49,6 +49,7 @@ STEPS = (
     "preview",
 )
 SIDE_STEPS = ("side_figures", "side_tricks", "caller_figures")
+COUNTING = (*SIDE_STEPS, "figures", "tricks")  # "change" opens these again with their counts
 FIGURES = 35  # all figures of a hand, with the 3 of the last trick
 LAST_TRICK = 3
 TRICKS = 10
@@ -129,6 +130,10 @@ class QuatrilhoFlow(flow.Flow):
     steps = STEPS
     draft: QuatrilhoDraft
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.focus: str | None = None  # the player whose count was tapped to change it
+        super().__init__(*args, **kwargs)
+
     @property
     def active(self) -> tuple[str, ...]:
         return active_players(self.players, self.dealer, self.options)
@@ -163,12 +168,22 @@ class QuatrilhoFlow(flow.Flow):
         calls = [(p, parse_call(c, field="auction")) for p, c in self.draft.calls]
         return Auction.replay(active=self.active, calls=calls)
 
-    def step(self) -> str:
+    def _opening_step(self) -> str | None:
+        """The contract still to choose, or a counting step opened again with its counts."""
         d = self.draft
         if d.helper:
             return "auction"
         if d.mode is None:
             return "mode"
+        if d.reopen in COUNTING and getattr(d, d.reopen) is not None:
+            return d.reopen
+        return None
+
+    def step(self) -> str:
+        d = self.draft
+        opening = self._opening_step()
+        if opening is not None:
+            return opening
         mode = Mode(d.mode)
         _preview, where, error = self.complaint()
         if where in ("declarer", "called_card", "partner") and getattr(d, where) is None:
@@ -204,8 +219,8 @@ class QuatrilhoFlow(flow.Flow):
             self._counts(kind, arg)
         elif kind in SIDE_STEPS or kind in ("chamada", "per_player"):
             self._chamada(kind, arg)
-        elif kind == "back" and arg in STEPS:
-            self._clear_from(arg)
+        elif kind == "back":
+            self._back(*arg.partition(":")[::2])
 
     def _contract(self, kind: str, arg: str) -> None:
         """The contract chosen, or the "É bom?" helper opened, called in or stepped back."""
@@ -312,6 +327,17 @@ class QuatrilhoFlow(flow.Flow):
         d.per_player = False
         d.side_figures = d.side_tricks = d.caller_figures = None
 
+    def _back(self, step: str, seat_text: str) -> None:
+        """ "Change" on a step. A counting step is opened again with the counts it had and the
+        last trick's choice (a correction shows what was stored), the tapped player's count
+        first; any other step is asked again from scratch, with what follows it."""
+        if step in COUNTING:
+            self.draft.reopen = step
+            seat = flow.small_int(seat_text, len(self.players))
+            self.focus = self.players[seat] if seat is not None else None
+        elif step in STEPS:
+            self._clear_from(step)
+
     def _clear_from(self, step: str) -> None:
         d = self.draft
         if step in ("mode", "auction"):
@@ -359,6 +385,7 @@ class QuatrilhoFlow(flow.Flow):
             "last_trick": LAST_TRICK,
             # The figures as the record will have them (the last trick's 3 added): one place.
             "figures_with_last": d.record().get("figures") or {},
+            "focus": self.focus,
         }
         if step == "auction":
             auction = self.helper_auction()
@@ -375,7 +402,7 @@ class QuatrilhoFlow(flow.Flow):
             joined = join_names(self.side) if self.side else ""
             ctx["side_names"] = joined if isinstance(joined, str) else render_text(joined)
         if step in SIDE_STEPS:
-            ctx["pad"] = self._pad(step)
+            ctx["pad"], ctx["pad_value"] = self._pad(step), getattr(d, step)
         return ctx
 
     def _pad(self, step: str) -> list[int]:
