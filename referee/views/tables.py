@@ -204,6 +204,8 @@ def board(table: Table) -> dict[str, Any]:
         # the end of the match and its rematch.
         "match": ledger.standing(table, totals),
         "target": getattr(options, "target", None),
+        # The options that differ from the game's default: a result may depend on them.
+        "house_rules": labels.house_rules(rules, options),
         "rematch": ledger.rematch_of(table) if rules.scored else None,
         "dealer": dealer,
         "speaker": rules.first_speaker(players, dealer, options),
