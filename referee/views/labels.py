@@ -221,8 +221,8 @@ def option_value(spec: OptionSpec, value: OptionValue) -> str:
     """One option's value as a player reads it: yes or no, the choice's words, a number, money."""
     if spec.kind == "bool":
         return _("yes") if value else _("no")
-    if spec.kind == "choice":
-        return next((render_text(c.label) for c in spec.choices if c.value == value), str(value))
+    if spec.choices:  # a choice, or a number from a short list (Koziri's pack)
+        return next((render_text(c.label) for c in spec.choices if c.value == str(value)), str(value))
     if spec.kind == "money":
         return fmt_money(str(value))
     return fmt_int(int(value))

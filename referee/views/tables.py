@@ -284,7 +284,7 @@ def new() -> ResponseReturnValue:
         error=error,
         partnerships=partnerships,
         shown_seats=_shown_seats(rules, form),
-        drawing=new_table.seating_drawing(_shown_seats(rules, form)),
+        drawings=new_table.seating_drawings(rules, new_table.seat_names(form, rules), _shown_seats(rules, form)),
         seat_names=new_table.seat_names(form, rules),
         member_names=[m.name for m in members.active()],
     ), status
