@@ -104,6 +104,12 @@ class Game(Generic[O, H]):
     #: The record's field naming the hand's loser, for games whose players are ranked by how
     #: often they lost (El Gato, where the stake is often 0); None for the others.
     loser_field: str | None = None
+    #: The way the game goes round a real table: to each player's ``"left"`` (clockwise, seen
+    #: from above: Samba, Injun, Kentucky Derby, Lift Smoke, El Gato) or ``"right"``
+    #: (counter-clockwise: Jubileu, Quatrilho's standard rules). Order of play is the list order
+    #: whatever the direction; the new-table form draws the seats this way so the names are
+    #: written in the order the players actually sit.
+    passes_to: str = "left"
 
     @property
     def player_counts(self) -> tuple[int, ...]:

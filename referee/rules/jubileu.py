@@ -1232,6 +1232,8 @@ def contract_summary(hand: JubileuHand) -> dict[str, object]:
 GAME: Final = Game[JubileuOptions, JubileuHand](
     slug=SLUG,
     name="Jubileu",
+    # Counter-clockwise: the deal, the auction and the tricks go to the right.
+    passes_to="right",
     options_class=JubileuOptions,
     record=RECORD,
     parse=parse_hand,

@@ -1521,6 +1521,8 @@ def contract_summary(hand: QuatrilhoHand) -> dict[str, object]:
 GAME: Final = Game[QuatrilhoOptions, QuatrilhoHand](
     slug=SLUG,
     name="Quatrilho",
+    # The standard rules go to the right (counter-clockwise); Timbó's go the other way.
+    passes_to="right",
     options_class=QuatrilhoOptions,
     record=RECORD,
     parse=parse_hand,

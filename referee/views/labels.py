@@ -11,9 +11,10 @@ from flask_babel import get_translations
 from flask_babel import gettext as _
 
 from referee import access, ledger, phone
-from referee.i18n import fmt_int, fmt_money
+from referee.i18n import fmt_int, fmt_money, render_text
 from referee.rules import seats
 from referee.rules.cards import FRENCH_RANKS, SPANISH_RANKS, Suit, card_name, french_rank_label, rank_label
+from referee.rules.options import OptionSpec, OptionValue
 from referee.rules.patience import GAME_LABELS as PATIENCE_NAMES
 from referee.views import games  # read at call time: the games import these wordings helpers
 from referee.views.flow import is_suit
@@ -201,3 +202,27 @@ def net(game: str, delta: int) -> str:
         return ""
     singular, plural = games.PAGES[game].pays if delta < 0 else games.PAGES[game].receives
     return ngettext(singular, plural, abs(delta), num=fmt_int(abs(delta)))
+
+
+def house_rules(rules: Any, options: Any) -> list[dict[str, str]]:
+    """The table's house rules that differ from the game's default, each as its rule with the
+    value chosen ("Overtricks are paid: no") and the sentence that explains it. A result such as
+    "Zé +1" can then be explained from the screen that shows it; an unchanged option says nothing
+    a player needs, so it is left out."""
+    chosen = options.to_json()
+    return [
+        {"rule": f"{render_text(spec.label)}: {option_value(spec, chosen[spec.name])}", "why": render_text(spec.help)}
+        for spec in rules.option_specs
+        if chosen.get(spec.name, spec.default) != spec.default
+    ]
+
+
+def option_value(spec: OptionSpec, value: OptionValue) -> str:
+    """One option's value as a player reads it: yes or no, the choice's words, a number, money."""
+    if spec.kind == "bool":
+        return _("yes") if value else _("no")
+    if spec.choices:  # a choice, or a number from a short list (Koziri's pack)
+        return next((render_text(c.label) for c in spec.choices if c.value == str(value)), str(value))
+    if spec.kind == "money":
+        return fmt_money(str(value))
+    return fmt_int(int(value))

@@ -103,22 +103,39 @@ def _mark_options(form: Any, rules: Any) -> bool:
 # --------------------------------------------------------------------------- the drawing
 
 
-def seating_drawing(seats: int) -> dict[str, Any]:
+def seating_drawings(rules: Any, names: list[str], shown: int) -> dict[str, Any]:
+    """The seat drawings the form carries, one per table size the game is played at, and the
+    size drawn now: as many seats as names typed (at least the game's minimum), or the seats
+    shown while fewer than that are named. app.js shows the one matching the names as they are
+    typed; without JavaScript the one drawn here stays."""
+    named = sum(1 for name in names if name)
+    sizes = [n for n in rules.player_counts if n >= 2]
+    drawn = named if named >= rules.min_players else shown
+    return {
+        "sizes": [seating_drawing(n, rules.passes_to) for n in sizes],
+        "drawn": min(max(drawn, sizes[0]), sizes[-1]) if sizes else 0,
+        "passes_to": rules.passes_to,
+    }
+
+
+def seating_drawing(seats: int, passes_to: str = "right") -> dict[str, Any]:
     """The seats round the table drawn on the form (numbered in order of play, seat 1 nearest
-    the reader, play going round to its right), for ``seats`` players."""
+    the reader), for ``seats`` players, play going round to seat 1's ``passes_to`` side: its
+    right is the reader's right (counter-clockwise seen from above), its left the reader's left."""
     seats = max(2, seats)
+    turn = -1 if passes_to == "right" else 1
     centre_x, centre_y, radius_x, radius_y = 100, 80, 70, 62
     points = []
     for k in range(seats):
-        angle = math.pi / 2 - 2 * math.pi * k / seats
+        angle = math.pi / 2 + turn * 2 * math.pi * k / seats
         points.append((round(centre_x + radius_x * math.cos(angle)), round(centre_y + radius_y * math.sin(angle))))
     arrows = []
     for k in range(seats):
         (x1, y1), (x2, y2) = points[k], points[(k + 1) % seats]
         # a curve bowed away from the table's centre, from one seat towards the next (two seats:
-        # round the right side, then back round the left)
+        # round seat 1's side of play, then back round the other)
         if seats == 2:
-            ctrl = (centre_x + (95 if k == 0 else -95), centre_y)
+            ctrl = (centre_x - turn * (95 if k == 0 else -95), centre_y)
         else:
             ctrl = (
                 round(centre_x + ((x1 + x2) / 2 - centre_x) * 1.3),

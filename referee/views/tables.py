@@ -206,6 +206,8 @@ def board(table: Table) -> dict[str, Any]:
         # the end of the match and its rematch.
         "match": ledger.standing(table, totals),
         "target": getattr(options, "target", None),
+        # The options that differ from the game's default: a result may depend on them.
+        "house_rules": labels.house_rules(rules, options),
         "rematch": ledger.rematch_of(table) if rules.scored else None,
         "dealer": dealer,
         "speaker": rules.first_speaker(players, dealer, options),
@@ -284,7 +286,7 @@ def new() -> ResponseReturnValue:
         error=error,
         partnerships=partnerships,
         shown_seats=_shown_seats(rules, form),
-        drawing=new_table.seating_drawing(_shown_seats(rules, form)),
+        drawings=new_table.seating_drawings(rules, new_table.seat_names(form, rules), _shown_seats(rules, form)),
         seat_names=new_table.seat_names(form, rules),
         member_names=[m.name for m in members.active()],
     ), status

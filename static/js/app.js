@@ -160,6 +160,18 @@
     }
     var hint = document.querySelector("[data-dealer-empty]");
     if (hint) hint.hidden = shown > 0;
+    showSeating(shown);
+  }
+  // The seating drawing has as many seats as names typed (the server draws each table size the
+  // game is played at); while fewer are named than the game needs, the one the page came with.
+  function showSeating(named) {
+    var box = document.querySelector("[data-seating-first]");
+    if (!box) return;
+    var wanted = box.querySelector('[data-seating="' + named + '"]') ? named : box.getAttribute("data-seating-first");
+    var drawings = box.querySelectorAll("[data-seating]");
+    for (var i = 0; i < drawings.length; i++) {
+      drawings[i].toggleAttribute("hidden", drawings[i].getAttribute("data-seating") !== String(wanted));
+    }
   }
   document.addEventListener("DOMContentLoaded", showDealers);
   // "Add a player" (below) opens a seat's dealer chip too: keep it folded until it has a name.

@@ -80,8 +80,43 @@ def test_the_default_wordings_are_in_portuguese(client: FlaskClient) -> None:
 # --------------------------------------------------------------------------- seats, dealer, mistakes
 
 
+def drawn(html: str) -> str:
+    """The seating drawing the page shows (the others of the game's sizes are hidden)."""
+    shown = [svg for svg in re.findall(r"<svg [^>]*data-seating=.*?</svg>", html, re.S) if " hidden>" not in svg]
+    assert len(shown) == 1, shown
+    return shown[0]
+
+
 def seats_drawn(html: str) -> int:
-    return len(re.findall(r'<circle [^>]*class="seat"', html))
+    return len(re.findall(r'<circle [^>]*class="seat"', drawn(html)))
+
+
+def seat_xs(html: str) -> list[int]:
+    return [int(x) for x in re.findall(r'<circle cx="(\d+)"[^>]*class="seat"', drawn(html))]
+
+
+def test_the_drawing_turns_the_way_each_game_goes_round(client: FlaskClient) -> None:
+    """Seat 1 is nearest the reader: the next seat is on the reader's right for a game that goes
+    to the right (counter-clockwise: Jubileu, Quatrilho), on the left for the others (Samba)."""
+    for game, side in (("jubileu", "direita"), ("quatrilho", "direita"), ("samba", "esquerda"), ("injun", "esquerda")):
+        html = client.get(f"/tables/new?game={game}", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
+        first, second = seat_xs(html)[:2]
+        assert (second > first) == (side == "direita"), game
+        title = re.search(r"<title[^>]*>(.*?)</title>", drawn(html))
+        assert title is not None and f"do lugar 1 para o da {side}" in title.group(1), game
+        other = "esquerda" if side == "direita" else "direita"
+        assert f"para o da {other}" not in html, game
+
+
+def test_the_drawing_has_as_many_seats_as_names(client: FlaskClient) -> None:
+    """Every size the game is played at is drawn (app.js shows the one with as many seats as
+    names typed); a refused post comes back drawn for the names it had."""
+    html = client.get("/tables/new?game=injun").get_data(as_text=True)
+    assert sorted(int(n) for n in re.findall(r'data-seating="(\d+)"', html)) == list(range(2, 16))
+    five = {f"player_{i}": name for i, name in enumerate(["Ana", "Bia", "Caio", "Dani", "Edu"])}
+    response = client.post("/tables/new?game=lift_smoke", data={**five, "player_1": "ana"})
+    assert response.status_code == 422
+    assert seats_drawn(response.get_data(as_text=True)) == 5
 
 
 def dealer_chips(html: str) -> dict[str, bool]:

@@ -73,6 +73,8 @@ REGISTRATION = GamePages(
     flow=KoziriFlow,
     rules_context=rules_context,
     turn_line=N_("%(dealer)s deals; %(speaker)s leads first."),
+    # The table form's numbers are the pack's size and the stake, not only stakes.
+    numbers_title=N_("The pack and the stake"),
     dealer_help=N_(
         "Whoever draws the highest card deals first. By default the second player deals, so player 1 is the opponent."
     ),

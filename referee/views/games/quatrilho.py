@@ -449,7 +449,7 @@ REGISTRATION = GamePages(
     flow=QuatrilhoFlow,
     rules_context=rules_context,
     seating_help=N_(
-        "Write the names in the order the game goes round: after player 1 comes the one who plays next, and so on. With five players, one sits out each hand (the dealer, or the cutter under the Timbó rules)."
+        "Write the names in the order the game goes round, to the right (counter-clockwise): after player 1 comes the one to their right, and so on; under the Timbó rules it goes to the left. With five players, one sits out each hand (the dealer, or the cutter under the Timbó rules)."
     ),
     last_round_title=N_("La tonda!"),
     last_round_start=N_("La tonda: start the last round"),
