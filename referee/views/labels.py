@@ -65,12 +65,14 @@ def by(code: str | None, names: dict[int, str] | None = None) -> str:
 
 
 def _phone(device: str, label: str | None, *, other: bool) -> str:
-    """The phone of a write in words: by its name, else this phone, else (with ``other``: a
-    scorer's) another phone. The table's owner on another phone needs no more than "by the owner"."""
-    if label:
-        return _("%(name)s's phone", name=label)
+    """The phone of a write in words: this phone first (Márcia reading her own hands on her
+    phone reads "this phone", not "Márcia's phone" as if it were someone else's), else by its
+    name, else (with ``other``: a scorer's) another phone. The table's owner on another phone
+    needs no more than "by the owner"."""
     if device and device == phone.current():
         return _("this phone")
+    if label:
+        return _("%(name)s's phone", name=label)
     return _("another phone") if device and other else ""
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 from decimal import Decimal
+from html import unescape
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -202,3 +203,34 @@ def test_tables_of_different_games_without_money_are_refused_with_a_sentence(cli
     assert "money value" in page or "valor em dinheiro" in page
     assert "unknown" not in _page(client, f"/night/settle?t={jub['id']}&t=nope", status=422)
     _page(client, "/night/settle", status=422)
+
+
+def _text(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def test_the_last_round_counts_down_in_plain_words_then_offers_no_next_hand(app: Flask, client: FlaskClient) -> None:
+    """ "Última rodada! Faltam 4 mãos.", down to "Falta 1 mão."; once the last deal is in, the
+    page says the round is over and neither offers the next hand nor says the round is still on."""
+    table = create_table(client, duration_minutes=60)
+    _owner(client, table)
+    client.set_cookie("lang", "pt_BR")
+    with app.app_context():
+        row = db.session.get(Table, table["id"])
+        row.ends_at = row.created_at - timedelta(minutes=1)  # time is up
+        db.session.commit()
+    assert client.post(f"/t/{table['id']}/last-round", data={"on": "1"}).status_code == 302
+    page = _text(_page(client, f"/t/{table['id']}"))
+    assert "Última rodada! Faltam 4 mãos." in page and "na última rodada" not in page
+    dealer = "Dani"
+    for left in (3, 2, 1, 0):
+        dealer = record_ok(client, table, solo_record(dealer))["next_dealer"]
+        html = _page(client, f"/t/{table['id']}")
+        page = _text(html)
+        if left == 1:
+            assert "Última rodada! Falta 1 mão." in page
+        elif left:
+            assert f"Última rodada! Faltam {left} mãos." in page
+    assert "A última rodada acabou." in page
+    assert "já está valendo" not in page and "Anotar a próxima mão" not in page
+    assert f'href="/t/{table["id"]}/hand"' not in html

@@ -183,6 +183,9 @@ def test_who_recorded_a_hand_reads_as_a_role_and_a_phone(app: Flask, client: Fla
         nameless.get(f"/t/{table_id}/history").get_data(as_text=True), 2
     )
     assert "anotada pelo dono: este celular" in why_of(client.get(f"/t/{table_id}/history").get_data(as_text=True), 3)
+    # A named scorer's own phone reads "this phone" too, never its own name as another's.
+    own = why_of(bia.get(f"/t/{table_id}/history").get_data(as_text=True), 1)
+    assert "anotada pelo marcador: este celular" in own and "celular de Bia" not in own
     # Never a device id or an access number.
     with app.app_context():
         codes = [h.created_by for h in ledger.all_hands(ledger.get_table(table_id))]

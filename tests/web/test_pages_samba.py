@@ -652,3 +652,15 @@ def test_the_hand_form_shows_one_team_at_a_time_and_keeps_the_scorer_s_team(clie
     assert status == 200 and errors_in(html)
     assert re.search(r'id="f-t1-meld_points"[^>]*aria-invalid="true"', html, re.S)
     assert tab_checked(html) == ["1"]
+
+
+def test_the_hand_that_ends_the_match_names_no_next_opening(client: FlaskClient) -> None:
+    """There is no next hand after the one that ends the match: its preview says who won and
+    names no opening meld; a hand that does not end it still names each team's."""
+    tid = new_table(client, opt_target="2000")
+    _status, html = check(client, tid, **HAND_1)
+    assert "This hand ends the match" in html or "Esta mão encerra a partida" in unescape(html)
+    assert "Opening meld next hand" not in html and "Saída na próxima mão" not in unescape(html)
+    going_on = new_table(client, opt_target="5000")
+    _status, html = check(client, going_on, **HAND_1)
+    assert "Opening meld next hand" in html or "Saída na próxima mão" in unescape(html)

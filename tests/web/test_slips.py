@@ -255,3 +255,19 @@ def test_restore_in_the_ledger_refuses_a_live_hand(app: Flask) -> None:
     with app.app_context(), pytest.raises(ledger.Conflict):
         ledger.restore_hand(ledger.get_table(table["id"]), 1)
     assert _live(app.test_client(), table["id"]) == [(1, False)]
+
+
+def test_a_hand_undone_and_redone_is_not_called_corrected(app: Flask) -> None:
+    """The version a redo brought back sits under "Before the undo"; only a correction's
+    earlier version sits under "Before the correction"."""
+    table, phone = _saved_one(app)
+    tid = table["id"]
+    phone.post(f"/t/{tid}/hands/1/undo")
+    phone.post(f"/t/{tid}/hands/1/redo")
+    for page in (f"/t/{tid}", f"/t/{tid}/history"):
+        html = _text(phone.get(page))
+        assert "Before the correction" not in html and ">corrected<" not in html
+        assert "Before the undo" in html
+    phone.set_cookie("lang", "pt_BR")
+    html = _text(phone.get(f"/t/{tid}/history"))
+    assert "Antes de desfazer" in html and "Antes da correção" not in html
