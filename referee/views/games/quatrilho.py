@@ -421,6 +421,9 @@ REGISTRATION = GamePages(
     slug=quatrilho.SLUG,
     flow=QuatrilhoFlow,
     rules_context=rules_context,
+    dealer_help=N_(
+        "The rules do not say how the first dealer is chosen: the table agrees. By default the last player deals, so player 1, the mão, speaks and leads first; the player before the dealer cuts."
+    ),
     seating_help=N_(
         "Write the names in the order the game goes round: after player 1 comes the one who plays next, and so on. With five players, one sits out each hand (the dealer, or the cutter under the Timbó rules)."
     ),
