@@ -1156,7 +1156,11 @@ def outcome(bid: Bid, tricks: int, options: JubileuOptions, *, partnership: bool
     if extra:
         lines.append(
             Line(
-                text=Text(*NP_("%(count)s trick beyond the first", "%(count)s tricks beyond the first"), count=extra),
+                text=Text(
+                    N_("Missed by %(margin)s tricks: %(count)s more (one for each trick missed beyond the first)"),
+                    margin=margin,
+                    count=extra,
+                ),
                 amount=extra,
             )
         )

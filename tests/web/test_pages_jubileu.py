@@ -254,3 +254,48 @@ def test_an_all_pass_auction_can_be_changed_too(client: FlaskClient) -> None:
     flow.press("back:auction")
     assert flow.draft.get("calls", []) == []
     assert ("call:0:passo", False) in flow.ladder()
+
+
+def _contract_row(html: str) -> str:
+    """The summary's Contract row, as text."""
+    row = re.search(r"<dt>Contract</dt><dd>(.*?)</dd>", html, re.S)
+    assert row is not None, html[:2000]
+    return " ".join(
+        unescape(
+            re.sub(r"<[^>]+>", " ", re.sub(r"<form.*?</form>|<button.*?</button>", "", row.group(1), flags=re.S))
+        ).split()
+    )
+
+
+def test_two_meia_miseria_declarers_are_both_named_and_joining_says_so(client: FlaskClient) -> None:
+    """Bia, to speak after Ana's Meia Miséria, sees her Meia Miséria button say she joins; with Caio
+    joining too, the preview's and the correction's Contract row name both declarers."""
+    flow = at_auction(client)
+    flow.press("call:0:meia_miseria")
+    ladder = flow.html.split('class="ladder"', 1)[1].split("</div>", 1)[0]
+    button = re.search(r'value="call:1:meia_miseria"[^>]*>(.*?)</button>', ladder, re.S)
+    assert button is not None and unescape(button.group(1)).strip() == "Bia too"
+    flow.press("call:2:meia_miseria")
+    flow.press("call:1:passo")
+    flow.press("call:3:passo")
+    flow.press("side:0:1")
+    flow.press("side:2:3")
+    assert "preview-deltas" in flow.html
+    assert _contract_row(flow.html) == "Meia Miséria · Ana and Caio"
+    saved = client.post(f"/t/{flow.table_id}/hand", data={"d": flow.d})
+    assert saved.status_code in (302, 303), saved.get_data(as_text=True)[:500]
+    correction = client.get(f"/t/{flow.table_id}/hand", query_string={"replaces": "1"})
+    assert _contract_row(correction.get_data(as_text=True)) == "Meia Miséria · Ana and Caio"
+
+
+def test_a_meia_miseria_missed_by_two_gives_the_miss_in_its_lines(client: FlaskClient) -> None:
+    """Three tricks in a Meia Miséria miss it by two: the extra chip's line says so, not "1 trick
+    beyond the first"."""
+    flow = at_auction(client)
+    for call in ("call:0:meia_miseria", "call:1:passo", "call:2:passo", "call:3:passo"):
+        flow.press(call)
+    flow.press("side:3")
+    text = " ".join(unescape(re.sub(r"<[^>]+>", " ", flow.html)).split())
+    assert "Meia Miséria failed with 3 tricks" in text
+    assert "Missed by 2 tricks: 1 more (one for each trick missed beyond the first)" in text
+    assert "1 trick beyond the first" not in text

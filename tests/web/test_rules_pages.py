@@ -127,3 +127,17 @@ def test_the_chooser_offers_every_game(client: FlaskClient) -> None:
     chooser = _page(client, "/tables/new")
     for slug, rules in GAMES.items():
         assert f"/tables/new?game={slug}" in chooser and rules.name in chooser
+
+
+def test_each_game_states_its_own_first_dealer(client: FlaskClient) -> None:
+    """The new-table form says how the chosen game finds its first dealer: Quatrilho's rules name
+    none (only the mão on the dealer's right), Kentucky Derby's the highest card; the Derby's rules
+    page says it too."""
+    quatrilho = _page(client, "/tables/new?game=quatrilho")
+    assert "lowest card" not in quatrilho
+    assert "The rules do not say how the first dealer is chosen" in quatrilho
+    derby = _page(client, "/tables/new?game=kentucky_derby")
+    assert "Whoever draws the highest card (the ace is high) deals the first race." in derby
+    rules = _page(client, "/games/kentucky_derby")
+    assert "Whoever draws the highest card (the ace is high) deals the first race." in rules
+    assert "lowest card" in _page(client, "/tables/new?game=jubileu")

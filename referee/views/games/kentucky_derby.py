@@ -540,5 +540,7 @@ REGISTRATION = GamePages(
     flow=DerbyFlow,
     rules_context=rules_context,
     turn_line=N_("%(dealer)s deals; %(speaker)s moves the horses."),
-    dealer_help=N_("By default the last player deals the first race; the deal then passes to the left."),
+    dealer_help=N_(
+        "Whoever draws the highest card (the ace is high) deals the first race. By default the last player deals; the deal then passes to the left."
+    ),
 )

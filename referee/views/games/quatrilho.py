@@ -448,6 +448,9 @@ REGISTRATION = GamePages(
     slug=quatrilho.SLUG,
     flow=QuatrilhoFlow,
     rules_context=rules_context,
+    dealer_help=N_(
+        "The rules do not say how the first dealer is chosen: the table agrees. By default the last player deals, so player 1, the mão, speaks and leads first; the player before the dealer cuts."
+    ),
     seating_help=N_(
         "Write the names in the order the game goes round, to the right (counter-clockwise): after player 1 comes the one to their right, and so on; under the Timbó rules it goes to the left. With five players, one sits out each hand (the dealer, or the cutter under the Timbó rules)."
     ),
