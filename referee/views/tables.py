@@ -29,6 +29,7 @@ from referee.rules.settle import EXACT_LIMIT
 from referee.views import games, labels, new_table, outcomes
 
 bp = Blueprint("tables", __name__)
+bp.add_app_template_global(settleup.chips_left_sentence, "chips_left_sentence")
 
 RECENT = 3
 #: Hands on one page of the history, newest first: a long night's 2,000 hands would be megabytes.
