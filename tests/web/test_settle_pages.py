@@ -245,3 +245,23 @@ def test_a_derby_race_nobody_backed_is_told_too_and_no_note_once_the_pot_is_won(
     record_ok(client, table, {**race, "bets": {**race["bets"], "Ana": {"horse": "copas", "amount": 1}}})
     for url in (f"/w/{table['id']}", f"/t/{table['id']}/settle"):
         assert "data-chips-left" not in _page(client, url)
+
+
+def test_a_championship_table_says_nothing_of_the_night_ending(app: Flask) -> None:
+    """At a championship table every chip on the table is a point at the end of the round
+    (docs/championship.md), never shared back: its pages keep the pot line and no more."""
+    from tests.web.championship_support import card_links, create, manager, names_at, register, round_tables
+
+    boss = manager(app)
+    cid = create(boss, game="kentucky_derby")
+    register(boss, cid, ["Ana", "Bia", "Caio", "Dani", "Edu", "Fábio", "Gil", "Hugo"])
+    assert boss.post(f"/c/{cid}/rounds", data={"seed": "sorteio"}).status_code == 302
+    row = round_tables(app, cid, 1)[0]
+    players = names_at(app, row)
+    token = card_links(boss, cid, 1, "scorer")[row.number - 1].rsplit("/", 1)[1]
+    race = {"pingo": 1, "bets": {n: {"horse": "ouros", "amount": 1} for n in players}, "winner": "copas"}
+    answer = boss.post(f"/api/v1/tables/{row.table_id}/hands", json=race, headers={"Authorization": f"Bearer {token}"})
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    for url in (f"/w/{row.table_id}", f"/tv/{row.table_id}", f"/t/{row.table_id}/history"):
+        page = _page(boss, url)
+        assert "pot-line" in page and "data-chips-left" not in page, url
