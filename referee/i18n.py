@@ -108,6 +108,7 @@ def init_app(app: Flask) -> None:
         bdi=bdi, fmt_int=fmt_int, fmt_signed=fmt_signed, fmt_money=fmt_money, fmt_minutes=fmt_minutes
     )
     app.jinja_env.globals.update(
+        bdi=bdi,  # also as a function: referee.settleup.chips_left_sentence's mark
         fmt_minutes=fmt_minutes,
         fmt_int=fmt_int,
         fmt_signed=fmt_signed,

@@ -7,19 +7,20 @@ money payment to a member who stored a key, and the summary to paste in the grou
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from referee import ledger
 from referee.i18n import fmt_int, fmt_money, isolate
-from referee.ledger.settlement import Payment, SettleUp
+from referee.ledger.settlement import ChipsLeft, Payment, SettleUp
 from referee.models import Member, Table
 
-__all__ = ["Payment", "SettleUp", "settle_up", "summary"]
+__all__ = ["Payment", "SettleUp", "chips_left_sentence", "settle_up", "summary"]
 
 
 def settle_up(tables: Sequence[Table]) -> SettleUp:
@@ -50,6 +51,21 @@ def _pix(member: Member | None, cash: Decimal | None) -> dict[str, Any] | None:
     }
 
 
+def chips_left_sentence(left: ChipsLeft, mark: Callable[[str], str] = isolate) -> str:
+    """Where the chips still on a pot game's table are and who gets which if the night ends now:
+    the one sentence every page showing balances or payments, and the chat summary, say
+    (templates/settle/_chips_left.html). ``mark`` isolates each name: ``isolate`` for plain text,
+    ``referee.i18n.bdi`` for a page (which then holds only marked names and our own words)."""
+    shares = ", ".join(_("%(num)s to %(name)s", num=fmt_int(num), name=mark(name)) for name, num in left.shares)
+    return ngettext(
+        "%(num)s chip is on the table, won by nobody yet. If the night ends now, it goes back to the players before paying: %(shares)s (equal shares; a chip left over goes in order of play, from %(first)s, who plays first now).",
+        "%(num)s chips are on the table, won by nobody yet. If the night ends now, they go back to the players before paying: %(shares)s (equal shares; chips left over go one each in order of play, from %(first)s, who plays first now).",
+        left.chips,
+        shares=shares,
+        first=mark(left.first),
+    )
+
+
 def summary(result: SettleUp, *, title: str, when: str) -> str:
     """The settle-up as plain text for a chat message: the result and who pays whom. Every name
     (and the title) is isolated (:func:`referee.i18n.isolate`): nothing in one can reorder a line."""
@@ -62,6 +78,10 @@ def summary(result: SettleUp, *, title: str, when: str) -> str:
     lines.append(_("Results:"))
     for who in sorted(result.balances, key=lambda name: (-result.balances[name], name.casefold())):
         lines.append(f"  {isolate(who)}: {_net(result, who)}")
+    for table in result.tables:
+        if table.id in result.chips_left:
+            where = f"{isolate(table.name)}: " if table.name and len(result.tables) > 1 else ""
+            lines.append(where + chips_left_sentence(result.chips_left[table.id]))
     lines.append("")
     if result.payments:
         lines.append(_("Payments:"))

@@ -234,7 +234,7 @@ def _unit(paying: list[Table]) -> tuple[list[Decimal], bool]:
         raise RulesError(
             Text(
                 N_(
-                    "These tables cannot be settled together: tables of different games go together only when every one of them has a money value per chip or unit."
+                    "These tables cannot be settled together: either every one of them has a money value per chip or unit, or all are tables of one game played for chips only."
                 )
             ),
             field="t",

@@ -29,6 +29,7 @@ from referee.rules.settle import EXACT_LIMIT
 from referee.views import games, labels, new_table, outcomes
 
 bp = Blueprint("tables", __name__)
+bp.add_app_template_global(settleup.chips_left_sentence, "chips_left_sentence")
 
 RECENT = 3
 #: Hands on one page of the history, newest first: a long night's 2,000 hands would be megabytes.
@@ -197,8 +198,9 @@ def board(table: Table) -> dict[str, Any]:
         # A pot game (Injun, Kentucky Derby, Lift Smoke): the chips left on the table for the
         # next deal (odd chips, a pot nobody won), which the balances do not show.
         "on_the_table": ledger.on_the_table(table, totals) if rules.pots else None,
-        # And who gets them if the night ends now, told in one sentence (settle/_chips_left.html).
-        "chips_left": ledger.chips_left(table, totals) if rules.pots else None,
+        # And who gets them if the night ends now, told in one sentence (settle/_chips_left.html);
+        # not at a championship's table, where every chip on the table is a point, never paid.
+        "chips_left": ledger.chips_left(table, totals) if rules.pots and not round_table_of(table.id) else None,
         # A patience (one player, nothing paid): games and wins per patience instead of chips.
         "solo": rules.max_players == 1,
         "patience": league.table_patience(table) if league.is_patience(table.game) else None,

@@ -75,6 +75,16 @@ def test_the_club_night_ticks_what_settles_together_and_says_why_not(page, live_
     expect(page.locator(f"#why-{chips['id']}")).to_contain_text("valor em dinheiro por ficha")
     expect(page.locator(f"#why-{patience['id']}")).to_contain_text("ninguém paga")
     audit("night-choice")
+    # Ticking the chips-only table too answers the choice again: ticks kept, why, what works.
+    page.locator(f'input[name="t"][value="{chips["id"]}"]').check()
+    page.locator('form[action$="/night/settle"] button[type=submit]').click()
+    page.wait_for_load_state()
+    for t in (one, two, chips):
+        expect(page.locator(f'input[name="t"][value="{t["id"]}"]')).to_be_checked()
+    expect(page.locator(f"#why-{chips['id']}")).to_contain_text("acerte as contas dela à parte")
+    expect(page.locator(f'a[href$="/t/{chips["id"]}/settle"]')).to_be_visible()
+    audit("night-refused")
+    page.goto(f"{base}/night")
     # One tap: the preselection settles the two money tables together.
     page.locator('form[action$="/night/settle"] button[type=submit]').click()
     page.wait_for_load_state()

@@ -213,7 +213,9 @@ def test_every_page_with_balances_says_where_the_odd_chip_goes_in_the_same_words
         )
     }
     sentence = notes[f"/t/{table['id']}"]
-    assert set(notes.values()) == {sentence}, notes  # the same words everywhere
+    # The same words everywhere; the settle page adds that its results already count the share-out.
+    assert all(note.startswith(sentence) for note in notes.values()), notes
+    assert notes[f"/t/{table['id']}/settle"] != sentence and len(set(notes.values())) == 2
     # Where the chip is, and where it goes if the night ends now: the code's answer, by name.
     assert re.search(r"\b1 (ficha|chip)\b", sentence) and re.search(r"\b1 (para|to) Bia\b", sentence), sentence
     assert "Ana" not in sentence.split("Bia", 1)[0]  # nobody else is named as getting it
@@ -225,7 +227,10 @@ def test_every_page_with_balances_says_where_the_odd_chip_goes_in_the_same_words
     other = _jubileu(client, ["Ana", "Bia", "Caio", "Dani"], "1.00")
     assert client.post("/club", data={"code": app.config["CLUB_CODE"]}).status_code == 302
     night = _note(_page(client, f"/night/settle?t={table['id']}&t={other['id']}"))
-    assert night.endswith(sentence) and night != sentence, night
+    assert night.endswith(notes[f"/t/{table['id']}/settle"]) and sentence in night, night
+    # And the chat summary says it too, in the same words.
+    summary = _page(client, f"/t/{table['id']}/settle").split('id="summary-text"', 1)[1].split("</textarea>", 1)[0]
+    assert sentence in summary.replace("\u2068", "").replace("\u2069", "")
 
 
 def test_a_derby_race_nobody_backed_is_told_too_and_no_note_once_the_pot_is_won(client: FlaskClient) -> None:
@@ -236,7 +241,27 @@ def test_a_derby_race_nobody_backed_is_told_too_and_no_note_once_the_pot_is_won(
     sentence = _note(_page(client, f"/t/{table['id']}/settle"))
     assert re.search(r"\b8 (fichas|chips)\b", sentence)
     assert all(re.search(rf"\b2 (para|to) {name}\b", sentence) for name in bets), sentence
-    assert _note(_page(client, f"/w/{table['id']}")) == sentence
+    assert sentence.startswith(_note(_page(client, f"/w/{table['id']}")))
     record_ok(client, table, {**race, "bets": {**race["bets"], "Ana": {"horse": "copas", "amount": 1}}})
     for url in (f"/w/{table['id']}", f"/t/{table['id']}/settle"):
         assert "data-chips-left" not in _page(client, url)
+
+
+def test_a_championship_table_says_nothing_of_the_night_ending(app: Flask) -> None:
+    """At a championship table every chip on the table is a point at the end of the round
+    (docs/championship.md), never shared back: its pages keep the pot line and no more."""
+    from tests.web.championship_support import card_links, create, manager, names_at, register, round_tables
+
+    boss = manager(app)
+    cid = create(boss, game="kentucky_derby")
+    register(boss, cid, ["Ana", "Bia", "Caio", "Dani", "Edu", "Fábio", "Gil", "Hugo"])
+    assert boss.post(f"/c/{cid}/rounds", data={"seed": "sorteio"}).status_code == 302
+    row = round_tables(app, cid, 1)[0]
+    players = names_at(app, row)
+    token = card_links(boss, cid, 1, "scorer")[row.number - 1].rsplit("/", 1)[1]
+    race = {"pingo": 1, "bets": {n: {"horse": "ouros", "amount": 1} for n in players}, "winner": "copas"}
+    answer = boss.post(f"/api/v1/tables/{row.table_id}/hands", json=race, headers={"Authorization": f"Bearer {token}"})
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    for url in (f"/w/{row.table_id}", f"/tv/{row.table_id}", f"/t/{row.table_id}/history"):
+        page = _page(boss, url)
+        assert "pot-line" in page and "data-chips-left" not in page, url
