@@ -102,7 +102,7 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
             reason=draft.reason,
         )
     except ledger.Conflict as exc:
-        taken = ledger.get_hand(table, exc.current) if exc.current else None
+        taken = ledger.get_hand(table, exc.taken) if exc.taken else None  # the hand the sentence names
         # A table of a set number of deals that has played them all takes no next hand.
         over = draft.replaces is None and ledger.deals_done(table)
         return flow.render(409, conflict=render_text(exc.text), taken=taken, round_over=over)
