@@ -14,7 +14,7 @@ from referee import ledger
 from referee.i18n import render_text
 from referee.models import Table
 from referee.rules.errors import RulesError
-from referee.views import boost, games
+from referee.views import boost, games, labels
 from referee.views.flow import Flow, small_int
 from referee.views.tables import actor_code, board, load, offer_undo, require_scorer, show
 
@@ -111,7 +111,7 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
     if replayed:  # sent twice: nothing new happened, the page says so
         return _saved(table, already=number)
     if draft.replaces is not None:
-        flash(_("Hand %(n)s was corrected.", n=shown), "success")
+        flash(labels.about_one(table.game, "corrected", shown), "success")
     else:
         offer_undo(table, number)
     return _saved(table)

@@ -447,7 +447,7 @@ def void(table_id: str, number: int) -> ResponseReturnValue:
             except RulesError as exc:
                 error = render_text(exc.text)
             else:
-                flash(_("Hand %(number)s is void. Balances and the deal were recomputed.", number=shown), "success")
+                flash(labels.about_one(table.game, "void", shown), "success")
             if error is None:
                 return redirect(url_for("tables.show", table_id=table.id))
     page = render_template(
@@ -530,7 +530,7 @@ def redo(table_id: str, number: int) -> ResponseReturnValue:
     if not (offer.get("table") == table.id and offer.get("number") == number and offer.get("undone")):
         back = ledger.stored_number(table, ledger.restore_key(number))
         if back is not None:  # a second tap: the first one brought it back already
-            flash(_("Hand %(n)s is back.", n=ledger.numbering(table).place(back)), "success")
+            flash(labels.about_one(table.game, "back", ledger.numbering(table).place(back)), "success")
         else:
             flash(_("Only the hand this phone just undid can be brought back."), "error")
         return redirect(url_for("tables.show", table_id=table.id))
@@ -543,7 +543,7 @@ def redo(table_id: str, number: int) -> ResponseReturnValue:
     else:
         offer_undo(table, restored)
         shown = ledger.numbering(table).place(restored)  # the place it left, taken again
-        flash(_("Hand %(n)s is back.", n=shown), "success")
+        flash(labels.about_one(table.game, "back", shown), "success")
     return redirect(url_for("tables.show", table_id=table.id))
 
 
@@ -574,8 +574,9 @@ def local_path(value: str | None, default: str) -> str:
 
 
 def _two_key_step(table_id: str, number: int, step: Any, done: str) -> ResponseReturnValue:
-    """Confirm or dispute a hand (two-key entry): the ledger decides, the page says what happened,
-    naming the hand by its place in play (``done`` has ``%(number)s``), never its stored number."""
+    """Confirm or dispute a hand (two-key entry): the ledger decides, the page says what happened
+    (``done``: a sentence of labels.about_one), naming the hand by its place in play, never its
+    stored number, in the game's own word."""
     table = load(table_id)
     require_scorer(table)
     try:
@@ -585,7 +586,7 @@ def _two_key_step(table_id: str, number: int, step: Any, done: str) -> ResponseR
     except ledger.NotFound:
         abort(404)
     else:
-        flash(done % {"number": ledger.numbering(table).of(hand)}, "success")
+        flash(labels.about_one(table.game, done, ledger.numbering(table).of(hand)), "success")
     return redirect(local_path(request.form.get("next"), url_for("tables.show", table_id=table.id)))
 
 
@@ -596,7 +597,7 @@ def confirm(table_id: str, number: int) -> ResponseReturnValue:
         table_id,
         number,
         lambda table, n, actor: ledger.confirm_hand(table, n, actor=actor),
-        _("Hand %(number)s confirmed."),
+        "confirmed",
     )
 
 
@@ -607,5 +608,5 @@ def dispute(table_id: str, number: int) -> ResponseReturnValue:
         table_id,
         number,
         lambda table, n, actor: ledger.dispute_hand(table, n, actor=actor, reason=request.form.get("reason") or ""),
-        _("Hand %(number)s is marked disputed; the owner will sort it out."),
+        "disputed",
     )
