@@ -31,7 +31,7 @@ from flask import current_app
 from sqlalchemy import Select, case, func, select
 
 from referee.db import db
-from referee.models import Hand, Member, Season, Seat, Table, aware, voided
+from referee.models import Hand, Member, Season, Seat, Table, aware, counted
 from referee.rules import get_game
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.patience import PATIENCES, TABLES, PatienceHand, PatienceStats, statistics
@@ -242,7 +242,8 @@ def patience_hands(query: Select[Any]) -> list[tuple[tuple[Any, ...], PatienceHa
 
 
 def _live() -> Any:
-    return ~voided()
+    """The hands the league counts: live and confirmed (models.counted)."""
+    return counted()
 
 
 def patience_stats(*where: Any) -> dict[str, PatienceStats]:

@@ -8,7 +8,21 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any, overload
 
-from sqlalchemy import JSON, Date, DateTime, Float, ForeignKey, Index, String, UniqueConstraint, exists, text
+from sqlalchemy import (
+    JSON,
+    Date,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    String,
+    UniqueConstraint,
+    and_,
+    exists,
+    func,
+    or_,
+    text,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from referee.db import db
@@ -213,6 +227,21 @@ def voided() -> Any:
     """True for a hand that has a void event (an EXISTS over the indexed events): ``~voided()``
     keeps the live hands, in the ledger, the league and the player pages alike."""
     return exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void")
+
+
+def waiting() -> Any:
+    """True for a hand recorded under two-key entry that still waits for its confirmation (none
+    yet, or disputed since): :attr:`Hand.status` "to_confirm" or "disputed", as SQL."""
+    confirmed = exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "confirm")
+    disputed = exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "dispute")
+    two_key = func.coalesce(Hand.result["two_key"].as_boolean(), False)
+    return and_(two_key.is_(True), or_(~confirmed, disputed))
+
+
+def counted() -> Any:
+    """The hands that count beyond their table (the league, the player pages): live, and not
+    waiting for a confirmation. The one rule: what a hand waits for does not count yet."""
+    return and_(~voided(), ~waiting())
 
 
 class Access(db.Model):

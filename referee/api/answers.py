@@ -45,9 +45,10 @@ def teams_answer(stored: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def hand_answer(table: Table, hand: Hand) -> dict[str, Any]:
-    """A stored hand as the API answers it, in the table's language."""
-    return _answer(
+def hand_answer(table: Table, hand: Hand, numbering: ledger.Numbering | None = None) -> dict[str, Any]:
+    """A stored hand as the API answers it, in the table's language, with ``display_number``:
+    its place in play now (``numbering``, when the caller has it, else asked of the ledger)."""
+    answer = _answer(
         table,
         number=hand.number,
         result=hand.result,
@@ -56,13 +57,18 @@ def hand_answer(table: Table, hand: Hand) -> dict[str, Any]:
         status=hand.status,
         confirmed=hand.confirm_event,
     )
+    answer["display_number"] = (numbering or ledger.numbering(table)).of(hand)
+    return answer
 
 
 def new_hand_answer(
-    table: Table, *, number: int, result: Mapping[str, Any], record: Mapping[str, Any]
+    table: Table, *, number: int, result: Mapping[str, Any], record: Mapping[str, Any], display_number: int
 ) -> dict[str, Any]:
-    """A hand being recorded as the API answers it (and stores under an Idempotency-Key)."""
-    return _answer(table, number=number, result=result, record=record, void=None)
+    """A hand being recorded as the API answers it (and stores under an Idempotency-Key), with
+    the place in play it takes (``display_number``)."""
+    answer = _answer(table, number=number, result=result, record=record, void=None)
+    answer["display_number"] = display_number
+    return answer
 
 
 def _answer(
@@ -143,7 +149,7 @@ def table_answer(table: Table, *, urls: Mapping[str, str]) -> dict[str, Any]:
         "options": table.options,
         "language": table.locale.replace("_", "-"),
         "created_at": iso(table.created_at),
-        "hands": [{**hand_answer(table, h), "display_number": numbering.of(h)} for h in hands],
+        "hands": [hand_answer(table, h, numbering) for h in hands],
         "totals": ledger.totals(table),
         "stock": ledger.stock(table),
         "next_dealer": ledger.current_dealer(table),

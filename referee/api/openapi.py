@@ -1045,9 +1045,10 @@ def document() -> dict[str, Any]:
                         },
                         "display_number": {
                             "type": ["integer", "null"],
-                            "description": "In GET /tables/{id}: the number the pages show, the hand's place among "
-                            "the live hands in play order (1..N; a correction keeps the number of the hand it "
-                            "corrects); null for a void hand.",
+                            "description": "The number the pages show, the hand's place among the live hands in "
+                            "play order (1..N; a correction keeps the number of the hand it corrects); null for a "
+                            "void hand. A hand's own answer gives its place now; a new hand's answer the place it "
+                            "took when recorded.",
                         },
                         "status": {
                             "type": "string",

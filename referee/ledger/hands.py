@@ -25,7 +25,7 @@ from referee.rules.text import N_, Text
 from . import idempotency
 from .cleaning import clean_reason, printable, whole_number
 from .errors import Conflict, NotFound
-from .history import deals_done, get_hand
+from .history import all_hands, deals_done, get_hand, numbering
 from .pots import check_pot_chain, chips_carried_in, on_the_table, with_carry
 from .results import Preview, result, running
 from .state import (
@@ -160,9 +160,13 @@ def record_hand(
         stored = idempotency.stored_answer(table, key, fingerprint) if key else None
         if stored is not None:
             return stored[0], stored[1], True
+        place = numbering(table).place(judged.number)
         raise Conflict(
-            Text(N_("Hand %(number)s was just recorded by another phone."), number=judged.number),
+            Text(N_("Hand %(number)s was just recorded by another phone."), number=place)
+            if place
+            else Text(N_("Another phone changed the table at the same moment: check it, then save again.")),
             current=judged.number,
+            taken=judged.number if place else None,
         ) from None
     return judged.number, judged.answer, False
 
@@ -248,7 +252,7 @@ def _judge(
         if stored is not None:
             return _Judged(version=table.version, number=stored[0], replayed=stored[1])
     number = next_number(table)
-    _check_expected(expected_number, number)
+    _check_expected(table, expected_number, number)
     old = _replaced(table, replaces)
     if old is None and deals_done(table):
         # A correction takes the place of the hand it replaces; anything else is one deal more.
@@ -300,24 +304,47 @@ def _judge(
         next_dealer=preview.next_dealer,
         deltas=preview.settlement.deltas,
         row=row,
-        answer=_new_hand_answer(table, number, stored_result, record),
+        answer=_new_hand_answer(table, number, stored_result, record, _place_taken(table, old)),
     )
 
 
-def _check_expected(expected_number: int | None, number: int) -> None:
-    """A client that says which hand it records is refused when another took that number."""
+def _place_taken(table: Table, old: Hand | None) -> int:
+    """The place in play a hand being stored takes: the corrected hand's, else the next one (a
+    restored hand is always the newest, so it takes the next place too)."""
+    shown = numbering(table)
+    return shown.of(old) or shown.next
+
+
+def _check_expected(table: Table, expected_number: int | None, number: int) -> None:
+    """A client that says which hand it records (by the stored number it expects) is refused
+    when another write came first. The sentence names hands by their places in play: the hand
+    another phone recorded meanwhile, and the number the next hand will show."""
     if expected_number is None or expected_number == number:
         return
-    raise Conflict(
-        Text(
+    shown = numbering(table)
+    taken = _taken_since(table, expected_number) if expected_number < number else None
+    if taken is not None:
+        text = Text(
             N_("Hand %(expected)s was already recorded by another phone; the next hand is number %(number)s."),
-            expected=expected_number,
-            number=number,
+            expected=shown.of(taken),
+            number=shown.next,
         )
-        if expected_number < number
-        else Text(N_("The next hand is number %(number)s, not %(expected)s."), expected=expected_number, number=number),
-        current=number - 1,
-    )
+    elif expected_number < number:
+        text = Text(
+            N_("The table changed on another phone meanwhile; the next hand is number %(number)s."), number=shown.next
+        )
+    else:
+        text = Text(N_("The next hand is number %(number)s."), number=shown.next)
+    raise Conflict(text, current=number - 1, taken=taken.number if taken else None)
+
+
+def _taken_since(table: Table, expected_number: int) -> Hand | None:
+    """The first live hand stored since ``expected_number`` that took a new place (not a
+    correction, which keeps the place of the hand it corrects), or None."""
+    for hand in all_hands(table):
+        if hand.number >= expected_number and not hand.is_void and "replaces" not in hand.result:
+            return hand
+    return None
 
 
 def _replaced(table: Table, replaces: object) -> Hand | None:
@@ -331,17 +358,19 @@ def _replaced(table: Table, replaces: object) -> Hand | None:
     if old is None:
         raise NotFound()
     if old.is_void:
-        raise Conflict(Text(N_("Hand %(number)s is already void."), number=old.number))
+        raise Conflict(Text(N_("That hand is already void.")))
     return old
 
 
-def _new_hand_answer(table: Table, number: int, stored: Mapping[str, Any], record: Mapping[str, Any]) -> dict[str, Any]:
+def _new_hand_answer(
+    table: Table, number: int, stored: Mapping[str, Any], record: Mapping[str, Any], display_number: int
+) -> dict[str, Any]:
     """The API's answer to a new hand, rendered here because it is also stored under the write's
     Idempotency-Key (a retry gets it back byte for byte). Imported when called: the API
     package imports the ledger."""
     from referee.api import answers  # noqa: PLC0415
 
-    return answers.new_hand_answer(table, number=number, result=stored, record=record)
+    return answers.new_hand_answer(table, number=number, result=stored, record=record, display_number=display_number)
 
 
 def void_hand(
@@ -364,14 +393,14 @@ def void_hand(
     if hand is None:
         raise NotFound()
     if hand.is_void:
-        raise Conflict(Text(N_("Hand %(number)s is already void."), number=number))
+        raise Conflict(Text(N_("That hand is already void.")))
     if not owner and agreed(table, hand):
         raise InconsistentHand(
             Text(
                 N_(
                     "Hand %(number)s was confirmed by two people: correct it (the correction waits for a confirmation again), or ask the owner to void it."
                 ),
-                number=number,
+                number=numbering(table).of(hand),
             )
         )
     if rules_of(table).scored and rematch_of(table) is not None:
@@ -384,7 +413,7 @@ def void_hand(
         end_write(commit)
     except IntegrityError:
         db.session.rollback()
-        raise Conflict(Text(N_("Hand %(number)s is already void."), number=number)) from None
+        raise Conflict(Text(N_("That hand is already void."))) from None
     return hand
 
 
@@ -409,11 +438,9 @@ def restore_hand(table: Table, number: int, *, actor: str = "", commit: bool = T
     if hand is None:
         raise NotFound()
     if not hand.is_void:
-        raise Conflict(Text(N_("Hand %(number)s is not void: there is nothing to bring back."), number=number))
+        raise Conflict(Text(N_("That hand is not void: there is nothing to bring back.")))
     if hand.number != next_number(table) - 1:
-        raise Conflict(
-            Text(N_("Hand %(number)s can no longer be brought back: a hand was recorded after it."), number=number)
-        )
+        raise Conflict(Text(N_("That hand can no longer be brought back: a hand was recorded after it.")))
     restored, _answer, replayed = record_hand(
         table,
         dict(hand.record),

@@ -1,8 +1,9 @@
 """A table's hands as stored, with their events (void, confirm, dispute): reads only.
 
 A hand's stored ``number`` is never reused (the API and links name hands by it); what the
-pages show is its place in play: the live hands in ``position`` order, numbered 1..N
-(:class:`Numbering`). A correction is stored as a new hand in the place of the one it voids,
+pages, the flashes, the ledger's sentences and the API's ``display_number`` show is its place in
+play: the live hands in ``position`` order, numbered 1..N (:class:`Numbering`, worked out by
+:func:`numbering` alone; nothing else counts places). A correction is stored as a new hand in the place of the one it voids,
 so on the pages it keeps that place and number, with the versions it replaced behind it
 (:class:`Entry`); a hand only voided takes no number.
 """
@@ -81,6 +82,10 @@ class Numbering:
         """The number a hand shows (None for a void one, which takes no place)."""
         return self.shown.get(hand.number) if hand is not None else None
 
+    def place(self, number: int | None) -> int | None:
+        """The number the hand stored as ``number`` shows (None for a void or unknown one)."""
+        return self.shown.get(number) if number is not None else None
+
     @property
     def count(self) -> int:
         return len(self.shown)
@@ -92,7 +97,8 @@ class Numbering:
 
 
 def numbering(table: Table) -> Numbering:
-    """One query of small integers, whatever the history's length."""
+    """The one place computation: every number shown for a hand comes from here. One query of
+    small integers, whatever the history's length."""
     numbers = db.session.scalars(_LIVE_PLACES, {"table_id": table.id})
     return Numbering({number: place for place, number in enumerate(numbers, start=1)})
 

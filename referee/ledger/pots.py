@@ -13,7 +13,7 @@ from referee.models import Hand, Table
 from referee.rules.errors import InconsistentHand
 from referee.rules.text import N_, NP_, Text
 
-from .history import all_hands
+from .history import all_hands, numbering
 from .state import totals
 from .tables import rules_of
 
@@ -61,6 +61,7 @@ def check_pot_chain(table: Table, changed: Hand, new_carry: int | None) -> None:
     if not rules_of(table).pots:
         return
     live = sorted((h for h in all_hands(table) if not h.is_void), key=lambda h: (h.position, h.number))
+    shown = numbering(table)  # the sentence names hands by their places in play
     running = 0
     for hand in live:
         if hand.id == changed.id:
@@ -73,9 +74,9 @@ def check_pot_chain(table: Table, changed: Hand, new_carry: int | None) -> None:
                         "Hand %(later)s was played with %(count)s chip on the table from the deals before, and changing hand %(number)s would change that: void or correct hand %(later)s first.",
                         "Hand %(later)s was played with %(count)s chips on the table from the deals before, and changing hand %(number)s would change that: void or correct hand %(later)s first.",
                     ),
-                    later=hand.number,
+                    later=shown.of(hand),
                     count=int(hand.record.get("carried_in", 0)),
-                    number=changed.number,
+                    number=shown.of(changed),
                 ),
                 field="replaces" if new_carry is not None else None,
             )

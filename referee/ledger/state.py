@@ -18,7 +18,7 @@ from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from referee.db import db
-from referee.models import Hand, HandDelta, Seat, Table, voided
+from referee.models import Hand, HandDelta, Seat, Table, voided, waiting
 from referee.rules.text import N_, Text
 
 from .errors import Conflict
@@ -38,6 +38,14 @@ _TOTALS = (
     select(HandDelta.seat, func.sum(HandDelta.amount), func.count())
     .join(Hand, Hand.id == HandDelta.hand_id)
     .where(Hand.table_id == bindparam("table_id"), ~voided())
+    .group_by(HandDelta.seat)
+)
+#: What the live hands still waiting for a confirmation add per seat: the seats' league
+#: counters leave it out until the hand is confirmed (models.counted).
+_WAITING = (
+    select(HandDelta.seat, func.sum(HandDelta.amount), func.count())
+    .join(Hand, Hand.id == HandDelta.hand_id)
+    .where(Hand.table_id == bindparam("table_id"), ~voided(), waiting())
     .group_by(HandDelta.seat)
 )
 # Plain Core, run on the session's connection: the ORM's bulk-update path costs more than the
@@ -196,20 +204,28 @@ def save_state(table: Table, state: dict[str, Any], match: Mapping[str, Any] | N
 
 
 def _seat_counters(table: Table, state: Mapping[str, Any], winners: set[str]) -> list[dict[str, Any]]:
-    """The seats' rows for :data:`_SAVE_SEAT`: net and hands played from the state, and for a
-    game played to a target whether the seat's team won the match."""
+    """The seats' rows for :data:`_SAVE_SEAT`: net and hands played from the state, less what
+    the hands still waiting for a confirmation add (the league counts a hand once confirmed),
+    and for a game played to a target whether the seat's team won the match."""
     balances = state["balances"]
     played = state.get("played") or {}
+    pending = {int(seat): (int(amount), int(count)) for seat, amount, count in _pending(table)}
     return [
         {
             "seat_table": table.id,
             "seat": position,
-            "net": int(balances.get(name, 0)),
-            "hands": int(played.get(name, 0)),
+            "net": int(balances.get(name, 0)) - pending.get(position, (0, 0))[0],
+            "hands": int(played.get(name, 0)) - pending.get(position, (0, 0))[1],
             "winner": name in winners,
         }
         for position, name in enumerate(players_of(table))
     ]
+
+
+def _pending(table: Table) -> list[Any]:
+    """Per seat, the deltas and the count of the live hands still waiting for a confirmation
+    (asked even with two-key entry off now: hands recorded while it was on still wait)."""
+    return list(db.session.connection().execute(_WAITING, {"table_id": table.id}))
 
 
 def end_write(commit: bool) -> None:

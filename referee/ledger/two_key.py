@@ -13,7 +13,7 @@ from referee.rules.text import N_, Text
 
 from .cleaning import clean_reason
 from .errors import Conflict, NotFound
-from .history import get_hand
+from .history import get_hand, numbering
 from .state import lock_for_write, touch
 
 
@@ -63,7 +63,12 @@ def _two_key_hand(table: Table, number: int) -> Hand:
     if hand is None:
         raise NotFound()
     if hand.status not in ("to_confirm", "disputed"):
-        raise Conflict(Text(N_("Hand %(number)s is not waiting for a confirmation."), number=number))
+        place = numbering(table).of(hand)
+        raise Conflict(
+            Text(N_("Hand %(number)s is not waiting for a confirmation."), number=place)
+            if place
+            else Text(N_("That hand is void: it waits for no confirmation."))
+        )
     return hand
 
 

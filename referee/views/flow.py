@@ -238,10 +238,18 @@ class Flow:
     def numbering(self) -> ledger.Numbering:
         return ledger.numbering(self.table)
 
+    @cached_property
+    def saved(self) -> Hand | None:
+        """The hand this draft was already saved as (the browser's Back after a save brings its
+        page again), or None."""
+        number = ledger.stored_number(self.table, self.draft.key) if self.draft.key else None
+        return ledger.get_hand(self.table, number) if number is not None else None
+
     def shown_number(self) -> int:
-        """The number this hand shows on the pages: the corrected hand's (a correction keeps
-        its place), else the next place's. The draft's ``n`` is the stored number it expects."""
-        return self.numbering.of(self.replaced) or self.numbering.next
+        """The number this hand shows on the pages: once saved, the place it took; else the
+        corrected hand's (a correction keeps its place), else the next place's. The draft's
+        ``n`` is the stored number it expects, never shown."""
+        return self.numbering.of(self.saved) or self.numbering.of(self.replaced) or self.numbering.next
 
     def show_error(self, error: RulesError) -> None:
         if self.error is None:

@@ -14,7 +14,7 @@ from referee import ledger
 from referee.i18n import render_text
 from referee.models import Table
 from referee.rules.errors import RulesError
-from referee.views import boost, games
+from referee.views import boost, games, labels
 from referee.views.flow import Flow, small_int
 from referee.views.tables import actor_code, board, load, offer_undo, require_scorer, show
 
@@ -105,7 +105,7 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
             reason=draft.reason,
         )
     except ledger.Conflict as exc:
-        taken = ledger.get_hand(table, exc.current) if exc.current else None
+        taken = ledger.get_hand(table, exc.taken) if exc.taken else None  # the hand the sentence names
         # A table of a set number of deals that has played them all takes no next hand.
         over = draft.replaces is None and ledger.deals_done(table)
         return flow.render(409, conflict=render_text(exc.text), taken=taken, round_over=over)
@@ -114,7 +114,7 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
     if replayed:  # sent twice: nothing new happened, the page says so
         return _saved(table, already=number)
     if draft.replaces is not None:
-        flash(_("Hand %(n)s was corrected.", n=shown), "success")
+        flash(labels.about_one(table.game, "corrected", shown), "success")
     else:
         offer_undo(table, number)
     return _saved(table)

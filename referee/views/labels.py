@@ -16,6 +16,7 @@ from referee.rules import seats
 from referee.rules.cards import FRENCH_RANKS, SPANISH_RANKS, Suit, card_name, french_rank_label, rank_label
 from referee.rules.options import OptionSpec, OptionValue
 from referee.rules.patience import GAME_LABELS as PATIENCE_NAMES
+from referee.rules.text import N_
 from referee.views import games  # read at call time: the games import these wordings helpers
 from referee.views.flow import is_suit
 
@@ -228,3 +229,59 @@ def option_value(spec: OptionSpec, value: OptionValue) -> str:
     if spec.kind == "money":
         return fmt_money(str(value))
     return fmt_int(int(value))
+
+
+# --------------------------------------------------------------------------- one round, by its number
+# What a game calls one round of play is its registration's ``round_kind`` (a Kentucky Derby
+# "race", a patience's "game", else "hand"); each sentence that names one by its number is
+# written whole for each kind, so every language gets its own grammar.
+
+_ABOUT_ONE: dict[str, dict[str, str]] = {
+    "recorded": {
+        "hand": N_("Hand %(number)s recorded."),
+        "race": N_("Race %(number)s recorded."),
+        "game": N_("Game %(number)s recorded."),
+    },
+    "undone": {
+        "hand": N_("Hand %(number)s undone."),
+        "race": N_("Race %(number)s undone."),
+        "game": N_("Game %(number)s undone."),
+    },
+    "redo": {
+        "hand": N_("Redo hand %(number)s"),
+        "race": N_("Redo race %(number)s"),
+        "game": N_("Redo game %(number)s"),
+    },
+    "back": {
+        "hand": N_("Hand %(number)s is back."),
+        "race": N_("Race %(number)s is back."),
+        "game": N_("Game %(number)s is back."),
+    },
+    "corrected": {
+        "hand": N_("Hand %(number)s was corrected."),
+        "race": N_("Race %(number)s was corrected."),
+        "game": N_("Game %(number)s was corrected."),
+    },
+    "void": {
+        "hand": N_("Hand %(number)s is void. Balances and the deal were recomputed."),
+        "race": N_("Race %(number)s is void. Balances and the deal were recomputed."),
+        "game": N_("Game %(number)s is void."),
+    },
+    "confirmed": {
+        "hand": N_("Hand %(number)s confirmed."),
+        "race": N_("Race %(number)s confirmed."),
+        "game": N_("Game %(number)s confirmed."),
+    },
+    "disputed": {
+        "hand": N_("Hand %(number)s is marked disputed; the owner will sort it out."),
+        "race": N_("Race %(number)s is marked disputed; the owner will sort it out."),
+        "game": N_("Game %(number)s is marked disputed; the owner will sort it out."),
+    },
+}
+
+
+def about_one(game: str, what: str, number: int | None) -> str:
+    """A sentence naming one round of ``game`` by its place in play, in the game's own word
+    ("Corrida 1 anotada.", "Partida 2 desfeita.", "Mão 3 confirmada.")."""
+    kind = games.PAGES[game].round_kind
+    return _(_ABOUT_ONE[what].get(kind, _ABOUT_ONE[what]["hand"]), number=number)

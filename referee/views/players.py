@@ -28,7 +28,7 @@ from sqlalchemy.orm import aliased
 from referee import charts, club, guesses, inputs, league, members, pix, ratings
 from referee.db import db
 from referee.i18n import MINUS, fmt_int, render_text
-from referee.models import Hand, Member, Seat, Table, aware, utcnow, voided
+from referee.models import Hand, Member, Seat, Table, aware, counted, utcnow
 from referee.rules import GAMES, get_game
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.patience import PatienceStats
@@ -299,7 +299,7 @@ def _hand_partners(
         select(Table.game, Hand.table_id, Seat.name, Hand.result)
         .join(Seat, and_(Seat.table_id == Hand.table_id, Seat.member_id == member.id))
         .join(Table, Table.id == Hand.table_id)
-        .where(Table.game.in_(games), ~voided())
+        .where(Table.game.in_(games), counted())
     )
     by_name = {(table_id, o.seat_name): o for table_id, rows in others.items() for o in rows}
     for game, table_id, seat_name, result in db.session.execute(query):

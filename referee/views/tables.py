@@ -434,8 +434,11 @@ def void(table_id: str, number: int) -> ResponseReturnValue:
     hand = ledger.get_hand(table, number)
     if hand is None:
         abort(404)
+    if hand.is_void:  # voided meanwhile (another phone, a second tap): it has no place to name
+        flash(_("That hand is already void."), "error")
+        return redirect(url_for("tables.history", table_id=table.id))
     numbering = ledger.numbering(table)
-    shown = numbering.of(hand) or number  # the number the pages show it under
+    shown = numbering.of(hand)  # the number the pages show it under
     error = None
     reason = ""
     if request.method == "POST":
@@ -450,7 +453,7 @@ def void(table_id: str, number: int) -> ResponseReturnValue:
             except RulesError as exc:
                 error = render_text(exc.text)
             else:
-                flash(_("Hand %(number)s is void. Balances and the deal were recomputed.", number=shown), "success")
+                flash(labels.about_one(table.game, "void", shown), "success")
             if error is None:
                 return redirect(url_for("tables.show", table_id=table.id))
     page = render_template(
@@ -533,7 +536,7 @@ def redo(table_id: str, number: int) -> ResponseReturnValue:
     if not (offer.get("table") == table.id and offer.get("number") == number and offer.get("undone")):
         back = ledger.stored_number(table, ledger.restore_key(number))
         if back is not None:  # a second tap: the first one brought it back already
-            flash(_("Hand %(n)s is back.", n=ledger.numbering(table).shown.get(back, back)), "success")
+            flash(labels.about_one(table.game, "back", ledger.numbering(table).place(back)), "success")
         else:
             flash(_("Only the hand this phone just undid can be brought back."), "error")
         return redirect(url_for("tables.show", table_id=table.id))
@@ -545,8 +548,8 @@ def redo(table_id: str, number: int) -> ResponseReturnValue:
         abort(404)
     else:
         offer_undo(table, restored)
-        shown = ledger.numbering(table).shown.get(restored, restored)  # the place it left, taken again
-        flash(_("Hand %(n)s is back.", n=shown), "success")
+        shown = ledger.numbering(table).place(restored)  # the place it left, taken again
+        flash(labels.about_one(table.game, "back", shown), "success")
     return redirect(url_for("tables.show", table_id=table.id))
 
 
@@ -577,17 +580,19 @@ def local_path(value: str | None, default: str) -> str:
 
 
 def _two_key_step(table_id: str, number: int, step: Any, done: str) -> ResponseReturnValue:
-    """Confirm or dispute a hand (two-key entry): the ledger decides, the page says what happened."""
+    """Confirm or dispute a hand (two-key entry): the ledger decides, the page says what happened
+    (``done``: a sentence of labels.about_one), naming the hand by its place in play, never its
+    stored number, in the game's own word."""
     table = load(table_id)
     require_scorer(table)
     try:
-        step(table, number, actor=actor_code(table))
+        hand = step(table, number, actor=actor_code(table))
     except (ledger.Conflict, RulesError) as exc:
         flash(render_text(exc.text), "error")
     except ledger.NotFound:
         abort(404)
     else:
-        flash(done, "success")
+        flash(labels.about_one(table.game, done, ledger.numbering(table).of(hand)), "success")
     return redirect(local_path(request.form.get("next"), url_for("tables.show", table_id=table.id)))
 
 
@@ -598,7 +603,7 @@ def confirm(table_id: str, number: int) -> ResponseReturnValue:
         table_id,
         number,
         lambda table, n, actor: ledger.confirm_hand(table, n, actor=actor),
-        _("Hand %(number)s confirmed.", number=number),
+        "confirmed",
     )
 
 
@@ -609,5 +614,5 @@ def dispute(table_id: str, number: int) -> ResponseReturnValue:
         table_id,
         number,
         lambda table, n, actor: ledger.dispute_hand(table, n, actor=actor, reason=request.form.get("reason") or ""),
-        _("Hand %(number)s is marked disputed; the owner will sort it out.", number=number),
+        "disputed",
     )

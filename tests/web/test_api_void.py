@@ -96,7 +96,8 @@ def test_void_twice_is_409(app: Flask, client: FlaskClient, table: dict) -> None
     assert void(client, table, 1, reason="x").status_code == 200
     before = state(client, table["id"])
     error = assert_error(void(client, table, 1, reason="again"), 409, code="conflict")
-    assert "1" in error["message"]
+    # A void hand has no place in play, so the sentence names no number.
+    assert "anulada" in error["message"] and not any(c.isdigit() for c in error["message"])
     assert state(client, table["id"]) == before
     assert events(app) == [(1, "void")]
     assert get_table(client, table["id"])["hands"][0]["voided"]["reason"] == "x"
@@ -149,7 +150,10 @@ def test_hand_numbers_are_never_reused(client: FlaskClient) -> None:
     assert answer["dealer"] == "Ana"
     assert [h["number"] for h in get_table(client, table["id"])["hands"]] == [1, 2, 3]
     error = assert_error(post_hand(client, table, {**solo_record("Bia"), "expected_number": 2}), 409)
-    assert "4" in error["message"]
+    # The sentence names places in play (stored 3 is the second live hand; the next is the
+    # third); current_number stays the latest stored hand.
+    assert "A mão 2 já foi anotada" in error["message"] and "a próxima é a mão 3" in error["message"]
+    assert error["current_number"] == 3
 
 
 def test_void_all_pass_hand_recomputes_rotation(client: FlaskClient) -> None:

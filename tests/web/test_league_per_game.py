@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from html import unescape
 from typing import Any
 
 import pytest
@@ -370,3 +371,58 @@ def test_other_games_carry_no_loss_count(app: Flask, client: FlaskClient) -> Non
     with app.app_context():
         assert all(r.lost is None for r in league.standings("koziri"))
     assert "lost" not in client.get(f"{API}/league/koziri/standings").get_json()["standings"][0]
+
+
+# --------------------------------------------------------------------------- each game's own word
+
+
+def _words(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "one", "recorded", "undone", "redo", "back", "newest"),
+    [
+        ("kentucky_derby", P4, "corrida", "Corrida 1 anotada.", "Corrida 1 desfeita.", "Refazer a corrida 1",
+         "A corrida 1 voltou.", "Última corrida"),
+        ("relogio", ["Ana"], "partida", "Partida 1 anotada.", "Partida 1 desfeita.", "Refazer a partida 1",
+         "A partida 1 voltou.", "Última partida"),
+    ],
+)  # fmt: skip
+def test_a_race_or_a_patience_game_is_called_by_its_own_word(
+    app: Flask,
+    client: FlaskClient,
+    game: str,
+    players: list[str],
+    one: str,
+    recorded: str,
+    undone: str,
+    redo: str,
+    back: str,
+    newest: str,
+) -> None:
+    """After a Derby race the bar says "Corrida 1 anotada.", after a Relógio "Partida 1
+    anotada.", and so do undo and redo; the TV, the standings and the player page count races,
+    never "mãos"."""
+    table = play(client, game, players)
+    tid = table["id"]
+    client.set_cookie("lang", "pt_BR")
+    assert client.post(f"/t/{tid}/scorer", data={"token": table["token"]}).status_code == 302
+    count = len(get_table(client, tid)["hands"])  # the examples record several
+    with client.session_transaction() as session:  # as if this phone had just saved the latest
+        session["undo"] = {"table": tid, "number": count}
+    page = _words(_page(client, f"/t/{tid}"))
+    assert recorded.replace("1", str(count)) in page and "Mão" not in page
+    page = _words(client.post(f"/t/{tid}/hands/{count}/undo", follow_redirects=True).get_data(as_text=True))
+    assert undone.replace("1", str(count)) in page and redo.replace("1", str(count)) in page
+    page = _words(client.post(f"/t/{tid}/hands/{count}/redo", follow_redirects=True).get_data(as_text=True))
+    assert back.replace("1", str(count)) in page
+    tv = _words(_page(client, f"/tv/{tid}"))
+    assert newest in tv and "Última mão" not in tv
+    if game == "kentucky_derby":
+        standings = _words(_page(client, f"/league/{game}?season=all"))
+        assert f"{count} corridas" in standings and "mãos" not in standings and "Por corrida" in standings
+        with app.app_context():
+            ana = db.session.query(Member).filter_by(name="Ana").one().id
+        player = _words(_page(client, f"/players/{ana}"))
+        assert "Corridas" in player and f"{count} corridas" in player and "mãos" not in player.lower()

@@ -271,3 +271,19 @@ def test_a_hand_undone_and_redone_is_not_called_corrected(app: Flask) -> None:
     phone.set_cookie("lang", "pt_BR")
     html = _text(phone.get(f"/t/{tid}/history"))
     assert "Antes de desfazer" in html and "Antes da correção" not in html
+
+
+def test_back_after_a_save_shows_the_saved_hand_by_its_own_number(app: Flask) -> None:
+    """The browser's Back after saving brings the saved hand's page again: it is titled with
+    the place that hand took, never the next hand's number, and so is a correction's."""
+    table, phone = _saved_one(app)
+    tid = table["id"]
+    d = solo_draft(phone, tid)
+    assert phone.post(f"/t/{tid}/hand", data={"d": d}).status_code == 302
+    back = _text(phone.get(f"/t/{tid}/hand", query_string={"d": d}))
+    assert "<h1>Hand 2</h1>" in back and "Hand 3" not in back
+    fix = phone.get(f"/t/{tid}/hand", query_string={"replaces": "1"}).get_data(as_text=True)
+    fixed = unescape(re.search(r'name="d" value="([^"]*)"', fix).group(1))  # type: ignore[union-attr]
+    assert phone.post(f"/t/{tid}/hand", data={"d": fixed, "reason": "checked"}).status_code == 302
+    back = _text(phone.get(f"/t/{tid}/hand", query_string={"d": fixed}))
+    assert "<h1>Correct hand 1</h1>" in back and "Hand 3" not in back

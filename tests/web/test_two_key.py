@@ -20,7 +20,7 @@ from sqlalchemy import select
 
 from referee import ledger
 from referee.extensions import db
-from referee.models import Access, HandEvent
+from referee.models import Access, HandEvent, Seat
 
 from .api_support import API, all_pass_record, create_table, get_table
 
@@ -496,3 +496,39 @@ def test_a_write_judges_the_hand_as_the_lock_shows_it_not_as_read_before(app: Fl
             ledger.void_hand(stale, 1, owner=False, reason="undo", actor="scorer:1@aaaaaa")
         db.session.rollback()
     assert status(app, tid, 1) == "confirmed"
+
+
+def test_a_hand_waiting_for_its_confirmation_counts_in_no_standing_until_confirmed(
+    app: Flask, table: dict[str, Any]
+) -> None:
+    """The league, the player page and the standings leave a waiting hand out, as the club night
+    does; confirmed, it counts everywhere."""
+    from referee import league
+
+    client = app.test_client()
+    tid = table["id"]
+    solo = {
+        "dealer": "Dani",
+        "ultima": "copas",
+        "auction": [["Ana", "solo_sete"], ["Bia", "passo"], ["Caio", "passo"], ["Dani", "passo"]],
+        "trump": "espadas",
+        "tricks": {"Ana": 9, "Bia": 2, "Caio": 1, "Dani": 1},
+    }
+    response = client.post(f"{API}/tables/{tid}/hands", json=solo, headers=bearer(table["token"]))
+    assert response.status_code == 201 and response.get_json()["status"] == "to_confirm"
+
+    def ana() -> tuple[int, int]:
+        with app.app_context():
+            row = next((r for r in league.standings("jubileu") if r.name == "Ana"), None)
+            return (row.net, row.hands) if row else (0, 0)
+
+    assert ana() == (0, 0)
+    with app.app_context():
+        member = db.session.scalar(select(Seat.member_id).where(Seat.table_id == tid, Seat.name == "Ana"))
+    page = english(client).get(f"/players/{member}").get_data(as_text=True)
+    assert "No hand played yet." in page
+    link = scoring_link(owner_phone(app, table), tid)
+    assert client.post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(link)).status_code == 200
+    net, hands = ana()
+    assert hands == 1 and net > 0
+    assert "No hand played yet." not in english(client).get(f"/players/{member}").get_data(as_text=True)
