@@ -182,11 +182,14 @@
   function init() {
     var forms = document.querySelectorAll("form[data-total]");
     for (var i = 0; i < forms.length; i++) {
-      // A last count the server filled in (a refused entry, a correction) is the scorer's own:
-      // show it as it was typed instead of recomputing it.
+      // A last count the server filled in that does not make the total (a refused entry) is the
+      // scorer's own: show it as it was typed instead of recomputing it. Counts that make the
+      // total (a correction opened again) go on filling the last one as the others change.
       var inputs = forms[i].querySelectorAll('input[type="number"]');
-      var last = inputs[inputs.length - 1];
-      if (last && last.value !== "") last.setAttribute("data-touched", "");
+      var last = inputs[inputs.length - 1], sum = 0;
+      for (var j = 0; j < inputs.length; j++) sum += parseInt(inputs[j].value, 10) || 0;
+      var total = parseInt(forms[i].getAttribute("data-total"), 10);
+      if (last && last.value !== "" && sum !== total) last.setAttribute("data-touched", "");
       fillTotal(forms[i]);
     }
   }

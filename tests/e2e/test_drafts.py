@@ -8,6 +8,8 @@ from playwright.sync_api import expect
 
 from tests.e2e.injun_steps import create_table, open_hand, rows
 from tests.e2e.steps import confirm, go, press
+from tests.e2e.test_kentucky_derby import BETS, RACE, tap_card
+from tests.e2e.test_kentucky_derby import PLAYERS as DERBY_PLAYERS
 
 pytestmark = pytest.mark.e2e
 
@@ -63,3 +65,25 @@ def test_a_hand_in_progress_survives_the_page_links(page, live_server, shot) -> 
     assert _kept(page) == []
     open_hand(page, tap=True)
     expect(offer).to_be_hidden()
+
+
+def test_a_race_in_progress_survives_the_page_links(page, live_server) -> None:  # type: ignore[no-untyped-def]
+    """Kentucky Derby: the bets and five cards, the page's own link, "record the next race":
+    the race is offered back and continues with its five cards."""
+    page.goto(f"{live_server}/tables/new?game=kentucky_derby")
+    for i, name in enumerate(DERBY_PLAYERS):
+        page.fill(f"#player_{i}", name)
+    go(page, page.locator('main form[method="post"] button[type="submit"]'), tap=True)
+    go(page, page.locator('.next-hand a[href$="/hand"]'), tap=True)
+    for i, name in enumerate(DERBY_PLAYERS):
+        page.locator(f'input[name="h{i}"][value="{BETS[name]}"]').tap()
+    go(page, page.locator('button[name="action"][value="bets"]'), tap=True)
+    for turned, (code, _places) in enumerate(RACE[:5], start=1):
+        tap_card(page, code)
+        expect(page.locator(".derby-cards ol li")).to_have_count(turned)
+    go(page, page.locator("main a.back"), tap=True)
+    go(page, page.locator('.next-hand a[href$="/hand"]'), tap=True)
+    offer = page.locator("[data-draft-offer]")
+    expect(offer.locator("h2")).to_have_text("Continuar a corrida 1?")
+    go(page, offer.locator("a[data-draft-continue]"), tap=True)
+    expect(page.locator(".derby-cards ol li")).to_have_count(5)

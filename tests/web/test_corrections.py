@@ -205,6 +205,7 @@ def test_a_correction_opens_with_every_value_and_unchanged_settles_the_same(app:
 REOPENED = {
     "jubileu_tricks": [("tricks", {"t0": "6", "t1": "3", "t2": "2", "t3": "2"}, None)],
     "jubileu_solo": [("tricks", {}, "side:9")],
+    "jubileu_meia": [("tricks", {"t0": "1", "t1": "6", "t2": "0", "t3": "6"}, "side:0:1")],
     "quatrilho_players": [
         ("figures", {"f0": "8", "f1": "8", "f2": "9", "f3": "7"}, "last:0"),
         ("tricks", {"t0": "3", "t1": "2", "t2": "3", "t3": "2"}, None),
@@ -220,7 +221,7 @@ REOPENED = {
 def marked(html: str) -> list[str]:
     """What the page shows as already chosen: checked radios, pressed pad buttons."""
     found = [f"last:{v}" for v in re.findall(r'name="last" value="(\d+)"[^>]*\bchecked\b', html)]
-    return found + re.findall(r'value="([a-z_]+:\d+)"[^>]*aria-pressed="true"', html)
+    return found + re.findall(r'value="([a-z_]+(?::\d+)+)"[^>]*aria-pressed="true"', html)
 
 
 @pytest.mark.parametrize("case", sorted(REOPENED))
@@ -371,3 +372,30 @@ def test_the_numbers_speak_portuguese(app: Flask) -> None:
     history = phone.get(f"/t/{tid}/history").get_data(as_text=True)
     assert [h for _s, h in items(history)] == ["Mão 2 Todos passaram", "Mão 1 Todos passaram corrigida"]
     assert "Antes da correção" in history and "2 mãos" in text_of(history)
+
+
+def test_a_tap_on_one_declarer_s_count_changes_only_that_count(app: Flask) -> None:
+    """Meia Miséria with two declarers: a tap on Caio's count opens the pad for Caio (his 0
+    marked); one tap on 1 changes his count and keeps Ana's."""
+    players, options, record = HANDS["jubileu_meia"]
+    tid, api, phone = table_with(app, "jubileu", players, options, record)
+    opened = phone.get(f"/t/{tid}/hand", query_string={"replaces": "1"}).get_data(as_text=True)
+    assert 'value="back:tricks:2"' in opened
+    page = phone.get(f"/t/{tid}/hand", query_string={"d": draft_in(opened), "action": "back:tricks:2"})
+    html = page.get_data(as_text=True)
+    assert "How many tricks did Caio take?" in text_of(html) and marked(html) == ["side:2:0"]
+    preview = phone.get(f"/t/{tid}/hand", query_string={"d": draft_in(html), "action": "side:2:1"})
+    assert json.loads(draft_in(preview.get_data(as_text=True)))["declarer_tricks"] == {"Ana": 1, "Caio": 1}
+    assert 'id="reason"' in preview.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("case", "step"), [("jubileu_tricks", "tricks"), ("quatrilho_players", "figures")])
+def test_the_tapped_count_stands_out_among_the_stored_ones(app: Flask, case: str, step: str) -> None:
+    players, options, record = HANDS[case]
+    tid, api, phone = table_with(app, case.split("_")[0], players, options, record)
+    opened = phone.get(f"/t/{tid}/hand", query_string={"replaces": "1"}).get_data(as_text=True)
+    html = phone.get(f"/t/{tid}/hand", query_string={"d": draft_in(opened), "action": f"back:{step}:1"}).get_data(
+        as_text=True
+    )
+    changing = re.findall(r'<input [^>]*name="([tf]\d)"[^>]*data-changing', html)
+    assert changing == [f"{step[0]}1"]

@@ -303,19 +303,23 @@ class JubileuFlow(flow.Flow):
 
     def _side(self, arg: str) -> None:
         """One tap on the pad: the tricks of the declaring side (``side:N``), or of the Meia
-        Miséria declarer still owed a count (``side:<seat>:N``). The full counts give way."""
+        Miséria declarer still owed a count (``side:<seat>:N``). The full counts give way; the
+        other declarers' own counts stay (a correction changes one declarer's count in one tap)."""
         seat_text, _s, count_text = arg.rpartition(":")
         count = flow.small_int(count_text, TRICKS + 1)
         if count is None:
             return
         d = self.draft
+        if isinstance(d.declarer_tricks, dict):
+            counts = d.declarer_tricks
+        else:
+            counts = {n: v for n, v in (d.tricks or {}).items() if n in self.declarers()}
         d.tricks = None
         if not seat_text:
             d.declarer_tricks = count
             return
         seat = flow.small_int(seat_text, len(self.players))
         if seat is not None:
-            counts = d.declarer_tricks if isinstance(d.declarer_tricks, dict) else {}
             d.declarer_tricks = {**counts, self.players[seat]: count}
 
     def owed(self) -> str | None:
