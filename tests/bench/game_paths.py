@@ -93,6 +93,22 @@ def quatrilho_chamada(at: At) -> None:
         )
 
 
+def quatrilho_solo(at: At) -> None:
+    """A solo preto with Dani's card: Caio, 24 figures on the pad (no keyboard)."""
+    quatrilho_steps.create_table(at.page, at.base)
+    with at.timed():
+        quatrilho_steps.record_hand(
+            at.page, answers=["mode:solo_preto", "declarer:2", "exchange", "giver:3", "side_figures:24"], tap=True
+        )
+
+
+def quatrilho_carreguete(at: At) -> None:
+    """Nobody bid: Caio made the most, 13 figures."""
+    quatrilho_steps.create_table(at.page, at.base)
+    with at.timed():
+        quatrilho_steps.record_hand(at.page, answers=["mode:carreguete", "most:2", "most_figures:13"], tap=True)
+
+
 def samba(at: At) -> None:
     """Ana goes out. Ana & Caio: 2 clean canastras, 310 on the table; Bia & Dani: a dirty
     canastra, 260 on the table. Canastras on the steppers, points typed."""
@@ -223,6 +239,8 @@ PATHS: list[tuple[str, Callable[[At], None]]] = [
     ("Jubileu: Solo Sete, 4 calls", jubileu_solo_sete),
     ("Jubileu: called ace, partner", jubileu_partnership),
     ("Quatrilho: chamada", quatrilho_chamada),
+    ("Quatrilho: solo preto with an exchange", quatrilho_solo),
+    ("Quatrilho: carreguete", quatrilho_carreguete),
     ("Samba", samba),
     ("Kentucky Derby: a race, card by card", kentucky_derby),
     ("Kentucky Derby: winner alone", kentucky_derby_winner),

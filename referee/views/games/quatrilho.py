@@ -195,14 +195,15 @@ class QuatrilhoFlow(flow.Flow):
             return "giver"
         if error is None:
             return where
+        return self._count_step(where, error)
+
+    def _count_step(self, where: str, error: RulesError) -> str:
+        """The count the engine asks for next: a pad of the short form while nothing is counted
+        yet, the count still missing, or the step whose count the engine refuses (with why)."""
         if where in ("figures", "tricks") and (self.by_side or self.by_most):
             return "side_figures" if self.by_side else "most"  # nothing counted yet
-        if where in SIDE_STEPS + MOST_STEPS and getattr(d, where) is None:
+        if where in (*SIDE_STEPS, *MOST_STEPS, "figures", "tricks") and getattr(self.draft, where) is None:
             return where
-        if where == "figures" and d.figures is None:
-            return "figures"
-        if where == "tricks" and d.tricks is None:
-            return "tricks"
         self.show_error(error)
         return where
 
@@ -413,9 +414,15 @@ class QuatrilhoFlow(flow.Flow):
             ctx["choices"] = [p for p in self.active if p != d.declarer]
         elif step == "preview":
             ctx["preview"], _error = self.judge()
+        ctx.update(self._short_form_context(step))
+        return ctx
+
+    def _short_form_context(self, step: str) -> dict[str, Any]:
+        """The pads of the short forms and the names they count for (the side, who made the most)."""
+        d = self.draft
+        ctx: dict[str, Any] = {}
         if step in SIDE_STEPS or d.side_figures is not None:
-            joined = join_names(self.side) if self.side else ""
-            ctx["side_names"] = joined if isinstance(joined, str) else render_text(joined)
+            ctx["side_names"] = _names(self.side)
         if step in SIDE_STEPS:
             ctx["pad"] = self._pad(step)
         elif step == "most_figures":
@@ -423,8 +430,7 @@ class QuatrilhoFlow(flow.Flow):
             ctx["pad"] = [n for n in range(FIGURES + 1) if most_possible(tied, n, self.options)]
             ctx["others"] = [p for p in self.active if p not in (d.most or ())[:1]]
         if d.most:
-            most = join_names(d.most)
-            ctx["most_names"] = most if isinstance(most, str) else render_text(most)
+            ctx["most_names"] = _names(d.most)
         return ctx
 
     def _pad(self, step: str) -> list[int]:
@@ -437,6 +443,12 @@ class QuatrilhoFlow(flow.Flow):
             alone = d.mode == Mode.SOLO_PRETO.value or d.partner == d.declarer
             return list(possible_side_tricks(d.side_figures or 0, alone=alone))
         return list(range((d.side_figures or 0) + 1))
+
+
+def _names(names: tuple[str, ...] | list[str]) -> str:
+    """Players in a sentence of the page's language ("Ana e Caio"); nothing for nobody."""
+    joined = join_names(list(names)) if names else ""
+    return joined if isinstance(joined, str) else render_text(joined)
 
 
 # --------------------------------------------------------------------------- the other pages
