@@ -626,19 +626,30 @@ RECORD: Final = RecordSpec(
             name="side_figures",
             high=FIGURES,
             sentence=N_("Give the figures the caller's side won, the last trick's 3 included: 0 to %(max)s."),
-            doc="Chamada, instead of figures and tricks: the figures the caller and partner won together.",
+            doc="Chamada or solo preto, instead of figures and tricks: the figures the caller and partner (or the soloist) won.",
         ),
         Count(
             name="side_tricks",
             high=TRICKS,
             sentence=N_("Give the tricks the caller's side won: 0 to %(max)s."),
-            doc="Chamada, with side_figures: the tricks the caller and partner won together.",
+            doc="With side_figures: the tricks the caller and partner (or the soloist) won; a solo preto needs them only when capote and the one-trick rate apply to solos.",
         ),
         Count(
             name="caller_figures",
             high=FIGURES,
             sentence=N_("Give the figures in the caller's own pile: 0 to %(max)s."),
             doc="Chamada, with side_figures: the caller's own figures, needed when the side lost (the mancha).",
+        ),
+        Custom(
+            name="most",
+            doc="Carreguete, instead of figures: who made the most (several on a tie).",
+            json={"type": "array", "items": name_schema(), "minItems": 1, "maxItems": PLAYING - 1},
+        ),
+        Count(
+            name="most_figures",
+            high=FIGURES,
+            sentence=N_("Give the figures of whoever made the most, the last trick's 3 included: 0 to %(max)s."),
+            doc="Carreguete, with most: the figures of whoever made the most (of any of them on a tie).",
         ),
         Custom(name="auction", doc="The calls as [player, call] pairs, in the order spoken.", json=pairs_schema(Call)),
     ),
@@ -665,10 +676,18 @@ _NEEDS: Final[Mapping[Mode, tuple[str, ...]]] = MappingProxyType(
         Mode.MONTE: (),
     }
 )
-#: The short form of a chamada: its side's counts instead of each player's.
+#: The short form of a chamada or a solo preto: its side's counts instead of each player's.
 _SIDE_FIELDS: Final = ("side_figures", "side_tricks", "caller_figures")
-_NEEDS_BY_SIDE: Final = ("declarer", "called_card", "partner", "side_figures", "side_tricks")
+_NEEDS_BY_SIDE: Final[Mapping[Mode, tuple[str, ...]]] = MappingProxyType(
+    {
+        Mode.CHAMADA: ("declarer", "called_card", "partner", "side_figures", "side_tricks"),
+        Mode.SOLO_PRETO: ("declarer", "side_figures"),
+    }
+)
+#: The short form of a carreguete: who made the most, and with how many figures.
+_MOST_FIELDS: Final = ("most", "most_figures")
 _SIDE_SPECS: Final = {f.name: f for f in RECORD.fields if isinstance(f, Count) and f.name in _SIDE_FIELDS}
+_MOST_SPEC: Final = next(f for f in RECORD.fields if isinstance(f, Count) and f.name == "most_figures")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -681,7 +700,10 @@ class QuatrilhoHand(Record):
     ``tricks`` holds the soloist's count (and any other given) and ``figures`` is None. A chamada
     may instead carry what its settlement reads and no more: ``side_figures`` and ``side_tricks``
     (the caller's side together) and ``caller_figures`` (the caller's own pile, for the mancha;
-    needed only when the side lost), with ``figures`` and ``tricks`` None.
+    needed only when the side lost), with ``figures`` and ``tricks`` None. A solo preto may carry the
+    soloist's ``side_figures`` (and ``side_tricks``, which its settlement reads only when capote and
+    the one-trick rate apply to solos); a carreguete who made the ``most`` and their
+    ``most_figures``.
     """
 
     spec: ClassVar[RecordSpec] = RECORD
@@ -700,6 +722,8 @@ class QuatrilhoHand(Record):
     side_figures: int | None = None
     side_tricks: int | None = None
     caller_figures: int | None = None
+    most: tuple[str, ...] | None = None
+    most_figures: int | None = None
     auction: tuple[tuple[str, Call], ...] | None = None
 
     def check(self) -> None:
@@ -713,7 +737,13 @@ class QuatrilhoHand(Record):
         for name in ("declarer", "partner", "giver"):
             if getattr(self, name) is not None:
                 _active_player(self.active, getattr(self, name), field=name)
-        needs = _NEEDS_BY_SIDE if self.by_side else _NEEDS[self.mode]
+        self._check_counts()
+
+    def _check_counts(self) -> None:
+        """What the mode's settlement reads is present, in whichever form it was given, and counted."""
+        if (self.by_side and self.mode not in _NEEDS_BY_SIDE) or (self.by_most and self.mode is not Mode.CARREGUETE):
+            raise ValueError(f"a hand played as {self.mode.value} is not given by sides or by who made the most")
+        needs = _NEEDS_BY_SIDE[self.mode] if self.by_side else _MOST_FIELDS if self.by_most else _NEEDS[self.mode]
         missing = [name for name in needs if getattr(self, name) is None]
         if missing:
             raise ValueError(f"a hand played as {self.mode.value} needs {', '.join(missing)}")
@@ -723,12 +753,25 @@ class QuatrilhoHand(Record):
             _counts(self.players, self.active, self.tricks, field="tricks")
         if self.by_side:
             given = {name: getattr(self, name) for name in (*_SIDE_FIELDS, "figures", "tricks")}
-            _side_counts(self.mode, self.declarer, self.partner, {k: v for k, v in given.items() if v is not None})
+            _side_counts(
+                self.mode,
+                self.declarer,
+                self.partner,
+                {k: v for k, v in given.items() if v is not None},
+                tricks_read=self.mode is Mode.CHAMADA,
+            )
+        for name in self.most or ():
+            _active_player(self.active, name, field="most")
 
     @property
     def by_side(self) -> bool:
-        """A chamada given by its side's counts rather than each player's."""
+        """A chamada or solo preto given by its side's counts rather than each player's."""
         return any(getattr(self, name) is not None for name in _SIDE_FIELDS)
+
+    @property
+    def by_most(self) -> bool:
+        """A carreguete given by who made the most rather than each player's figures."""
+        return any(getattr(self, name) is not None for name in _MOST_FIELDS)
 
     @property
     def caller_alone(self) -> bool:
@@ -753,6 +796,10 @@ class QuatrilhoHand(Record):
         for name in _SIDE_FIELDS:
             if getattr(self, name) is not None:
                 out[name] = getattr(self, name)
+        if self.most is not None:
+            out["most"] = list(self.most)
+        if self.most_figures is not None:
+            out["most_figures"] = self.most_figures
         if self.auction is not None:
             out["auction"] = [[p, c.value] for p, c in self.auction]
         return out
@@ -762,9 +809,9 @@ class QuatrilhoHand(Record):
 _ALLOWED: Final[Mapping[Mode, frozenset[str]]] = MappingProxyType(
     {
         Mode.CHAMADA: frozenset({"declarer", "called_card", "partner", "figures", "tricks", *_SIDE_FIELDS}),
-        Mode.SOLO_PRETO: frozenset({"declarer", "giver", "figures", "tricks"}),
+        Mode.SOLO_PRETO: frozenset({"declarer", "giver", "figures", "tricks", "side_figures", "side_tricks"}),
         Mode.SOLO_BRANCO: frozenset({"declarer", "tricks"}),
-        Mode.CARREGUETE: frozenset({"figures", "tricks"}),
+        Mode.CARREGUETE: frozenset({"figures", "tricks", *_MOST_FIELDS}),
         Mode.MONTE: frozenset(),
     }
 )
@@ -777,7 +824,13 @@ _NOT_IN_MODE: Final = {
     "figures": N_("Figures are not counted in %(mode)s: leave them out."),
     "tricks": N_("No tricks are played when the cards go a monte: leave them out."),
     **dict.fromkeys(
-        _SIDE_FIELDS, N_("Only a chamada is counted by sides; this hand is %(mode)s: leave out %(field)s.")
+        _SIDE_FIELDS[:2],
+        N_("Only a chamada or a solo preto is counted by sides; this hand is %(mode)s: leave out %(field)s."),
+    ),
+    "caller_figures": N_("Only a chamada has a caller's own pile; this hand is %(mode)s: leave out caller_figures."),
+    **dict.fromkeys(
+        _MOST_FIELDS,
+        N_("Only a carreguete is counted by who made the most; this hand is %(mode)s: leave out %(field)s."),
     ),
 }
 _NOT_IN_MONTE: Final = {
@@ -932,8 +985,10 @@ def parse_hand(
     declarer, called, partner, giver = _contract(active, mode, values)
     if auction is not None:
         _check_auction_agrees(auction, mode, declarer, giver)
-    side = _side_counts(mode, declarer, partner, values)
-    figures, tricks = (None, None) if side else _played(players, active, mode, declarer, values)
+    side = _side_counts(mode, declarer, partner, values, tricks_read=mode is Mode.CHAMADA or options.capote_in_solos)
+    most = _most(players, active, mode, values, options)
+    short = bool(side) or most is not None
+    figures, tricks = (None, None) if short else _played(players, active, mode, declarer, values)
     return QuatrilhoHand(
         players=players,
         dealer=dealer,
@@ -949,13 +1004,15 @@ def parse_hand(
         side_figures=side.get("side_figures"),
         side_tricks=side.get("side_tricks"),
         caller_figures=side.get("caller_figures"),
+        most=most[0] if most is not None else None,
+        most_figures=most[1] if most is not None else None,
         auction=tuple(auction.calls) if auction is not None else None,
     )
 
 
 def _check_fields_of_mode(mode: Mode, values: Mapping[str, Any]) -> None:
     """Each mode carries only its own fields (:data:`_ALLOWED`)."""
-    for key in ("declarer", "called_card", "partner", "giver", "figures", "tricks", *_SIDE_FIELDS):
+    for key in ("declarer", "called_card", "partner", "giver", "figures", "tricks", *_SIDE_FIELDS, *_MOST_FIELDS):
         if key in values and key not in _ALLOWED[mode]:
             if key == "giver" and mode is Mode.SOLO_BRANCO:
                 raise InconsistentHand(
@@ -1029,24 +1086,47 @@ def _played(
     return figures, tricks
 
 
-def _side_counts(mode: Mode, declarer: str | None, partner: str | None, values: Mapping[str, Any]) -> dict[str, int]:
-    """A chamada given by its side's counts (empty when given per player): the side's figures and
-    tricks, each side's figures possible with its tricks (what the per-player rule of
-    :func:`_check_figures_against_tricks` allows, summed over the side), and the caller's own figures within the side's, asked only
-    when the side lost (below 9 is the mancha) and equal to the side's when he played alone."""
+def _side_counts(
+    mode: Mode, declarer: str | None, partner: str | None, values: Mapping[str, Any], *, tricks_read: bool
+) -> dict[str, int]:
+    """A chamada or a solo preto given by its side's counts (empty when given per player): the
+    side's figures, and its tricks when the settlement reads them (always in a chamada; in a solo
+    preto only when capote and the one-trick rate apply to solos), each side's figures possible
+    with its tricks (what the per-player rule of :func:`_check_figures_against_tricks` allows,
+    summed over the side). A solo's side is the soloist alone. The caller's own figures are
+    checked by :func:`_check_caller_figures`."""
     given = {name: values[name] for name in _SIDE_FIELDS if name in values}
-    if not given or mode is not Mode.CHAMADA:
+    if not given or mode not in _NEEDS_BY_SIDE:
         return given
     if "figures" in values or "tricks" in values:
         raise InconsistentHand(
             Text(N_("Give either each player's figures and tricks or the side's counts, not both.")),
             field="side_figures",
         )
-    for name in ("side_figures", "side_tricks"):
+    asked = _SIDE_ASKS[mode]
+    for name in ("side_figures", "side_tricks") if tricks_read else ("side_figures",):
         if name not in given:
-            raise InvalidInput(Text(_SIDE_SPECS[name].sentence, max=_SIDE_SPECS[name].high), field=name)
-    figures, tricks = given["side_figures"], given["side_tricks"]
-    alone = declarer == partner
+            raise InvalidInput(Text(asked[name], max=_SIDE_SPECS[name].high), field=name)
+    alone = mode is Mode.SOLO_PRETO or declarer == partner
+    if "side_tricks" in given:
+        _check_side_holds(given["side_figures"], given["side_tricks"], alone=alone)
+    if mode is Mode.CHAMADA:
+        _check_caller_figures(given, alone=alone)
+    return given
+
+
+#: The sentences that ask for a missing side count, by mode.
+_SIDE_ASKS: Final = {
+    Mode.CHAMADA: {name: spec.sentence for name, spec in _SIDE_SPECS.items()},
+    Mode.SOLO_PRETO: {
+        "side_figures": N_("Give the figures the soloist won, the last trick's 3 included: 0 to %(max)s."),
+        "side_tricks": N_("Give the tricks the soloist won: 0 to %(max)s."),
+    },
+}
+
+
+def _check_side_holds(figures: int, tricks: int, *, alone: bool) -> None:
+    """Each side's figures possible with its tricks."""
     size = 1 if alone else 2
     for t, f, k in ((tricks, figures, size), (TRICKS - tricks, FIGURES - figures, PLAYING - size)):
         most = _side_holds(t, k)
@@ -1062,7 +1142,12 @@ def _side_counts(mode: Mode, declarer: str | None, partner: str | None, values: 
                 ),
                 field="side_tricks",
             )
-    own = given.get("caller_figures")
+
+
+def _check_caller_figures(given: Mapping[str, int], *, alone: bool) -> None:
+    """The caller's own figures within the side's, asked only when the side lost (below 9 is the
+    mancha) and equal to the side's when he played alone."""
+    figures, own = given["side_figures"], given.get("caller_figures")
     if own is not None and (own > figures or (alone and own != figures)):
         raise InconsistentHand(
             Text(
@@ -1079,7 +1164,62 @@ def _side_counts(mode: Mode, declarer: str | None, partner: str | None, values: 
             Text(N_("The caller's side lost: give the figures in the caller's own pile (fewer than 9 is a mancha).")),
             field="caller_figures",
         )
-    return given
+
+
+def _most(
+    players: Sequence[str], active: Sequence[str], mode: Mode, values: Mapping[str, Any], options: QuatrilhoOptions
+) -> tuple[tuple[str, ...], int] | None:
+    """A carreguete given by who made the most and their figures (None when given per player):
+    one to three of the four who played, in order of play, with a count that can be the most
+    (by figures, or by points under ``carreguete_compare="points"``) when the others share the
+    rest of the 35."""
+    if mode is not Mode.CARREGUETE or not any(name in values for name in _MOST_FIELDS):
+        return None
+    if "figures" in values or "tricks" in values:
+        raise InconsistentHand(
+            Text(N_("Give either each player's figures or who made the most, not both.")), field="most"
+        )
+    raw = values.get("most")
+    if not isinstance(raw, list) or not 1 <= len(raw) < PLAYING:
+        raise InvalidInput(Text(N_("Name who made the most: one player, or two or three who tied.")), field="most")
+    named = {_active_player(active, seats.require_player(players, name, field="most"), field="most") for name in raw}
+    if len(named) != len(raw):
+        raise InconsistentHand(Text(N_("A player is named twice among who made the most.")), field="most")
+    if "most_figures" not in values:
+        raise InvalidInput(Text(_MOST_SPEC.sentence, max=FIGURES), field="most_figures")
+    top = values["most_figures"]
+    if not most_possible(len(named), top, options):
+        raise InconsistentHand(
+            Text(
+                *NP_(
+                    "With %(count)s figure, %(names)s cannot have made the most while the others share the rest of the 35.",
+                    "With %(count)s figures, %(names)s cannot have made the most while the others share the rest of the 35.",
+                ),
+                count=top,
+                names=seats.join_names([p for p in active if p in named]),
+            ),
+            field="most_figures",
+        )
+    return tuple(p for p in active if p in named), top
+
+
+def most_possible(tied: int, top: int, options: QuatrilhoOptions) -> bool:
+    """Whether ``tied`` players, one with ``top`` figures, can make the most together while the
+    others share the rest of the 35: by figures the tied all have ``top`` and the others fewer;
+    by points the tied have the same points and the others fewer points."""
+    if options.carreguete_compare == "points":
+        p = points(top)
+        low, high, others = (
+            FIGURES_PER_POINT * p,
+            FIGURES_PER_POINT * p + FIGURES_PER_POINT - 1,
+            FIGURES_PER_POINT * p - 1,
+        )
+    else:
+        low, high, others = top, top, top - 1
+    if others < 0:
+        return False
+    least = max(top + (tied - 1) * low, FIGURES - (PLAYING - tied) * others)
+    return least <= min(top + (tied - 1) * high, FIGURES)
 
 
 def _side_holds(tricks: int, players: int) -> int:
@@ -1266,6 +1406,7 @@ def _settle_chamada(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[lis
     side = (caller,) if hand.caller_alone else tuple(p for p in hand.active if p in (caller, hand.partner))
     others = tuple(p for p in hand.active if p not in side)
     side_figures, side_tricks, own = _side_totals(hand, side)
+    assert side_tricks is not None  # a chamada always has its tricks
     won = side_figures >= WINNING
     winners, losers = (side, others) if won else (others, side)
     w = max(side_figures, FIGURES - side_figures)
@@ -1310,10 +1451,11 @@ def _settle_chamada(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[lis
     return payments, lines
 
 
-def _side_totals(hand: QuatrilhoHand, side: Sequence[str]) -> tuple[int, int, int | None]:
-    """The side's figures and tricks and the caller's own figures, whichever form the chamada was
-    given in (the caller's figures may be absent from the short form when his side won)."""
-    if hand.side_figures is not None and hand.side_tricks is not None:
+def _side_totals(hand: QuatrilhoHand, side: Sequence[str]) -> tuple[int, int | None, int | None]:
+    """The side's figures and tricks and the caller's own figures, whichever form the chamada or
+    solo was given in (the caller's figures may be absent from the short form when his side won; a
+    solo's tricks when its settlement does not read them)."""
+    if hand.side_figures is not None:
         return hand.side_figures, hand.side_tricks, hand.caller_figures
     assert hand.figures is not None and hand.tricks is not None and hand.declarer is not None
     figures, tricks = hand.figures, hand.tricks
@@ -1342,8 +1484,10 @@ def _settle_solo(
     w = own if won else FIGURES - own
     basis = w if options.solo_rate_from == "winning_side" else own
     p = points(basis)
-    losing_tricks = (TRICKS - own_tricks) if won else own_tricks
-    amount, case = _rate(p, losing_tricks, options) if options.capote_in_solos else (p, "normal")
+    if options.capote_in_solos and own_tricks is not None:
+        amount, case = _rate(p, (TRICKS - own_tricks) if won else own_tricks, options)
+    else:  # capote and the one-trick rate are for chamadas, unless the table applies them to solos
+        amount, case = p, "normal"
     winners, losers = ((soloist,), opponents) if won else (opponents, (soloist,))
     lines: list[Line] = []
     if declared_solo:
@@ -1457,15 +1601,23 @@ def carreguete_losers(figures: Mapping[str, int], options: QuatrilhoOptions) -> 
     return tuple(p for p in figures if score[p] == top)
 
 
+def _carreguete_top(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[tuple[str, ...], int]:
+    """Who made the most and the most made (figures, or points under ``carreguete_compare="points"``),
+    whichever form the carreguete was given in."""
+    compare = points if options.carreguete_compare == "points" else int
+    if hand.most is not None and hand.most_figures is not None:
+        return hand.most, compare(hand.most_figures)
+    assert hand.figures is not None
+    losers = carreguete_losers(hand.figures, options)
+    return losers, max(compare(hand.figures[p]) for p in losers)
+
+
 def _settle_carreguete(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[list[Payment], list[Line]]:
     """The player with the most pays the rate to each other player. Ties: each tied
     player pays each player not tied, or nobody pays under ``carreguete_ties="redeal"``."""
-    assert hand.figures is not None
-    figures = hand.figures
-    losers = carreguete_losers(figures, options)
+    losers, top = _carreguete_top(hand, options)
     rate = options.carreguete_rate
     what = Text(N_("points")) if options.carreguete_compare == "points" else Text(N_("figures"))
-    top = max(points(figures[p]) if options.carreguete_compare == "points" else figures[p] for p in losers)
     if len(losers) > 1 and options.carreguete_ties == "redeal":
         return [], [
             Line(

@@ -129,14 +129,40 @@
   document.addEventListener("DOMContentLoaded", measureLive);
   document.addEventListener("referee:swapped", measureLive);
   document.addEventListener("toggle", measureLive, true);
+  // Samba's points fields: the keyboard's "next" key (Enter) goes from the table's points to the
+  // hand's; on the hand's it puts the keyboard away rather than sending the form half filled.
+  document.addEventListener("keydown", function (event) {
+    var field = event.target;
+    if (event.key !== "Enter" || !field.hasAttribute || !field.hasAttribute("data-points-field")) return;
+    event.preventDefault();
+    var next = document.getElementById(field.getAttribute("data-next") || "");
+    if (next) next.focus();
+    else field.blur();
+  });
+  // "Next: <team>" brings the next team's card with its first points field ready: the label's
+  // radio is checked here, in the tap itself, so that the focus given then stays (a phone opens
+  // its keyboard) instead of going to the radio, as a label's click would have it.
+  var focusAfterTab = null;
+  document.addEventListener("click", function (event) {
+    var next = event.target.closest && event.target.closest(".next-team[data-focus]");
+    var radio = next && document.getElementById(next.getAttribute("for"));
+    if (!radio) return;
+    event.preventDefault();
+    radio.checked = true;
+    focusAfterTab = next.getAttribute("data-focus");
+    radio.dispatchEvent(new Event("change", { bubbles: true }));
+  });
   // Choosing another team (its tab, or "Next") shows its card from the top.
   document.addEventListener("change", function (event) {
     if (event.target.name !== "tab" || !event.target.closest(".team-tabs")) return;
+    var ready = focusAfterTab && document.getElementById(focusAfterTab);
+    focusAfterTab = null;
     var card = document.querySelector('.team-card[data-team="' + event.target.value + '"]');
     var tabs = event.target.closest(".team-tabs");
     if (card && card.getBoundingClientRect().top < tabs.offsetHeight) {
       window.scrollBy(0, card.getBoundingClientRect().top - tabs.offsetHeight - 8);
     }
+    if (ready) ready.focus();
   });
   // New table: the "who deals first" choices show the names as they are typed, and only the
   // seats that have a name (a hint stands in while none has). The server refuses the others.

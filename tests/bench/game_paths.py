@@ -93,6 +93,22 @@ def quatrilho_chamada(at: At) -> None:
         )
 
 
+def quatrilho_solo(at: At) -> None:
+    """A solo preto with Dani's card: Caio, 24 figures on the pad (no keyboard)."""
+    quatrilho_steps.create_table(at.page, at.base)
+    with at.timed():
+        quatrilho_steps.record_hand(
+            at.page, answers=["mode:solo_preto", "declarer:2", "exchange", "giver:3", "side_figures:24"], tap=True
+        )
+
+
+def quatrilho_carreguete(at: At) -> None:
+    """Nobody bid: Caio made the most, 13 figures."""
+    quatrilho_steps.create_table(at.page, at.base)
+    with at.timed():
+        quatrilho_steps.record_hand(at.page, answers=["mode:carreguete", "most:2", "most_figures:13"], tap=True)
+
+
 def samba(at: At) -> None:
     """Ana goes out. Ana & Caio: 2 clean canastras, 310 on the table; Bia & Dani: a dirty
     canastra, 260 on the table. Canastras on the steppers, points typed."""
@@ -105,6 +121,31 @@ def samba(at: At) -> None:
         samba_steps.show_team(page, 1)  # one team at a time: the other team's tab
         samba_steps.tap_plus(page, "f-t1_dirty_canastras", 1)
         type_number(page, "#f-t1-meld_points", 260)
+        page.locator('label.chip:has(input[name="went_out"][value="0"])').tap()
+        samba_steps.check_hand(page, tap=True)
+        samba_steps.confirm(page, tap=True)
+
+
+def samba_three_pairs(at: At) -> None:
+    """Six players as three pairs; João goes out. Each team: its two card points typed (the
+    table's, the hand's), the keyboard's "next" going from one to the other and then putting the
+    keyboard away, then its canastras and red 3s on the steppers; "Next" brings the next team with
+    its first field ready.
+    João & Conceição: 2 clean, 1 dirty, 2 red 3s, 310 and 45; Ana & Bia: 1 clean, 1 dirty,
+    1 red 3, 260 and 60; Márcia & Edu: 1 clean, 1 dirty, 1 red 3, 185 and 95."""
+    samba_steps.create_three_pairs(at.page, at.base)
+    page = at.page
+    teams = [((2, 1, 2), 310, 45), ((1, 1, 1), 260, 60), ((1, 1, 1), 185, 95)]
+    with at.timed():
+        samba_steps.open_hand(page, tap=True)
+        for i, ((clean, dirty, red), meld, hand) in enumerate(teams):
+            samba_steps.type_points(page, i, "meld_points", meld, focus=i == 0)
+            samba_steps.type_points(page, i, "hand_points", hand, focus=False)
+            samba_steps.tap_plus(page, f"f-t{i}_clean_canastras", clean)
+            samba_steps.tap_plus(page, f"f-t{i}_dirty_canastras", dirty)
+            samba_steps.tap_plus(page, f"f-t{i}_red_threes", red)
+            if i < len(teams) - 1:
+                page.locator(f'section.team-card[data-team="{i}"] .next-team').tap()
         page.locator('label.chip:has(input[name="went_out"][value="0"])').tap()
         samba_steps.check_hand(page, tap=True)
         samba_steps.confirm(page, tap=True)
@@ -223,7 +264,10 @@ PATHS: list[tuple[str, Callable[[At], None]]] = [
     ("Jubileu: Solo Sete, 4 calls", jubileu_solo_sete),
     ("Jubileu: called ace, partner", jubileu_partnership),
     ("Quatrilho: chamada", quatrilho_chamada),
+    ("Quatrilho: solo preto with an exchange", quatrilho_solo),
+    ("Quatrilho: carreguete", quatrilho_carreguete),
     ("Samba", samba),
+    ("Samba: three pairs", samba_three_pairs),
     ("Kentucky Derby: a race, card by card", kentucky_derby),
     ("Kentucky Derby: winner alone", kentucky_derby_winner),
     ("Kentucky Derby: same bets, winner", kentucky_derby_again),

@@ -110,6 +110,36 @@ def create_table(page: Page, base: str, players: Sequence[str] = PLAYERS, **kwar
     return steps.create_table(page, base, "samba", tuple(players), **kwargs)
 
 
+#: Six players as three pairs (each with the player three seats on): João & Conceição, Ana & Bia,
+#: Márcia & Edu.
+SIX = ("João", "Ana", "Márcia", "Conceição", "Bia", "Edu")
+PAIRS = (("João", "Conceição"), ("Ana", "Bia"), ("Márcia", "Edu"))
+
+
+def create_three_pairs(page: Page, base: str, *, tap: bool = False) -> str:
+    """A Samba table of six as three pairs (the new-table form's "three pairs" layout)."""
+    page.goto(f"{base}/tables/new?game=samba")
+    for i, player in enumerate(SIX):
+        if not page.locator(f"#player_{i}").is_visible():
+            page.locator("[data-add-seat]").click()
+        page.fill(f"#player_{i}", player)
+    page.check('input[name="teams"][value="pairs"]')
+    go(page, page.locator('main form[method="post"] button[type="submit"]'), tap=tap)
+    assert re.search(r"/t/[^/]+$", page.url), page.url
+    return steps.tid_of(page)
+
+
+def type_points(page: Page, i: int, key: str, value: int, *, focus: bool) -> None:
+    """Type team i's points key by key, tapping the field first unless the focus is already
+    there, then the keyboard's "next" key (Enter)."""
+    field = page.locator(f"#f-t{i}-{key}")
+    if focus:
+        field.tap()
+    expect(field).to_be_focused()
+    page.keyboard.type(str(value))
+    page.keyboard.press("Enter")
+
+
 def scoreboard(page: Page) -> list[dict[str, Any]]:
     """Each team row of the scoreboard: its name, total, opening meld (None once the match is
     over), the progress bar's value, and whether it is marked as the winner."""

@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 from tests.e2e.quatrilho_steps import (
     PLAYERS,
     api_hands,
+    count_each_pile,
     counted,
     create_table,
     enter_figures,
@@ -196,6 +197,7 @@ def test_an_evening_of_six_hands(page, live_app, live_server, shot, console_erro
             expect(action(page, "mode:carreguete")).to_have_count(1)
             expect(action(page, "mode:monte")).to_have_count(1)
         if step == "figures":  # nobody declared: no caller's star, no declarer step was asked
+            count_each_pile(page)  # every player's pile rather than who made the most
             assert figure_inputs(page) == [f"f-f{i}" for i in range(4)]
         if step == "preview":
             assert page.locator('section.step input[id^="f-t"]').count() == 0  # no tricks asked
@@ -277,6 +279,67 @@ def test_a_chamada_takes_at_most_eight_taps_and_no_keyboard(page, live_server, s
     )
     assert counted(page) == {"click": 7, "keydown": 0, "input": 0}
     assert balances(page) == expected(Ana=-14, Bia=14, Caio=-7, Dani=0, Edu=7)
+
+
+def test_a_solo_and_a_carreguete_take_at_most_eight_taps_and_no_keyboard(page, live_server, shot, axe_check) -> None:
+    """A solo preto asks only what its settlement reads, the soloist's figures on a pad (his
+    tricks are read only where capote applies to solos), and a carreguete who made the most and
+    their figures: 6 to 7 taps, nothing typed."""
+    tid = create_table(page, live_server)
+
+    # Hand 1: Edu deals and sits out. Caio's solo preto natural makes 24 figures: P = 8, and each
+    # opponent pays 8 + 10 = 18. Caio +54, Ana, Bia, Dani −18.
+    start_counting(page)
+
+    def check(step: str) -> None:
+        if step == "side_figures":
+            assert offered(page, "side_figures:") == [f"side_figures:{n}" for n in range(36)]
+            assert page.locator("section.step input:not([type=hidden])").count() == 0
+            axe_check(page)
+            shot(page, "qua-20-solo-figures")
+        if step == "preview":
+            shot(page, "qua-21-solo-preview")
+
+    record_hand(
+        page,
+        answers=["mode:solo_preto", f"declarer:{seat('Caio')}", "natural", "side_figures:24"],
+        expect_preview=expected(Ana=-18, Bia=-18, Caio=54, Dani=-18),
+        on_step=check,
+    )
+    assert counted(page) == {"click": 6, "keydown": 0, "input": 0}
+    record = api_hands(page, live_server, tid)[0]["record"]
+    assert record["side_figures"] == 24 and "side_tricks" not in record
+    assert "figures" not in record and "tricks" not in record
+
+    # Hand 2: Ana deals and sits out. Bia's solo preto with Dani's card makes 15 figures and
+    # loses: the opponents' 20 give P = 6; Caio and Edu receive 16, Dani, the giver, 26.
+    start_counting(page)
+    record_hand(
+        page,
+        answers=["mode:solo_preto", f"declarer:{seat('Bia')}", "exchange", f"giver:{seat('Dani')}", "side_figures:15"],
+        expect_preview=expected(Bia=-58, Caio=16, Dani=26, Edu=16),
+    )
+    assert counted(page) == {"click": 7, "keydown": 0, "input": 0}
+
+    # Hand 3: Bia deals and sits out. A carreguete: Caio made the most, 13 figures (with 1 tied
+    # player, 10 to 35 can be the most), and pays 6 to each other player.
+    start_counting(page)
+
+    def most(step: str) -> None:
+        if step == "most_figures":
+            assert offered(page, "most_figures:") == [f"most_figures:{n}" for n in range(10, 36)]
+            axe_check(page)
+            shot(page, "qua-22-carreguete-figures")
+
+    record_hand(
+        page,
+        answers=["mode:carreguete", f"most:{seat('Caio')}", "most_figures:13"],
+        expect_preview=expected(Ana=6, Caio=-18, Dani=6, Edu=6),
+        on_step=most,
+    )
+    assert counted(page) == {"click": 5, "keydown": 0, "input": 0}
+    assert api_hands(page, live_server, tid)[2]["record"]["most"] == ["Caio"]
+    assert balances(page) == expected(Ana=-12, Bia=-76, Caio=52, Dani=14, Edu=22)
 
 
 # --------------------------------------------------------------------------- 2. 34 figures
@@ -380,7 +443,7 @@ def test_e_bom_helper_finds_the_solo_preto_natural(page, live_server, shot) -> N
     assert sorted(offered(page, "call:")) == ["call:3:e_bom"]
     shot(page, "qua-08-helper-last")
     press(page, "call:3:e_bom")
-    # The helper decided: solo preto by Caio, natural; the flow goes straight to the figures.
+    # The helper decided: solo preto by Caio, natural; the flow goes straight to his figures.
     draft = draft_json(page)
     assert draft.get("mode") == "solo_preto" and draft.get("declarer") == "Caio", draft
     assert not draft.get("exchange") and not draft.get("giver"), draft
@@ -390,6 +453,8 @@ def test_e_bom_helper_finds_the_solo_preto_natural(page, live_server, shot) -> N
         ["Caio", "solo_preto_natural"],
         ["Dani", "e_bom"],
     ], draft
+    expect(action(page, "side_figures:0")).to_have_count(1)
+    count_each_pile(page)  # this one is counted pile by pile
     assert figure_inputs(page) == ["f-f0", "f-f1", "f-f2", "f-f3"]
     assert page.locator('button[value="natural"], button[value="exchange"], button[value^="giver:"]').count() == 0
     shot(page, "qua-08-after-helper")
@@ -473,7 +538,8 @@ def test_every_quatrilho_step_passes_axe(page, live_server, axe_check, shot) -> 
     press(page, "exchange")
     audit("giver")
     press(page, f"giver:{seat('Edu')}")
-    expect(page.locator("#f-f2")).to_be_visible()
+    expect(action(page, "side_figures:0")).to_have_count(1)  # the soloist's figures, on a pad
+    audit("solo-figures-pad")
     press(page, "back:mode")
     press(page, "mode:solo_branco")
     press(page, f"declarer:{seat('Caio')}")
@@ -481,6 +547,10 @@ def test_every_quatrilho_step_passes_axe(page, live_server, axe_check, shot) -> 
     # The figures step showing the engine's sentence.
     press(page, "back:mode")
     press(page, "mode:carreguete")
+    audit("carreguete-most")
+    press(page, f"most:{seat('Caio')}")
+    audit("carreguete-most-figures")
+    press(page, "back:most")
     enter_figures(page, {"Bia": 10, "Caio": 10, "Dani": 10, "Edu": 10}, "Edu")
     expect(page.locator(".field-error")).to_have_count(1)
     audit("figures-error")

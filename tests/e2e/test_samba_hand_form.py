@@ -253,3 +253,24 @@ def test_the_new_table_form_says_every_mistake_at_once(page, live_server, axe_ch
     go(page, page.locator('main form[method="post"] button[type="submit"]'), tap=True)
     assert "/t/" in page.url
     expect(page.locator("main")).to_contain_text("Caio dá as cartas")
+
+
+def test_three_pairs_keep_every_name_whole_in_the_tabs_and_pills(page, live_server, shot) -> None:  # type: ignore[no-untyped-def]
+    """Six players as three pairs: each tab says its team's full names ("João & Conceição",
+    wrapped rather than cut), and so does each "who went out" pill."""
+    from tests.e2e.samba_steps import PAIRS, SIX, create_three_pairs, open_hand
+
+    create_three_pairs(page, live_server)
+    open_hand(page)
+    tabs = page.locator(".team-tabs .chip span")
+    expect(tabs).to_have_text([f"{a} & {b}" for a, b in PAIRS])
+    pills = page.locator('label.chip:has(input[name="went_out"]) span')
+    expect(pills.first).to_have_text(SIX[0])
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll('.samba-form .chip span')]
+              .filter(s => s.scrollWidth > s.clientWidth + 1 || s.scrollHeight > s.clientHeight + 1)
+              .map(s => s.textContent.trim())"""
+    )
+    assert cut == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= SCREEN
+    shot(page, "samba-three-pairs-tabs")

@@ -142,17 +142,33 @@ def test_the_history_of_a_long_table_pages(page: Any, live_app: Any, live_server
 def test_the_tap_bench_counts_as_the_browser_tests_do(browser: Any, live_server: str) -> None:
     """tests/bench's phone (``make bench``) counts a hand as a player would: the Solo Sete of
     test_jubileu in 6 taps and no key, each one a swap with its answer timed (the table page's
-    link to the hand too); a Samba hand's two scores typed key by key (310, 260)."""
+    link to the hand too); a Samba hand's two scores typed key by key (310, 260); a Quatrilho solo
+    preto in 7 taps and a carreguete in 5, no key."""
     from tests.bench.browser_phone import DESKTOP, Phone
-    from tests.bench.game_paths import At, jubileu_solo_sete, samba
+    from tests.bench.game_paths import (
+        At,
+        jubileu_solo_sete,
+        quatrilho_carreguete,
+        quatrilho_solo,
+        samba,
+        samba_three_pairs,
+    )
 
     phone = Phone(browser, DESKTOP)
     try:
-        for path in (jubileu_solo_sete, samba):
+        for path in (jubileu_solo_sete, samba, quatrilho_solo, quatrilho_carreguete, samba_three_pairs):
             path(At(phone.page, live_server, lambda: phone.hand(path.__name__)))  # noqa: B023 - called at once
     finally:
         phone.close()
-    solo, samba_hand = phone.played
+    solo, samba_hand, quatrilho, carreguete, pairs = phone.played
+    # Samba with three pairs: open; 11 stepper taps; the first points field; "Next" twice (each
+    # brings the next team's field ready); who went out; check; confirm. Typed: the card points
+    # only (15 digits), and the keyboard's "next" after each of the six numbers.
+    assert (pairs.taps, pairs.keys) == (18, 15 + 6)
+    # A Quatrilho solo preto with a card exchanged: open, solo preto, Caio, exchange, Dani, 24 on
+    # the pad, confirm; a carreguete: open, carreguete, Caio, 13, confirm. Nothing typed.
+    assert (quatrilho.taps, quatrilho.keys) == (7, 0)
+    assert (carreguete.taps, carreguete.keys) == (5, 0)
     assert (solo.taps, solo.keys, solo.loads, solo.swaps) == (6, 0, 0, 6)
     assert [s.label for s in solo.steps] == [
         "/hand copas",

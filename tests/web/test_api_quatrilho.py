@@ -92,3 +92,27 @@ def test_a_giver_in_a_solo_branco_is_refused(client: FlaskClient) -> None:
         422,
         field="giver",
     )
+
+
+def test_the_api_md_short_solo_and_carreguete_settle(client: FlaskClient) -> None:
+    """docs/api.md's short solo: Caio's 24 figures, Dani gave the card: P = 8, 18 from Ana and Bia,
+    8 from Dani (10 less). Its short carreguete: Ana made the most (13) and pays 6 to each."""
+    t = table(client, FOUR)
+    solo = post(client, t, {"mode": "solo_preto", "declarer": "Caio", "giver": "Dani", "side_figures": 24})
+    assert solo.status_code == 201, solo.get_data(as_text=True)
+    assert solo.get_json()["deltas"] == {"Ana": -18, "Bia": -18, "Caio": 44, "Dani": -8}
+    carreguete = post(client, t, {"mode": "carreguete", "most": ["Ana"], "most_figures": 13})
+    assert carreguete.status_code == 201, carreguete.get_data(as_text=True)
+    assert carreguete.get_json()["deltas"] == {"Ana": -18, "Bia": 6, "Caio": 6, "Dani": 6}
+    hands = client.get(f"{API}/tables/{t['id']}").get_json()["hands"]
+    assert hands[1]["record"]["most"] == ["Ana"] and "figures" not in hands[1]["record"]
+    refused = post(client, t, {"mode": "carreguete", "most": ["Ana"], "most_figures": 8})
+    assert_error(refused, 422)
+    assert len(client.get(f"{API}/tables/{t['id']}").get_json()["hands"]) == 2
+
+
+def test_the_openapi_document_describes_the_short_solo_and_carreguete(client: FlaskClient) -> None:
+    document = client.get(f"{API}/openapi.json").get_json()
+    text = str(document)
+    assert "Chamada or solo preto, instead of figures and tricks" in text
+    assert "Carreguete, instead of figures: who made the most" in text

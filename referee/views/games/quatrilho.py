@@ -5,8 +5,9 @@ case, confirm.
 
 A chamada asks only what its settlement reads, each count one tap on a pad of the values still
 possible: the caller's side's figures, its tricks, and the caller's own figures when the side lost
-(the mancha); a chamada is also started by one tap on its caller. Counting every player's pile
-stays one tap away. The shared machinery is in :mod:`referee.views.flow` and :mod:`referee.views.hands`.
+(the mancha); a chamada is also started by one tap on its caller. A solo preto asks the soloist's
+figures (and his tricks only where capote and the one-trick rate apply to solos); a carreguete
+who made the most and with how many figures. Counting every player's pile stays one tap away. The shared machinery is in :mod:`referee.views.flow` and :mod:`referee.views.hands`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from referee.rules.quatrilho import (
     Call,
     Mode,
     active_players,
+    most_possible,
     parse_call,
     possible_side_tricks,
 )
@@ -44,12 +46,15 @@ STEPS = (
     "side_figures",
     "side_tricks",
     "caller_figures",
+    "most",
+    "most_figures",
     "figures",
     "tricks",
     "preview",
 )
 SIDE_STEPS = ("side_figures", "side_tricks", "caller_figures")
 COUNTING = (*SIDE_STEPS, "figures", "tricks")  # "change" opens these again with their counts
+MOST_STEPS = ("most", "most_figures")
 FIGURES = 35  # all figures of a hand, with the 3 of the last trick
 LAST_TRICK = 3
 TRICKS = 10
@@ -71,10 +76,12 @@ class QuatrilhoDraft(flow.Draft):
     figures: dict[str, int] | None = None
     last: str | None = None
     tricks: dict[str, int] | None = None
-    per_player: bool = False  # a chamada counted pile by pile instead of by sides
+    per_player: bool = False  # counted pile by pile instead of by sides (or by who made the most)
     side_figures: int | None = None
     side_tricks: int | None = None
     caller_figures: int | None = None
+    most: list[str] | None = None  # a carreguete: who made the most (several on a tie)
+    most_figures: int | None = None
 
     TYPES: ClassVar[dict[str, type]] = {
         **flow.Draft.TYPES,
@@ -93,6 +100,8 @@ class QuatrilhoDraft(flow.Draft):
         "side_figures": int,
         "side_tricks": int,
         "caller_figures": int,
+        "most": list,
+        "most_figures": int,
     }
 
     def clean(self) -> None:
@@ -102,6 +111,8 @@ class QuatrilhoDraft(flow.Draft):
         card = self.called_card
         if card is not None and not (isinstance(card.get("rank"), str) and isinstance(card.get("suit"), str)):
             self.called_card = None
+        if self.most is not None and not all(isinstance(name, str) for name in self.most):
+            self.most = None
         for name in ("figures", "tricks"):
             counts = getattr(self, name)
             if counts is not None and not all(isinstance(k, str) and type(v) is int for k, v in counts.items()):
@@ -111,7 +122,7 @@ class QuatrilhoDraft(flow.Draft):
         record: dict[str, Any] = {"mode": self.mode}
         if self.dealer is not None:
             record["dealer"] = self.dealer
-        for key in ("declarer", "called_card", "partner", "giver", "tricks", *SIDE_STEPS):
+        for key in ("declarer", "called_card", "partner", "giver", "tricks", *SIDE_STEPS, *MOST_STEPS):
             if getattr(self, key) is not None:
                 record[key] = getattr(self, key)
         if self.figures is not None:
@@ -140,8 +151,13 @@ class QuatrilhoFlow(flow.Flow):
 
     @property
     def by_side(self) -> bool:
-        """A chamada is counted by sides unless the scorer chose to count every pile."""
-        return self.draft.mode == Mode.CHAMADA.value and not self.draft.per_player
+        """A chamada or a solo preto is counted by sides unless the scorer chose to count every pile."""
+        return self.draft.mode in (Mode.CHAMADA.value, Mode.SOLO_PRETO.value) and not self.draft.per_player
+
+    @property
+    def by_most(self) -> bool:
+        """A carreguete is counted by who made the most unless the scorer chose to count every pile."""
+        return self.draft.mode == Mode.CARREGUETE.value and not self.draft.per_player
 
     @property
     def side(self) -> tuple[str, ...]:
@@ -194,14 +210,15 @@ class QuatrilhoFlow(flow.Flow):
             return "giver"
         if error is None:
             return where
-        if self.by_side and where in ("figures", "tricks"):
-            return "side_figures"  # nothing counted yet
-        if where in SIDE_STEPS and getattr(d, where) is None:
+        return self._count_step(where, error)
+
+    def _count_step(self, where: str, error: RulesError) -> str:
+        """The count the engine asks for next: a pad of the short form while nothing is counted
+        yet, the count still missing, or the step whose count the engine refuses (with why)."""
+        if where in ("figures", "tricks") and (self.by_side or self.by_most):
+            return "side_figures" if self.by_side else "most"  # nothing counted yet
+        if where in (*SIDE_STEPS, *MOST_STEPS, "figures", "tricks") and getattr(self.draft, where) is None:
             return where
-        if where == "figures" and d.figures is None:
-            return "figures"
-        if where == "tricks" and d.tricks is None:
-            return "tricks"
         self.show_error(error)
         return where
 
@@ -219,6 +236,8 @@ class QuatrilhoFlow(flow.Flow):
             self._counts(kind, arg)
         elif kind in SIDE_STEPS or kind in ("chamada", "per_player"):
             self._chamada(kind, arg)
+        elif kind in (*MOST_STEPS, "tie"):
+            self._most(kind, arg)
         elif kind == "back":
             self._back(*arg.partition(":")[::2])
 
@@ -292,8 +311,26 @@ class QuatrilhoFlow(flow.Flow):
         elif kind == "per_player":
             d.per_player = True
             d.side_figures = d.side_tricks = d.caller_figures = None
+            d.most, d.most_figures = None, None
         else:
             setattr(d, kind, flow.small_int(arg, FIGURES + 1))
+
+    def _most(self, kind: str, arg: str) -> None:
+        """A carreguete: one tap on who made the most, another on their figures; a tie adds the
+        players who made as many (a second tap takes one out)."""
+        d = self.draft
+        if kind == "most_figures":
+            d.most_figures = flow.small_int(arg, FIGURES + 1)
+            return
+        seat = flow.small_int(arg, len(self.players))
+        if seat is None:
+            return
+        name = self.players[seat]
+        if kind == "most":
+            d.most, d.most_figures = [name], None
+        elif d.most and name != d.most[0]:
+            d.most = [p for p in d.most if p != name] if name in d.most else [*d.most, name]
+            d.most_figures = None
 
     def _finish_helper(self) -> None:
         """When the "É bom?" auction is over, it decides the contract and who plays it."""
@@ -326,6 +363,7 @@ class QuatrilhoFlow(flow.Flow):
         d.exchange = None
         d.per_player = False
         d.side_figures = d.side_tricks = d.caller_figures = None
+        d.most, d.most_figures = None, None
 
     def _back(self, step: str, seat_text: str) -> None:
         """ "Change" on a step. A counting step is opened again with the counts it had and the
@@ -362,7 +400,11 @@ class QuatrilhoFlow(flow.Flow):
         d.tricks = old.get("tricks")
         d.side_figures, d.side_tricks = old.get("side_figures"), old.get("side_tricks")
         d.caller_figures = old.get("caller_figures")
-        d.per_player = d.mode == Mode.CHAMADA.value and d.side_figures is None
+        most = old.get("most")
+        d.most, d.most_figures = (list(most) if most else None), old.get("most_figures")
+        d.per_player = (d.mode in (Mode.CHAMADA.value, Mode.SOLO_PRETO.value) and d.side_figures is None) or (
+            d.mode == Mode.CARREGUETE.value and d.most is None
+        )
         d.calls = [list(c) for c in old.get("auction") or []]
         figures = dict(old.get("figures") or {}) or None
         d.figures, d.last = figures, None
@@ -380,6 +422,7 @@ class QuatrilhoFlow(flow.Flow):
             "modes": list(Mode),
             "mode": Mode(d.mode) if d.mode else None,
             "no_bid": self.options.no_bid,
+            "carreguete_compare": self.options.carreguete_compare,
             "figures_total": FIGURES - LAST_TRICK,
             "tricks_total": TRICKS,
             "last_trick": LAST_TRICK,
@@ -398,11 +441,24 @@ class QuatrilhoFlow(flow.Flow):
             ctx["choices"] = [p for p in self.active if p != d.declarer]
         elif step == "preview":
             ctx["preview"], _error = self.judge()
+        ctx.update(self._short_form_context(step))
+        return ctx
+
+    def _short_form_context(self, step: str) -> dict[str, Any]:
+        """The pads of the short forms and the names they count for (the side, who made the most)."""
+        d = self.draft
+        ctx: dict[str, Any] = {}
         if step in SIDE_STEPS or d.side_figures is not None:
-            joined = join_names(self.side) if self.side else ""
-            ctx["side_names"] = joined if isinstance(joined, str) else render_text(joined)
+            ctx["side_names"] = _names(self.side)
         if step in SIDE_STEPS:
             ctx["pad"], ctx["pad_value"] = self._pad(step), getattr(d, step)
+        elif step == "most_figures":
+            tied = len(d.most or ())
+            ctx["pad"] = [n for n in range(FIGURES + 1) if most_possible(tied, n, self.options)]
+            ctx["pad_value"] = d.most_figures
+            ctx["others"] = [p for p in self.active if p not in (d.most or ())[:1]]
+        if d.most:
+            ctx["most_names"] = _names(d.most)
         return ctx
 
     def _pad(self, step: str) -> list[int]:
@@ -412,8 +468,15 @@ class QuatrilhoFlow(flow.Flow):
         if step == "side_figures":
             return list(range(FIGURES + 1))
         if step == "side_tricks":
-            return list(possible_side_tricks(d.side_figures or 0, alone=d.partner == d.declarer))
+            alone = d.mode == Mode.SOLO_PRETO.value or d.partner == d.declarer
+            return list(possible_side_tricks(d.side_figures or 0, alone=alone))
         return list(range((d.side_figures or 0) + 1))
+
+
+def _names(names: tuple[str, ...] | list[str]) -> str:
+    """Players in a sentence of the page's language ("Ana e Caio"); nothing for nobody."""
+    joined = join_names(list(names)) if names else ""
+    return joined if isinstance(joined, str) else render_text(joined)
 
 
 # --------------------------------------------------------------------------- the other pages
