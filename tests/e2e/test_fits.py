@@ -24,6 +24,7 @@ SHOTS = Path("/work/shots/glance")
 TAP = 44
 LONG = ("Maria da Conceição", "Rosângela Aparecida", "Márcia Regina", "Benedito")
 SIX = (*LONG, "Lurdes", "Zé")
+SAMBA = ("Maria da Conceição", "Rosângela Aparecida", "Conceição Aparecida", "Benedito")
 
 #: Every element under ``root`` whose text the page cuts: clipped by its box, or ended in "…".
 CUT = """root => [...document.querySelectorAll(root)].flatMap(box => [box, ...box.querySelectorAll('*')])
@@ -100,6 +101,14 @@ def test_long_names_wrap_in_pills_and_in_the_auction_line(page, live_server, loo
     look("new-table-pills")
     assert page.evaluate(CUT, ".chips") == []
     steps.go(page, page.locator('main form[method="post"] button[type="submit"]'))
+    jubileu = page.url
+    # Samba's "who went out?" pills, two to a row.
+    steps.create_table(page, live_server, "samba", SAMBA)
+    page.goto(f"{page.url}/hand")
+    expect(page.locator('.chip:has(input[name="went_out"])')).to_have_count(len(SAMBA) + 1)
+    look("samba-pills")
+    assert page.evaluate(CUT, ".chips") == []
+    page.goto(jubileu)
     steps.go(page, page.locator('.suit-links a[href*="ultima=copas"]'))
     for value in ("aces:none", "call:0:solo_sete", "call:1:passo"):
         steps.press(page, value)
@@ -111,8 +120,11 @@ def test_long_names_wrap_in_pills_and_in_the_auction_line(page, live_server, loo
 
 
 def test_a_quatrilho_balance_stays_inside_its_card(page, live_server, live_app, look) -> None:  # type: ignore[no-untyped-def]
+    """Five players: the dealer sits out, and his tag says so beside his long name."""
     players = ("Maria da Conceição Aparecida", "Rosângela", "Lurdes", "Benedito")
-    tid = _table(live_app, "quatrilho", players, {"unit_value": "12.50"}, [_quatrilho(players)] * 42)
+    five = (*players, "Conceição Aparecida")
+    record = {**_quatrilho(players), "dealer": five[-1]}
+    tid = _table(live_app, "quatrilho", five, {"unit_value": "12.50"}, [record] * 6)
     page.goto(f"{live_server}/t/{tid}")
     look("quatrilho-balances")
     outside = page.evaluate(
