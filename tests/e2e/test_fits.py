@@ -117,6 +117,27 @@ def test_long_names_wrap_in_pills_and_in_the_auction_line(page, live_server, loo
     expect(standing).to_contain_text("Maria da Conceição")
     look("auction-line")
     assert page.evaluate(CUT, ".auction-standing") == []
+    # On to the preview: each name keeps clear of what that player pays or receives.
+    for value in ("call:2:passo", "call:3:passo", "trump:espadas"):
+        steps.press(page, value)
+    for i, count in enumerate((9, 2, 1)):
+        page.fill(f"#f-t{i}", str(count))
+    steps.press(page, "tricks")
+    expect(page.locator(".preview-deltas .net")).to_have_count(4)
+    look("preview")
+    gaps = page.locator(".preview-deltas li").evaluate_all(
+        """rows => rows.map(r => { const who = r.querySelector('.who').getBoundingClientRect(),
+                                         net = r.querySelector('.net').getBoundingClientRect();
+             return net.top >= who.bottom || who.top >= net.bottom ? 99 : net.left - who.right; })"""
+    )
+    assert min(gaps) >= 8, gaps
+    # The hand's summary above it (the tricks of each player by name) stays inside its card.
+    outside = page.evaluate(
+        """() => [...document.querySelectorAll('.summary dd *')].filter(e => e.getClientRects().length &&
+             e.getBoundingClientRect().right > e.closest('.summary').getBoundingClientRect().right)
+             .map(e => e.textContent.trim())"""
+    )
+    assert outside == []
 
 
 def test_a_quatrilho_balance_stays_inside_its_card(page, live_server, live_app, look) -> None:  # type: ignore[no-untyped-def]
