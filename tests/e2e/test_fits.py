@@ -24,6 +24,7 @@ SHOTS = Path("/work/shots/glance")
 TAP = 44
 LONG = ("Maria da Conceição", "Rosângela Aparecida", "Márcia Regina", "Benedito")
 SIX = (*LONG, "Lurdes", "Zé")
+SAMBA = ("Maria da Conceição", "Rosângela Aparecida", "Conceição Aparecida", "Benedito")
 
 #: Every element under ``root`` whose text the page cuts: clipped by its box, or ended in "…".
 CUT = """root => [...document.querySelectorAll(root)].flatMap(box => [box, ...box.querySelectorAll('*')])
@@ -100,6 +101,14 @@ def test_long_names_wrap_in_pills_and_in_the_auction_line(page, live_server, loo
     look("new-table-pills")
     assert page.evaluate(CUT, ".chips") == []
     steps.go(page, page.locator('main form[method="post"] button[type="submit"]'))
+    jubileu = page.url
+    # Samba's "who went out?" pills, two to a row.
+    steps.create_table(page, live_server, "samba", SAMBA)
+    page.goto(f"{page.url}/hand")
+    expect(page.locator('.chip:has(input[name="went_out"])')).to_have_count(len(SAMBA) + 1)
+    look("samba-pills")
+    assert page.evaluate(CUT, ".chips") == []
+    page.goto(jubileu)
     steps.go(page, page.locator('.suit-links a[href*="ultima=copas"]'))
     for value in ("aces:none", "call:0:solo_sete", "call:1:passo"):
         steps.press(page, value)
@@ -108,11 +117,35 @@ def test_long_names_wrap_in_pills_and_in_the_auction_line(page, live_server, loo
     expect(standing).to_contain_text("Maria da Conceição")
     look("auction-line")
     assert page.evaluate(CUT, ".auction-standing") == []
+    # On to the preview: each name keeps clear of what that player pays or receives.
+    for value in ("call:2:passo", "call:3:passo", "trump:espadas"):
+        steps.press(page, value)
+    for i, count in enumerate((9, 2, 1)):
+        page.fill(f"#f-t{i}", str(count))
+    steps.press(page, "tricks")
+    expect(page.locator(".preview-deltas .net")).to_have_count(4)
+    look("preview")
+    gaps = page.locator(".preview-deltas li").evaluate_all(
+        """rows => rows.map(r => { const who = r.querySelector('.who').getBoundingClientRect(),
+                                         net = r.querySelector('.net').getBoundingClientRect();
+             return net.top >= who.bottom || who.top >= net.bottom ? 99 : net.left - who.right; })"""
+    )
+    assert min(gaps) >= 8, gaps
+    # The hand's summary above it (the tricks of each player by name) stays inside its card.
+    outside = page.evaluate(
+        """() => [...document.querySelectorAll('.summary dd *')].filter(e => e.getClientRects().length &&
+             e.getBoundingClientRect().right > e.closest('.summary').getBoundingClientRect().right)
+             .map(e => e.textContent.trim())"""
+    )
+    assert outside == []
 
 
 def test_a_quatrilho_balance_stays_inside_its_card(page, live_server, live_app, look) -> None:  # type: ignore[no-untyped-def]
+    """Five players: the dealer sits out, and his tag says so beside his long name."""
     players = ("Maria da Conceição Aparecida", "Rosângela", "Lurdes", "Benedito")
-    tid = _table(live_app, "quatrilho", players, {"unit_value": "12.50"}, [_quatrilho(players)] * 42)
+    five = (*players, "Conceição Aparecida")
+    record = {**_quatrilho(players), "dealer": five[-1]}
+    tid = _table(live_app, "quatrilho", five, {"unit_value": "12.50"}, [record] * 6)
     page.goto(f"{live_server}/t/{tid}")
     look("quatrilho-balances")
     outside = page.evaluate(

@@ -58,3 +58,10 @@ def test_a_choice_is_shown_by_its_words_in_a_match_game(client: FlaskClient) -> 
     for page in PAGES:
         line = house_rules_of(client.get(page.format(id=table["id"]), headers=PT).get_data(as_text=True))
         assert line is not None and "7.500" in line, (page, line)
+
+
+def test_a_number_from_a_short_list_reads_as_its_choice(client: FlaskClient) -> None:
+    """Koziri's pack is a number with named sizes: the line names the size as the form does."""
+    table = create_table(client, game="koziri", players=["Ana", "Bia"], options={"deck": 24})
+    line = house_rules_of(client.get(f"/t/{table['id']}", headers=PT).get_data(as_text=True))
+    assert line is not None and "Cartas no baralho: 24 cartas (do ás ao 9)." in line, line
