@@ -79,7 +79,12 @@ def result(
 
 
 def lines_json(lines: Sequence[Line]) -> list[dict[str, Any]]:
-    return [{"text": text_to_json(line.text), "amount": line.amount} for line in lines]
+    """Lines as stored; ``total`` only on the lines that sum those above them (older records
+    have none, and read as they always did)."""
+    return [
+        {"text": text_to_json(line.text), "amount": line.amount, **({"total": True} if line.total else {})}
+        for line in lines
+    ]
 
 
 def match_json(match: Mapping[str, Any] | None, outcome: Settlement | TeamScores) -> dict[str, Any]:
