@@ -522,7 +522,13 @@ class _Replay:
                     )
                 )
             else:
-                self._note(Text(N_("%(horses)s takes second place."), horses=what))
+                self._note(
+                    Text(
+                        *NP_("The ace of %(horses)s takes second place.", "The aces of %(horses)s share second place."),
+                        count=len(horses),
+                        horses=what,
+                    )
+                )
             self.over = True
             return
         self.winners = horses
@@ -538,7 +544,14 @@ class _Replay:
                 )
             )
         else:
-            self._note(Text(N_("%(horses)s wins the race."), horses=what))
+            # The horses are the aces: the sentence names the card, as the players say it.
+            self._note(
+                Text(
+                    *NP_("The ace of %(horses)s wins the race.", "The aces of %(horses)s win the race."),
+                    count=len(horses),
+                    horses=what,
+                )
+            )
         if not self.second_place:
             self.over = True
             return

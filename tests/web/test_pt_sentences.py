@@ -1,0 +1,103 @@
+"""Sentences a Brazilian player reads as written: counts of zero and one, the ace that wins a
+Derby race, no "dele" for a player who may be a woman, a Koziri take explained without a hand,
+and no "10 instead of 10". Each sentence is rendered in pt-BR, as the page shows it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+from referee.i18n import render_text
+from referee.rules import kentucky_derby, koziri_play, quatrilho
+from referee.rules.cards import Suit
+from referee.rules.settle import Line
+from referee.rules.text import Text
+from tests.rules.test_kentucky_derby_race import SOLO, cards
+
+
+def _pt(app: Flask, texts: list[Text]) -> list[str]:
+    with app.test_request_context(headers={"Accept-Language": "pt-BR"}):
+        return [render_text(t) for t in texts]
+
+
+def _derby_lines(app: Flask, carried_in: int) -> list[str]:
+    players = ("Ana", "Bia", "Caio")
+    raw: dict[str, Any] = {
+        "bets": {p: {"horse": h, "amount": 1} for p, h in zip(players, ("copas", "ouros", "paus"))},
+        "winner": "copas",
+        "carried_in": carried_in,
+    }
+    options = kentucky_derby.DerbyOptions()
+    hand = kentucky_derby.parse_hand(raw, players=players, options=options, dealer="Caio")
+    lines: tuple[Line, ...] = kentucky_derby.settle(hand, options).lines
+    return _pt(app, [line.text for line in lines])
+
+
+def test_a_derby_pot_names_chips_carried_in_only_when_there_are_some(app: Flask) -> None:
+    none = _derby_lines(app, 0)
+    assert not any("vinda" in line or "anteriores" in line for line in none)
+    one = _derby_lines(app, 1)
+    assert "1 ficha que sobrou na mesa de corridas anteriores está no bolo." in one
+    assert "3 fichas que sobraram na mesa de corridas anteriores estão no bolo." in _derby_lines(app, 3)
+    assert not any("vindas" in line for line in one)
+
+
+def test_the_ace_wins_the_race_with_a_capital_letter(app: Flask) -> None:
+    race = kentucky_derby.replay(cards(*SOLO), kentucky_derby.DerbyOptions())
+    said = _pt(app, [note.text for note in race.notes])
+    assert said[-1] == "O Ás de copas vence a corrida."
+    assert all(line[0].isupper() for line in said)
+
+
+def test_koziri_sentences_need_no_pronoun_for_a_player(app: Flask) -> None:
+    steps = _pt(
+        app,
+        [
+            Text("%(opponent)s gets the same ranks in his corresponding suits", opponent="Ana"),
+            Text("%(dealer)s keeps the cards of his suits he turned up", dealer="Ana"),
+            Text("Re-entry for %(name)s: %(chips)s more chips at his table.", name="Ana", chips=100),
+            Text("A player out of chips gets %(chips)s more at his table.", chips=100),
+            Text(
+                "The dealer turns up half the pack and keeps the cards of his own suits; the opponent receives the"
+                " same ranks in his matching suits (trump for trump, second for second)."
+            ),
+        ],
+    )
+    assert steps[0] == "Ana recebe os mesmos valores nos próprios naipes correspondentes"
+    assert steps[2] == "Reentrada de Ana: mais 100 fichas na própria mesa."
+    assert not any(" dele" in s or " dela" in s for s in steps)
+
+
+def test_a_koziri_take_without_a_hand_speaks_of_the_pack(app: Flask) -> None:
+    ace = koziri_play.card("A♠")
+    verdict, beating = koziri_play.check_answer_in_pack(
+        deck=32, top=ace, answer=None, trump=Suit.ESPADAS, other_trump=Suit.OUROS, who="Bia"
+    )
+    assert verdict.compulsory and beating == ()
+    (said,) = _pt(app, [verdict.reason])
+    assert said == "Bia tem que pegar a pilha: nada no baralho ganha de Ás de espadas."
+    assert "na mão" not in said
+
+
+def _one_trick_lines(app: Flask, figures: dict[str, int], options: quatrilho.QuatrilhoOptions) -> list[str]:
+    raw = {
+        "mode": "chamada",
+        "called_card": {"rank": "3", "suit": "paus"},
+        "declarer": "Ana",
+        "partner": "Caio",
+        "figures": figures,
+        "tricks": {"Ana": 5, "Bia": 1, "Caio": 4, "Dani": 0},
+    }
+    players = ("Ana", "Bia", "Caio", "Dani")
+    hand = quatrilho.parse_hand(raw, players=players, options=options, dealer="Dani")
+    return _pt(app, [line.text for line in quatrilho.settle(hand, options).lines])
+
+
+def test_a_single_trick_at_a_rate_of_10_is_not_10_instead_of_10(app: Flask) -> None:
+    flat = quatrilho.QuatrilhoOptions(one_trick="flat_10")
+    same = _one_trick_lines(app, {"Ana": 15, "Bia": 5, "Caio": 15, "Dani": 0}, flat)  # 30 figures: 10 points
+    assert "Só uma vaza para Bia e Dani; a taxa continua 10." in same
+    assert not any("em vez de" in line for line in same)
+    other = _one_trick_lines(app, {"Ana": 17, "Bia": 0, "Caio": 18, "Dani": 0}, flat)  # 35 figures: 11 points
+    assert "Só uma vaza para Bia e Dani, então a taxa é 10 em vez de 11." in other
