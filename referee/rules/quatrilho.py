@@ -1066,8 +1066,9 @@ def _side_counts(mode: Mode, declarer: str | None, partner: str | None, values: 
     if own is not None and (own > figures or (alone and own != figures)):
         raise InconsistentHand(
             Text(
-                N_(
-                    "The caller's own %(count)s figures are part of the side's %(figures)s (all of them when the caller plays alone)."
+                *NP_(
+                    "The caller's own %(count)s figure is part of the side's %(figures)s (all of them when the caller plays alone).",
+                    "The caller's own %(count)s figures are part of the side's %(figures)s (all of them when the caller plays alone).",
                 ),
                 count=own,
                 figures=figures,
@@ -1298,8 +1299,9 @@ def _settle_chamada(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[lis
         lines.append(
             Line(
                 text=Text(
-                    N_(
-                        "Mancha: %(name)s, the caller, made only %(count)s figures in his own pile (fewer than 9) and pays for both; %(partner)s pays nothing."
+                    *NP_(
+                        "Mancha: %(name)s, the caller, made only %(count)s figure in his own pile (fewer than 9) and pays for both; %(partner)s pays nothing.",
+                        "Mancha: %(name)s, the caller, made only %(count)s figures in his own pile (fewer than 9) and pays for both; %(partner)s pays nothing.",
                     ),
                     name=caller,
                     count=own,

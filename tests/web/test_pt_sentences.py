@@ -12,7 +12,7 @@ from referee.i18n import render_text
 from referee.rules import kentucky_derby, koziri_play, quatrilho
 from referee.rules.cards import Suit
 from referee.rules.settle import Line
-from referee.rules.text import Text
+from referee.rules.text import NP_, Text
 from tests.rules.test_kentucky_derby_race import SOLO, cards
 
 
@@ -101,3 +101,48 @@ def test_a_single_trick_at_a_rate_of_10_is_not_10_instead_of_10(app: Flask) -> N
     assert not any("em vez de" in line for line in same)
     other = _one_trick_lines(app, {"Ana": 17, "Bia": 0, "Caio": 18, "Dani": 0}, flat)  # 35 figures: 11 points
     assert "Só uma vaza para Bia e Dani, então a taxa é 10 em vez de 11." in other
+
+
+def test_sentences_about_a_player_need_no_gendered_word(app: Flask) -> None:
+    said = _pt(
+        app,
+        [
+            Text("%(winner)s is the last player holding cards and takes the pot.", winner="Ana"),
+            Text("%(name)s ends with %(chips)s chips: record his re-entry, or correct the hands.", name="Ana", chips=0),
+            Text("Late entry: he plays from round %(round)s, with no points for the rounds before.", round=3),
+            Text("%(name)s is already a member: merge the two instead of renaming.", name="Ana"),
+            Text("The auction gives %(contract)s to %(name)s, who must be the declarer.", contract="Solo", name="Ana"),
+        ],
+    )
+    assert said[0] == "Só Ana ainda tem cartas e leva o bolo."
+    assert said[1] == "Ana termina com 0 fichas: registre a reentrada de Ana ou corrija as mãos."
+    for sentence in said:
+        assert not any(word in sentence.split() for word in ("ele", "dele", "último", "jogador", "declarante")), (
+            sentence
+        )
+
+
+def test_a_tag_after_a_dot_starts_with_a_capital(app: Flask) -> None:
+    assert _pt(app, [Text("King exchange used")]) == ["Troca do Rei usada"]
+
+
+def test_a_quatrilho_caller_with_one_figure_reads_in_the_singular(app: Flask) -> None:
+    players = ("Ana", "Bia", "Caio", "Dani")
+    options = quatrilho.QuatrilhoOptions()
+    raw = {
+        "mode": "chamada",
+        "called_card": {"rank": "3", "suit": "paus"},
+        "declarer": "Ana",
+        "partner": "Caio",
+        "figures": {"Ana": 1, "Bia": 10, "Caio": 13, "Dani": 11},
+        "tricks": {"Ana": 1, "Bia": 3, "Caio": 3, "Dani": 3},
+    }
+    hand = quatrilho.parse_hand(raw, players=players, options=options, dealer="Dani")
+    said = _pt(app, [line.text for line in quatrilho.settle(hand, options).lines])
+    assert any("fez só 1 figura nas próprias vazas" in line for line in said), said
+    caller_one = NP_(
+        "The caller's own %(count)s figure is part of the side's %(figures)s (all of them when the caller plays alone).",
+        "The caller's own %(count)s figures are part of the side's %(figures)s (all of them when the caller plays alone).",
+    )
+    (one,) = _pt(app, [Text(*caller_one, count=1, figures=0)])
+    assert one.startswith("1 figura do monte de quem chamou faz parte") and "sozinho" not in one
