@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
+from flask.testing import FlaskClient
 
 from referee.i18n import render_text
 from referee.rules import kentucky_derby, koziri_play, quatrilho
@@ -14,6 +15,8 @@ from referee.rules.cards import Suit
 from referee.rules.settle import Line
 from referee.rules.text import NP_, Text
 from tests.rules.test_kentucky_derby_race import SOLO, cards
+
+from .api_support import create_table, post_hand
 
 
 def _pt(app: Flask, texts: list[Text]) -> list[str]:
@@ -146,3 +149,12 @@ def test_a_quatrilho_caller_with_one_figure_reads_in_the_singular(app: Flask) ->
     )
     (one,) = _pt(app, [Text(*caller_one, count=1, figures=0)])
     assert one.startswith("1 figura do monte de quem chamou faz parte") and "sozinho" not in one
+
+
+def test_chips_on_the_table_are_counted_in_words_from_zero(client: FlaskClient) -> None:
+    table = create_table(client, game="lift_smoke", players=["Ana", "Bia", "Caio", "Dani"])
+    refused = post_hand(client, table, {"winner": "Bia", "carried_in": 3})
+    assert refused.status_code == 422
+    message = refused.get_json()["error"]["message"]
+    assert message == "Não sobrou nenhuma ficha na mesa das mãos anteriores (foram informadas 3)."
+    assert "0 fichas" not in message
