@@ -4,6 +4,7 @@ and no "10 instead of 10". Each sentence is rendered in pt-BR, as the page shows
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Flask
@@ -16,7 +17,7 @@ from referee.rules.settle import Line
 from referee.rules.text import NP_, Text
 from tests.rules.test_kentucky_derby_race import SOLO, cards
 
-from .api_support import create_table, post_hand
+from .api_support import create_table, post_hand, record_ok
 
 
 def _pt(app: Flask, texts: list[Text]) -> list[str]:
@@ -158,3 +159,17 @@ def test_chips_on_the_table_are_counted_in_words_from_zero(client: FlaskClient) 
     message = refused.get_json()["error"]["message"]
     assert message == "Não sobrou nenhuma ficha na mesa das mãos anteriores (foram informadas 3)."
     assert "0 fichas" not in message
+
+
+def test_a_derby_race_in_the_history_starts_with_a_capital_and_names_the_ace(client: FlaskClient) -> None:
+    table = create_table(client, game="kentucky_derby", players=["Ana", "Bia", "Caio", "Dani"])
+    bets = {
+        p: {"horse": h, "amount": 1}
+        for p, h in zip(("Ana", "Bia", "Caio", "Dani"), ("copas", "copas", "paus", "ouros"))
+    }
+    record_ok(client, table, {"bets": bets, "winner": "copas"})
+    html = client.get(f"/t/{table['id']}", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
+    contract = re.search(r'<span class="hand-contract">(.*?)</span>\s*(?:<span class="tag|</div>)', html, re.S)
+    assert contract is not None
+    words = re.sub(r"<[^>]+>", "", contract.group(1)).split()
+    assert words[:5] == ["Venceu", "o", "Ás", "de", "♥"], words
