@@ -18,6 +18,7 @@ from referee.rules.text import NP_, Text
 from tests.rules.test_kentucky_derby_race import SOLO, cards
 
 from .api_support import create_table, post_hand, record_ok
+from .championship_support import create, manager, register
 
 
 def _pt(app: Flask, texts: list[Text]) -> list[str]:
@@ -169,3 +170,14 @@ def test_a_derby_race_in_the_history_names_the_ace_that_won(client: FlaskClient)
     assert contract is not None
     words = re.sub(r"<[^>]+>", "", contract.group(1)).split()
     assert words[:5] == ["Ás", "de", "♥", "copas", "venceu"], words
+
+
+def test_a_championship_round_of_one_table_counts_it_in_the_singular(app: Flask) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, ["Ana", "Bia", "Caio", "Dani"])
+    assert boss.post(f"/c/{cid}/rounds", data={"seed": "sorteio 1"}).status_code == 302
+    manage = boss.get(f"/c/{cid}/manage").get_data(as_text=True)
+    assert "Rodada 1: 0 de 1 mesa assinada" in manage
+    tv = boss.get(f"/c/{cid}/tv").get_data(as_text=True)
+    assert "0 de 1 mesa assinada" in tv and "1 mesas" not in tv
