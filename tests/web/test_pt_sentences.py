@@ -53,6 +53,22 @@ def test_the_ace_wins_the_race_with_a_capital_letter(app: Flask) -> None:
     said = _pt(app, [note.text for note in race.notes])
     assert said[-1] == "O Ás de copas vence a corrida."
     assert all(line[0].isupper() for line in said)
+    level = _pt(
+        app,
+        [
+            Text("%(horses)s are level for first place: a tie-break between them.", horses="copas e paus"),
+            Text(
+                "The cards ran out: %(horses)s, furthest ahead, wins.",
+                "The cards ran out: %(horses)s, level and furthest ahead, share first place.",
+                count=1,
+                horses="copas",
+            ),
+        ],
+    )
+    assert level == [
+        "Os Ases de copas e paus empatam no primeiro lugar: há desempate entre eles.",
+        "As cartas acabaram: o Ás de copas, mais à frente, vence.",
+    ]
 
 
 def test_koziri_sentences_need_no_pronoun_for_a_player(app: Flask) -> None:
@@ -117,14 +133,19 @@ def test_sentences_about_a_player_need_no_gendered_word(app: Flask) -> None:
             Text("Late entry: he plays from round %(round)s, with no points for the rounds before.", round=3),
             Text("%(name)s is already a member: merge the two instead of renaming.", name="Ana"),
             Text("The auction gives %(contract)s to %(name)s, who must be the declarer.", contract="Solo", name="Ana"),
+            Text(
+                "%(name)s is already registered, number %(number)s: add a surname to tell them apart.",
+                name="Ana",
+                number=3,
+            ),
         ],
     )
     assert said[0] == "Só Ana ainda tem cartas e leva o bolo."
     assert said[1] == "Ana termina com 0 fichas: registre a reentrada de Ana ou corrija as mãos."
     for sentence in said:
-        assert not any(word in sentence.split() for word in ("ele", "dele", "último", "jogador", "declarante")), (
-            sentence
-        )
+        assert not any(
+            word in sentence.split() for word in ("ele", "dele", "último", "jogador", "declarante", "inscrito")
+        ), sentence
 
 
 def test_a_quatrilho_caller_with_one_figure_reads_in_the_singular(app: Flask) -> None:
