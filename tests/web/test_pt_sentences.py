@@ -138,13 +138,15 @@ def test_sentences_about_a_player_need_no_gendered_word(app: Flask) -> None:
                 name="Ana",
                 number=3,
             ),
+            Text("How many tricks did %(name)s and %(partner)s take together?", name="Ana", partner="Bia"),
         ],
     )
     assert said[0] == "Só Ana ainda tem cartas e leva o bolo."
     assert said[1] == "Ana termina com 0 fichas: registre a reentrada de Ana ou corrija as mãos."
     for sentence in said:
         assert not any(
-            word in sentence.split() for word in ("ele", "dele", "último", "jogador", "declarante", "inscrito")
+            word in sentence.split()
+            for word in ("ele", "dele", "último", "jogador", "declarante", "inscrito", "juntos")
         ), sentence
 
 
