@@ -204,3 +204,26 @@ def test_a_championship_round_of_one_table_counts_it_in_the_singular(app: Flask)
     assert "Rodada 1: 0 de 1 mesa assinada" in manage
     tv = boss.get(f"/c/{cid}/tv").get_data(as_text=True)
     assert "0 de 1 mesa assinada" in tv and "1 mesas" not in tv
+
+
+def test_labels_about_whoever_called_or_declared_have_no_gender(app: Flask) -> None:
+    said = _pt(
+        app,
+        [
+            Text("nobody: the caller plays alone"),
+            Text("the caller: plays alone"),
+            Text("the declarer: plays alone"),
+            Text("The caller's side lost: give the figures in the caller's own pile (fewer than 9 is a mancha)."),
+            Text("A member cannot be merged into himself."),
+            Text("A duplicate: his tables move to the member chosen here. You confirm on the next page."),
+        ],
+    )
+    assert said[:3] == [
+        "ninguém: quem chamou joga sem parceiro",
+        "quem chamou: joga sem parceiro",
+        "quem declarou: joga sem parceiro",
+    ]
+    for sentence in said:
+        assert not any(word in sentence.replace(".", " ").split() for word in ("sozinho", "dele", "ele", "próprio")), (
+            sentence
+        )
