@@ -28,7 +28,11 @@ def breakdown(stored: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _line(line: Mapping[str, Any]) -> dict[str, Any]:
-    return {"label": render_text(text_from_json(line["text"])), "amount": line["amount"]}
+    return {
+        "label": render_text(text_from_json(line["text"])),
+        "amount": line["amount"],
+        "total": bool(line.get("total")),
+    }
 
 
 def teams_answer(stored: Mapping[str, Any]) -> list[dict[str, Any]]:

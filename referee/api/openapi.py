@@ -854,7 +854,14 @@ def document() -> dict[str, Any]:
                                     "type": "array",
                                     "items": {
                                         "type": "object",
-                                        "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}},
+                                        "properties": {
+                                            "label": {"type": "string"},
+                                            "amount": {"type": "integer"},
+                                            "total": {
+                                                "type": "boolean",
+                                                "description": "This line's amount is the sum of the amounts above it since the previous total.",
+                                            },
+                                        },
                                     },
                                 },
                             },
@@ -961,7 +968,14 @@ def document() -> dict[str, Any]:
                             "type": "array",
                             "items": {
                                 "type": "object",
-                                "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}},
+                                "properties": {
+                                    "label": {"type": "string"},
+                                    "amount": {"type": "integer"},
+                                    "total": {
+                                        "type": "boolean",
+                                        "description": "This line's amount is the sum of the amounts above it since the previous total.",
+                                    },
+                                },
                             },
                         },
                         "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}},
@@ -1017,7 +1031,14 @@ def document() -> dict[str, Any]:
                             "type": "array",
                             "items": {
                                 "type": "object",
-                                "properties": {"label": {"type": "string"}, "amount": {"type": "integer"}},
+                                "properties": {
+                                    "label": {"type": "string"},
+                                    "amount": {"type": "integer"},
+                                    "total": {
+                                        "type": "boolean",
+                                        "description": "This line's amount is the sum of the amounts above it since the previous total.",
+                                    },
+                                },
                             },
                         },
                         "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}},

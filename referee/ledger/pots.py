@@ -42,9 +42,14 @@ def with_carry(raw: object, carried_in: int) -> object:
     given = raw.get("carried_in")
     if given is not None and given != carried_in:
         raise InconsistentHand(
-            Text(
-                N_("There are %(chips)s chips on the table from the deals before, not %(given)s."),
-                chips=carried_in,
+            Text(N_("No chips are on the table from the deals before (%(given)s were given)."), given=str(given)[:20])
+            if carried_in == 0
+            else Text(
+                *NP_(
+                    "There is %(count)s chip on the table from the deals before, not %(given)s.",
+                    "There are %(count)s chips on the table from the deals before, not %(given)s.",
+                ),
+                count=carried_in,
                 given=str(given)[:20],
             ),
             field="carried_in",

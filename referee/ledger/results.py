@@ -13,7 +13,7 @@ from typing import Any
 from referee.models import Hand, Table
 from referee.rules.scores import TeamScores
 from referee.rules.settle import Line, Settlement
-from referee.rules.text import N_, text_to_json
+from referee.rules.text import N_, NP_, text_to_json
 
 from .state import totals
 from .tables import players_of
@@ -31,6 +31,28 @@ EARLIER_SENTENCES = (
     N_("Nobody backed %(horses)s: the %(rest)s chips stay on the table for the next race."),
     N_("Normal rate from the soloist's %(figures)s figures: %(points)s."),
     N_("Normal rate from the winning side's %(figures)s figures: %(points)s."),
+    N_(
+        "The pot: %(count)s players put in %(staked)s chips (pingo %(pingo)s each plus their bets), with %(carried)s carried in from earlier races: %(pot)s."
+    ),
+    N_(
+        "Nobody backed %(horses)s: every player takes back what he put in; the %(carried)s chips carried in stay on the table."
+    ),
+    N_(
+        "Mancha: %(name)s, the caller, made only %(count)s figures in his own pile (fewer than 9) and pays for both; %(partner)s pays nothing."
+    ),
+)
+
+#: The same for sentences with a singular and a plural (Lift Smoke's pot, before its lines
+#: became a sum: the antes, then the pot under them).
+EARLIER_PLURALS = (
+    NP_(
+        "The pot: %(players)s players ante %(count)s chip each, plus %(carried)s carried in: %(pot)s.",
+        "The pot: %(players)s players ante %(count)s chips each, plus %(carried)s carried in: %(pot)s.",
+    ),
+    NP_(
+        "The pot: %(players)s players ante %(count)s chip each: %(pot)s.",
+        "The pot: %(players)s players ante %(count)s chips each: %(pot)s.",
+    ),
 )
 
 
@@ -79,7 +101,12 @@ def result(
 
 
 def lines_json(lines: Sequence[Line]) -> list[dict[str, Any]]:
-    return [{"text": text_to_json(line.text), "amount": line.amount} for line in lines]
+    """Lines as stored; ``total`` only on the lines that sum those above them (older records
+    have none, and read as they always did)."""
+    return [
+        {"text": text_to_json(line.text), "amount": line.amount, **({"total": True} if line.total else {})}
+        for line in lines
+    ]
 
 
 def match_json(match: Mapping[str, Any] | None, outcome: Settlement | TeamScores) -> dict[str, Any]:

@@ -251,7 +251,7 @@ def settle(hand: ElGatoHand, options: ElGatoOptions) -> Settlement:
     others = [p for p in hand.players if p != hand.loser]
     lost = Line(
         text=Text(N_("%(loser)s was left holding all the cards and loses."), loser=hand.loser),
-        amount=stake * len(others),
+        amount=0,  # the stake is the one figure, on the line below
     )
     if stake == 0:
         return Settlement(

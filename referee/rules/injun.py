@@ -944,7 +944,8 @@ def _end_line(hand: InjunHand) -> Line:
             amount=0,
         )
     if hand.end is End.SEEN:
-        return Line(text=Text(N_("%(name)s paid 2 chips to see."), name=last_name), amount=SEE_COST)
+        # The two chips are among the chips bet, already counted above: words only here.
+        return Line(text=Text(N_("%(name)s paid 2 chips to see."), name=last_name), amount=0)
     return Line(
         text=Text(
             N_("%(name)s closed the pot, leaving %(other)s alone in the betting."),
@@ -993,6 +994,15 @@ def settle(hand: InjunHand, options: InjunOptions) -> potlib.PotSettlement:
     won: dict[str, int] = {}
     carried_out = 0
     several = len(hand.pots) > 1
+    if several:
+        chips = sum(p.chips for p in hand.pots)
+        lines.append(
+            Line(
+                text=Text(*NP_("%(count)s chip in the pots.", "%(count)s chips in the pots."), count=chips),
+                amount=chips,
+                total=True,
+            )
+        )
     for k, hand_pot in enumerate(hand.pots):
         if hand_pot.chips == 0:
             continue
@@ -1019,7 +1029,8 @@ def settle(hand: InjunHand, options: InjunOptions) -> potlib.PotSettlement:
                         count=hand_pot.chips,
                         name=winners[0],
                     ),
-                    amount=hand_pot.chips,
+                    amount=0 if several else hand_pot.chips,
+                    total=not several,
                 )
             )
             continue
@@ -1035,16 +1046,13 @@ def settle(hand: InjunHand, options: InjunOptions) -> potlib.PotSettlement:
                     count=hand_pot.chips,
                     cards=shown,
                 ),
-                amount=hand_pot.chips,
+                amount=0 if several else hand_pot.chips,
+                total=not several,
             )
         )
         rank = hand.cards[winners[0]]
         if len(winners) == 1:
-            lines.append(
-                Line(
-                    text=Text(N_("%(name)s wins it with %(rank)s."), name=winners[0], rank=rank), amount=hand_pot.chips
-                )
-            )
+            lines.append(Line(text=Text(N_("%(name)s wins it with %(rank)s."), name=winners[0], rank=rank), amount=0))
             continue
         lines.append(
             Line(
@@ -1057,7 +1065,7 @@ def settle(hand: InjunHand, options: InjunOptions) -> potlib.PotSettlement:
                     rank=rank,
                     count=share.each,
                 ),
-                amount=share.each,
+                amount=0,
             )
         )
         if share.odd and share.carry:
@@ -1070,7 +1078,7 @@ def settle(hand: InjunHand, options: InjunOptions) -> potlib.PotSettlement:
                         ),
                         count=share.carry,
                     ),
-                    amount=share.carry,
+                    amount=0,
                 )
             )
         elif share.odd:
@@ -1084,7 +1092,7 @@ def settle(hand: InjunHand, options: InjunOptions) -> potlib.PotSettlement:
                         count=share.odd,
                         names=seats.join_names(winners[: share.odd]),
                     ),
-                    amount=share.odd,
+                    amount=0,
                 )
             )
     return potlib.pot_settlement(

@@ -1188,7 +1188,7 @@ def settle(hand: JubileuHand, options: JubileuOptions) -> Settlement:
         defenders = [p for p in seats.order_from(players, declarer) if p not in (declarer, partner)]
         for side, defender in zip((declarer, partner), defenders):
             payments.append(_pay(defender, side, result))
-        lines.extend(result.lines)
+        lines.extend(_with_total(result, several=False))
         return Settlement(players=players, payments=tuple(payments), lines=tuple(lines))
     solo_declarers = contract.declarers
     opponents_of = {
@@ -1205,12 +1205,21 @@ def settle(hand: JubileuHand, options: JubileuOptions) -> Settlement:
             payments.append(_pay(other, declarer, result))
         if len(solo_declarers) > 1:
             lines.extend(
-                Line(text=Text(N_("%(name)s: %(line)s"), name=declarer, line=ln.text), amount=ln.amount)
-                for ln in result.lines
+                Line(text=Text(N_("%(name)s: %(line)s"), name=declarer, line=ln.text), amount=ln.amount, total=ln.total)
+                for ln in _with_total(result, several=True)
             )
         else:
-            lines.extend(result.lines)
+            lines.extend(_with_total(result, several=False))
     return Settlement(players=players, payments=tuple(p for p in payments if p.amount), lines=tuple(lines))
+
+
+def _with_total(result: Outcome, *, several: bool) -> tuple[Line, ...]:
+    """An outcome's lines, with what each payment comes to written under them when there is
+    something to add up (an overtrick, tricks beyond the first) or when several declarers'
+    sums stand one under the other."""
+    if len(result.lines) == 1 and not several:
+        return result.lines
+    return (*result.lines, Line(text=Text(N_("Each payment")), amount=result.per_payer, total=True))
 
 
 def _pay(opponent: str, declarer: str, result: Outcome) -> Payment:

@@ -522,7 +522,13 @@ class _Replay:
                     )
                 )
             else:
-                self._note(Text(N_("%(horses)s takes second place."), horses=what))
+                self._note(
+                    Text(
+                        *NP_("The ace of %(horses)s takes second place.", "The aces of %(horses)s share second place."),
+                        count=len(horses),
+                        horses=what,
+                    )
+                )
             self.over = True
             return
         self.winners = horses
@@ -538,7 +544,14 @@ class _Replay:
                 )
             )
         else:
-            self._note(Text(N_("%(horses)s wins the race."), horses=what))
+            # The horses are the aces: the sentence names the card, as the players say it.
+            self._note(
+                Text(
+                    *NP_("The ace of %(horses)s wins the race.", "The aces of %(horses)s win the race."),
+                    count=len(horses),
+                    horses=what,
+                )
+            )
         if not self.second_place:
             self.over = True
             return
@@ -1094,22 +1107,9 @@ def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
     receives = dict.fromkeys(players, 0)
     staked = sum(stakes.values())
     pot = chips.chips
-    lines = [
-        Line(
-            text=Text(
-                N_(
-                    "The pot: %(count)s players put in %(staked)s chips (pingo %(pingo)s each plus their bets), with %(carried)s carried in from earlier races: %(pot)s."
-                ),
-                count=len(players),
-                staked=staked,
-                pingo=hand.pingo,
-                carried=hand.carried_in,
-                pot=pot,
-            ),
-            amount=pot,
-        )
-    ]
+    lines = _pot_lines(hand, pot)
     rest = pot
+    head = len(lines)
     if hand.second:
         refunded = [p for p in players if hand.bets[p].horse in hand.second]
         for p in refunded:
@@ -1142,18 +1142,29 @@ def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
             for p in players:
                 receives[p] = stakes[p]
             carried_out = hand.carried_in
+            del lines[head:]  # second place changes nothing when every bet goes back
             lines.append(
                 Line(
                     text=Text(
-                        N_(
-                            "Nobody backed %(horses)s: every player takes back what he put in; the %(carried)s chips carried in stay on the table."
-                        ),
+                        N_("Nobody backed %(horses)s: every player takes back what he put in."),
                         horses=_horses(hand.winners),
-                        carried=carried_out,
                     ),
-                    amount=carried_out,
+                    amount=staked,
                 )
             )
+            if carried_out:
+                lines.append(
+                    Line(
+                        text=Text(
+                            *NP_(
+                                "The %(count)s chip carried in stays on the table for the next race.",
+                                "The %(count)s chips carried in stay on the table for the next race.",
+                            ),
+                            count=carried_out,
+                        ),
+                        amount=carried_out,
+                    )
+                )
         else:
             carried_out = rest
             lines.append(
@@ -1169,6 +1180,7 @@ def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
                     amount=rest,
                 )
             )
+        lines.append(_shared_out(pot))
         return DerbyResult(
             stakes=MappingProxyType(stakes),
             receives=MappingProxyType(receives),
@@ -1220,6 +1232,7 @@ def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
                 amount=carried_out,
             )
         )
+    lines.append(_shared_out(pot))
     return DerbyResult(
         stakes=MappingProxyType(stakes),
         receives=MappingProxyType(receives),
@@ -1227,6 +1240,47 @@ def pot_result(hand: DerbyHand, options: DerbyOptions) -> DerbyResult:
         carried_out=carried_out,
         lines=tuple(lines),
     )
+
+
+def _pot_lines(hand: DerbyHand, pot: int) -> list[Line]:
+    """The pot as a sum: the pingos, the bets and any chips carried in, then the pot under them.
+    The lines after it share the pot out and add up to it again (:func:`_shared_out`)."""
+    n = len(hand.players)
+    bets = sum(hand.bets[p].amount for p in hand.players)
+    lines = [
+        Line(
+            text=Text(
+                *NP_(
+                    "%(count)s player put in a pingo of %(pingo)s.",
+                    "%(count)s players put in a pingo of %(pingo)s each.",
+                ),
+                count=n,
+                pingo=hand.pingo,
+            ),
+            amount=n * hand.pingo,
+        ),
+        Line(text=Text(*NP_("%(count)s chip was bet.", "%(count)s chips were bet."), count=bets), amount=bets),
+    ]
+    if hand.carried_in:
+        lines.append(
+            Line(
+                text=Text(
+                    *NP_(
+                        "%(count)s chip left on the table by earlier races is in the pot.",
+                        "%(count)s chips left on the table by earlier races are in the pot.",
+                    ),
+                    count=hand.carried_in,
+                ),
+                amount=hand.carried_in,
+            )
+        )
+    lines.append(Line(text=Text(N_("The pot")), amount=pot, total=True))
+    return lines
+
+
+def _shared_out(pot: int) -> Line:
+    """The sum under the lines that share the pot out: all of it, to a chip."""
+    return Line(text=Text(N_("The whole pot, shared out")), amount=pot, total=True)
 
 
 def settle(hand: DerbyHand, options: DerbyOptions) -> Settlement:

@@ -284,7 +284,7 @@ def settle(hand: KoziriHand, options: KoziriOptions) -> Settlement:
         )
         return Settlement(players=hand.players, lines=lines)
     lines = (
-        Line(text=won, amount=stake),
+        Line(text=won, amount=0),  # the stake is the one figure, on the line below
         Line(
             text=Text(
                 N_("%(loser)s pays %(winner)s the stake of %(stake)s."),

@@ -615,13 +615,19 @@ def check_answer_in_pack(
 
     >>> v, beating = check_answer_in_pack(deck=32, top=card("A♠"), answer=None, trump=Suit.ESPADAS, other_trump=Suit.OUROS, who="Bia")
     >>> v.compulsory, beating, v.reason.render()
-    (True, (), 'Bia must take the pile: nothing in the hand beats the Ace of spades.')
+    (True, (), 'Bia must take the pile: nothing in the pack beats the Ace of spades.')
     >>> v, beating = check_answer_in_pack(deck=20, top=card("K♥"), answer=None, trump=Suit.ESPADAS, other_trump=Suit.OUROS, who="Bia")
     >>> v.compulsory, " ".join(c.short for c in beating)
     (False, 'A♥ 10♠ J♠ Q♠ K♠ A♠')
     """
     rest = [c for c in deck_cards(deck) if c != top]
     in_pack = beating_cards(top, rest, trump=trump)
+    if hand is None and not in_pack and answer is None:
+        # No hand was given: the take is compulsory because of the whole pack, and says so.
+        reason = Text(
+            N_("%(name)s must take the pile: nothing in the pack beats the %(card)s."), name=who, card=top.label
+        )
+        return Verdict(legal=True, how=TAKE, reason=reason, beating=()), in_pack
     if hand is None and not in_pack:
         hand = rest
     return check_answer(top=top, answer=answer, trump=trump, other_trump=other_trump, who=who, hand=hand), in_pack

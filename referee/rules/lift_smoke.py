@@ -249,46 +249,56 @@ def settle(hand: LiftSmokeHand, options: LiftSmokeOptions) -> PotSettlement:
     {'Ana': -2, 'Bia': 8, 'Caio': -2, 'Dani': -2, 'Eva': -2}
     """
     pot = antes(hand.players, hand.ante, carried_in=hand.carried_in)
-    lines = [
-        Line(
-            text=Text(
-                *NP_(
-                    "The pot: %(players)s players ante %(count)s chip each, plus %(carried)s carried in: %(pot)s.",
-                    "The pot: %(players)s players ante %(count)s chips each, plus %(carried)s carried in: %(pot)s.",
-                ),
-                players=len(hand.players),
-                count=hand.ante,
-                carried=hand.carried_in,
-                pot=pot.chips,
-            )
-            if hand.carried_in
-            else Text(
-                *NP_(
-                    "The pot: %(players)s players ante %(count)s chip each: %(pot)s.",
-                    "The pot: %(players)s players ante %(count)s chips each: %(pot)s.",
-                ),
-                players=len(hand.players),
-                count=hand.ante,
-                pot=pot.chips,
-            ),
-            amount=pot.chips,
-        )
-    ]
-    if hand.last_trick_tie:
-        why = Text(
-            N_("The last players ran out on the same trick; %(winner)s won it and takes the pot."), winner=hand.winner
-        )
-    else:
-        why = Text(N_("%(winner)s is the last player holding cards and takes the pot."), winner=hand.winner)
-    lines.append(Line(text=why, amount=pot.chips - hand.ante))
     return pot_settlement(
         hand.players,
         paid=pot.paid,
         won={hand.winner: pot.chips},
         carried_in=hand.carried_in,
         carried_out=0,
-        lines=lines,
+        lines=_lines(hand, pot.chips),
     )
+
+
+def _lines(hand: LiftSmokeHand, pot: int) -> list[Line]:
+    """Two sums, one under the other: the antes (and chips carried in) make the pot; the pot less
+    the winner's own ante is what he gains. Each column adds up to the figure under it."""
+    n = len(hand.players)
+    lines = [
+        Line(
+            text=Text(
+                *NP_(
+                    "%(count)s player put in an ante of %(ante)s.", "%(count)s players put in an ante of %(ante)s each."
+                ),
+                count=n,
+                ante=hand.ante,
+            ),
+            amount=n * hand.ante,
+        )
+    ]
+    if hand.carried_in:
+        lines.append(
+            Line(
+                text=Text(
+                    *NP_(
+                        "%(count)s chip left on the table by the last deal is in the pot.",
+                        "%(count)s chips left on the table by the last deal are in the pot.",
+                    ),
+                    count=hand.carried_in,
+                ),
+                amount=hand.carried_in,
+            )
+        )
+    lines.append(Line(text=Text(N_("The pot")), amount=pot, total=True))
+    if hand.last_trick_tie:
+        why = Text(
+            N_("The last players ran out on the same trick; %(winner)s won it and takes the pot."), winner=hand.winner
+        )
+    else:
+        why = Text(N_("%(winner)s is the last player holding cards and takes the pot."), winner=hand.winner)
+    lines.append(Line(text=why, amount=pot))
+    lines.append(Line(text=Text(N_("%(name)s's own ante was in the pot."), name=hand.winner), amount=-hand.ante))
+    lines.append(Line(text=Text(N_("What %(name)s gains"), name=hand.winner), amount=pot - hand.ante, total=True))
+    return lines
 
 
 def contract_summary(hand: LiftSmokeHand) -> dict[str, object]:

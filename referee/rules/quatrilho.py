@@ -1151,8 +1151,9 @@ def _check_caller_figures(given: Mapping[str, int], *, alone: bool) -> None:
     if own is not None and (own > figures or (alone and own != figures)):
         raise InconsistentHand(
             Text(
-                N_(
-                    "The caller's own %(count)s figures are part of the side's %(figures)s (all of them when the caller plays alone)."
+                *NP_(
+                    "The caller's own %(count)s figure is part of the side's %(figures)s (all of them when the caller plays alone).",
+                    "The caller's own %(count)s figures are part of the side's %(figures)s (all of them when the caller plays alone).",
                 ),
                 count=own,
                 figures=figures,
@@ -1346,7 +1347,7 @@ def _rate_lines(
     )
     if case == "capote":
         return [
-            Line(text=won, amount=p),
+            Line(text=won, amount=0),
             Line(
                 text=Text(
                     N_("Capote (vinte-e-dois): %(names)s took all 10 tricks, so the rate is 22."),
@@ -1356,7 +1357,13 @@ def _rate_lines(
             ),
         ]
     if case == "one_trick":
-        if options.one_trick == "flat_10":
+        if amount == p:
+            text = Text(
+                N_("%(names)s took a single trick; the rate stays %(amount)s."),
+                names=seats.join_names(losers),
+                amount=amount,
+            )
+        elif options.one_trick == "flat_10":
             text = Text(
                 N_("%(names)s took a single trick, so the rate is 10 instead of %(points)s."),
                 names=seats.join_names(losers),
@@ -1368,7 +1375,7 @@ def _rate_lines(
                 names=seats.join_names(losers),
                 amount=amount,
             )
-        return [Line(text=won, amount=p), Line(text=text, amount=amount)]
+        return [Line(text=won, amount=0), Line(text=text, amount=amount)]
     return [Line(text=won, amount=p)]
 
 
@@ -1423,7 +1430,7 @@ def _settle_chamada(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[lis
                     ),
                     name=caller,
                 ),
-                amount=amount,
+                amount=0,
             )
         )
         for other in others:
@@ -1433,14 +1440,15 @@ def _settle_chamada(hand: QuatrilhoHand, options: QuatrilhoOptions) -> tuple[lis
         lines.append(
             Line(
                 text=Text(
-                    N_(
-                        "Mancha: %(name)s, the caller, made only %(count)s figures in his own pile (fewer than 9) and pays for both; %(partner)s pays nothing."
+                    *NP_(
+                        "Mancha: %(name)s, the caller, made only %(count)s figure in his own pile (fewer than 9) and pays for both; %(partner)s pays nothing.",
+                        "Mancha: %(name)s, the caller, made only %(count)s figures in his own pile (fewer than 9) and pays for both; %(partner)s pays nothing.",
                     ),
                     name=caller,
                     count=own,
                     partner=hand.partner,
                 ),
-                amount=2 * amount,
+                amount=0,
             )
         )
         for winner in winners:
@@ -1524,7 +1532,8 @@ def _settle_solo(
         )
     )
     rate_text = Text(*rate, count=basis, points=p)
-    lines.append(Line(text=rate_text, amount=p))
+    # A capote or a single trick replaces the normal rate: the replaced figure stays in words.
+    lines.append(Line(text=rate_text, amount=p if case == "normal" else 0))
     lines += _rate_lines(p, amount, case, winners, losers, w, options)[1:]
     lines.append(Line(text=Text(N_("Solo preto: 10 more from or to each opponent.")), amount=SOLO_PRETO_EXTRA))
     per = amount + SOLO_PRETO_EXTRA
@@ -1536,6 +1545,7 @@ def _settle_solo(
             )
         )
         per += options.solo_natural_extra
+    lines.append(Line(text=Text(N_("Each payment")), amount=per, total=True))
     payments: list[Payment] = []
     for opponent in opponents:
         share = per
@@ -1551,16 +1561,14 @@ def _giver_share(giver: str, per: int, won: bool, options: QuatrilhoOptions) -> 
     or receives (10 more, or the same under ``giver_on_loss="same"``)."""
     if won:
         share = per - GIVER_DIFFERENCE
-        return share, Line(
-            text=Text(N_("%(name)s gave the requested card and pays 10 less."), name=giver), amount=share
-        )
+        return share, Line(text=Text(N_("%(name)s gave the requested card and pays 10 less."), name=giver), amount=0)
     if options.giver_on_loss == "plus_10":
         share = per + GIVER_DIFFERENCE
         return share, Line(
-            text=Text(N_("%(name)s gave the requested card and receives 10 more."), name=giver), amount=share
+            text=Text(N_("%(name)s gave the requested card and receives 10 more."), name=giver), amount=0
         )
     return per, Line(
-        text=Text(N_("%(name)s gave the requested card and receives the same as the others."), name=giver), amount=per
+        text=Text(N_("%(name)s gave the requested card and receives the same as the others."), name=giver), amount=0
     )
 
 

@@ -26,10 +26,15 @@ class Payment:
 
 @dataclass(frozen=True, kw_only=True)
 class Line:
-    """One line of "why this score": a sentence and the amount it stands for (per payer)."""
+    """One line of "why this score": a sentence and the amount it stands for (per payer).
+
+    The lines read like a sum on paper: a ``total`` line is the sum of the amounts above it
+    since the previous total, so a reader can add the column and get the figure written under
+    it. A line with amount 0 is words only (its figures, if any, are in its sentence)."""
 
     text: Text
     amount: int
+    total: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

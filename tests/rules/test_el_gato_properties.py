@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.rules.el_gato import PLAYER_COUNTS, ElGatoOptions, parse_hand, settle
+from tests.rules import breakdown
 
 NAMES = tuple(f"N{i}" for i in range(10))
 Case = tuple[tuple[str, ...], str, ElGatoOptions, dict[str, Any]]
@@ -75,3 +76,10 @@ def test_the_record_round_trips(case: Case) -> None:
     stored = hand.to_json()
     again = parse_hand(stored, players=players, options=options, dealer=players[0])
     assert again == hand and again.to_json() == stored
+
+
+@given(records())
+def test_the_breakdown_shows_the_stake_once(case: Case) -> None:
+    players, dealer, options, raw = case
+    s = settle(parse_hand(raw, players=players, options=options, dealer=dealer), options)
+    assert breakdown.last_figure(s.lines) == options.stake

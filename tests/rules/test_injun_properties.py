@@ -28,6 +28,7 @@ from referee.rules.injun import (
     settle,
 )
 from tests.hypothesis_settings import SLOW
+from tests.rules import breakdown
 
 NAMES = tuple(f"P{i:02d}" for i in range(15))
 
@@ -237,3 +238,13 @@ def test_the_legal_actions_are_exactly_what_the_referee_accepts(
             }[action],
         )
     assert betting.over and betting.legal_actions().player is None
+
+
+@given(hands())
+def test_the_breakdown_adds_up_to_the_chips_in_the_pots(
+    case: tuple[tuple[str, ...], InjunOptions, dict[str, Any]],
+) -> None:
+    players, options, raw = case
+    hand = parse_hand(raw, players=players, options=options, dealer=players[0])
+    chips = sum(hand.paid.values()) + hand.carried_in
+    assert (breakdown.totals(settle(hand, options).lines) or [0])[0] == chips

@@ -204,6 +204,12 @@ def test_brag_paying_to_see() -> None:
     # pot: 3 antes + 1 + 1 + 2 = 7; Caio put in 2
     assert dict(result.deltas) == {"Ana": -4, "Bia": -1, "Caio": 5}
     assert "Ana paid 2 chips to see" in words(result)
+    # The 2 chips to see are among the chips bet: the column reads 3 + 4 = 7, once each.
+    assert [(str(line.text), line.amount, line.total) for line in result.lines if line.amount] == [
+        ("3 players put in an ante of 1 each.", 3, False),
+        ("4 chips were bet.", 4, False),
+        ("The pot: 7 chips; cards shown: Ana 7, Caio J.", 7, True),
+    ]
 
 
 def test_brag_equal_cards_share_the_pot() -> None:
@@ -234,6 +240,7 @@ def test_brag_closed_pot_is_contested_by_the_two_who_went_on_and_the_closer() ->
     text = words(result)
     assert "Pot 1 (closed by Ana): 7 chips; cards shown: Ana A, Bia K, Caio Q" in text
     assert "The last pot: 5 chips; cards shown: Bia K, Caio Q" in text
+    assert [(line.amount, line.total) for line in result.lines if line.amount] == [(4, False), (8, False), (12, True)]
     # The closer's card does not reach the second pot.
     result = outcome(brag(*CLOSED, cards={"Ana": "Q", "Bia": "K", "Caio": "A"}))
     assert dict(result.deltas) == {"Ana": -2, "Bia": -4, "Caio": 7, "Dani": -1}

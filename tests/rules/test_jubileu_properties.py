@@ -16,6 +16,7 @@ from referee.rules.cards import Suit
 from referee.rules.errors import IllegalCall
 from referee.rules.jubileu import ALL_CALLS, PASSO, Auction, Bid, Call, JubileuOptions, outcome, parse_hand, settle
 from tests.hypothesis_settings import SLOW
+from tests.rules import breakdown
 
 PLAYERS = ("Ana", "Bia", "Caio", "Dani")
 SUITS = [s.value for s in Suit]
@@ -463,3 +464,14 @@ def test_the_short_form_settles_as_the_full_form(
     short = parse_hand(short_form(raw, declarers, partner), players=PLAYERS, options=options, dealer="Dani")
     assert settle(short, options) == settle(full, options)
     assert short.to_json()["declarer_tricks"] == short_form(raw, declarers, partner)["declarer_tricks"]
+
+
+@given(hands_with_options())
+def test_the_breakdown_adds_up_to_what_each_payer_pays(
+    case: tuple[JubileuOptions, tuple[dict[str, Any], str, list[str], str | None]],
+) -> None:
+    options, (raw, _slug, _declarers, _partner) = case
+    result = settle(parse_hand(raw, players=PLAYERS, options=options, dealer="Dani"), options)
+    figures = breakdown.totals(result.lines) or [breakdown.last_figure(result.lines)]
+    if result.payments:  # with every player declaring a Meia Miséria alone, nobody may pay
+        assert set(figures) - {0} <= {p.amount for p in result.payments}

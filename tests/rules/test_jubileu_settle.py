@@ -431,10 +431,10 @@ def test_solo_treze_has_no_overtricks_possible_and_miseria_aberta_made() -> None
 
 def test_breakdown_lines_explain_the_amount() -> None:
     result = settle(hand("solo_sete", ["Ana"], tricks_for(Ana=9)), DEFAULT)
-    assert [line.amount for line in result.lines] == [2, 2]
+    assert [(line.amount, line.total) for line in result.lines] == [(2, False), (2, False), (4, True)]
     assert "Solo Sete" in str(result.lines[0].text)
     failed = settle(hand("solo_nove", ["Ana"], tricks_for(Ana=7)), DEFAULT)
-    assert [line.amount for line in failed.lines] == [4, 1]
+    assert [line.amount for line in failed.lines] == [4, 1, 5]
 
 
 # --------------------------------------------------------------------------- all pass, dealer rotation

@@ -25,6 +25,7 @@ from referee.rules.kentucky_derby import (
     second_place_in_play,
     settle,
 )
+from tests.rules import breakdown
 
 NAMES = ("Ana", "Bia", "Caio", "Dani", "Edu", "Fabi", "Gil", "Hugo", "Iris")
 DECK = tuple(DerbyCard(rank=r, suit=s) for s in Suit for r in RANKS[1:])
@@ -238,3 +239,13 @@ def test_the_winner_alone_settles_as_the_cards_that_make_it(
     by_places = parse_hand(places, players=players, options=options, dealer=players[0])
     a, b = settle(by_cards, options), settle(by_places, options)
     assert dict(a.deltas) == dict(b.deltas) and a.carry == b.carry
+
+
+@given(races())
+def test_the_breakdown_adds_up_to_the_pot_and_shares_out_all_of_it(
+    case: tuple[tuple[str, ...], DerbyOptions, dict[str, Any]],
+) -> None:
+    players, options, raw = case
+    hand = parse_hand(raw, players=players, options=options, dealer=players[0])
+    pot = len(players) * hand.pingo + sum(hand.bets[p].amount for p in players) + hand.carried_in
+    assert breakdown.totals(settle(hand, options).lines) == [pot, pot]

@@ -44,8 +44,9 @@ def test_the_winners_backers_take_the_whole_pot_in_equal_parts() -> None:
     assert dict(s.deltas) == {"Ana": 2, "Bia": 2, "Caio": -2, "Dani": -2}
     assert s.carry == 0 and isinstance(s, PotSettlement) and s.carried_out == 0
     assert sum(p.amount for p in s.payments) == 4
-    assert "The pot: 4 players put in 8 chips" in lines(s)[0]
-    assert "share 8 chips in equal parts: 4 each" in lines(s)[1]
+    assert lines(s)[:3] == ["4 players put in a pingo of 1 each.", "4 chips were bet.", "The pot"]
+    assert "share 8 chips in equal parts: 4 each" in lines(s)[3]
+    assert [(line.amount, line.total) for line in s.lines] == [(4, False), (4, False), (8, True), (8, False), (8, True)]
 
 
 def test_odd_chips_of_the_split_stay_on_the_table() -> None:
@@ -55,14 +56,15 @@ def test_odd_chips_of_the_split_stay_on_the_table() -> None:
     _, s = run(players, horses)  # pot 10, three backers: 3 each, 1 left
     assert dict(s.deltas) == {"Ana": 1, "Bia": 1, "Caio": 1, "Dani": -2, "Edu": -2}
     assert s.carry == 1 and sum(s.deltas.values()) == -1
-    assert "1 chip left over from the split stays on the table" in lines(s)[-1]
+    assert "1 chip left over from the split stays on the table" in lines(s)[-2]
+    assert lines(s)[-1] == "The whole pot, shared out" and s.lines[-1].amount == 10
 
 
 def test_a_single_backer_takes_everything() -> None:
     players = ("Ana", "Bia", "Caio")
     _, s = run(players, {"Ana": "copas", "Bia": "ouros", "Caio": "paus"})
     assert dict(s.deltas) == {"Ana": 4, "Bia": -2, "Caio": -2} and s.carry == 0
-    assert "Ana backed hearts and takes the 6 chips: 6." in lines(s)[1]
+    assert "Ana backed hearts and takes the 6 chips: 6." in lines(s)
 
 
 def test_kd8_equal_parts_whatever_each_bet() -> None:
@@ -94,6 +96,11 @@ def test_kd7_alternative_everyone_takes_back_his_stake() -> None:
     _, s = run(players, {"Ana": "ouros", "Bia": "paus", "Caio": "paus"}, options=options, carried_in=3)
     assert dict(s.deltas) == {"Ana": 0, "Bia": 0, "Caio": 0}
     assert s.carry == 0 and s.carried_out == 3
+    assert lines(s)[-3:] == [
+        "Nobody backed hearts: every player takes back what he put in.",
+        "The 3 chips carried in stay on the table for the next race.",
+        "The whole pot, shared out",
+    ]
 
 
 def test_a_carried_pot_goes_to_the_next_winners() -> None:
@@ -103,7 +110,8 @@ def test_a_carried_pot_goes_to_the_next_winners() -> None:
     _, s = run(players, {"Ana": "copas", "Bia": "ouros", "Caio": "paus"}, carried_in=7)
     assert dict(s.deltas) == {"Ana": 11, "Bia": -2, "Caio": -2}
     assert s.carry == -7 and s.carried_in == 7 and s.carried_out == 0
-    assert "with 7 carried in from earlier races: 13" in lines(s)[0]
+    assert "7 chips left on the table by earlier races are in the pot." in lines(s)
+    assert [line.amount for line in s.lines if line.total] == [13, 13]
 
 
 def test_second_place_gets_its_bets_back_with_more_than_six_players() -> None:

@@ -18,6 +18,7 @@ from referee.rules.cards import Suit
 from referee.rules.koziri import KoziriOptions, parse_hand, settle
 from referee.rules.koziri_play import Card, Role, SuitChoice, beats, check_answer, deal, deck_cards
 from tests.hypothesis_settings import VERY_SLOW
+from tests.rules import breakdown
 from tests.rules.koziri_game import Play
 
 NAMES = ("Ana", "Bia")
@@ -157,3 +158,10 @@ def test_random_games_keep_every_card_and_agree_with_the_checker(
         assert not p.hands[p.winner]
         if going_out == "unbeaten":
             assert p.pile == [] and p.turn is p.winner
+
+
+@given(records())
+def test_the_breakdown_shows_the_stake_once(case: tuple[tuple[str, ...], str, KoziriOptions, dict[str, Any]]) -> None:
+    players, dealer, options, raw = case
+    s = settle(parse_hand(raw, players=players, options=options, dealer=dealer), options)
+    assert breakdown.last_figure(s.lines) == options.stake

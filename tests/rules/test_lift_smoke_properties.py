@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.rules.lift_smoke import LiftSmokeOptions, parse_hand, settle
+from tests.rules import breakdown
 
 NAMES = ("Ana", "Bia", "Caio", "Dani", "Eva", "Fábio")
 Case = tuple[tuple[str, ...], str, LiftSmokeOptions, dict[str, Any]]
@@ -58,7 +59,7 @@ def test_settlements_account_for_every_chip(case: Case) -> None:
     n = len(players)
     assert s.deltas[hand.winner] == (n - 1) * hand.ante + hand.carried_in
     assert all(s.deltas[p] == -hand.ante for p in players if p != hand.winner)
-    assert all(str(line.text).endswith(".") for line in s.lines)
+    assert all(str(line.text).endswith(".") for line in s.lines if not line.total)
 
 
 @given(records(), st.integers(1, 5))
@@ -90,3 +91,12 @@ def test_the_record_round_trips(case: Case) -> None:
     stored = hand.to_json()
     again = parse_hand(stored, players=players, options=LiftSmokeOptions(ante=99), dealer=players[0])
     assert again == hand and again.to_json() == stored
+
+
+@given(records())
+def test_the_breakdown_adds_up_to_the_pot_and_then_to_the_winners_gain(case: Case) -> None:
+    players, dealer, options, raw = case
+    hand = parse_hand(raw, players=players, options=options, dealer=dealer)
+    s = settle(hand, options)
+    pot = len(players) * hand.ante + hand.carried_in
+    assert breakdown.totals(s.lines) == [pot, s.deltas[hand.winner]]

@@ -130,7 +130,7 @@ def test_ls2_the_last_players_run_out_together_and_the_trick_winner_takes_the_po
     assert hand.last_trick_tie
     s = settle(hand, DEFAULT)
     assert dict(s.deltas) == {"Ana": -2, "Bia": 6, "Caio": -2, "Dani": -2}
-    assert "same trick" in str(s.lines[-1].text)
+    assert any("same trick" in str(line.text) for line in s.lines)
 
 
 # --------------------------------------------------------------------------- every check refused
@@ -194,9 +194,12 @@ def test_the_winner_takes_every_ante(players: tuple[str, ...], ante: int) -> Non
     assert s.carry == 0 and sum(s.deltas.values()) == 0
     assert sum(p.amount for p in s.payments) == (n - 1) * ante
     assert all(p.payee == "Bia" for p in s.payments)
-    assert [str(line.text) for line in s.lines] == [
-        f"The pot: {n} players ante {ante} chip{'s' if ante != 1 else ''} each: {n * ante}.",
-        "Bia is the last player holding cards and takes the pot.",
+    assert [(str(line.text), line.amount, line.total) for line in s.lines] == [
+        (f"{n} players put in an ante of {ante} each.", n * ante, False),
+        ("The pot", n * ante, True),
+        ("Bia is the last player holding cards and takes the pot.", n * ante, False),
+        ("Bia's own ante was in the pot.", -ante, False),
+        ("What Bia gains", (n - 1) * ante, True),
     ]
 
 
@@ -212,7 +215,8 @@ def test_chips_carried_in_go_to_the_winner_and_the_carry_is_reported() -> None:
     assert dict(s.deltas) == {"Ana": -2, "Bia": 9, "Caio": -2, "Dani": -2}
     assert s.carry == -3 and s.carried_in == 3 and s.carried_out == 0
     assert sum(s.deltas.values()) == -s.carry
-    assert "plus 3 carried in: 11" in str(s.lines[0].text)
+    assert "3 chips left on the table by the last deal are in the pot." in [str(line.text) for line in s.lines]
+    assert [line.amount for line in s.lines if line.total] == [11, 9]
 
 
 def test_a_record_built_by_hand_checks_itself() -> None:

@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.rules.quatrilho import QuatrilhoOptions, active_players, parse_hand, settle
+from tests.rules import breakdown
 
 NAMES = ("Ana", "Bia", "Caio", "Dani", "Edu")
 
@@ -335,3 +336,13 @@ def mancha_boundary(draw: st.DrawFn) -> tuple[tuple[str, ...], str, QuatrilhoOpt
 def test_boundaries_match_the_oracle(case: tuple[tuple[str, ...], str, QuatrilhoOptions, dict[str, Any]]) -> None:
     players, dealer, options, raw = case
     assert settled(players, dealer, options, raw) == oracle(players, dealer, options, raw)
+
+
+@given(hands())
+def test_the_breakdown_adds_up_to_a_payment_of_the_hand(
+    case: tuple[tuple[str, ...], str, QuatrilhoOptions, dict[str, Any]],
+) -> None:
+    players, dealer, options, raw = case
+    s = settle(parse_hand(raw, players=players, options=options, dealer=dealer), options)
+    figure = breakdown.last_figure(s.lines)
+    assert figure == 0 or figure in {p.amount for p in s.payments}

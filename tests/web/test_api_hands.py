@@ -64,7 +64,7 @@ def test_api_md_example_record(client: FlaskClient, table: dict) -> None:
     assert answer["contract"]["declarers"] == ["Caio"]
     assert answer["contract"].get("partner") == "Bia"
     assert answer["contract"].get("trump") == "espadas"
-    assert [line["amount"] for line in answer["breakdown"]] == [3, 1]
+    assert [(line["amount"], line["total"]) for line in answer["breakdown"]] == [(3, False), (1, False), (4, True)]
     assert all(isinstance(line["label"], str) and line["label"] for line in answer["breakdown"])
     assert response.headers["Location"].endswith(f"{API}/tables/{table['id']}/hands/1")
     # What is stored answers the same.
@@ -86,7 +86,7 @@ def test_solo_with_overtricks_pays_one_more_chip_per_trick_from_each(client: Fla
     # JUB-4: Solo Sete made with 9 pays 4 from each opponent (+12).
     answer = record_ok(client, table, solo_record("Dani", 9))
     assert answer["deltas"] == {"Ana": 12, "Bia": -4, "Caio": -4, "Dani": -4}
-    assert [line["amount"] for line in answer["breakdown"]] == [2, 2]
+    assert [line["amount"] for line in answer["breakdown"]] == [2, 2, 4]
 
 
 def test_overtricks_option_off(client: FlaskClient) -> None:
@@ -117,7 +117,7 @@ def test_direct_contract_entry(client: FlaskClient, table: dict, bid: str, made:
     assert answer["contract"]["bid"] == bid
     assert answer["contract"]["declarers"] == ["Caio"]
     assert answer["dealer"] == "Dani" and answer["next_dealer"] == "Ana"
-    assert sum(line["amount"] for line in answer["breakdown"]) == abs(deltas["Ana"])
+    assert sum(line["amount"] for line in answer["breakdown"] if not line["total"]) == abs(deltas["Ana"])
 
 
 def test_direct_contract_partnership(client: FlaskClient, table: dict) -> None:

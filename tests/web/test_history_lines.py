@@ -19,7 +19,7 @@ LINES = {
     "jubileu_partner": "Mão 1 Jogo Obrigatório ♠ · Caio + Bia (Ás de paus) — 7 vazas, não fez Ana +3 · Bia −3 · Caio −3 · Dani +3",
     "jubileu_solo": "Mão 1 Solo Sete ♠ · Ana — 9 vazas, fez Ana +12 · Bia −4 · Caio −4 · Dani −4",
     "jubileu_tricks": "Mão 1 Solo Sete ♠ · Ana — 6 vazas, não fez Ana −6 · Bia +2 · Caio +2 · Dani +2",
-    "kentucky_derby": "Corrida 1 ♥ copas venceu · apostadores: Ana Ana +6 · Bia −2 · Caio −2 · Dani −2",
+    "kentucky_derby": "Corrida 1 Ás de ♥ copas venceu · apostadores: Ana Ana +6 · Bia −2 · Caio −2 · Dani −2",
     "koziri": "Mão 1 Bia ganhou · trunfos ♠ Bia, ♦ Ana Ana −1 · Bia +1",
     "lift_smoke": "Mão 1 Bia levou o bolo · entrada 2 Ana −2 · Bia +6 · Caio −2 · Dani −2",
     "quatrilho_chamada": "Mão 1 Chamada · Ana + Caio · ♣ Três de paus — perdeu, mancha Ana −14 · Bia +7 · Caio 0 · Dani +7",

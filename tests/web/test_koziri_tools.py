@@ -177,7 +177,7 @@ def test_api_answer_the_texts_example_the_ace_of_the_dealers_trump_must_be_taken
     out = answer(client, answers="dealer", top=card("A♠"), answer="take").get_json()
     assert out["legal"] and out["how"] == "take" and out["compulsory"]
     assert out["beating_in_pack"] == [] and out["answers"] == "dealer"
-    assert out["reason"] == "Dealer must take the pile: nothing in the hand beats the Ace of spades."
+    assert out["reason"] == "Dealer must take the pile: nothing in the pack beats the Ace of spades."
     out = answer(client, answers="dealer", top=card("A♠"), answer=card("K♠")).get_json()
     assert not out["legal"] and out["how"] is None and "own trump suit" in out["reason"]
     out = answer(client, answers="dealer", top=card("A♠"), answer=card("A♦"), hand=cards(EXAMPLE_DEALER)).get_json()
