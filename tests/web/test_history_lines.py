@@ -14,7 +14,7 @@ from tests.web.test_corrections import HANDS, P4, table_with, text_of
 LINES = {
     "cachorro": "Partida 1 Paciência do Cachorro · ganhou · rodada 2",
     "el_gato": "Mão 1 Caio perdeu Ana +1 · Bia +1 · Caio −3 · Dani +1",
-    "injun": "Mão 1 Poker · Ana leva 7 Ana +4 · Bia −3 · Caio −1",
+    "injun": "Mão 1 Pôquer · Ana leva 7 Ana +4 · Bia −3 · Caio −1",
     "jubileu_meia": "Mão 1 Meia Miséria · Ana e Caio — Ana: 1 vaza, fez ; Caio: 0 vazas, não fez Ana +12 · Bia 0 · Caio −12 · Dani 0",
     "jubileu_partner": "Mão 1 Jogo Obrigatório ♠ · Caio + Bia (Ás de paus) — 7 vazas, não fez Ana +3 · Bia −3 · Caio −3 · Dani +3",
     "jubileu_solo": "Mão 1 Solo Sete ♠ · Ana — 9 vazas, fez Ana +12 · Bia −4 · Caio −4 · Dani −4",

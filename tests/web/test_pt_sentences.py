@@ -19,6 +19,7 @@ from tests.rules.test_kentucky_derby_race import SOLO, cards
 
 from .api_support import create_table, post_hand, record_ok
 from .championship_support import create, manager, register
+from .test_pages_injun import new_table as injun_table
 
 
 def _pt(app: Flask, texts: list[Text]) -> list[str]:
@@ -227,3 +228,19 @@ def test_labels_about_whoever_called_or_declared_have_no_gender(app: Flask) -> N
         assert not any(word in sentence.replace(".", " ").split() for word in ("sozinho", "dele", "ele", "próprio")), (
             sentence
         )
+
+
+def test_the_koziri_deal_helper_without_a_table_names_each_seat_once(client: FlaskClient) -> None:
+    query = {"dealer_trump": "espadas", "dealer_second": "copas", "opponent_trump": "ouros", "step": "hands"}
+    query["c"] = ["Ke", "Qe", "Je", "10e", "Ac", "Qc", "Jc", "10c", "9c", "8c"]
+    html = client.get("/koziri/deal", query_string=query, headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
+    text = " ".join(re.sub(r"<[^>]+>", " ", html).split())
+    assert "Carteador (carteador)" not in text and "Carteador carteador" not in text
+    assert "Adversário (adversário)" not in text and "Adversário adversário" not in text
+    assert "Carteador fica com as cartas que virou dos próprios naipes" in text
+
+
+def test_injun_names_the_poker_betting_in_portuguese(client: FlaskClient) -> None:
+    tid = injun_table(client)
+    page = " ".join(re.sub(r"<[^>]+>", " ", client.get(f"/t/{tid}/hand").get_data(as_text=True)).split())
+    assert "Pôquer" in page and "Poker" not in page
