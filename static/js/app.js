@@ -19,6 +19,21 @@
     input.dispatchEvent(new Event("change", { bubbles: true }));
   });
 
+  // Quick counts (Samba's card counter): one tap sets how many cards of a kind, as the stepper
+  // would after as many taps.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-set][aria-controls]");
+    if (!button) return;
+    var input = document.getElementById(button.getAttribute("aria-controls"));
+    if (!input || input.disabled || input.readOnly) return;
+    var value = button.getAttribute("data-set");
+    if (input.value === value) return;
+    input.value = value;
+    input.setAttribute("data-touched", "");
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+
   // Counts that must add up (tricks to 13): the last input fills itself with what is left,
   // until the scorer types into it. The server does the same for a single blank count.
   function fillTotal(form) {

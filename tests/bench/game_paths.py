@@ -264,7 +264,7 @@ PATHS: list[tuple[str, Callable[[At], None]]] = [
     ("Jubileu: Solo Sete, 4 calls", jubileu_solo_sete),
     ("Jubileu: called ace, partner", jubileu_partnership),
     ("Quatrilho: chamada", quatrilho_chamada),
-    ("Quatrilho: solo preto with an exchange", quatrilho_solo),
+    ("Quatrilho: solo preto, card given", quatrilho_solo),
     ("Quatrilho: carreguete", quatrilho_carreguete),
     ("Samba", samba),
     ("Samba: three pairs", samba_three_pairs),

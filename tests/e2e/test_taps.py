@@ -204,3 +204,33 @@ def test_a_lost_card_of_the_race_is_done_again_as_the_whole_page(page, live_serv
     expect(page.locator(".site-header")).to_be_visible()
     expect(page.locator(".derby-cards ol li")).to_have_count(1)
     assert "partial=" not in page.url and "#race" in page.url
+
+
+def test_the_card_counter_costs_no_more_than_typing(browser: Any, live_server: str) -> None:
+    """Samba's card counter, where it is used (a hand's few cards): 45 in hand, four of K-8 and
+    one of 7-4, is the counter opened and one tap per kind, no more than tapping the field and
+    typing 4, 5."""
+    from tests.bench.browser_phone import DESKTOP, Phone
+    from tests.e2e import samba_steps
+
+    phone = Phone(browser, DESKTOP)
+    page = phone.page
+    try:
+        samba_steps.create_table(page, live_server)
+        samba_steps.open_hand(page)
+        with phone.hand("counter"):
+            page.locator('details.counter:has([data-counter="f-t0-hand_points"]) summary').tap()
+            page.locator('[aria-controls="f-t0_hc_high"][data-set="4"]').tap()
+            page.locator('[aria-controls="f-t0_hc_low"][data-set="1"]').tap()
+            expect(page.locator("#f-t0-hand_points")).to_have_value("45")
+        with phone.hand("typed"):
+            field = page.locator("#f-t0-meld_points")
+            field.tap()
+            field.press_sequentially("45")
+            expect(field).to_have_value("45")
+    finally:
+        phone.close()
+    counter, typed = phone.played
+    assert (counter.taps, counter.keys) == (3, 0)
+    assert (typed.taps, typed.keys) == (1, 2)
+    assert counter.taps + counter.keys <= typed.taps + typed.keys

@@ -639,7 +639,7 @@ def test_the_hand_form_shows_one_team_at_a_time_and_keeps_the_scorer_s_team(clie
     assert re.findall(r'<span id="tab-\d-name">([^<]*)</span>', html) == ["Ana &amp; Caio", "Bia &amp; Dani"]
     assert tab_checked(html) == ["0"]
     assert re.findall(r'<section class="card team-card" data-team="(\d)"', html) == ["0", "1"]
-    assert re.findall(r'<label class="btn btn-secondary next-team" for="tab-(\d)">', html) == ["1"]
+    assert re.findall(r'<label class="btn btn-secondary next-team" for="tab-(\d)"', html) == ["1"]
     status, html = check(client, tid, tab="1", went_out="0")
     assert status == 200 and tab_checked(html) == ["1"]  # Ana "went out" with nothing: refused, team 1 kept
     for forged in ("7", "-1", "x"):
