@@ -1497,29 +1497,7 @@ def _settle_solo(
     else:  # capote and the one-trick rate are for chamadas, unless the table applies them to solos
         amount, case = p, "normal"
     winners, losers = ((soloist,), opponents) if won else (opponents, (soloist,))
-    lines: list[Line] = []
-    if declared_solo:
-        kind = Text(N_("Solo preto natural")) if natural else Text(N_("Solo preto with an exchange"))
-        verdict = (
-            NP_("%(kind)s won by %(name)s with %(count)s figure.", "%(kind)s won by %(name)s with %(count)s figures.")
-            if won
-            else NP_(
-                "%(kind)s lost by %(name)s with %(count)s figure.", "%(kind)s lost by %(name)s with %(count)s figures."
-            )
-        )
-        lines.append(Line(text=Text(*verdict, kind=kind, name=soloist, count=own), amount=0))
-    else:
-        lines.append(
-            Line(
-                text=Text(
-                    N_(
-                        "%(name)s called a card from their own hand and played alone against the other three: settled as a solo preto without exchange."
-                    ),
-                    name=soloist,
-                ),
-                amount=0,
-            )
-        )
+    lines = [_solo_opening(soloist, own, won, natural=natural, declared_solo=declared_solo)]
     rate = (
         NP_(
             "Normal rate from the winning side's %(count)s figure: %(points)s.",
@@ -1554,6 +1532,30 @@ def _settle_solo(
             lines.append(line)
         payments += _pay(opponent, soloist, share) if won else _pay(soloist, opponent, share)
     return payments, lines
+
+
+def _solo_opening(soloist: str, own: int, won: bool, *, natural: bool, declared_solo: bool) -> Line:
+    """The breakdown's first line, words only: the solo won or lost with the soloist's figures,
+    or a caller alone settled as a solo."""
+    if not declared_solo:
+        return Line(
+            text=Text(
+                N_(
+                    "%(name)s called a card from their own hand and played alone against the other three: settled as a solo preto without exchange."
+                ),
+                name=soloist,
+            ),
+            amount=0,
+        )
+    kind = Text(N_("Solo preto natural")) if natural else Text(N_("Solo preto with an exchange"))
+    verdict = (
+        NP_("%(kind)s won by %(name)s with %(count)s figure.", "%(kind)s won by %(name)s with %(count)s figures.")
+        if won
+        else NP_(
+            "%(kind)s lost by %(name)s with %(count)s figure.", "%(kind)s lost by %(name)s with %(count)s figures."
+        )
+    )
+    return Line(text=Text(*verdict, kind=kind, name=soloist, count=own), amount=0)
 
 
 def _giver_share(giver: str, per: int, won: bool, options: QuatrilhoOptions) -> tuple[int, Line]:
