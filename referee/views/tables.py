@@ -199,7 +199,7 @@ def board(table: Table) -> dict[str, Any]:
         # next deal (odd chips, a pot nobody won), which the balances do not show.
         "on_the_table": ledger.on_the_table(table, totals) if rules.pots else None,
         # And who gets them if the night ends now, told in one sentence (settle/_chips_left.html);
-        # not at a championship's table, where every chip on the table is a point, never paid.
+        # not at a championship's table, whose ranking counts each player's own chips, never paid.
         "chips_left": ledger.chips_left(table, totals) if rules.pots and not round_table_of(table.id) else None,
         # A patience (one player, nothing paid): games and wins per patience instead of chips.
         "solo": rules.max_players == 1,

@@ -119,7 +119,40 @@ def test_payment_lines_keep_each_name_apart_from_the_verb(page, live_server, liv
     one, two = _table(live_app, "1.00"), _table(live_app, "0.50")
     _check_lines(page, f"{live_server}/t/{one}/settle", shot, "settle-long-names")
     _check_names(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     _check_lines(page, f"{live_server}/night/settle?t={one}&t={two}", shot, "night-settle-long-names")
     _check_names(page)  # in money, the amounts are wider: the names still keep their words whole
     _check_lines(page, f"{live_server}/t/{one}", shot, "table-long-names")
     _check_names(page)
+
+
+#: Each row of the hand's preview: the name's box and the words' ("paga 10 fichas") box.
+PREVIEW = """rows => rows.map(li => {
+    const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+    const card = li.closest('.card') || li.parentElement;
+    return {text: li.textContent.trim(), who: box(li.querySelector('.who')),
+            net: li.querySelector('.net') ? box(li.querySelector('.net')) : null, card: box(card)};
+})"""
+
+
+def test_the_hand_preview_keeps_a_gap_between_a_long_name_and_what_it_pays(page, live_server, shot) -> None:  # type: ignore[no-untyped-def]
+    from tests.e2e import jubileu_steps, steps
+
+    steps.create_table(page, live_server, "jubileu", SEATS)
+    jubileu_steps.start_hand(page, "copas")
+    steps.press(page, "aces:none")
+    for call in ("call:0:solo_sete", "call:1:passo", "call:2:passo", "call:3:passo"):
+        steps.press(page, call)
+    steps.press(page, "trump:espadas")
+    jubileu_steps.enter_tricks(page, [9, 2, 1, 1])
+    expect(page.locator(".preview-deltas")).to_be_visible()
+    shot(page, "preview-long-names")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no name widens the page
+    rows = page.locator(".preview-deltas li").evaluate_all(PREVIEW)
+    assert len(rows) == len(SEATS)
+    for row in rows:
+        assert row["card"][0] <= row["who"][0] and row["who"][2] <= row["card"][2], row
+        if row["net"] is not None:
+            assert not _overlap(row["who"], row["net"]), row
+            if abs(row["who"][1] - row["net"][1]) < 30:  # side by side: a visible gap between them
+                assert row["net"][0] - row["who"][2] >= 4, row

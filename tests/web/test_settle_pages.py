@@ -248,8 +248,8 @@ def test_a_derby_race_nobody_backed_is_told_too_and_no_note_once_the_pot_is_won(
 
 
 def test_a_championship_table_says_nothing_of_the_night_ending(app: Flask) -> None:
-    """At a championship table every chip on the table is a point at the end of the round
-    (docs/championship.md), never shared back: its pages keep the pot line and no more."""
+    """At a championship table the ranking counts each player's own chips (docs/championship.md):
+    a pot left on the table is never shared back, so its pages keep the pot line and no more."""
     from tests.web.championship_support import card_links, create, manager, names_at, register, round_tables
 
     boss = manager(app)
