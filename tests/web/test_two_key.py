@@ -532,3 +532,18 @@ def test_a_hand_waiting_for_its_confirmation_counts_in_no_standing_until_confirm
     net, hands = ana()
     assert hands == 1 and net > 0
     assert "No hand played yet." not in english(client).get(f"/players/{member}").get_data(as_text=True)
+
+
+def test_the_settle_page_says_its_payments_count_a_hand_still_waiting(app: Flask, table: dict[str, Any]) -> None:
+    """A table's own settle page counts a waiting hand, as its balances do, and says so: the
+    payments may still change, and the club night leaves the table out until it is confirmed."""
+    client = english(app.test_client())
+    tid = table["id"]
+    record_api(client, tid, table["token"])
+    warning = "These payments already count it"
+    page = client.get(f"/t/{tid}/settle").get_data(as_text=True)
+    assert "1 hand is waiting for a confirmation from another phone." in page
+    assert warning in page
+    link = scoring_link(owner_phone(app, table), tid)
+    assert client.post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(link)).status_code == 200
+    assert warning not in client.get(f"/t/{tid}/settle").get_data(as_text=True)
