@@ -102,7 +102,7 @@ import sqlalchemy as sa
 from flask import current_app
 from flask.cli import AppGroup
 from openskill.models import PlackettLuce, PlackettLuceRating
-from sqlalchemy import Select, delete, exists, func, insert, or_, select, text, update
+from sqlalchemy import Select, and_, delete, exists, func, insert, or_, select, text, update
 from sqlalchemy.dialects import postgresql as sa_pg
 from sqlalchemy.dialects import sqlite as sa_sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
@@ -246,9 +246,25 @@ class Horizon:
     event_id: int
 
 
-def _live(events: int) -> Any:
-    """The hand has no void event at or below the event horizon."""
-    return ~exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void", HandEvent.id <= events)
+def _counted(events: int) -> Any:
+    """The hand counts at the event horizon ``events``: what a hand waits for does not count
+    yet (:func:`referee.models.counted`), read as of that horizon so a run stays a function of
+    its two numbers. It has no void event up to there, and if it was recorded under two-key
+    entry, its latest confirmation or dispute up to there is a confirmation. Never NULL, so
+    :func:`_changed_tables` can compare two horizons."""
+    upto = HandEvent.id <= events
+    # Correlated to the hand only: a caller's own join of HandEvent (_changed_tables) is another.
+    void = exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void", upto).correlate_except(HandEvent)
+    latest = (
+        select(HandEvent.kind)
+        .where(HandEvent.hand_id == Hand.id, HandEvent.kind.in_(("confirm", "dispute")), upto)
+        .order_by(HandEvent.id.desc())
+        .limit(1)
+        .correlate_except(HandEvent)
+        .scalar_subquery()
+    )
+    two_key = func.coalesce(Hand.result["two_key"].as_boolean(), False)
+    return and_(~void, or_(~two_key.is_(True), func.coalesce(latest, "") == "confirm"))
 
 
 def _visible() -> Horizon:
@@ -281,7 +297,7 @@ def _hand_rows(game: str, after: int, horizon: Horizon) -> Iterator[tuple[int, i
         .join(Table, Table.id == Hand.table_id)
         .join(HandDelta, HandDelta.hand_id == Hand.id)
         .join(Seat, (Seat.table_id == Hand.table_id) & (Seat.position == HandDelta.seat))
-        .where(Table.game == game, Hand.id > after, Hand.id <= horizon.hand_id, _live(horizon.event_id))
+        .where(Table.game == game, Hand.id > after, Hand.id <= horizon.hand_id, _counted(horizon.event_id))
         .order_by(Hand.id)
         .execution_options(yield_per=STREAM)
     )
@@ -325,7 +341,7 @@ def _matches(game: str, tables: Select | Sequence[str], horizon: Horizon) -> lis
         select(Hand.table_id, Seat.name, func.sum(HandDelta.amount), func.max(Hand.id))
         .join(HandDelta, HandDelta.hand_id == Hand.id)
         .join(Seat, (Seat.table_id == Hand.table_id) & (Seat.position == HandDelta.seat))
-        .where(Hand.table_id.in_(tables), Hand.id <= horizon.hand_id, _live(horizon.event_id))
+        .where(Hand.table_id.in_(tables), Hand.id <= horizon.hand_id, _counted(horizon.event_id))
         .group_by(Hand.table_id, Seat.name)
     ):
         totals.setdefault(table_id, {})[name] = int(amount)
@@ -354,7 +370,7 @@ def _played_tables(game: str, after: int, horizon: Horizon) -> Select:
     return (
         select(Hand.table_id)
         .join(Table, Table.id == Hand.table_id)
-        .where(Table.game == game, Hand.id > after, Hand.id <= horizon.hand_id, _live(horizon.event_id))
+        .where(Table.game == game, Hand.id > after, Hand.id <= horizon.hand_id, _counted(horizon.event_id))
         .distinct()
     )
 
@@ -367,18 +383,21 @@ def _feed(board: Board, game: str, after: int, horizon: Horizon) -> int:
     return sum(board.feed_match(m.teams, m.totals) for m in matches if m.last_hand > after)
 
 
-def _voided_tables(game: str, run: Run, horizon: Horizon) -> list[str]:
-    """The tables of ``game`` where a void newer than ``run`` hit a hand the run had read."""
+def _changed_tables(game: str, run: Run, horizon: Horizon) -> list[str]:
+    """The tables of ``game`` where an event newer than ``run`` (a void, a confirmation, a
+    dispute) changed whether a hand the run had read counts: what the run applied is no
+    longer what counts. An event that changes nothing (a dispute of a hand still waiting, a
+    void of one never counted) leaves the run as it was."""
     query = (
         select(Hand.table_id)
         .join(HandEvent, HandEvent.hand_id == Hand.id)
         .join(Table, Table.id == Hand.table_id)
         .where(
             Table.game == game,
-            HandEvent.kind == "void",
             HandEvent.id > run.event_id,
             HandEvent.id <= horizon.event_id,
             Hand.id <= run.hand_id,
+            _counted(run.event_id) != _counted(horizon.event_id),
         )
         .distinct()
     )
@@ -386,11 +405,11 @@ def _voided_tables(game: str, run: Run, horizon: Horizon) -> list[str]:
 
 
 def _needs_recompute(game: str, run: Run, horizon: Horizon) -> bool:
-    """A void since ``run`` changed what was applied (module docstring). For a chip game, any
-    void of a hand already read. For a scored game, a void in a match the run had rated, or
-    one that finished a match whose last hand the run had already read (an incremental run
-    would rate it out of order)."""
-    tables = _voided_tables(game, run, horizon)
+    """An event since ``run`` changed what was applied (module docstring). For a chip game, a
+    void, confirmation or dispute that changed whether a hand already read counts. For a
+    scored game, such a change in a match the run had rated, or one that finished a match
+    whose last hand the run had already read (an incremental run would rate it out of order)."""
+    tables = _changed_tables(game, run, horizon)
     if not tables or not get_game(game).scored:
         return bool(tables)
     before = Horizon(run.hand_id, run.event_id)
