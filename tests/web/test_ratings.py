@@ -302,6 +302,19 @@ def test_a_disputed_hand_stays_out_until_a_confirmation_settles_it(app: Flask, c
     assert_same(settled, stored(app, "jubileu"))
 
 
+def test_voiding_a_hand_that_never_counted_rebuilds_nothing(app: Flask, client: FlaskClient) -> None:
+    t, link = two_key_table(app, client, "jubileu", JUBILEU)
+    play(client, t, "jubileu", JUBILEU, range(3))
+    confirm_as(client, t, 2, link)
+    refresh(app, "jubileu")
+    before = stored(app, "jubileu")
+    assert void(client, t, 1, reason="misdeal").status_code == 200  # it was waiting: rated nowhere
+    assert refresh(app, "jubileu") == ratings.Outcome(rebuilt=False, fed=0, stored=True)
+    assert stored(app, "jubileu") == before
+    recompute(app, "jubileu")
+    assert_same(before, stored(app, "jubileu"))
+
+
 def test_a_samba_match_ends_for_the_ratings_when_its_hands_are_confirmed(app: Flask, client: FlaskClient) -> None:
     t, link = two_key_table(app, client, "samba", JUBILEU, options={"target": 100})
     record_ok(client, t, stock_out(50, 0))
