@@ -1,13 +1,20 @@
 """Skill ratings: openskill's Plackett-Luce model fed by the stored hands, per game.
 
+What counts
+    What a hand waits for does not count yet, here as in the league and the player pages
+    (:func:`referee.models.counted`): a hand counts once it is live (not voided) and, if it was
+    recorded under two-key entry, confirmed (its latest confirmation or dispute is a
+    confirmation). A hand waiting for its confirmation, or disputed, moves no rating; from its
+    confirmation on it counts in its place, by its id, as if it had never waited.
+
 What one rated "game" is
-    * Games settled in chips or units (Jubileu, Quatrilho): every live hand, in the order the
+    * Games settled in chips or units (Jubileu, Quatrilho): every counted hand, in the order the
       hands were stored (``hand.id``). Each player who took part (a ``hand_delta`` row) is a team
       of one, ranked by what he won in that hand: the higher delta ranks higher, equal deltas
       tie. *Partial play*: the player sitting a hand out (the dealer at a five-player Quatrilho
       table) has no delta row, so he is simply not in that hand and his rating does not move.
     * Games scored to a target (Samba): every finished match is one game, its teams are
-      openskill teams ranked by their final totals, fed in the order the matches' last live
+      openskill teams ranked by their final totals, fed in the order the matches' last counted
       hands were stored (that hand's id).
 
 Partnerships are not made teams. Jubileu's partner and Quatrilho's called partner form for
@@ -37,16 +44,18 @@ ordinal, then the higher mu, then more games, then the name, then the member id.
 
 Keeping them current
     :func:`refresh` applies what was stored since the last run (``rating_run``: the last hand
-    id and the last event id read). If a void event newer than the run voided a hand already
-    applied, or changed a Samba match already rated (or finished one whose last hand was
-    already read), it recomputes from scratch instead; the ratings then equal :func:`recompute`
+    id and the last event id read). If an event newer than the run (a void, a confirmation, a
+    dispute) changed whether a hand already read counts, in a chip game, or changed a Samba
+    match already rated (or finished one whose last hand was already read), it recomputes
+    from scratch instead: a hand confirmed after a run passed it is rated in its place, not
+    appended; the ratings then equal :func:`recompute`
     exactly (the tests hold incremental == recompute). A run reads hands up to a *horizon*:
     on PostgreSQL, ids are handed out before their transactions commit, so a hand numbered
     below one already visible may still appear; a short ``LOCK TABLE ... IN SHARE MODE`` waits
     for the writers in flight and reads the highest ids, below which nothing more can appear.
     (SQLite has one writer at a time, so its highest committed id is already a horizon.)
-    Every query of a run sees the hands up to the horizon and the voids up to the event
-    horizon only, so a run is a function of those two numbers.
+    Every query of a run sees the hands up to the horizon and the voids, confirmations
+    and disputes up to the event horizon only, so a run is a function of those two numbers.
 
     Two phones opening the standings at once: each run reads ``rating_run`` first and writes it
     back with ``version + 1`` under ``WHERE version = v``; the loser of the race rolls back and
@@ -102,7 +111,7 @@ import sqlalchemy as sa
 from flask import current_app
 from flask.cli import AppGroup
 from openskill.models import PlackettLuce, PlackettLuceRating
-from sqlalchemy import Select, delete, exists, func, insert, or_, select, text, update
+from sqlalchemy import Select, and_, delete, exists, func, insert, or_, select, text, update
 from sqlalchemy.dialects import postgresql as sa_pg
 from sqlalchemy.dialects import sqlite as sa_sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
@@ -246,9 +255,25 @@ class Horizon:
     event_id: int
 
 
-def _live(events: int) -> Any:
-    """The hand has no void event at or below the event horizon."""
-    return ~exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void", HandEvent.id <= events)
+def _counted(events: int) -> Any:
+    """The hand counts at the event horizon ``events``: what a hand waits for does not count
+    yet (:func:`referee.models.counted`), read as of that horizon so a run stays a function of
+    its two numbers. It has no void event up to there, and if it was recorded under two-key
+    entry, its latest confirmation or dispute up to there is a confirmation. Never NULL, so
+    :func:`_changed_tables` can compare two horizons."""
+    upto = HandEvent.id <= events
+    # Correlated to the hand only: a caller's own join of HandEvent (_changed_tables) is another.
+    void = exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "void", upto).correlate_except(HandEvent)
+    latest = (
+        select(HandEvent.kind)
+        .where(HandEvent.hand_id == Hand.id, HandEvent.kind.in_(("confirm", "dispute")), upto)
+        .order_by(HandEvent.id.desc())
+        .limit(1)
+        .correlate_except(HandEvent)
+        .scalar_subquery()
+    )
+    two_key = func.coalesce(Hand.result["two_key"].as_boolean(), False)
+    return and_(~void, or_(~two_key.is_(True), func.coalesce(latest, "") == "confirm"))
 
 
 def _visible() -> Horizon:
@@ -274,14 +299,14 @@ def _horizon(*, wait: bool) -> Horizon:
 
 
 def _hand_rows(game: str, after: int, horizon: Horizon) -> Iterator[tuple[int, int | None, int]]:
-    """(hand id, member, delta) for every player of every live hand of ``game`` with
+    """(hand id, member, delta) for every player of every counted hand of ``game`` with
     ``after < id <= horizon``, by hand id: one streamed query."""
     query = (
         select(Hand.id, Seat.member_id, HandDelta.amount)
         .join(Table, Table.id == Hand.table_id)
         .join(HandDelta, HandDelta.hand_id == Hand.id)
         .join(Seat, (Seat.table_id == Hand.table_id) & (Seat.position == HandDelta.seat))
-        .where(Table.game == game, Hand.id > after, Hand.id <= horizon.hand_id, _live(horizon.event_id))
+        .where(Table.game == game, Hand.id > after, Hand.id <= horizon.hand_id, _counted(horizon.event_id))
         .order_by(Hand.id)
         .execution_options(yield_per=STREAM)
     )
@@ -297,7 +322,7 @@ def _feed_hands(board: Board, game: str, after: int, horizon: Horizon) -> int:
 
 @dataclass(frozen=True)
 class Match:
-    """A finished match: when it ended (its last live hand's id), its teams and their totals."""
+    """A finished match: when it ended (its last counted hand's id), its teams and their totals."""
 
     last_hand: int
     teams: tuple[tuple[int | None, ...], ...]
@@ -325,7 +350,7 @@ def _matches(game: str, tables: Select | Sequence[str], horizon: Horizon) -> lis
         select(Hand.table_id, Seat.name, func.sum(HandDelta.amount), func.max(Hand.id))
         .join(HandDelta, HandDelta.hand_id == Hand.id)
         .join(Seat, (Seat.table_id == Hand.table_id) & (Seat.position == HandDelta.seat))
-        .where(Hand.table_id.in_(tables), Hand.id <= horizon.hand_id, _live(horizon.event_id))
+        .where(Hand.table_id.in_(tables), Hand.id <= horizon.hand_id, _counted(horizon.event_id))
         .group_by(Hand.table_id, Seat.name)
     ):
         totals.setdefault(table_id, {})[name] = int(amount)
@@ -350,11 +375,11 @@ def _matches(game: str, tables: Select | Sequence[str], horizon: Horizon) -> lis
 
 
 def _played_tables(game: str, after: int, horizon: Horizon) -> Select:
-    """The tables of ``game`` with a live hand stored after ``after`` (up to the horizon)."""
+    """The tables of ``game`` with a counted hand stored after ``after`` (up to the horizon)."""
     return (
         select(Hand.table_id)
         .join(Table, Table.id == Hand.table_id)
-        .where(Table.game == game, Hand.id > after, Hand.id <= horizon.hand_id, _live(horizon.event_id))
+        .where(Table.game == game, Hand.id > after, Hand.id <= horizon.hand_id, _counted(horizon.event_id))
         .distinct()
     )
 
@@ -367,18 +392,21 @@ def _feed(board: Board, game: str, after: int, horizon: Horizon) -> int:
     return sum(board.feed_match(m.teams, m.totals) for m in matches if m.last_hand > after)
 
 
-def _voided_tables(game: str, run: Run, horizon: Horizon) -> list[str]:
-    """The tables of ``game`` where a void newer than ``run`` hit a hand the run had read."""
+def _changed_tables(game: str, run: Run, horizon: Horizon) -> list[str]:
+    """The tables of ``game`` where an event newer than ``run`` (a void, a confirmation, a
+    dispute) changed whether a hand the run had read counts: what the run applied is no
+    longer what counts. An event that changes nothing (a dispute of a hand still waiting, a
+    void of one never counted) leaves the run as it was."""
     query = (
         select(Hand.table_id)
         .join(HandEvent, HandEvent.hand_id == Hand.id)
         .join(Table, Table.id == Hand.table_id)
         .where(
             Table.game == game,
-            HandEvent.kind == "void",
             HandEvent.id > run.event_id,
             HandEvent.id <= horizon.event_id,
             Hand.id <= run.hand_id,
+            _counted(run.event_id) != _counted(horizon.event_id),
         )
         .distinct()
     )
@@ -386,11 +414,11 @@ def _voided_tables(game: str, run: Run, horizon: Horizon) -> list[str]:
 
 
 def _needs_recompute(game: str, run: Run, horizon: Horizon) -> bool:
-    """A void since ``run`` changed what was applied (module docstring). For a chip game, any
-    void of a hand already read. For a scored game, a void in a match the run had rated, or
-    one that finished a match whose last hand the run had already read (an incremental run
-    would rate it out of order)."""
-    tables = _voided_tables(game, run, horizon)
+    """An event since ``run`` changed what was applied (module docstring). For a chip game, a
+    void, confirmation or dispute that changed whether a hand already read counts. For a
+    scored game, such a change in a match the run had rated, or one that finished a match
+    whose last hand the run had already read (an incremental run would rate it out of order)."""
+    tables = _changed_tables(game, run, horizon)
     if not tables or not get_game(game).scored:
         return bool(tables)
     before = Horizon(run.hand_id, run.event_id)
@@ -531,10 +559,10 @@ def _plan(game: str) -> tuple[str, int]:
 
 def refresh(game: str) -> Outcome:
     """Bring ``game``'s ratings up to date: apply what was stored since the last run, or
-    recompute when a void changed what was applied (module docstring). Commits the session:
-    call it where a commit is harmless (a page that reads), not in the middle of a write. Pages
-    call :func:`catch_up` instead, which runs this only when the work is small, under the
-    game's claim."""
+    recompute when a void or a confirmation changed what was applied (module docstring).
+    Commits the session: call it where a commit is harmless (a page that reads), not in the
+    middle of a write. Pages call :func:`catch_up` instead, which runs this only when the work
+    is small, under the game's claim."""
     game = _rated(game)
     run = _run(game)
     if run is not None:

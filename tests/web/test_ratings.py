@@ -31,8 +31,9 @@ from referee.rules.errors import UnknownGame
 from tests.bench import hands as jubileu_hands
 from tests.bench import quatrilho_hands
 from tests.hypothesis_settings import SLOW
-from tests.web.api_support import create_table, record_ok, void
+from tests.web.api_support import API, create_table, record_ok, void
 from tests.web.test_api_samba import stock_out
+from tests.web.test_two_key import owner_phone, scoring_link
 
 JUBILEU = ("Ana", "Bia", "Caio", "Dani")
 QUATRILHO = ("Ana", "Bia", "Caio", "Dani", "Edu")
@@ -246,6 +247,90 @@ def test_incremental_batches_equal_a_recompute(
     assert_same(incremental, stored(app, game))
     # Other games are untouched by this one's runs.
     assert stored(app, "samba") == {}
+
+
+# --------------------------------------------------------------------------- two-key entry
+
+
+def confirm_as(client: FlaskClient, t: dict[str, Any], number: int, link: str, kind: str = "confirm") -> None:
+    """Confirm (or dispute) hand ``number`` through the API as the access behind ``link``."""
+    url = f"{API}/tables/{t['id']}/hands/{number}/{kind}"
+    answer = client.post(url, json={}, headers={"Authorization": f"Bearer {link}"})
+    assert answer.status_code == 200, answer.get_json()
+
+
+def two_key_table(app: Flask, client: FlaskClient, game: str, players: Sequence[str], **fields: Any) -> Any:
+    """A two-key table and a scoring link of another access than the owner's, who records."""
+    t = table_of(client, game, players, two_key=True, **fields)
+    return t, scoring_link(owner_phone(app, t), t["id"])
+
+
+def test_a_waiting_hand_moves_no_rating_until_confirmed(app: Flask, client: FlaskClient) -> None:
+    t, link = two_key_table(app, client, "jubileu", JUBILEU)
+    play(client, t, "jubileu", JUBILEU, range(2))  # both wait for a confirmation
+    refresh(app, "jubileu")
+    assert stored(app, "jubileu") == {}
+    confirm_as(client, t, 1, link)  # a hand the last run had already passed
+    outcome = refresh(app, "jubileu")
+    assert outcome.rebuilt and outcome.fed == 1
+    after_one = stored(app, "jubileu")
+    assert {row[2] for row in after_one.values()} == {1} and after_one["Ana"][0] > MU  # Ana's solo sete
+    recompute(app, "jubileu")
+    assert_same(after_one, stored(app, "jubileu"))
+    play(client, t, "jubileu", JUBILEU, range(2, 4))  # waiting too: still nothing new rated
+    confirm_as(client, t, 2, link)
+    refresh(app, "jubileu")
+    incremental = stored(app, "jubileu")
+    assert {row[2] for row in incremental.values()} == {2}
+    recompute(app, "jubileu")
+    assert_same(incremental, stored(app, "jubileu"))
+
+
+def test_a_disputed_hand_stays_out_until_a_confirmation_settles_it(app: Flask, client: FlaskClient) -> None:
+    t, link = two_key_table(app, client, "jubileu", JUBILEU)
+    other = scoring_link(owner_phone(app, t), t["id"])
+    play(client, t, "jubileu", JUBILEU, range(2))
+    confirm_as(client, t, 1, link, "dispute")
+    confirm_as(client, t, 2, link)
+    assert refresh(app, "jubileu").fed == 1  # hand 2 only
+    assert {row[2] for row in stored(app, "jubileu").values()} == {1}
+    confirm_as(client, t, 1, other)  # the dispute settled: hand 1 counts, in its place
+    assert refresh(app, "jubileu").rebuilt
+    settled = stored(app, "jubileu")
+    assert {row[2] for row in settled.values()} == {2}
+    recompute(app, "jubileu")
+    assert_same(settled, stored(app, "jubileu"))
+
+
+def test_voiding_a_hand_that_never_counted_rebuilds_nothing(app: Flask, client: FlaskClient) -> None:
+    t, link = two_key_table(app, client, "jubileu", JUBILEU)
+    play(client, t, "jubileu", JUBILEU, range(3))
+    confirm_as(client, t, 2, link)
+    refresh(app, "jubileu")
+    before = stored(app, "jubileu")
+    assert void(client, t, 1, reason="misdeal").status_code == 200  # it was waiting: rated nowhere
+    assert refresh(app, "jubileu") == ratings.Outcome(rebuilt=False, fed=0, stored=True)
+    assert stored(app, "jubileu") == before
+    recompute(app, "jubileu")
+    assert_same(before, stored(app, "jubileu"))
+
+
+def test_a_samba_match_ends_for_the_ratings_when_its_hands_are_confirmed(app: Flask, client: FlaskClient) -> None:
+    t, link = two_key_table(app, client, "samba", JUBILEU, options={"target": 100})
+    record_ok(client, t, stock_out(50, 0))
+    assert record_ok(client, t, stock_out(100, 20))["finished"] is True  # at the table it is over
+    refresh(app, "samba")
+    assert stored(app, "samba") == {}
+    confirm_as(client, t, 1, link)  # 50 counted: not over yet, nothing rated, nothing rebuilt
+    assert refresh(app, "samba") == ratings.Outcome(rebuilt=False, fed=0, stored=True)
+    assert stored(app, "samba") == {}
+    confirm_as(client, t, 2, link)  # over at a hand already read: rated in its place
+    outcome = refresh(app, "samba")
+    assert outcome.rebuilt and outcome.fed == 1
+    rows = stored(app, "samba")
+    assert rows["Ana"][0] > MU > rows["Bia"][0]
+    recompute(app, "samba")
+    assert_same(rows, stored(app, "samba"))
 
 
 def test_provisional_until_enough_hands(app: Flask, client: FlaskClient) -> None:
