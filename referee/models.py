@@ -20,10 +20,9 @@ from sqlalchemy import (
     and_,
     exists,
     func,
-    or_,
     text,
 )
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, aliased, mapped_column, relationship
 
 from referee.db import db
 
@@ -232,10 +231,12 @@ def voided() -> Any:
 def waiting() -> Any:
     """True for a hand recorded under two-key entry that still waits for its confirmation (none
     yet, or disputed since): :attr:`Hand.status` "to_confirm" or "disputed", as SQL."""
-    confirmed = exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "confirm")
-    disputed = exists().where(HandEvent.hand_id == Hand.id, HandEvent.kind == "dispute")
+    # Confirmed: a confirmation with no dispute after it (the latest word wins, as on the hand).
+    confirm, dispute = aliased(HandEvent), aliased(HandEvent)
+    later_dispute = exists().where(dispute.hand_id == Hand.id, dispute.kind == "dispute", dispute.id > confirm.id)
+    confirmed = exists().where(confirm.hand_id == Hand.id, confirm.kind == "confirm", ~later_dispute)
     two_key = func.coalesce(Hand.result["two_key"].as_boolean(), False)
-    return and_(two_key.is_(True), or_(~confirmed, disputed))
+    return and_(two_key.is_(True), ~confirmed)
 
 
 def counted() -> Any:

@@ -547,3 +547,25 @@ def test_the_settle_page_says_its_payments_count_a_hand_still_waiting(app: Flask
     link = scoring_link(owner_phone(app, table), tid)
     assert client.post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(link)).status_code == 200
     assert warning not in client.get(f"/t/{tid}/settle").get_data(as_text=True)
+
+
+def test_a_hand_confirmed_after_a_dispute_counts_in_the_league(app: Flask, table: dict[str, Any]) -> None:
+    """The latest word wins, in SQL as on the hand: disputed, a hand counts nowhere; confirmed
+    after the dispute, it counts in the standings as it does on its table."""
+    from referee import league
+
+    client = app.test_client()
+    tid = table["id"]
+    record_api(client, tid, table["token"])
+    link = scoring_link(owner_phone(app, table), tid)
+
+    def counted_hands() -> int:
+        with app.app_context():
+            return max((r.hands for r in league.standings("jubileu")), default=0)
+
+    dispute = {"reason": "Bia had 5 tricks"}
+    assert client.post(f"{API}/tables/{tid}/hands/1/dispute", json=dispute, headers=bearer(link)).status_code == 200
+    assert counted_hands() == 0
+    assert client.post(f"{API}/tables/{tid}/hands/1/confirm", headers=bearer(link)).status_code == 200
+    assert status(app, tid, 1) == "confirmed"
+    assert counted_hands() == 1
