@@ -22,7 +22,7 @@ def test_a_flow_page_boosts_its_main_and_the_table_page_its_next_hand(app: Flask
     step = phone.get(f"/t/{table['id']}/hand")
     html = step.get_data(as_text=True)
     assert 'src="/static/js/swap.js?v=' in html
-    assert '<main id="main" class="page" data-boost>' in html
+    assert '<main id="main" class="page" data-boost' in html  # then the hand's draft place
     assert step.headers["Content-Security-Policy"] == CSP
     # The table page: only its next hand's links and forms swap, so its first step comes like the others.
     table_page = phone.get(f"/t/{table['id']}").get_data(as_text=True)
@@ -41,7 +41,7 @@ def test_a_boosted_step_answers_only_its_title_and_main(app: Flask) -> None:
     html = boosted.get_data(as_text=True)
     assert html.lstrip().startswith("<title>") and html.rstrip().endswith("</main>")
     assert "<head" not in html and "site-header" not in html and "<script" not in html
-    assert '<main id="main" class="page" data-boost>' in html
+    assert '<main id="main" class="page" data-boost' in html  # then the hand's draft place
     assert "HX-Boosted" in boosted.headers["Vary"]
     # Samba's live score and the Derby's race are the script's requests too, for a part of a page.
     partial = phone.get(f"/t/{table['id']}/hand", query_string={"ultima": "ouros"}, headers=HTMX)

@@ -53,7 +53,7 @@ def test_a_correction_of_a_short_solo_reopens_it_by_the_soloist_s_figures(app: F
     correction = get(client, tid, replaces="1")
     assert correction.draft.get("side_figures") == 20 and not correction.draft.get("per_player")
     page = walk(client, tid, "back:side_figures", "side_figures:17", start=correction)
-    assert confirm(client, tid, page) == 302
+    assert confirm(client, tid, page, reason="Bia counted 17") == 302
     current = [h for h in hands(app, tid) if not h["void"]]
     assert current[-1]["record"]["side_figures"] == 17
     assert current[-1]["result"]["deltas"] == {"Ana": 16, "Bia": -48, "Caio": 16, "Dani": 16}
