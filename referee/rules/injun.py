@@ -963,31 +963,7 @@ def settle(hand: InjunHand, options: InjunOptions) -> potlib.PotSettlement:
     dealer's left. Deltas: what a player took minus what he put in (ante and bets)."""
     odd = potlib.ODD_CHIPS_CARRY if options.odd_chip == "carry" else potlib.ODD_CHIPS_IN_ORDER
     n = len(hand.players)
-    lines: list[Line] = [
-        Line(
-            text=Text(
-                *NP_(
-                    "%(count)s player put in an ante of %(ante)s.", "%(count)s players put in an ante of %(ante)s each."
-                ),
-                count=n,
-                ante=hand.ante,
-            ),
-            amount=n * hand.ante,
-        )
-    ]
-    if hand.carried_in:
-        lines.append(
-            Line(
-                text=Text(
-                    *NP_(
-                        "%(count)s chip left on the table by the last deal is in the pot.",
-                        "%(count)s chips left on the table by the last deal are in the pot.",
-                    ),
-                    count=hand.carried_in,
-                ),
-                amount=hand.carried_in,
-            )
-        )
+    lines = potlib.ante_lines(n, hand.ante, hand.carried_in)
     bets = sum(hand.paid.values()) - n * hand.ante
     lines.append(Line(text=Text(*NP_("%(count)s chip was bet.", "%(count)s chips were bet."), count=bets), amount=bets))
     lines.append(_end_line(hand))

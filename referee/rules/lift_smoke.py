@@ -53,6 +53,7 @@ from .pot import (
     CHIP_OPTIONS,
     MAX_CHIPS,
     PotSettlement,
+    ante_lines,
     ante_option,
     antes,
     carried_in_field,
@@ -61,7 +62,7 @@ from .pot import (
 from .record import DEALER, Count, OutOrder, Player, Record, RecordSpec
 from .seats import OutGroup, out_order_json, parse_out_order
 from .settle import Line
-from .text import N_, NP_, Text
+from .text import N_, Text
 
 SLUG: Final = "lift_smoke"
 MIN_PLAYERS: Final = 4
@@ -262,32 +263,7 @@ def settle(hand: LiftSmokeHand, options: LiftSmokeOptions) -> PotSettlement:
 def _lines(hand: LiftSmokeHand, pot: int) -> list[Line]:
     """Two sums, one under the other: the antes (and chips carried in) make the pot; the pot less
     the winner's own ante is what he gains. Each column adds up to the figure under it."""
-    n = len(hand.players)
-    lines = [
-        Line(
-            text=Text(
-                *NP_(
-                    "%(count)s player put in an ante of %(ante)s.", "%(count)s players put in an ante of %(ante)s each."
-                ),
-                count=n,
-                ante=hand.ante,
-            ),
-            amount=n * hand.ante,
-        )
-    ]
-    if hand.carried_in:
-        lines.append(
-            Line(
-                text=Text(
-                    *NP_(
-                        "%(count)s chip left on the table by the last deal is in the pot.",
-                        "%(count)s chips left on the table by the last deal are in the pot.",
-                    ),
-                    count=hand.carried_in,
-                ),
-                amount=hand.carried_in,
-            )
-        )
+    lines = ante_lines(len(hand.players), hand.ante, hand.carried_in)
     lines.append(Line(text=Text(N_("The pot")), amount=pot, total=True))
     if hand.last_trick_tie:
         why = Text(

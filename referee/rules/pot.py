@@ -36,7 +36,7 @@ from .errors import InconsistentHand, InvalidInput
 from .options import CHIP_VALUE, STARTING_CHIPS, OptionSpec
 from .record import Count
 from .settle import Line, Payment, Settlement
-from .text import N_, Text
+from .text import N_, NP_, Text
 
 #: The remainder of a split stays on the table for the next deal.
 ODD_CHIPS_CARRY: Final = "carry"
@@ -345,3 +345,34 @@ def pot_settlement(
         carried_in=carried_in,
         carried_out=carried_out,
     )
+
+
+def ante_lines(players: int, ante: int, carried_in: int) -> list[Line]:
+    """A pot game's first breakdown lines: everybody's ante, then the chips the last deal left
+    on the table. Their amounts add up to the pot before any bet."""
+    lines = [
+        Line(
+            text=Text(
+                *NP_(
+                    "%(count)s player put in an ante of %(ante)s.", "%(count)s players put in an ante of %(ante)s each."
+                ),
+                count=players,
+                ante=ante,
+            ),
+            amount=players * ante,
+        )
+    ]
+    if carried_in:
+        lines.append(
+            Line(
+                text=Text(
+                    *NP_(
+                        "%(count)s chip left on the table by the last deal is in the pot.",
+                        "%(count)s chips left on the table by the last deal are in the pot.",
+                    ),
+                    count=carried_in,
+                ),
+                amount=carried_in,
+            )
+        )
+    return lines
