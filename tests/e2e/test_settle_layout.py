@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.web.api_support import solo_record
+
 pytestmark = pytest.mark.e2e
 
 #: A long name, a short one that ends right before the verb, a single word of 39 letters.
@@ -33,20 +35,6 @@ BOXES = """rows => rows.map(li => {
 })"""
 
 
-def _solo(dealer: str, tricks: int) -> dict:
-    """The player after ``dealer`` bids a solo and takes ``tricks`` of 13; the others pass."""
-    i = SEATS.index(dealer)
-    speakers = [SEATS[(i + k) % len(SEATS)] for k in range(1, len(SEATS) + 1)]
-    rest = 13 - tricks
-    counts = {speakers[0]: tricks} | {p: rest // 3 + (k < rest % 3) for k, p in enumerate(speakers[1:])}
-    return {
-        "ultima": "copas",
-        "auction": [[speakers[0], "solo_sete"]] + [[p, "passo"] for p in speakers[1:]],
-        "trump": "espadas",
-        "tricks": counts,
-    }
-
-
 def _table(live_app, chip_value: str) -> str:  # type: ignore[no-untyped-def]
     """Four solos, made and lost, so that every name pays or is paid."""
     api = live_app.test_client()
@@ -57,7 +45,7 @@ def _table(live_app, chip_value: str) -> str:  # type: ignore[no-untyped-def]
     for tricks in (9, 3, 8, 2):
         response = api.post(
             f"/api/v1/tables/{table['id']}/hands",
-            json=_solo(dealer, tricks),
+            json=solo_record(dealer, tricks, players=SEATS),
             headers={"Authorization": f"Bearer {table['token']}"},
         )
         assert response.status_code == 201, response.get_data(as_text=True)

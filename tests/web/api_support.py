@@ -117,10 +117,15 @@ def order_after(dealer: str, players: Sequence[str] = PLAYERS) -> list[str]:
 
 
 def solo_record(
-    dealer: str, declarer_tricks: int = 7, *, bid: str = "solo_sete", explicit_dealer: bool = False
+    dealer: str,
+    declarer_tricks: int = 7,
+    *,
+    bid: str = "solo_sete",
+    explicit_dealer: bool = False,
+    players: Sequence[str] = PLAYERS,
 ) -> dict[str, Any]:
     """The first speaker bids ``bid`` (a solo with trump), the others pass."""
-    speakers = order_after(dealer)
+    speakers = order_after(dealer, players)
     declarer = speakers[0]
     rest = 13 - declarer_tricks
     others = speakers[1:]

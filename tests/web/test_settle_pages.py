@@ -96,20 +96,6 @@ def test_each_pix_link_opens_its_own_payees_code_on_the_club_night(app: Flask, c
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
 
 
-def _solo(players: list[str], dealer: str, tricks: int) -> dict:
-    """The player after ``dealer`` bids a solo and takes ``tricks`` of 13; the others pass."""
-    i = players.index(dealer)
-    speakers = [players[(i + k) % len(players)] for k in range(1, len(players) + 1)]
-    rest = 13 - tricks
-    counts = {speakers[0]: tricks} | {p: rest // 3 + (k < rest % 3) for k, p in enumerate(speakers[1:])}
-    return {
-        "ultima": "copas",
-        "auction": [[speakers[0], "solo_sete"]] + [[p, "passo"] for p in speakers[1:]],
-        "trump": "espadas",
-        "tricks": counts,
-    }
-
-
 def test_names_are_stored_without_bidi_controls_from_the_api_the_form_and_a_rename(
     app: Flask, client: FlaskClient
 ) -> None:
@@ -140,7 +126,7 @@ def _stored_with_controls(app: Flask, client: FlaskClient, monkeypatch) -> tuple
     assert table["players"] == players
     dealer = players[-1]
     for tricks in (7, 9, 3):
-        dealer = record_ok(client, table, _solo(players, dealer, tricks))["next_dealer"]
+        dealer = record_ok(client, table, solo_record(dealer, tricks, players=players))["next_dealer"]
     return table, players
 
 
