@@ -15,6 +15,22 @@ from referee.rules.patience import PATIENCES
 from referee.rules.quatrilho import Mode
 from referee.rules.samba_melds import KINDS as MELD_KINDS
 
+#: "Why this score": lines read like a sum on paper, each total the sum of the lines above it.
+BREAKDOWN: dict[str, Any] = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {
+            "label": {"type": "string"},
+            "amount": {"type": "integer"},
+            "total": {
+                "type": "boolean",
+                "description": "This line's amount is the sum of the amounts above it since the previous total.",
+            },
+        },
+    },
+}
+
 ERRORS = {
     "400": "The body is not JSON, a field has the wrong type, a required field is missing, or an option is unknown.",
     "401": "A write without a valid scorer token.",
@@ -850,20 +866,7 @@ def document() -> dict[str, Any]:
                             "type": "object",
                             "properties": {
                                 "score": {"type": "integer", "description": "This hand's score."},
-                                "breakdown": {
-                                    "type": "array",
-                                    "items": {
-                                        "type": "object",
-                                        "properties": {
-                                            "label": {"type": "string"},
-                                            "amount": {"type": "integer"},
-                                            "total": {
-                                                "type": "boolean",
-                                                "description": "This line's amount is the sum of the amounts above it since the previous total.",
-                                            },
-                                        },
-                                    },
-                                },
+                                "breakdown": BREAKDOWN,
                             },
                         },
                     ]
@@ -964,20 +967,7 @@ def document() -> dict[str, Any]:
                         "next_dealer": {"type": "string"},
                         "deltas": {"type": "object", "additionalProperties": {"type": "integer"}},
                         "contract": {"type": "object"},
-                        "breakdown": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "properties": {
-                                    "label": {"type": "string"},
-                                    "amount": {"type": "integer"},
-                                    "total": {
-                                        "type": "boolean",
-                                        "description": "This line's amount is the sum of the amounts above it since the previous total.",
-                                    },
-                                },
-                            },
-                        },
+                        "breakdown": BREAKDOWN,
                         "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}},
                         "totals": {
                             "type": "object",
@@ -1027,20 +1017,7 @@ def document() -> dict[str, Any]:
                                 **_new_game_contract(),
                             },
                         },
-                        "breakdown": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "properties": {
-                                    "label": {"type": "string"},
-                                    "amount": {"type": "integer"},
-                                    "total": {
-                                        "type": "boolean",
-                                        "description": "This line's amount is the sum of the amounts above it since the previous total.",
-                                    },
-                                },
-                            },
-                        },
+                        "breakdown": BREAKDOWN,
                         "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}},
                         "record": {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in HAND_RECORDS]},
                         "teams": {
