@@ -29,11 +29,47 @@ bp = Blueprint("trust", __name__)
 CADDY_ROOT = Path("caddy", "pki", "authorities", "local", "root.crt")
 
 
-def root_certificate() -> Path | None:
-    """The local authority's root certificate, when this server has one."""
+class Unavailable(Exception):
+    """The server was told to offer a root certificate (REFEREE_CA_CERT, or Caddy's file in the
+    instance folder) that this process cannot read. The trust page says so, with the path, so
+    whoever set the server up can fix it; the home page just leaves its card out."""
+
+    def __init__(self, path: Path, sentence: str) -> None:
+        super().__init__(sentence)
+        self.path = path
+        self.sentence = sentence
+
+
+def root_certificate() -> bytes | None:
+    """The local authority's root certificate (PEM bytes), or None when this server has none.
+
+    Raises Unavailable when one is configured but missing, unreadable by the user the server
+    runs as, or not a certificate: a service install that copied the file somewhere its user
+    cannot reach must hear where, not get an error page with no reason."""
     configured = current_app.config.get("CA_CERT")
     path = Path(configured) if configured else Path(current_app.instance_path) / CADDY_ROOT
-    return path if path.is_file() else None
+    try:
+        pem = path.read_bytes()
+    except FileNotFoundError:
+        if not configured:
+            return None
+        raise Unavailable(path, _("The certificate file %(path)s does not exist.", path=path)) from None
+    except IsADirectoryError:
+        raise Unavailable(path, _("%(path)s is a folder, not the certificate file.", path=path)) from None
+    except OSError as exc:
+        # Most often a PermissionError: the file, or a folder on its way, is closed to this user.
+        sentence = _(
+            "The server cannot read the certificate file %(path)s (%(reason)s): give the user it runs as"
+            " read access to the file and to its folder.",
+            path=path,
+            reason=exc.strerror or type(exc).__name__,
+        )
+        raise Unavailable(path, sentence) from None
+    try:
+        ssl.PEM_cert_to_DER_cert(pem.decode("ascii"))
+    except (ValueError, UnicodeDecodeError):
+        raise Unavailable(path, _("The file %(path)s is not a PEM certificate.", path=path)) from None
+    return pem
 
 
 def fingerprint(pem: str) -> str:
@@ -55,21 +91,40 @@ def address(scheme: str) -> str:
 def card() -> dict[str, object] | None:
     """What the home page shows about this server's authority: the page's plain-http address
     and its QR code, or None when there is no authority to trust."""
-    if root_certificate() is None:
+    try:
+        if root_certificate() is None:
+            return None
+    except Unavailable as problem:
+        current_app.logger.warning("The page to trust this server is off: %s", problem.sentence)
         return None
     url = address("http") + "/ca"
     return {"url": url, "qr": qr.svg(url, label=_("QR code of the page to trust this server"))}
 
 
+def unavailable(problem: Unavailable) -> ResponseReturnValue:
+    """503 with the sentence that says what is missing and where."""
+    page = render_template(
+        "errors/error.html", status=503, title=_("Certificate unavailable"), message=problem.sentence
+    )
+    return page, 503, {"Retry-After": "300"}
+
+
+def certificate_or_404() -> bytes:
+    pem = root_certificate()
+    if pem is None:
+        abort(404)
+    return pem
+
+
 @bp.get("/ca")
 def page() -> ResponseReturnValue:
-    path = root_certificate()
-    if path is None:
-        abort(404)
-    pem = path.read_text(encoding="ascii")
+    try:
+        pem = certificate_or_404()
+    except Unavailable as problem:
+        return unavailable(problem)
     return render_template(
         "server/ca.html",
-        fingerprint=fingerprint(pem),
+        fingerprint=fingerprint(pem.decode("ascii")),
         https_url=address("https") + "/",
         here=card(),
         secure=request.is_secure,
@@ -78,11 +133,12 @@ def page() -> ResponseReturnValue:
 
 @bp.get("/ca/referee-root.crt")
 def certificate() -> ResponseReturnValue:
-    path = root_certificate()
-    if path is None:
-        abort(404)
+    try:
+        pem = certificate_or_404()
+    except Unavailable as problem:
+        return unavailable(problem)
     return Response(
-        path.read_bytes(),
+        pem,
         mimetype="application/x-x509-ca-cert",
         headers={"Content-Disposition": 'attachment; filename="referee-root.crt"', "Cache-Control": "no-cache"},
     )

@@ -158,6 +158,57 @@ def test_the_page_to_trust_the_server(tmp_path: Path, monkeypatch: pytest.Monkey
     assert answer.get_data(as_text=True) == ROOT_PEM
 
 
+def closed(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``folder`` as the service user sees /etc/referee made mode 0700 by root: nothing in it can
+    be looked at or opened. Root passes every permission check, so the refusal is simulated."""
+
+    def refuse(path: Path) -> None:
+        if Path(path).is_relative_to(folder) and Path(path) != folder:
+            raise PermissionError(13, "Permission denied", str(path))
+
+    stat, open_ = Path.stat, Path.open
+    monkeypatch.setattr(Path, "stat", lambda self, **kw: (refuse(self), stat(self, **kw))[1])
+    monkeypatch.setattr(Path, "open", lambda self, *a, **kw: (refuse(self), open_(self, *a, **kw))[1])
+
+
+def test_a_certificate_the_server_cannot_read_is_named_not_a_server_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "etc-referee"
+    folder.mkdir()
+    (folder / "ca-root.crt").write_text(ROOT_PEM)
+    monkeypatch.setenv("REFEREE_CA_CERT", str(folder / "ca-root.crt"))
+    client = make(tmp_path).test_client()
+    closed(folder, monkeypatch)
+    home = client.get("/")
+    assert home.status_code == 200 and 'id="trust-h"' not in home.get_data(as_text=True)
+    for url in ("/ca", "/ca/referee-root.crt"):
+        answer = client.get(url)
+        assert answer.status_code == 503
+        page = answer.get_data(as_text=True)
+        assert f"O servidor não consegue ler o arquivo de certificado {folder / 'ca-root.crt'}" in page
+
+
+@pytest.mark.parametrize(
+    ("content", "sentence"),
+    [
+        (None, "O arquivo de certificado {} não existe."),
+        ("not a certificate", "O arquivo {} não é um certificado PEM."),
+    ],
+)
+def test_a_configured_certificate_that_is_missing_or_wrong_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: str | None, sentence: str
+) -> None:
+    path = tmp_path / "ca-root.crt"
+    if content is not None:
+        path.write_text(content)
+    monkeypatch.setenv("REFEREE_CA_CERT", str(path))
+    client = make(tmp_path).test_client()
+    assert client.get("/").status_code == 200
+    answer = client.get("/ca")
+    assert answer.status_code == 503 and sentence.format(path) in answer.get_data(as_text=True)
+
+
 # --------------------------------------------------------------------------- the Caddyfile
 
 
