@@ -20,6 +20,10 @@ worker_class = "gthread"
 threads = 4
 #: Seconds an idle connection stays open: longer than the pause between two taps at the table.
 keepalive = 75
+#: No control socket (gunicorn 25+ opens one in $XDG_RUNTIME_DIR or $HOME/.gunicorn): the service's
+#: home is read-only, where it logged an [ERROR] at every start, and two servers of one user
+#: would share it. Nothing here uses ``gunicornc``; stop and reload the server by its signals.
+control_socket_disable = True
 
 
 class ResponseWithoutServer(wsgi.Response):  # type: ignore[misc]
