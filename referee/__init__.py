@@ -12,6 +12,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from flask import Flask
 
+#: This release: the date it was made (``YYYY.M.D``; a second release that day adds ``.1``). The
+#: release step in docs/club-server.md bumps it, so pip takes each new wheel as an upgrade.
+__version__ = "2026.11.29"
+
 PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent
 MIGRATIONS = PACKAGE / "migrations"
@@ -25,26 +29,23 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app. Its database schema is created (by running the migrations) if missing.
 
     `config` overrides everything else; it may carry "INSTANCE_PATH" to use another
-    instance folder (tests).
+    instance folder (tests). Otherwise the data folder is REFEREE_HOME, or the checkout's
+    instance/, or for an installed wheel a folder outside the venv (referee.config.data_folder).
     """
     from flask import Flask
 
+    from referee import config as config_module
+
     config = dict(config or {})
-    instance = config.pop("INSTANCE_PATH", None)
-    if instance is None and not INSTALLED:
-        instance = ROOT / "instance"
-    # Installed, it is Flask's own choice (<prefix>/var/referee-instance), never site-packages.
+    instance = config.pop("INSTANCE_PATH", None) or config_module.data_folder(installed=INSTALLED, checkout=ROOT)
     app = Flask(
         __name__,
-        instance_path=None if instance is None else str(instance),
+        instance_path=str(instance),
         instance_relative_config=True,
         template_folder=str(WEB_ROOT / "templates"),
         static_folder=str(WEB_ROOT / "static"),
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-
-    from referee import config as config_module
-
     config_module.load(app, config)
 
     from referee import compress, errorpages, i18n, inputs, proxy, security

@@ -19,6 +19,18 @@ from referee import club
 LANGUAGES = ["pt_BR", "en"]
 
 
+def data_folder(*, installed: bool, checkout: Path) -> Path:
+    """Where this server keeps its data (the instance folder: database, secret key, club code,
+    config.py). REFEREE_HOME when set; a checkout's own instance/ (``make run``); an installed
+    wheel's $XDG_DATA_HOME/referee (~/.local/share/referee), never inside the venv, which an
+    admin may delete and recreate at any upgrade."""
+    if home := os.environ.get("REFEREE_HOME"):
+        return Path(home).expanduser()
+    if not installed:
+        return checkout / "instance"
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "referee"
+
+
 def defaults(instance_path: str) -> dict[str, Any]:
     return {
         "SQLALCHEMY_DATABASE_URI": "sqlite:///" + os.path.join(instance_path, "referee.sqlite3"),

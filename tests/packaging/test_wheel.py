@@ -1,19 +1,29 @@
 """The wheel that `python -m build` makes must serve every page in pt-BR after a plain install:
-no checkout around it and no `make translations`. The build runs without isolation, from this
-venv's setuptools and Babel (pinned in constraints.txt), so the test needs no network."""
+no checkout around it and no `make translations`; `referee-serve` serves it, with its data outside
+the venv; and the next release's wheel installs over it. The build runs without isolation, from
+this venv's setuptools and Babel (pinned in constraints.txt), so the test needs no network. One
+wheel is built and installed for the whole module: a build takes several seconds."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import sysconfig
+import time
+import urllib.request
 import venv
+from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
+import pytest
 from flask import Flask
+
+import referee
 
 ROOT = Path(__file__).resolve().parents[2]
 # What a fresh clone gives the build. The compiled catalogues are not in git, so none is copied:
@@ -30,7 +40,7 @@ tmp, out = sys.argv[1], sys.argv[2]
 app = create_app({"INSTANCE_PATH": tmp + "/instance", "SQLALCHEMY_DATABASE_URI": "sqlite:///" + tmp + "/db.sqlite3"})
 client = app.test_client()
 home, css, worker = client.get("/"), client.get("/static/css/app.css"), client.get("/sw.js")
-fallback = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://"})
+fallback = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://"})  # no INSTANCE_PATH
 with open(out, "w", encoding="utf-8") as f:
     json.dump({
         "package": referee.__file__,
@@ -43,8 +53,16 @@ with open(out, "w", encoding="utf-8") as f:
 """
 
 
-def run(*args: str | Path, cwd: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+def environment(**extra: str | Path) -> dict[str, str]:
+    """This process's environment without what would point Python or Referee elsewhere."""
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "REFEREE_HOME", "XDG_DATA_HOME")
+    }
+    return env | {k: str(v) for k, v in extra.items()}
+
+
+def run(*args: str | Path, cwd: Path, **extra: str | Path) -> None:
+    env = environment(**extra)
     done = subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, f"{args}\n{done.stdout}\n{done.stderr}"
 
@@ -57,18 +75,16 @@ def copy_sources(to: Path) -> None:
             shutil.copy2(ROOT / name, to / name)
 
 
-def build_wheel(source: Path, outdir: Path) -> Path:
-    """sdist first, then the wheel from it (what `python -m build` does): both must be whole."""
-    run(sys.executable, "-m", "build", "--no-isolation", "--outdir", outdir, source, cwd=source)
+def build_wheel(source: Path, outdir: Path, *only: str) -> Path:
+    """sdist first, then the wheel from it (what `python -m build` does): both must be whole.
+    ``only="--wheel"`` skips the sdist."""
+    run(sys.executable, "-m", "build", "--no-isolation", *only, "--outdir", outdir, source, cwd=source)
     (wheel,) = outdir.glob("referee-*.whl")
     return wheel
 
 
-def clean_venv(where: Path, wheel: Path) -> Path:
-    """A venv holding only the wheel; a .pth line lends it this venv's packages as a plain path
-    entry, so the editable install's finder in there never runs and `referee` is the wheel's."""
-    venv.create(where, with_pip=False)
-    python = where / "bin" / "python"
+def pip_install(python: Path, wheel: Path) -> None:
+    """A plain `pip install WHEEL`: no --force-reinstall, no --upgrade."""
     run(
         sys.executable,
         "-m",
@@ -80,21 +96,45 @@ def clean_venv(where: Path, wheel: Path) -> Path:
         "--no-index",
         "--quiet",
         wheel,
-        cwd=where,
+        cwd=wheel.parent,
     )
+
+
+def clean_venv(where: Path, wheel: Path) -> Path:
+    """A venv holding only the wheel; a .pth line lends it this venv's packages as a plain path
+    entry, so the editable install's finder in there never runs and `referee` is the wheel's."""
+    venv.create(where, with_pip=False)
+    python = where / "bin" / "python"
+    pip_install(python, wheel)
     site = Path(sysconfig.get_paths(vars={"base": str(where), "platbase": str(where)})["purelib"])
     (site / "lent.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
     return python
 
 
-def test_an_installed_wheel_serves_pages_in_portuguese(tmp_path: Path) -> None:
-    source, dist, env, work = (tmp_path / name for name in ("source", "dist", "venv", "work"))
-    for folder in (source, dist, work):
+class Installed(NamedTuple):
+    source: Path
+    env: Path
+    python: Path
+    wheel: Path
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
+    """The wheel built from a copy of the sources, installed in a clean venv."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    source, dist, env = (tmp / name for name in ("source", "dist", "venv"))
+    for folder in (source, dist):
         folder.mkdir()
     copy_sources(source)
-    python = clean_venv(env, build_wheel(source, dist))
+    wheel = build_wheel(source, dist)
+    yield Installed(source, env, clean_venv(env, wheel), wheel)
 
-    run(python, "-c", PROBE, work, work / "probe.json", cwd=work)
+
+def test_an_installed_wheel_serves_pages_in_portuguese(installed: Installed, tmp_path: Path) -> None:
+    source, env, python = installed.source, installed.env, installed.python
+    work, home = tmp_path / "work", tmp_path / "home"
+    work.mkdir()
+    run(python, "-c", PROBE, work, work / "probe.json", cwd=work, HOME=home)
     seen = json.loads((work / "probe.json").read_text(encoding="utf-8"))
 
     package = Path(seen["package"]).parent
@@ -108,8 +148,56 @@ def test_an_installed_wheel_serves_pages_in_portuguese(tmp_path: Path) -> None:
     # The service worker is filled in from the package's own static/sw.js and offline page.
     assert seen["worker"][0] == 200 and "var CONFIG = " in seen["worker"][1]
     assert '"version": "dev"' not in seen["worker"][1]
-    # Without INSTANCE_PATH an installed app keeps its data under the venv, not in site-packages.
-    assert Path(seen["default_instance"]) == env / "var" / "referee-instance"
+    # Without INSTANCE_PATH or REFEREE_HOME an installed app keeps its data in the user's data
+    # folder: recreating the venv must not delete the club.
+    assert Path(seen["default_instance"]) == home / ".local" / "share" / "referee"
+
+
+def test_referee_serve_serves_the_wheel_and_keeps_the_data_in_referee_home(
+    installed: Installed, tmp_path: Path
+) -> None:
+    data = tmp_path / "club"
+    command = [installed.env / "bin" / "referee-serve", "--host", "127.0.0.1", "--port", "0", "--workers", "1"]
+    env = environment(REFEREE_HOME=data, HOME=tmp_path)
+    server = subprocess.Popen(command, env=env, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    assert server.stderr is not None
+    log: list[str] = []
+    try:
+        deadline = time.monotonic() + 60
+        while not (port := re.search(r"Listening at: http://127\.0\.0\.1:(\d+)", "".join(log))):
+            assert time.monotonic() < deadline and server.poll() is None, "".join(log)
+            log.append(server.stderr.readline())
+        while True:  # the worker may still be booting
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port[1]}/", timeout=5) as answer:
+                    assert "Nenhuma mesa em andamento." in answer.read().decode()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None, "".join(log)
+                time.sleep(0.1)
+    finally:
+        server.terminate()
+        log.append(server.communicate(timeout=30)[1])
+    assert f"Data folder: {data}" in "".join(log)
+    assert {"referee.sqlite3", "secret_key", "club_code"} <= {p.name for p in data.iterdir()}
+    assert "[ERROR]" not in "".join(log)
+
+
+def installed_version(python: Path) -> str:
+    env = environment()
+    code = "import importlib.metadata as m; print(m.version('referee'))"
+    return subprocess.run([python, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_the_next_release_installs_over_the_wheel(installed: Installed, tmp_path: Path) -> None:
+    """Each release has its own version (referee.__version__), so pip takes the next wheel
+    as an upgrade; the same version again would be "already satisfied" and change nothing."""
+    assert installed.wheel.name.startswith(f"referee-{referee.__version__}-")
+    assert installed_version(installed.python) == referee.__version__
+    init = installed.source / "referee" / "__init__.py"
+    init.write_text(init.read_text().replace(f'"{referee.__version__}"', f'"{referee.__version__}.1"'))
+    pip_install(installed.python, build_wheel(installed.source, tmp_path, "--wheel"))
+    assert installed_version(installed.python) == f"{referee.__version__}.1"
 
 
 def test_a_checkout_serves_its_own_folders(app: Flask) -> None:
