@@ -67,8 +67,8 @@ def run(*args: str | Path, cwd: Path, **extra: str | Path) -> None:
     assert done.returncode == 0, f"{args}\n{done.stdout}\n{done.stderr}"
 
 
-def copy_sources(to: Path) -> None:
-    for name in SOURCES:
+def copy_sources(to: Path, *more: str) -> None:
+    for name in (*SOURCES, *more):
         if (ROOT / name).is_dir():
             shutil.copytree(ROOT / name, to / name, ignore=shutil.ignore_patterns("*.mo", "__pycache__"))
         else:
@@ -106,9 +106,14 @@ def clean_venv(where: Path, wheel: Path) -> Path:
     venv.create(where, with_pip=False)
     python = where / "bin" / "python"
     pip_install(python, wheel)
-    site = Path(sysconfig.get_paths(vars={"base": str(where), "platbase": str(where)})["purelib"])
-    (site / "lent.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    lend_packages(where)
     return python
+
+
+def lend_packages(venv_folder: Path) -> None:
+    """This venv's packages on the path of the venv at ``venv_folder``, as a plain entry."""
+    site = Path(sysconfig.get_paths(vars={"base": str(venv_folder), "platbase": str(venv_folder)})["purelib"])
+    (site / "lent.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
 
 
 class Installed(NamedTuple):
