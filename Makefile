@@ -27,6 +27,7 @@ help:
 	@echo "make bench-taps one hand of each game tapped in Chromium: taps, and ms per tap on a cheap phone"
 	@echo "make bench-championship a championship day at full size: the draw, the ranking, 75 phones and 20 watchers"
 	@echo "make lint     ruff (format and lint) and the complexity ceiling; make test runs it first"
+	@echo "make upgrade  upgrade a server in place: code, runtime dependencies, catalogues, schema, restart"
 	@echo "make messages extract strings and update the .po files"
 	@echo "make clean    remove the venv and caches"
 
@@ -36,6 +37,12 @@ $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test]'
 	touch $@
+
+## A server's upgrade in place (docs/club-server.md, "Upgrading a server"): git pull, the runtime
+## dependencies only (no test tools), the catalogues, the schema, and a restart of referee.service.
+.PHONY: upgrade
+upgrade:
+	@tools/upgrade.sh
 
 ## Compiled catalogues (.mo) are build products, not in git.
 translations: $(MO_FILES)

@@ -127,9 +127,10 @@ def test_each_service_runs_its_commands(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(shutil.which("caddy") is None, reason="Caddy is not installed")
-def test_caddy_reads_the_example_caddyfile() -> None:
+@pytest.mark.parametrize("caddyfile", ["Caddyfile", "Caddyfile.lan"])
+def test_caddy_reads_the_example_caddyfiles(caddyfile: str) -> None:
     run = subprocess.run(
-        ["caddy", "adapt", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],
+        ["caddy", "adapt", "--config", str(DEPLOY / caddyfile), "--adapter", "caddyfile"],
         capture_output=True,
         text=True,
     )
