@@ -41,7 +41,7 @@ build() {
 		echo "code: no git checkout in $here, so it is kept as it is (unpack a new release over it)"
 	fi
 	[ -x .venv/bin/python ] || python3 -m venv .venv
-	.venv/bin/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e .
+	.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-cache-dir -c constraints.txt -e .
 	echo "dependencies: installed in $here/.venv (the runtime set only)"
 	.venv/bin/python -m babel.messages.frontend -q compile --use-fuzzy -d referee/translations
 	echo "catalogues: compiled"

@@ -104,4 +104,4 @@ def test_a_production_install_carries_no_test_tools() -> None:
     assert not seen & {"pytest", "playwright", "hypothesis", "mypy", "schemathesis", "ruff", "build"}, seen
     assert {"flask", "gunicorn"} <= seen
     script = (ROOT / "tools" / "upgrade.sh").read_text()
-    assert "pip install --quiet --disable-pip-version-check -c constraints.txt -e .\n" in script
+    assert "pip install --quiet --disable-pip-version-check --no-cache-dir -c constraints.txt -e .\n" in script
