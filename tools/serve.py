@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from contextlib import suppress
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,7 +112,8 @@ def caddy_binary(*, required: bool) -> str | None:
     if os.geteuid() == 0:
         print("Installing Caddy (Debian's package)...", flush=True)
         env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        subprocess.run(["apt-get", "install", "-y", "-qq", "caddy"], check=False, env=env)
+        with suppress(OSError):  # no apt-get: not Debian; said below
+            subprocess.run(["apt-get", "install", "-y", "-qq", "caddy"], check=False, env=env)
         if found := shutil.which("caddy"):
             return found
     if required:

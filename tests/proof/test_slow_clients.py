@@ -13,6 +13,7 @@ Figures (the save's p50/p95 with 0, 8 and 64 slow clients, old and new way):
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -62,3 +63,14 @@ def test_the_club_code_printed_is_the_one_in_force(served: Served) -> None:
 def test_make_run_starts_the_launcher() -> None:
     makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
     assert "\t@exec $(PY) tools/serve.py --port $(PORT) --workers $(WORKERS)\n" in makefile
+
+
+def test_without_caddy_gunicorn_serves_alone_and_says_so(tmp_path: Path) -> None:
+    """No Caddy on the PATH (nor apt-get to install it): plain http all the same, with a warning."""
+    bare_path = str(Path(sys.executable).parent)  # the venv's python and gunicorn only
+    with serve("caddy", tmp_path, env={"PATH": bare_path}) as served:
+        status, _ = request(served.port, "GET", "/")
+    assert status == 200
+    out = served.output()
+    assert "Warning: Caddy is not installed, so gunicorn serves the phones alone" in out
+    assert "Referee is starting" in out and "Club code" in out
