@@ -178,6 +178,20 @@ def answers(address: str | tuple[str, int]) -> bool:
     return True
 
 
+def serves(address: str | tuple[str, int]) -> bool:
+    """Whether the app answers there (any HTTP status): a worker has loaded it, and its start-up
+    lines are out before the addresses are printed."""
+    family = socket.AF_UNIX if isinstance(address, str) else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.settimeout(5)
+        try:
+            s.connect(address)
+            s.sendall(b"GET /manifest.webmanifest HTTP/1.0\r\nHost: localhost\r\n\r\n")
+            return s.recv(16).startswith(b"HTTP/")
+        except OSError:
+            return False
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
@@ -216,7 +230,7 @@ def serve(args: argparse.Namespace, private: Path, processes: list[subprocess.Po
         processes.append(
             subprocess.Popen(gunicorn_command(bind=bind, workers=args.workers, app=args.app, proxied=False), env=env)
         )
-        wait_until(lambda: answers((loopback(args.host), args.port)), processes, "gunicorn")
+        wait_until(lambda: serves((loopback(args.host), args.port)), processes, "gunicorn", seconds=60)
         announce_lan(args.port, code, listening_on(args.host))
     else:
         sock = private / "gunicorn.sock"
@@ -237,8 +251,8 @@ def serve(args: argparse.Namespace, private: Path, processes: list[subprocess.Po
             else caddyfile(upstreams=[upstream], http_port=args.port, bind="" if args.host == "0.0.0.0" else args.host)
         )
         config.write_text(text, encoding="utf-8")
+        wait_until(lambda: serves(str(sock)), processes, "gunicorn", seconds=60)  # no 502 for the first phone
         processes.append(subprocess.Popen([caddy, "run", "--config", str(config), "--adapter", "caddyfile"], env=env))
-        wait_until(lambda: answers(str(sock)), processes, "gunicorn")
         if args.https:
             if not args.domain:
                 wait_until((instance / https_root_cert()).is_file, processes, "Caddy", seconds=20)

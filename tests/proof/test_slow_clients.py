@@ -49,7 +49,8 @@ def test_a_scorer_saves_every_hand_while_64_slow_clients_hang_on(served: Served)
 
 
 def test_the_app_sees_the_phones_address_not_the_one_it_wrote(served: Served) -> None:
-    status, seen = request(served.port, "GET", "/_client", headers={"X-Forwarded-For": "203.0.113.9"})
+    forged = {"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example"}
+    status, seen = request(served.port, "GET", "/_client", headers=forged)
     assert status == 200
     assert seen == {"address": "127.0.0.1", "scheme": "http", "host": f"127.0.0.1:{served.port}"}
 
