@@ -209,59 +209,76 @@ def main(argv: Sequence[str] | None = None) -> None:
 def serve(args: argparse.Namespace, private: Path, processes: list[subprocess.Popen[bytes]]) -> None:
     """Start Caddy and gunicorn (or gunicorn alone), say where to connect, and wait."""
     caddy = caddy_binary(required=args.https)
-    instance: Path = args.instance.resolve()
+    env = app_environment(args, private, proxied=caddy is not None)
+    code = prepare_app(env, args.app)  # schema and secret key, once, before the workers start
+    if caddy is None:
+        print(NO_CADDY_WARNING, file=sys.stderr, flush=True)
+        command = gunicorn_command(bind=f"{args.host}:{args.port}", workers=args.workers, app=args.app, proxied=False)
+        processes.append(subprocess.Popen(command, env=env))
+        wait_until(lambda: serves((loopback(args.host), args.port)), processes, "gunicorn", seconds=60)
+        announce_lan(args.port, code, listening_on(args.host))
+    else:
+        serve_behind_caddy(args, caddy, env, private, processes)
+        if args.https:
+            announce_https(args, args.instance.resolve(), code)
+        else:
+            wait_until(lambda: answers((loopback(args.host), args.port)), processes, "Caddy")
+            announce_lan(args.port, code, listening_on(args.host))
+    while all(p.poll() is None for p in processes):
+        time.sleep(0.5)
+
+
+def app_environment(args: argparse.Namespace, private: Path, *, proxied: bool) -> dict[str, str]:
+    """The environment of the app (and Caddy): behind Caddy, the proxy's headers are trusted;
+    over HTTPS, the app learns its ports and where the authority's certificate is."""
     env = dict(os.environ)
-    if caddy:
+    if proxied:
         env.update(REFEREE_PROXIES="1", XDG_DATA_HOME=str(private), XDG_CONFIG_HOME=str(private / "config"))
     if args.https:
+        instance: Path = args.instance.resolve()
         instance.mkdir(parents=True, exist_ok=True)
         env.update(
-            XDG_DATA_HOME=str(instance),
+            XDG_DATA_HOME=str(instance),  # Caddy's authority lives on between runs
             XDG_CONFIG_HOME=str(instance / "caddy-config"),
             REFEREE_HTTPS="1",
             REFEREE_HTTP_PORT=str(args.http_port),
             REFEREE_HTTPS_PORT=str(args.https_port),
             REFEREE_CA_CERT=str(instance / https_root_cert()),
         )
-    code = prepare_app(env, args.app)  # schema and secret key, once, before the workers start
-    if caddy is None:
-        print(NO_CADDY_WARNING, file=sys.stderr, flush=True)
-        bind = f"{args.host}:{args.port}"
-        processes.append(
-            subprocess.Popen(gunicorn_command(bind=bind, workers=args.workers, app=args.app, proxied=False), env=env)
+    return env
+
+
+def serve_behind_caddy(
+    args: argparse.Namespace, caddy: str, env: dict[str, str], private: Path, processes: list[subprocess.Popen[bytes]]
+) -> None:
+    """gunicorn on its private socket; once the app answers there, Caddy in front of it."""
+    sock = private / "gunicorn.sock"
+    command = gunicorn_command(bind=f"unix:{sock}", workers=args.workers, app=args.app, proxied=True)
+    processes.append(subprocess.Popen(command, env=env))
+    upstreams = [f"unix/{sock}"]
+    instance: Path = args.instance.resolve()
+    if args.https:
+        config = instance / "Caddyfile"
+        text = caddyfile(
+            upstreams=upstreams,
+            http_port=args.http_port,
+            https_port=args.https_port,
+            hosts=https_hosts(),
+            domain=args.domain,
         )
-        wait_until(lambda: serves((loopback(args.host), args.port)), processes, "gunicorn", seconds=60)
-        announce_lan(args.port, code, listening_on(args.host))
     else:
-        sock = private / "gunicorn.sock"
-        gunicorn = gunicorn_command(bind=f"unix:{sock}", workers=args.workers, app=args.app, proxied=True)
-        processes.append(subprocess.Popen(gunicorn, env=env))
-        hosts = [*lan_addresses(), "localhost", "127.0.0.1"]
-        config = (instance if args.https else private) / "Caddyfile"
-        upstream = f"unix/{sock}"
-        text = (
-            caddyfile(
-                upstreams=[upstream],
-                http_port=args.http_port,
-                https_port=args.https_port,
-                hosts=hosts,
-                domain=args.domain,
-            )
-            if args.https
-            else caddyfile(upstreams=[upstream], http_port=args.port, bind="" if args.host == "0.0.0.0" else args.host)
-        )
-        config.write_text(text, encoding="utf-8")
-        wait_until(lambda: serves(str(sock)), processes, "gunicorn", seconds=60)  # no 502 for the first phone
-        processes.append(subprocess.Popen([caddy, "run", "--config", str(config), "--adapter", "caddyfile"], env=env))
-        if args.https:
-            if not args.domain:
-                wait_until((instance / https_root_cert()).is_file, processes, "Caddy", seconds=20)
-            announce_https(args, hosts, instance, code)
-        else:
-            wait_until(lambda: answers((loopback(args.host), args.port)), processes, "Caddy")
-            announce_lan(args.port, code, listening_on(args.host))
-    while all(p.poll() is None for p in processes):
-        time.sleep(0.5)
+        config = private / "Caddyfile"
+        text = caddyfile(upstreams=upstreams, http_port=args.port, bind="" if args.host == "0.0.0.0" else args.host)
+    config.write_text(text, encoding="utf-8")
+    wait_until(lambda: serves(str(sock)), processes, "gunicorn", seconds=60)  # no 502 for the first phone
+    processes.append(subprocess.Popen([caddy, "run", "--config", str(config), "--adapter", "caddyfile"], env=env))
+    if args.https and not args.domain:
+        wait_until((instance / https_root_cert()).is_file, processes, "Caddy", seconds=20)
+
+
+def https_hosts() -> list[str]:
+    """The names a phone may use for the server over HTTPS on the LAN (each gets a certificate)."""
+    return [*lan_addresses(), "localhost", "127.0.0.1"]
 
 
 def loopback(host: str) -> str:
@@ -292,7 +309,7 @@ def stop(processes: Sequence[subprocess.Popen[bytes]]) -> None:
             process.wait()
 
 
-def announce_https(args: argparse.Namespace, hosts: Sequence[str], instance: Path, code: str) -> None:
+def announce_https(args: argparse.Namespace, instance: Path, code: str) -> None:
     from referee.views.trust import fingerprint
 
     print()
@@ -300,7 +317,7 @@ def announce_https(args: argparse.Namespace, hosts: Sequence[str], instance: Pat
         suffix = "" if args.https_port == 443 else f":{args.https_port}"
         print(f"  Referee over HTTPS: https://{args.domain}{suffix}/")
     else:
-        lan = [h for h in hosts if h not in ("localhost", "127.0.0.1")] or ["127.0.0.1"]
+        lan = lan_addresses() or ["127.0.0.1"]
         print("  Referee over HTTPS. Open on the phones (same Wi-Fi):")
         for host in lan:
             print(f"    https://{host}:{args.https_port}/")
