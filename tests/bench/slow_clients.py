@@ -233,10 +233,11 @@ class Saves:
         return ordered[max(1, min(len(ordered), round(p / 100 * len(ordered) + 0.5))) - 1] * 1000
 
 
-def scorer(port: int, saves: int, timeout: float = REQUEST_TIMEOUT) -> Saves:
+def scorer(port: int, saves: int, timeout: float = REQUEST_TIMEOUT, pace: float = 0.0) -> Saves:
     """A scorer's phone: a new table through the API, then ``saves`` hands saved one after the
-    other, each on its own connection and failed after ``timeout`` seconds without an answer.
-    The first such failure ends the run: the server is frozen, waiting longer proves nothing."""
+    other (``pace`` seconds apart, as at a table; none by default), each on its own connection
+    and failed after ``timeout`` seconds without an answer. The first such failure ends the
+    run: the server is frozen, waiting longer proves nothing."""
     failures: list[str] = []
     latencies: list[float] = []
     try:
@@ -260,6 +261,8 @@ def scorer(port: int, saves: int, timeout: float = REQUEST_TIMEOUT) -> Saves:
             latencies.append(time.perf_counter() - started)
         else:
             failures.append(f"hand {k + 1}: {status} {answer}")
+        if pace:
+            time.sleep(pace)
     return Saves(len(latencies), failures, latencies)
 
 
