@@ -231,9 +231,11 @@ def serve(args: argparse.Namespace, private: Path, processes: list[subprocess.Po
 def app_environment(args: argparse.Namespace, private: Path, *, proxied: bool) -> dict[str, str]:
     """The environment of the app (and Caddy): behind Caddy, the proxy's headers are trusted;
     over HTTPS, the app learns its ports and where the authority's certificate is."""
-    env = dict(os.environ)
+    # Exactly one proxy (Caddy) in front, or none: served directly, any phone could write the
+    # X-Forwarded-* headers, so they are not trusted whatever the environment said.
+    env = dict(os.environ, REFEREE_PROXIES="1" if proxied else "0")
     if proxied:
-        env.update(REFEREE_PROXIES="1", XDG_DATA_HOME=str(private), XDG_CONFIG_HOME=str(private / "config"))
+        env.update(XDG_DATA_HOME=str(private), XDG_CONFIG_HOME=str(private / "config"))
     if args.https:
         instance: Path = args.instance.resolve()
         instance.mkdir(parents=True, exist_ok=True)

@@ -67,11 +67,13 @@ def test_make_run_starts_the_launcher() -> None:
 
 
 def test_without_caddy_gunicorn_serves_alone_and_says_so(tmp_path: Path) -> None:
-    """No Caddy on the PATH (nor apt-get to install it): plain http all the same, with a warning."""
+    """No Caddy on the PATH (nor apt-get to install it): plain http all the same, with a warning,
+    and no proxy's headers trusted (a phone could write them), whatever the environment said."""
     bare_path = str(Path(sys.executable).parent)  # the venv's python and gunicorn only
-    with serve("caddy", tmp_path, env={"PATH": bare_path}) as served:
-        status, _ = request(served.port, "GET", "/")
-    assert status == 200
+    env = {"PATH": bare_path, "REFEREE_PROXIES": "1"}
+    with serve("caddy", tmp_path, env=env, app="tests.proof.address_app:referee()") as served:
+        status, seen = request(served.port, "GET", "/_client", headers={"X-Forwarded-For": "203.0.113.9"})
+    assert (status, seen["address"]) == (200, "127.0.0.1")  # type: ignore[index]
     out = served.output()
     assert "Warning: Caddy is not installed, so gunicorn serves the phones alone" in out
     assert "Referee is starting" in out and "Club code" in out
