@@ -56,7 +56,7 @@ PROXIED_ACCESS_LOG = '%({x-forwarded-for}i)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b
 NO_CADDY_WARNING = (
     "Warning: Caddy is not installed, so gunicorn serves the phones alone: a few slow or stalled"
     " connections can then hold all its threads and freeze the scoring. Install it (as root:"
-    " `apt-get install caddy`, or `sudo make system-deps`) and start again."
+    " `apt-get install caddy`, or `make system-deps`) and start again."
 )
 
 
