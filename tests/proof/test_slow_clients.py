@@ -13,6 +13,7 @@ Figures (the save's p50/p95 with 0, 8 and 64 slow clients, old and new way):
 
 from __future__ import annotations
 
+import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +32,8 @@ INSTANCE_CODE = "1111 2222 3333"
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    if shutil.which("caddy") is None:
+        pytest.fail("Caddy is not installed (make system-deps installs it): make run would serve without it")
     workdir = tmp_path_factory.mktemp("slow-clients")
     (workdir / "instance").mkdir()
     (workdir / "instance" / "club_code").write_text(INSTANCE_CODE + "\n", encoding="ascii")
