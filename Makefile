@@ -19,7 +19,7 @@ APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
         system-deps bench bench-pg bench-taps bench-championship lint clean
 
 help:
-	@echo "make run      serve on the LAN with gunicorn (PORT=$(PORT)); prints the URL to open"
+	@echo "make run      serve on the LAN, Caddy in front of gunicorn (PORT=$(PORT)); prints the URL to open"
 	@echo "make run-https the same over HTTPS, Caddy in front (DOMAIN=... for a public certificate)"
 	@echo "make test     set everything up and run every test (SQLite, then PostgreSQL)"
 	@echo "make bench    print benchmark figures (tests/bench)"
@@ -59,16 +59,16 @@ messages: $(STAMP)
 	rm -f $(POT)
 
 ## HTTPS on the LAN (Caddy's own authority; phones trust it once at /ca), or on DOMAIN=club.example.org
-## (a public certificate): Caddy in front of gunicorn, both stopped by Ctrl-C (tools/serve_https.py).
+## (a public certificate): Caddy in front of gunicorn, both stopped by Ctrl-C (tools/serve.py).
 run-https: $(STAMP) translations
-	@exec $(PY) tools/serve_https.py --port $(PORT) --workers $(WORKERS) $(if $(DOMAIN),--domain $(DOMAIN)) \
+	@exec $(PY) tools/serve.py --https --workers $(WORKERS) $(if $(DOMAIN),--domain $(DOMAIN)) \
 	    $(if $(HTTPS_PORT),--https-port $(HTTPS_PORT)) $(if $(HTTP_PORT),--http-port $(HTTP_PORT))
 
+## Plain http on the LAN: Caddy on PORT in front of gunicorn (on a private socket), so slow or
+## stalled connections wait in Caddy, not in gunicorn's few threads (tools/serve.py says why).
+## Without Caddy (and not root to install it), gunicorn alone, with a warning.
 run: $(STAMP) translations
-	@$(PY) -c 'from referee import create_app; create_app()'   # schema + secret key, once
-	@$(PY) tools/lan_urls.py $(PORT)
-	@exec $(BIN)/gunicorn --config python:referee.gunicorn_conf --bind 0.0.0.0:$(PORT) --workers $(WORKERS) \
-	    --access-logfile - 'referee:create_app()'
+	@exec $(PY) tools/serve.py --port $(PORT) --workers $(WORKERS)
 
 ## Debian packages the tests need (root only; skipped when already there).
 system-deps:

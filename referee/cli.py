@@ -8,6 +8,7 @@
     flask --app referee export --season 3 s3.json    a season (or --table ID ...; --csv)
     flask --app referee import s3.json               an export; prints each table's new token
     flask --app referee club-code                    a new club code (every manager phone signs out)
+    flask --app referee club-code --show             the club code in force, unchanged
 
 A backup holds the tables' token hashes and the members' Pix keys: the file is written readable
 by its owner only. "-" reads standard input or writes standard output. The messages are English:
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask, current_app
+from flask import Config, Flask, current_app
 from flask.cli import with_appcontext
 
 from referee import backups, club, config, exports, league, ledger
@@ -171,15 +172,46 @@ def import_command(path: str) -> None:
         click.echo(f"{table.id} {token}")
 
 
+def _club_code_elsewhere() -> str | None:
+    """What sets the club's code in force when it is not instance/club_code (in the order the
+    config reads them: the environment, then instance/config.py), or None when it is that file.
+    A new code written to the file would then change nothing."""
+    if path := os.environ.get("CLUB_CODE_FILE"):
+        return f"the file CLUB_CODE_FILE names ({path})"
+    if os.environ.get("CLUB_CODE"):
+        return "the CLUB_CODE environment variable"
+    if "CLUB_CODE" in _instance_config(current_app.instance_path):
+        return f"CLUB_CODE in {Path(current_app.instance_path) / 'config.py'}"
+    return None
+
+
+def _instance_config(instance_path: str) -> Config:
+    """What instance/config.py sets (nothing when there is none)."""
+    found = Config(instance_path)
+    found.from_pyfile("config.py", silent=True)
+    return found
+
+
 @click.command("club-code")
+@click.option("--show", is_flag=True, help="Print the code in force, and where it comes from, without changing it.")
 @with_appcontext
-def club_code_command() -> None:
-    """Give the club a new code in instance/club_code and print it. Once the server restarts,
-    the old code stops working and every phone that typed it must type the new one."""
+def club_code_command(show: bool) -> None:
+    """Give the club a new code in instance/club_code and print it (or, with --show, print the
+    code in force and where it comes from). Once the server restarts, the old code stops
+    working and every phone that typed it must type the new one."""
+    elsewhere = _club_code_elsewhere()
+    if show:
+        click.echo(f"The club's code: {club.shown(str(current_app.config['CLUB_CODE']))}")
+        click.echo(f"(From {elsewhere or Path(current_app.instance_path) / 'club_code'}.)")
+        return
+    if elsewhere:
+        raise click.ClickException(
+            f"The club's code in force comes from {elsewhere}, so a new one in instance/club_code would"
+            f" change nothing: put a new code there instead (for example {club.new_code()}), then restart."
+        )
     code = club.new_code()
     config.write_club_code(Path(current_app.instance_path), code)
     click.echo(f"The club's new code: {code}")
     click.echo(
         "Restart the server (make run) for it to take effect: every phone that managed the club then types it again."
     )
-    click.echo("(A CLUB_CODE set in instance/config.py wins over this file: change it there instead.)")

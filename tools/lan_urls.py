@@ -14,6 +14,7 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import Mapping
 from typing import TextIO
 
 QUIET_ZONE = 2  # modules of light around the code: scanners need a margin to find it
@@ -39,15 +40,38 @@ def lan_addresses() -> list[str]:
     return unique
 
 
-def club_code() -> str:
-    """The club's code from instance/club_code (created by the app's first start)."""
-    from pathlib import Path
+#: Run in a fresh interpreter by :func:`prepare_app`: the factory named like gunicorn's app spec
+#: (``module:expression``), then the club's code in force, grouped as it is typed.
+PREPARE = """
+import importlib, sys
+from referee import club
+module, _, expression = sys.argv[1].partition(":")
+app = eval(expression or "app", vars(importlib.import_module(module)))
+print(club.shown(str(app.config["CLUB_CODE"])))
+"""
 
-    path = Path(__file__).resolve().parent.parent / "instance" / "club_code"
-    try:
-        return path.read_text(encoding="ascii").strip()
-    except OSError:
-        return ""
+
+def prepare_app(env: Mapping[str, str] | None = None, spec: str = "referee:create_app()") -> str:
+    """Start the app once, before any worker: it creates or upgrades the schema and makes the
+    secret key and the club's code on a first run, so that workers starting together race for
+    none of them. Answers the club's code in force, as the app's config decides it (CLUB_CODE,
+    CLUB_CODE_FILE, instance/config.py, else instance/club_code): the one to print."""
+    run = subprocess.run(
+        [sys.executable, "-c", PREPARE, spec],
+        env=dict(os.environ if env is None else env),
+        stdout=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    if run.returncode != 0:
+        raise SystemExit("The app did not start: see its messages above.")
+    lines = [line for line in run.stdout.splitlines() if line.strip()]
+    return lines[-1].strip() if lines else ""
+
+
+def club_code() -> str:
+    """The club's code in force for this environment (see :func:`prepare_app`)."""
+    return prepare_app()
 
 
 def qr_lines(url: str, *, colour: bool) -> list[str]:
@@ -92,9 +116,9 @@ def show_code(url: str, caption: str) -> None:
             print(f"    {line}")
 
 
-def main() -> None:
-    port = sys.argv[1] if len(sys.argv) > 1 else "8000"
-    addresses = lan_addresses()
+def announce_lan(port: int | str, code: str, addresses: list[str]) -> None:
+    """What `make run` prints once it answers: the URLs for the phones, a QR code of the first,
+    and the club's code in force."""
     print()
     print("  Referee is starting. Open on the phones (same Wi-Fi):")
     for address in addresses or ["127.0.0.1"]:
@@ -103,11 +127,15 @@ def main() -> None:
         print("  (no LAN address found: only this machine can connect)")
     else:
         show_code(f"http://{addresses[0]}:{port}/", "Or point a phone's camera at this code")
-    code = club_code()
     if code:
         print(f"  Club code (to manage members, Pix keys and seasons): {code}")
     print()
     sys.stdout.flush()
+
+
+def main() -> None:
+    port = sys.argv[1] if len(sys.argv) > 1 else "8000"
+    announce_lan(port, club_code(), lan_addresses())
 
 
 if __name__ == "__main__":

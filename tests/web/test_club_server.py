@@ -212,11 +212,11 @@ def test_a_configured_certificate_that_is_missing_or_wrong_says_so(
 # --------------------------------------------------------------------------- the Caddyfile
 
 
-def _serve_https() -> Any:
-    spec = importlib.util.spec_from_file_location("serve_https", ROOT / "tools" / "serve_https.py")
+def _serve() -> Any:
+    spec = importlib.util.spec_from_file_location("serve", ROOT / "tools" / "serve.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("serve_https", module)
+    sys.modules.setdefault("serve", module)
     spec.loader.exec_module(module)
     return module
 
@@ -235,7 +235,7 @@ def adapts(text: str, tmp_path: Path) -> None:
 
 
 def test_the_lan_caddyfile_serves_the_trust_page_on_http_and_the_rest_on_https(tmp_path: Path) -> None:
-    text = _serve_https().caddyfile(
+    text = _serve().caddyfile(
         upstreams=["127.0.0.1:8000"], https_port=8443, http_port=8080, hosts=["192.168.1.10", "localhost"]
     )
     assert "admin off" in text and "local_certs" in text and "auto_https disable_redirects" in text
@@ -246,10 +246,23 @@ def test_the_lan_caddyfile_serves_the_trust_page_on_http_and_the_rest_on_https(t
 
 
 def test_a_domain_gets_caddys_defaults_and_several_servers_are_balanced(tmp_path: Path) -> None:
-    text = _serve_https().caddyfile(
+    text = _serve().caddyfile(
         upstreams=["127.0.0.1:8001", "127.0.0.1:8002"], https_port=443, http_port=80, domain="clube.example.org"
     )
     assert "local_certs" not in text and "http_port" not in text
     assert "clube.example.org {" in text
     assert "reverse_proxy 127.0.0.1:8001 127.0.0.1:8002 {\n\t\tlb_policy round_robin" in text
     adapts(text, tmp_path)
+
+
+def test_make_runs_caddyfile_reads_each_request_whole_within_deadlines(tmp_path: Path) -> None:
+    """Plain http (`make run`): slow clients wait in Caddy, never in gunicorn's threads."""
+    serve = _serve()
+    text = serve.caddyfile(upstreams=["unix//tmp/referee-x/gunicorn.sock"], http_port=8000)
+    assert "auto_https off" in text and "admin off" in text
+    assert "http://:8000 {\n\treverse_proxy unix//tmp/referee-x/gunicorn.sock {\n\t\tbuffer_requests" in text
+    assert f"max_buffer_size {serve.MAX_BUFFER}" in text
+    assert f"read_header {serve.READ_HEADER}" in text and f"read_body {serve.READ_BODY}" in text
+    assert "tls" not in text and "bind" not in text
+    adapts(text, tmp_path)
+    assert "\tbind 127.0.0.1\n" in serve.caddyfile(upstreams=["unix//s"], http_port=8000, bind="127.0.0.1")
