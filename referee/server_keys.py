@@ -71,7 +71,7 @@ def read(document: Mapping[str, object]) -> dict[str, str] | None:
     if section is None:
         return None
     if not isinstance(section, Mapping):
-        raise InvalidInput(Text(N_("The server's keys must be a JSON object.")), field=FIELD)
+        raise InvalidInput(Text(N_("The server’s keys must be a JSON object.")), field=FIELD)
     keys = {}
     for name, _key, _what in SETTINGS:
         value = section.get(name)

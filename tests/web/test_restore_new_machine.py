@@ -160,6 +160,8 @@ def test_the_phone_download_carries_no_key_and_its_restore_says_what_does_not_co
     old_instance = tmp_path / "old" / "instance"
     old = server(old_instance)
     club = club_on(old)
+    page = club["phones"]["manager"].get("/exports").get_data(as_text=True)
+    assert "não leva as chaves do servidor" in page  # says so where it is downloaded
     download = club["phones"]["manager"].get("/exports/backup")
     assert download.status_code == 200
     body = download.get_data(as_text=True)
