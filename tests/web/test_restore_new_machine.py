@@ -17,7 +17,9 @@ PostgreSQL (TEST_DATABASE_URL).
 
 from __future__ import annotations
 
+import gzip
 import json
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -248,3 +250,28 @@ def test_a_malformed_key_section_is_a_sentence_and_nothing_is_stored(
     assert answer.exit_code != 0 and "server.secret_key" in answer.output
     with new.app_context():
         assert db.session.scalar(select(func.count()).select_from(Table)) == 0
+
+
+def test_the_daily_backup_carries_the_keys_and_puts_them_back_beside_its_sqlite_copy(
+    server: Callable[[Path], Flask], tmp_path: Path
+) -> None:
+    old_instance = tmp_path / "old" / "instance"
+    old = server(old_instance)
+    club = club_on(old)
+    folder = tmp_path / "backups"
+    assert old.test_cli_runner().invoke(args=["backup-daily", str(folder)]).exit_code == 0
+    (daily,) = folder.glob("referee-*.json.gz")
+    document = json.loads(gzip.decompress(daily.read_bytes()))
+    assert document["server"]["secret_key"] == (old_instance / "secret_key").read_text().strip()
+    if not ON_SQLITE:
+        return  # the copy of the database file is made on SQLite only
+
+    instance = new_machine(old, tmp_path)
+    instance.mkdir(parents=True)
+    shutil.copy(next(folder.glob("referee-*.sqlite3")), instance / "referee.sqlite3")
+    keys = server(instance).test_cli_runner().invoke(args=["restore", "--keys-only", str(daily)])
+    assert keys.exit_code == 0, keys.output
+    assert "Restored" not in keys.output and "secret key" in keys.output
+    new = server(instance)
+    phones = {name: moved(phone, new) for name, phone in club["phones"].items()}
+    assert set(rights(new, club, phones).values()) == {200}
