@@ -113,11 +113,10 @@ import sqlalchemy as sa
 from flask import current_app
 from flask.cli import AppGroup
 from openskill.models import PlackettLuce, PlackettLuceRating
-from sqlalchemy import Select, and_, delete, exists, func, insert, or_, select, text, tuple_, update
+from sqlalchemy import Select, and_, delete, exists, func, insert, or_, select, text, update
 from sqlalchemy.dialects import postgresql as sa_pg
 from sqlalchemy.dialects import sqlite as sa_sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
-from sqlalchemy.orm import aliased
 
 from referee import ledger, members
 from referee.db import db
@@ -432,31 +431,31 @@ def _changed_tables(game: str, run: Run, horizon: Horizon) -> list[str]:
 
 
 def _played_before_the_run(game: str, run: Run, horizon: Horizon) -> bool:
-    """A hand of ``game`` stored after ``run`` was played before a hand the run already read
-    (:func:`played_order`): an import of an old table, or two phones whose hands were stored in
-    the other order than they were recorded. Appending it would rate it out of its place.
-    Looked up through the hands' index on their time: only the hands recorded after the new
-    one are read, a handful in play."""
-    new, old = aliased(Hand), aliased(Hand)
-    new_table, old_table = aliased(Table), aliased(Table)
-    later = (
-        select(old.id)
-        .join(old_table, old_table.id == old.table_id)
-        .where(
-            old.created_at >= new.created_at,
-            tuple_(*played_order(old)) > tuple_(*played_order(new)),
-            old.id <= run.hand_id,
-            old_table.game == game,
-        )
-        .exists()
+    """A hand of ``game`` stored after ``run`` was recorded no later than a hand the run already
+    read (:func:`played_order`): an import of an old table, or two phones whose hands were
+    stored in the other order than recorded. Appending it would rate it out of its place. A
+    hand recorded at the very moment of the last one read counts as before it (rebuilt rather
+    than guessed). Two cheap reads: the new hands' times (a few in play, found by their ids),
+    and the newest time read, by the hands' index on their time from its end."""
+    new = db.session.scalars(
+        select(Hand.created_at)
+        .join(Table, Table.id == Hand.table_id)
+        .where(Table.game == game, Hand.id > run.hand_id, Hand.id <= horizon.hand_id)
     )
-    query = (
-        select(new.id)
-        .join(new_table, new_table.id == new.table_id)
-        .where(new_table.game == game, new.id > run.hand_id, new.id <= horizon.hand_id, later)
+    first = min(new, default=None)
+    if first is None:
+        return False
+    # "id + 0" keeps the planner off the ids' index (nearly every hand is below the run), and the
+    # game is asked of each hand's table rather than joined: SQLite then walks the time index
+    # from its end and stops at the first hand of the game (0.1 ms at 100,000 hands, against a
+    # sort of every hand of the game otherwise).
+    last_read = db.session.scalar(
+        select(Hand.created_at)
+        .where((Hand.id + 0) <= run.hand_id, exists().where(Table.id == Hand.table_id, Table.game == game))
+        .order_by(Hand.created_at.desc())
         .limit(1)
     )
-    return db.session.scalar(query) is not None
+    return last_read is not None and first <= last_read
 
 
 def _needs_recompute(game: str, run: Run, horizon: Horizon) -> bool:
