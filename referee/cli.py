@@ -107,7 +107,8 @@ def backup_daily_command(directory: Path, keep: int) -> None:
     """Write today's backup into DIRECTORY (referee-DATE.json.gz, and on SQLite a copy of the
     database file, referee-DATE.sqlite3), then delete this command's backups of older days beyond
     the newest KEEP. Other files in DIRECTORY are never touched. Safe while the app is serving;
-    meant for a daily timer. Restore with: restore FILE.json.gz (or put the .sqlite3 file back)."""
+    meant for a daily timer. Restore with: restore FILE.json.gz (or put the .sqlite3 file back,
+    and on another machine put the keys in force with restore --keys-only FILE.json.gz)."""
     try:
         report = backups.take(directory, keep=keep)
     except backups.BackupFailed as exc:
