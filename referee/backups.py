@@ -4,8 +4,9 @@ Each run writes the day's files into one folder and deletes that command's own f
 days beyond the newest ``keep``, so a timer can run it every day for years without anybody
 looking at the folder:
 
-- ``referee-YYYY-MM-DD.json.gz``: the backup document (:func:`referee.exports.backup`), gzipped.
-  It works for every database, restores into an empty SQLite or PostgreSQL database alike (even
+- ``referee-YYYY-MM-DD.json.gz``: the backup document (:func:`referee.exports.backup`), gzipped,
+  with the server's secret key and club code (:mod:`referee.server_keys`: without them no phone
+  and no printed card would work after a restore). It works for every database, restores into an empty SQLite or PostgreSQL database alike (even
   a newer Referee's: it is replayed through the ledger), and ``restore`` reads it as it is.
 - ``referee-YYYY-MM-DD.sqlite3``, on SQLite only: a copy of the database file, made through
   SQLite's online backup API in one read transaction, so it is consistent while gunicorn writes
@@ -14,7 +15,7 @@ looking at the folder:
   JSON rather than instead of it: the JSON is the one that survives a change of database or of
   schema, and it is the one a person can read.
 
-Both hold the owners' token hashes and the members' Pix keys: they are written readable by
+Both hold the owners' token hashes and the members' Pix keys (the JSON also the secret key): they are written readable by
 their owner only, and atomically (a temporary file renamed over the target), so a run that dies
 half-way never leaves a truncated backup under a real name. The day is the club's (its time
 zone), like the rest of the app's dates.
@@ -79,7 +80,7 @@ def take(directory: Path, *, keep: int = DEFAULT_KEEP, day: date | None = None) 
     report = Report()
     try:
         with _one_snapshot():
-            document = exports.backup()
+            document = exports.backup(server_keys=True)
     except SQLAlchemyError as exc:
         raise BackupFailed(f"Cannot read the database: {getattr(exc, 'orig', None) or exc}") from None
     report.counts = {name: len(document[name]) for name in ("tables", "members", "seasons")}

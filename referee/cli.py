@@ -1,8 +1,10 @@
 """Command-line backup, restore, export and import (``flask --app referee ...``).
 
-    flask --app referee backup club.json             everything, secrets included
-    flask --app referee restore club.json            into an empty database
+    flask --app referee backup club.json             everything, secrets and the server's keys included
+    flask --app referee restore club.json            into an empty database, the backup's keys in force
     flask --app referee restore --replace club.json  erasing what is there first
+    flask --app referee restore --keys-only club.json        only the keys (after putting a .sqlite3 copy back)
+    flask --app referee restore --print-secret-key club.json  the backup's key, for SECRET_KEY_FILE
     flask --app referee backup-daily DIR --keep 14   the day's backup into DIR, for a timer
                                                      (referee.backups; restore reads its .json.gz)
     flask --app referee export --season 3 s3.json    a season (or --table ID ...; --csv)
@@ -10,8 +12,8 @@
     flask --app referee club-code                    a new club code (every manager phone signs out)
     flask --app referee club-code --show             the club code in force, unchanged
 
-A backup holds the tables' token hashes and the members' Pix keys: the file is written readable
-by its owner only. "-" reads standard input or writes standard output. The messages are English:
+A backup holds the tables' token hashes, the members' Pix keys and the server's secret key
+(referee.server_keys): the file is written readable by its owner only. "-" reads standard input or writes standard output. The messages are English:
 the command line has no phone to take a language from.
 """
 
@@ -30,7 +32,7 @@ import click
 from flask import Config, Flask, current_app
 from flask.cli import with_appcontext
 
-from referee import backups, club, config, exports, league, ledger
+from referee import backups, club, config, exports, league, ledger, server_keys
 from referee.db import db
 from referee.models import Table
 from referee.rules.errors import RulesError
@@ -82,8 +84,9 @@ def _to_json(data: Any) -> str:
 @click.argument("path")
 @with_appcontext
 def backup_command(path: str) -> None:
-    """Write every table, member and season (with secrets) to PATH."""
-    data = exports.backup()
+    """Write every table, member and season (with secrets, and the server's secret key and
+    club code, without which no phone and no printed card would work after a restore) to PATH."""
+    data = exports.backup(server_keys=True)
     _write(path, _to_json(data))
     if path != "-":
         click.echo(
@@ -105,7 +108,8 @@ def backup_daily_command(directory: Path, keep: int) -> None:
     """Write today's backup into DIRECTORY (referee-DATE.json.gz, and on SQLite a copy of the
     database file, referee-DATE.sqlite3), then delete this command's backups of older days beyond
     the newest KEEP. Other files in DIRECTORY are never touched. Safe while the app is serving;
-    meant for a daily timer. Restore with: restore FILE.json.gz (or put the .sqlite3 file back)."""
+    meant for a daily timer. Restore with: restore FILE.json.gz (or put the .sqlite3 file back,
+    and on another machine put the keys in force with restore --keys-only FILE.json.gz)."""
     try:
         report = backups.take(directory, keep=keep)
     except backups.BackupFailed as exc:
@@ -123,14 +127,73 @@ def backup_daily_command(directory: Path, keep: int) -> None:
 @click.command("restore")
 @click.argument("path")
 @click.option("--replace", is_flag=True, help="Delete everything in the database first.")
+@click.option(
+    "--replace-keys",
+    is_flag=True,
+    help="Put the backup's secret key and club code in the instance folder even where this server has its own.",
+)
+@click.option("--keys-only", is_flag=True, help="Put the backup's keys in force; leave the database alone.")
+@click.option("--print-secret-key", is_flag=True, help="Only print the backup's secret key.")
+@click.option("--print-club-code", is_flag=True, help="Only print the backup's club code.")
 @with_appcontext
-def restore_command(path: str, replace: bool) -> None:
-    """Restore a backup from PATH into an empty database (or, with --replace, instead of it)."""
+def restore_command(
+    path: str, replace: bool, replace_keys: bool, keys_only: bool, print_secret_key: bool, print_club_code: bool
+) -> None:
+    """Restore a backup from PATH into an empty database (or, with --replace, instead of it),
+    and put in force the server's secret key and club code it carries, so that the old phones
+    and the printed championship cards work here too."""
+    document = _read(path)
     try:
-        counts = exports.restore(_read(path), replace=replace)
-    except (RulesError, ledger.Conflict) as exc:
+        keys = server_keys.read(document) if isinstance(document, dict) else None
+    except RulesError as exc:
         raise _refused(exc) from None
-    click.echo(f"Restored {counts['tables']} tables, {counts['members']} members, {counts['seasons']} seasons.")
+    if print_secret_key or print_club_code:
+        if keys is None:
+            raise click.ClickException(f"{path} holds no server keys: {NO_KEYS}")
+        click.echo(keys["secret_key" if print_secret_key else "club_code"])
+        return
+    if keys_only and keys is None:
+        raise click.ClickException(f"{path} holds no server keys: {NO_KEYS}")
+    try:
+        steps = server_keys.plan(keys, replace=replace_keys) if keys else []
+    except server_keys.Refused as exc:
+        raise click.ClickException(f"Nothing was restored. {exc}") from None
+    if not keys_only:
+        try:
+            counts = exports.restore(document, replace=replace)
+        except (RulesError, ledger.Conflict) as exc:
+            raise _refused(exc) from None
+        click.echo(f"Restored {counts['tables']} tables, {counts['members']} members, {counts['seasons']} seasons.")
+    _put_keys(steps, keys is not None)
+
+
+#: What a restore without the server's keys cannot bring back.
+NO_KEYS = (
+    "it was downloaded from a phone, or made before backups carried them. The data is back, but"
+    " the phones of the old server have lost their rights here (owners, scorers and club managers:"
+    " an owner's token is never shown again, so his phone can no longer manage his table), and the"
+    " championship cards printed again from this server are refused (those printed before still work:"
+    " keep them). Only a backup taken on the server itself (flask --app referee backup, or"
+    " backup-daily) brings them back."
+)
+
+
+def _put_keys(steps: list[server_keys.Step], carried: bool) -> None:
+    if not carried:
+        click.echo(f"Warning: this backup holds no server keys: {NO_KEYS}")
+        return
+    try:
+        written = server_keys.put(steps)
+    except OSError as exc:
+        raise click.ClickException(
+            f"The backup's keys could not be written ({exc}): run restore --keys-only with the same file."
+        ) from None
+    for where in written:
+        click.echo(f"Wrote the backup's {where.name.replace('_', ' ')} to {where}.")
+    if written:
+        click.echo("Restart the server so that it signs with them: the old phones and printed cards then work.")
+    else:
+        click.echo("The backup's secret key and club code are the ones in force: the old phones and cards work.")
 
 
 @click.command("export")

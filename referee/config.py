@@ -73,12 +73,15 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
     app.config.from_mapping(defaults(app.instance_path))
     app.config.from_pyfile("config.py", silent=True)  # instance/config.py
 
+    # Where the secret key and the club's code in force come from: a restore puts a backup's
+    # in force only where it may write them (referee.server_keys).
+    sources = {name: INSTANCE_CONFIG for name in KEPT if app.config.get(name)}
     if url := _from_environment("DATABASE_URL"):
         app.config["SQLALCHEMY_DATABASE_URI"] = url
-    if key := _from_environment("SECRET_KEY"):
-        app.config["SECRET_KEY"] = key
-    if code := _from_environment("CLUB_CODE"):
-        app.config["CLUB_CODE"] = code
+    for name in KEPT:
+        if value := _from_environment(name):
+            app.config[name] = value
+            sources[name] = _environment_source(name)
     if (https := os.environ.get("REFEREE_HTTPS")) is not None:
         # Off for a word it does not know: a Secure cookie on a plain-http LAN fails every form.
         secure = on_off(https, default=False)
@@ -98,6 +101,7 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
 
     if config:
         app.config.from_mapping(config)
+        sources.update({name: APP_CONFIG for name in KEPT if config.get(name)})
     # A bool from here on, whoever set it (the environment, instance/config.py, `config`): on
     # unless set to an off word (a word it does not know reads as on), because a club that just
     # runs `make run` expects the standings to come right by themselves.
@@ -116,24 +120,54 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
         options.setdefault("connect_args", {"check_same_thread": False})
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
+    _secrets(app, sources)
+
+
+def _secrets(app: Flask, sources: dict[str, str]) -> None:
+    """The secret key and the club's code, where nothing set them: the instance folder's files,
+    made on first run (random ones for a test). Notes in ``sources`` where each came from."""
+    instance = Path(app.instance_path)
     if not app.config.get("SECRET_KEY"):
         if app.config.get("TESTING"):
             app.config["SECRET_KEY"] = secrets.token_urlsafe(32)
+            sources["SECRET_KEY"] = MADE_NOW
         else:
-            app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
+            sources["SECRET_KEY"] = INSTANCE_FILE if (instance / "secret_key").exists() else MADE_NOW
+            app.config["SECRET_KEY"] = _instance_secret_key(instance)
     if not app.config.get("CLUB_CODE"):
         # The club's code: a phone that types it may rename and merge members, store Pix keys,
         # edit seasons and see every table of a club night. `make run` prints it.
         if app.config.get("TESTING"):
             app.config["CLUB_CODE"] = club.new_code()
+            sources["CLUB_CODE"] = MADE_NOW
         else:
-            app.config["CLUB_CODE"] = club_code(Path(app.instance_path), secret_key=str(app.config["SECRET_KEY"]))
+            sources["CLUB_CODE"] = INSTANCE_FILE if (instance / "club_code").exists() else MADE_NOW
+            app.config["CLUB_CODE"] = club_code(instance, secret_key=str(app.config["SECRET_KEY"]))
     elif not club.is_long(str(app.config["CLUB_CODE"])) and not app.config.get("TESTING"):
         print(
             f"Warning: CLUB_CODE in the config has fewer than {club.DIGITS} digits; at the rate limits it"
             " could be guessed within weeks. Set a longer one (flask --app referee club-code makes one).",
             file=sys.stderr,
         )
+    app.config[SOURCES] = sources
+
+
+#: The settings a server's own backup carries (referee.server_keys), each kept by default in
+#: the instance folder's file of the same name in lower case.
+KEPT = ("SECRET_KEY", "CLUB_CODE")
+#: The config key saying where each of :data:`KEPT` in force came from: one of the words
+#: below, or a phrase naming the environment variable or the file it was read from.
+SOURCES = "KEY_SOURCES"
+INSTANCE_FILE = "instance-file"  # instance/secret_key or instance/club_code, there before
+MADE_NOW = "made-now"  # made by this very process: nothing was signed with it yet
+INSTANCE_CONFIG = "instance/config.py"
+APP_CONFIG = "the configuration given to create_app"
+
+
+def _environment_source(name: str) -> str:
+    if path := os.environ.get(name + "_FILE"):
+        return f"the file {name}_FILE names ({path})"
+    return f"the environment variable {name}"
 
 
 def _from_environment(name: str) -> str | None:
@@ -201,7 +235,12 @@ def club_code(instance: Path, *, secret_key: str) -> str:
 
 def write_club_code(instance: Path, code: str) -> None:
     """Put ``code`` in instance/club_code (mode 0600), replacing what was there in one step."""
-    os.replace(_private_file(instance, "club_code", code), instance / "club_code")
+    write_instance_secret(instance, "club_code", code)
+
+
+def write_instance_secret(instance: Path, name: str, value: str) -> None:
+    """Put ``value`` in instance/<name> (mode 0600), replacing what was there in one step."""
+    os.replace(_private_file(instance, name, value), instance / name)
 
 
 def _private_file(instance: Path, name: str, text: str) -> Path:

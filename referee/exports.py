@@ -16,8 +16,10 @@ scorers never wait for more than one of them. A refusal anywhere stores nothing.
 A **backup** (:func:`backup`) is everything a club would miss after losing its database: the
 tables with their secrets (the owner's token hash, the scoring links and join codes) and their set
 number of deals, the members with their Pix keys and merges, the seasons, the championships (their
-entries, re-entries, rounds and round tables). :func:`restore` puts it into an empty database,
-where every token, scoring link and championship card works again. Ratings are left out: they are
+entries, re-entries, rounds and round tables); taken on the server, also the server's secret key
+and club code (:mod:`referee.server_keys`). :func:`restore` puts it into an empty database, where
+every token and scoring link works again, and, under the backup's secret key, every phone's
+session and championship card. Ratings are left out: they are
 derived from the hands and recomputed.
 
 The **CSV** (:func:`tables_csv`) is for spreadsheets: one row per player per hand.
@@ -44,6 +46,7 @@ from sqlalchemy.orm import Session, aliased
 from sqlalchemy.pool import StaticPool
 
 from referee import access, league, ledger
+from referee import server_keys as server_keys_module
 from referee.db import db
 from referee.league import local_date
 from referee.members import name_key
@@ -815,7 +818,7 @@ def _restore_times(table: Table, spec: _Table) -> None:
 # --------------------------------------------------------------------------- backup and restore
 
 
-def backup(*, live_codes: bool = True) -> dict[str, Any]:
+def backup(*, live_codes: bool = True, server_keys: bool = False) -> dict[str, Any]:
     """Everything needed to start again from an empty database: every table (as exported, plus
     its owner's token hash, its scoring links and join codes, and its set number of deals), every
     member (Pix keys and merges included), every season and every championship (its settings,
@@ -824,7 +827,11 @@ def backup(*, live_codes: bool = True) -> dict[str, Any]:
 
     Without ``live_codes`` (the backup a phone downloads), a join code still open is left out: its
     hash covers only 31**8 codes, few enough to try them all within its thirty minutes, and it
-    would have expired before any restore anyway."""
+    would have expired before any restore anyway.
+
+    With ``server_keys`` (the backups taken on the server itself, never the phone's download),
+    it also carries the server's secret key and club code (:mod:`referee.server_keys`), without
+    which the phones' sessions and the printed championship cards do not survive a restore."""
     # Imported here: referee.championship imports this module (its ranking's CSV cells).
     from referee.championship import backup as championship_backup
 
@@ -848,7 +855,7 @@ def backup(*, live_codes: bool = True) -> dict[str, Any]:
     document = export_tables(tables)
     for table, entry in zip(tables, document["tables"]):
         entry.update(scorer_token_hash=table.scorer_token_hash, accesses=accesses.get(table.id, []), deals=table.deals)
-    return {
+    result: dict[str, Any] = {
         "format": BACKUP_FORMAT,
         "version": VERSION,
         "created_at": document["exported_at"],
@@ -871,6 +878,9 @@ def backup(*, live_codes: bool = True) -> dict[str, Any]:
         "tables": document["tables"],
         "championships": championship_backup.dump(),
     }
+    if server_keys:
+        result[server_keys_module.FIELD] = server_keys_module.carried()
+    return result
 
 
 def is_empty() -> bool:

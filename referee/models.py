@@ -125,6 +125,8 @@ class Hand(db.Model):
     __table_args__ = (
         UniqueConstraint("table_id", "number"),
         Index("ix_hand_table_id_position", "table_id", "position"),
+        # The ratings' play order (referee.ratings.played_order) looks hands up by their time.
+        Index("ix_hand_created_at", "created_at"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
