@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import ssl
 import subprocess
@@ -299,3 +300,8 @@ def test_the_services_caddyfiles_read_requests_within_the_launchers_deadlines(na
     found = proxies(servers)
     assert found and all(p["buffer_requests"] == want["buffer_requests"] is True for p in found)
     assert all(p["max_buffer_size"] == want["max_buffer_size"] for p in found)
+    # And Caddy accepts it whole (its modules set up; nothing is bound), its files kept here.
+    folders = {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
+    command = ["caddy", "validate", "--adapter", "caddyfile", "--config", str(ROOT / "deploy" / name)]
+    run = subprocess.run(command, capture_output=True, text=True, env={**os.environ, **folders}, timeout=60)
+    assert run.returncode == 0, run.stderr
