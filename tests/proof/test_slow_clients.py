@@ -67,6 +67,7 @@ def test_the_club_code_printed_is_the_one_in_force(served: Served) -> None:
 def test_make_run_starts_the_launcher() -> None:
     makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
     assert "\t@exec $(PY) -m referee.serve --port $(PORT) --workers $(WORKERS)\n" in makefile
+    assert "\t@exec $(PY) -m referee.serve --https --workers $(WORKERS)" in makefile  # make run-https: the same
 
 
 def test_without_caddy_gunicorn_serves_alone_and_says_so(tmp_path: Path) -> None:
