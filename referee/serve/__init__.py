@@ -5,8 +5,6 @@ run-https`) and an installed wheel (`referee-serve`, or `python -m referee.serve
 - :mod:`referee.serve.caddy`: the Caddyfile (client deadlines, request buffering) and Caddy's binary;
 - :mod:`referee.serve.processes`: the app prepared once, gunicorn started, waited for, stopped;
 - :mod:`referee.serve.announce`: the addresses, their QR code, the club's code in force.
-
-Nothing here imports Flask at module level: ``referee-serve --help`` answers at once.
 """
 
 from __future__ import annotations
