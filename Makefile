@@ -59,16 +59,16 @@ messages: $(STAMP)
 	rm -f $(POT)
 
 ## HTTPS on the LAN (Caddy's own authority; phones trust it once at /ca), or on DOMAIN=club.example.org
-## (a public certificate): Caddy in front of gunicorn, both stopped by Ctrl-C (tools/serve.py).
+## (a public certificate): Caddy in front of gunicorn, both stopped by Ctrl-C (referee/serve/).
 run-https: $(STAMP) translations
-	@exec $(PY) tools/serve.py --https --workers $(WORKERS) $(if $(DOMAIN),--domain $(DOMAIN)) \
+	@exec $(PY) -m referee.serve --https --workers $(WORKERS) $(if $(DOMAIN),--domain $(DOMAIN)) \
 	    $(if $(HTTPS_PORT),--https-port $(HTTPS_PORT)) $(if $(HTTP_PORT),--http-port $(HTTP_PORT))
 
 ## Plain http on the LAN: Caddy on PORT in front of gunicorn (on a private socket), so slow or
-## stalled connections wait in Caddy, not in gunicorn's few threads (tools/serve.py says why).
+## stalled connections wait in Caddy, not in gunicorn's few threads (referee/serve/cli.py says why).
 ## Without Caddy (and not root to install it), gunicorn alone, with a warning.
 run: $(STAMP) translations
-	@exec $(PY) tools/serve.py --port $(PORT) --workers $(WORKERS)
+	@exec $(PY) -m referee.serve --port $(PORT) --workers $(WORKERS)
 
 ## Debian packages the tests need (root only; skipped when already there).
 system-deps:

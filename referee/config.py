@@ -93,7 +93,7 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
     # pages not to start it themselves (referee/ratings.py).
     if (spawn := os.environ.get("RATINGS_SPAWN_CATCH_UP")) is not None:
         app.config["RATINGS_SPAWN_CATCH_UP"] = spawn
-    # Behind Caddy with its own authority (tools/serve.py --https): where the page that installs
+    # Behind Caddy with its own authority (`python -m referee.serve --https`): where the page that installs
     # it finds the root certificate, and the ports the phones reach the server on.
     for name in ("CA_CERT", "HTTP_PORT", "HTTPS_PORT"):
         if value := os.environ.get("REFEREE_" + name):

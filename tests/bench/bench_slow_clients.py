@@ -1,6 +1,6 @@
 """A scorer's saves while slow clients hang on to the server: `python -m tests.bench.run slow_clients`.
 
-For the server `make run` starts now (tools/serve.py: Caddy in front of gunicorn) and the way it
+For the server `make run` starts now (referee/serve: Caddy in front of gunicorn) and the way it
 served before (gunicorn alone, same settings), each with 0, 8 and 64 slow clients (half one byte
 of a request line then silence, half a body trickling in; tests/bench/slow_clients.py): how many
 of SAVES saves got through, and their p50/p95. A save unanswered after TIMEOUT seconds counts as

@@ -5,7 +5,7 @@ pieces the proof test (tests/proof/test_slow_clients.py) and the benchmark
 Two ways to serve, both on 127.0.0.1 and a free port, the real factory (tests/bench/wsgi.py) on
 a temp database:
 
-- ``"caddy"``: tools/serve.py, exactly as `make run` calls it (Caddy in front of gunicorn);
+- ``"caddy"``: ``python -m referee.serve``, exactly as `make run` calls it (Caddy in front of gunicorn);
 - ``"gunicorn"``: gunicorn alone with the production settings, as `make run` served before.
 
 A slow client is one of two kinds, half and half: one byte of a request line and then silence,
@@ -74,7 +74,7 @@ def serve(
     }
     full_env.pop("SECRET_KEY", None)
     if way == "caddy":
-        command = [sys.executable, str(_common.ROOT / "tools" / "serve.py"), "--host", HOST, "--port", str(port)]
+        command = [sys.executable, "-m", "referee.serve", "--host", HOST, "--port", str(port)]
         command += ["--workers", str(workers), "--app", app, "--instance", str(workdir / "instance")]
     else:
         subprocess.run(

@@ -1,5 +1,5 @@
 """A club's server over HTTPS on the LAN, as `make run-https` starts it: Caddy with its own
-certificate authority in front of gunicorn (tools/serve.py --https), driven here on free ports
+certificate authority in front of gunicorn (`python -m referee.serve --https`), driven here on free ports
 with a throwaway instance folder. The phone trusts the authority through the plain-http /ca
 page; over HTTPS the session cookie is Secure, the service worker runs, and a table page opened
 before opens again with the Wi-Fi down.
@@ -67,7 +67,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [sys.executable, str(ROOT / "tools" / "serve.py"), "--https", "--instance", str(instance),
+            [sys.executable, "-m", "referee.serve", "--https", "--instance", str(instance),
              "--https-port", str(https), "--http-port", str(http), "--workers", "1"],
             stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT, start_new_session=True,
         )  # fmt: skip

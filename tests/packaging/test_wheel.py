@@ -1,6 +1,6 @@
 """The wheel that `python -m build` makes must serve every page in pt-BR after a plain install:
-no checkout around it and no `make translations`; `referee-serve` serves it, with its data outside
-the venv; and the next release's wheel installs over it. The build runs without isolation, from
+no checkout around it and no `make translations`; `referee-serve` serves it as `make run` does
+(Caddy in front), with its data outside the venv; and the next release's wheel installs over it. The build runs without isolation, from
 this venv's setuptools and Babel (pinned in constraints.txt), so the test needs no network. One
 wheel is built and installed for the whole module: a build takes several seconds."""
 
@@ -24,10 +24,12 @@ import pytest
 from flask import Flask
 
 import referee
+from tests.bench._common import stop
 
 ROOT = Path(__file__).resolve().parents[2]
 # What a fresh clone gives the build. The compiled catalogues are not in git, so none is copied:
 # the build itself must make them.
+FILE_CODE = "4444 5555 6666"
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "referee", "templates", "static")
 
 # Runs in the clean venv, from a folder outside the repository; writes what it saw as JSON.
@@ -158,34 +160,40 @@ def test_an_installed_wheel_serves_pages_in_portuguese(installed: Installed, tmp
     assert Path(seen["default_instance"]) == home / ".local" / "share" / "referee"
 
 
-def test_referee_serve_serves_the_wheel_and_keeps_the_data_in_referee_home(
-    installed: Installed, tmp_path: Path
-) -> None:
-    data = tmp_path / "club"
+def test_referee_serve_puts_caddy_in_front_and_prints_the_code_in_force(installed: Installed, tmp_path: Path) -> None:
+    """`referee-serve` from the wheel starts what `make run` starts: Caddy in front of gunicorn
+    (where Caddy is installed, as in CI; else gunicorn alone and a warning), the address to open
+    with the port it took for ``--port 0``, the club's code in force (here CLUB_CODE_FILE's), and
+    the data folder outside the venv (Caddy's XDG folders do not move it)."""
+    (tmp_path / "code").write_text(FILE_CODE + "\n", encoding="ascii")
     command = [installed.env / "bin" / "referee-serve", "--host", "127.0.0.1", "--port", "0", "--workers", "1"]
-    env = environment(REFEREE_HOME=data, HOME=tmp_path)
-    server = subprocess.Popen(command, env=env, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
-    assert server.stderr is not None
-    log: list[str] = []
+    env = environment(HOME=tmp_path, CLUB_CODE_FILE=tmp_path / "code")
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            command, env=env, cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    data = tmp_path / ".local" / "share" / "referee"
     try:
         deadline = time.monotonic() + 60
-        while not (port := re.search(r"Listening at: http://127\.0\.0\.1:(\d+)", "".join(log))):
-            assert time.monotonic() < deadline and server.poll() is None, "".join(log)
-            log.append(server.stderr.readline())
-        while True:  # the worker may still be booting
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port[1]}/", timeout=5) as answer:
-                    assert "Nenhuma mesa em andamento." in answer.read().decode()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and server.poll() is None, "".join(log)
-                time.sleep(0.1)
+        while f"Data folder: {data}\n" not in (said := log.read_text(errors="replace")):  # the announcement's last line
+            assert time.monotonic() < deadline and server.poll() is None, said
+            time.sleep(0.1)
+        port = re.search(r"^    http://127\.0\.0\.1:(\d+)/$", said, re.MULTILINE)
+        assert port and int(port[1]) > 0, said
+        with urllib.request.urlopen(f"http://127.0.0.1:{port[1]}/", timeout=10) as answer:
+            assert "Nenhuma mesa em andamento." in answer.read().decode()
+            server_header = answer.headers["Server"]
     finally:
-        server.terminate()
-        log.append(server.communicate(timeout=30)[1])
-    assert f"Data folder: {data}" in "".join(log)
-    assert {"referee.sqlite3", "secret_key", "club_code"} <= {p.name for p in data.iterdir()}
-    assert "[ERROR]" not in "".join(log)
+        stop(server)
+    said = log.read_text(errors="replace")
+    assert f"Club code (to manage members, Pix keys and seasons): {FILE_CODE}" in said
+    if shutil.which("caddy"):
+        assert server_header == "Caddy" and "Caddy is not installed" not in said  # gunicorn's answers name nobody
+    else:
+        assert server_header is None and "Warning: Caddy is not installed" in said
+    assert {"referee.sqlite3", "secret_key"} <= {p.name for p in data.iterdir()}
+    assert "[ERROR]" not in said
 
 
 def installed_version(python: Path) -> str:

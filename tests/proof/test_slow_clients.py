@@ -1,4 +1,4 @@
-"""The server `make run` starts (tools/serve.py: Caddy in front of gunicorn) keeps saving a
+"""The server `make run` starts (referee/serve: Caddy in front of gunicorn) keeps saving a
 scorer's hands while 64 slow clients hang on to it, half sending one byte of a request line and
 then nothing, half sending whole headers and then a body one byte at a time. gunicorn alone
 froze under the same load: its few threads each waited on one of them, without a deadline.
@@ -66,7 +66,8 @@ def test_the_club_code_printed_is_the_one_in_force(served: Served) -> None:
 
 def test_make_run_starts_the_launcher() -> None:
     makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
-    assert "\t@exec $(PY) tools/serve.py --port $(PORT) --workers $(WORKERS)\n" in makefile
+    assert "\t@exec $(PY) -m referee.serve --port $(PORT) --workers $(WORKERS)\n" in makefile
+    assert "\t@exec $(PY) -m referee.serve --https --workers $(WORKERS)" in makefile  # make run-https: the same
 
 
 def test_without_caddy_gunicorn_serves_alone_and_says_so(tmp_path: Path) -> None:

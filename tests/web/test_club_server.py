@@ -5,11 +5,11 @@ server's own certificate authority, and the Caddyfile that `make run-https` writ
 from __future__ import annotations
 
 import hashlib
-import importlib.util
+import json
+import os
 import shutil
 import ssl
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from flask import Flask
 
 from referee import create_app
 from referee.phone import guesser
+from referee.serve import caddy
 from tests.conftest import TEST_DATABASE_URL
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -212,15 +213,6 @@ def test_a_configured_certificate_that_is_missing_or_wrong_says_so(
 # --------------------------------------------------------------------------- the Caddyfile
 
 
-def _serve() -> Any:
-    spec = importlib.util.spec_from_file_location("serve", ROOT / "tools" / "serve.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("serve", module)
-    spec.loader.exec_module(module)
-    return module
-
-
 def adapts(text: str, tmp_path: Path) -> None:
     """Caddy itself reads the file (where it is installed: `caddy adapt` only parses it)."""
     if shutil.which("caddy") is None:
@@ -235,7 +227,7 @@ def adapts(text: str, tmp_path: Path) -> None:
 
 
 def test_the_lan_caddyfile_serves_the_trust_page_on_http_and_the_rest_on_https(tmp_path: Path) -> None:
-    text = _serve().caddyfile(
+    text = caddy.caddyfile(
         upstreams=["127.0.0.1:8000"], https_port=8443, http_port=8080, hosts=["192.168.1.10", "localhost"]
     )
     assert "admin off" in text and "local_certs" in text and "auto_https disable_redirects" in text
@@ -246,7 +238,7 @@ def test_the_lan_caddyfile_serves_the_trust_page_on_http_and_the_rest_on_https(t
 
 
 def test_a_domain_gets_caddys_defaults_and_several_servers_are_balanced(tmp_path: Path) -> None:
-    text = _serve().caddyfile(
+    text = caddy.caddyfile(
         upstreams=["127.0.0.1:8001", "127.0.0.1:8002"], https_port=443, http_port=80, domain="clube.example.org"
     )
     assert "local_certs" not in text and "http_port" not in text
@@ -257,12 +249,59 @@ def test_a_domain_gets_caddys_defaults_and_several_servers_are_balanced(tmp_path
 
 def test_make_runs_caddyfile_reads_each_request_whole_within_deadlines(tmp_path: Path) -> None:
     """Plain http (`make run`): slow clients wait in Caddy, never in gunicorn's threads."""
-    serve = _serve()
-    text = serve.caddyfile(upstreams=["unix//tmp/referee-x/gunicorn.sock"], http_port=8000)
+    text = caddy.caddyfile(upstreams=["unix//tmp/referee-x/gunicorn.sock"], http_port=8000)
     assert "auto_https off" in text and "admin off" in text
     assert "http://:8000 {\n\treverse_proxy unix//tmp/referee-x/gunicorn.sock {\n\t\tbuffer_requests" in text
-    assert f"max_buffer_size {serve.MAX_BUFFER}" in text
-    assert f"read_header {serve.READ_HEADER}" in text and f"read_body {serve.READ_BODY}" in text
+    assert f"max_buffer_size {caddy.MAX_BUFFER}" in text
+    assert f"read_header {caddy.READ_HEADER}" in text and f"read_body {caddy.READ_BODY}" in text
     assert "tls" not in text and "bind" not in text
     adapts(text, tmp_path)
-    assert "\tbind 127.0.0.1\n" in serve.caddyfile(upstreams=["unix//s"], http_port=8000, bind="127.0.0.1")
+    assert "\tbind 127.0.0.1\n" in caddy.caddyfile(upstreams=["unix//s"], http_port=8000, bind="127.0.0.1")
+
+
+def adapted(path: Path) -> dict[str, Any]:
+    """Caddy's own reading of a Caddyfile, as JSON (`caddy adapt` parses; it binds nothing)."""
+    run = subprocess.run(
+        ["caddy", "adapt", "--config", str(path), "--adapter", "caddyfile"], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    return dict(json.loads(run.stdout))
+
+
+def proxies(node: Any) -> list[dict[str, Any]]:
+    """Every reverse_proxy handler in an adapted configuration, however deep."""
+    if isinstance(node, list):
+        return [found for item in node for found in proxies(item)]
+    if not isinstance(node, dict):
+        return []
+    own = [node] if node.get("handler") == "reverse_proxy" else []
+    return own + [found for value in node.values() for found in proxies(value)]
+
+
+@pytest.mark.parametrize("name", ["Caddyfile", "Caddyfile.lan"])
+def test_the_services_caddyfiles_read_requests_within_the_launchers_deadlines(name: str, tmp_path: Path) -> None:
+    """Debian's caddy service in front of referee.service gets what `make run` and
+    `referee-serve` give their own Caddy: the same client deadlines and request buffering."""
+    text = (ROOT / "deploy" / name).read_text()
+    assert caddy.server_options() in text.replace("    ", "\t")
+    assert text.count("reverse_proxy 127.0.0.1:8000") == text.count(f"max_buffer_size {caddy.MAX_BUFFER}") > 0
+    if shutil.which("caddy") is None:
+        pytest.skip("Caddy is not installed: the file was read, not adapted")
+    # Caddy reads both the same way: launcher's deadlines (nanoseconds) on every server, and
+    # every proxy buffering each request's body.
+    launcher = tmp_path / "launcher"
+    launcher.write_text(caddy.caddyfile(upstreams=["127.0.0.1:8000"], http_port=8000))
+    wanted = adapted(launcher)["apps"]["http"]["servers"]["srv0"]
+    servers = adapted(ROOT / "deploy" / name)["apps"]["http"]["servers"]
+    for server in servers.values():
+        for key in ("read_header_timeout", "read_timeout", "idle_timeout"):
+            assert server[key] == wanted[key], (key, server)
+    (want,) = proxies(wanted)
+    found = proxies(servers)
+    assert found and all(p["buffer_requests"] == want["buffer_requests"] is True for p in found)
+    assert all(p["max_buffer_size"] == want["max_buffer_size"] for p in found)
+    # And Caddy accepts it whole (its modules set up; nothing is bound), its files kept here.
+    folders = {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
+    command = ["caddy", "validate", "--adapter", "caddyfile", "--config", str(ROOT / "deploy" / name)]
+    run = subprocess.run(command, capture_output=True, text=True, env={**os.environ, **folders}, timeout=60)
+    assert run.returncode == 0, run.stderr

@@ -1,33 +1,20 @@
-"""The QR code `make run` prints (tools/lan_urls.py): the text drawn in the terminal, turned back
+"""The QR code `make run` and `referee-serve` print (referee/serve/announce.py): the text drawn in the terminal, turned back
 into an image cell by cell with only the margin it prints, reads back with zbarimg (the reader
 the other QR tests use) as the first LAN address's URL, in plain text and in colour; what the
-script printed before the code was added is all still there."""
+launcher printed before the code was added is all still there."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-from referee import ROOT
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("lan_urls", ROOT / "tools" / "lan_urls.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-lan_urls = _load()
+from referee.serve import announce
 
 #: Each character is two modules, one above the other: True is dark.
 CELLS = {" ": (False, False), "\u2580": (True, False), "\u2584": (False, True), "\u2588": (True, True)}
@@ -35,7 +22,7 @@ CAPTION = "  Or point a phone's camera at this code"
 
 
 class Terminal(io.StringIO):
-    """Standard output as a terminal would be (the script colours only for one)."""
+    """Standard output as a terminal would be (the launcher colours only for one)."""
 
     encoding = "utf-8"
 
@@ -46,12 +33,9 @@ class Terminal(io.StringIO):
 def run(
     monkeypatch: pytest.MonkeyPatch, addresses: list[str], port: str = "8123", stdout: io.TextIOBase | None = None
 ) -> str:
-    monkeypatch.setattr(lan_urls, "lan_addresses", lambda: addresses)
-    monkeypatch.setattr(lan_urls, "club_code", lambda: "1234 5678 9012")
-    monkeypatch.setattr(sys, "argv", ["lan_urls.py", port])
     out = stdout if stdout is not None else io.StringIO()
     monkeypatch.setattr(sys, "stdout", out)
-    lan_urls.main()
+    announce.announce_lan(port, "1234 5678 9012", addresses)
     return out.getvalue() if isinstance(out, io.StringIO) else ""
 
 
@@ -122,7 +106,7 @@ def test_on_a_terminal_it_is_black_on_white_and_reads_back(monkeypatch: pytest.M
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("TERM", "xterm-256color")
     code = the_code(run(monkeypatch, ["192.168.0.7"], port="80", stdout=Terminal()))
-    coloured = re.compile(re.escape(lan_urls.BLACK_ON_WHITE) + r"(.*)" + re.escape(lan_urls.RESET))
+    coloured = re.compile(re.escape(announce.BLACK_ON_WHITE) + r"(.*)" + re.escape(announce.RESET))
     cells = []
     for line in code:
         match = coloured.fullmatch(line)

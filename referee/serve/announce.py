@@ -1,4 +1,5 @@
-"""Print the URL(s) the phones at the table should open: `python tools/lan_urls.py PORT`.
+"""What the launcher prints once the server answers: the URL(s) the phones at the table should
+open, the club's code in force and the data folder.
 
 The first LAN address's URL is also drawn as a QR code in the terminal, for the phone's camera:
 two modules a character (upper and lower half blocks), a quiet zone of QUIET_ZONE modules. On a
@@ -14,7 +15,8 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Sequence
+from pathlib import Path
 from typing import TextIO
 
 QUIET_ZONE = 2  # modules of light around the code: scanners need a margin to find it
@@ -38,40 +40,6 @@ def lan_addresses() -> list[str]:
         pass
     unique = [a for i, a in enumerate(found) if a not in found[:i] and not a.startswith("127.")]
     return unique
-
-
-#: Run in a fresh interpreter by :func:`prepare_app`: the factory named like gunicorn's app spec
-#: (``module:expression``), then the club's code in force, grouped as it is typed.
-PREPARE = """
-import importlib, sys
-from referee import club
-module, _, expression = sys.argv[1].partition(":")
-app = eval(expression or "app", vars(importlib.import_module(module)))
-print(club.shown(str(app.config["CLUB_CODE"])))
-"""
-
-
-def prepare_app(env: Mapping[str, str] | None = None, spec: str = "referee:create_app()") -> str:
-    """Start the app once, before any worker: it creates or upgrades the schema and makes the
-    secret key and the club's code on a first run, so that workers starting together race for
-    none of them. Answers the club's code in force, as the app's config decides it (CLUB_CODE,
-    CLUB_CODE_FILE, instance/config.py, else instance/club_code): the one to print."""
-    run = subprocess.run(
-        [sys.executable, "-c", PREPARE, spec],
-        env=dict(os.environ if env is None else env),
-        stdout=subprocess.PIPE,
-        text=True,
-        check=False,
-    )
-    if run.returncode != 0:
-        raise SystemExit("The app did not start: see its messages above.")
-    lines = [line for line in run.stdout.splitlines() if line.strip()]
-    return lines[-1].strip() if lines else ""
-
-
-def club_code() -> str:
-    """The club's code in force for this environment (see :func:`prepare_app`)."""
-    return prepare_app()
 
 
 def qr_lines(url: str, *, colour: bool) -> list[str]:
@@ -116,9 +84,9 @@ def show_code(url: str, caption: str) -> None:
             print(f"    {line}")
 
 
-def announce_lan(port: int | str, code: str, addresses: list[str]) -> None:
+def announce_lan(port: int | str, code: str, addresses: Sequence[str], data: str = "") -> None:
     """What `make run` prints once it answers: the URLs for the phones, a QR code of the first,
-    and the club's code in force."""
+    the club's code in force and the data folder."""
     print()
     print("  Referee is starting. Open on the phones (same Wi-Fi):")
     for address in addresses or ["127.0.0.1"]:
@@ -129,14 +97,37 @@ def announce_lan(port: int | str, code: str, addresses: list[str]) -> None:
         show_code(f"http://{addresses[0]}:{port}/", "Or point a phone's camera at this code")
     if code:
         print(f"  Club code (to manage members, Pix keys and seasons): {code}")
+    said_data(data)
+
+
+def announce_https(*, https_port: int, http_port: int, domain: str, root_cert: Path, code: str, data: str = "") -> None:
+    """What `make run-https` prints once Caddy answers: on a domain its address; on the LAN the
+    HTTPS addresses, the plain-http page (and its QR code) where each phone trusts the server's
+    authority once, and that authority's fingerprint; then the club's code in force."""
+    from referee.views.trust import fingerprint
+
+    print()
+    if domain:
+        suffix = "" if https_port == 443 else f":{https_port}"
+        print(f"  Referee over HTTPS: https://{domain}{suffix}/")
+    else:
+        lan = lan_addresses() or ["127.0.0.1"]
+        print("  Referee over HTTPS. Open on the phones (same Wi-Fi):")
+        for host in lan:
+            print(f"    https://{host}:{https_port}/")
+        print("  Each phone first trusts this server once, on this page (plain http):")
+        print(f"    http://{lan[0]}:{http_port}/ca")
+        show_code(f"http://{lan[0]}:{http_port}/ca", "Or point a phone's camera at this code")
+        pem = root_cert.read_text(encoding="ascii")
+        print(f"  The certificate's fingerprint (SHA-256), as the page shows it:\n    {fingerprint(pem)}")
+    print(f"  Club code (to manage members, Pix keys and seasons): {code}")
+    said_data(data)
+
+
+def said_data(data: str) -> None:
+    """The announcement's last line, then a blank one: where the club's data lives (what to back
+    up; an installed wheel keeps it outside its venv)."""
+    if data:
+        print(f"  Data folder: {data}")
     print()
     sys.stdout.flush()
-
-
-def main() -> None:
-    port = sys.argv[1] if len(sys.argv) > 1 else "8000"
-    announce_lan(port, club_code(), lan_addresses())
-
-
-if __name__ == "__main__":
-    main()
