@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask import Config, Flask, current_app
+from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from referee import backups, club, config, exports, league, ledger, server_keys
@@ -236,23 +236,15 @@ def import_command(path: str) -> None:
 
 
 def _club_code_elsewhere() -> str | None:
-    """What sets the club's code in force when it is not instance/club_code (in the order the
-    config reads them: the environment, then instance/config.py), or None when it is that file.
-    A new code written to the file would then change nothing."""
-    if path := os.environ.get("CLUB_CODE_FILE"):
-        return f"the file CLUB_CODE_FILE names ({path})"
-    if os.environ.get("CLUB_CODE"):
-        return "the CLUB_CODE environment variable"
-    if "CLUB_CODE" in _instance_config(current_app.instance_path):
+    """What sets the club's code in force when it is not instance/club_code (the environment,
+    instance/config.py, the factory's config), as the config noted it, or None when it is that
+    file. A new code written to the file would then change nothing."""
+    source = current_app.config[config.SOURCES].get("CLUB_CODE", config.INSTANCE_FILE)
+    if source in (config.INSTANCE_FILE, config.MADE_NOW):
+        return None
+    if source == config.INSTANCE_CONFIG:
         return f"CLUB_CODE in {Path(current_app.instance_path) / 'config.py'}"
-    return None
-
-
-def _instance_config(instance_path: str) -> Config:
-    """What instance/config.py sets (nothing when there is none)."""
-    found = Config(instance_path)
-    found.from_pyfile("config.py", silent=True)
-    return found
+    return str(source)
 
 
 @click.command("club-code")
