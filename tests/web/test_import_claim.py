@@ -11,6 +11,7 @@ import io
 import json
 from datetime import timedelta
 from html import unescape
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -116,3 +117,15 @@ def test_a_long_import_renews_its_claim(app: Flask, monkeypatch: pytest.MonkeyPa
             import_claim.take()  # still held at the old lease's end
         claim.release()
         import_claim.take().release()
+
+
+def test_the_command_line_import_is_told_to_wait_too(app: Flask, client: FlaskClient, tmp_path: Path) -> None:
+    path = tmp_path / "mesa.json"
+    path.write_text(json.dumps(_document(client, "F" * 22)), encoding="utf-8")
+    other = _held_elsewhere(app)
+    result = app.test_cli_runner().invoke(args=["import", str(path)])
+    assert result.exit_code == 1 and SENTENCE in result.output, result.output
+    with app.app_context():
+        other.release()
+    result = app.test_cli_runner().invoke(args=["import", str(path)])
+    assert result.exit_code == 0 and "F" * 22 in result.output, result.output
