@@ -25,8 +25,8 @@ from tests.bench.import_documents import seed, sized
 
 from .conftest import API, Reply, api_problems, bearer, call, create_table, fresh_database, production_server
 
-IMPORTS = 4  # in one wave
-WORKERS = IMPORTS + 2  # a worker for each import, one for the scorer, one spare
+IMPORTS = 3  # in one wave
+WORKERS = IMPORTS + 1  # a worker for each import, one for the scorer
 SEED_HANDS = 60
 DOCUMENT_BYTES = 300_000
 TIMEOUT = 300  # seconds: only a frozen server reaches it
