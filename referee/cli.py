@@ -31,8 +31,9 @@ from typing import Any
 import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
+from flask_babel import force_locale
 
-from referee import backups, club, config, exports, league, ledger, server_keys
+from referee import backups, club, config, exports, import_claim, league, ledger, server_keys
 from referee.db import db
 from referee.models import Table
 from referee.rules.errors import RulesError
@@ -231,6 +232,9 @@ def import_command(path: str) -> None:
         made = exports.import_tables(_read(path))
     except (RulesError, ledger.Conflict) as exc:
         raise _refused(exc) from None
+    except import_claim.Busy:
+        with force_locale("en"):
+            raise click.ClickException(import_claim.busy_sentence()) from None
     for table, token in made:
         click.echo(f"{table.id} {token}")
 

@@ -6,8 +6,8 @@ changing who a member is, or where his money goes (a Pix key), needs the code pr
 ``make run`` (``instance/club_code``, or ``CLUB_CODE`` in the config).
 
 The code never expires, so it is long: :data:`DIGITS` digits, shown in groups of four and typed
-on a numeric keypad, with or without the spaces. Wrong tries are limited per phone and all
-together (:mod:`referee.guesses`); the README gives the arithmetic.
+on a numeric keypad, with or without the spaces. Wrong tries are limited per phone, per
+network and all together (:mod:`referee.guesses`); the README gives the arithmetic.
 
 A phone that typed it keeps in its session a fingerprint of the code (an HMAC under the app's
 secret key, never the code itself), compared with the current code on every request: giving
@@ -28,8 +28,8 @@ from referee.db import db
 
 #: The session key holding the fingerprint of the code this phone typed.
 SESSION_KEY = "club"
-#: 10**12 codes: a year of guessing at the ceiling on wrong club codes tries one in 190,000 of
-#: them, one in 63,000 even at the ceiling on every wrong code (README).
+#: 10**12 codes: a year of guessing at one network's ceiling tries one in 190,000 of them, one
+#: in 24,000 even at the ceiling on wrong club codes from every network (README).
 DIGITS = 12
 #: A typed code longer than this is no code: it is cut before anything is compared.
 TYPED_MAX = 40

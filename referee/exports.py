@@ -45,7 +45,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 from sqlalchemy.pool import StaticPool
 
-from referee import access, league, ledger
+from referee import access, import_claim, league, ledger
 from referee import server_keys as server_keys_module
 from referee.db import db
 from referee.league import local_date
@@ -499,15 +499,23 @@ def import_tables(data: object) -> list[tuple[Table, str]]:
     rules refuse (its field names the table and the hand), :class:`ledger.Conflict` when a table
     id is already taken. In every case nothing is stored.
 
+    Raises :class:`import_claim.Busy`, before reading anything, while another import runs:
+    one at a time per server (referee.import_claim), or a few large ones would fill every
+    worker and queue the scorers' saves behind their batches.
+
     Two passes, so that a large import neither holds the write lock for long nor leaves half a
     document behind: the whole document is first judged in a private database (:func:`_judge`),
     without the lock; only then is it stored, in short transactions (:func:`_store`)."""
-    tables = _tables(_document(data, FORMAT))
-    _check_follows(tables)
-    ordered = _followers_last(tables)
-    _check_free(ordered)
-    _judge(ordered)
-    return _store(ordered)
+    claim = import_claim.take()
+    try:
+        tables = _tables(_document(data, FORMAT))
+        _check_follows(tables)
+        ordered = _followers_last(tables)
+        _check_free(ordered)
+        _judge(ordered, claim)
+        return _store(ordered, claim)
+    finally:
+        claim.release()
 
 
 def _clash() -> Text:
@@ -522,14 +530,14 @@ def _check_free(tables: Sequence[_Table]) -> None:
         raise ledger.Conflict(Text(N_("A table with the id %(id)s already exists."), id=taken))
 
 
-def _judge(tables: Sequence[_Table]) -> None:
+def _judge(tables: Sequence[_Table], claim: import_claim.Claim) -> None:
     """Replay every table through the ledger into a private, empty database: whatever the rules
     or the ledger refuse is refused here, before anything reaches the club's database, and the
-    replay (most of an import's time) takes none of its locks."""
+    replay (most of an import's time) takes none of its locks (the claim is renewed as it goes)."""
     with _private_database():
         try:
             for spec in tables:
-                _rebuild(spec)
+                _rebuild(spec, wrote=claim.keep)
         except IntegrityError:  # two tables of the document following the same one
             raise ledger.Conflict(_clash()) from None
 
@@ -554,8 +562,9 @@ class _Batches:
     (:func:`_begin`). Knows which tables it has committed: those are this import's to remove
     should a later batch fail."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, claim: import_claim.Claim) -> None:
         self.size = size
+        self.claim = claim
         self.written = 0
         self.started = 0.0  # when the open transaction took the lock
         self.pending: list[str] = []  # tables created in the open transaction
@@ -574,6 +583,7 @@ class _Batches:
             self.commit()
             if db.session.get_bind().dialect.name == "sqlite":
                 time.sleep(IMPORT_PAUSE)  # PostgreSQL's writers wait in a queue: nothing to do
+            self.claim.keep()  # between batches: SQLite's write lock is free
             self.begin()
 
     def commit(self) -> None:
@@ -582,13 +592,13 @@ class _Batches:
         self.pending, self.written = [], 0
 
 
-def _store(tables: Sequence[_Table]) -> list[tuple[Table, str]]:
+def _store(tables: Sequence[_Table], claim: import_claim.Claim) -> list[tuple[Table, str]]:
     """Replay the judged tables into the club's database, :data:`IMPORT_BATCH` writes per
     transaction. A batch can still fail (another import of the same file stored a table first,
     the disk is full): then what the earlier batches stored is removed, so a refused import
     stores nothing. Until the last batch commits, a table being imported is visible to whoever
     knows its id, growing; nobody can write to it (its owner's token is not given out yet)."""
-    batches = _Batches(IMPORT_BATCH)
+    batches = _Batches(IMPORT_BATCH, claim)
     names = {name for spec in tables for name in _member_names_of(spec)}
     known = {name_key(n) for n in names} & _stored_member_keys(names)
     made = []

@@ -2,30 +2,41 @@
 allowed before the server stops listening for a while.
 
 Only WRONG tries are stored and counted: a phone that joins five tables in an evening has
-guessed nothing. They are counted three ways, over the last :data:`WINDOW_MINUTES`:
+guessed nothing. They are counted over the last :data:`WINDOW_MINUTES`, four ways:
 
 - **per phone** (:data:`PHONE_WRONG`): the phone's device id, kept in its session, so a phone
-  that mistypes locks out only itself, never the other phones behind the club's Wi-Fi (one
-  address for all of them). An API call without a session is counted by its address.
-- **per code**, where the code guessed at is known (:data:`CLUB_CODE_WRONG`): the club has one
-  code, and a patient guesser changing phones (dropping its cookie makes a new one) is still
-  guessing at it. A wrong join code matches no code, so join codes have no count of this kind.
-- **all together** (:data:`GLOBAL_WRONG`): the ceiling a guesser meets however many phones or
-  addresses it uses. It is what makes the codes' lengths safe (see the README's arithmetic).
+  that mistypes locks out only itself, never the other phones behind the club's Wi-Fi. An API
+  call without a session is counted by its address.
+- **per network** (:data:`NETWORK_WRONG`): the client's address (an IPv6 client by its /64
+  prefix, the block one home or one phone gets). A script dropping its cookie gets a new
+  device id with every guess, but not a new address: this is the ceiling it meets. The club's
+  phones behind one Wi-Fi share an address, so it stays far above what a club night mistypes;
+  a script flooding from that same Wi-Fi locks that Wi-Fi out, and nobody else.
+- **all together, softly** (:data:`SHARED_WRONG`): past it, a network that itself guessed
+  wrong :data:`QUIET_WRONG` times lately is refused, while a network that did not (the phone
+  at home typing the right code) still has its code checked. A flood from a few networks
+  therefore never locks out the others.
+- **all together, hard** (:data:`GLOBAL_WRONG`, and :data:`CLUB_CODE_WRONG` for the club's
+  code): what bounds a flood from many networks, each spending its quiet quota. Reaching it
+  takes hundreds of networks; then every code waits, which is the price of keeping the codes
+  out of reach (the README gives the arithmetic, tests/web/test_guesses.py checks it).
 
 When a ceiling is reached the code is not even looked at: a right code waits like a wrong one,
 or a guesser would learn from the difference. Each stored row is a :class:`JoinAttempt` whose
-``client`` is ``<kind>/<hash of the phone>``; rows older than a day are deleted as new ones come.
+``client`` is ``<kind>/<hash of the phone>`` and ``network`` the network's prefix; rows older
+than a day are deleted as new ones come.
 """
 
 from __future__ import annotations
 
 import enum
 import hashlib
+import ipaddress
 from datetime import timedelta
 
+from flask import has_request_context, request
 from flask_babel import gettext as _
-from sqlalchemy import delete, func, select
+from sqlalchemy import case, delete, func, select
 
 from referee.db import db
 from referee.models import JoinAttempt, utcnow
@@ -36,21 +47,32 @@ WINDOW_MINUTES = 10
 #: Wrong codes of one kind one phone may type in the window: a person mistypes a few times,
 #: a script a thousand.
 PHONE_WRONG = 10
-#: Wrong club codes from every phone together in the window: a few managers mistyping never
-#: come near it, and it caps a guesser who keeps changing phones at 14,400 tries a day.
-CLUB_CODE_WRONG = 100
-#: Wrong codes of every kind from every phone together in the window: a club night of forty
-#: phones stays far below it; at 43,200 tries a day the codes stay out of reach (README).
-GLOBAL_WRONG = 300
+#: Wrong codes of every kind from one network in the window: forty phones behind a club's
+#: Wi-Fi mistyping twice each stay below it; a script from one address gets 600 an hour.
+NETWORK_WRONG = 100
+#: Wrong codes from every network together in the window past which only quiet networks (see
+#: :data:`QUIET_WRONG`) are still heard.
+SHARED_WRONG = 300
+#: A network with fewer wrong codes than this in the window is quiet: it is still heard past
+#: :data:`SHARED_WRONG`, so a flood from elsewhere does not lock it out.
+QUIET_WRONG = 5
+#: Wrong club codes from every network together in the window: past it nobody is heard on the
+#: club's code (a year of it is one chance in 24,000 of finding the code).
+CLUB_CODE_WRONG = 800
+#: Wrong codes of every kind from every network together in the window: past it nobody is heard.
+GLOBAL_WRONG = 2000
 #: Stored attempts older than this are deleted (nothing reads them).
 KEEP = timedelta(days=1)
+#: The prefix an IPv6 client is counted by: one home, one phone on a mobile network.
+IPV6_PREFIX = 64
 
 JOIN = "join"
 CLUB = "club"
 
 
 class Limit(enum.Enum):
-    """Which ceiling refused a guess: the phone's own (it may wait), or one every phone shares."""
+    """Which ceiling refused a guess: the phone's own (it may wait), or one it shares with
+    others (its network's, or everyone's)."""
 
     PHONE = "phone"
     SHARED = "shared"
@@ -62,35 +84,69 @@ def key(kind: str, phone: str) -> str:
     return f"{kind}/{hashlib.sha256(phone.encode()).hexdigest()[:56]}"
 
 
-def _wrong_since(*conditions: object) -> int:
+def network(address: str | None) -> str:
+    """The network a client's address is counted by: an IPv4 address itself (an IPv4-mapped
+    IPv6 one too), an IPv6 address by its /64 prefix, since one home or one phone is handed a
+    whole /64 and could take a new address in it for every guess. What is not an address (a
+    test client, a Unix socket) counts as one network, ``?``."""
+    try:
+        parsed = ipaddress.ip_address((address or "").split("%", 1)[0])
+    except ValueError:
+        return "?"
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, IPV6_PREFIX), strict=False))
+    return str(parsed)
+
+
+def _client_network() -> str:
+    """The network of the request being answered (request.remote_addr: behind the club's proxy
+    ProxyFix puts the client's address there; a forwarded header is never read here)."""
+    return network(request.remote_addr if has_request_context() else None)
+
+
+def _counts(kind: str, phone: str, net: str) -> tuple[int, int, int, int]:
+    """Wrong guesses in the window: this phone's of this kind, this network's, the club code's
+    and everyone's, in one query."""
     since = utcnow() - timedelta(minutes=WINDOW_MINUTES)
-    query = (
-        select(func.count())
-        .select_from(JoinAttempt)
-        .where(JoinAttempt.at >= since, JoinAttempt.ok.is_(False), *conditions)
-    )
-    return int(db.session.scalar(query) or 0)
+
+    def where(condition: object) -> object:
+        return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
+
+    row = db.session.execute(
+        select(
+            where(JoinAttempt.client == key(kind, phone)),
+            where(JoinAttempt.network == net),
+            where(JoinAttempt.client.startswith(f"{CLUB}/")),
+            func.count(),
+        ).where(JoinAttempt.at >= since, JoinAttempt.ok.is_(False))
+    ).one()
+    return int(row[0]), int(row[1]), int(row[2]), int(row[3])
 
 
 def refused(kind: str, phone: str) -> Limit | None:
     """The ceiling this guess would go over (None: the code may be checked). The phone's own
     count first, so a guesser hears about its own limit rather than everyone's."""
-    if _wrong_since(JoinAttempt.client == key(kind, phone)) >= PHONE_WRONG:
+    mine, net, club_codes, everyone = _counts(kind, phone, _client_network())
+    if mine >= PHONE_WRONG:
         return Limit.PHONE
-    if kind == CLUB and _wrong_since(JoinAttempt.client.startswith(f"{CLUB}/")) >= CLUB_CODE_WRONG:
+    if net >= NETWORK_WRONG or everyone >= GLOBAL_WRONG:
         return Limit.SHARED
-    if _wrong_since() >= GLOBAL_WRONG:
+    if kind == CLUB and club_codes >= CLUB_CODE_WRONG:
+        return Limit.SHARED
+    if everyone >= SHARED_WRONG and net >= QUIET_WRONG:
         return Limit.SHARED
     return None
 
 
 def wrong(kind: str, phone: str) -> None:
     """Count a wrong guess (the caller commits), and forget the ones nobody counts any more."""
-    db.session.add(JoinAttempt(client=key(kind, phone), ok=False))
+    db.session.add(JoinAttempt(client=key(kind, phone), network=_client_network(), ok=False))
     db.session.execute(delete(JoinAttempt).where(JoinAttempt.at < utcnow() - KEEP))
 
 
 def shared_sentence() -> str:
-    """What a phone refused by a ceiling every phone shares reads: it did nothing wrong itself,
-    and waiting is all it can do."""
+    """What a phone refused by a ceiling it shares reads: it did nothing wrong itself, and
+    waiting is all it can do."""
     return _("Too many wrong codes were tried lately, from several phones. Wait ten minutes and try again.")

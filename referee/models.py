@@ -270,13 +270,15 @@ class Access(db.Model):
 
 
 class JoinAttempt(db.Model):
-    """A wrong code (join or club) typed by a phone, kept as ``<kind>/<hash of the phone>``:
-    the rate limits of referee.guesses count these."""
+    """A wrong code (join or club) typed by a phone, kept as ``<kind>/<hash of the phone>`` with
+    the network it came from (an IPv4 address, an IPv6 /64): the rate limits of referee.guesses
+    count these."""
 
     __tablename__ = "join_attempt"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     client: Mapped[str] = mapped_column(String(64), index=True)
+    network: Mapped[str | None] = mapped_column(String(64), index=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
     ok: Mapped[bool] = mapped_column(default=False)
 

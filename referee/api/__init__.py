@@ -17,7 +17,7 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from referee import access, club, exports, guesses, inputs, league, ledger, ratings
+from referee import access, club, exports, guesses, import_claim, inputs, league, ledger, ratings
 from referee.errorpages import Refused, revoked_sentence
 from referee.extensions import csrf
 from referee.i18n import render_text
@@ -460,6 +460,10 @@ def import_tables() -> ResponseReturnValue:
             return rules_error(exc, locale)
         except ledger.Conflict as exc:
             return error(409, "conflict", render_text(exc.text))
+        except import_claim.Busy:
+            body, status = error(429, "busy", import_claim.busy_sentence())
+            body.headers["Retry-After"] = str(import_claim.RETRY_AFTER)
+            return body, status
     response = jsonify([{"id": table.id, "token": token} for table, token in made])
     response.status_code = 201
     return response

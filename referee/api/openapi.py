@@ -478,7 +478,9 @@ def _export_paths(table_id: dict[str, Any]) -> dict[str, Any]:
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
                     },
                     "429": {
-                        "description": "Too many wrong club codes in ten minutes, from this client or from all together.",
+                        "description": "Too many wrong club codes in ten minutes, from this client or from all together"
+                        " (code too_many_tries); or another import is running (code busy: try again after the"
+                        " Retry-After seconds). Nothing is stored.",
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
                     },
                     "201": {

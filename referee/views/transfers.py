@@ -7,7 +7,7 @@ page does: a full backup (referee.exports.backup) for a phone unlocked with the 
 and an import from a file chosen on the phone, for that phone only, with the form's CSRF token
 standing in for the API's header (a cookie alone must not let another page post an import).
 An import is all or nothing (referee.exports.import_tables): a refusal shows its sentence and
-stores nothing.
+stores nothing; so does an import sent while another runs (one at a time: referee.import_claim).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from referee import club, exports, league, ledger
+from referee import club, exports, import_claim, league, ledger
 from referee.api import IMPORT_MAX_BYTES
 from referee.extensions import csrf
 from referee.i18n import render_text
@@ -41,7 +41,7 @@ def index() -> ResponseReturnValue:
     return _page()
 
 
-def _page(status: int = 200, **result: object) -> ResponseReturnValue:
+def _page(status: int = 200, **result: object) -> tuple[str, int]:
     raw = request.args.get("t", "")
     table: Table | None = load(raw) if raw else None
     manager = club.is_manager()
@@ -104,11 +104,20 @@ def import_file() -> ResponseReturnValue:
         return _refused(400 if isinstance(exc, InvalidInput) else 422, render_text(exc.text))
     except ledger.Conflict as exc:
         return _refused(409, render_text(exc.text))
+    except import_claim.Busy:
+        return _busy()
     for table, token in made:
         remember_token(table, token)
     return _page(imported=[(t, t.name or get_game(t.game).name, token) for t, token in made])
 
 
-def _refused(status: int, sentence: str) -> ResponseReturnValue:
+def _busy() -> ResponseReturnValue:
+    """Another import holds the claim (referee.import_claim): the page with the sentence, and a
+    Retry-After a script can follow."""
+    page, status = _refused(429, import_claim.busy_sentence())
+    return page, status, {"Retry-After": str(import_claim.RETRY_AFTER)}
+
+
+def _refused(status: int, sentence: str) -> tuple[str, int]:
     """The page again with the sentence; the import stored nothing."""
     return _page(status, import_error=sentence)

@@ -26,6 +26,8 @@ from referee.models import JoinAttempt
 from .api_support import API, create_table
 
 WIFI = "192.168.0.10"  # every phone of the club behind one router
+FLOOD = "203.0.113.7"  # a script's address
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def _phone(app: Flask) -> FlaskClient:
@@ -34,12 +36,12 @@ def _phone(app: Flask) -> FlaskClient:
     return client
 
 
-def _join(client: FlaskClient, code: str) -> int:
-    return client.post("/join", data={"code": code}, environ_base={"REMOTE_ADDR": WIFI}).status_code
+def _join(client: FlaskClient, code: str, address: str = WIFI) -> int:
+    return client.post("/join", data={"code": code}, environ_base={"REMOTE_ADDR": address}).status_code
 
 
-def _club(client: FlaskClient, code: str) -> int:
-    return client.post("/club", data={"code": code}, environ_base={"REMOTE_ADDR": WIFI}).status_code
+def _club(client: FlaskClient, code: str, address: str = WIFI) -> int:
+    return client.post("/club", data={"code": code}, environ_base={"REMOTE_ADDR": address}).status_code
 
 
 def _new_code(app: Flask, owner: FlaskClient, tid: str) -> str:
@@ -101,6 +103,108 @@ def test_wrong_guesses_from_every_phone_together_have_a_ceiling(app: Flask, monk
     assert refused.status_code == 429
     assert "several phones" in unescape(refused.get_data(as_text=True))
     assert _club(late, app.config["CLUB_CODE"]) == 429  # the club's code shares the ceiling
+
+
+# --------------------------------------------------------------------------- floods
+
+
+def test_a_flood_with_a_fresh_cookie_each_is_held_by_its_address(app: Flask) -> None:
+    owner, tid = _owned_table(app)
+    for n in range(guesses.NETWORK_WRONG):
+        guess = _join if n % 2 else _club
+        assert guess(_phone(app), "1234 5678 9012" if guess is _club else "ZZZZ-ZZZZ", FLOOD) == 422
+    code = _new_code(app, owner, tid)
+    assert _join(_phone(app), code, FLOOD) == 429  # the script's address, whatever its cookie
+    assert _club(_phone(app), app.config["CLUB_CODE"], FLOOD) == 429
+    assert _join(_phone(app), code, WIFI) == 302  # another address: the right codes still work
+    assert _club(_phone(app), app.config["CLUB_CODE"], WIFI) == 302
+
+
+def test_a_flood_from_a_few_addresses_does_not_lock_out_a_quiet_one(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(guesses, "NETWORK_WRONG", 4)
+    monkeypatch.setattr(guesses, "SHARED_WRONG", 8)
+    monkeypatch.setattr(guesses, "QUIET_WRONG", 2)
+    owner, tid = _owned_table(app)
+    for address in ("198.51.100.1", "198.51.100.2"):
+        for _ in range(4):
+            assert _join(_phone(app), "ZZZZ-ZZZZ", address) == 422
+    assert _join(_phone(app), "ZZZZ-ZZZZ", "198.51.100.3") == 422  # quiet: still checked
+    assert _join(_phone(app), "ZZZZ-ZZZZ", "198.51.100.3") == 422
+    assert _join(_phone(app), _new_code(app, owner, tid), "198.51.100.3") == 429  # no longer quiet
+    assert _join(_phone(app), _new_code(app, owner, tid), WIFI) == 302
+    assert _club(_phone(app), app.config["CLUB_CODE"], WIFI) == 302
+
+
+def test_a_flood_from_many_addresses_meets_a_ceiling(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(guesses, "SHARED_WRONG", 2)
+    monkeypatch.setattr(guesses, "CLUB_CODE_WRONG", 4)
+    monkeypatch.setattr(guesses, "GLOBAL_WRONG", 6)
+    owner, tid = _owned_table(app)
+    for n in range(4):
+        assert _club(_phone(app), "0000 0000 0000", f"198.51.100.{n}") == 422
+    assert _club(_phone(app), app.config["CLUB_CODE"], WIFI) == 429  # the club code's ceiling
+    for n in range(4, 6):
+        assert _join(_phone(app), "ZZZZ-ZZZZ", f"198.51.100.{n}") == 422
+    assert _join(_phone(app), _new_code(app, owner, tid), WIFI) == 429  # everyone's ceiling
+    assert _wrong_count(app) == 6
+
+
+def test_an_ipv6_client_is_counted_by_its_64_prefix() -> None:
+    assert guesses.network("2001:db8:1:2::5") == guesses.network("2001:db8:1:2:ffff:1:2:3") == "2001:db8:1:2::/64"
+    assert guesses.network("2001:db8:1:3::5") != guesses.network("2001:db8:1:2::5")
+    assert guesses.network("::ffff:192.0.2.1") == guesses.network("192.0.2.1") == "192.0.2.1"
+    assert guesses.network("fe80::1%eth0") == "fe80::/64"
+    assert guesses.network("") == guesses.network(None) == guesses.network("unix:") == "?"
+
+
+def test_a_flood_changing_addresses_inside_its_64_is_held(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(guesses, "NETWORK_WRONG", 3)
+    for n in range(3):
+        assert _club(_phone(app), "0000 0000 0000", f"2001:db8::{n + 1}") == 422
+    assert _club(_phone(app), app.config["CLUB_CODE"], "2001:db8::99") == 429
+    assert _club(_phone(app), app.config["CLUB_CODE"], "2001:db8:0:1::99") == 302
+
+
+def _figure(number: float) -> str:
+    """A figure as the README writes it: two significant digits, with thousands commas."""
+    rounded = float(f"{number:.2g}")
+    return f"{rounded:,.0f}"
+
+
+def test_the_readme_figures_match_the_constants() -> None:
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    start = text.index("**Rate limits.**")
+    section = text[start : text.index("**Standings**", start)]
+    windows_an_hour = 60 // guesses.WINDOW_MINUTES
+    hours_a_year = 24 * 365
+    join_windows = 30 // guesses.WINDOW_MINUTES  # a join code lives 30 minutes
+    join_codes = 31**8
+    one = guesses.NETWORK_WRONG * windows_an_hour
+    flood_club = guesses.CLUB_CODE_WRONG * windows_an_hour * hours_a_year
+    expected = [
+        "ten wrong join codes and ten wrong club codes per phone" if guesses.PHONE_WRONG == 10 else "",
+        f"{guesses.NETWORK_WRONG} wrong codes of either kind per network",
+        f"far below {guesses.NETWORK_WRONG}",
+        f"Past {guesses.SHARED_WRONG} wrong codes",
+        f"typed {guesses.QUIET_WRONG} wrong codes",
+        f"{guesses.CLUB_CODE_WRONG} wrong club codes, and {guesses.GLOBAL_WRONG:,} wrong codes",
+        f"one network gets {one} wrong codes an hour, {one * hours_a_year / 1e6:.1f} million a year",
+        f"one chance in {_figure(10**12 / (one * hours_a_year))} of finding it in a year",
+        f"one network tries {guesses.NETWORK_WRONG * join_windows}: one chance in "
+        f"{join_codes / (guesses.NETWORK_WRONG * join_windows) / 1e9:.1f} billion",
+        f"at most {guesses.SHARED_WRONG} + {guesses.QUIET_WRONG} × N",
+        f"on the club code {flood_club / 1e6:.0f} million a year, one chance in {_figure(10**12 / flood_club)} a year",
+        f"on a join code {guesses.GLOBAL_WRONG * join_windows:,} in its 30 minutes, one in "
+        f"{float(f'{join_codes / (guesses.GLOBAL_WRONG * join_windows) / 1e6:.2g}'):.0f} million",
+        f"at least {(guesses.CLUB_CODE_WRONG - guesses.SHARED_WRONG) // guesses.QUIET_WRONG} networks",
+        f"at least {(guesses.GLOBAL_WRONG - guesses.SHARED_WRONG) // guesses.QUIET_WRONG} networks",
+    ]
+    for figure in expected:
+        assert figure in section, figure
+    assert guesses.WINDOW_MINUTES == 10 and "Within any ten minutes" in section
+    assert guesses.IPV6_PREFIX == 64 and "/64 prefix" in section
 
 
 # --------------------------------------------------------------------------- the club's code
