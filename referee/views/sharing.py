@@ -8,13 +8,15 @@ it (``Cache-Control: no-store``): only its hash is kept.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from referee import access, guesses, ledger, qr
+from referee import access, guesses, ledger, qr, redact
 from referee.forms import OPTION_PREFIX, field_for, option_values, table_form
 from referee.i18n import render_text
 from referee.models import Table
@@ -32,6 +34,14 @@ from referee.views.tables import (
 )
 
 bp = Blueprint("sharing", __name__)
+
+
+@bp.record_once
+def _quiet_logs(state: BlueprintSetupState) -> None:
+    """The app logs an exception with its request's path, and the development server every
+    request line: a link's token must not go with them (referee.redact)."""
+    redact.guard(state.app.logger)
+    redact.guard(logging.getLogger("werkzeug"))
 
 
 def _page(table: Table, *, status: int = 200, **extra: Any) -> ResponseReturnValue:
