@@ -127,7 +127,7 @@ def test_the_app_logs_an_exception_without_the_link_s_token(
     def broken(*_args: object) -> None:
         raise RuntimeError(f"while opening /j/{token}")  # the traceback is rewritten too
 
-    monkeypatch.setattr(access, "open_link", broken)
+    monkeypatch.setattr(access, "hash_secret", broken)
     app.config.update(TESTING=False, PROPAGATE_EXCEPTIONS=False)
     with caplog.at_level(logging.ERROR):
         assert app.test_client().get(f"/j/{token}").status_code == 500
