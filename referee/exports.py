@@ -943,17 +943,22 @@ def restore(data: object, *, replace: bool = False) -> dict[str, int]:
         continue_ids(Member, Season)  # a seat whose member the backup lacks gets a new one
         for spec in _followers_last(tables):
             table, _token = _rebuild(spec)
-            owner_hash, links = secrets[spec.id]
-            table.scorer_token_hash = owner_hash
             table.deals = deals[spec.id]  # after the replay, which it would not change
-            if links:
-                connection.execute(insert(Access.__table__), [{**link, "table_id": table.id} for link in links])
-            if holds[spec.id]:
-                connection.execute(insert(PhoneHold.__table__), [{**h, "table_id": table.id} for h in holds[spec.id]])
+            _put_secrets_back(table, *secrets[spec.id], holds[spec.id])
         db.session.flush()
         continue_ids(Access, PhoneHold)
         championship_backup.insert(championships)  # after the tables, accesses and members they name
     return {"tables": len(tables), "members": len(people), "seasons": len(seasons), "championships": len(championships)}
+
+
+def _put_secrets_back(table: Table, owner_hash: str, links: list[dict[str, Any]], holds: list[dict[str, Any]]) -> None:
+    """A rebuilt table's owner token hash, its ways in, and what phones hold there."""
+    table.scorer_token_hash = owner_hash
+    connection = db.session.connection()
+    if links:
+        connection.execute(insert(Access.__table__), [{**link, "table_id": table.id} for link in links])
+    if holds:
+        connection.execute(insert(PhoneHold.__table__), [{**hold, "table_id": table.id} for hold in holds])
 
 
 def _member(raw: object, where: str) -> dict[str, Any]:
