@@ -7,11 +7,14 @@
   like a scorer, and alone can end the table, change its house rules before the first hand, turn
   two-key entry on or off, and create or revoke the ways in for scorers. He can hand the table
   over to another phone with an owner's link: an :class:`Access` of role owner, listed and
-  revocable like a scorer's.
+  revocable like a scorer's. Such a link works once: the first phone that opens it is given a
+  token of its own in its place (:func:`open_link`), and any later phone is told it was used.
 - **Scorers** come in through a scoring link (a 256-bit token in the URL, for a QR code) or a
   short **join code** the owner reads out (single use, valid for :data:`CODE_MINUTES`); a code
   becomes a token of its own when a phone redeems it. Each way in is an :class:`Access` row, so
-  revoking one locks out exactly the phones that used it, at once.
+  revoking one locks out exactly the phones that used it, at once. An access made by a phone
+  that was handed the table remembers the access it came through (``created_by``): revoking a
+  hand-over revokes every way in made through it, and those made through those, at once.
 
 Tokens and codes are stored as sha256 hashes only. Join codes are short on purpose (a person
 types them), so wrong ones are rate-limited (per phone and all together: :mod:`referee.guesses`),
@@ -26,10 +29,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from referee import guesses
 from referee.db import db
@@ -56,6 +60,10 @@ class TooManyAttempts(Exception):
 
 class BadCode(Exception):
     """No such code, or it expired or was revoked (it says nothing more)."""
+
+
+class SpentLink(Exception):
+    """A hand-over link that another phone opened already: it gives nothing more."""
 
 
 def new_token() -> str:
@@ -99,9 +107,13 @@ WATCHING = Grant(WATCHER)
 def grant(table: Table, token: str | None) -> Grant:
     """The role ``token`` gives at ``table``: owner, a scorer (through a live access), else a
     watcher. A revoked access gives nothing more than watching."""
-    if not token:
+    return held_grant(table, hash_secret(token) if token else None)
+
+
+def held_grant(table: Table, hashed: str | None) -> Grant:
+    """:func:`grant` for a token known by its hash only: what a phone holds (referee.keyring)."""
+    if not hashed:
         return WATCHING
-    hashed = hash_secret(token)
     if hmac.compare_digest(table.scorer_token_hash, hashed):
         return Grant(OWNER)
     row = db.session.execute(
@@ -115,11 +127,16 @@ def grant(table: Table, token: str | None) -> Grant:
 def revoked(table: Table, token: str | None) -> bool:
     """Whether ``token`` came in through a way in to ``table`` that its owner revoked: the phone
     holding it is told so in words, instead of a bare refusal (it gets nothing more for it)."""
-    if not token:
+    return held_revoked(table, hash_secret(token) if token else None)
+
+
+def held_revoked(table: Table, hashed: str | None) -> bool:
+    """:func:`revoked` for a token known by its hash only."""
+    if not hashed:
         return False
     row = db.session.execute(
         select(Access.id).where(
-            Access.token_hash == hash_secret(token), Access.table_id == table.id, Access.revoked_at.is_not(None)
+            Access.token_hash == hashed, Access.table_id == table.id, Access.revoked_at.is_not(None)
         )
     ).first()
     return row is not None
@@ -130,16 +147,17 @@ def _label(raw: object) -> str:
     return "".join(ch for ch in " ".join(str(raw or "").split()) if ch.isprintable())[:LABEL_MAX]
 
 
-def create_link(table: Table, label: object = "", *, role: str = SCORER) -> tuple[Access, str]:
+def create_link(table: Table, label: object = "", *, role: str = SCORER, by: int | None = None) -> tuple[Access, str]:
     """A scoring link: answers the access and its token (shown once, for the link and QR code).
+    ``by`` is the access its maker came in through (None for the table's own token).
 
-    With ``role=OWNER`` it hands the table over: the phone that opens it gets the owner's
+    With ``role=OWNER`` it hands the table over: the first phone that opens it gets the owner's
     controls too. That is how the owner's rights move to another phone: through an access that
     is listed and revocable like any other, never by showing the table's own token."""
     if role not in (SCORER, OWNER):
         raise ValueError(role)
     token = new_token()
-    row = Access(table_id=table.id, role=role, label=_label(label), token_hash=hash_secret(token))
+    row = Access(table_id=table.id, role=role, label=_label(label), token_hash=hash_secret(token), created_by=by)
     db.session.add(row)
     db.session.commit()
     return row, token
@@ -159,8 +177,8 @@ def normal_code(typed: str) -> str:
     return "".join(ch for ch in typed.upper() if ch.isalnum())[: CODE_LENGTH * 2]
 
 
-def create_code(table: Table, label: object = "") -> tuple[Access, str]:
-    """A one-time join code for a scorer, valid for CODE_MINUTES."""
+def create_code(table: Table, label: object = "", *, by: int | None = None) -> tuple[Access, str]:
+    """A one-time join code for a scorer, valid for CODE_MINUTES (``by``: see create_link)."""
     code = new_code()
     row = Access(
         table_id=table.id,
@@ -168,6 +186,7 @@ def create_code(table: Table, label: object = "") -> tuple[Access, str]:
         label=_label(label),
         code_hash=hash_secret(code),
         code_expires_at=utcnow() + timedelta(minutes=CODE_MINUTES),
+        created_by=by,
     )
     db.session.add(row)
     db.session.commit()
@@ -207,6 +226,44 @@ def redeem_link(token: str) -> Table | None:
     return db.session.get(Table, row.table_id) if row is not None else None
 
 
+def open_link(token: str, held: Mapping[str, str]) -> tuple[Table, str] | None:
+    """What a link opened on a phone gives it: the table and the hash of the token the phone
+    will hold (None for an unknown or revoked link). ``held`` is what the phone holds already
+    (table id -> token hash, referee.keyring).
+
+    A scoring link stays the phone's token (a QR code on the table serves every scorer). A
+    hand-over link works once: the first phone gets a new token in its place, known to nobody,
+    so the link in a chat, a browser history or a log opens nothing more; the same phone opening
+    it again keeps what it got. Any other phone raises :class:`SpentLink`. Commits."""
+    hashed = hash_secret(token)
+    row = db.session.scalar(select(Access).where(Access.token_hash == hashed, Access.revoked_at.is_(None)))
+    if row is not None and row.role != OWNER:
+        return _table_of(row), hashed
+    if row is not None:
+        given = hash_secret(new_token())
+        done = db.session.execute(
+            update(Access)
+            .where(Access.id == row.id, Access.token_hash == hashed)
+            .values(token_hash=given, spent_hash=hashed)
+        )
+        db.session.commit()
+        if done.rowcount == 1:  # type: ignore[attr-defined]
+            return _table_of(row), given
+        row = None  # another phone opened it at the same moment
+    spent = db.session.scalar(select(Access).where(Access.spent_hash == hashed, Access.revoked_at.is_(None)))
+    if spent is None:
+        return None
+    if spent.token_hash is not None and held.get(spent.table_id) == spent.token_hash:
+        return _table_of(spent), spent.token_hash
+    raise SpentLink()
+
+
+def _table_of(row: Access) -> Table:
+    table = db.session.get(Table, row.table_id)
+    assert table is not None
+    return table
+
+
 def accesses(table: Table) -> list[Access]:
     """The table's ways in that still work (links, redeemed codes, codes not yet used)."""
     rows = db.session.scalars(
@@ -223,11 +280,19 @@ def labels(table: Table) -> dict[int, str]:
 
 
 def revoke(table: Table, access_id: int) -> bool:
-    """Lock an access out at once; False when there is no such live access at this table."""
+    """Lock an access out at once, with every access made through it (by a phone it handed the
+    table to), and through those in turn; False when there is no such live access here."""
     row = db.session.get(Access, access_id)
     if row is None or row.table_id != table.id or row.revoked_at is not None:
         return False
-    row.revoked_at = utcnow()
+    doomed, frontier = {row.id}, [row.id]
+    while frontier:
+        made = db.session.scalars(
+            select(Access.id).where(Access.created_by.in_(frontier), Access.revoked_at.is_(None))
+        ).all()
+        frontier = [i for i in made if i not in doomed]
+        doomed.update(frontier)
+    db.session.execute(update(Access).where(Access.id.in_(doomed)).values(revoked_at=utcnow()))
     db.session.commit()
     return True
 

@@ -56,6 +56,7 @@ from referee.models import (
     Hand,
     HandEvent,
     Member,
+    PhoneHold,
     Rating,
     RatingRun,
     Season,
@@ -830,7 +831,8 @@ def _restore_times(table: Table, spec: _Table) -> None:
 
 def backup(*, live_codes: bool = True, server_keys: bool = False) -> dict[str, Any]:
     """Everything needed to start again from an empty database: every table (as exported, plus
-    its owner's token hash, its scoring links and join codes, and its set number of deals), every
+    its owner's token hash, its scoring links and join codes, what each phone holds there (by
+    hashes: referee.keyring) and its set number of deals), every
     member (Pix keys and merges included), every season and every championship (its settings,
     entries, re-entries, rounds and round tables: :func:`referee.championship.backup.dump`).
     Ratings are derived; they are left out.
@@ -860,11 +862,29 @@ def backup(*, live_codes: bool = True, server_keys: bool = False) -> dict[str, A
                 "code_expires_at": iso(row.code_expires_at),
                 "created_at": iso(row.created_at),
                 "revoked_at": iso(row.revoked_at),
+                "created_by": row.created_by,
+                "spent_hash": row.spent_hash,
+            }
+        )
+    phones: dict[str, list[dict[str, Any]]] = {}
+    for hold in db.session.scalars(select(PhoneHold).order_by(PhoneHold.id)):
+        phones.setdefault(hold.table_id, []).append(
+            {
+                "id": hold.id,
+                "phone_hash": hold.phone_hash,
+                "token_hash": hold.token_hash,
+                "owned": hold.owned,
+                "created_at": iso(hold.created_at),
             }
         )
     document = export_tables(tables)
     for table, entry in zip(tables, document["tables"]):
-        entry.update(scorer_token_hash=table.scorer_token_hash, accesses=accesses.get(table.id, []), deals=table.deals)
+        entry.update(
+            scorer_token_hash=table.scorer_token_hash,
+            accesses=accesses.get(table.id, []),
+            phones=phones.get(table.id, []),
+            deals=table.deals,
+        )
     result: dict[str, Any] = {
         "format": BACKUP_FORMAT,
         "version": VERSION,
@@ -918,6 +938,7 @@ def restore(data: object, *, replace: bool = False) -> dict[str, int]:
     people = [_member(m, f"members[{i}]") for i, m in enumerate(field(document, "members", list, ""))]
     seasons = [_season(s, f"seasons[{i}]") for i, s in enumerate(field(document, "seasons", list, ""))]
     secrets = {t.id: _secrets(t) for t in tables}
+    holds = {t.id: _holds(t) for t in tables}
     deals = {t.id: _deals(t) for t in tables}
     championships = _championships(document, tables, secrets, people)
     if not replace and not is_empty():
@@ -942,15 +963,22 @@ def restore(data: object, *, replace: bool = False) -> dict[str, int]:
         continue_ids(Member, Season)  # a seat whose member the backup lacks gets a new one
         for spec in _followers_last(tables):
             table, _token = _rebuild(spec)
-            owner_hash, links = secrets[spec.id]
-            table.scorer_token_hash = owner_hash
             table.deals = deals[spec.id]  # after the replay, which it would not change
-            if links:
-                connection.execute(insert(Access.__table__), [{**link, "table_id": table.id} for link in links])
+            _put_secrets_back(table, *secrets[spec.id], holds[spec.id])
         db.session.flush()
-        continue_ids(Access)
+        continue_ids(Access, PhoneHold)
         championship_backup.insert(championships)  # after the tables, accesses and members they name
     return {"tables": len(tables), "members": len(people), "seasons": len(seasons), "championships": len(championships)}
+
+
+def _put_secrets_back(table: Table, owner_hash: str, links: list[dict[str, Any]], holds: list[dict[str, Any]]) -> None:
+    """A rebuilt table's owner token hash, its ways in, and what phones hold there."""
+    table.scorer_token_hash = owner_hash
+    connection = db.session.connection()
+    if links:
+        connection.execute(insert(Access.__table__), [{**link, "table_id": table.id} for link in links])
+    if holds:
+        connection.execute(insert(PhoneHold.__table__), [{**hold, "table_id": table.id} for hold in holds])
 
 
 def _member(raw: object, where: str) -> dict[str, Any]:
@@ -997,9 +1025,37 @@ def _secrets(spec: _Table) -> tuple[str, list[dict[str, Any]]]:
                 "code_expires_at": maybe_timestamp(link, "code_expires_at", at),
                 "created_at": timestamp(link, "created_at", at),
                 "revoked_at": maybe_timestamp(link, "revoked_at", at),
+                "created_by": row_id(link, "created_by", at, optional=True),
+                "spent_hash": short_text(link, "spent_hash", at, limit=64, optional=True),
             }
         )
+    links.sort(key=lambda link: link["id"])  # an access is made after the one it was made through
+    ids = {link["id"] for link in links}
+    for link in links:
+        if link["created_by"] is not None and link["created_by"] not in ids:
+            raise invalid(N_("%(field)s is missing or has the wrong type."), f"{where}.accesses", field="created_by")
     return owner, links
+
+
+def _holds(spec: _Table) -> list[dict[str, Any]]:
+    """What phones hold at the table, as rows to insert (none in a backup made before phones
+    kept their ways in on the server)."""
+    raw, where = spec.raw, spec.where
+    rows = []
+    for i, hold in enumerate(field(raw, "phones", list, where, optional=True) or []):
+        at = f"{where}.phones[{i}]"
+        if not isinstance(hold, Mapping):
+            raise invalid(N_("Each phone's way in must be a JSON object."), at)
+        rows.append(
+            {
+                "id": row_id(hold, "id", at),
+                "phone_hash": short_text(hold, "phone_hash", at, limit=64),
+                "token_hash": short_text(hold, "token_hash", at, limit=64),
+                "owned": field(hold, "owned", bool, at),
+                "created_at": timestamp(hold, "created_at", at),
+            }
+        )
+    return rows
 
 
 def _championships(

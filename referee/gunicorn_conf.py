@@ -7,13 +7,20 @@ is a request, and on a phone's Wi-Fi a new TCP handshake per tap costs a round t
 
 gunicorn writes ``Server: gunicorn`` into every answer and has no setting to leave it out; an
 answer need not tell who serves it, so each worker swaps in a response without that header.
+
+No secret reaches its logs (``--access-logfile -`` in `make run` and deploy/referee.service): the
+logger below hides the tokens of ``/j/`` and ``/f/`` links, in the request line and the
+``Referer``, and the bearer and cookie headers whatever the log format (referee.redact).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from gunicorn import glogging
 from gunicorn.http import wsgi
+
+from referee import redact
 
 worker_class = "gthread"
 #: Requests a worker serves at once: a phone waiting on a slow link holds a thread, not the worker.
@@ -24,6 +31,22 @@ keepalive = 75
 #: home is read-only, where it logged an [ERROR] at every start, and two servers of one user
 #: would share it. Nothing here uses ``gunicornc``; stop and reload the server by its signals.
 control_socket_disable = True
+
+
+class RedactingLogger(glogging.Logger):  # type: ignore[misc]
+    """gunicorn's logger, with the secrets of every access-log atom and error message hidden."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        redact.guard(self.error_log)
+        redact.guard(self.access_log)
+
+    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
+        found = super().atoms(resp, req, environ, request_time)
+        return {name: redact.atom(name, value) for name, value in found.items()}
+
+
+logger_class = RedactingLogger
 
 
 class ResponseWithoutServer(wsgi.Response):  # type: ignore[misc]

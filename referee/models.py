@@ -267,6 +267,32 @@ class Access(db.Model):
     code_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    # The access through which the owner who made this one came in (a phone handed the table
+    # over), or None (the table's own token, a championship's draw): revoking that access
+    # revokes this one too, and what this one made in turn.
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("access.id"), default=None, index=True)
+    # A hand-over link already opened: the hash of its token, kept to tell a second phone that
+    # the link was used (``token_hash`` then holds what the first phone was given instead).
+    spent_hash: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)
+
+
+class PhoneHold(db.Model):
+    """A way in that one phone holds at a table: kept here rather than in the phone's cookie,
+    which travels with every request (in clear on plain http). The phone's session keeps only a
+    random key; this row keeps that key's sha256 and the hash of the token the phone came in
+    with (what :func:`referee.access.grant` compares), never a secret in clear. Rows are made
+    and replaced in the order the phone used them, so the id says which is the most recent."""
+
+    __tablename__ = "phone_hold"
+    __table_args__ = (UniqueConstraint("phone_hash", "table_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    phone_hash: Mapped[str] = mapped_column(String(64), index=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    # Held as the owner when it was remembered: such tables are the last a phone forgets.
+    owned: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class JoinAttempt(db.Model):

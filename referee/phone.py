@@ -1,17 +1,21 @@
-"""This phone, without accounts: a random id kept in its session.
+"""This phone, without accounts: a random id and a random key kept in its session.
 
 Writes and two-key confirmations name the phone that made them ("by the owner, phone 3f9a"),
 and wrong guesses at a code are counted per phone (referee.guesses), so that the phones behind
-one Wi-Fi, which share an address, never answer for each other.
+one Wi-Fi, which share an address, never answer for each other. That short id is for showing,
+not for proving: what the phone holds at its tables is kept on the server under the sha256 of
+its :func:`key` (referee.keyring), 192 random bits that the session carries instead of tokens.
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 from flask import request, session
 
 DEVICE = "device"
+KEY = "phone_key"
 
 
 def device() -> str:
@@ -20,6 +24,23 @@ def device() -> str:
         session[DEVICE] = secrets.token_hex(3)
         session.permanent = True
     return str(session[DEVICE])
+
+
+def key() -> str:
+    """This phone's key, made (and kept in its session) on first use: whoever has it has what
+    this phone holds, so it is long and random, and only its hash is stored (:func:`key_hash`)."""
+    if not isinstance(session.get(KEY), str):
+        session[KEY] = secrets.token_urlsafe(24)
+        session.permanent = True
+    device()
+    return str(session[KEY])
+
+
+def key_hash() -> str | None:
+    """The sha256 of this phone's key, as the server keeps it; None for a phone without one (it
+    holds nothing), without making one."""
+    value = session.get(KEY)
+    return hashlib.sha256(value.encode()).hexdigest() if isinstance(value, str) and value else None
 
 
 def current() -> str | None:

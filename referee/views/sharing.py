@@ -8,21 +8,40 @@ it (``Cache-Control: no-store``): only its hash is kept.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from referee import access, guesses, ledger, qr
+from referee import access, guesses, ledger, qr, redact
 from referee.forms import OPTION_PREFIX, field_for, option_values, table_form
 from referee.i18n import render_text
 from referee.models import Table
 from referee.phone import device, guesser
 from referee.rules.errors import RulesError
-from referee.views.tables import grant_of, is_owner, load, local_path, remember_token, require_owner
+from referee.views.tables import (
+    grant_of,
+    held,
+    is_owner,
+    load,
+    local_path,
+    remember_hash,
+    remember_token,
+    require_owner,
+)
 
 bp = Blueprint("sharing", __name__)
+
+
+@bp.record_once
+def _quiet_logs(state: BlueprintSetupState) -> None:
+    """The app logs an exception with its request's path, and the development server every
+    request line: a link's token must not go with them (referee.redact)."""
+    redact.guard(state.app.logger)
+    redact.guard(logging.getLogger("werkzeug"))
 
 
 def _page(table: Table, *, status: int = 200, **extra: Any) -> ResponseReturnValue:
@@ -52,7 +71,7 @@ def share(table_id: str) -> ResponseReturnValue:
 def new_link(table_id: str) -> ResponseReturnValue:
     table = load(table_id)
     require_owner(table)
-    row, token = access.create_link(table, request.form.get("label"))
+    row, token = access.create_link(table, request.form.get("label"), by=grant_of(table).access_id)
     url = url_for("sharing.join_link", token=token, _external=True)
     return _page(table, new_link={"access": row, "url": url, "qr": qr.svg(url, label=_("QR code of the scoring link"))})
 
@@ -62,7 +81,7 @@ def new_owner_link(table_id: str) -> ResponseReturnValue:
     """Hand the table over: a link that gives another phone the owner's controls."""
     table = load(table_id)
     require_owner(table)
-    row, token = access.create_link(table, request.form.get("label"), role=access.OWNER)
+    row, token = access.create_link(table, request.form.get("label"), role=access.OWNER, by=grant_of(table).access_id)
     url = url_for("sharing.join_link", token=token, _external=True)
     qr_label = _("QR code of the link that hands the table over")
     return _page(table, new_link={"access": row, "url": url, "qr": qr.svg(url, label=qr_label), "owner": True})
@@ -72,7 +91,7 @@ def new_owner_link(table_id: str) -> ResponseReturnValue:
 def new_code(table_id: str) -> ResponseReturnValue:
     table = load(table_id)
     require_owner(table)
-    row, code = access.create_code(table, request.form.get("label"))
+    row, code = access.create_code(table, request.form.get("label"), by=grant_of(table).access_id)
     return _page(table, new_code={"access": row, "code": access.spaced(code)})
 
 
@@ -81,7 +100,7 @@ def revoke(table_id: str, access_id: int) -> ResponseReturnValue:
     table = load(table_id)
     require_owner(table)
     if access.revoke(table, access_id):
-        flash(_("Revoked: the phones that used it can no longer score."), "success")
+        flash(_("Revoked: the phones that used it, and every way in they made, can no longer score."), "success")
     else:
         flash(_("That access was already revoked."), "error")
     return redirect(url_for("sharing.share", table_id=table.id))
@@ -89,13 +108,21 @@ def revoke(table_id: str, access_id: int) -> ResponseReturnValue:
 
 @bp.get("/j/<token>")
 def join_link(token: str) -> ResponseReturnValue:
-    """A scoring link (from a QR code): this phone becomes a scorer of the table, at once."""
-    table = access.redeem_link(token)
-    if table is None:
+    """A scoring link (from a QR code): this phone becomes a scorer of the table, at once; or a
+    hand-over link: the first phone that opens it gets the owner's controls, nobody after it."""
+    try:
+        opened = access.open_link(token, held())
+    except access.SpentLink:
+        return render_template(
+            "sharing/refused.html",
+            message=_("This link handed the table over already and works only once: ask the owner for a new one."),
+        ), 403
+    if opened is None:
         return render_template(
             "sharing/refused.html", message=_("This scoring link does not work: it was revoked, or it is not complete.")
         ), 403
-    remember_token(table, token)
+    table, hashed = opened
+    remember_hash(table, hashed)
     if grant_of(table).is_owner:
         flash(_("This phone now has the owner's controls at this table."), "success")
     else:

@@ -1,13 +1,13 @@
 """Table pages: create, scoreboard, history, void and correct, settle-up, watch.
 
 Thin views in the POST-redirect-GET style: read the form, call one ledger function, flash,
-redirect. Who may write is decided by the scorer token the browser holds for the table (kept
-in the signed session cookie when the table is created here, or pasted by the scorer).
+redirect. Who may write is decided by the way in the phone holds at the table: the hash of a
+token, kept on the server under the phone's key (referee.keyring), never in its cookie.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, session, url_for
@@ -15,7 +15,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import format_datetime
 from flask_babel import gettext as _
 
-from referee import access, club, league, ledger, members, settleup
+from referee import access, club, keyring, league, ledger, members, phone, settleup
 from referee.api import answers
 from referee.championship.rounds import round_table_of
 from referee.errorpages import Revoked
@@ -35,7 +35,10 @@ RECENT = 3
 #: Hands on one page of the history, newest first: a long night's 2,000 hands would be megabytes.
 HISTORY_PAGE = 50
 PENDING_WINDOW = 30  # two-key entry: hands this recent can still be waiting for a confirmation
+#: Where older versions kept the phone's tokens in clear, and which of its tables it owned:
+#: moved to the server on the phone's next request (:func:`adopt_old_tokens`).
 TOKENS = "scorer_tokens"
+OWNED = "owned_tables"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -48,60 +51,92 @@ def load(table_id: str) -> Table:
         abort(404)
 
 
-#: How many tables a phone remembers (scorer codes, tables seen): the session cookie must stay
-#: far below the 4 KB browsers accept.
-REMEMBERED = 20
+#: How many tables a phone remembers having seen: the session cookie must stay far below the
+#: 4 KB browsers accept. The tables it holds a way in to are kept on the server (as many).
+REMEMBERED = keyring.REMEMBERED
 SEEN = "seen_tables"
 UNDO = "undo"
-
-
-OWNED = "owned_tables"
 ORDER = "table_order"
 
 
-def _remember(key: str, table_id: str, value: object, *, keep: Collection[str] = ()) -> None:
-    """Keep ``value`` for the table under ``key``, for at most REMEMBERED tables: the least
-    recently remembered are forgotten first, those in ``keep`` last. Recency is a list of its
-    own (``ORDER``): the session comes back from its cookie with its keys sorted, so a dict
-    keeps no order."""
-    entries = dict(session.get(key, {}))
-    entries[table_id] = value
-    order = [t for t in session.get(ORDER, []) if t != table_id] + [table_id]
-    age = {t: i for i, t in enumerate(order)}
-    while len(entries) > REMEMBERED:
-        oldest_first = sorted(entries, key=lambda t: age.get(t, -1))
-        del entries[next((t for t in oldest_first if t not in keep), oldest_first[0])]
-    session[key] = entries
-    known = set(session.get(TOKENS, {})) | set(session.get(SEEN, {}))
-    session[ORDER] = [t for t in order if t in known]
+def _remember_seen(table_id: str) -> None:
+    """Keep the table among those seen, for at most REMEMBERED tables: the least recently seen
+    are forgotten first. Recency is a list of its own (``ORDER``): the session comes back from
+    its cookie with its keys sorted, so a dict keeps no order."""
+    entries = dict(session.get(SEEN, {}))
+    entries[table_id] = 1
+    order = [t for t in session.get(ORDER, []) if t != table_id and t in entries] + [table_id]
+    for forgotten in order[: max(0, len(order) - REMEMBERED)]:
+        entries.pop(forgotten, None)
+    session[SEEN] = entries
+    session[ORDER] = [t for t in order if t in entries]
     session.permanent = True
 
 
+def held() -> dict[str, str]:
+    """What this phone holds (table id -> token hash, referee.keyring), read once per request."""
+    if "held" not in g:
+        g.held = keyring.held(phone.key_hash())
+    found: dict[str, str] = g.held
+    return found
+
+
 def remember_token(table: Table, token: str) -> None:
-    """Score at ``table`` with ``token`` on this phone from now on.
+    """Score at ``table`` with ``token`` on this phone from now on (:func:`remember_hash`)."""
+    remember_hash(table, access.hash_secret(token))
+
+
+def remember_hash(table: Table, hashed: str) -> None:
+    """Score at ``table`` with the token of hash ``hashed`` on this phone from now on.
 
     The owner's token is nowhere to be seen again once forgotten, and a table without it has
     nobody to revoke a leaked link or to close it. So a phone never trades the owner's controls
     for a weaker way in (the owner opening his own scoring link or join code to try it), and
     the tables it owns are the last it forgets."""
-    held = session.get(TOKENS, {}).get(table.id)
-    grant = access.grant(table, token)
-    if held and held != token and not grant.is_owner and access.grant(table, held).is_owner:
+    before = held().get(table.id)
+    grant = access.held_grant(table, hashed)
+    if before and before != hashed and not grant.is_owner and access.held_grant(table, before).is_owner:
         return
-    owned = [t for t in session.get(OWNED, []) if t != table.id] + ([table.id] if grant.is_owner else [])
-    _remember(TOKENS, table.id, token, keep=set(owned))
-    session[OWNED] = [t for t in owned if t in session[TOKENS]]
+    phone.key()
+    key_hash = phone.key_hash()
+    assert key_hash is not None
+    keyring.hold(key_hash, table.id, hashed, owned=grant.is_owner)
+    g.pop("held", None)
     g.get("grants", {}).pop(table.id, None)  # grant_of asks again
+
+
+@bp.before_app_request
+def adopt_old_tokens() -> None:
+    """A phone whose cookie still carries tokens in clear (an older version kept them there)
+    keeps its rights: its tokens move to the server under its new key, least recently used
+    first, and leave the cookie."""
+    old = session.get(TOKENS)
+    if old is None:
+        return
+    session.pop(TOKENS)
+    session.pop(OWNED, None)
+    order = [t for t in session.get(ORDER, []) if isinstance(t, str)]
+    rank = {t: i for i, t in enumerate(order)}
+    tokens = (
+        [(t, v) for t, v in old.items() if isinstance(t, str) and isinstance(v, str)] if isinstance(old, dict) else []
+    )
+    for table_id, token in sorted(tokens, key=lambda pair: rank.get(pair[0], -1)):
+        try:
+            table = ledger.get_table(table_id)
+        except ledger.NotFound:
+            continue
+        remember_token(table, token)
+    session[ORDER] = [t for t in order if t in session.get(SEEN, {})]
 
 
 def remember_seen(table: Table) -> None:
     """The home page lists the tables this phone knows; nobody else's (the id is the secret)."""
     if table.id not in session.get(SEEN, {}):
-        _remember(SEEN, table.id, 1)
+        _remember_seen(table.id)
 
 
 def known_tables() -> list[str]:
-    return list(dict.fromkeys([*session.get(TOKENS, {}), *session.get(SEEN, {})]))
+    return list(dict.fromkeys([*held(), *session.get(SEEN, {})]))
 
 
 def shown_tables(ids: Iterable[str]) -> set[str]:
@@ -138,10 +173,10 @@ def redoable(table: Table, next_number: int) -> int | None:
 
 
 def grant_of(table: Table) -> access.Grant:
-    """What this phone may do at the table (its remembered token, checked once per request)."""
+    """What this phone may do at the table (what it holds there, checked once per request)."""
     cache = g.setdefault("grants", {})
     if table.id not in cache:
-        cache[table.id] = access.grant(table, session.get(TOKENS, {}).get(table.id))
+        cache[table.id] = access.held_grant(table, held().get(table.id))
     grant: access.Grant = cache[table.id]
     return grant
 
@@ -163,7 +198,7 @@ def require_scorer(table: Table) -> None:
 def refuse_revoked(table: Table) -> None:
     """A phone whose access the owner revoked is told so (403, referee.errorpages.Revoked), on
     the table page and on every write, instead of meeting a bare refusal."""
-    if access.revoked(table, session.get(TOKENS, {}).get(table.id)):
+    if access.held_revoked(table, held().get(table.id)):
         raise Revoked(table.id)
 
 

@@ -17,15 +17,16 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from html import unescape
 from typing import Any
+from unittest import mock
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from referee import access, guesses, ledger
+from referee import access, guesses, ledger, phone
 from referee.extensions import db
-from referee.models import Access, Hand, HandEvent, JoinAttempt, Table, utcnow
+from referee.models import Access, Hand, HandEvent, JoinAttempt, PhoneHold, Table, utcnow
 
 from .api_support import API, all_pass_record, create_table
 
@@ -70,9 +71,20 @@ def redeem(client: FlaskClient, code: str, addr: str = "10.0.0.1") -> Any:
     return client.post("/join", data={"code": code}, environ_base={"REMOTE_ADDR": addr})
 
 
-def session_token(client: FlaskClient, tid: str) -> str | None:
-    with client.session_transaction() as s:
-        return s.get("scorer_tokens", {}).get(tid)
+def redeemed_token(client: FlaskClient, code: str, addr: str = "10.0.0.1") -> str:
+    """Redeem ``code`` on ``client`` and answer the token it became. Neither the phone nor the
+    server keeps that token in clear (the phone's key names its hash on the server), so the test
+    catches it as it is drawn, for the API."""
+    drawn: list[str] = []
+    draw = access.new_token
+
+    def catching() -> str:
+        drawn.append(draw())
+        return drawn[-1]
+
+    with mock.patch.object(access, "new_token", catching):
+        assert redeem(client, code, addr).status_code == 302
+    return drawn[-1]
 
 
 def device_of(client: FlaskClient) -> str:
@@ -177,16 +189,13 @@ def make_setup(app: Flask, *, two_key: bool = False, hand: bool = True) -> Setup
     s.api["link"] = link
 
     code, _page = join_code(s.owner, tid, "code")
-    assert redeem(s.web["code"], code).status_code == 302
-    s.api["code"] = session_token(s.web["code"], tid)
-    assert s.api["code"]
+    s.api["code"] = redeemed_token(s.web["code"], code)
 
     old_link, _page = scoring_link(s.owner, tid, "revoked_link")
     assert s.web["revoked_link"].get(f"/j/{old_link}").status_code == 302
     s.api["revoked_link"] = old_link
     old_code, _page = join_code(s.owner, tid, "revoked_code")
-    assert redeem(s.web["revoked_code"], old_code, "10.0.0.2").status_code == 302
-    s.api["revoked_code"] = session_token(s.web["revoked_code"], tid)
+    s.api["revoked_code"] = redeemed_token(s.web["revoked_code"], old_code, "10.0.0.2")
     for label in ("revoked_link", "revoked_code"):
         assert s.owner.post(f"/t/{tid}/access/{access_id(app, label)}/revoke").status_code == 302
 
@@ -552,8 +561,8 @@ def test_unknown_links_are_refused_with_the_refused_page(client: FlaskClient, to
     html = response.get_data(as_text=True)
     refusal = re.search(r'class="card error-box" role="alert">([^<]+)<', html)
     assert refusal and refusal.group(1).strip().endswith(".")
-    with client.session_transaction() as s:
-        assert not s.get("scorer_tokens")
+    with client.application.app_context():
+        assert db.session.query(PhoneHold).count() == 0
 
 
 # --------------------------------------------------------------------------- stored as hashes
@@ -1021,16 +1030,23 @@ def test_the_owner_opening_his_own_scoring_link_or_join_code_stays_the_owner(app
 
 
 def test_a_phone_forgets_the_tables_it_owns_last(app: Flask) -> None:
-    from referee.views.tables import REMEMBERED, TOKENS
+    from referee.keyring import REMEMBERED
 
     s = make_setup(app, hand=False)
     others = [create_table(app.test_client(), language="en") for _ in range(REMEMBERED + 2)]
     for other in others:  # the owner's phone scores at many other tables afterwards
         assert s.owner.post(f"/t/{other['id']}/scorer", data={"token": scoring_link_api(app, other)}).status_code == 302
-    with s.owner.session_transaction() as session:
-        assert len(session[TOKENS]) == REMEMBERED
-        assert s.tid in session[TOKENS]
+    with app.app_context():
+        held = db.session.scalars(select(PhoneHold.table_id).where(PhoneHold.phone_hash == phone_hash(s.owner))).all()
+    assert len(held) == REMEMBERED and s.tid in held
+    assert others[0]["id"] not in held and others[1]["id"] not in held  # the oldest scoring ones went
     assert s.owner.get(f"/t/{s.tid}/options").status_code == 200
+
+
+def phone_hash(client: FlaskClient) -> str:
+    """The hash the server keeps of the phone's key."""
+    with client.session_transaction() as session:
+        return hashlib.sha256(session[phone.KEY].encode()).hexdigest()
 
 
 def scoring_link_api(app: Flask, table: dict[str, Any]) -> str:

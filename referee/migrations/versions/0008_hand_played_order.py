@@ -5,14 +5,14 @@ whether a hand stored since its last run was played before one it read: with thi
 reads only the hands recorded after the new one. Nothing to backfill.
 
 Revision ID: 0008
-Revises: 0006
+Revises: 0007
 Create Date: 2026-11-29
 """
 
 from alembic import op
 
 revision = "0008"
-down_revision = "0006"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

@@ -4,7 +4,7 @@ script changing cookies is held by its own network's ceiling and a flood from on
 longer locks out the others. Older rows have none: they count for their phone and all together.
 
 Revision ID: 0009
-Revises: 0006
+Revises: 0008
 Create Date: 2026-11-29
 """
 

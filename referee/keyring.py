@@ -1,0 +1,57 @@
+"""The ways in each phone holds, kept on the server under a hash of the phone's key.
+
+A phone's session cookie is signed, not encrypted, and on a club's plain-http Wi-Fi anyone can
+read it off the air. So it carries no token: only a random key (:func:`referee.phone.key`). Here,
+per sha256 of that key, is which tables the phone holds and through which token (by the
+token's hash, what :func:`referee.access.grant` compares). A key copied off the air still opens
+what that phone holds until the owner revokes its access; HTTPS keeps it off the air.
+
+A phone remembers at most :data:`REMEMBERED` tables; the least recently used go first, the
+tables it owns last (nobody else could revoke a leaked link there or close the table).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+
+from referee.db import db
+from referee.models import PhoneHold
+
+#: How many tables a phone holds a way in to.
+REMEMBERED = 20
+
+
+def held(phone_hash: str | None) -> dict[str, str]:
+    """Table id -> token hash, for every table the phone holds, least recently used first."""
+    if not phone_hash:
+        return {}
+    rows = db.session.execute(
+        select(PhoneHold.table_id, PhoneHold.token_hash)
+        .where(PhoneHold.phone_hash == phone_hash)
+        .order_by(PhoneHold.id)
+    )
+    return {row.table_id: row.token_hash for row in rows}
+
+
+def hold(phone_hash: str, table_id: str, token_hash: str, *, owned: bool) -> None:
+    """The phone holds ``table_id`` through ``token_hash`` from now on (its most recent), then
+    forgets the oldest beyond REMEMBERED, owned tables last. Commits.
+
+    Two requests of one phone may race to hold the same table (a page and its live poll): the
+    second finds the row made by the first, which says the same."""
+    db.session.execute(delete(PhoneHold).where(PhoneHold.phone_hash == phone_hash, PhoneHold.table_id == table_id))
+    db.session.add(PhoneHold(phone_hash=phone_hash, table_id=table_id, token_hash=token_hash, owned=owned))
+    try:
+        db.session.flush()
+    except IntegrityError:
+        db.session.rollback()
+        return
+    rows = db.session.execute(
+        select(PhoneHold.id, PhoneHold.owned).where(PhoneHold.phone_hash == phone_hash).order_by(PhoneHold.id)
+    ).all()
+    extra = len(rows) - REMEMBERED
+    if extra > 0:
+        oldest_first = [r.id for r in rows if not r.owned] + [r.id for r in rows if r.owned]
+        db.session.execute(delete(PhoneHold).where(PhoneHold.id.in_(oldest_first[:extra])))
+    db.session.commit()

@@ -1,0 +1,136 @@
+"""No secret reaches a log: the production server (gunicorn with ``referee.gunicorn_conf``, as
+`make run` and deploy/referee.service start it, access log on) writes neither a link's token
+(``/j/``, ``/f/``, also in the Referer), nor the API's bearer token, nor the session cookie,
+nor a token in a query; and the app's own log of an exception leaves the path's token out."""
+
+from __future__ import annotations
+
+import http.client
+import logging
+import os
+import re
+import secrets
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from referee import access, redact
+from tests.bench import _common
+
+#: The default access-log format (what `make run` writes) and, after it, every atom that could
+#: carry a secret: the path, the query, and the bearer and cookie headers.
+FORMAT = (
+    '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" '
+    '%(U)s %(q)s "%({authorization}i)s" "%({cookie}i)s" "%({raw_uri}e)s" "%({http_referer}e)s"'
+)
+
+
+@contextmanager
+def served(workdir: Path) -> Iterator[tuple[int, Path, Path]]:
+    """gunicorn on a port the system picks (read from its log), logging requests to a file."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{workdir / 'referee.sqlite3'}",
+        "BENCH_INSTANCE_PATH": str(workdir / "instance"),
+        "PYTHONPATH": str(_common.ROOT),
+    }
+    subprocess.run(
+        [sys.executable, "-c", "from tests.bench.wsgi import referee; referee()"],
+        cwd=_common.ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    access_log, error_log = workdir / "access.log", workdir / "error.log"
+    proc = subprocess.Popen(
+        [str(_common.GUNICORN), "--config", "python:referee.gunicorn_conf", "--bind", f"{_common.HOST}:0"]
+        + ["--workers", "1", "--log-level", "info", "--access-logfile", str(access_log)]
+        + ["--access-logformat", FORMAT, "--error-logfile", str(error_log), "tests.bench.wsgi:referee()"],
+        cwd=_common.ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        yield _port(proc, error_log), access_log, error_log
+    finally:
+        _common.stop(proc)
+
+
+def _port(proc: subprocess.Popen[bytes], error_log: Path, timeout: float = 30.0) -> int:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, error_log.read_text() if error_log.exists() else "gunicorn stopped"
+        found = re.search(r"Listening at: http://[\d.]+:(\d+)", error_log.read_text() if error_log.exists() else "")
+        if found:
+            return int(found.group(1))
+        time.sleep(0.05)
+    raise AssertionError("gunicorn did not say where it listens")
+
+
+def _lines(path: Path, count: int, timeout: float = 30.0) -> str:
+    """The access log once it holds ``count`` lines (gunicorn writes each after its answer)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        text = path.read_text() if path.exists() else ""
+        if text.count("\n") >= count:
+            return text
+        time.sleep(0.05)
+    raise AssertionError(f"the access log has fewer than {count} lines:\n{text}")
+
+
+def test_the_production_server_logs_no_token(tmp_path: Path) -> None:
+    link, card, bearer, cookie, query = (secrets.token_urlsafe(32) for _ in range(5))
+    with served(tmp_path) as (port, access_log, error_log):
+        conn = http.client.HTTPConnection(_common.HOST, port, timeout=10)
+        requests = [
+            ("GET", f"/j/{link}", {}),
+            ("GET", f"/f/{card}?x=1", {}),
+            ("GET", "/static/css/app.css", {"Referer": f"http://{_common.HOST}:{port}/j/{link}"}),
+            ("GET", "/api/v1/tables/nothing", {"Authorization": f"Bearer {bearer}", "Cookie": f"session={cookie}"}),
+            ("GET", f"/?token={query}&lang=en", {}),
+        ]
+        for method, path, headers in requests:
+            conn.request(method, path, headers=headers)
+            conn.getresponse().read()
+        conn.close()
+        logged = _lines(access_log, len(requests))
+    for secret in (link, card, bearer, cookie, query):
+        assert secret not in logged
+        assert secret not in error_log.read_text()
+    assert logged.count("/j/…") >= 2 and "/f/…?x=1" in logged and "token=…&lang=en" in logged
+    assert '"Bearer' not in logged and '"…"' in logged  # the headers' atoms are hidden whole
+    assert "/static/css/app.css" in logged  # what carries no secret is logged as it was
+
+
+def test_every_route_with_a_token_in_its_path_is_hidden(app: Flask) -> None:
+    """A route added with a ``<token>`` in its path must be covered by the log's redaction."""
+    token = access.new_token()
+    routes = [rule for rule in app.url_map.iter_rules() if "token" in rule.arguments]
+    assert {rule.rule for rule in routes} >= {"/j/<token>", "/f/<token>"}
+    for rule in routes:
+        path = rule.rule.replace("<token>", token)
+        assert token not in redact.text(f"GET {path} HTTP/1.1"), rule.rule
+
+
+def test_the_app_logs_an_exception_without_the_link_s_token(
+    app: Flask, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token = access.new_token()
+
+    def broken(*_args: object) -> None:
+        raise RuntimeError(f"while opening /j/{token}")  # the traceback is rewritten too
+
+    monkeypatch.setattr(access, "hash_secret", broken)
+    app.config.update(TESTING=False, PROPAGATE_EXCEPTIONS=False)
+    with caplog.at_level(logging.ERROR):
+        assert app.test_client().get(f"/j/{token}").status_code == 500
+    assert "Exception on /j/…" in caplog.text
+    assert token not in caplog.text
+    assert all(token not in record.getMessage() for record in caplog.records)

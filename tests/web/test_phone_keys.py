@@ -1,0 +1,196 @@
+"""What a phone carries (referee/phone.py, referee/keyring.py) and how hand-over links behave.
+
+The session cookie is signed, not encrypted, and travels in clear on plain http: it carries a
+random key and no token; the server keeps, under the key's hash, the hashes of the tokens the
+phone holds. A phone with a cookie made the old way keeps its rights, and its tokens leave the
+cookie. A hand-over link works once; revoking an access revokes what was made through it. A
+phone keeps its rights across a backup restored into an empty database (same secret key).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from html import unescape
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from referee import access, exports, ledger, phone
+from referee.extensions import db
+from referee.models import Access, PhoneHold
+
+from .api_support import create_table
+from .test_access import all_pass_form, english, join_code, redeem, redeemed_token, scoring_link
+
+
+def cookie(client: FlaskClient) -> dict[str, object]:
+    """The session as it travels: the cookie's payload, decoded (it is only signed)."""
+    app = client.application
+    sent = client.get_cookie("session")
+    assert sent is not None
+    loaded = app.session_interface.get_signing_serializer(app).loads(sent.value)  # type: ignore[attr-defined]
+    return dict(loaded)
+
+
+def owner_phone(app: Flask) -> tuple[FlaskClient, str, str]:
+    """A phone holding a new table's own token: answers it, the table's id and the token."""
+    made = create_table(app.test_client(), language="en")
+    owner = english(app.test_client())
+    assert owner.post(f"/t/{made['id']}/scorer", data={"token": made["token"]}).status_code == 302
+    return owner, made["id"], made["token"]
+
+
+def hand_over_link(owner: FlaskClient, tid: str, label: str = "") -> str:
+    """The token of a new hand-over link, as its page shows it."""
+    page = owner.post(f"/t/{tid}/share/owner", data={"label": label}).get_data(as_text=True)
+    found = re.search(r"data-scoring-link>([^<]+)<", page)
+    assert found
+    return unescape(found.group(1)).strip().rsplit("/j/", 1)[1]
+
+
+def access_of(app: Flask, label: str) -> int:
+    with app.app_context():
+        return db.session.scalars(select(Access.id).where(Access.label == label)).one()
+
+
+def scores(client: FlaskClient, tid: str) -> bool:
+    return client.get(f"/t/{tid}/hand").status_code == 200
+
+
+def owns(client: FlaskClient, tid: str) -> bool:
+    """The phone has the owner's controls: its share page offers to end the table."""
+    return f'action="/t/{tid}/end"' in client.get(f"/t/{tid}/share").get_data(as_text=True)
+
+
+# --------------------------------------------------------------------------- the cookie
+
+
+def test_the_cookie_carries_a_random_key_and_no_token(app: Flask) -> None:
+    owner, tid, token = owner_phone(app)
+    link, _page = scoring_link(owner, tid, "link")
+    code, _page = join_code(owner, tid, "code")
+    handed = hand_over_link(owner, tid, "Bia")
+    by_link, by_code, bia = (english(app.test_client()) for _ in range(3))
+    assert by_link.get(f"/j/{link}").status_code == 302
+    code_token = redeemed_token(by_code, code)
+    assert bia.get(f"/j/{handed}").status_code == 302
+    secrets_ = [token, link, code, code.replace("-", ""), code_token, handed]
+    keys = []
+    for client in (owner, by_link, by_code, bia):
+        assert scores(client, tid)
+        travels = json.dumps(cookie(client))
+        for secret in secrets_:
+            assert secret not in travels
+            assert hashlib.sha256(secret.encode()).hexdigest() not in travels
+        key = cookie(client)[phone.KEY]
+        assert isinstance(key, str) and len(key) >= 32  # at least 128 random bits, base64url
+        keys.append(key)
+    assert len(set(keys)) == 4
+    with app.app_context():  # the server keeps the keys' hashes only
+        stored = {row.phone_hash for row in db.session.scalars(select(PhoneHold))}
+        dump = " ".join(repr(tuple(row)) for row in db.session.execute(select(PhoneHold.__table__)))
+    assert stored == {hashlib.sha256(k.encode()).hexdigest() for k in keys}
+    assert not any(k in dump for k in keys)
+    assert owns(owner, tid) and owns(bia, tid) and not owns(by_link, tid)
+
+
+def test_a_cookie_made_the_old_way_keeps_its_rights_and_loses_its_tokens(app: Flask) -> None:
+    owner, tid, token = owner_phone(app)
+    link, _page = scoring_link(owner, tid, "old link")
+    other = create_table(app.test_client(), language="en")
+    old = english(app.test_client())
+    with old.session_transaction() as session:  # as an older version left it
+        session["device"] = "a1b2c3"
+        session["scorer_tokens"] = {tid: token, other["id"]: other["token"], "gone-table-id": "x" * 43}
+        session["owned_tables"] = [tid, other["id"]]
+        session["table_order"] = [other["id"], tid, "gone-table-id"]
+        session["seen_tables"] = {tid: 1}
+    assert old.get("/").status_code == 200
+    travels = cookie(old)
+    assert "scorer_tokens" not in travels and "owned_tables" not in travels
+    assert token not in json.dumps(travels) and other["token"] not in json.dumps(travels)
+    assert travels["device"] == "a1b2c3"
+    assert owns(old, tid) and owns(old, other["id"])
+    home = old.get("/").get_data(as_text=True)
+    assert tid in home and other["id"] in home
+    scorer = english(app.test_client())
+    with scorer.session_transaction() as session:
+        session["scorer_tokens"] = {tid: link}
+    assert scores(scorer, tid) and not owns(scorer, tid)
+    assert "scorer_tokens" not in cookie(scorer)
+
+
+# --------------------------------------------------------------------------- hand-over links
+
+
+def test_a_hand_over_link_works_once(app: Flask) -> None:
+    owner, tid, _token = owner_phone(app)
+    handed = hand_over_link(owner, tid, "Bia")
+    bia, carl = english(app.test_client()), english(app.test_client())
+    assert bia.get(f"/j/{handed}").status_code == 302 and owns(bia, tid)
+    refused = carl.get(f"/j/{handed}")
+    assert refused.status_code == 403
+    assert "works only once" in refused.get_data(as_text=True)
+    assert not scores(carl, tid) and not owns(carl, tid)
+    # The phone that opened it may open it again (a second tap, a reload): nothing changes.
+    assert bia.get(f"/j/{handed}").status_code == 302 and owns(bia, tid)
+    with app.app_context():  # the link's own token is no credential any more, not even for the API
+        assert access.grant(ledger.get_table(tid), handed) == access.WATCHING
+    # A scoring link stays open to every phone that scans it (a QR code on the table).
+    link, _page = scoring_link(owner, tid, "qr")
+    for _ in range(2):
+        phone_ = english(app.test_client())
+        assert phone_.get(f"/j/{link}").status_code == 302 and scores(phone_, tid)
+
+
+def test_revoking_a_hand_over_revokes_every_way_in_made_through_it(app: Flask) -> None:
+    owner, tid, _token = owner_phone(app)
+    bia, carl, dan, eve, fay, kept = (english(app.test_client()) for _ in range(6))
+    assert bia.get(f"/j/{hand_over_link(owner, tid, 'Bia')}").status_code == 302
+    assert carl.get(f"/j/{hand_over_link(bia, tid, 'Carl')}").status_code == 302  # made by Bia
+    assert dan.get(f"/j/{scoring_link(bia, tid, 'Dan')[0]}").status_code == 302
+    unused, _page = join_code(bia, tid, "unused")
+    assert eve.get(f"/j/{scoring_link(carl, tid, 'Eve')[0]}").status_code == 302  # made by Carl
+    assert redeem(fay, join_code(carl, tid, "Fay")[0]).status_code == 302
+    assert kept.get(f"/j/{scoring_link(owner, tid, 'kept')[0]}").status_code == 302
+    assert all(scores(c, tid) for c in (bia, carl, dan, eve, fay, kept))
+    assert owner.post(f"/t/{tid}/access/{access_of(app, 'Bia')}/revoke").status_code == 302
+    for client in (bia, carl, dan, eve, fay):
+        assert client.get(f"/t/{tid}/hand").status_code == 403  # told its access was cancelled
+        assert not owns(client, tid)
+    assert redeem(english(app.test_client()), unused).status_code == 422
+    assert scores(kept, tid) and owns(owner, tid)
+    with app.app_context():
+        live = {a.label for a in access.accesses(ledger.get_table(tid))}
+    assert live == {"kept"}
+
+
+# --------------------------------------------------------------------------- backup and restore
+
+
+def test_a_phone_keeps_scoring_after_a_backup_is_restored_into_an_empty_database(app: Flask, make_app: object) -> None:
+    owner, tid, _token = owner_phone(app)
+    scorer = english(app.test_client())
+    assert scorer.get(f"/j/{scoring_link(owner, tid, 'Bia')[0]}").status_code == 302
+    assert scorer.post(f"/t/{tid}/hand/all-pass", data=all_pass_form(1, "k1")).status_code in (200, 302, 303)
+    with app.app_context():
+        document = json.loads(json.dumps(exports.backup()))
+    restored = make_app(empty=True)  # type: ignore[operator]
+    with restored.app_context():
+        exports.restore(document)
+    phones = {}
+    for name, before in (("owner", owner), ("scorer", scorer)):
+        after = english(restored.test_client())
+        sent = before.get_cookie("session")
+        assert sent is not None
+        after.set_cookie("session", sent.value)
+        phones[name] = after
+    assert owns(phones["owner"], tid)
+    assert not owns(phones["scorer"], tid)
+    response = phones["scorer"].post(f"/t/{tid}/hand/all-pass", data=all_pass_form(2, "k2"))
+    assert response.status_code in (200, 302, 303)
+    with restored.app_context():
+        assert ledger.next_number(ledger.get_table(tid)) == 3
