@@ -9,6 +9,8 @@
   :class:`JSONProvider`): nesting deeper than any record (a RecursionError in the parser, or in
   whatever walks the record later) and strings holding a lone surrogate (text no database can
   store: it has no UTF-8 form) are refused with a 400 and a sentence, before any view sees them.
+- A place to go back to (``next``, a referrer) is followed only when it is a clean path on this
+  site (:func:`local_path`): one helper for every redirect that comes from the request.
 - Names (players, members, a table's title, a reason) lose their bidirectional controls
   (:func:`strip_bidi`) wherever they are cleaned, forms and API alike: one right-to-left
   override in "Bia" would otherwise turn a whole payment line around ("anA a 21 agap aiB").
@@ -21,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
@@ -63,6 +66,24 @@ class DatabaseInt(IntegerConverter):
 def strip_bidi(text: str) -> str:
     """``text`` without its bidirectional controls (:data:`BIDI_CONTROLS`)."""
     return BIDI_CONTROLS.sub("", text)
+
+
+def local_path(value: str | None, default: str) -> str:
+    """``value`` when it is a clean path on this site, else ``default``: the one check of every
+    ``next`` and referrer the app redirects to.
+
+    Clean means: it starts with one "/", and holds no whitespace and no control character
+    anywhere. Browsers drop tabs and newlines from a URL before they follow it, so
+    "/<tab>/evil.example" would become "//evil.example", another site; a newline would also
+    break the Location header itself. A backslash after the first "/" reads as a second "/"."""
+    if not isinstance(value, str) or not value.startswith("/") or value.startswith(("//", "/\\")):
+        return default
+    if any(char.isspace() or not char.isprintable() for char in value):
+        return default
+    parts = urlsplit(value)
+    if parts.scheme or parts.netloc:
+        return default
+    return value
 
 
 def whole_number(text: str | None, *, low: int = 1, high: int = MAX_ID) -> int | None:

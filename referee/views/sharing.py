@@ -17,10 +17,11 @@ from flask_babel import gettext as _
 from referee import access, guesses, ledger, qr
 from referee.forms import OPTION_PREFIX, field_for, option_values, table_form
 from referee.i18n import render_text
+from referee.inputs import local_path
 from referee.models import Table
 from referee.phone import device, guesser
 from referee.rules.errors import RulesError
-from referee.views.tables import grant_of, is_owner, load, local_path, remember_token, require_owner
+from referee.views.tables import grant_of, is_owner, load, remember_token, require_owner
 
 bp = Blueprint("sharing", __name__)
 
