@@ -103,6 +103,13 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
         options.setdefault("poolclass", StaticPool)
         options.setdefault("connect_args", {"check_same_thread": False})
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+    elif app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        # A pooled connection dies with the server behind it (a restart, an upgrade, an idle
+        # timeout): each worker would answer its first request after that with a 500. A ping
+        # before a connection is handed out (one round trip per checkout) replaces a dead one.
+        options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+        options.setdefault("pool_pre_ping", True)
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
     if not app.config.get("SECRET_KEY"):
         if app.config.get("TESTING"):
