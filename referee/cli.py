@@ -31,6 +31,7 @@ from flask.cli import with_appcontext
 
 from referee import backups, club, config, exports, league, ledger
 from referee.db import db
+from referee.inputs import parse_json
 from referee.models import Table
 from referee.rules.errors import RulesError
 
@@ -47,7 +48,7 @@ def _read(path: str) -> Any:
         raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
         if raw[:2] == b"\x1f\x8b":
             raw = gzip.decompress(raw)
-        return json.loads(raw.decode("utf-8"))
+        return parse_json(raw.decode("utf-8"))  # refuses text no database holds (a NUL from SQLite)
     except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError) as exc:
         raise click.ClickException(f"Cannot read {path}: {exc}") from None
 

@@ -96,3 +96,18 @@ def test_an_import_file_with_broken_text_is_refused_and_stores_nothing(app: Flas
     )
     assert api.status_code == 400 and "NUL" in api.get_json()["error"]["message"]
     assert (_count(app, Table), _count(app, Hand)) == before
+
+
+def test_the_command_line_import_refuses_broken_text_and_stores_nothing(app: Flask, tmp_path) -> None:
+    """A file with a lone surrogate (JSON can write one) is refused whole before anything is
+    written, with the reason, never a traceback."""
+    client = app.test_client()
+    table = create_table(client, name="Mesa do Zé")
+    document = client.get(f"{API}/tables/{table['id']}/export").get_json()
+    document["tables"][0]["id"] = "D" * 22
+    path = tmp_path / "mesa.json"
+    path.write_text(json.dumps(document).replace("Mesa do Z\\u00e9", "Mesa\\ud800"))
+    before = _count(app, Table)
+    result = app.test_cli_runner().invoke(args=["import", str(path)])
+    assert result.exit_code != 0 and "lone surrogate" in result.output, result.output
+    assert _count(app, Table) == before
