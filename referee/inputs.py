@@ -128,9 +128,10 @@ def _too_deep() -> InvalidInput:
     )
 
 
-def _broken() -> InvalidInput:
+def _broken(field: str | None = None) -> InvalidInput:
     return InvalidInput(
-        Text(N_("Some text in what you sent has a character no text can hold (a NUL or a lone surrogate)."))
+        Text(N_("Some text in what you sent has a character no text can hold (a NUL or a lone surrogate).")),
+        field=field,
     )
 
 
@@ -156,19 +157,41 @@ def refuse_broken_address() -> None:
     _refuse_broken([request.path, *(text for pair in request.args.items(multi=True) for text in pair)])
 
 
+#: A place in a parsed document: its value, its depth, and where it hangs (its parent's place
+#: and its key or index), kept as a chain so that a path is spelled only for a refusal.
+_Place = tuple[Any, int, "tuple[Any, ...] | None", "str | int | None"]
+
+
 def _check(value: Any) -> None:
-    """Walk the parsed value without recursion (its depth is what is being checked)."""
-    pending = [(value, 1)]
+    """Walk the parsed value without recursion (its depth is what is being checked). Broken text
+    is refused naming where it is, as the import's own checks do ("tables[0].players[3]")."""
+    pending: list[_Place] = [(value, 1, None, None)]
     while pending:
-        item, depth = pending.pop()
+        place = pending.pop()
+        item, depth = place[0], place[1]
         if isinstance(item, str):
             if BROKEN.search(item):
-                raise _broken()
+                raise _broken(_path(place))
         elif isinstance(item, (dict, list)):
             if depth > MAX_DEPTH:
                 raise _too_deep()
-            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
-            pending.extend((child, depth + 1) for child in children)
+            if isinstance(item, dict):
+                for key, child in item.items():
+                    if BROKEN.search(key):
+                        raise _broken(_path(place))
+                    pending.append((child, depth + 1, place, key))
+            else:
+                pending.extend((child, depth + 1, place, index) for index, child in enumerate(item))
+
+
+def _path(place: _Place) -> str | None:
+    """Where ``place`` is in the document: "tables[0].name"; None for the document itself."""
+    parts: list[str] = []
+    while place[2] is not None:
+        key = place[3]
+        parts.append(f"[{key}]" if isinstance(key, int) else f".{key}")
+        place = place[2]
+    return "".join(reversed(parts)).lstrip(".") or None
 
 
 class JSONProvider(DefaultJSONProvider):
@@ -180,7 +203,7 @@ class JSONProvider(DefaultJSONProvider):
         try:
             return parse_json(s, **kwargs)
         except InvalidInput as exc:
-            raise Refused(render_text(exc.text)) from exc
+            raise Refused(render_text(exc.text), exc.field) from exc
 
 
 def init_app(app: Flask) -> None:
