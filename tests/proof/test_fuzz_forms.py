@@ -622,7 +622,7 @@ def test_every_form_and_query_with_a_nul_is_refused_not_a_server_error(forms: Fo
                 "club code": (boss, "/club", {"code": text}),
                 "join code": (boss, "/join", {"code": text}),
                 "scoring link label": (scorer, f"/t/{table_id}/share/link", {"label": text}),
-                "table options": (scorer, f"/t/{table_id}/options", {"name": text}),
+                "new table": (scorer, "/tables/new?game=jubileu", {**valid_new_table_form("jubileu"), "name": text}),
                 "hand draft": (scorer, f"/t/{table_id}/hand", {"d": "{}", "reason": text}),
             }
             for name, (client, path, form) in posts.items():
