@@ -59,9 +59,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
+    errorpages.init_app(app)  # its Host check sits inside the proxy fix
     proxy.init_app(app)
     compress.init_app(app)
-    errorpages.init_app(app)
     inputs.init_app(app)  # before the blueprints: their <int:...> routes bind the converter
     from referee import cli
 

@@ -35,6 +35,7 @@ from flask_babel import force_locale
 
 from referee import backups, club, config, exports, import_claim, league, ledger, server_keys
 from referee.db import db
+from referee.inputs import parse_json
 from referee.models import Table
 from referee.rules.errors import RulesError
 
@@ -51,7 +52,7 @@ def _read(path: str) -> Any:
         raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
         if raw[:2] == b"\x1f\x8b":
             raw = gzip.decompress(raw)
-        return json.loads(raw.decode("utf-8"))
+        return parse_json(raw.decode("utf-8"))  # refuses text no database holds (a NUL from SQLite)
     except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError) as exc:
         raise click.ClickException(f"Cannot read {path}: {exc}") from None
 

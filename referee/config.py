@@ -111,14 +111,7 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
     app.debug = bool((config or {}).get("DEBUG", False))
 
     app.config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(app.config["SQLALCHEMY_DATABASE_URI"])
-    if app.config["SQLALCHEMY_DATABASE_URI"] in ("sqlite://", "sqlite:///:memory:"):
-        # One shared in-memory database for every connection (tests, embedding).
-        from sqlalchemy.pool import StaticPool
-
-        options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
-        options.setdefault("poolclass", StaticPool)
-        options.setdefault("connect_args", {"check_same_thread": False})
-        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+    engine_options(app)
 
     _secrets(app, sources)
 
@@ -168,6 +161,25 @@ def _environment_source(name: str) -> str:
     if path := os.environ.get(name + "_FILE"):
         return f"the file {name}_FILE names ({path})"
     return f"the environment variable {name}"
+
+
+def engine_options(app: Flask) -> None:
+    """The engine's options for the database in the config, over any the config already sets."""
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+    if url in ("sqlite://", "sqlite:///:memory:"):
+        # One shared in-memory database for every connection (tests, embedding).
+        from sqlalchemy.pool import StaticPool
+
+        options.setdefault("poolclass", StaticPool)
+        options.setdefault("connect_args", {"check_same_thread": False})
+    elif url.startswith("postgresql"):
+        # A pooled connection dies with the server behind it (a restart, an upgrade, an idle
+        # timeout): each worker would answer its first request after that with a 500. A ping
+        # before a connection is handed out (one round trip per checkout) replaces a dead one.
+        options.setdefault("pool_pre_ping", True)
+    if options:
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
 
 def _from_environment(name: str) -> str | None:

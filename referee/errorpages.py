@@ -1,14 +1,22 @@
-"""App-wide error handlers: a friendly HTML page, or the API's JSON error under /api/."""
+"""App-wide error handlers: a friendly HTML page, or the API's JSON error under /api/.
+
+A request whose ``Host`` header is malformed, or not one the config trusts (``TRUSTED_HOSTS``),
+is answered here too, with a 400 and a sentence: werkzeug would otherwise raise while Flask sets
+the request up, outside every handler (a bare 500), or serve the page with links and QR codes
+drawn from an empty host ("http:///t/…").
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import BadRequest, Forbidden, HTTPException, InternalServerError
+from werkzeug.exceptions import BadRequest, Forbidden, HTTPException, InternalServerError, SecurityError
+from werkzeug.sansio.utils import host_is_trusted
 
 CODES = {
     400: "bad_request",
@@ -47,6 +55,39 @@ class Revoked(Forbidden):
 def revoked_sentence() -> str:
     """The one sentence of a revoked access, on the page and in the API's error (docs/api.md)."""
     return _("The table's owner cancelled this phone's access.")
+
+
+def bad_host_sentence() -> str:
+    return _("The address this page was asked for is malformed. Open it again from the club's link or QR code.")
+
+
+#: Where the WSGI layer marks a request whose Host it replaced (:class:`HostCheck`).
+BAD_HOST = "referee.bad_host"
+
+
+class HostCheck:
+    """WSGI middleware: a request with a malformed or untrusted ``Host`` reaches Flask with a
+    harmless one in its place and a mark, so that the app sets it up as any other and
+    :func:`refuse_bad_host` answers it with the error page. It sits inside the proxy fix, which
+    is where ``X-Forwarded-Host`` becomes the Host."""
+
+    def __init__(self, app: Flask, wsgi_app: Callable[..., Iterable[bytes]]) -> None:
+        self.app = app
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        host = environ.get("HTTP_HOST")
+        trusted = self.app.config.get("TRUSTED_HOSTS") or None
+        if host is not None and not host_is_trusted(host, trusted):
+            environ[BAD_HOST] = True
+            environ["HTTP_HOST"] = str(trusted[0]).lstrip(".") if trusted else "localhost"
+        return self.wsgi_app(environ, start_response)
+
+
+def refuse_bad_host() -> None:
+    """The first thing every request does: refuse one whose Host was malformed."""
+    if request.environ.get(BAD_HOST):
+        raise Refused(bad_host_sentence())
 
 
 def _message(status: int) -> str:
@@ -91,6 +132,8 @@ def handle_http_error(error: HTTPException) -> ResponseReturnValue:
         message = _("This form has expired or was already sent. Reload the page and try again.")
     if isinstance(error, Refused):
         message = error.sentence
+    if isinstance(error, SecurityError):  # a Host the config does not trust, met by werkzeug itself
+        message = bad_host_sentence()
     if request.path.startswith("/api/"):
         return _api_body(error, status, message), status, _extra_headers(error)
     if isinstance(error, Revoked):
@@ -115,6 +158,9 @@ def _extra_headers(error: HTTPException) -> list[tuple[str, str]]:
 
 
 def init_app(app: Flask) -> None:
+    """Before the proxy fix wraps the app (see :class:`HostCheck`)."""
+    app.wsgi_app = HostCheck(app, app.wsgi_app)  # type: ignore[method-assign]
+    app.before_request_funcs.setdefault(None, []).insert(0, refuse_bad_host)
     app.register_error_handler(HTTPException, handle_http_error)
     # Flask wraps any unhandled exception in InternalServerError(original_exception=...).
     app.register_error_handler(InternalServerError, handle_http_error)

@@ -6,9 +6,17 @@
 - :func:`database_id` does the same for an id in a query string (``?season=``), and
   :func:`whole_number` reads any other number there (a page, a team's index).
 - JSON bodies are parsed by :func:`parse_json` (Flask's ``request.get_json`` goes through
-  :class:`JSONProvider`): nesting deeper than any record (a RecursionError in the parser, or in
-  whatever walks the record later) and strings holding a lone surrogate (text no database can
-  store: it has no UTF-8 form) are refused with a 400 and a sentence, before any view sees them.
+  :class:`JSONProvider`, the import page reads its file with it): nesting deeper than any record
+  (a RecursionError in the parser, or in whatever walks the record later) is refused with a 400
+  and a sentence, before any view sees it.
+- Text no database can store is refused (:data:`BROKEN`, a 400 and one sentence) wherever the
+  request carries it: a JSON body's strings and keys, a form's fields and their names
+  (:class:`Request`), the query and the path (:func:`refuse_broken_address`). A lone surrogate
+  has no UTF-8 form; a NUL is refused by PostgreSQL's text (SQLite would keep it, and a backup
+  made there could then never be restored on PostgreSQL). Nothing legitimate holds either: no
+  keyboard types them. Refused at the door, they reach no view, no field and no query.
+- A place to go back to (``next``, a referrer) is followed only when it is a clean path on this
+  site (:func:`local_path`): one helper for every redirect that comes from the request.
 - Names (players, members, a table's title, a reason) lose their bidirectional controls
   (:func:`strip_bidi`) wherever they are cleaned, forms and API alike: one right-to-left
   override in "Bia" would otherwise turn a whole payment line around ("anA a 21 agap aiB").
@@ -20,9 +28,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
-from flask import Flask
+from flask import Flask, request
+from flask import Request as FlaskRequest
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.routing import IntegerConverter, Map
 
@@ -39,8 +50,9 @@ MAX_ID = 2**31 - 1
 #: piles) is about ten deep; Python's own parser gives up near a thousand.
 MAX_DEPTH = 64
 
-#: A UTF-16 surrogate. After json.loads joins the valid pairs, any one left is a lone surrogate.
-SURROGATE = re.compile("[\ud800-\udfff]")
+#: What no text column can hold: a NUL (PostgreSQL refuses it) or a UTF-16 surrogate (no UTF-8
+#: form; after json.loads joins the valid pairs, any one left is a lone surrogate).
+BROKEN = re.compile("[\x00\ud800-\udfff]")
 
 #: The characters that reorder the text around them: the embeddings and overrides (LRE, RLE, PDF,
 #: LRO, RLO), the isolates (LRI, RLI, FSI, PDI), the marks (LRM, RLM) and the Arabic letter mark.
@@ -65,6 +77,24 @@ def strip_bidi(text: str) -> str:
     return BIDI_CONTROLS.sub("", text)
 
 
+def local_path(value: str | None, default: str) -> str:
+    """``value`` when it is a clean path on this site, else ``default``: the one check of every
+    ``next`` and referrer the app redirects to.
+
+    Clean means: it starts with one "/", and holds no whitespace and no control character
+    anywhere. Browsers drop tabs and newlines from a URL before they follow it, so
+    "/<tab>/evil.example" would become "//evil.example", another site; a newline would also
+    break the Location header itself. A backslash after the first "/" reads as a second "/"."""
+    if not isinstance(value, str) or not value.startswith("/") or value.startswith(("//", "/\\")):
+        return default
+    if any(char.isspace() or not char.isprintable() for char in value):
+        return default
+    parts = urlsplit(value)
+    if parts.scheme or parts.netloc:
+        return default
+    return value
+
+
 def whole_number(text: str | None, *, low: int = 1, high: int = MAX_ID) -> int | None:
     """``text`` (a query or form field) as a whole number from ``low`` to ``high``, else None.
     Only ASCII digits count: ``str.isdigit`` also says yes to "²" (which ``int`` refuses) and
@@ -83,7 +113,7 @@ def database_id(text: str | None) -> int | None:
 def parse_json(data: str | bytes, **kwargs: Any) -> Any:
     """``json.loads``, refusing with :class:`InvalidInput` (a ValueError, like a syntax error)
     what nothing after it could handle: nesting deeper than :data:`MAX_DEPTH`, and strings or
-    keys holding a lone surrogate."""
+    keys holding :data:`BROKEN` text."""
     try:
         value = json.loads(data, **kwargs)
     except RecursionError:
@@ -98,21 +128,70 @@ def _too_deep() -> InvalidInput:
     )
 
 
+def _broken(field: str | None = None) -> InvalidInput:
+    return InvalidInput(
+        Text(N_("Some text in what you sent has a character no text can hold (a NUL or a lone surrogate).")),
+        field=field,
+    )
+
+
+def _refuse_broken(texts: Iterable[str]) -> None:
+    """A 400 with the sentence when one of ``texts`` holds :data:`BROKEN` text."""
+    if any(BROKEN.search(text) for text in texts):
+        raise Refused(render_text(_broken().text))
+
+
+class Request(FlaskRequest):
+    """Flask's request, whose form (urlencoded or multipart) is refused whole when a field or a
+    field's name holds :data:`BROKEN` text: checked once, the first time anything reads it
+    (the CSRF check, a view), so every form of the app is covered and none has to ask."""
+
+    def _load_form_data(self) -> None:
+        super()._load_form_data()
+        _refuse_broken(text for pair in self.form.items(multi=True) for text in pair)
+
+
+def refuse_broken_address() -> None:
+    """Before every view: the path and the query, where a NUL ("%00") would otherwise reach a
+    lookup by id or a search."""
+    _refuse_broken([request.path, *(text for pair in request.args.items(multi=True) for text in pair)])
+
+
+#: A place in a parsed document: its value, its depth, and where it hangs (its parent's place
+#: and its key or index), kept as a chain so that a path is spelled only for a refusal.
+_Place = tuple[Any, int, "tuple[Any, ...] | None", "str | int | None"]
+
+
 def _check(value: Any) -> None:
-    """Walk the parsed value without recursion (its depth is what is being checked)."""
-    pending = [(value, 1)]
+    """Walk the parsed value without recursion (its depth is what is being checked). Broken text
+    is refused naming where it is, as the import's own checks do ("tables[0].players[3]")."""
+    pending: list[_Place] = [(value, 1, None, None)]
     while pending:
-        item, depth = pending.pop()
+        place = pending.pop()
+        item, depth = place[0], place[1]
         if isinstance(item, str):
-            if SURROGATE.search(item):
-                raise InvalidInput(
-                    Text(N_("Some text in what you sent has a broken character (a lone surrogate). Type it again."))
-                )
+            if BROKEN.search(item):
+                raise _broken(_path(place))
         elif isinstance(item, (dict, list)):
             if depth > MAX_DEPTH:
                 raise _too_deep()
-            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
-            pending.extend((child, depth + 1) for child in children)
+            if isinstance(item, dict):
+                for key, child in item.items():
+                    if BROKEN.search(key):
+                        raise _broken(_path(place))
+                    pending.append((child, depth + 1, place, key))
+            else:
+                pending.extend((child, depth + 1, place, index) for index, child in enumerate(item))
+
+
+def _path(place: _Place) -> str | None:
+    """Where ``place`` is in the document: "tables[0].name"; None for the document itself."""
+    parts: list[str] = []
+    while place[2] is not None:
+        key = place[3]
+        parts.append(f"[{key}]" if isinstance(key, int) else f".{key}")
+        place = place[2]
+    return "".join(reversed(parts)).lstrip(".") or None
 
 
 class JSONProvider(DefaultJSONProvider):
@@ -124,10 +203,12 @@ class JSONProvider(DefaultJSONProvider):
         try:
             return parse_json(s, **kwargs)
         except InvalidInput as exc:
-            raise Refused(render_text(exc.text)) from exc
+            raise Refused(render_text(exc.text), exc.field) from exc
 
 
 def init_app(app: Flask) -> None:
     """Before any blueprint registers its routes: they bind ``int`` when they are added."""
     app.url_map.converters["int"] = DatabaseInt
     app.json = JSONProvider(app)
+    app.request_class = Request
+    app.before_request(refuse_broken_address)

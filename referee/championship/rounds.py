@@ -29,7 +29,7 @@ from referee.rules import get_game
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.text import N_, Text
 
-from .settings import deals_at, lock
+from .settings import deals_at, for_points, lock
 
 FISCAL = "fiscal"
 SEED_MAX = 40
@@ -155,7 +155,7 @@ def draw_round(championship: Championship, *, seed: object = None) -> ChampRound
             game=championship.game,
             players=[e.name for e in people],
             name=table_label(championship, number, index),
-            options=championship.options,
+            options=for_points(championship.game, championship.options),  # an old one may carry a chip value
             locale=championship.locale,
             commit=False,
         )

@@ -100,7 +100,7 @@ def create(
     raw_options = dict(options) if isinstance(options, dict) else {}
     assert rules.stock_option is not None
     raw_options[rules.stock_option] = stack  # the tables show every player's stack from it
-    parsed = rules.options_json(rules.parse_options(raw_options))
+    parsed = for_points(rules.slug, raw_options)
     count = _whole(
         rounds,
         field="rounds",
@@ -142,6 +142,20 @@ def create(
     db.session.add(row)
     db.session.commit()
     return row
+
+
+def for_points(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The house rules of a championship's tables: ``options`` with no money on a chip.
+
+    A championship's chips are points for the ranking; the prizes are the organiser's business,
+    not a debt between tablemates. With a chip value, a round table's settle-up would show
+    payments in money and each payee's Pix code, to players who never agreed to play for money,
+    and the table's page is reached from a championship read by everyone in the room."""
+    rules = get_game(game)
+    points = dict(options)
+    if rules.money_option:
+        points[rules.money_option] = "0"
+    return rules.options_json(rules.parse_options(points))
 
 
 def _round_end(deals: object, minutes: object, size: int) -> tuple[int | None, int | None]:

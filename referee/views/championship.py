@@ -29,7 +29,8 @@ from referee.i18n import render_text
 from referee.models import Championship, ChampRound, Entry, RoundTable, Table
 from referee.phone import device
 from referee.rules.errors import RulesError
-from referee.views.tables import grant_of, remember_token
+from referee.views.live import table_version
+from referee.views.tables import grant_of, remember_token, shown_tables
 
 bp = Blueprint("championship", __name__)
 
@@ -258,6 +259,11 @@ def table_context(found: Championship, row: RoundTable, table: Table) -> dict[st
         "scorer": grant.can_score and (grant.access_id == row.scorer_access or grant.is_owner),
         "fiscal": is_fiscal(row, grant),
         "deals": table.deals,
+        # The Referee table's own pages (its hands, its settle-up) only for a phone that may
+        # already name it: the scorer's and the fiscal's cards, the manager. Its id is the
+        # permission to read it, Pix keys included, and this page is read with the
+        # championship's public link.
+        "table_link": table.id in shown_tables([table.id]),
     }
 
 
@@ -268,6 +274,15 @@ def table_page(championship_id: str, round_number: int, table_number: int) -> Re
     found = load(championship_id)
     row, table = load_table(found, round_number, table_number)
     return render_template("championship/table.html", **table_context(found, row, table))
+
+
+@bp.get("/c/<championship_id>/r/<int:round_number>/m/<int:table_number>/version")
+def table_live_version(championship_id: str, round_number: int, table_number: int) -> ResponseReturnValue:
+    """The round table's version for its live page: the table's own, under the championship's
+    address, so that the page follows its hands without naming the table."""
+    found = load(championship_id)
+    _row, table = load_table(found, round_number, table_number)
+    return table_version(table)
 
 
 def _refused(

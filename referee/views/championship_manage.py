@@ -62,9 +62,12 @@ def new() -> ResponseReturnValue:
     if slug not in GAMES:
         abort(404)
     rules = get_game(slug)
-    # The stock is the championship's chips, set above the house rules.
+    # The stock is the championship's chips, set above the house rules; a chip is worth a point,
+    # never money (championship.settings.for_points), so the form asks no chip value.
     form = options_form(
-        rules, request.form if request.method == "POST" else None, leave_out=(rules.stock_option or "",)
+        rules,
+        request.form if request.method == "POST" else None,
+        leave_out=(rules.stock_option or "", rules.money_option or ""),
     )
     error = None
     values = request.form

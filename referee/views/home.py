@@ -19,6 +19,7 @@ from flask_babel import format_timedelta
 
 from referee import ledger
 from referee.i18n import LANG_COOKIE
+from referee.inputs import local_path
 from referee.models import aware
 from referee.rules import GAMES
 from referee.views import games, trust
@@ -76,9 +77,9 @@ def _same_site_referrer() -> str | None:
     ref = urlsplit(request.referrer)
     if ref.netloc != request.host or not ref.path.startswith("/"):
         return None
-    if ref.path.startswith(("//", "/lang/")):  # "//host" would leave the site
+    if ref.path.startswith("/lang/"):
         return None
-    return ref.path + (f"?{ref.query}" if ref.query else "")
+    return local_path(ref.path + (f"?{ref.query}" if ref.query else ""), "") or None
 
 
 @bp.get("/favicon.ico")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
+from referee.models import Table
 from referee.views.tables import board, load, remember_seen
 
 bp = Blueprint("live", __name__)
@@ -22,7 +23,11 @@ bp = Blueprint("live", __name__)
 @bp.get("/t/<table_id>/version")
 def version(table_id: str) -> ResponseReturnValue:
     """The table's version, with an ETag, so an unchanged table answers 304 with no body."""
-    table = load(table_id)
+    return table_version(load(table_id))
+
+
+def table_version(table: Table) -> ResponseReturnValue:
+    """The answer of a page following ``table``: its version, 304 when the poller has it."""
     etag = f"v{table.version}-{1 if table.finished_at else 0}"
     if request.if_none_match.contains(etag):
         response = jsonify()

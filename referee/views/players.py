@@ -28,12 +28,13 @@ from sqlalchemy.orm import aliased
 from referee import charts, club, guesses, inputs, league, members, pix, ratings
 from referee.db import db
 from referee.i18n import MINUS, fmt_int, render_text
+from referee.inputs import local_path
 from referee.models import Hand, Member, Seat, Table, aware, counted, utcnow
 from referee.rules import GAMES, get_game
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.patience import PatienceStats
 from referee.views.games import PAGES, PATIENCE_FIGURES
-from referee.views.tables import local_path, shown_tables
+from referee.views.tables import shown_tables
 
 bp = Blueprint("players", __name__)
 

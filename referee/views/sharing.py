@@ -19,6 +19,7 @@ from flask_babel import gettext as _
 from referee import access, guesses, ledger, qr, redact
 from referee.forms import OPTION_PREFIX, field_for, option_values, table_form
 from referee.i18n import render_text
+from referee.inputs import local_path
 from referee.models import Table
 from referee.phone import device, guesser
 from referee.rules.errors import RulesError
@@ -27,7 +28,6 @@ from referee.views.tables import (
     held,
     is_owner,
     load,
-    local_path,
     remember_hash,
     remember_token,
     require_owner,

@@ -21,6 +21,7 @@ from referee.championship.rounds import round_table_of
 from referee.errorpages import Revoked
 from referee.forms import field_for, option_values, table_form
 from referee.i18n import render_text
+from referee.inputs import local_path
 from referee.models import Table
 from referee.phone import device
 from referee.rules import GAMES, get_game
@@ -604,14 +605,6 @@ def rematch(table_id: str) -> ResponseReturnValue:
 
 
 # --------------------------------------------------------------------------- two-key entry
-
-
-def local_path(value: str | None, default: str) -> str:
-    """Where to go back to: a path on this site from the form, else ``default`` (a ``next``
-    pointing elsewhere is never followed)."""
-    if value and value.startswith("/") and not value.startswith(("//", "/\\")):
-        return value
-    return default
 
 
 def _two_key_step(table_id: str, number: int, step: Any, done: str) -> ResponseReturnValue:

@@ -24,6 +24,7 @@ from referee import club, exports, import_claim, league, ledger
 from referee.api import IMPORT_MAX_BYTES
 from referee.extensions import csrf
 from referee.i18n import render_text
+from referee.inputs import parse_json
 from referee.models import Table
 from referee.rules import get_game
 from referee.rules.errors import InvalidInput, RulesError
@@ -95,8 +96,10 @@ def import_file() -> ResponseReturnValue:
     if not data:
         return _refused(400, _("Choose the file to import."))
     try:
-        document = json.loads(data)
-    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested past what a parser follows
+        document = parse_json(data)
+    except InvalidInput as exc:  # text no database can hold, or nested past any record
+        return _refused(400, render_text(exc.text))
+    except ValueError:  # not JSON, not UTF-8
         return _refused(400, _("This file is not an export of Referee: choose the .json file a download gave you."))
     try:
         made = exports.import_tables(document)

@@ -574,6 +574,7 @@ def test_forged_drafts_huge_numbers_and_far_dates_on_the_pages_are_never_server_
     drafts = {
         "lone surrogate in the reason": real[:-1] + ', "reason": "\\udc00"}',
         "lone surrogate as the dealer": real.replace(json.dumps(dealer), '"\\ud800"'),
+        "NUL in the reason": real[:-1] + ', "reason": "\\u0000"}',
         "deep array": "[" * 30000,
         "deep object": '{"n":' * 12000,
     }
@@ -594,3 +595,42 @@ def test_forged_drafts_huge_numbers_and_far_dates_on_the_pages_are_never_server_
         app.config["TESTING"] = True
     assert all(status < 500 for status in statuses.values()), statuses
     assert _table_facts(forms.app, table_id)[2] == stored, "a forged draft stored a hand"
+
+
+#: Text no column can hold, as a form or a query carries it (a browser sends a lone surrogate
+#: only as the replacement character; JSON can write one, see the drafts above).
+BROKEN_TEXTS = ("A\x00na", "\x00", "Bia\x00\x00")
+
+
+def test_every_form_and_query_with_a_nul_is_refused_not_a_server_error(forms: Forms) -> None:
+    """Each form of the app, the club's and the table's, with a NUL in a text field, sent by a
+    phone allowed to send it: a 400 with a sentence, never a 5xx, nothing stored (on PostgreSQL
+    a NUL in a text column is a server error). A phone not allowed is refused first, as ever."""
+    app = forms.app
+    table_id = forms.tables["jubileu"]
+    stored = _table_facts(app, table_id)[2]
+    app.config["TESTING"] = False  # answer as production does (a 500 page), not raise
+    try:
+        boss = app.test_client()
+        assert boss.post("/club", data={"code": app.config["CLUB_CODE"]}).status_code == 302
+        scorer = forms.client
+        statuses = {}
+        for text in BROKEN_TEXTS:
+            posts = {
+                "season": (boss, "/league/seasons", {"name": text, "starts_on": "2026-01-01", "ends_on": "2026-02-01"}),
+                "championship": (boss, "/c/new", {"name": text, "game": "quatrilho"}),
+                "club code": (boss, "/club", {"code": text}),
+                "join code": (boss, "/join", {"code": text}),
+                "scoring link label": (scorer, f"/t/{table_id}/share/link", {"label": text}),
+                "new table": (scorer, "/tables/new?game=jubileu", {**valid_new_table_form("jubileu"), "name": text}),
+                "hand draft": (scorer, f"/t/{table_id}/hand", {"d": "{}", "reason": text}),
+            }
+            for name, (client, path, form) in posts.items():
+                statuses[f"{name} {text!r}"] = client.post(path, data=form).status_code
+            for query in ({"q": text}, {"season": text}, {"d": text}):
+                statuses[f"query {query!r}"] = boss.get("/players", query_string=query).status_code
+            statuses[f"path {text!r}"] = boss.get(f"/t/{text}").status_code
+    finally:
+        app.config["TESTING"] = True
+    assert {name: status for name, status in statuses.items() if status != 400} == {}
+    assert _table_facts(app, table_id)[2] == stored
