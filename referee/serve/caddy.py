@@ -34,6 +34,22 @@ def server_options() -> str:
     )
 
 
+#: What Caddy's own log keeps of a request it logs (an error: gunicorn gone, a request cut): the
+#: path without a link's or a card's token (``/j/…``, ``/f/…``) and without its query string,
+#: and no Referer (a page's next requests carry its ``/j/<token>`` address there). Caddy hides
+#: cookies and the Authorization header itself. The app's own logs do the same (referee.redact).
+LOG_FILTER = (
+    "\t\tformat filter {\n\t\t\twrap console\n\t\t\tfields {\n"
+    '\t\t\t\trequest>uri regexp "^(/[jJfF]/)[^/?]*|[?].*$" "${1}\u2026"\n'
+    "\t\t\t\trequest>headers>Referer delete\n\t\t\t}\n\t\t}\n"
+)
+
+
+def log_options(*, level: str = "") -> str:
+    """The global options' ``log`` block: :data:`LOG_FILTER`, and ``level`` when given."""
+    return "\tlog {\n" + (f"\t\tlevel {level}\n" if level else "") + LOG_FILTER + "\t}\n"
+
+
 def reverse_proxy(upstreams: Sequence[str]) -> str:
     """``reverse_proxy`` to ``upstreams`` (balanced when several), each request's body read whole
     first. Caddy 2.6's words (later versions also take ``request_buffers``)."""
@@ -60,7 +76,7 @@ def caddyfile(
     organiser's back."""
     proxy = reverse_proxy(upstreams)
     # Caddy's own log: errors only (its start-up chatter would bury the addresses printed).
-    servers = server_options() + "\tlog {\n\t\tlevel ERROR\n\t}\n"
+    servers = server_options() + log_options(level="ERROR")
     listen = f"\tbind {bind}\n" if bind else ""
     if https_port is None:
         return f"{{\n\tadmin off\n\tauto_https off\n{servers}}}\n\nhttp://:{http_port} {{\n{listen}\t{proxy}\n}}\n"

@@ -284,6 +284,7 @@ def test_the_services_caddyfiles_read_requests_within_the_launchers_deadlines(na
     `referee-serve` give their own Caddy: the same client deadlines and request buffering."""
     text = (ROOT / "deploy" / name).read_text()
     assert caddy.server_options() in text.replace("    ", "\t")
+    assert caddy.log_options() in text.replace("    ", "\t")  # the log keeps no token
     assert text.count("reverse_proxy 127.0.0.1:8000") == text.count(f"max_buffer_size {caddy.MAX_BUFFER}") > 0
     if shutil.which("caddy") is None:
         pytest.skip("Caddy is not installed: the file was read, not adapted")

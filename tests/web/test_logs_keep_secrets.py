@@ -10,6 +10,7 @@ import logging
 import os
 import re
 import secrets
+import shutil
 import subprocess
 import sys
 import time
@@ -21,6 +22,7 @@ import pytest
 from flask import Flask
 
 from referee import access, redact
+from referee.serve import caddy
 from tests.bench import _common
 
 #: The default access-log format (what `make run` writes) and, after it, every atom that could
@@ -134,3 +136,54 @@ def test_the_app_logs_an_exception_without_the_link_s_token(
     assert "Exception on /j/…" in caplog.text
     assert token not in caplog.text
     assert all(token not in record.getMessage() for record in caplog.records)
+
+
+def test_caddys_own_log_keeps_no_token(tmp_path: Path) -> None:
+    """Caddy, in front for `make run` and the service, logs a request when it fails it (here:
+    gunicorn gone, a 502): that line keeps the path without the link's token or the query."""
+    if shutil.which("caddy") is None:
+        pytest.skip("Caddy is not installed (make system-deps installs it): nothing of Caddy's to read")
+    port, dead = _common.free_port(), _common.free_port()
+    config = tmp_path / "Caddyfile"
+    config.write_text(caddy.caddyfile(upstreams=[f"127.0.0.1:{dead}"], http_port=port, bind=_common.HOST))
+    folders = {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
+    log = tmp_path / "caddy.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            ["caddy", "run", "--adapter", "caddyfile", "--config", str(config)],
+            env={**os.environ, **folders},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    link, query = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+    try:
+        statuses = []
+        for path, headers in ((f"/j/{link}", {}), (f"/?token={query}", {"Referer": f"http://x/j/{link}"})):
+            statuses.append(_status_when_up(port, path, headers, proc))
+        logged = _lines(log, 2)
+        deadline = time.monotonic() + 30
+        while logged.count("/j/…") + logged.count('"/…"') < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+            logged = log.read_text()
+    finally:
+        _common.stop(proc)
+    assert statuses == [502, 502]
+    assert link not in logged and query not in logged
+    assert '"uri": "/j/…"' in logged and '"uri": "/…"' in logged
+
+
+def _status_when_up(port: int, path: str, headers: dict[str, str], proc: subprocess.Popen[bytes]) -> int:
+    """The status Caddy answers ``path`` with, once it listens."""
+    deadline = time.monotonic() + 30
+    while True:
+        assert proc.poll() is None, "Caddy stopped"
+        try:
+            conn = http.client.HTTPConnection(_common.HOST, port, timeout=10)
+            conn.request("GET", path, headers=headers)
+            status = conn.getresponse().status
+            conn.close()
+            return status
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
