@@ -88,6 +88,7 @@ def _to_json(data: Any) -> str:
 def backup_command(path: str) -> None:
     """Write every table, member and season (with secrets, and the server's secret key and
     club code, without which no phone and no printed card would work after a restore) to PATH."""
+    _refuse_a_key_made_now("backup")
     data = exports.backup(server_keys=True)
     _write(path, _to_json(data))
     if path != "-":
@@ -112,6 +113,7 @@ def backup_daily_command(directory: Path, keep: int) -> None:
     the newest KEEP. Other files in DIRECTORY are never touched. Safe while the app is serving;
     meant for a daily timer. Restore with: restore FILE.json.gz (or put the .sqlite3 file back,
     and on another machine put the keys in force with restore --keys-only FILE.json.gz)."""
+    _refuse_a_key_made_now("backup-daily")
     try:
         report = backups.take(directory, keep=keep)
     except backups.BackupFailed as exc:
@@ -156,17 +158,55 @@ def restore_command(
         return
     if keys_only and keys is None:
         raise click.ClickException(f"{path} holds no server keys: {NO_KEYS}")
+    if replace:
+        _refuse_a_key_made_now("restore --replace")
     try:
         steps = server_keys.plan(keys, replace=replace_keys) if keys else []
     except server_keys.Refused as exc:
         raise click.ClickException(f"Nothing was restored. {exc}") from None
     if not keys_only:
-        try:
-            counts = exports.restore(document, replace=replace)
-        except (RulesError, ledger.Conflict) as exc:
-            raise _refused(exc) from None
-        click.echo(f"Restored {counts['tables']} tables, {counts['members']} members, {counts['seasons']} seasons.")
+        _restore_data(document, replace=replace)
     _put_keys(steps, keys is not None)
+
+
+def _restore_data(document: Any, *, replace: bool) -> None:
+    """The backup's data, under the import claim: a restore is the largest import of all, and
+    an import stored meanwhile would clash with it or be erased by its --replace."""
+    try:
+        claim = import_claim.take()
+    except import_claim.Busy:
+        with force_locale("en"):
+            raise click.ClickException(f"Nothing was restored. {import_claim.busy_sentence()}") from None
+    try:
+        counts = exports.restore(document, replace=replace)
+    except (RulesError, ledger.Conflict) as exc:
+        raise _refused(exc) from None
+    finally:
+        claim.release()
+    click.echo(f"Restored {counts['tables']} tables, {counts['members']} members, {counts['seasons']} seasons.")
+
+
+def _refuse_a_key_made_now(command: str) -> None:
+    """Refuse when the secret key in force was made by this very command: no server has signed
+    anything with it, so the server this command was meant for reads its key from somewhere
+    this shell was not told about (the service's SECRET_KEY_FILE). A backup would carry that
+    new key (a restore then "succeeds" and every phone and card is lost), and a --replace
+    restore would write it beside a server that never reads it. The key files made now are
+    removed, so that the next run does not take them for the server's."""
+    sources = current_app.config.get(config.SOURCES, {})
+    if sources.get("SECRET_KEY") != config.MADE_NOW:
+        return
+    instance = Path(current_app.instance_path)
+    for name, key, _what in server_keys.SETTINGS:
+        if sources.get(key) == config.MADE_NOW:
+            (instance / name).unlink(missing_ok=True)
+    raise click.ClickException(
+        f"Nothing was done: this server's secret key is not in {instance / 'secret_key'}, so {command} would"
+        " use a key made just now, which no phone and no card knows. Run it with the server's own settings:"
+        " on the service, systemctl start referee-backup.service for a backup, or as root in /opt/referee"
+        ' SECRET_KEY="$(cat /etc/referee/secret_key)" runuser -u referee --'
+        f" .venv/bin/flask --app referee {command} ... (with DATABASE_URL too if the server has one)."
+    )
 
 
 #: What a restore without the server's keys cannot bring back.

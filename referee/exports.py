@@ -949,7 +949,8 @@ def restore(data: object, *, replace: bool = False) -> dict[str, int]:
         connection = db.session.connection()
         if replace:
             for model_table in reversed(db.metadata.sorted_tables):
-                connection.execute(model_table.delete())
+                if model_table is not import_claim.CLAIM:  # the restore's own claim (referee.cli)
+                    connection.execute(model_table.delete())
         if people:
             connection.execute(insert(Member.__table__), [{**m, "merged_into": None} for m in people])
             merged = [{"i": m["id"], "into": m["merged_into"]} for m in people if m["merged_into"] is not None]

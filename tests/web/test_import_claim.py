@@ -129,3 +129,23 @@ def test_the_command_line_import_is_told_to_wait_too(app: Flask, client: FlaskCl
         other.release()
     result = app.test_cli_runner().invoke(args=["import", str(path)])
     assert result.exit_code == 0 and "F" * 22 in result.output, result.output
+
+
+def test_a_restore_waits_for_a_running_import_and_stores_nothing(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    create_table(client)
+    path = tmp_path / "backup.json"
+    assert app.test_cli_runner().invoke(args=["backup", str(path)]).exit_code == 0
+    before = _tables(app)
+    other = _held_elsewhere(app)
+    result = app.test_cli_runner().invoke(args=["restore", "--replace", str(path)])
+    assert result.exit_code == 1 and SENTENCE in result.output and "Nothing was restored" in result.output
+    assert _tables(app) == before
+    with app.app_context():
+        other.release()
+    result = app.test_cli_runner().invoke(args=["restore", "--replace", str(path)])
+    assert result.exit_code == 0 and "Restored" in result.output, result.output
+    assert _tables(app) == before
+    with app.app_context():  # the restore let go of the claim it took
+        import_claim.take().release()

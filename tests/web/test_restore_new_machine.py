@@ -195,7 +195,7 @@ def test_a_restore_refuses_to_replace_a_key_in_use_unless_told_and_stores_nothin
     old = server(tmp_path / "old" / "instance")
     club = club_on(old)
     backup = tmp_path / "club.json"
-    assert old.test_cli_runner().invoke(args=["backup", str(backup)]).exit_code == 0
+    assert server(tmp_path / "old" / "instance").test_cli_runner().invoke(args=["backup", str(backup)]).exit_code == 0
 
     instance = new_machine(old, tmp_path)
     instance.mkdir(parents=True)
@@ -220,7 +220,7 @@ def test_a_key_set_outside_the_instance_folder_is_named_and_printed_for_it(
     old = server(tmp_path / "old" / "instance")
     club_on(old)
     backup = tmp_path / "club.json"
-    assert old.test_cli_runner().invoke(args=["backup", str(backup)]).exit_code == 0
+    assert server(tmp_path / "old" / "instance").test_cli_runner().invoke(args=["backup", str(backup)]).exit_code == 0
     key = (tmp_path / "old" / "instance" / "secret_key").read_text().strip()
 
     instance = new_machine(old, tmp_path)
@@ -239,7 +239,7 @@ def test_a_malformed_key_section_is_a_sentence_and_nothing_is_stored(
     old = server(tmp_path / "old" / "instance")
     club_on(old)
     backup = tmp_path / "club.json"
-    assert old.test_cli_runner().invoke(args=["backup", str(backup)]).exit_code == 0
+    assert server(tmp_path / "old" / "instance").test_cli_runner().invoke(args=["backup", str(backup)]).exit_code == 0
     document = json.loads(backup.read_text())
     document["server"]["secret_key"] = "two\nlines"
     backup.write_text(json.dumps(document))
@@ -259,7 +259,10 @@ def test_the_daily_backup_carries_the_keys_and_puts_them_back_beside_its_sqlite_
     old = server(old_instance)
     club = club_on(old)
     folder = tmp_path / "backups"
-    assert old.test_cli_runner().invoke(args=["backup-daily", str(folder)]).exit_code == 0
+    assert (
+        server(tmp_path / "old" / "instance").test_cli_runner().invoke(args=["backup-daily", str(folder)]).exit_code
+        == 0
+    )
     (daily,) = folder.glob("referee-*.json.gz")
     document = json.loads(gzip.decompress(daily.read_bytes()))
     assert document["server"]["secret_key"] == (old_instance / "secret_key").read_text().strip()
@@ -275,3 +278,39 @@ def test_the_daily_backup_carries_the_keys_and_puts_them_back_beside_its_sqlite_
     new = server(instance)
     phones = {name: moved(phone, new) for name, phone in club["phones"].items()}
     assert set(rights(new, club, phones).values()) == {200}
+
+
+def test_a_backup_under_a_key_made_by_the_command_itself_is_refused_and_leaves_no_key(
+    server: Callable[[Path], Flask], tmp_path: Path
+) -> None:
+    """The service reads its key from SECRET_KEY_FILE, which an admin's shell does not set: the
+    command would make a new key of its own and carry it. It refuses and names how to run it,
+    and leaves no key file behind for the next run to take for the server's."""
+    instance = tmp_path / "service" / "instance"
+    admin = server(instance)  # as the admin's shell loads it: no key anywhere yet
+    runner = admin.test_cli_runner()
+    for args in (["backup", str(tmp_path / "club.json")], ["backup-daily", str(tmp_path / "daily")]):
+        refused = runner.invoke(args=args)
+        assert refused.exit_code != 0 and "referee-backup.service" in refused.output, refused.output
+        assert "/etc/referee/secret_key" in refused.output
+    assert not (tmp_path / "club.json").exists() and not (tmp_path / "daily").exists()
+    assert not (instance / "secret_key").exists() and not (instance / "club_code").exists()
+
+
+def test_a_replacing_restore_under_a_key_made_by_the_command_itself_is_refused(
+    server: Callable[[Path], Flask], tmp_path: Path
+) -> None:
+    old = server(tmp_path / "old" / "instance")
+    club_on(old)
+    backup = tmp_path / "club.json"
+    assert server(tmp_path / "old" / "instance").test_cli_runner().invoke(args=["backup", str(backup)]).exit_code == 0
+    with old.app_context():
+        tables = db.session.scalar(select(func.count()).select_from(Table))
+    (tmp_path / "old" / "instance" / "secret_key").unlink()  # the service's key is elsewhere
+    (tmp_path / "old" / "instance" / "club_code").unlink()
+    admin = server(tmp_path / "old" / "instance")
+    refused = admin.test_cli_runner().invoke(args=["restore", "--replace", str(backup)])
+    assert refused.exit_code != 0 and "secret_key" in refused.output, refused.output
+    assert not (tmp_path / "old" / "instance" / "secret_key").exists()
+    with admin.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Table)) == tables
