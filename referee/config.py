@@ -23,12 +23,32 @@ def data_folder(*, installed: bool, checkout: Path) -> Path:
     """Where this server keeps its data (the instance folder: database, secret key, club code,
     config.py). REFEREE_HOME when set; a checkout's own instance/ (``make run``); an installed
     wheel's $XDG_DATA_HOME/referee (~/.local/share/referee), never inside the venv, which an
-    admin may delete and recreate at any upgrade."""
+    admin may delete and recreate at any upgrade.
+
+    Releases before that kept a wheel's data in the venv (:func:`old_wheel_folder`). A venv
+    upgraded in place from one of them still has its club there: as long as the new folder does
+    not exist, the old one is used as it is (with a notice saying how to move it), never an
+    empty new one. It is not moved here: every worker starting at once would race to move it."""
     if home := os.environ.get("REFEREE_HOME"):
         return Path(home).expanduser()
     if not installed:
         return checkout / "instance"
-    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "referee"
+    folder = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "referee"
+    old = old_wheel_folder()
+    if old.is_dir() and not folder.exists():
+        print(
+            f"Referee's data is in {old}, inside the venv, where older releases kept it: it is used as it is."
+            f" Deleting the venv would delete the club with it: stop the server and move that folder to {folder}.",
+            file=sys.stderr,
+        )
+        return old
+    return folder
+
+
+def old_wheel_folder() -> Path:
+    """Where an installed wheel kept its data before ~/.local/share/referee: Flask's own default
+    instance folder for an installed package, <venv>/var/referee-instance."""
+    return Path(sys.prefix) / "var" / "referee-instance"
 
 
 def defaults(instance_path: str) -> dict[str, Any]:

@@ -24,6 +24,7 @@ import pytest
 from flask import Flask
 
 import referee
+from referee.config import data_folder
 from tests.bench._common import stop
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -216,3 +217,24 @@ def test_the_next_release_installs_over_the_wheel(installed: Installed, tmp_path
 def test_a_checkout_serves_its_own_folders(app: Flask) -> None:
     assert app.template_folder == str(ROOT / "templates")
     assert app.static_folder == str(ROOT / "static")
+
+
+def test_a_wheel_upgraded_in_place_keeps_the_club_in_its_old_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Releases before ~/.local/share/referee kept a wheel's data in <venv>/var/referee-instance:
+    a venv upgraded in place goes on using it (and says how to move it), never an empty folder;
+    once moved, or on a new install, the new folder is the one."""
+    monkeypatch.delenv("REFEREE_HOME", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "venv"))
+    new = tmp_path / "share" / "referee"
+    assert data_folder(installed=True, checkout=ROOT) == new
+    old = tmp_path / "venv" / "var" / "referee-instance"
+    old.mkdir(parents=True)
+    (old / "referee.sqlite3").write_bytes(b"the club")
+    assert data_folder(installed=True, checkout=ROOT) == old
+    said = capsys.readouterr().err
+    assert str(old) in said and str(new) in said and "move" in said
+    new.mkdir(parents=True)  # the admin moved it
+    assert data_folder(installed=True, checkout=ROOT) == new
