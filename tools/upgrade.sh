@@ -1,8 +1,9 @@
 #!/bin/sh
 # Upgrades (or first builds) a Referee server in place, from its checkout: the new code, the
 # runtime dependencies (no test tools), the compiled catalogues, the database schema, and a
-# restart of the service. Run it as root, or as the user who owns the checkout; as root the
-# build steps run as that owner (runuser), so every file stays theirs. docs/club-server.md,
+# restart of the service. Run it as root (the only one who may restart the service: as another
+# user it refuses where the service exists), or without a service as the user who owns the
+# checkout; as root the build steps run as that owner (runuser), so every file stays theirs. docs/club-server.md,
 # "Upgrading a server", says when to use each option.
 set -eu
 
@@ -66,6 +67,15 @@ if [ "$restart" = 1 ] && command -v systemctl >/dev/null 2>&1 && systemctl cat "
 	managed=1
 fi
 
+if [ "$managed" = 1 ] && [ "$(id -u)" != 0 ]; then
+	# The timers (backup, ratings) start the new code at once; only the service's restart, which
+	# needs root, upgrades the schema. Refused before anything changes, rather than run new code
+	# on the old schema until root comes by.
+	echo "upgrade: $service serves this checkout and only root can restart it, which upgrades the schema:" \
+		"nothing was changed. Run tools/upgrade.sh as root (it builds as $owner)." >&2
+	exit 1
+fi
+
 flags=""
 [ "$pull" = 1 ] || flags="--no-pull"
 # shellcheck disable=SC2086 # $flags is one word or none
@@ -75,11 +85,9 @@ if [ "$managed" = 0 ]; then
 	as_owner .venv/bin/python -m flask --app referee db upgrade
 	echo "schema: upgraded (flask db upgrade)"
 	echo "restart: no $service here$([ "$restart" = 1 ] || echo ' (--no-restart)'): start the server again to serve the new code"
-elif [ "$(id -u)" = 0 ]; then
+else
 	systemctl restart "$service"
 	systemctl is-active --quiet "$service"
 	echo "restart: $service restarted; its start upgraded the schema (ExecStartPre=flask db upgrade)"
-else
-	echo "restart: now, as root: systemctl restart $service (its start upgrades the schema)"
 fi
 echo "Referee $(.venv/bin/python -c 'import referee; print(referee.__version__)') is in place."

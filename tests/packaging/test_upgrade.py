@@ -105,3 +105,24 @@ def test_a_production_install_carries_no_test_tools() -> None:
     assert {"flask", "gunicorn"} <= seen
     script = (ROOT / "tools" / "upgrade.sh").read_text()
     assert "pip install --quiet --disable-pip-version-check --no-cache-dir -c constraints.txt -e .\n" in script
+
+
+def test_the_upgrade_as_another_user_than_root_on_a_service_changes_nothing(tmp_path: Path) -> None:
+    """With systemd running the service, only root's restart upgrades the schema; the timers
+    would run the new code on the old schema meanwhile. As another user the script refuses
+    before it pulls or builds anything, and says to run it as root."""
+    checkout = tmp_path / "srv"
+    checkout.mkdir()
+    copy_sources(checkout, "tools")
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for name, script in (("systemctl", "exit 0"), ("id", "echo 1000"), ("git", "exit 1")):
+        (tools / name).write_text(f"#!/bin/sh\n{script}\n")
+        (tools / name).chmod(0o755)
+    env = environment(PATH=f"{tools}:/usr/bin:/bin")
+    done = subprocess.run(
+        [checkout / "tools" / "upgrade.sh"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "as root" in done.stderr and "nothing was changed" in done.stderr
+    assert not (checkout / ".venv").exists() and done.stdout == ""
