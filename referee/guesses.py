@@ -32,14 +32,16 @@ from __future__ import annotations
 import enum
 import hashlib
 import ipaddress
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any, NamedTuple
 
 from flask import has_request_context, request
 from flask_babel import gettext as _
 from sqlalchemy import case, delete, func, select
 
+from referee import phone as phone_module
 from referee.db import db
-from referee.models import JoinAttempt, utcnow
+from referee.models import JoinAttempt, aware, utcnow
 
 #: How long a wrong guess counts. Long enough to slow a guesser, short enough that a player who
 #: fumbled a code can try again before the next hand.
@@ -65,6 +67,11 @@ GLOBAL_WRONG = 2000
 KEEP = timedelta(days=1)
 #: The prefix an IPv6 client is counted by: one home, one phone on a mobile network.
 IPV6_PREFIX = 64
+#: The wider prefix IPv6 clients are also counted by, together: a home is handed a /56 (256
+#: networks of /64), a company a /48, so one of them could otherwise be hundreds of networks.
+SITE_PREFIX = 48
+#: Wrong codes of every kind from one /48 together in the window: two networks' worth.
+SITE_WRONG = 200
 
 JOIN = "join"
 CLUB = "club"
@@ -87,8 +94,9 @@ def key(kind: str, phone: str) -> str:
 def network(address: str | None) -> str:
     """The network a client's address is counted by: an IPv4 address itself (an IPv4-mapped
     IPv6 one too), an IPv6 address by its /64 prefix, since one home or one phone is handed a
-    whole /64 and could take a new address in it for every guess. What is not an address (a
-    test client, a Unix socket) counts as one network, ``?``."""
+    whole /64 and could take a new address in it for every guess. The prefix is written in full
+    (``2001:0db8:0001:0002::/64``) so that the /64s of one /48 begin alike (:func:`site`). What
+    is not an address (a test client, a Unix socket) counts as one network, ``?``."""
     try:
         parsed = ipaddress.ip_address((address or "").split("%", 1)[0])
     except ValueError:
@@ -96,8 +104,17 @@ def network(address: str | None) -> str:
     if isinstance(parsed, ipaddress.IPv6Address):
         if parsed.ipv4_mapped is not None:
             return str(parsed.ipv4_mapped)
-        return str(ipaddress.IPv6Network((parsed, IPV6_PREFIX), strict=False))
+        prefix = ipaddress.IPv6Network((parsed, IPV6_PREFIX), strict=False).network_address
+        return ":".join(prefix.exploded.split(":")[: IPV6_PREFIX // 16]) + f"::/{IPV6_PREFIX}"
     return str(parsed)
+
+
+def site(net: str) -> str | None:
+    """What every /64 of the same /48 as ``net`` begins with (``2001:0db8:0001:``); None for an
+    IPv4 network, which is one address."""
+    if not net.endswith(f"::/{IPV6_PREFIX}"):
+        return None
+    return ":".join(net.split(":")[: SITE_PREFIX // 16]) + ":"
 
 
 def _client_network() -> str:
@@ -106,36 +123,63 @@ def _client_network() -> str:
     return network(request.remote_addr if has_request_context() else None)
 
 
-def _counts(kind: str, phone: str, net: str) -> tuple[int, int, int, int]:
-    """Wrong guesses in the window: this phone's of this kind, this network's, the club code's
-    and everyone's, in one query."""
-    since = utcnow() - timedelta(minutes=WINDOW_MINUTES)
+class _Counts(NamedTuple):
+    mine: int  # this phone's, of this kind
+    network: int  # its network's
+    site: int  # its /48's (an IPv6 client), else its network's
+    first: datetime | None  # the first of its network's (or /48's) in the window
+    club_codes: int  # everyone's on the club code
+    everyone: int
 
-    def where(condition: object) -> object:
+
+def _counts(kind: str, phone: str, net: str) -> _Counts:
+    """Wrong guesses in the window, in one query."""
+    since = utcnow() - timedelta(minutes=WINDOW_MINUTES)
+    prefix = site(net)
+    near = JoinAttempt.network.startswith(prefix, autoescape=True) if prefix else JoinAttempt.network == net
+
+    def where(condition: Any) -> Any:
         return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
 
     row = db.session.execute(
         select(
             where(JoinAttempt.client == key(kind, phone)),
             where(JoinAttempt.network == net),
+            where(near),
+            func.min(case((near, JoinAttempt.at), else_=None)),
             where(JoinAttempt.client.startswith(f"{CLUB}/")),
             func.count(),
         ).where(JoinAttempt.at >= since, JoinAttempt.ok.is_(False))
     ).one()
-    return int(row[0]), int(row[1]), int(row[2]), int(row[3])
+    first = row[3]
+    if isinstance(first, str):  # SQLite gives a computed time back as text
+        first = datetime.fromisoformat(first)
+    return _Counts(int(row[0]), int(row[1]), int(row[2]), aware(first) if first else None, int(row[4]), int(row[5]))
+
+
+def _known_before(first: datetime | None) -> bool:
+    """This phone's session was made before its network (or /48) typed its first wrong code of
+    the window: a phone of the club, not the script flooding from its Wi-Fi with a new cookie
+    for every guess. Such a phone is judged by its own count, never its network's."""
+    born = phone_module.born() if has_request_context() else None
+    return first is not None and born is not None and born < first
 
 
 def refused(kind: str, phone: str) -> Limit | None:
     """The ceiling this guess would go over (None: the code may be checked). The phone's own
-    count first, so a guesser hears about its own limit rather than everyone's."""
-    mine, net, club_codes, everyone = _counts(kind, phone, _client_network())
-    if mine >= PHONE_WRONG:
+    count first, so a guesser hears about its own limit rather than everyone's; everyone's
+    ceilings next, which nobody escapes; its network's last, which a phone known from before
+    the network started guessing wrong does not answer for."""
+    counts = _counts(kind, phone, _client_network())
+    if counts.mine >= PHONE_WRONG:
         return Limit.PHONE
-    if net >= NETWORK_WRONG or everyone >= GLOBAL_WRONG:
+    if counts.everyone >= GLOBAL_WRONG or (kind == CLUB and counts.club_codes >= CLUB_CODE_WRONG):
         return Limit.SHARED
-    if kind == CLUB and club_codes >= CLUB_CODE_WRONG:
+    if phone.startswith("device:") and _known_before(counts.first):
+        return None
+    if counts.network >= NETWORK_WRONG or counts.site >= SITE_WRONG:
         return Limit.SHARED
-    if everyone >= SHARED_WRONG and net >= QUIET_WRONG:
+    if counts.everyone >= SHARED_WRONG and counts.network >= QUIET_WRONG:
         return Limit.SHARED
     return None
 
