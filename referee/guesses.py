@@ -8,10 +8,15 @@ guessed nothing. They are counted over the last :data:`WINDOW_MINUTES`, four way
   that mistypes locks out only itself, never the other phones behind the club's Wi-Fi. An API
   call without a session is counted by its address.
 - **per network** (:data:`NETWORK_WRONG`): the client's address (an IPv6 client by its /64
-  prefix, the block one home or one phone gets). A script dropping its cookie gets a new
+  prefix, the block one home or one phone gets; and all the /64s of a /48 together,
+  :data:`SITE_WRONG`, since a home gets 256 of them). A script dropping its cookie gets a new
   device id with every guess, but not a new address: this is the ceiling it meets. The club's
-  phones behind one Wi-Fi share an address, so it stays far above what a club night mistypes;
-  a script flooding from that same Wi-Fi locks that Wi-Fi out, and nobody else.
+  phones behind one Wi-Fi share an address, so it stays far above what a club night mistypes.
+  A script flooding from that same Wi-Fi would lock that Wi-Fi out, so a phone whose session
+  is older than the network's first wrong guess of the window (the session is signed: its
+  birth time, referee.phone.born, can be trusted) does not answer for its network: it meets
+  only the ceiling its network's known phones share (:data:`KNOWN_WRONG`), which a script that
+  made sessions ahead of time reaches alone.
 - **all together, softly** (:data:`SHARED_WRONG`): past it, a network that itself guessed
   wrong :data:`QUIET_WRONG` times lately is refused, while a network that did not (the phone
   at home typing the right code) still has its code checked. A flood from a few networks
@@ -23,7 +28,8 @@ guessed nothing. They are counted over the last :data:`WINDOW_MINUTES`, four way
 
 When a ceiling is reached the code is not even looked at: a right code waits like a wrong one,
 or a guesser would learn from the difference. Each stored row is a :class:`JoinAttempt` whose
-``client`` is ``<kind>/<hash of the phone>`` and ``network`` the network's prefix; rows older
+``client`` is ``<kind>/<hash of the phone>`` (ending in :data:`KNOWN_MARK` for a known
+phone) and ``network`` the network's prefix; rows older
 than a day are deleted as new ones come.
 """
 
@@ -35,7 +41,7 @@ import ipaddress
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from flask import has_request_context, request
+from flask import g, has_request_context, request
 from flask_babel import gettext as _
 from sqlalchemy import case, delete, func, select
 
@@ -72,6 +78,12 @@ IPV6_PREFIX = 64
 SITE_PREFIX = 48
 #: Wrong codes of every kind from one /48 together in the window: two networks' worth.
 SITE_WRONG = 200
+#: Wrong codes of every kind from one network's known phones together in the window (a phone
+#: known from before its network started guessing wrong, see :func:`refused`): what bounds a
+#: script that made its sessions ahead of time, far above forty phones mistyping twice each.
+KNOWN_WRONG = 100
+#: What ends the stored ``client`` of a wrong code typed by a known phone.
+KNOWN_MARK = "~"
 
 JOIN = "join"
 CLUB = "club"
@@ -126,6 +138,7 @@ def _client_network() -> str:
 class _Counts(NamedTuple):
     mine: int  # this phone's, of this kind
     network: int  # its network's
+    known: int  # its network's known phones'
     site: int  # its /48's (an IPv6 client), else its network's
     first: datetime | None  # the first of its network's (or /48's) in the window
     club_codes: int  # everyone's on the club code
@@ -141,20 +154,23 @@ def _counts(kind: str, phone: str, net: str) -> _Counts:
     def where(condition: Any) -> Any:
         return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
 
+    mine = key(kind, phone)
     row = db.session.execute(
         select(
-            where(JoinAttempt.client == key(kind, phone)),
+            where(JoinAttempt.client.in_([mine, mine + KNOWN_MARK])),
             where(JoinAttempt.network == net),
+            where((JoinAttempt.network == net) & JoinAttempt.client.endswith(KNOWN_MARK)),
             where(near),
             func.min(case((near, JoinAttempt.at), else_=None)),
             where(JoinAttempt.client.startswith(f"{CLUB}/")),
             func.count(),
         ).where(JoinAttempt.at >= since, JoinAttempt.ok.is_(False))
     ).one()
-    first = row[3]
+    first = row[4]
     if isinstance(first, str):  # SQLite gives a computed time back as text
         first = datetime.fromisoformat(first)
-    return _Counts(int(row[0]), int(row[1]), int(row[2]), aware(first) if first else None, int(row[4]), int(row[5]))
+    counts = [int(n) for n in row[:4]] + [aware(first) if first else None] + [int(n) for n in row[5:]]
+    return _Counts(*counts)
 
 
 def _known_before(first: datetime | None) -> bool:
@@ -168,15 +184,19 @@ def _known_before(first: datetime | None) -> bool:
 def refused(kind: str, phone: str) -> Limit | None:
     """The ceiling this guess would go over (None: the code may be checked). The phone's own
     count first, so a guesser hears about its own limit rather than everyone's; everyone's
-    ceilings next, which nobody escapes; its network's last, which a phone known from before
-    the network started guessing wrong does not answer for."""
+    ceilings next, which nobody escapes; its network's last. A phone known from before its
+    network started guessing wrong does not answer for its network: it meets only the ceiling
+    its network's known phones share (:data:`KNOWN_WRONG`). Whether it was known is kept for
+    :func:`wrong`, which marks its guess so."""
     counts = _counts(kind, phone, _client_network())
+    known = phone.startswith("device:") and _known_before(counts.first)
+    g.guesser_known = known
     if counts.mine >= PHONE_WRONG:
         return Limit.PHONE
     if counts.everyone >= GLOBAL_WRONG or (kind == CLUB and counts.club_codes >= CLUB_CODE_WRONG):
         return Limit.SHARED
-    if phone.startswith("device:") and _known_before(counts.first):
-        return None
+    if known:
+        return Limit.SHARED if counts.known >= KNOWN_WRONG else None
     if counts.network >= NETWORK_WRONG or counts.site >= SITE_WRONG:
         return Limit.SHARED
     if counts.everyone >= SHARED_WRONG and counts.network >= QUIET_WRONG:
@@ -186,7 +206,8 @@ def refused(kind: str, phone: str) -> Limit | None:
 
 def wrong(kind: str, phone: str) -> None:
     """Count a wrong guess (the caller commits), and forget the ones nobody counts any more."""
-    db.session.add(JoinAttempt(client=key(kind, phone), network=_client_network(), ok=False))
+    mark = KNOWN_MARK if has_request_context() and g.get("guesser_known") else ""
+    db.session.add(JoinAttempt(client=key(kind, phone) + mark, network=_client_network(), ok=False))
     db.session.execute(delete(JoinAttempt).where(JoinAttempt.at < utcnow() - KEEP))
 
 

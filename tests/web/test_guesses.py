@@ -208,6 +208,22 @@ def test_a_script_at_the_next_table_does_not_lock_the_club_s_phones_out(
     assert _join(fumbler, _new_code(app, owner, tid)) == 429
 
 
+def test_sessions_made_ahead_of_a_flood_share_a_ceiling_of_their_own(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A script could make many sessions first, then guess with each: the known phones of one
+    network together meet :data:`guesses.KNOWN_WRONG`, and the phones of other networks do not."""
+    monkeypatch.setattr(guesses, "NETWORK_WRONG", 1)
+    monkeypatch.setattr(guesses, "KNOWN_WRONG", 2)
+    owner, tid = _owned_table(app)
+    made_ahead = [_known_phone(app) for _ in range(3)]
+    assert _join(_phone(app), "ZZZZ-ZZZZ", FLOOD) == 422  # the flood starts: FLOOD is over its ceiling
+    assert _join(made_ahead[0], "ZZZZ-ZZZZ", FLOOD) == 422
+    assert _club(made_ahead[1], "0000 0000 0000", FLOOD) == 422
+    assert _join(made_ahead[2], _new_code(app, owner, tid), FLOOD) == 429
+    assert _join(_known_phone(app), _new_code(app, owner, tid), WIFI) == 302
+
+
 def test_a_phone_s_birth_cannot_be_written_by_the_phone(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     """The birth time is in the signed session: a cookie the script writes itself is no session."""
     monkeypatch.setattr(guesses, "NETWORK_WRONG", 2)
@@ -233,7 +249,7 @@ def test_the_readme_figures_match_the_constants() -> None:
     hours_a_year = 24 * 365
     join_windows = 30 // guesses.WINDOW_MINUTES  # a join code lives 30 minutes
     join_codes = 31**8
-    one = guesses.NETWORK_WRONG * windows_an_hour
+    one = (guesses.NETWORK_WRONG + guesses.KNOWN_WRONG) * windows_an_hour
     flood_club = guesses.CLUB_CODE_WRONG * windows_an_hour * hours_a_year
     expected = [
         "ten wrong join codes and ten wrong club codes per phone" if guesses.PHONE_WRONG == 10 else "",
@@ -244,8 +260,9 @@ def test_the_readme_figures_match_the_constants() -> None:
         f"{guesses.CLUB_CODE_WRONG} wrong club codes, and {guesses.GLOBAL_WRONG:,} wrong codes",
         f"one network gets {one} wrong codes an hour, {one * hours_a_year / 1e6:.1f} million a year",
         f"one chance in {_figure(10**12 / (one * hours_a_year))} of finding it in a year",
-        f"one network tries {guesses.NETWORK_WRONG * join_windows}: one chance in "
-        f"{join_codes / (guesses.NETWORK_WRONG * join_windows) / 1e9:.1f} billion",
+        f"one network tries {one // windows_an_hour * join_windows}: one chance in "
+        f"{join_codes / (one // windows_an_hour * join_windows) / 1e9:.1f} billion",
+        f"{guesses.KNOWN_WRONG} wrong codes from one network's known phones",
         f"at most {guesses.SHARED_WRONG} + {guesses.QUIET_WRONG} × N",
         f"on the club code {flood_club / 1e6:.0f} million a year, one chance in {_figure(10**12 / flood_club)} a year",
         f"on a join code {guesses.GLOBAL_WRONG * join_windows:,} in its 30 minutes, one in "
