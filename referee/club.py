@@ -28,7 +28,7 @@ from referee.db import db
 
 #: The session key holding the fingerprint of the code this phone typed.
 SESSION_KEY = "club"
-#: 10**12 codes: a year of guessing at one network's ceiling tries one in 190,000 of them, one
+#: 10**12 codes: a year of guessing at one network's ceilings tries one in 95,000 of them, one
 #: in 24,000 even at the ceiling on wrong club codes from every network (README).
 DIGITS = 12
 #: A typed code longer than this is no code: it is cut before anything is compared.

@@ -16,7 +16,8 @@
   made there could then never be restored on PostgreSQL). Nothing legitimate holds either: no
   keyboard types them. Refused at the door, they reach no view, no field and no query.
 - A place to go back to (``next``, a referrer) is followed only when it is a clean path on this
-  site (:func:`local_path`): one helper for every redirect that comes from the request.
+  site (:func:`local_path`): one helper for every redirect that comes from the request; a URL
+  the request carries is split by :func:`split_url`, which answers None rather than raising.
 - Names (players, members, a table's title, a reason) lose their bidirectional controls
   (:func:`strip_bidi`) wherever they are cleaned, forms and API alike: one right-to-left
   override in "Bia" would otherwise turn a whole payment line around ("anA a 21 agap aiB").
@@ -30,7 +31,7 @@ import json
 import re
 from collections.abc import Iterable
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from flask import Flask, request
 from flask import Request as FlaskRequest
@@ -89,10 +90,21 @@ def local_path(value: str | None, default: str) -> str:
         return default
     if any(char.isspace() or not char.isprintable() for char in value):
         return default
-    parts = urlsplit(value)
-    if parts.scheme or parts.netloc:
+    parts = split_url(value)
+    if parts is None or parts.scheme or parts.netloc:
         return default
     return value
+
+
+def split_url(value: str) -> SplitResult | None:
+    """``urlsplit(value)``, or None for what it cannot read: a URL from the request (a Referer,
+    a ``next``) is whatever the client sent, and ``urlsplit`` raises ValueError on some of it
+    ("http://[::1/x", a bracketed host that is no address). Every URL the app reads from a
+    request is split here, so none of them can turn into an error page."""
+    try:
+        return urlsplit(value)
+    except ValueError:
+        return None
 
 
 def whole_number(text: str | None, *, low: int = 1, high: int = MAX_ID) -> int | None:

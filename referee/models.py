@@ -297,7 +297,8 @@ class PhoneHold(db.Model):
 
 class JoinAttempt(db.Model):
     """A wrong code (join or club) typed by a phone, kept as ``<kind>/<hash of the phone>`` with
-    the network it came from (an IPv4 address, an IPv6 /64): the rate limits of referee.guesses
+    the network it came from (an IPv4 address, an IPv6 /64 written in full, so that the /64s of
+    one /48 begin alike): the rate limits of referee.guesses
     count these."""
 
     __tablename__ = "join_attempt"

@@ -10,20 +10,39 @@ its :func:`key` (referee.keyring), 192 random bits that the session carries inst
 from __future__ import annotations
 
 import hashlib
+import math
 import secrets
+import time
+from datetime import UTC, datetime
 
 from flask import request, session
 
 DEVICE = "device"
 KEY = "phone_key"
+#: When this phone's id was made (seconds since the epoch). The session is signed, so a phone
+#: cannot make itself older: the guessing limits trust it (referee.guesses).
+BORN = "born"
 
 
 def device() -> str:
-    """This phone's id, made (and kept in its session) on first use."""
+    """This phone's id, made (and kept in its session) on first use, with the time it was made.
+    A session from before that time was kept gets the time it is first seen again."""
     if DEVICE not in session:
         session[DEVICE] = secrets.token_hex(3)
         session.permanent = True
+    if not isinstance(session.get(BORN), (int, float)) or isinstance(session.get(BORN), bool):
+        session[BORN] = time.time()
     return str(session[DEVICE])
+
+
+def born() -> datetime | None:
+    """When this phone's id was made, as its signed session says; None for a phone without one."""
+    value = session.get(BORN)
+    if DEVICE not in session or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if not math.isfinite(value) or not 0 <= value < 1e11:
+        return None
+    return datetime.fromtimestamp(value, UTC)
 
 
 def key() -> str:

@@ -15,8 +15,9 @@ import logging
 import re
 
 HIDDEN = "…"
-#: The path segment after ``/j/`` or ``/f/`` (also percent-encoded, which routes the same).
-_PATH = re.compile(r"(/(?:j|f|%6a|%66)/)[^/?#\s\"'\]]+", re.IGNORECASE)
+#: The path segment after ``/j/`` or ``/f/`` (also percent-encoded, the slash too: gunicorn
+#: decodes ``/j%2F<token>`` to the same route).
+_PATH = re.compile(r"(/(?:j|f|%6a|%66)(?:/|%2f))[^/?#\s\"'\]]+", re.IGNORECASE)
 #: A query parameter that could carry a secret, whatever the route.
 _QUERY = re.compile(r"((?:^|[?&;])(?:token|code|key|secret|password)=)[^&;#\s\"']*", re.IGNORECASE)
 #: Headers whose whole value is a secret: the API's bearer token, the session cookie.

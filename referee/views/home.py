@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
@@ -19,7 +18,7 @@ from flask_babel import format_timedelta
 
 from referee import ledger
 from referee.i18n import LANG_COOKIE
-from referee.inputs import local_path
+from referee.inputs import local_path, split_url
 from referee.models import aware
 from referee.rules import GAMES
 from referee.views import games, trust
@@ -74,8 +73,8 @@ def _same_site_referrer() -> str | None:
     """The referrer's path if it is on this site (never redirect elsewhere)."""
     if not request.referrer:
         return None
-    ref = urlsplit(request.referrer)
-    if ref.netloc != request.host or not ref.path.startswith("/"):
+    ref = split_url(request.referrer)
+    if ref is None or ref.netloc != request.host or not ref.path.startswith("/"):
         return None
     if ref.path.startswith("/lang/"):
         return None

@@ -152,10 +152,12 @@ def test_a_flood_from_many_addresses_meets_a_ceiling(app: Flask, monkeypatch: py
 
 
 def test_an_ipv6_client_is_counted_by_its_64_prefix() -> None:
-    assert guesses.network("2001:db8:1:2::5") == guesses.network("2001:db8:1:2:ffff:1:2:3") == "2001:db8:1:2::/64"
+    assert (
+        guesses.network("2001:db8:1:2::5") == guesses.network("2001:db8:1:2:ffff:1:2:3") == "2001:0db8:0001:0002::/64"
+    )
     assert guesses.network("2001:db8:1:3::5") != guesses.network("2001:db8:1:2::5")
     assert guesses.network("::ffff:192.0.2.1") == guesses.network("192.0.2.1") == "192.0.2.1"
-    assert guesses.network("fe80::1%eth0") == "fe80::/64"
+    assert guesses.network("fe80::1%eth0") == "fe80:0000:0000:0000::/64"
     assert guesses.network("") == guesses.network(None) == guesses.network("unix:") == "?"
 
 
@@ -165,6 +167,72 @@ def test_a_flood_changing_addresses_inside_its_64_is_held(app: Flask, monkeypatc
         assert _club(_phone(app), "0000 0000 0000", f"2001:db8::{n + 1}") == 422
     assert _club(_phone(app), app.config["CLUB_CODE"], "2001:db8::99") == 429
     assert _club(_phone(app), app.config["CLUB_CODE"], "2001:db8:0:1::99") == 302
+
+
+def test_a_flood_from_many_64s_of_one_48_is_held_by_the_48(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A home is handed a /56 (256 networks of /64), a company a /48: counted only per /64, one
+    of them alone would reach everyone's ceiling."""
+    monkeypatch.setattr(guesses, "SITE_WRONG", 3)
+    for n in range(3):
+        assert _club(_phone(app), "0000 0000 0000", f"2001:db8:0:{n}::1") == 422
+    assert _club(_phone(app), app.config["CLUB_CODE"], "2001:db8:0:ff::1") == 429  # a fresh /64, same /48
+    assert _club(_phone(app), app.config["CLUB_CODE"], "2001:db8:1::1") == 302  # the next /48
+
+
+def _known_phone(app: Flask) -> FlaskClient:
+    """A phone that was scoring at the club before anyone guessed: its session has a device id."""
+    phone, _tid = _owned_table(app)
+    phone.set_cookie("lang", "en")
+    with phone.session_transaction() as session:
+        assert "device" in session
+    return phone
+
+
+def test_a_script_at_the_next_table_does_not_lock_the_club_s_phones_out(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A script on the club's Wi-Fi dropping its cookie with every guess reaches the Wi-Fi's
+    ceiling; the phones that were there before it started are judged by their own count."""
+    monkeypatch.setattr(guesses, "NETWORK_WRONG", 4)
+    owner, tid = _owned_table(app)
+    regular, fumbler = _known_phone(app), _known_phone(app)
+    for n in range(4):
+        guess = _join if n % 2 else _club
+        assert guess(_phone(app), "0000 0000 0000" if guess is _club else "ZZZZ-ZZZZ") == 422
+    assert _join(_phone(app), _new_code(app, owner, tid)) == 429  # the script's next fresh cookie
+    assert _club(_phone(app), app.config["CLUB_CODE"]) == 429
+    assert _join(regular, _new_code(app, owner, tid)) == 302  # the club's phones still get in
+    assert _club(regular, app.config["CLUB_CODE"]) == 302
+    for _ in range(guesses.PHONE_WRONG):
+        assert _join(fumbler, "ZZZZ-ZZZZ") == 422  # its own mistakes, counted as its own
+    assert _join(fumbler, _new_code(app, owner, tid)) == 429
+
+
+def test_sessions_made_ahead_of_a_flood_share_a_ceiling_of_their_own(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A script could make many sessions first, then guess with each: the known phones of one
+    network together meet :data:`guesses.KNOWN_WRONG`, and the phones of other networks do not."""
+    monkeypatch.setattr(guesses, "NETWORK_WRONG", 1)
+    monkeypatch.setattr(guesses, "KNOWN_WRONG", 2)
+    owner, tid = _owned_table(app)
+    made_ahead = [_known_phone(app) for _ in range(3)]
+    assert _join(_phone(app), "ZZZZ-ZZZZ", FLOOD) == 422  # the flood starts: FLOOD is over its ceiling
+    assert _join(made_ahead[0], "ZZZZ-ZZZZ", FLOOD) == 422
+    assert _club(made_ahead[1], "0000 0000 0000", FLOOD) == 422
+    assert _join(made_ahead[2], _new_code(app, owner, tid), FLOOD) == 429
+    assert _join(_known_phone(app), _new_code(app, owner, tid), WIFI) == 302
+
+
+def test_a_phone_s_birth_cannot_be_written_by_the_phone(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The birth time is in the signed session: a cookie the script writes itself is no session."""
+    monkeypatch.setattr(guesses, "NETWORK_WRONG", 2)
+    owner, tid = _owned_table(app)
+    for _ in range(2):
+        assert _join(_phone(app), "ZZZZ-ZZZZ") == 422
+    forged = _phone(app)
+    forged.set_cookie("session", "eyJib3JuIjoxLjAsImRldmljZSI6ImFiYzEyMyJ9.x.y")
+    assert _join(forged, _new_code(app, owner, tid)) == 429
 
 
 def _figure(number: float) -> str:
@@ -181,7 +249,7 @@ def test_the_readme_figures_match_the_constants() -> None:
     hours_a_year = 24 * 365
     join_windows = 30 // guesses.WINDOW_MINUTES  # a join code lives 30 minutes
     join_codes = 31**8
-    one = guesses.NETWORK_WRONG * windows_an_hour
+    one = (guesses.NETWORK_WRONG + guesses.KNOWN_WRONG) * windows_an_hour
     flood_club = guesses.CLUB_CODE_WRONG * windows_an_hour * hours_a_year
     expected = [
         "ten wrong join codes and ten wrong club codes per phone" if guesses.PHONE_WRONG == 10 else "",
@@ -192,14 +260,18 @@ def test_the_readme_figures_match_the_constants() -> None:
         f"{guesses.CLUB_CODE_WRONG} wrong club codes, and {guesses.GLOBAL_WRONG:,} wrong codes",
         f"one network gets {one} wrong codes an hour, {one * hours_a_year / 1e6:.1f} million a year",
         f"one chance in {_figure(10**12 / (one * hours_a_year))} of finding it in a year",
-        f"one network tries {guesses.NETWORK_WRONG * join_windows}: one chance in "
-        f"{join_codes / (guesses.NETWORK_WRONG * join_windows) / 1e9:.1f} billion",
+        f"one network tries {one // windows_an_hour * join_windows}: one chance in "
+        f"{join_codes / (one // windows_an_hour * join_windows) / 1e9:.1f} billion",
+        f"{guesses.KNOWN_WRONG} wrong codes from one network's known phones",
         f"at most {guesses.SHARED_WRONG} + {guesses.QUIET_WRONG} × N",
         f"on the club code {flood_club / 1e6:.0f} million a year, one chance in {_figure(10**12 / flood_club)} a year",
         f"on a join code {guesses.GLOBAL_WRONG * join_windows:,} in its 30 minutes, one in "
         f"{float(f'{join_codes / (guesses.GLOBAL_WRONG * join_windows) / 1e6:.2g}'):.0f} million",
         f"at least {(guesses.CLUB_CODE_WRONG - guesses.SHARED_WRONG) // guesses.QUIET_WRONG} networks",
         f"at least {(guesses.GLOBAL_WRONG - guesses.SHARED_WRONG) // guesses.QUIET_WRONG} networks",
+        f"{guesses.SITE_WRONG} wrong codes from one /{guesses.SITE_PREFIX}",
+        f"from at least {-(-guesses.CLUB_CODE_WRONG // guesses.SITE_WRONG)} different /{guesses.SITE_PREFIX}",
+        f"from at least {-(-guesses.GLOBAL_WRONG // guesses.SITE_WRONG)} different /{guesses.SITE_PREFIX}",
     ]
     for figure in expected:
         assert figure in section, figure

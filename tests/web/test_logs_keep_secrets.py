@@ -121,6 +121,13 @@ def test_every_route_with_a_token_in_its_path_is_hidden(app: Flask) -> None:
         assert token not in redact.text(f"GET {path} HTTP/1.1"), rule.rule
 
 
+def test_a_token_behind_an_encoded_slash_is_hidden_too() -> None:
+    """gunicorn decodes ``%2F`` in the path, so ``/j%2F<token>`` opens the link like ``/j/<token>``."""
+    token = access.new_token()
+    for path in (f"/j%2F{token}", f"/%6A%2f{token}", f"/F/{token}"):
+        assert token not in redact.text(f"GET {path} HTTP/1.1"), path
+
+
 def test_the_app_logs_an_exception_without_the_link_s_token(
     app: Flask, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -156,20 +163,26 @@ def test_caddys_own_log_keeps_no_token(tmp_path: Path) -> None:
             stderr=subprocess.STDOUT,
         )
     link, query = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+    # A path gunicorn decodes to /j/<token> (or /f/) routes there however it was spelled: every
+    # spelling is hidden, not only the plain one.
+    spellings = [f"/{prefix}/{link}" for prefix in ("j", "%6a", "%6A", "%66", "F")]
+    spellings += [f"//j/{link}", f"/j%2f{link}", f"/%6A%2F{link}"]
     try:
         statuses = []
-        for path, headers in ((f"/j/{link}", {}), (f"/?token={query}", {"Referer": f"http://x/j/{link}"})):
+        requests = [(path, {}) for path in spellings]
+        requests.append((f"/?token={query}", {"Referer": f"http://x/j/{link}"}))
+        for path, headers in requests:
             statuses.append(_status_when_up(port, path, headers, proc))
-        logged = _lines(log, 2)
+        logged = _lines(log, len(requests))
         deadline = time.monotonic() + 30
-        while logged.count("/j/…") + logged.count('"/…"') < 2 and time.monotonic() < deadline:
+        while logged.count('"uri": "') < len(requests) and time.monotonic() < deadline:
             time.sleep(0.05)
             logged = log.read_text()
     finally:
         _common.stop(proc)
-    assert statuses == [502, 502]
+    assert statuses == [502] * len(requests)
     assert link not in logged and query not in logged
-    assert '"uri": "/j/…"' in logged and '"uri": "/…"' in logged
+    assert '"uri": "/j/…"' in logged and '"uri": "/…"' in logged and '"uri": "/%6A/…"' in logged
 
 
 def _status_when_up(port: int, path: str, headers: dict[str, str], proc: subprocess.Popen[bytes]) -> int:

@@ -57,3 +57,12 @@ def test_the_language_switch_goes_back_only_to_a_clean_path(client) -> None:
     assert not tricky.headers["Location"].startswith("//")
     back = client.get("/lang/en", headers={"Referer": "http://localhost/tables/new?game=samba"})
     assert back.headers["Location"] == "/tables/new?game=samba"
+
+
+@pytest.mark.parametrize("referrer", ["http://[::1/x", "http://[x]/tables", "http://a]b/", "http://[::1"])
+def test_a_referrer_no_url_parser_reads_goes_home(client, referrer: str) -> None:
+    """A Referer is whatever the client sends: one that is no URL at all is no way back, and
+    never an error page."""
+    answer = client.get("/lang/en", headers={"Referer": referrer})
+    assert answer.status_code == 302
+    assert answer.headers["Location"] == "/"
