@@ -30,8 +30,17 @@ def key() -> str:
     """This phone's key, made (and kept in its session) on first use: whoever has it has what
     this phone holds, so it is long and random, and only its hash is stored (:func:`key_hash`)."""
     if not isinstance(session.get(KEY), str):
-        session[KEY] = secrets.token_urlsafe(24)
-        session.permanent = True
+        return new_key()
+    device()
+    return str(session[KEY])
+
+
+def new_key() -> str:
+    """A new key for this phone in place of the one its session had, given each time the phone
+    gains a way in (referee.views.tables.remember_hash, which moves its holds to it): a cookie
+    planted on a phone beforehand, or read off the air, then holds nothing that phone gains."""
+    session[KEY] = secrets.token_urlsafe(24)
+    session.permanent = True
     device()
     return str(session[KEY])
 

@@ -92,15 +92,19 @@ def remember_hash(table: Table, hashed: str) -> None:
 
     The owner's token is nowhere to be seen again once forgotten, and a table without it has
     nobody to revoke a leaked link or to close it. So a phone never trades the owner's controls
-    for a weaker way in (the owner opening his own scoring link or join code to try it), and
-    the tables it owns are the last it forgets."""
+    for a weaker way in (the owner opening his own scoring link or join code to try it), nor the
+    table's own token for any other, and the tables it owns are the last it forgets."""
     before = held().get(table.id)
     grant = access.held_grant(table, hashed)
-    if before and before != hashed and not grant.is_owner and access.held_grant(table, before).is_owner:
-        return
-    phone.key()
+    if before and before != hashed and (before == table.scorer_token_hash or not grant.is_owner):
+        if access.held_grant(table, before).is_owner:
+            return
+    old_hash = phone.key_hash()
+    phone.new_key()
     key_hash = phone.key_hash()
     assert key_hash is not None
+    if old_hash:
+        keyring.move(old_hash, key_hash)
     keyring.hold(key_hash, table.id, hashed, owned=grant.is_owner)
     g.pop("held", None)
     g.get("grants", {}).pop(table.id, None)  # grant_of asks again
