@@ -15,7 +15,7 @@ rows than that.
 
 from __future__ import annotations
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from referee.db import db
@@ -71,8 +71,19 @@ def hold(phone_hash: str, table_id: str, token_hash: str, *, owned: bool) -> Non
     db.session.commit()
 
 
-def move(old_hash: str, new_hash: str) -> None:
-    """What the phone held under its old key it holds under its new one (referee.phone.new_key).
-    Commits."""
-    db.session.execute(update(PhoneHold).where(PhoneHold.phone_hash == old_hash).values(phone_hash=new_hash))
+def copy(old_hash: str, new_hash: str) -> None:
+    """What the phone held under its old key it holds under its new one too, in the same order
+    (referee.phone.new_key); the old key's rows go once the phone is seen with the new one
+    (:func:`forget`), so a response lost on the way leaves the phone what it had. Commits."""
+    rows = db.session.scalars(select(PhoneHold).where(PhoneHold.phone_hash == old_hash).order_by(PhoneHold.id)).all()
+    for row in rows:
+        db.session.add(
+            PhoneHold(phone_hash=new_hash, table_id=row.table_id, token_hash=row.token_hash, owned=row.owned)
+        )
+    db.session.commit()
+
+
+def forget(phone_hash: str) -> None:
+    """Everything held under a key no phone uses any more. Commits."""
+    db.session.execute(delete(PhoneHold).where(PhoneHold.phone_hash == phone_hash))
     db.session.commit()

@@ -16,6 +16,9 @@ from flask import request, session
 
 DEVICE = "device"
 KEY = "phone_key"
+#: The hash of the key this phone had before its newest one, until a request shows the phone got
+#: the new one (referee.views.tables.forget_replaced_key).
+REPLACED = "phone_key_was"
 
 
 def device() -> str:

@@ -143,6 +143,22 @@ def test_a_planted_cookie_collects_nothing_the_phone_gains(app: Flask) -> None:
     assert owns(victim, tid) and owns(victim, planters_tid)  # what the old key held moved along
     assert not owns(planter, tid) and not scores(planter, tid)
     assert cookie(victim)[phone.KEY] != cookie(planter)[phone.KEY]
+    assert holds(app, planter) == {}  # the old key's rows went once the phone came back with its new key
+
+
+def test_a_phone_whose_answer_was_lost_keeps_what_it_held(app: Flask) -> None:
+    """A new key reaches the phone with the answer that gives it: lost on the way, the phone goes
+    on with its old key, which still holds what it held."""
+    owner, tid, _token = owner_phone(app)
+    other_owner, other_tid, _ = owner_phone(app)
+    link, _page = scoring_link(other_owner, other_tid, "qr")
+    before = owner.get_cookie("session")
+    assert before is not None
+    assert owner.get(f"/j/{link}").status_code == 302
+    owner.set_cookie("session", before.value)  # the answer never arrived
+    assert owns(owner, tid) and not scores(owner, other_tid)
+    assert owner.get(f"/j/{link}").status_code == 302  # tapped again
+    assert owns(owner, tid) and scores(owner, other_tid)
 
 
 def test_a_token_is_held_by_a_bounded_number_of_phones(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
