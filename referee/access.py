@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 
 from referee import guesses
 from referee.db import db
@@ -118,7 +118,12 @@ def held_grant(table: Table, hashed: str | None) -> Grant:
         return Grant(OWNER)
     row = db.session.execute(
         select(Access.id, Access.role).where(
-            Access.token_hash == hashed, Access.table_id == table.id, Access.revoked_at.is_(None)
+            Access.token_hash == hashed,
+            Access.table_id == table.id,
+            Access.revoked_at.is_(None),
+            # A hand-over link not yet opened is no credential: only open_link spends it, so
+            # pasting it or sending it to the API would leave it working for one more phone.
+            or_(Access.role != OWNER, Access.spent_hash.is_not(None)),
         )
     ).first()
     return Grant(row.role, row.id) if row is not None else WATCHING
@@ -234,11 +239,15 @@ def open_link(token: str, held: Mapping[str, str]) -> tuple[Table, str] | None:
     A scoring link stays the phone's token (a QR code on the table serves every scorer). A
     hand-over link works once: the first phone gets a new token in its place, known to nobody,
     so the link in a chat, a browser history or a log opens nothing more; the same phone opening
-    it again keeps what it got. Any other phone raises :class:`SpentLink`. Commits."""
+    it again keeps what it got. A phone that is the table's owner already keeps what it holds
+    and leaves the link for the phone it was meant for. Any other phone raises
+    :class:`SpentLink`. Commits."""
     hashed = hash_secret(token)
     row = db.session.scalar(select(Access).where(Access.token_hash == hashed, Access.revoked_at.is_(None)))
     if row is not None and row.role != OWNER:
         return _table_of(row), hashed
+    if row is not None and (mine := held.get(row.table_id)) and held_grant(_table_of(row), mine).is_owner:
+        return _table_of(row), mine
     if row is not None:
         given = hash_secret(new_token())
         done = db.session.execute(

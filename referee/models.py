@@ -270,7 +270,9 @@ class Access(db.Model):
     # The access through which the owner who made this one came in (a phone handed the table
     # over), or None (the table's own token, a championship's draw): revoking that access
     # revokes this one too, and what this one made in turn.
-    created_by: Mapped[int | None] = mapped_column(ForeignKey("access.id"), default=None, index=True)
+    created_by: Mapped[int | None] = mapped_column(
+        ForeignKey("access.id", name="fk_access_created_by"), default=None, index=True
+    )
     # A hand-over link already opened: the hash of its token, kept to tell a second phone that
     # the link was used (``token_hash`` then holds what the first phone was given instead).
     spent_hash: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)

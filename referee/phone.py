@@ -22,6 +22,9 @@ KEY = "phone_key"
 #: When this phone's id was made (seconds since the epoch). The session is signed, so a phone
 #: cannot make itself older: the guessing limits trust it (referee.guesses).
 BORN = "born"
+#: The hash of the key this phone had before its newest one, until a request shows the phone got
+#: the new one (referee.views.tables.forget_replaced_key).
+REPLACED = "phone_key_was"
 
 
 def device() -> str:
@@ -45,12 +48,12 @@ def born() -> datetime | None:
     return datetime.fromtimestamp(value, UTC)
 
 
-def key() -> str:
-    """This phone's key, made (and kept in its session) on first use: whoever has it has what
-    this phone holds, so it is long and random, and only its hash is stored (:func:`key_hash`)."""
-    if not isinstance(session.get(KEY), str):
-        session[KEY] = secrets.token_urlsafe(24)
-        session.permanent = True
+def new_key() -> str:
+    """A new key for this phone in place of the one its session had, given each time the phone
+    gains a way in (referee.views.tables.remember_hash, which moves its holds to it): a cookie
+    planted on a phone beforehand, or read off the air, then holds nothing that phone gains."""
+    session[KEY] = secrets.token_urlsafe(24)
+    session.permanent = True
     device()
     return str(session[KEY])
 

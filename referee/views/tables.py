@@ -92,18 +92,45 @@ def remember_hash(table: Table, hashed: str) -> None:
 
     The owner's token is nowhere to be seen again once forgotten, and a table without it has
     nobody to revoke a leaked link or to close it. So a phone never trades the owner's controls
-    for a weaker way in (the owner opening his own scoring link or join code to try it), and
-    the tables it owns are the last it forgets."""
+    for a weaker way in (the owner opening his own scoring link or join code to try it), nor the
+    table's own token for any other, and the tables it owns are the last it forgets."""
     before = held().get(table.id)
     grant = access.held_grant(table, hashed)
-    if before and before != hashed and not grant.is_owner and access.held_grant(table, before).is_owner:
-        return
-    phone.key()
-    key_hash = phone.key_hash()
-    assert key_hash is not None
+    if before and before != hashed and (before == table.scorer_token_hash or not grant.is_owner):
+        if access.held_grant(table, before).is_owner:
+            return
+    key_hash = _new_key()
     keyring.hold(key_hash, table.id, hashed, owned=grant.is_owner)
     g.pop("held", None)
     g.get("grants", {}).pop(table.id, None)  # grant_of asks again
+
+
+def _new_key() -> str:
+    """Give the phone a new key, holding what its old one held, and answer its hash: a cookie
+    planted on the phone beforehand (or read off the air) then holds nothing the phone gains.
+
+    The old key's rows stay until the phone comes back with the new key (a response lost on a
+    club's Wi-Fi must not leave it holding nothing); a key made earlier in this same request never
+    reached the phone, so its rows just move."""
+    old_hash = phone.key_hash()
+    phone.new_key()
+    key_hash = phone.key_hash()
+    assert key_hash is not None
+    if old_hash:
+        keyring.copy(old_hash, key_hash)
+        if phone.REPLACED in session:
+            keyring.forget(old_hash)
+        else:
+            session[phone.REPLACED] = old_hash
+    return key_hash
+
+
+@bp.before_app_request
+def forget_replaced_key() -> None:
+    """The phone came back with its new key: what its old key held goes."""
+    replaced = session.pop(phone.REPLACED, None)
+    if isinstance(replaced, str) and replaced != phone.key_hash():
+        keyring.forget(replaced)
 
 
 @bp.before_app_request

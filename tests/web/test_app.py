@@ -6,6 +6,7 @@ import os
 import random
 import stat
 
+import pytest
 from babel.numbers import format_decimal
 from flask import Flask
 from flask.testing import FlaskClient
@@ -269,3 +270,34 @@ def test_the_migrations_build_exactly_the_models(tmp_path) -> None:
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://", "INSTANCE_PATH": str(tmp_path)})
     with app.app_context(), db.engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), db.metadata) == []
+
+
+def test_the_migrations_name_foreign_keys_as_the_models(tmp_path) -> None:
+    """Alembic finds a constraint by its name (batch operations on SQLite, a later drop): a
+    migration naming one otherwise than the model would leave that later step failing."""
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://", "INSTANCE_PATH": str(tmp_path)})
+    with app.app_context():
+        found = inspect(db.engine)
+        for table in db.metadata.sorted_tables:
+            made = {fk["name"] for fk in found.get_foreign_keys(table.name)}
+            assert made == {fk.name for fk in table.foreign_key_constraints}, table.name
+
+
+def test_downgrading_below_the_phones_holds_is_refused_while_a_phone_holds_a_table(
+    app: Flask, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What each phone may do lives only in phone_hold since 0007: going back would take it all.
+    ``flask db downgrade`` stops with the sentence (flask_migrate logs it and exits 1)."""
+    import flask_migrate
+
+    from referee import MIGRATIONS
+
+    made = app.test_client().post("/api/v1/tables", json={"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"]})
+    phone = app.test_client()
+    assert phone.post(f"/t/{made.json['id']}/scorer", data={"token": made.json["token"]}).status_code == 302
+    with app.app_context():
+        with pytest.raises(SystemExit):
+            flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0006")
+        assert "every phone would lose its scoring and owner's rights" in caplog.text
+        db.session.remove()
+        assert db.session.execute(text("SELECT count(*) FROM phone_hold")).scalar() == 1

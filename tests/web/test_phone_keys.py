@@ -3,8 +3,10 @@
 The session cookie is signed, not encrypted, and travels in clear on plain http: it carries a
 random key and no token; the server keeps, under the key's hash, the hashes of the tokens the
 phone holds. A phone with a cookie made the old way keeps its rights, and its tokens leave the
-cookie. A hand-over link works once; revoking an access revokes what was made through it. A
-phone keeps its rights across a backup restored into an empty database (same secret key).
+cookie, and a new key each time it gains a way in (a planted cookie collects nothing). A token
+is held by a bounded number of phones. A hand-over link works once, and only when opened as a
+link; revoking an access revokes what was made through it. A phone keeps its rights across a
+backup restored into an empty database (same secret key).
 """
 
 from __future__ import annotations
@@ -14,15 +16,16 @@ import json
 import re
 from html import unescape
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from referee import access, exports, ledger, phone
+from referee import access, exports, keyring, ledger, phone
 from referee.extensions import db
 from referee.models import Access, PhoneHold
 
-from .api_support import create_table
+from .api_support import all_pass_record, create_table, post_hand
 from .test_access import all_pass_form, english, join_code, redeem, redeemed_token, scoring_link
 
 
@@ -123,7 +126,79 @@ def test_a_cookie_made_the_old_way_keeps_its_rights_and_loses_its_tokens(app: Fl
     assert "scorer_tokens" not in cookie(scorer)
 
 
+def holds(app: Flask, client: FlaskClient) -> dict[str, str]:
+    """What the server keeps for this phone: table id -> token hash."""
+    with app.app_context():
+        return keyring.held(hashlib.sha256(str(cookie(client)[phone.KEY]).encode()).hexdigest())
+
+
+def test_a_planted_cookie_collects_nothing_the_phone_gains(app: Flask) -> None:
+    owner, tid, _token = owner_phone(app)
+    planter, planters_tid, _ = owner_phone(app)
+    planted = planter.get_cookie("session")
+    assert planted is not None
+    victim = english(app.test_client())
+    victim.set_cookie("session", planted.value)  # left on the victim's phone beforehand
+    assert victim.get(f"/j/{hand_over_link(owner, tid, 'Bia')}").status_code == 302
+    assert owns(victim, tid) and owns(victim, planters_tid)  # what the old key held moved along
+    assert not owns(planter, tid) and not scores(planter, tid)
+    assert cookie(victim)[phone.KEY] != cookie(planter)[phone.KEY]
+    assert holds(app, planter) == {}  # the old key's rows went once the phone came back with its new key
+
+
+def test_a_phone_whose_answer_was_lost_keeps_what_it_held(app: Flask) -> None:
+    """A new key reaches the phone with the answer that gives it: lost on the way, the phone goes
+    on with its old key, which still holds what it held."""
+    owner, tid, _token = owner_phone(app)
+    other_owner, other_tid, _ = owner_phone(app)
+    link, _page = scoring_link(other_owner, other_tid, "qr")
+    before = owner.get_cookie("session")
+    assert before is not None
+    assert owner.get(f"/j/{link}").status_code == 302
+    owner.set_cookie("session", before.value)  # the answer never arrived
+    assert owns(owner, tid) and not scores(owner, other_tid)
+    assert owner.get(f"/j/{link}").status_code == 302  # tapped again
+    assert owns(owner, tid) and scores(owner, other_tid)
+
+
+def test_a_token_is_held_by_a_bounded_number_of_phones(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(keyring, "HOLDERS", 3, raising=False)
+    owner, tid, _token = owner_phone(app)
+    link, _page = scoring_link(owner, tid, "qr")
+    phones = [english(app.test_client()) for _ in range(6)]
+    for client in phones:  # a script without cookies: a new phone each time
+        assert client.get(f"/j/{link}").status_code == 302
+    with app.app_context():
+        rows = db.session.scalars(select(PhoneHold).where(PhoneHold.token_hash == access.hash_secret(link))).all()
+    assert len(rows) == 3
+    assert all(scores(c, tid) for c in phones[-3:]) and not any(scores(c, tid) for c in phones[:3])
+    assert owns(owner, tid)
+
+
 # --------------------------------------------------------------------------- hand-over links
+
+
+def test_an_unopened_hand_over_link_gives_nothing_but_through_its_link(app: Flask) -> None:
+    owner, tid, _token = owner_phone(app)
+    handed = hand_over_link(owner, tid, "Bia")
+    for _ in range(2):  # pasted where a scorer's token goes, it makes no owner and is not spent
+        pasted = english(app.test_client())
+        assert pasted.post(f"/t/{tid}/scorer", data={"token": handed}).status_code == 302
+        assert not owns(pasted, tid) and not scores(pasted, tid)
+    api = app.test_client()
+    assert post_hand(api, {"id": tid}, all_pass_record("Ana"), token=handed).status_code == 401
+    bia = english(app.test_client())
+    assert bia.get(f"/j/{handed}").status_code == 302 and owns(bia, tid)
+
+
+def test_an_owner_opening_his_own_hand_over_link_keeps_it_for_the_next_phone(app: Flask) -> None:
+    owner, tid, token = owner_phone(app)
+    handed = hand_over_link(owner, tid, "Bia")
+    assert owner.get(f"/j/{handed}").status_code == 302 and owns(owner, tid)
+    assert holds(app, owner)[tid] == access.hash_secret(token)  # still the table's own token
+    bia = english(app.test_client())
+    assert bia.get(f"/j/{handed}").status_code == 302 and owns(bia, tid)
+    assert owns(owner, tid)
 
 
 def test_a_hand_over_link_works_once(app: Flask) -> None:

@@ -42,6 +42,13 @@ def upgrade():
 
 
 def downgrade():
+    # What every phone holds lives only in phone_hold (their cookies carry a key, no token):
+    # dropping it would take the scoring and owner's rights of every phone at once.
+    if op.get_bind().execute(sa.text("SELECT 1 FROM phone_hold LIMIT 1")).first() is not None:
+        raise RuntimeError(
+            "Refusing to downgrade below 0007: phone_hold holds what each phone may do at its tables "
+            "(their cookies carry no token any more), so every phone would lose its scoring and owner's rights."
+        )
     op.drop_index("ix_phone_hold_table_id", table_name="phone_hold")
     op.drop_index("ix_phone_hold_phone_hash", table_name="phone_hold")
     op.drop_table("phone_hold")
