@@ -39,6 +39,9 @@ ERRORS = {
     "422": "Well formed but against the rules (an illegal call, tricks that do not add up, a player not seated at the table, ...). Nothing is stored.",
 }
 
+#: Why an operation that takes no body may still answer 400.
+TEXT_400 = "A text in the path or the query holds a NUL or a lone surrogate, which no text can store."
+
 
 def _error_responses(*codes: str) -> dict[str, Any]:
     return {
@@ -691,580 +694,610 @@ def document() -> dict[str, Any]:
     table_id = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"}}
     number = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
     bearer = [{"scorer": []}]
-    return {
-        "openapi": "3.1.0",
-        "info": {
-            "title": "Referee API",
-            "version": "1.0.0",
-            "description": "Record card-game hands played with real cards and get the settlement. "
-            "Players are named by display name, unique within a table, listed in order of play. "
-            "Error messages are sentences in the table's language (pt-BR by default).",
-        },
-        "servers": [{"url": SERVER}],
-        "components": {
-            "securitySchemes": {
-                "scorer": {
-                    "type": "http",
-                    "scheme": "bearer",
-                    "description": "The token answered when the table was created.",
-                }
+    return _every_text_checked(
+        {
+            "openapi": "3.1.0",
+            "info": {
+                "title": "Referee API",
+                "version": "1.0.0",
+                "description": "Record card-game hands played with real cards and get the settlement. "
+                "Players are named by display name, unique within a table, listed in order of play. "
+                "Error messages are sentences in the table's language (pt-BR by default).",
             },
-            "schemas": {
-                "Error": {
-                    "type": "object",
-                    "required": ["error"],
-                    "properties": {
-                        "error": {
-                            "type": "object",
-                            "required": ["code", "message"],
-                            "properties": {
-                                "code": {"type": "string"},
-                                "message": {"type": "string", "description": "A full sentence a player can act on."},
-                                "field": {
-                                    "type": "string",
-                                    "description": "Where in the posted record, e.g. auction[3] or tricks.Ana.",
-                                },
-                                "current_number": {
-                                    "type": "integer",
-                                    "description": "409 only: the number of the latest stored hand.",
-                                },
-                            },
-                        }
-                    },
-                },
-                "TableCreate": {
-                    "type": "object",
-                    "required": ["game", "players"],
-                    "additionalProperties": False,
-                    "properties": {
-                        "game": {
-                            "type": "string",
-                            "enum": list(GAMES),
-                            "description": "Games not refereed yet answer 422.",
-                        },
-                        "players": {
-                            "type": "array",
-                            "items": {"type": "string", "minLength": 1, "maxLength": 40},
-                            "description": "Order of play.",
-                        },
-                        "dealer": {"type": "string", "description": "First dealer; default the last player."},
-                        "name": {"type": "string", "maxLength": 120},
-                        "language": {"type": "string", "enum": ["pt-BR", "en"], "default": "pt-BR"},
-                        "two_key": {
-                            "type": "boolean",
-                            "default": False,
-                            "description": "Two-key entry: each hand waits for a confirmation through another access than the one that recorded it.",
-                        },
-                        "duration_minutes": {
-                            "type": "integer",
-                            "minimum": 15,
-                            "maximum": 1440,
-                            "description": "The session clock: the time the players agreed to play; the table answers `clock` with when it ends and the minutes left.",
-                        },
-                        "options": {
-                            "anyOf": [{"$ref": f"#/components/schemas/{schema_name(slug)}Options"} for slug in GAMES],
-                            "description": "The game's house rules; defaults filled in.",
-                        },
-                        "teams": {
-                            "type": "array",
-                            "items": {"type": "array", "items": {"type": "string"}},
-                            "description": "Samba only: teams of equal size, every player in one. Default: partners across at 4 "
-                            "([[p0, p2], [p1, p3]]), two teams of three at 6, each for himself with 2, 3 or 5.",
-                        },
-                    },
-                },
-                **{
-                    f"{schema_name(slug)}Options": {
-                        "type": "object",
-                        "additionalProperties": False,
-                        "properties": {spec.name: _option_schema(spec) for spec in rules.option_specs},
+            "servers": [{"url": SERVER}],
+            "components": {
+                "securitySchemes": {
+                    "scorer": {
+                        "type": "http",
+                        "scheme": "bearer",
+                        "description": "The token answered when the table was created.",
                     }
-                    for slug, rules in GAMES.items()
                 },
-                "Table": {
-                    "type": "object",
-                    "properties": {
-                        "id": {"type": "string"},
-                        "game": {"type": "string"},
-                        "name": {"type": "string"},
-                        "players": {"type": "array", "items": {"type": "string"}},
-                        "options": {"type": "object"},
-                        "language": {"type": "string"},
-                        "hands": {"type": "array", "items": {"$ref": "#/components/schemas/HandAnswer"}},
-                        "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
-                        "stock": {
-                            "type": "object",
-                            "additionalProperties": {"type": "integer"},
-                            "description": "Starting chips, apart from the net totals.",
-                        },
-                        "next_dealer": {"type": "string"},
-                        "next_number": {"type": "integer"},
-                        "teams": {
-                            "type": "array",
-                            "items": {"type": "array", "items": {"type": "string"}},
-                            "description": "Each player a team of one, except in Samba.",
-                        },
-                        "finished": {
-                            "type": "boolean",
-                            "description": "The table was closed, or (Samba) the match is over.",
-                        },
-                        "winner": {
-                            "type": ["string", "integer", "null"],
-                            "description": "Samba: the winning team's index.",
-                        },
-                        "match": {
-                            "type": "array",
-                            "items": {"$ref": "#/components/schemas/TeamStanding"},
-                            "description": "Samba: each team's total and next opening meld.",
-                        },
-                        "follows": {"type": ["string", "null"], "description": "The table this one is a rematch of."},
-                        "rematch": {"type": ["string", "null"], "description": "The table that is this one's rematch."},
-                        "on_the_table": {
-                            "type": "integer",
-                            "description": "Games with a pot (Injun, Kentucky Derby, Lift Smoke): the chips left on the table for the next deal, which the next hand's record gets as carried_in.",
-                        },
-                        "clock": {
-                            "type": ["object", "null"],
-                            "description": "The session clock (null without an agreed time): when it ends, the whole minutes left, whether time is up.",
-                            "properties": {
-                                "ends_at": {"type": "string", "format": "date-time"},
-                                "left": {"type": "integer"},
-                                "over": {"type": "boolean"},
-                            },
-                        },
-                        "urls": {
-                            "type": "object",
-                            "properties": {"table": {"type": "string"}, "watch": {"type": "string"}},
+                "schemas": {
+                    "Error": {
+                        "type": "object",
+                        "required": ["error"],
+                        "properties": {
+                            "error": {
+                                "type": "object",
+                                "required": ["code", "message"],
+                                "properties": {
+                                    "code": {"type": "string"},
+                                    "message": {
+                                        "type": "string",
+                                        "description": "A full sentence a player can act on.",
+                                    },
+                                    "field": {
+                                        "type": "string",
+                                        "description": "Where in the posted record, e.g. auction[3] or tricks.Ana.",
+                                    },
+                                    "current_number": {
+                                        "type": "integer",
+                                        "description": "409 only: the number of the latest stored hand.",
+                                    },
+                                },
+                            }
                         },
                     },
-                },
-                "TableCreated": {
-                    "allOf": [
-                        {"$ref": "#/components/schemas/Table"},
-                        {
-                            "type": "object",
-                            "required": ["id", "token", "urls"],
-                            "properties": {
-                                "token": {"type": "string", "description": "The scorer's secret; shown only here."}
+                    "TableCreate": {
+                        "type": "object",
+                        "required": ["game", "players"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "game": {
+                                "type": "string",
+                                "enum": list(GAMES),
+                                "description": "Games not refereed yet answer 422.",
                             },
-                        },
-                    ]
-                },
-                "TeamStanding": {
-                    "type": "object",
-                    "properties": {
-                        "players": {"type": "array", "items": {"type": "string"}},
-                        "total": {"type": "integer"},
-                        "min_meld": {
-                            "type": "integer",
-                            "description": "The card points this team's opening meld needs in the next hand.",
-                        },
-                    },
-                },
-                "TeamHandScore": {
-                    "allOf": [
-                        {"$ref": "#/components/schemas/TeamStanding"},
-                        {
-                            "type": "object",
-                            "properties": {
-                                "score": {"type": "integer", "description": "This hand's score."},
-                                "breakdown": BREAKDOWN,
-                            },
-                        },
-                    ]
-                },
-                "MeldCheck": {
-                    "type": "object",
-                    "required": ["melds"],
-                    "additionalProperties": False,
-                    "description": "Cards are written rank then suit: A, 2-10, J, Q, K and c/♥ (copas), o/♦ (ouros), e/♠ (espadas), p/♣ (paus); a joker is JK.",
-                    "properties": {
-                        "melds": {
-                            "type": "array",
-                            "minItems": 1,
-                            "maxItems": 20,
-                            "items": {
+                            "players": {
                                 "type": "array",
-                                "maxItems": 30,
-                                "items": {"type": "string", "examples": ["Kc", "10♠", "JK"]},
+                                "items": {"type": "string", "minLength": 1, "maxLength": 40},
+                                "description": "Order of play.",
+                            },
+                            "dealer": {"type": "string", "description": "First dealer; default the last player."},
+                            "name": {"type": "string", "maxLength": 120},
+                            "language": {"type": "string", "enum": ["pt-BR", "en"], "default": "pt-BR"},
+                            "two_key": {
+                                "type": "boolean",
+                                "default": False,
+                                "description": "Two-key entry: each hand waits for a confirmation through another access than the one that recorded it.",
+                            },
+                            "duration_minutes": {
+                                "type": "integer",
+                                "minimum": 15,
+                                "maximum": 1440,
+                                "description": "The session clock: the time the players agreed to play; the table answers `clock` with when it ends and the minutes left.",
+                            },
+                            "options": {
+                                "anyOf": [
+                                    {"$ref": f"#/components/schemas/{schema_name(slug)}Options"} for slug in GAMES
+                                ],
+                                "description": "The game's house rules; defaults filled in.",
+                            },
+                            "teams": {
+                                "type": "array",
+                                "items": {"type": "array", "items": {"type": "string"}},
+                                "description": "Samba only: teams of equal size, every player in one. Default: partners across at 4 "
+                                "([[p0, p2], [p1, p3]]), two teams of three at 6, each for himself with 2, 3 or 5.",
                             },
                         },
-                        "going_out": {
-                            "type": "boolean",
-                            "default": False,
-                            "description": "Black 3s may be melded only when going out.",
-                        },
-                        "discard_top": {
-                            "type": ["string", "null"],
-                            "description": "The top of the discard pile taken with the opening; it counts toward it.",
-                        },
-                        "total": {
-                            "type": ["integer", "null"],
-                            "description": "The team's total before the hand: sets the opening minimum (15/50/90/120/150).",
-                        },
-                        "required": {
-                            "type": ["integer", "null"],
-                            "minimum": 0,
-                            "description": "The opening minimum itself (instead of total).",
-                        },
-                        "table": {
-                            "type": "string",
-                            "description": "With team: take the minimum (and house rules) of that team at this Samba table.",
-                        },
-                        "team": {"type": "integer", "minimum": 0},
                     },
-                },
-                "MeldVerdict": {
-                    "type": "object",
-                    "properties": {
-                        "legal": {"type": "boolean"},
-                        "kind": {"type": "string", "enum": list(MELD_KINDS)},
-                        "label": {"type": "string"},
-                        "points": {"type": "integer", "description": "Card values."},
-                        "premium": {
-                            "type": "integer",
-                            "description": "Canastra or samba premium (not counted toward an opening).",
-                        },
-                        "penalty": {"type": "integer", "description": "100 for three wild cards in a canastra."},
-                        "cards": {"type": "array", "items": {"type": "string"}},
-                        "reasons": {
-                            "type": "array",
-                            "items": {"type": "string"},
-                            "description": "Why the meld is not legal, a sentence each.",
-                        },
-                        "warnings": {"type": "array", "items": {"type": "string"}},
+                    **{
+                        f"{schema_name(slug)}Options": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "properties": {spec.name: _option_schema(spec) for spec in rules.option_specs},
+                        }
+                        for slug, rules in GAMES.items()
                     },
-                },
-                "MeldCheckAnswer": {
-                    "type": "object",
-                    "properties": {
-                        "legal": {"type": "boolean", "description": "Every meld is legal."},
-                        "melds": {"type": "array", "items": {"$ref": "#/components/schemas/MeldVerdict"}},
-                        "opening": {
-                            "type": ["object", "null"],
-                            "description": "Present when a minimum is known.",
-                            "properties": {
-                                "legal": {"type": "boolean"},
-                                "points": {"type": "integer"},
-                                "required": {"type": "integer"},
-                                "reached": {"type": "boolean"},
-                                "melds": {"type": "array", "items": {"$ref": "#/components/schemas/MeldVerdict"}},
-                                "reasons": {"type": "array", "items": {"type": "string"}},
-                                "discard_top": {"type": ["string", "null"]},
-                                "discard_meld": {
-                                    "type": ["integer", "null"],
-                                    "description": "The meld the discard top joined.",
+                    "Table": {
+                        "type": "object",
+                        "properties": {
+                            "id": {"type": "string"},
+                            "game": {"type": "string"},
+                            "name": {"type": "string"},
+                            "players": {"type": "array", "items": {"type": "string"}},
+                            "options": {"type": "object"},
+                            "language": {"type": "string"},
+                            "hands": {"type": "array", "items": {"$ref": "#/components/schemas/HandAnswer"}},
+                            "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
+                            "stock": {
+                                "type": "object",
+                                "additionalProperties": {"type": "integer"},
+                                "description": "Starting chips, apart from the net totals.",
+                            },
+                            "next_dealer": {"type": "string"},
+                            "next_number": {"type": "integer"},
+                            "teams": {
+                                "type": "array",
+                                "items": {"type": "array", "items": {"type": "string"}},
+                                "description": "Each player a team of one, except in Samba.",
+                            },
+                            "finished": {
+                                "type": "boolean",
+                                "description": "The table was closed, or (Samba) the match is over.",
+                            },
+                            "winner": {
+                                "type": ["string", "integer", "null"],
+                                "description": "Samba: the winning team's index.",
+                            },
+                            "match": {
+                                "type": "array",
+                                "items": {"$ref": "#/components/schemas/TeamStanding"},
+                                "description": "Samba: each team's total and next opening meld.",
+                            },
+                            "follows": {
+                                "type": ["string", "null"],
+                                "description": "The table this one is a rematch of.",
+                            },
+                            "rematch": {
+                                "type": ["string", "null"],
+                                "description": "The table that is this one's rematch.",
+                            },
+                            "on_the_table": {
+                                "type": "integer",
+                                "description": "Games with a pot (Injun, Kentucky Derby, Lift Smoke): the chips left on the table for the next deal, which the next hand's record gets as carried_in.",
+                            },
+                            "clock": {
+                                "type": ["object", "null"],
+                                "description": "The session clock (null without an agreed time): when it ends, the whole minutes left, whether time is up.",
+                                "properties": {
+                                    "ends_at": {"type": "string", "format": "date-time"},
+                                    "left": {"type": "integer"},
+                                    "over": {"type": "boolean"},
+                                },
+                            },
+                            "urls": {
+                                "type": "object",
+                                "properties": {"table": {"type": "string"}, "watch": {"type": "string"}},
+                            },
+                        },
+                    },
+                    "TableCreated": {
+                        "allOf": [
+                            {"$ref": "#/components/schemas/Table"},
+                            {
+                                "type": "object",
+                                "required": ["id", "token", "urls"],
+                                "properties": {
+                                    "token": {"type": "string", "description": "The scorer's secret; shown only here."}
+                                },
+                            },
+                        ]
+                    },
+                    "TeamStanding": {
+                        "type": "object",
+                        "properties": {
+                            "players": {"type": "array", "items": {"type": "string"}},
+                            "total": {"type": "integer"},
+                            "min_meld": {
+                                "type": "integer",
+                                "description": "The card points this team's opening meld needs in the next hand.",
+                            },
+                        },
+                    },
+                    "TeamHandScore": {
+                        "allOf": [
+                            {"$ref": "#/components/schemas/TeamStanding"},
+                            {
+                                "type": "object",
+                                "properties": {
+                                    "score": {"type": "integer", "description": "This hand's score."},
+                                    "breakdown": BREAKDOWN,
+                                },
+                            },
+                        ]
+                    },
+                    "MeldCheck": {
+                        "type": "object",
+                        "required": ["melds"],
+                        "additionalProperties": False,
+                        "description": "Cards are written rank then suit: A, 2-10, J, Q, K and c/♥ (copas), o/♦ (ouros), e/♠ (espadas), p/♣ (paus); a joker is JK.",
+                        "properties": {
+                            "melds": {
+                                "type": "array",
+                                "minItems": 1,
+                                "maxItems": 20,
+                                "items": {
+                                    "type": "array",
+                                    "maxItems": 30,
+                                    "items": {"type": "string", "examples": ["Kc", "10♠", "JK"]},
+                                },
+                            },
+                            "going_out": {
+                                "type": "boolean",
+                                "default": False,
+                                "description": "Black 3s may be melded only when going out.",
+                            },
+                            "discard_top": {
+                                "type": ["string", "null"],
+                                "description": "The top of the discard pile taken with the opening; it counts toward it.",
+                            },
+                            "total": {
+                                "type": ["integer", "null"],
+                                "description": "The team's total before the hand: sets the opening minimum (15/50/90/120/150).",
+                            },
+                            "required": {
+                                "type": ["integer", "null"],
+                                "minimum": 0,
+                                "description": "The opening minimum itself (instead of total).",
+                            },
+                            "table": {
+                                "type": "string",
+                                "description": "With team: take the minimum (and house rules) of that team at this Samba table.",
+                            },
+                            "team": {"type": "integer", "minimum": 0},
+                        },
+                    },
+                    "MeldVerdict": {
+                        "type": "object",
+                        "properties": {
+                            "legal": {"type": "boolean"},
+                            "kind": {"type": "string", "enum": list(MELD_KINDS)},
+                            "label": {"type": "string"},
+                            "points": {"type": "integer", "description": "Card values."},
+                            "premium": {
+                                "type": "integer",
+                                "description": "Canastra or samba premium (not counted toward an opening).",
+                            },
+                            "penalty": {"type": "integer", "description": "100 for three wild cards in a canastra."},
+                            "cards": {"type": "array", "items": {"type": "string"}},
+                            "reasons": {
+                                "type": "array",
+                                "items": {"type": "string"},
+                                "description": "Why the meld is not legal, a sentence each.",
+                            },
+                            "warnings": {"type": "array", "items": {"type": "string"}},
+                        },
+                    },
+                    "MeldCheckAnswer": {
+                        "type": "object",
+                        "properties": {
+                            "legal": {"type": "boolean", "description": "Every meld is legal."},
+                            "melds": {"type": "array", "items": {"$ref": "#/components/schemas/MeldVerdict"}},
+                            "opening": {
+                                "type": ["object", "null"],
+                                "description": "Present when a minimum is known.",
+                                "properties": {
+                                    "legal": {"type": "boolean"},
+                                    "points": {"type": "integer"},
+                                    "required": {"type": "integer"},
+                                    "reached": {"type": "boolean"},
+                                    "melds": {"type": "array", "items": {"$ref": "#/components/schemas/MeldVerdict"}},
+                                    "reasons": {"type": "array", "items": {"type": "string"}},
+                                    "discard_top": {"type": ["string", "null"]},
+                                    "discard_meld": {
+                                        "type": ["integer", "null"],
+                                        "description": "The meld the discard top joined.",
+                                    },
                                 },
                             },
                         },
                     },
-                },
-                "WriteFields": {"type": "object", "properties": _write_fields()},
-                "Preview": {
-                    "type": "object",
-                    "description": "What a hand would settle; nothing is stored.",
-                    "properties": {
-                        "number": {"type": "integer"},
-                        "dealer": {"type": "string"},
-                        "next_dealer": {"type": "string"},
-                        "deltas": {"type": "object", "additionalProperties": {"type": "integer"}},
-                        "contract": {"type": "object"},
-                        "breakdown": BREAKDOWN,
-                        "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}},
-                        "totals": {
-                            "type": "object",
-                            "additionalProperties": {"type": "integer"},
-                            "description": "Running totals if this hand were stored.",
+                    "WriteFields": {"type": "object", "properties": _write_fields()},
+                    "Preview": {
+                        "type": "object",
+                        "description": "What a hand would settle; nothing is stored.",
+                        "properties": {
+                            "number": {"type": "integer"},
+                            "dealer": {"type": "string"},
+                            "next_dealer": {"type": "string"},
+                            "deltas": {"type": "object", "additionalProperties": {"type": "integer"}},
+                            "contract": {"type": "object"},
+                            "breakdown": BREAKDOWN,
+                            "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}},
+                            "totals": {
+                                "type": "object",
+                                "additionalProperties": {"type": "integer"},
+                                "description": "Running totals if this hand were stored.",
+                            },
+                            "teams": {
+                                "type": "array",
+                                "items": {"$ref": "#/components/schemas/TeamHandScore"},
+                                "description": "Samba: each team's score, new total and next opening meld.",
+                            },
+                            "finished": {"type": "boolean", "description": "Samba: the match is over."},
+                            "winner": {"type": ["integer", "null"], "description": "Samba: the winning team's index."},
                         },
-                        "teams": {
-                            "type": "array",
-                            "items": {"$ref": "#/components/schemas/TeamHandScore"},
-                            "description": "Samba: each team's score, new total and next opening meld.",
-                        },
-                        "finished": {"type": "boolean", "description": "Samba: the match is over."},
-                        "winner": {"type": ["integer", "null"], "description": "Samba: the winning team's index."},
                     },
-                },
-                "HandAnswer": {
-                    "type": "object",
-                    "properties": {
-                        "number": {"type": "integer"},
-                        "dealer": {"type": "string"},
-                        "next_dealer": {"type": "string"},
-                        "deltas": {"type": "object", "additionalProperties": {"type": "integer"}},
-                        "totals": {
-                            "type": "object",
-                            "additionalProperties": {"type": "integer"},
-                            "description": "Running totals right after this hand was recorded.",
-                        },
-                        "contract": {
-                            "type": "object",
-                            "description": "What was played, in the game's terms (Jubileu: bid, declarers, partner, trump, called; "
-                            "Quatrilho: mode, declarer, partner, giver, called_card, sitting_out; Samba: went_out; "
-                            "Koziri: dealer, opponent, the four suits, winner; Injun: system, ante, end, finalists, chips, carried_in, pots; "
-                            "Kentucky Derby: winner and second (lists of horses), backers, carried_in; Lift Smoke: winner, ante, out_order, carried_in; "
-                            "El Gato: loser, out_order; a patience: game, player, won and its figure).",
-                            "properties": {
-                                "bid": {"type": "string", "enum": [c.value for c in ALL_CALLS]},
-                                "declarers": {"type": "array", "items": {"type": "string"}},
-                                "partner": {"type": ["string", "null"]},
-                                "trump": {"type": ["string", "null"], "enum": [*[s.value for s in Suit], None]},
-                                "called": {"type": ["string", "null"], "enum": [*[s.value for s in Suit], None]},
-                                "mode": {"type": "string", "enum": [m.value for m in Mode]},
-                                "declarer": {"type": ["string", "null"]},
-                                "giver": {"type": ["string", "null"]},
-                                "called_card": {"type": ["object", "null"]},
-                                "sitting_out": {"type": ["string", "null"]},
-                                "went_out": {"type": ["string", "null"]},
-                                **_new_game_contract(),
+                    "HandAnswer": {
+                        "type": "object",
+                        "properties": {
+                            "number": {"type": "integer"},
+                            "dealer": {"type": "string"},
+                            "next_dealer": {"type": "string"},
+                            "deltas": {"type": "object", "additionalProperties": {"type": "integer"}},
+                            "totals": {
+                                "type": "object",
+                                "additionalProperties": {"type": "integer"},
+                                "description": "Running totals right after this hand was recorded.",
+                            },
+                            "contract": {
+                                "type": "object",
+                                "description": "What was played, in the game's terms (Jubileu: bid, declarers, partner, trump, called; "
+                                "Quatrilho: mode, declarer, partner, giver, called_card, sitting_out; Samba: went_out; "
+                                "Koziri: dealer, opponent, the four suits, winner; Injun: system, ante, end, finalists, chips, carried_in, pots; "
+                                "Kentucky Derby: winner and second (lists of horses), backers, carried_in; Lift Smoke: winner, ante, out_order, carried_in; "
+                                "El Gato: loser, out_order; a patience: game, player, won and its figure).",
+                                "properties": {
+                                    "bid": {"type": "string", "enum": [c.value for c in ALL_CALLS]},
+                                    "declarers": {"type": "array", "items": {"type": "string"}},
+                                    "partner": {"type": ["string", "null"]},
+                                    "trump": {"type": ["string", "null"], "enum": [*[s.value for s in Suit], None]},
+                                    "called": {"type": ["string", "null"], "enum": [*[s.value for s in Suit], None]},
+                                    "mode": {"type": "string", "enum": [m.value for m in Mode]},
+                                    "declarer": {"type": ["string", "null"]},
+                                    "giver": {"type": ["string", "null"]},
+                                    "called_card": {"type": ["object", "null"]},
+                                    "sitting_out": {"type": ["string", "null"]},
+                                    "went_out": {"type": ["string", "null"]},
+                                    **_new_game_contract(),
+                                },
+                            },
+                            "breakdown": BREAKDOWN,
+                            "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}},
+                            "record": {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in HAND_RECORDS]},
+                            "teams": {
+                                "type": "array",
+                                "items": {"$ref": "#/components/schemas/TeamHandScore"},
+                                "description": "Samba: each team's score, new total and next opening meld.",
+                            },
+                            "finished": {"type": "boolean", "description": "Samba: the match is over."},
+                            "winner": {"type": ["integer", "null"], "description": "Samba: the winning team's index."},
+                            "void": {"type": "boolean"},
+                            "voided": {
+                                "type": "object",
+                                "properties": {
+                                    "at": {"type": "string", "format": "date-time"},
+                                    "by": {"type": "string"},
+                                    "reason": {"type": "string"},
+                                },
+                            },
+                            "replaces": {"type": "integer"},
+                            "restores": {
+                                "type": "integer",
+                                "description": "The undone hand this one brought back (the web's redo).",
+                            },
+                            "display_number": {
+                                "type": ["integer", "null"],
+                                "description": "The number the pages show, the hand's place among the live hands in "
+                                "play order (1..N; a correction keeps the number of the hand it corrects); null for a "
+                                "void hand. A hand's own answer gives its place now; a new hand's answer the place it "
+                                "took when recorded.",
+                            },
+                            "status": {
+                                "type": "string",
+                                "enum": ["to_confirm", "confirmed", "disputed", "void"],
+                                "description": "Under two-key entry only.",
+                            },
+                            "confirmed": {
+                                "type": "object",
+                                "properties": {
+                                    "at": {"type": "string", "format": "date-time"},
+                                    "by": {"type": "string"},
+                                },
+                                "description": "Two-key entry: who confirmed the hand, and when.",
                             },
                         },
-                        "breakdown": BREAKDOWN,
-                        "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}},
-                        "record": {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in HAND_RECORDS]},
-                        "teams": {
-                            "type": "array",
-                            "items": {"$ref": "#/components/schemas/TeamHandScore"},
-                            "description": "Samba: each team's score, new total and next opening meld.",
+                    },
+                    "Transfer": {
+                        "type": "object",
+                        "required": ["from", "to", "amount"],
+                        "properties": {
+                            "from": {"type": "string"},
+                            "to": {"type": "string"},
+                            "amount": {"type": "integer", "minimum": 1},
+                            "money": {"type": "string"},
                         },
-                        "finished": {"type": "boolean", "description": "Samba: the match is over."},
-                        "winner": {"type": ["integer", "null"], "description": "Samba: the winning team's index."},
-                        "void": {"type": "boolean"},
-                        "voided": {
-                            "type": "object",
-                            "properties": {
-                                "at": {"type": "string", "format": "date-time"},
-                                "by": {"type": "string"},
-                                "reason": {"type": "string"},
+                    },
+                    "Settlement": {
+                        "type": "object",
+                        "description": "Chip games: balances and transfers. Samba: the match score (teams, totals) and the winner instead.",
+                        "properties": {
+                            "teams": {"type": "array", "items": {"$ref": "#/components/schemas/TeamStanding"}},
+                            "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
+                            "finished": {"type": "boolean"},
+                            "winner": {"type": ["integer", "null"]},
+                            "balances": {"type": "object", "additionalProperties": {"type": "integer"}},
+                            "transfers": {
+                                "type": "array",
+                                "items": {"$ref": "#/components/schemas/Transfer"},
+                                "description": "The fewest payments that settle the balances.",
+                            },
+                            "money": {"type": "object", "additionalProperties": {"type": "string"}},
+                            "on_the_table": {
+                                "type": "integer",
+                                "minimum": 1,
+                                "description": "Pot games: chips nobody won that are still on the table; present only then.",
+                            },
+                            "settled_balances": {
+                                "type": "object",
+                                "additionalProperties": {"type": "integer"},
+                                "description": "Pot games with chips on the table: the balances with those chips shared back equally (odd chips to the first players in order of play from the next deal's first player); the transfers clear these.",
                             },
                         },
-                        "replaces": {"type": "integer"},
-                        "restores": {
-                            "type": "integer",
-                            "description": "The undone hand this one brought back (the web's redo).",
-                        },
-                        "display_number": {
-                            "type": ["integer", "null"],
-                            "description": "The number the pages show, the hand's place among the live hands in "
-                            "play order (1..N; a correction keeps the number of the hand it corrects); null for a "
-                            "void hand. A hand's own answer gives its place now; a new hand's answer the place it "
-                            "took when recorded.",
-                        },
-                        "status": {
-                            "type": "string",
-                            "enum": ["to_confirm", "confirmed", "disputed", "void"],
-                            "description": "Under two-key entry only.",
-                        },
-                        "confirmed": {
-                            "type": "object",
-                            "properties": {"at": {"type": "string", "format": "date-time"}, "by": {"type": "string"}},
-                            "description": "Two-key entry: who confirmed the hand, and when.",
-                        },
                     },
+                    "Void": {"type": "object", "properties": {"reason": {"type": "string", "maxLength": 200}}},
+                    **_hand_records(),
+                    **_export_schemas(),
+                    **_koziri_schemas(),
                 },
-                "Transfer": {
-                    "type": "object",
-                    "required": ["from", "to", "amount"],
-                    "properties": {
-                        "from": {"type": "string"},
-                        "to": {"type": "string"},
-                        "amount": {"type": "integer", "minimum": 1},
-                        "money": {"type": "string"},
-                    },
+            },
+            "paths": {
+                "/openapi.json": {
+                    "get": {"summary": "This document.", "responses": {"200": {"description": "OpenAPI 3.1"}}}
                 },
-                "Settlement": {
-                    "type": "object",
-                    "description": "Chip games: balances and transfers. Samba: the match score (teams, totals) and the winner instead.",
-                    "properties": {
-                        "teams": {"type": "array", "items": {"$ref": "#/components/schemas/TeamStanding"}},
-                        "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
-                        "finished": {"type": "boolean"},
-                        "winner": {"type": ["integer", "null"]},
-                        "balances": {"type": "object", "additionalProperties": {"type": "integer"}},
-                        "transfers": {
-                            "type": "array",
-                            "items": {"$ref": "#/components/schemas/Transfer"},
-                            "description": "The fewest payments that settle the balances.",
+                "/tables": {
+                    "post": {
+                        "summary": "Create a table.",
+                        "requestBody": {
+                            "required": True,
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TableCreate"}}},
                         },
-                        "money": {"type": "object", "additionalProperties": {"type": "string"}},
-                        "on_the_table": {
-                            "type": "integer",
-                            "minimum": 1,
-                            "description": "Pot games: chips nobody won that are still on the table; present only then.",
+                        "responses": {
+                            "201": json_ok("TableCreated", "Created; the token is shown only now."),
+                            **_error_responses("400", "422"),
                         },
-                        "settled_balances": {
-                            "type": "object",
-                            "additionalProperties": {"type": "integer"},
-                            "description": "Pot games with chips on the table: the balances with those chips shared back equally (odd chips to the first players in order of play from the next deal's first player); the transfers clear these.",
-                        },
-                    },
+                    }
                 },
-                "Void": {"type": "object", "properties": {"reason": {"type": "string", "maxLength": 200}}},
-                **_hand_records(),
-                **_export_schemas(),
-                **_koziri_schemas(),
-            },
-        },
-        "paths": {
-            "/openapi.json": {
-                "get": {"summary": "This document.", "responses": {"200": {"description": "OpenAPI 3.1"}}}
-            },
-            "/tables": {
-                "post": {
-                    "summary": "Create a table.",
-                    "requestBody": {
-                        "required": True,
-                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TableCreate"}}},
-                    },
-                    "responses": {
-                        "201": json_ok("TableCreated", "Created; the token is shown only now."),
-                        **_error_responses("400", "422"),
-                    },
-                }
-            },
-            "/tables/{table_id}": {
-                "get": {
-                    "summary": "A table with its hands, totals and next dealer.",
-                    "parameters": [table_id],
-                    "responses": {"200": json_ok("Table"), **_error_responses("404")},
-                }
-            },
-            "/tables/{table_id}/hands": {
-                "post": {
-                    "summary": "Record the next hand.",
-                    "security": bearer,
-                    "parameters": [
-                        table_id,
-                        {
-                            "name": "Idempotency-Key",
-                            "in": "header",
-                            "required": False,
-                            "schema": {"type": "string", "minLength": 1, "maxLength": 100},
-                            "description": "A retry with the same key answers the first answer and stores nothing new.",
-                        },
-                    ],
-                    "requestBody": {
-                        "required": True,
-                        "content": {
-                            "application/json": {
-                                "schema": {
-                                    "oneOf": [{"$ref": f"#/components/schemas/{name}Write"} for name in HAND_RECORDS],
-                                    "description": "The record of the table's game.",
+                "/tables/{table_id}": {
+                    "get": {
+                        "summary": "A table with its hands, totals and next dealer.",
+                        "parameters": [table_id],
+                        "responses": {"200": json_ok("Table"), **_error_responses("404")},
+                    }
+                },
+                "/tables/{table_id}/hands": {
+                    "post": {
+                        "summary": "Record the next hand.",
+                        "security": bearer,
+                        "parameters": [
+                            table_id,
+                            {
+                                "name": "Idempotency-Key",
+                                "in": "header",
+                                "required": False,
+                                "schema": {"type": "string", "minLength": 1, "maxLength": 100},
+                                "description": "A retry with the same key answers the first answer and stores nothing new.",
+                            },
+                        ],
+                        "requestBody": {
+                            "required": True,
+                            "content": {
+                                "application/json": {
+                                    "schema": {
+                                        "oneOf": [
+                                            {"$ref": f"#/components/schemas/{name}Write"} for name in HAND_RECORDS
+                                        ],
+                                        "description": "The record of the table's game.",
+                                    }
                                 }
-                            }
+                            },
                         },
-                    },
-                    "responses": {
-                        "201": json_ok("HandAnswer", "Stored."),
-                        **_error_responses("400", "401", "404", "409", "422"),
-                    },
-                }
-            },
-            "/tables/{table_id}/hands/preview": {
-                "post": {
-                    "summary": "Judge a hand without storing it.",
-                    "parameters": [table_id],
-                    "requestBody": {
-                        "required": True,
-                        "content": {
-                            "application/json": {
-                                "schema": {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in HAND_RECORDS]}
-                            }
+                        "responses": {
+                            "201": json_ok("HandAnswer", "Stored."),
+                            **_error_responses("400", "401", "404", "409", "422"),
                         },
-                    },
-                    "responses": {"200": json_ok("Preview"), **_error_responses("400", "404", "409", "422")},
-                }
-            },
-            "/tables/{table_id}/hands/{number}": {
-                "get": {
-                    "summary": "One hand as answered when recorded.",
-                    "parameters": [table_id, number],
-                    "responses": {"200": json_ok("HandAnswer"), **_error_responses("404")},
-                }
-            },
-            "/tables/{table_id}/hands/{number}/void": {
-                "post": {
-                    "summary": "Void a hand. It stays in the history, marked void; totals and rotation follow. Under two-key entry a "
-                    "hand both sides confirmed is voided only with the owner's token (422 otherwise): a scorer corrects it instead.",
-                    "security": bearer,
-                    "parameters": [table_id, number],
-                    "requestBody": {
-                        "required": False,
-                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Void"}}},
-                    },
-                    "responses": {
-                        "200": json_ok("HandAnswer", "Voided."),
-                        **_error_responses("400", "401", "404", "409", "422"),
-                    },
-                }
-            },
-            "/samba/meld-check": {
-                "post": {
-                    "summary": "Samba meld checker: is each meld legal, what is it worth, does the opening reach the team's minimum. Nothing is stored.",
-                    "parameters": [
-                        {
-                            "name": "language",
-                            "in": "query",
+                    }
+                },
+                "/tables/{table_id}/hands/preview": {
+                    "post": {
+                        "summary": "Judge a hand without storing it.",
+                        "parameters": [table_id],
+                        "requestBody": {
+                            "required": True,
+                            "content": {
+                                "application/json": {
+                                    "schema": {
+                                        "oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in HAND_RECORDS]
+                                    }
+                                }
+                            },
+                        },
+                        "responses": {"200": json_ok("Preview"), **_error_responses("400", "404", "409", "422")},
+                    }
+                },
+                "/tables/{table_id}/hands/{number}": {
+                    "get": {
+                        "summary": "One hand as answered when recorded.",
+                        "parameters": [table_id, number],
+                        "responses": {"200": json_ok("HandAnswer"), **_error_responses("404")},
+                    }
+                },
+                "/tables/{table_id}/hands/{number}/void": {
+                    "post": {
+                        "summary": "Void a hand. It stays in the history, marked void; totals and rotation follow. Under two-key entry a "
+                        "hand both sides confirmed is voided only with the owner's token (422 otherwise): a scorer corrects it instead.",
+                        "security": bearer,
+                        "parameters": [table_id, number],
+                        "requestBody": {
                             "required": False,
-                            "schema": {"type": "string", "enum": ["pt-BR", "en"]},
-                        }
-                    ],
-                    "requestBody": {
-                        "required": True,
-                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/MeldCheck"}}},
-                    },
-                    "responses": {"200": json_ok("MeldCheckAnswer"), **_error_responses("400", "404", "422")},
-                }
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Void"}}},
+                        },
+                        "responses": {
+                            "200": json_ok("HandAnswer", "Voided."),
+                            **_error_responses("400", "401", "404", "409", "422"),
+                        },
+                    }
+                },
+                "/samba/meld-check": {
+                    "post": {
+                        "summary": "Samba meld checker: is each meld legal, what is it worth, does the opening reach the team's minimum. Nothing is stored.",
+                        "parameters": [
+                            {
+                                "name": "language",
+                                "in": "query",
+                                "required": False,
+                                "schema": {"type": "string", "enum": ["pt-BR", "en"]},
+                            }
+                        ],
+                        "requestBody": {
+                            "required": True,
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/MeldCheck"}}},
+                        },
+                        "responses": {"200": json_ok("MeldCheckAnswer"), **_error_responses("400", "404", "422")},
+                    }
+                },
+                "/tables/{table_id}/rematch": {
+                    "post": {
+                        "summary": "Start a rematch once the match is over: a new table with the same players, teams and options.",
+                        "security": bearer,
+                        "parameters": [table_id],
+                        "responses": {
+                            "201": json_ok("TableCreated", "Created; the new table's token is shown only now."),
+                            **_error_responses("401", "404", "409"),
+                        },
+                    }
+                },
+                "/tables/{table_id}/hands/{number}/confirm": {
+                    "post": {
+                        "summary": "Two-key entry: confirm a hand recorded through another access (another scoring link or join code, or the owner's "
+                        "token for a scorer's hand); the recorder's own token is refused with 422. The answer's status becomes confirmed.",
+                        "security": bearer,
+                        "parameters": [table_id, number],
+                        "responses": {
+                            "200": json_ok("HandAnswer", "Confirmed."),
+                            **_error_responses("401", "404", "409", "422"),
+                        },
+                    }
+                },
+                "/tables/{table_id}/hands/{number}/dispute": {
+                    "post": {
+                        "summary": "Two-key entry: flag a hand for the owner; it stays counted, marked disputed, until confirmed, voided or corrected.",
+                        "security": bearer,
+                        "parameters": [table_id, number],
+                        "requestBody": {
+                            "required": False,
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Void"}}},
+                        },
+                        "responses": {
+                            "200": json_ok("HandAnswer", "Disputed."),
+                            **_error_responses("400", "401", "404", "409"),
+                        },
+                    }
+                },
+                "/tables/{table_id}/settlement": {
+                    "get": {
+                        "summary": "Running balances and the fewest transfers that settle them.",
+                        "parameters": [table_id],
+                        "responses": {"200": json_ok("Settlement"), **_error_responses("404")},
+                    }
+                },
+                **_export_paths(table_id),
+                **_koziri_paths(),
             },
-            "/tables/{table_id}/rematch": {
-                "post": {
-                    "summary": "Start a rematch once the match is over: a new table with the same players, teams and options.",
-                    "security": bearer,
-                    "parameters": [table_id],
-                    "responses": {
-                        "201": json_ok("TableCreated", "Created; the new table's token is shown only now."),
-                        **_error_responses("401", "404", "409"),
-                    },
-                }
-            },
-            "/tables/{table_id}/hands/{number}/confirm": {
-                "post": {
-                    "summary": "Two-key entry: confirm a hand recorded through another access (another scoring link or join code, or the owner's "
-                    "token for a scorer's hand); the recorder's own token is refused with 422. The answer's status becomes confirmed.",
-                    "security": bearer,
-                    "parameters": [table_id, number],
-                    "responses": {
-                        "200": json_ok("HandAnswer", "Confirmed."),
-                        **_error_responses("401", "404", "409", "422"),
-                    },
-                }
-            },
-            "/tables/{table_id}/hands/{number}/dispute": {
-                "post": {
-                    "summary": "Two-key entry: flag a hand for the owner; it stays counted, marked disputed, until confirmed, voided or corrected.",
-                    "security": bearer,
-                    "parameters": [table_id, number],
-                    "requestBody": {
-                        "required": False,
-                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Void"}}},
-                    },
-                    "responses": {
-                        "200": json_ok("HandAnswer", "Disputed."),
-                        **_error_responses("400", "401", "404", "409"),
-                    },
-                }
-            },
-            "/tables/{table_id}/settlement": {
-                "get": {
-                    "summary": "Running balances and the fewest transfers that settle them.",
-                    "parameters": [table_id],
-                    "responses": {"200": json_ok("Settlement"), **_error_responses("404")},
-                }
-            },
-            **_export_paths(table_id),
-            **_koziri_paths(),
-        },
-    }
+        }
+    )
+
+
+def _every_text_checked(spec: dict[str, Any]) -> dict[str, Any]:
+    """Every operation may answer 400: a text in its path, query or body holding a NUL or a
+    lone surrogate is refused before the operation reads it (referee.inputs), whatever else
+    the operation takes."""
+    for operations in spec["paths"].values():
+        for operation in operations.values():
+            operation["responses"].setdefault("400", _error_responses("400")["400"] | {"description": TEXT_400})
+    return spec
 
 
 __all__ = ["document"]

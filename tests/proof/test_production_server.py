@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
-from .conftest import API, call, fresh_database, production_server
+from referee.serve import processes
 
-ROOT = Path(__file__).resolve().parents[2]
+from .conftest import API, call, fresh_database, production_server
 
 
 def test_answers_carry_no_server_header(tmp_path: Path) -> None:
@@ -28,9 +27,5 @@ def test_answers_carry_no_server_header(tmp_path: Path) -> None:
 
 
 def test_make_run_serves_with_the_same_settings() -> None:
-    spec = importlib.util.spec_from_file_location("serve", ROOT / "tools" / "serve.py")
-    assert spec and spec.loader
-    serve = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(serve)
-    command = serve.gunicorn_command(bind="unix:/tmp/x.sock", workers=2, app="referee:create_app()", proxied=True)
+    command = processes.gunicorn_command(bind="unix:/tmp/x.sock", workers=2, app="referee:create_app()", proxied=True)
     assert "--config python:referee.gunicorn_conf" in " ".join(command)
