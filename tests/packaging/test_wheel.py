@@ -200,7 +200,9 @@ def test_referee_serve_puts_caddy_in_front_and_prints_the_code_in_force(installe
 def installed_version(python: Path) -> str:
     env = environment()
     code = "import importlib.metadata as m; print(m.version('referee'))"
-    return subprocess.run([python, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip()
+    # Run away from the checkout: its referee.egg-info would answer from the current folder.
+    done = subprocess.run([python, "-c", code], cwd=python.parent, env=env, capture_output=True, text=True, check=True)
+    return done.stdout.strip()
 
 
 def test_the_next_release_installs_over_the_wheel(installed: Installed, tmp_path: Path) -> None:
