@@ -104,7 +104,7 @@ def announce_https(*, https_port: int, http_port: int, domain: str, root_cert: P
     """What `make run-https` prints once Caddy answers: on a domain its address; on the LAN the
     HTTPS addresses, the plain-http page (and its QR code) where each phone trusts the server's
     authority once, and that authority's fingerprint; then the club's code in force."""
-    from referee.views.trust import fingerprint
+    from referee.authority import fingerprint
 
     print()
     if domain:

@@ -200,7 +200,7 @@ def listening_on(host: str) -> list[str]:
 
 
 def https_root_cert() -> str:
-    from referee.views.trust import CADDY_ROOT
+    from referee.authority import CADDY_ROOT
 
     return str(CADDY_ROOT)
 
