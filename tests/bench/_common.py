@@ -160,12 +160,12 @@ WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
 
 
 @contextmanager
-def referee_server(workdir: Path, worker_class: str | None = "sync") -> Iterator[Server]:
+def referee_server(workdir: Path, worker_class: str | None = "sync", database_url: str = "") -> Iterator[Server]:
     """Our production server: gunicorn, WORKERS sync workers (or ``worker_class``, None for the
-    production config's), the real factory (tests/bench/wsgi.py), DATABASE_URL at a temp SQLite
-    file and a temp instance folder, both under `workdir`."""
+    production config's), the real factory (tests/bench/wsgi.py), DATABASE_URL at
+    ``database_url`` or else a temp SQLite file, and a temp instance folder, under `workdir`."""
     env = {
-        "DATABASE_URL": f"sqlite:///{workdir / 'referee.sqlite3'}",
+        "DATABASE_URL": database_url or f"sqlite:///{workdir / 'referee.sqlite3'}",
         "BENCH_INSTANCE_PATH": str(workdir / "instance"),
     }
     # Schema and secret key once, before the workers start (as `make run` does): two workers

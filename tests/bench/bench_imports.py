@@ -15,22 +15,19 @@ from __future__ import annotations
 import json
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 from . import hands as jubileu_hands
-from ._common import ROOT, WORKERS, Server, figure, gunicorn, machine, new_table, post_json
+from ._common import Server, figure, machine, new_table, post_json, referee_server
 from .import_documents import seed, sized
 
 IMPORTS = int(os.environ.get("BENCH_IMPORTS", "8"))
@@ -38,23 +35,10 @@ DOCUMENT_BYTES = int(os.environ.get("BENCH_IMPORT_BYTES", "750000"))
 SEED_HANDS = 100
 
 
-@contextmanager
-def server(workdir: Path) -> Iterator[Server]:
-    """gunicorn as ``make run`` starts it, schema made once before the workers start."""
-    env = {
-        "DATABASE_URL": os.environ.get("BENCH_DATABASE_URL") or f"sqlite:///{workdir / 'referee.sqlite3'}",
-        "BENCH_INSTANCE_PATH": str(workdir / "instance"),
-    }
-    subprocess.run(
-        [sys.executable, "-c", "from tests.bench.wsgi import referee; referee()"],
-        cwd=ROOT,
-        env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    with gunicorn("tests.bench.wsgi:referee()", env, workers=WORKERS, worker_class=None) as running:
-        yield running
+def server(workdir: Path) -> AbstractContextManager[Server]:
+    """gunicorn as ``make run`` starts it (the production config's workers), on BENCH_DATABASE_URL
+    when set."""
+    return referee_server(workdir, worker_class=None, database_url=os.environ.get("BENCH_DATABASE_URL", ""))
 
 
 def _scorer(base: str, stop: threading.Event, latencies: list[float], errors: Counter[int]) -> None:
