@@ -447,6 +447,25 @@ class Reentry(db.Model):
     actor: Mapped[str] = mapped_column(String(60), default="")
 
 
+class ChampEvent(db.Model):
+    """One line of a championship day's history: what the committee, a scorer or a fiscal did,
+    who and when. Nothing the day records is ever overwritten without leaving one of these, so a
+    protest at the end of the day can be answered from the page (as a table's voided hands are)."""
+
+    __tablename__ = "champ_event"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    championship_id: Mapped[str] = mapped_column(ForeignKey("championship.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    actor: Mapped[str] = mapped_column(String(60), default="")
+    kind: Mapped[str] = mapped_column(String(24))  # a key of referee.championship.history.KINDS
+    entry_id: Mapped[int | None] = mapped_column(ForeignKey("champ_entry.id", ondelete="CASCADE"), default=None)
+    round: Mapped[int | None] = mapped_column(default=None)
+    table: Mapped[int | None] = mapped_column(default=None)  # the round's table number
+    # What the sentence needs besides the above: short texts and whole numbers only.
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
 class ChampRound(db.Model):
     """A drawn round: the seed anyone can run the draw again with, and its clock if any."""
 

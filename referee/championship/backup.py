@@ -41,11 +41,12 @@ from referee.exports import (
     timestamp,
     whole,
 )
-from referee.models import Championship, ChampRound, Entry, Reentry, RoundTable
+from referee.models import ChampEvent, Championship, ChampRound, Entry, Reentry, RoundTable
 from referee.rules import get_game
 from referee.rules.errors import InvalidInput
 from referee.rules.text import N_
 
+from . import history
 from . import rounds as draw
 from . import settings as rules
 
@@ -127,6 +128,18 @@ def _json(championship: Championship) -> dict[str, Any]:
                 .order_by(RoundTable.round, RoundTable.number)
             )
         ],
+        "history": [
+            {
+                "at": iso(line.at),
+                "actor": line.actor,
+                "kind": line.kind,
+                "entry_id": line.entry_id,
+                "round": line.round,
+                "table": line.table,
+                "detail": dict(line.detail or {}),
+            }
+            for line in history.lines(championship)
+        ],
     }
 
 
@@ -142,6 +155,7 @@ class Rows:
     rounds: list[dict[str, Any]]
     reentries: list[dict[str, Any]]
     tables: list[dict[str, Any]]
+    history: list[dict[str, Any]]
 
 
 @dataclass
@@ -266,7 +280,54 @@ def _championship(raw: object, where: str, known: _Known) -> Rows:
             }
         )
     tables = _round_tables(raw, where, cid, len(drawn), ids, known)
-    return Rows(row=row, entries=entries, rounds=drawn, reentries=reentries, tables=tables)
+    return Rows(
+        row=row,
+        entries=entries,
+        rounds=drawn,
+        reentries=reentries,
+        tables=tables,
+        history=_history(raw, where, cid, ids),
+    )
+
+
+def _history(raw: Mapping[str, Any], where: str, cid: str, entry_ids: set[int]) -> list[dict[str, Any]]:
+    """The day's history (none in a backup made before it was kept)."""
+    kept = []
+    for i, item in enumerate(field(raw, "history", list, where, optional=True) or []):
+        hw = f"{where}.history[{i}]"
+        item = _object(item, hw)
+        kind = field(item, "kind", str, hw)
+        if kind not in history.KINDS:
+            raise _unknown(f"{hw}.kind")
+        entry_id = row_id(item, "entry_id", hw, optional=True)
+        if entry_id is not None and entry_id not in entry_ids:
+            raise _unknown(f"{hw}.entry_id")
+        detail = field(item, "detail", dict, hw)
+        plain = all(
+            isinstance(key, str)
+            and len(key) <= 40
+            and (
+                value is None
+                or (isinstance(value, str) and len(value) <= history.DETAIL_TEXT_MAX)
+                or (isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**31)
+            )
+            for key, value in detail.items()
+        )
+        if not plain or len(detail) > 20:
+            raise invalid(N_("%(field)s must be a JSON object."), f"{hw}.detail", field=f"{hw}.detail")
+        kept.append(
+            {
+                "championship_id": cid,
+                "at": timestamp(item, "at", hw),
+                "actor": short_text(item, "actor", hw, limit=ACTOR_MAX),
+                "kind": kind,
+                "entry_id": entry_id,
+                "round": whole(item, "round", hw, 1, 2**31 - 1, optional=True),
+                "table": whole(item, "table", hw, 1, 100_000, optional=True),
+                "detail": dict(detail),
+            }
+        )
+    return kept
 
 
 def _entries(raw: Mapping[str, Any], where: str, cid: str, rounds: int, known: _Known) -> list[dict[str, Any]]:
@@ -378,9 +439,10 @@ def insert(championships: Sequence[Rows]) -> None:
         (ChampRound, "rounds"),
         (Reentry, "reentries"),
         (RoundTable, "tables"),
+        (ChampEvent, "history"),
     ):
         for championship in championships:
             made = getattr(championship, kind)
             db.session.add_all(model(**row) for row in ([made] if kind == "row" else made))
         db.session.flush()
-    continue_ids(Entry, Reentry, ChampRound, RoundTable)
+    continue_ids(Entry, Reentry, ChampRound, RoundTable, ChampEvent)

@@ -23,12 +23,13 @@ from referee.models import Championship, Entry, Reentry, RoundTable
 from referee.rules.errors import RulesError
 from referee.rules.text import N_, NP_, Text
 
+from . import history
 from .rounds import current_round, seat_of
 from .settings import lock
 
 
-def register(championship: Championship, name: object) -> Entry:
-    """A new entry with the next number (committed)."""
+def register(championship: Championship, name: object, *, actor: str = "") -> Entry:
+    """A new entry with the next number (committed), in the day's history."""
     clean = clean_name(name, field="name")
     key = members.name_key(clean)
     lock(championship)
@@ -59,6 +60,8 @@ def register(championship: Championship, name: object) -> Entry:
     )
     db.session.add(entry)
     try:
+        db.session.flush()
+        history.record(championship, "registered", actor=actor, entry=entry, round=drawn or None)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
@@ -105,6 +108,7 @@ def reenter(championship: Championship, entry: Entry, *, actor: str = "") -> Ree
         championship_id=championship.id, entry_id=entry.id, round=round_number, chips=championship.chips, actor=actor
     )
     db.session.add(row)
+    history.record(championship, "reentered", actor=actor, entry=entry, round=round_number, table=seated.number)
     db.session.commit()
     return row
 

@@ -20,6 +20,7 @@ from markupsafe import Markup
 from sqlalchemy import func, select
 
 from referee import access, championship, club, ledger, qr
+from referee.championship import history
 from referee.championship.ranking import ranking_csv
 from referee.championship.rounds import FISCAL
 from referee.championship.settings import deals_at, describe
@@ -136,6 +137,18 @@ def show(championship_id: str) -> ResponseReturnValue:
     found = load(championship_id)
     data = common(found)
     return render_template("championship/show.html", **data, ranking_html=ranking_block(found, data["version"]))
+
+
+@bp.get("/c/<championship_id>/history")
+def day_history(championship_id: str) -> ResponseReturnValue:
+    """The day's history, newest first: who did what and when (:mod:`referee.championship.history`)."""
+    found = load(championship_id)
+    entries = names(found)
+    shown = [
+        {"at": line.at, "actor": line.actor, "text": history.sentence(line, entries)}
+        for line in reversed(history.lines(found))
+    ]
+    return render_template("championship/history.html", **common(found), lines=shown)
 
 
 @bp.get("/c/<championship_id>/version")

@@ -170,7 +170,7 @@ def register(championship_id: str) -> ResponseReturnValue:
     found = load(championship_id)
     require_manager()
     try:
-        entry = championship.register(found, request.form.get("name"))
+        entry = championship.register(found, request.form.get("name"), actor="manager@" + device())
     except RulesError as exc:
         return _refused(found, render_text(exc.text), typed=request.form.get("name", ""))
     except Conflict as exc:

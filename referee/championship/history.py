@@ -1,0 +1,90 @@
+"""The day's history: one line per thing the committee, a scorer or a fiscal did, with who and
+when, in the order it happened.
+
+A championship is judged after the fact: a player protests at the end of the day that his
+re-entry was never his, or that a table's count was changed after it was signed. So the day
+keeps every registration, re-entry, count, signature, reopening and correction as a
+:class:`~referee.models.ChampEvent`, and the rows it changes (a count, a name) never carry the
+only copy of what was there before. Each kind of line has one sentence, written once here, that
+every page and export uses; a line is added inside the same transaction as the change it tells,
+so there is never a change without its line nor a line without its change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from flask_babel import gettext
+from sqlalchemy import select
+
+from referee.db import db
+from referee.models import ChampEvent, Championship, Entry
+from referee.rules.text import N_
+
+#: Every kind of line, with its sentence. The sentence is formatted with the line's ``detail``
+#: and with ``name`` and ``number`` (the entry's), ``round`` and ``table``.
+KINDS: Final[dict[str, str]] = {
+    "registered": N_("%(name)s registered with number %(number)s."),
+    "reentered": N_("%(name)s (no. %(number)s) re-entered in round %(round)s at table %(table)s."),
+}
+
+#: The longest text a line's detail may carry (a reason, a former name).
+DETAIL_TEXT_MAX = 200
+
+
+def record(
+    championship: Championship,
+    kind: str,
+    *,
+    actor: str = "",
+    entry: Entry | None = None,
+    round: int | None = None,  # noqa: A002 - the model's own name for it
+    table: int | None = None,
+    **detail: str | int | None,
+) -> ChampEvent:
+    """Add a line to the day's history, uncommitted: the caller commits it with its change."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown championship history kind {kind!r}")
+    line = ChampEvent(
+        championship_id=championship.id,
+        kind=kind,
+        actor=actor[:60],
+        entry_id=None if entry is None else entry.id,
+        round=round,
+        table=table,
+        detail={key: value[:DETAIL_TEXT_MAX] if isinstance(value, str) else value for key, value in detail.items()},
+    )
+    db.session.add(line)
+    return line
+
+
+def lines(
+    championship: Championship,
+    *,
+    entry_id: int | None = None,
+    round: int | None = None,  # noqa: A002
+    table: int | None = None,
+) -> list[ChampEvent]:
+    """The day's lines, oldest first, narrowed to one entry, one round or one round's table."""
+    query = select(ChampEvent).where(ChampEvent.championship_id == championship.id)
+    if entry_id is not None:
+        query = query.where(ChampEvent.entry_id == entry_id)
+    if round is not None:
+        query = query.where(ChampEvent.round == round)
+    if table is not None:
+        query = query.where(ChampEvent.table == table)
+    return list(db.session.scalars(query.order_by(ChampEvent.at, ChampEvent.id)))
+
+
+def sentence(line: ChampEvent, entries: Mapping[int, Entry]) -> str:
+    """The line as a sentence in the reader's language (``entries`` by id, for the names)."""
+    entry = entries.get(line.entry_id) if line.entry_id is not None else None
+    values: dict[str, Any] = {
+        "name": entry.name if entry is not None else "",
+        "number": entry.number if entry is not None else "",
+        "round": line.round if line.round is not None else "",
+        "table": line.table if line.table is not None else "",
+        **(line.detail or {}),
+    }
+    return gettext(KINDS[line.kind], **values)
