@@ -405,9 +405,14 @@ class Championship(db.Model):
     table_size: Mapped[int] = mapped_column(default=4)
     # New entries are taken until this round has been played (1: until the end of round 1).
     late_until: Mapped[int] = mapped_column(default=1)
-    reentries: Mapped[int] = mapped_column(default=1)  # re-entries a player may take per round
-    # How a re-entry's chips count in the round's points: "repaid" or "counted" (docs).
-    reentry_points: Mapped[str] = mapped_column(String(16), default="repaid")
+    # Re-entries a player may take per round; NULL: as many as he wants (the national regulation).
+    reentries: Mapped[int | None] = mapped_column(default=None)
+    # How a re-entry's chips count in the round's points: "counted" or "repaid" (docs).
+    reentry_points: Mapped[str] = mapped_column(String(16), default="counted")
+    # The deals of a table of five: "per_table" (a table of four's) or "per_player" (5/4 of them).
+    five_deals: Mapped[str] = mapped_column(String(16), default="per_table", server_default="per_table")
+    # Set when the committee archives the day (after its first draw): readable, never written.
+    archived_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     tiebreaks: Mapped[list[str]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # Moves on with every write, for the pages that follow the ranking live.

@@ -64,6 +64,7 @@ SETTINGS = (
     "late_until",
     "reentries",
     "reentry_points",
+    "five_deals",
     "tiebreaks",
 )
 
@@ -87,6 +88,7 @@ def _json(championship: Championship) -> dict[str, Any]:
         "created_at": iso(championship.created_at),
         "version": championship.version,
         "settings": {key: getattr(championship, key) for key in SETTINGS},
+        "archived_at": iso(championship.archived_at),
         "entries": [
             {
                 "id": e.id,
@@ -237,8 +239,11 @@ def _championship(raw: object, where: str, known: _Known) -> Rows:
         "minutes": minutes,
         "table_size": table_size,
         "late_until": whole(settings, "late_until", at, 0, rounds),
-        "reentries": whole(settings, "reentries", at, 0, 9),
+        # None: as many as the player wants; a backup made before that reading carries a number.
+        "reentries": whole(settings, "reentries", at, 0, 9, optional=True),
         "reentry_points": reentry_points,
+        "five_deals": _five_deals(settings, at),
+        "archived_at": maybe_timestamp(raw, "archived_at", where),
         "tiebreaks": list(tiebreaks),
         "created_at": timestamp(raw, "created_at", where),
         "version": whole(raw, "version", where, 0, 2**31 - 1),
@@ -288,6 +293,15 @@ def _championship(raw: object, where: str, known: _Known) -> Rows:
         tables=tables,
         history=_history(raw, where, cid, ids),
     )
+
+
+def _five_deals(settings: Mapping[str, Any], at: str) -> str:
+    """The tables of five's deals; "per_table" in a backup made before the setting existed
+    (what its tables played)."""
+    value = settings.get("five_deals", "per_table")
+    if not isinstance(value, str) or value not in rules.FIVE_DEALS:
+        raise invalid(N_("Choose how many deals a table of five plays."), f"{at}.five_deals")
+    return value
 
 
 def _history(raw: Mapping[str, Any], where: str, cid: str, entry_ids: set[int]) -> list[dict[str, Any]]:

@@ -7,7 +7,8 @@ late entry sits from the next round drawn, and counts no points for the rounds h
 
 A re-entry is a new stack (the championship's chips) for a player who ran out during a round,
 recorded with his table's round: the table's stock grows by it, and the championship's setting
-says whether those chips count as points (:data:`~.settings.REENTRY_POINTS`).
+says whether those chips count as points (:data:`~.settings.REENTRY_POINTS`). A round takes as
+many re-entries per player as the championship's limit, or any number where it has none.
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ def reenter(championship: Championship, entry: Entry, *, actor: str = "") -> Ree
     if championship.reentries == 0:
         raise RulesError(Text(N_("This championship takes no re-entries.")), field="entry")
     already = db.session.scalar(select(func.count()).where(Reentry.entry_id == entry.id, Reentry.round == round_number))
-    if already >= championship.reentries:
+    if championship.reentries is not None and already >= championship.reentries:
         raise RulesError(
             Text(
                 *NP_(

@@ -27,6 +27,9 @@ from referee.rules.text import N_
 KINDS: Final[dict[str, str]] = {
     "registered": N_("%(name)s registered with number %(number)s."),
     "reentered": N_("%(name)s (no. %(number)s) re-entered in round %(round)s at table %(table)s."),
+    "settings_changed": N_("Settings changed: %(changes)s."),
+    "archived": N_("The championship was archived."),
+    "unarchived": N_("The championship was taken out of the archive."),
 }
 
 #: The longest text a line's detail may carry (a reason, a former name).

@@ -1,9 +1,11 @@
 """What the manager chooses when he creates a championship, each choice checked with a sentence.
 
 The defaults follow the Quatrilho championships run on paper: 100 chips to every entry and
-re-entry, a round ended by a number of deals that every player deals equally, tables of four
-(a fifth player where the count needs one, the dealer sitting out), late entries until the end
-of round 1.
+re-entry, every chip a point (ABAQ's regulation, Art. 8), as many re-entries as a player wants
+(the 2005 national regulation), a round ended by a number of deals that every player deals
+equally, tables of four (a fifth player where the count needs one, the dealer sitting out), late
+entries until the end of round 1. Every setting can change until the first draw
+(:mod:`.life`).
 """
 
 from __future__ import annotations
@@ -38,12 +40,21 @@ TIEBREAKS: Final[dict[str, str]] = {
 }
 DEFAULT_TIEBREAKS: Final = ("best_round", "fewer_reentries", "last_round")
 
-#: How a re-entry's chips count in the round's points. "repaid": the new stack is paid back
-#: out of the chips counted at the end (a re-entry buys the right to go on playing, not
-#: points); "counted": every chip on the table at the end is a point, bought ones included.
+#: How a re-entry's chips count in the round's points. "counted" (the default, ABAQ's
+#: regulation, Art. 8): every chip on the table at the end is a point, bought ones included;
+#: "repaid": the new stack is paid back out of the chips counted at the end (a re-entry buys the
+#: right to go on playing, not points).
 REENTRY_POINTS: Final[dict[str, str]] = {
+    "counted": N_("Every chip counted at the end is a point, a re-entry's included (ABAQ regulation)"),
     "repaid": N_("A re-entry's chips are taken back from the round's points (a re-entry buys play, not points)"),
-    "counted": N_("Every chip counted at the end is a point, a re-entry's included"),
+}
+
+#: The deals a table of five plays where its dealer sits out (Quatrilho). "per_table": the
+#: round's deals, as a table of four, so each of its players plays four deals in five (32 of
+#: 40); "per_player": 5/4 of them (50 for 40), so that everyone plays as many deals as at four.
+FIVE_DEALS: Final[dict[str, str]] = {
+    "per_table": N_("The same deals as a table of four: each of its players plays 4 in 5 (32 of 40)"),
+    "per_player": N_("A quarter more deals (50 for 40): each of its players plays as many as at a table of four"),
 }
 
 MAX_ROUNDS = 20
@@ -65,7 +76,20 @@ def _whole(raw: object, *, field: str, low: int, high: int, sentence: str) -> in
     return raw
 
 
-def create(
+def create(*, locale: object = None, **fields: object) -> Championship:
+    """Check everything (:func:`check`), then store the championship (committed)."""
+    row = Championship(
+        id=access.new_table_id(),
+        locale=table_language(locale),
+        version=0,
+        **check(**fields),
+    )
+    db.session.add(row)
+    db.session.commit()
+    return row
+
+
+def check(
     *,
     name: object,
     game: object,
@@ -76,13 +100,15 @@ def create(
     minutes: object = None,
     table_size: object = 4,
     late_until: object = 1,
-    reentries: object = 1,
-    reentry_points: object = "repaid",
+    reentries: object = None,
+    reentry_points: object = "counted",
+    five_deals: object = "per_table",
     tiebreaks: object = DEFAULT_TIEBREAKS,
-    locale: object = None,
-) -> Championship:
-    """Check everything, then store the championship (committed). A round ends after ``deals``
-    deals or after ``minutes``: exactly one of the two."""
+) -> dict[str, Any]:
+    """Every setting checked, as the model's columns; the first wrong one refused with its
+    sentence. One check for a new championship and for one changed before its first draw. A
+    round ends after ``deals`` deals or after ``minutes``: exactly one of the two; ``reentries``
+    None or empty is no limit (the national regulation's reading)."""
     title = clean_title(name)
     if not title:
         raise InvalidInput(Text(N_("Give the championship a name.")), field="name")
@@ -116,32 +142,30 @@ def create(
         high=count,
         sentence=N_("Late entries are taken until a round from %(low)s to %(high)s."),
     )
-    again = _whole(
-        reentries, field="reentries", low=0, high=9, sentence=N_("Re-entries per round: from %(low)s to %(high)s.")
-    )
+    again = None
+    if reentries not in (None, ""):
+        again = _whole(
+            reentries, field="reentries", low=0, high=9, sentence=N_("Re-entries per round: from %(low)s to %(high)s.")
+        )
     if reentry_points not in REENTRY_POINTS:
         raise InvalidInput(Text(N_("Choose how a re-entry's chips count.")), field="reentry_points")
-    order = _tiebreaks(tiebreaks)
-    row = Championship(
-        id=access.new_table_id(),
-        name=title,
-        game=rules.slug,
-        options=parsed,
-        locale=table_language(locale),
-        chips=stack,
-        rounds=count,
-        deals=round_deals,
-        minutes=round_minutes,
-        table_size=size,
-        late_until=late,
-        reentries=again,
-        reentry_points=str(reentry_points),
-        tiebreaks=order,
-        version=0,
-    )
-    db.session.add(row)
-    db.session.commit()
-    return row
+    if five_deals not in FIVE_DEALS:
+        raise InvalidInput(Text(N_("Choose how many deals a table of five plays.")), field="five_deals")
+    return {
+        "name": title,
+        "game": rules.slug,
+        "options": parsed,
+        "chips": stack,
+        "rounds": count,
+        "deals": round_deals,
+        "minutes": round_minutes,
+        "table_size": size,
+        "late_until": late,
+        "reentries": again,
+        "reentry_points": str(reentry_points),
+        "five_deals": str(five_deals),
+        "tiebreaks": _tiebreaks(tiebreaks),
+    }
 
 
 def for_points(game: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -194,14 +218,40 @@ def _tiebreaks(raw: object) -> list[str]:
     return order
 
 
+def playing_at(championship: Championship, seats: int) -> int:
+    """How many of a table's ``seats`` play each deal: one fewer where the game's dealer sits
+    out (Quatrilho at five), else all of them."""
+    rules = get_game(championship.game)
+    if seats not in rules.player_counts:
+        return seats
+    names = [f"p{i}" for i in range(seats)]
+    out = rules.sitting_out(names, names[0], rules.parse_options(dict(championship.options)))
+    return seats - (out is not None)
+
+
 def deals_at(championship: Championship, seats: int) -> int | None:
-    """The deals a table of ``seats`` plays in a round: the round's, or the largest multiple of
-    ``seats`` below it when the round's count does not go round that table evenly (a table of
-    five in a championship of fours), so that everyone at every table deals equally; at least
-    one deal each."""
+    """The deals a table of ``seats`` plays in a round, always a multiple of ``seats`` so that
+    everyone at every table deals equally, and at least one deal each.
+
+    "per_table" (:data:`FIVE_DEALS`): the round's deals, or the largest multiple of ``seats``
+    below them when they do not go round that table evenly. "per_player": as many as make each
+    of its players play the deals a player plays at a table of the championship's size (50 at a
+    Quatrilho table of five for 40 at fours), rounded down to a multiple of ``seats``."""
     if championship.deals is None:
         return None
+    if championship.five_deals == "per_player":
+        size = championship.table_size
+        each = championship.deals * playing_at(championship, size) // size
+        wanted = each * seats // playing_at(championship, seats)
+        return max(seats, wanted - wanted % seats)
     return max(seats, championship.deals - championship.deals % seats)
+
+
+def played_at(championship: Championship, seats: int) -> int | None:
+    """The deals each player of a table of ``seats`` plays in a round (the dealer's sit-outs
+    taken off): what the plan says of a table of five."""
+    deals = deals_at(championship, seats)
+    return None if deals is None else deals * playing_at(championship, seats) // seats
 
 
 def lock(championship: Championship) -> None:
@@ -213,6 +263,9 @@ def lock(championship: Championship) -> None:
         update(Championship).where(Championship.id == championship.id).values(version=Championship.version + 1)
     )
     db.session.refresh(championship)
+    if championship.archived_at is not None:
+        db.session.rollback()  # the version's move with it: nothing is written
+        raise RulesError(Text(N_("This championship is archived: it can be read, not changed.")))
 
 
 def describe(championship: Championship) -> dict[str, Any]:
@@ -221,4 +274,5 @@ def describe(championship: Championship) -> dict[str, Any]:
         "game": get_game(championship.game).name,
         "tiebreaks": [gettext(TIEBREAKS[key]) for key in championship.tiebreaks],
         "reentry_points": gettext(REENTRY_POINTS[championship.reentry_points]),
+        "five_deals": gettext(FIVE_DEALS.get(championship.five_deals, FIVE_DEALS["per_table"])),
     }

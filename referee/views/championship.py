@@ -23,7 +23,7 @@ from referee import access, championship, club, ledger, qr
 from referee.championship import history
 from referee.championship.ranking import ranking_csv
 from referee.championship.rounds import FISCAL
-from referee.championship.settings import deals_at, describe
+from referee.championship.settings import deals_at, describe, played_at
 from referee.championship.signoff import is_fiscal, problems
 from referee.db import db
 from referee.i18n import render_text
@@ -217,6 +217,7 @@ def plan(championship_id: str, round_number: int) -> ResponseReturnValue:
         people=names(found),
         checked=checked,
         deals_of={t.number: deals_at(found, len(t.entries)) for t in tables},
+        played_of={t.number: played_at(found, len(t.entries)) for t in tables},
     )
 
 

@@ -1,5 +1,6 @@
-"""The manager's side of a championship (the club's code): creating it, registering players and
-re-entries, drawing each round, printing the cards, reopening a table signed off too soon.
+"""The manager's side of a championship (the club's code): registering players and
+re-entries, drawing each round, printing the cards, reopening a table signed off too soon. Its
+settings, from its creation to its archive, are :mod:`referee.views.championship_settings`.
 
 The tables' cards carry the ways in that write (a scorer's and a fiscal's QR code per table), so
 they are printed from here only, never shown on a public page, and answered with
@@ -18,9 +19,8 @@ from sqlalchemy import select
 from referee import championship, club, inputs, ledger, members, qr
 from referee.championship import signoff
 from referee.championship.rounds import card_token
-from referee.championship.settings import DEFAULT_TIEBREAKS, GAMES, REENTRY_POINTS, TIEBREAKS
+from referee.championship.settings import GAMES
 from referee.db import db
-from referee.forms import option_values, options_form
 from referee.i18n import render_text
 from referee.ledger import Conflict
 from referee.models import Championship, Entry, Reentry, Table
@@ -51,59 +51,6 @@ def index() -> ResponseReturnValue:
         return away
     rows = list(db.session.scalars(select(Championship).order_by(Championship.created_at.desc())))
     return render_template("championship/index.html", rows=rows, games=[get_game(g) for g in GAMES])
-
-
-@bp.route("/c/new", methods=["GET", "POST"])
-def new() -> ResponseReturnValue:
-    """A new championship: the game, then its settings and house rules on one page."""
-    if (away := _manager_only()) is not None:
-        return away
-    slug = request.values.get("game") or GAMES[0]
-    if slug not in GAMES:
-        abort(404)
-    rules = get_game(slug)
-    # The stock is the championship's chips, set above the house rules; a chip is worth a point,
-    # never money (championship.settings.for_points), so the form asks no chip value.
-    form = options_form(
-        rules,
-        request.form if request.method == "POST" else None,
-        leave_out=(rules.stock_option or "", rules.money_option or ""),
-    )
-    error = None
-    values = request.form
-    if request.method == "POST":
-        ends = values.get("ends", "deals")
-        try:
-            found = championship.create(
-                name=values.get("name"),
-                game=slug,
-                options=option_values(form, rules),
-                chips=values.get("chips"),
-                rounds=values.get("rounds"),
-                deals=values.get("deals") if ends == "deals" else None,
-                minutes=values.get("minutes") if ends == "clock" else None,
-                table_size=values.get("table_size"),
-                late_until=values.get("late_until"),
-                reentries=values.get("reentries"),
-                reentry_points=values.get("reentry_points"),
-                tiebreaks=[values.get(f"tiebreak_{i}") for i in range(len(TIEBREAKS))],
-            )
-        except RulesError as exc:
-            error = render_text(exc.text)
-        else:
-            flash(_("Championship created. Register the players."), "success")
-            return redirect(url_for("championship_manage.manage", championship_id=found.id))
-    return render_template(
-        "championship/new.html",
-        rules=rules,
-        games=[get_game(g) for g in GAMES],
-        form=form,
-        values=values,
-        error=error,
-        reentry_points=REENTRY_POINTS,
-        tiebreaks=TIEBREAKS,
-        default_tiebreaks=DEFAULT_TIEBREAKS,
-    ), (422 if error else 200)
 
 
 def _status(found: Championship, row: Any, table: Any, count: signoff.ChipCount) -> str:
