@@ -75,13 +75,16 @@ def _shown(key: str, value: Any) -> str:
 def _changes(championship: Championship, wanted: dict[str, Any]) -> str:
     """What changes, as "game: Jubileu → Quatrilho; rounds: 3 → 5", in the championship's
     language (the history keeps the sentence as it was written). The house rules name each
-    option changed with its values, so the line keeps what was there before."""
+    option changed with its values, so the line keeps what was there before; a new game brings
+    its own house rules, which the game's change says."""
     parts = []
     with force_locale(championship.locale):
         for key, label in LABELS.items():
             old, new = getattr(championship, key), wanted[key]
             if old == new:
                 continue
+            if key == "options" and wanted["game"] != championship.game:
+                continue  # another game's house rules: the game's change says it
             if key == "options":
                 keys = sorted(set(old) | set(new))
                 moved = [f"{k} {old.get(k, '–')} → {new.get(k, '–')}" for k in keys if old.get(k) != new.get(k)]

@@ -56,7 +56,7 @@ def _fields(values: Any, form: Any, rules: Game[Any, Any]) -> dict[str, object]:
         "table_size": values.get("table_size"),
         "late_until": values.get("late_until"),
         "reentries": values.get("reentries"),
-        "reentry_points": values.get("reentry_points"),
+        "reentry_points": values.get("reentry_points", "counted"),
         "five_deals": values.get("five_deals", "per_table"),
         "tiebreaks": [values.get(f"tiebreak_{i}") for i in range(len(TIEBREAKS))],
     }
@@ -104,6 +104,13 @@ def _page(template: str, status: int = 200, **context: Any) -> ResponseReturnVal
     ), status
 
 
+def _refuse_stranger() -> ResponseReturnValue | None:
+    """A phone without the club's code: sent to type it (a page), refused (a change)."""
+    if request.method == "POST":
+        require_manager()
+    return _manager_only()
+
+
 def _game(default: str) -> Game[Any, Any]:
     slug = request.values.get("game") or default
     if slug not in GAMES:
@@ -137,7 +144,7 @@ def settings(championship_id: str) -> ResponseReturnValue:
     """The championship's settings, prefilled: every one can change until the first draw (the
     game too, keeping the entries), only the name after it."""
     found = load(championship_id)
-    if (away := _manager_only()) is not None:
+    if (away := _refuse_stranger()) is not None:
         return away
     rules = _game(found.game)
     locked = life.drawn(found)
@@ -178,11 +185,8 @@ def delete(championship_id: str) -> ResponseReturnValue:
     """Delete a championship before its first draw, after a page that names it and says how
     many players go with it."""
     found = load(championship_id)
-    if request.method == "GET":
-        if (away := _manager_only()) is not None:
-            return away
-    else:
-        require_manager()
+    if (away := _refuse_stranger()) is not None:
+        return away
     error, status = None, 200
     if request.method == "POST":
         name = found.name
