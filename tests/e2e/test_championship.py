@@ -150,6 +150,9 @@ def test_a_championship_day_on_phones(  # type: ignore[no-untyped-def]
     boss.locator("#c-name").fill("Copa da Primavera")
     boss.get_by_label("Rodadas", exact=True).fill("3")
     boss.get_by_label("Mãos por rodada").fill("4")
+    # One re-entry a round, its chips taken back (the defaults are the regulation's readings).
+    boss.get_by_label("Reentradas permitidas por jogador em cada rodada").select_option("1")
+    boss.locator('input[name=reentry_points][value="repaid"]').check()
     shot(boss, "champ-01-new")
     assert tap(boss, button(boss, "Criar o campeonato")) == 200
     cid = boss.url.split("/c/")[1].split("/")[0]
