@@ -4,7 +4,7 @@ deals follow a setting, and a championship can be archived.
 Existing championships keep what they stored: their limit of re-entries, their reading of a
 re-entry's chips, and "per_table" for the tables of five (what they played until now).
 
-Revision ID: 0011_settings
+Revision ID: 0011
 Revises: 0010
 Create Date: 2026-11-29
 """
@@ -12,7 +12,7 @@ Create Date: 2026-11-29
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011_settings"
+revision = "0011"
 down_revision = "0010"
 branch_labels = None
 depends_on = None
