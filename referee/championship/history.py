@@ -27,6 +27,14 @@ from referee.rules.text import N_
 KINDS: Final[dict[str, str]] = {
     "registered": N_("%(name)s registered with number %(number)s."),
     "reentered": N_("%(name)s (no. %(number)s) re-entered in round %(round)s at table %(table)s."),
+    "reentry_undone": N_("The re-entry of %(name)s (no. %(number)s) in round %(round)s was undone."),
+    "renamed": N_("No. %(number)s was renamed from %(old)s to %(name)s."),
+    "withdrawn": N_("%(name)s (no. %(number)s) withdrew: no longer drawn."),
+    "returned": N_("%(name)s (no. %(number)s) is back in the draws."),
+    "absent": N_("%(name)s (no. %(number)s) was marked absent."),
+    "present": N_("%(name)s (no. %(number)s) was marked present."),
+    "disqualified": N_("%(name)s (no. %(number)s) was disqualified: %(reason)s"),
+    "reinstated": N_("The disqualification of %(name)s (no. %(number)s) was lifted."),
 }
 
 #: The longest text a line's detail may carry (a reason, a former name).

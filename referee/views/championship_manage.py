@@ -19,6 +19,7 @@ from referee import championship, club, inputs, ledger, members, qr
 from referee.championship import signoff
 from referee.championship.rounds import card_token
 from referee.championship.settings import DEFAULT_TIEBREAKS, GAMES, REENTRY_POINTS, TIEBREAKS
+from referee.championship.status import MARKS
 from referee.db import db
 from referee.forms import option_values, options_form
 from referee.i18n import render_text
@@ -134,7 +135,9 @@ def _manage_context(found: Championship) -> dict[str, Any]:
     ]
     again = set(
         db.session.scalars(
-            select(Reentry.entry_id).where(Reentry.championship_id == found.id, Reentry.round == data["round_number"])
+            select(Reentry.entry_id).where(
+                Reentry.championship_id == found.id, Reentry.round == data["round_number"], Reentry.undone_at.is_(None)
+            )
         )
     )
     seated = {e for row in tables for e in row.entries}
@@ -150,6 +153,7 @@ def _manage_context(found: Championship) -> dict[str, Any]:
         "seated": seated,
         "open_registration": data["round_number"] <= found.late_until and data["round_number"] < found.rounds,
         "signed": sum(1 for row in tables if row.signed_at is not None),
+        "marks": MARKS,
     }
 
 
