@@ -20,7 +20,7 @@ are known only at the end, so there the desk takes the fiscal's word.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -36,6 +36,14 @@ from referee.rules.text import N_, NP_, Text
 from . import history
 from .rounds import current_round, seat_of
 from .settings import lock
+
+#: When a table recorded hand by hand takes a re-entry, with the sentence the form and the
+#: pages state. "out" is the reading a referee defends (a re-entry is for a player who cannot go
+#: on); "asked" follows the regulations that let a player re-enter whenever he wants.
+REENTRY_WHEN: Final[dict[str, str]] = {
+    "out": N_("Only a player who is out: no chips left (at Injun, Kentucky Derby and Lift Smoke, fewer than the ante)"),
+    "asked": N_("Whenever the player asks, chips left or not"),
+}
 
 
 def register(championship: Championship, name: object, *, actor: str = "") -> Entry:
@@ -157,6 +165,8 @@ def reentry_table(championship: Championship, entry: Entry) -> RoundTable:
     seated in the round being played, at a table not yet signed off, within the round's
     re-entries allowed and, at a table recorded hand by hand, out of chips (unless the
     championship takes a re-entry whenever the player asks)."""
+    if entry.status == "disqualified":
+        raise RulesError(Text(N_("%(name)s is disqualified."), name=entry.name), field="entry")
     round_number = current_round(championship)
     seated = seat_of(championship, round_number, entry) if round_number else None
     if seated is None:

@@ -78,6 +78,7 @@ def create(
     late_until: object = 1,
     reentries: object = 1,
     reentry_points: object = "repaid",
+    reentry_when: object = "out",
     tiebreaks: object = DEFAULT_TIEBREAKS,
     locale: object = None,
 ) -> Championship:
@@ -121,6 +122,10 @@ def create(
     )
     if reentry_points not in REENTRY_POINTS:
         raise InvalidInput(Text(N_("Choose how a re-entry's chips count.")), field="reentry_points")
+    if reentry_when not in ("out", "asked"):  # referee.championship.entries.REENTRY_WHEN
+        raise InvalidInput(
+            Text(N_("Choose when a table recorded hand by hand takes a re-entry.")), field="reentry_when"
+        )
     order = _tiebreaks(tiebreaks)
     row = Championship(
         id=access.new_table_id(),
@@ -136,6 +141,7 @@ def create(
         late_until=late,
         reentries=again,
         reentry_points=str(reentry_points),
+        reentry_when=str(reentry_when),
         tiebreaks=order,
         version=0,
     )

@@ -17,6 +17,7 @@ from sqlalchemy import select
 
 from referee import championship, club, inputs, ledger, members, qr
 from referee.championship import signoff
+from referee.championship.entries import REENTRY_WHEN
 from referee.championship.rounds import card_token
 from referee.championship.settings import DEFAULT_TIEBREAKS, GAMES, REENTRY_POINTS, TIEBREAKS
 from referee.championship.status import MARKS
@@ -87,6 +88,7 @@ def new() -> ResponseReturnValue:
                 late_until=values.get("late_until"),
                 reentries=values.get("reentries"),
                 reentry_points=values.get("reentry_points"),
+                reentry_when=values.get("reentry_when", "out"),
                 tiebreaks=[values.get(f"tiebreak_{i}") for i in range(len(TIEBREAKS))],
             )
         except RulesError as exc:
@@ -102,6 +104,7 @@ def new() -> ResponseReturnValue:
         values=values,
         error=error,
         reentry_points=REENTRY_POINTS,
+        reentry_when=REENTRY_WHEN,
         tiebreaks=TIEBREAKS,
         default_tiebreaks=DEFAULT_TIEBREAKS,
     ), (422 if error else 200)
