@@ -96,11 +96,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(transfers.bp)
     app.register_blueprint(trust.bp)
-    from referee.views import championship, championship_manage, championship_settings
+    from referee.views import championship, championship_entries, championship_manage, championship_settings
 
     app.register_blueprint(championship.bp)
     app.register_blueprint(championship_manage.bp)
     app.register_blueprint(championship_settings.bp)
+    app.register_blueprint(championship_entries.bp)
 
     @app.url_defaults
     def static_version(endpoint: str, values: dict[str, Any]) -> None:

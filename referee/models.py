@@ -413,6 +413,9 @@ class Championship(db.Model):
     five_deals: Mapped[str] = mapped_column(String(16), default="per_table", server_default="per_table")
     # Set when the committee archives the day (after its first draw): readable, never written.
     archived_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    # When a table recorded hand by hand takes a re-entry: "out" (the player is out of chips, as
+    # his game defines it) or "asked" (whenever he asks). referee.championship.status.
+    reentry_when: Mapped[str] = mapped_column(String(16), default="out", server_default="out")
     tiebreaks: Mapped[list[str]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # Moves on with every write, for the pages that follow the ranking live.
@@ -436,6 +439,10 @@ class Entry(db.Model):
     member_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"), default=None)
     first_round: Mapped[int] = mapped_column(default=1)  # a late entry plays from the next round
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # In play (""), or left out of the next draws: "withdrawn", "absent", "disqualified"
+    # (referee.championship.status); the reason a disqualification gives.
+    status: Mapped[str] = mapped_column(String(16), default="", server_default="")
+    status_reason: Mapped[str] = mapped_column(String(200), default="", server_default="")
 
 
 class Reentry(db.Model):
@@ -450,6 +457,9 @@ class Reentry(db.Model):
     chips: Mapped[int]
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     actor: Mapped[str] = mapped_column(String(60), default="")
+    # A re-entry typed by mistake is undone, never erased: it stops counting anywhere.
+    undone_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    undone_by: Mapped[str] = mapped_column(String(60), default="", server_default="")
 
 
 class ChampEvent(db.Model):

@@ -46,9 +46,10 @@ from referee.rules import get_game
 from referee.rules.errors import InvalidInput
 from referee.rules.text import N_
 
-from . import history
+from . import history, status
 from . import rounds as draw
 from . import settings as rules
+from .entries import REENTRY_WHEN
 
 #: A championship's settings in a backup, as the model names them.
 SETTINGS = (
@@ -65,6 +66,7 @@ SETTINGS = (
     "reentries",
     "reentry_points",
     "five_deals",
+    "reentry_when",
     "tiebreaks",
 )
 
@@ -98,11 +100,21 @@ def _json(championship: Championship) -> dict[str, Any]:
                 "member_id": e.member_id,
                 "first_round": e.first_round,
                 "created_at": iso(e.created_at),
+                "status": e.status,
+                "status_reason": e.status_reason,
             }
             for e in db.session.scalars(select(Entry).where(Entry.championship_id == cid).order_by(Entry.id))
         ],
         "reentries": [
-            {"entry_id": r.entry_id, "round": r.round, "chips": r.chips, "at": iso(r.at), "actor": r.actor}
+            {
+                "entry_id": r.entry_id,
+                "round": r.round,
+                "chips": r.chips,
+                "at": iso(r.at),
+                "actor": r.actor,
+                "undone_at": iso(r.undone_at),
+                "undone_by": r.undone_by,
+            }
             for r in db.session.scalars(select(Reentry).where(Reentry.championship_id == cid).order_by(Reentry.id))
         ],
         "rounds": [
@@ -223,6 +235,9 @@ def _championship(raw: object, where: str, known: _Known) -> Rows:
     reentry_points = settings.get("reentry_points")
     if not isinstance(reentry_points, str) or reentry_points not in rules.REENTRY_POINTS:
         raise invalid(N_("Choose how a re-entry's chips count."), f"{at}.reentry_points")
+    reentry_when = settings.get("reentry_when", "out")  # a backup made before the setting: the default
+    if not isinstance(reentry_when, str) or reentry_when not in REENTRY_WHEN:
+        raise invalid(N_("Choose when a table recorded hand by hand takes a re-entry."), f"{at}.reentry_when")
     tiebreaks = field(settings, "tiebreaks", list, at)
     known_ones = all(isinstance(t, str) and t in rules.TIEBREAKS for t in tiebreaks)
     if not known_ones or len(set(tiebreaks)) < len(tiebreaks):
@@ -244,6 +259,7 @@ def _championship(raw: object, where: str, known: _Known) -> Rows:
         "reentry_points": reentry_points,
         "five_deals": _five_deals(settings, at),
         "archived_at": maybe_timestamp(raw, "archived_at", where),
+        "reentry_when": reentry_when,
         "tiebreaks": list(tiebreaks),
         "created_at": timestamp(raw, "created_at", where),
         "version": whole(raw, "version", where, 0, 2**31 - 1),
@@ -265,25 +281,7 @@ def _championship(raw: object, where: str, known: _Known) -> Rows:
                 "ends_at": maybe_timestamp(item, "ends_at", rw),
             }
         )
-    reentries = []
-    for i, item in enumerate(field(raw, "reentries", list, where)):
-        rw = f"{where}.reentries[{i}]"
-        item = _object(item, rw)
-        entry_id = row_id(item, "entry_id", rw)
-        if entry_id not in ids:
-            raise _unknown(f"{rw}.entry_id")
-        if whole(item, "round", rw, 1, rounds) > len(drawn):
-            raise _unknown(f"{rw}.round")
-        reentries.append(
-            {
-                "championship_id": cid,
-                "entry_id": entry_id,
-                "round": item["round"],
-                "chips": whole(item, "chips", rw, 1, rules.MAX_CHIPS),
-                "at": timestamp(item, "at", rw),
-                "actor": short_text(item, "actor", rw, limit=ACTOR_MAX),
-            }
-        )
+    reentries = _reentries(raw, where, cid, ids, len(drawn), rounds)
     tables = _round_tables(raw, where, cid, len(drawn), ids, known)
     return Rows(
         row=row,
@@ -302,6 +300,34 @@ def _five_deals(settings: Mapping[str, Any], at: str) -> str:
     if not isinstance(value, str) or value not in rules.FIVE_DEALS:
         raise invalid(N_("Choose how many deals a table of five plays."), f"{at}.five_deals")
     return value
+
+
+def _reentries(
+    raw: Mapping[str, Any], where: str, cid: str, ids: set[int], drawn: int, rounds: int
+) -> list[dict[str, Any]]:
+    """The re-entries, the undone ones with who undid them (none undone in an older backup)."""
+    reentries = []
+    for i, item in enumerate(field(raw, "reentries", list, where)):
+        rw = f"{where}.reentries[{i}]"
+        item = _object(item, rw)
+        entry_id = row_id(item, "entry_id", rw)
+        if entry_id not in ids:
+            raise _unknown(f"{rw}.entry_id")
+        if whole(item, "round", rw, 1, rounds) > drawn:
+            raise _unknown(f"{rw}.round")
+        reentries.append(
+            {
+                "championship_id": cid,
+                "entry_id": entry_id,
+                "round": item["round"],
+                "chips": whole(item, "chips", rw, 1, rules.MAX_CHIPS),
+                "at": timestamp(item, "at", rw),
+                "actor": short_text(item, "actor", rw, limit=ACTOR_MAX),
+                "undone_at": maybe_timestamp(item, "undone_at", rw),
+                "undone_by": short_text(item, "undone_by", rw, limit=ACTOR_MAX, optional=True) or "",
+            }
+        )
+    return reentries
 
 
 def _history(raw: Mapping[str, Any], where: str, cid: str, entry_ids: set[int]) -> list[dict[str, Any]]:
@@ -360,7 +386,11 @@ def _entries(raw: Mapping[str, Any], where: str, cid: str, rounds: int, known: _
             "member_id": row_id(item, "member_id", ew, optional=True),
             "first_round": whole(item, "first_round", ew, 1, rounds),
             "created_at": timestamp(item, "created_at", ew),
+            "status": item.get("status", ""),  # a backup made before entries left play: in play
+            "status_reason": short_text(item, "status_reason", ew, limit=status.REASON_MAX, optional=True) or "",
         }
+        if not isinstance(entry["status"], str) or entry["status"] not in ("", *status.MARKS):
+            raise invalid(N_("Choose withdrawn, absent or disqualified."), f"{ew}.status")
         if not entry["name"].strip():
             raise invalid(N_("Each player needs a name."), f"{ew}.name")
         for key, taken in (("id", known.entries), ("number", numbers), ("name_key", keys)):

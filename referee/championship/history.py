@@ -30,6 +30,14 @@ KINDS: Final[dict[str, str]] = {
     "settings_changed": N_("Settings changed: %(changes)s."),
     "archived": N_("The championship was archived."),
     "unarchived": N_("The championship was taken out of the archive."),
+    "reentry_undone": N_("The re-entry of %(name)s (no. %(number)s) in round %(round)s was undone."),
+    "renamed": N_("No. %(number)s was renamed from %(old)s to %(name)s."),
+    "withdrawn": N_("%(name)s (no. %(number)s) withdrew: no longer drawn."),
+    "returned": N_("%(name)s (no. %(number)s) is back in the draws."),
+    "absent": N_("%(name)s (no. %(number)s) was marked absent."),
+    "present": N_("%(name)s (no. %(number)s) was marked present."),
+    "disqualified": N_("%(name)s (no. %(number)s) was disqualified: %(reason)s"),
+    "reinstated": N_("The disqualification of %(name)s (no. %(number)s) was lifted."),
 }
 
 #: The longest text a line's detail may carry (a reason, a former name).

@@ -9,6 +9,11 @@ the championship says a re-entry buys play and not points. A table not yet signe
 provisional points (what its chips say now); a round a player did not sit (a late entry) gives
 none. Places follow the total, then each tie-break in the order the manager chose; players
 still level after them share the place.
+
+A withdrawn or absent player keeps his line and his place (his points are his), with a mark. A
+disqualified player has no place: his line comes after every ranked one, with the reason, and
+his points take no round's star (the regulation's spirit: he is out of the contest, and nobody
+is ranked below him for it).
 """
 
 from __future__ import annotations
@@ -49,6 +54,8 @@ class Standing:
     best_round: int = 0
     last_round: int = 0
     prizes: tuple[int, ...] = field(default=())  # the rounds this entry had the best points of
+    status: str = ""  # "", or the entry's state out of play (referee.championship.status)
+    reason: str = ""  # a disqualification's
 
     @property
     def final(self) -> bool:
@@ -109,9 +116,13 @@ def rank(
 def standings(championship: Championship) -> list[Standing]:
     """The championship's ranking as it stands (provisional where a table is not signed off)."""
     entries = list(
-        db.session.execute(select(Entry.id, Entry.number, Entry.name).where(Entry.championship_id == championship.id))
+        db.session.execute(
+            select(Entry.id, Entry.number, Entry.name, Entry.status, Entry.status_reason).where(
+                Entry.championship_id == championship.id
+            )
+        )
     )
-    number_of = {entry_id: number for entry_id, number, _name in entries}
+    number_of = {entry_id: number for entry_id, number, *_rest in entries}
     tables = list(db.session.scalars(select(RoundTable).where(RoundTable.championship_id == championship.id)))
     nets: dict[str, dict[int, int]] = defaultdict(dict)
     seats = select(Seat.table_id, Seat.position, Seat.net).join(RoundTable, RoundTable.table_id == Seat.table_id)
@@ -120,7 +131,7 @@ def standings(championship: Championship) -> list[Standing]:
     bought: dict[tuple[int, int], tuple[int, int]] = {}
     for entry_id, round_number, chips, count in db.session.execute(
         select(Reentry.entry_id, Reentry.round, func.sum(Reentry.chips), func.count())
-        .where(Reentry.championship_id == championship.id)
+        .where(Reentry.championship_id == championship.id, Reentry.undone_at.is_(None))
         .group_by(Reentry.entry_id, Reentry.round)
     ):
         bought[(entry_id, round_number)] = (int(chips), int(count))
@@ -134,20 +145,48 @@ def standings(championship: Championship) -> list[Standing]:
             extra, count = bought.get((entry_id, row.round), (0, 0))
             points = chips - extra if repaid else chips
             played[number_of[entry_id]][row.round - 1] = Played(points, row.signed_at is not None, count)
-    return rank({number: name for _id, number, name in entries}, played, championship.rounds, championship.tiebreaks)
+    state = {number: (status, reason) for _id, number, _name, status, reason in entries}
+    out = {number for number, (status, _reason) in state.items() if status == "disqualified"}
+    ranked = rank(
+        {number: name for _id, number, name, *_rest in entries if number not in out},
+        played,
+        championship.rounds,
+        championship.tiebreaks,
+    )
+    ranked += [
+        replace(line, place=0, prizes=())
+        for line in rank(
+            {number: name for _id, number, name, *_rest in entries if number in out},
+            played,
+            championship.rounds,
+            championship.tiebreaks,
+        )
+    ]
+    return [replace(line, status=state[line.number][0], reason=state[line.number][1]) for line in ranked]
 
 
 def ranking_csv(championship: Championship, lines: Sequence[Standing]) -> str:
     """The ranking as CSV (RFC 4180, CRLF, a header row): place, number, name, each round's
-    points (empty for a round not played), total, re-entries, and whether every table the line
-    counts is signed off. Names a spreadsheet would run as a formula get a leading apostrophe."""
+    points (empty for a round not played), total, re-entries, whether every table the line
+    counts is signed off, and the entry's state out of play (with a disqualification's reason;
+    a disqualified line's place is empty). Names a spreadsheet would run as a formula get a leading apostrophe."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     rounds = [f"round_{k}" for k in range(1, championship.rounds + 1)]
-    writer.writerow(["place", "number", "name", *rounds, "total", "reentries", "final"])
+    writer.writerow(["place", "number", "name", *rounds, "total", "reentries", "final", "status", "reason"])
     for line in lines:
         points = ["" if r is None else r.points for r in line.rounds]
         writer.writerow(
-            [line.place, line.number, csv_cell(line.name), *points, line.total, line.reentries, int(line.final)]
+            [
+                line.place or "",
+                line.number,
+                csv_cell(line.name),
+                *points,
+                line.total,
+                line.reentries,
+                int(line.final),
+                line.status,
+                csv_cell(line.reason),
+            ]
         )
     return out.getvalue()

@@ -30,6 +30,7 @@ from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.text import N_, Text
 
 from .settings import deals_at, for_points, lock
+from .status import in_play
 
 FISCAL = "fiscal"
 SEED_MAX = 40
@@ -103,14 +104,27 @@ def history(championship: Championship, before: int) -> tuple[set[frozenset[int]
 
 
 def players_for(championship: Championship, number: int) -> list[Entry]:
-    """Everyone registered by the time round ``number`` is drawn."""
-    return list(
-        db.session.scalars(
-            select(Entry)
-            .where(Entry.championship_id == championship.id, Entry.first_round <= number)
-            .order_by(Entry.number)
+    """The entries round ``number`` seats (:func:`.status.in_play`). A draw already made is
+    checked against the entries it seated (:func:`redraw`): a player withdrawn since then
+    was in play when it was drawn."""
+    return in_play(championship, number)
+
+
+def too_few(championship: Championship, count: int) -> RulesError:
+    """The draw's refusal for a field that does not fill its tables, with what the committee
+    can do about it on its pages."""
+    if championship.table_size == 4 and 5 not in get_game(championship.game).player_counts:
+        sentence = N_(
+            "%(count)s players in play cannot sit at tables of four: the count must be a multiple of four. "
+            "Register a late entry, bring back a player withdrawn or absent, or withdraw one (tap his name in "
+            "the list of players)."
         )
-    )
+    else:
+        sentence = N_(
+            "%(count)s players in play do not fill the tables: register a late entry, bring back a player "
+            "withdrawn or absent, or withdraw one (tap his name in the list of players)."
+        )
+    return RulesError(Text(sentence, count=count), field="round")
 
 
 def _lot(championship: Championship, number: int, entries: Sequence[Entry], seed: str) -> lot.Draw:
@@ -144,7 +158,12 @@ def draw_round(championship: Championship, *, seed: object = None) -> ChampRound
             )
     chosen = _clean_seed(seed)
     entries = players_for(championship, number)
-    result = _lot(championship, number, entries, chosen)
+    try:
+        result = _lot(championship, number, entries, chosen)
+    except InvalidInput as exc:
+        if exc.field == "players":
+            raise too_few(championship, len(entries)) from None
+        raise
     by_number = {e.number: e for e in entries}
     ends_at = utcnow() + timedelta(minutes=championship.minutes) if championship.minutes else None
     row = ChampRound(championship_id=championship.id, number=number, seed=chosen, ends_at=ends_at)
@@ -185,10 +204,16 @@ def redraw(championship: Championship, number: int) -> bool:
     )
     if stored is None:
         return False
-    entries = players_for(championship, number)
+    stored_tables = round_tables(championship, number)
+    seated = {e for t in stored_tables for e in t.entries}
+    entries = list(
+        db.session.scalars(
+            select(Entry).where(Entry.championship_id == championship.id, Entry.id.in_(seated)).order_by(Entry.number)
+        )
+    )
     numbers = {e.id: e.number for e in entries}
     again = _lot(championship, number, entries, stored.seed)
-    tables = tuple(tuple(numbers[e] for e in t.entries) for t in round_tables(championship, number))
+    tables = tuple(tuple(numbers[e] for e in t.entries) for t in stored_tables)
     return again.tables == tables
 
 

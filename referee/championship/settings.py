@@ -103,6 +103,7 @@ def check(
     reentries: object = None,
     reentry_points: object = "counted",
     five_deals: object = "per_table",
+    reentry_when: object = "out",
     tiebreaks: object = DEFAULT_TIEBREAKS,
 ) -> dict[str, Any]:
     """Every setting checked, as the model's columns; the first wrong one refused with its
@@ -151,6 +152,10 @@ def check(
         raise InvalidInput(Text(N_("Choose how a re-entry's chips count.")), field="reentry_points")
     if five_deals not in FIVE_DEALS:
         raise InvalidInput(Text(N_("Choose how many deals a table of five plays.")), field="five_deals")
+    if reentry_when not in ("out", "asked"):  # referee.championship.entries.REENTRY_WHEN
+        raise InvalidInput(
+            Text(N_("Choose when a table recorded hand by hand takes a re-entry.")), field="reentry_when"
+        )
     return {
         "name": title,
         "game": rules.slug,
@@ -164,6 +169,7 @@ def check(
         "reentries": again,
         "reentry_points": str(reentry_points),
         "five_deals": str(five_deals),
+        "reentry_when": str(reentry_when),
         "tiebreaks": _tiebreaks(tiebreaks),
     }
 

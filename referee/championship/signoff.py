@@ -28,7 +28,7 @@ from referee.models import Championship, Entry, Hand, Reentry, RoundTable, Seat,
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.text import N_, Text
 
-from .entries import reentries_at
+from .entries import live, reentries_at
 from .rounds import FISCAL, current_round
 from .settings import lock
 
@@ -103,7 +103,7 @@ def round_counts(championship: Championship, rows: Sequence[RoundTable]) -> dict
     )
     bought = dict(
         db.session.execute(
-            select(Reentry.entry_id, func.sum(Reentry.chips))
+            live(select(Reentry.entry_id, func.sum(Reentry.chips)))
             .where(Reentry.championship_id == championship.id, Reentry.round == rows[0].round)
             .group_by(Reentry.entry_id)
         ).all()

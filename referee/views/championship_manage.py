@@ -20,6 +20,7 @@ from referee import championship, club, inputs, ledger, members, qr
 from referee.championship import signoff
 from referee.championship.rounds import card_token
 from referee.championship.settings import GAMES
+from referee.championship.status import MARKS
 from referee.db import db
 from referee.i18n import render_text
 from referee.ledger import Conflict
@@ -81,7 +82,9 @@ def _manage_context(found: Championship) -> dict[str, Any]:
     ]
     again = set(
         db.session.scalars(
-            select(Reentry.entry_id).where(Reentry.championship_id == found.id, Reentry.round == data["round_number"])
+            select(Reentry.entry_id).where(
+                Reentry.championship_id == found.id, Reentry.round == data["round_number"], Reentry.undone_at.is_(None)
+            )
         )
     )
     seated = {e for row in tables for e in row.entries}
@@ -97,6 +100,7 @@ def _manage_context(found: Championship) -> dict[str, Any]:
         "seated": seated,
         "open_registration": data["round_number"] <= found.late_until and data["round_number"] < found.rounds,
         "signed": sum(1 for row in tables if row.signed_at is not None),
+        "marks": MARKS,
     }
 
 

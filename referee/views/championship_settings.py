@@ -20,6 +20,7 @@ from werkzeug.datastructures import MultiDict
 
 from referee import championship
 from referee.championship import life
+from referee.championship.entries import REENTRY_WHEN
 from referee.championship.settings import DEFAULT_TIEBREAKS, FIVE_DEALS, GAMES, REENTRY_POINTS, TIEBREAKS
 from referee.forms import OPTION_PREFIX, option_values, options_form
 from referee.i18n import render_text
@@ -58,6 +59,7 @@ def _fields(values: Any, form: Any, rules: Game[Any, Any]) -> dict[str, object]:
         "reentries": values.get("reentries"),
         "reentry_points": values.get("reentry_points", "counted"),
         "five_deals": values.get("five_deals", "per_table"),
+        "reentry_when": values.get("reentry_when", "out"),
         "tiebreaks": [values.get(f"tiebreak_{i}") for i in range(len(TIEBREAKS))],
     }
 
@@ -78,6 +80,7 @@ def _as_form(found: Championship, rules: Game[Any, Any]) -> MultiDict[str, str]:
             "reentries": "" if found.reentries is None else str(found.reentries),
             "reentry_points": found.reentry_points,
             "five_deals": found.five_deals,
+            "reentry_when": found.reentry_when,
         }
     )
     for i in range(len(TIEBREAKS)):
@@ -98,6 +101,7 @@ def _page(template: str, status: int = 200, **context: Any) -> ResponseReturnVal
         games=[get_game(g) for g in GAMES],
         reentry_points=REENTRY_POINTS,
         five_deals=FIVE_DEALS,
+        reentry_when=REENTRY_WHEN,
         tiebreaks=TIEBREAKS,
         default_tiebreaks=DEFAULT_TIEBREAKS,
         **context,

@@ -181,7 +181,7 @@ def test_a_reentry_grows_the_table_stock_and_is_repaid_from_the_points(app: Flas
     assert paper.post(f"/c/{cid}/r/1/m/1/counts", data=at_500).status_code == 302
     csv = app.test_client().get(f"/c/{cid}/ranking.csv").get_data(as_text=True).splitlines()
     line = next(r.split(",") for r in csv[1:] if r.split(",")[1] == str(number))
-    assert line[3] == "50" and line[-2] == "1"  # 150 counted, 100 repaid; one re-entry
+    assert line[3] == "50" and line[-4] == "1"  # 150 counted, 100 repaid; one re-entry
 
 
 def test_settings_a_referee_would_refuse(app: Flask) -> None:
