@@ -409,6 +409,12 @@ class Championship(db.Model):
     # How a re-entry's chips count in the round's points: "repaid" or "counted" (docs).
     reentry_points: Mapped[str] = mapped_column(String(16), default="repaid")
     tiebreaks: Mapped[list[str]] = mapped_column(JSON)
+    # The day's fees as decimal strings ("0": none) and the Pix key that receives them, with
+    # its city for the BR Code (referee.championship.money).
+    entry_fee: Mapped[str] = mapped_column(String(16), default="0", server_default="0")
+    reentry_fee: Mapped[str] = mapped_column(String(16), default="0", server_default="0")
+    pix_key: Mapped[str] = mapped_column(String(77), default="", server_default="")
+    pix_city: Mapped[str] = mapped_column(String(15), default="", server_default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # Moves on with every write, for the pages that follow the ranking live.
     version: Mapped[int] = mapped_column(default=0)
@@ -431,6 +437,7 @@ class Entry(db.Model):
     member_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"), default=None)
     first_round: Mapped[int] = mapped_column(default=1)  # a late entry plays from the next round
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    fee_paid: Mapped[str | None] = mapped_column(String(16), default=None)  # the entry fee received
 
 
 class Reentry(db.Model):
@@ -445,6 +452,7 @@ class Reentry(db.Model):
     chips: Mapped[int]
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     actor: Mapped[str] = mapped_column(String(60), default="")
+    fee_paid: Mapped[str | None] = mapped_column(String(16), default=None)  # the re-entry fee received
 
 
 class ChampEvent(db.Model):

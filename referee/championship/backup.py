@@ -46,7 +46,7 @@ from referee.rules import get_game
 from referee.rules.errors import InvalidInput
 from referee.rules.text import N_
 
-from . import history
+from . import history, money
 from . import rounds as draw
 from . import settings as rules
 
@@ -65,6 +65,7 @@ SETTINGS = (
     "reentries",
     "reentry_points",
     "tiebreaks",
+    *money.SETTINGS,
 )
 
 
@@ -96,11 +97,19 @@ def _json(championship: Championship) -> dict[str, Any]:
                 "member_id": e.member_id,
                 "first_round": e.first_round,
                 "created_at": iso(e.created_at),
+                "fee_paid": e.fee_paid,
             }
             for e in db.session.scalars(select(Entry).where(Entry.championship_id == cid).order_by(Entry.id))
         ],
         "reentries": [
-            {"entry_id": r.entry_id, "round": r.round, "chips": r.chips, "at": iso(r.at), "actor": r.actor}
+            {
+                "entry_id": r.entry_id,
+                "round": r.round,
+                "chips": r.chips,
+                "at": iso(r.at),
+                "actor": r.actor,
+                "fee_paid": r.fee_paid,
+            }
             for r in db.session.scalars(select(Reentry).where(Reentry.championship_id == cid).order_by(Reentry.id))
         ],
         "rounds": [
@@ -240,6 +249,7 @@ def _championship(raw: object, where: str, known: _Known) -> Rows:
         "reentries": whole(settings, "reentries", at, 0, 9),
         "reentry_points": reentry_points,
         "tiebreaks": list(tiebreaks),
+        **money.read_backup(settings, at),
         "created_at": timestamp(raw, "created_at", where),
         "version": whole(raw, "version", where, 0, 2**31 - 1),
     }
@@ -277,6 +287,7 @@ def _championship(raw: object, where: str, known: _Known) -> Rows:
                 "chips": whole(item, "chips", rw, 1, rules.MAX_CHIPS),
                 "at": timestamp(item, "at", rw),
                 "actor": short_text(item, "actor", rw, limit=ACTOR_MAX),
+                "fee_paid": money.read_paid(item, rw),
             }
         )
     tables = _round_tables(raw, where, cid, len(drawn), ids, known)
@@ -346,6 +357,7 @@ def _entries(raw: Mapping[str, Any], where: str, cid: str, rounds: int, known: _
             "member_id": row_id(item, "member_id", ew, optional=True),
             "first_round": whole(item, "first_round", ew, 1, rounds),
             "created_at": timestamp(item, "created_at", ew),
+            "fee_paid": money.read_paid(item, ew),
         }
         if not entry["name"].strip():
             raise invalid(N_("Each player needs a name."), f"{ew}.name")

@@ -24,6 +24,8 @@ from referee.rules import get_game
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.text import N_, Text
 
+from .money import read_settings as read_money
+
 #: The games a championship can be played at: settled in chips (a stock each player starts
 #: with) at tables of four.
 GAMES: Final[tuple[str, ...]] = tuple(
@@ -80,6 +82,7 @@ def create(
     reentry_points: object = "repaid",
     tiebreaks: object = DEFAULT_TIEBREAKS,
     locale: object = None,
+    money: object = None,
 ) -> Championship:
     """Check everything, then store the championship (committed). A round ends after ``deals``
     deals or after ``minutes``: exactly one of the two."""
@@ -122,6 +125,7 @@ def create(
     if reentry_points not in REENTRY_POINTS:
         raise InvalidInput(Text(N_("Choose how a re-entry's chips count.")), field="reentry_points")
     order = _tiebreaks(tiebreaks)
+    fees = read_money(money)
     row = Championship(
         id=access.new_table_id(),
         name=title,
@@ -137,6 +141,7 @@ def create(
         reentries=again,
         reentry_points=str(reentry_points),
         tiebreaks=order,
+        **fees,
         version=0,
     )
     db.session.add(row)
