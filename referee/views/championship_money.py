@@ -76,10 +76,7 @@ def cash_box(championship_id: str) -> ResponseReturnValue:
     found = load(championship_id)
     if (away := _manager_only()) is not None:
         return away
-    box = money.cash_box(found)
-    return render_template(
-        "championship/cashbox.html", champ=found, box=box, charges=money.charges(found), brl=_money_text()
-    )
+    return _cash_box_page(found)
 
 
 @bp.get("/c/<championship_id>/cashbox.csv")
@@ -164,6 +161,16 @@ def tick(championship_id: str, kind: str, ref: int) -> ResponseReturnValue:
 
 
 def _refused(found: Championship, error: str, status: int) -> ResponseReturnValue:
+    return _cash_box_page(found, error), status
+
+
+def _cash_box_page(found: Championship, error: str | None = None) -> str:
     box = money.cash_box(found)
-    page = render_template("championship/cashbox.html", champ=found, box=box, charges=money.charges(found), error=error)
-    return page, status
+    return render_template(
+        "championship/cashbox.html",
+        champ=found,
+        box=box,
+        charges=money.charges(found),
+        brl=_money_text(),
+        error=error,
+    )
