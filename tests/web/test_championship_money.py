@@ -8,12 +8,15 @@ import csv
 import io
 import json
 from collections.abc import Callable
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from referee import exports, pix
@@ -92,6 +95,14 @@ def test_a_fee_that_is_not_money_is_refused(typed: object) -> None:
     assert refused.value.field == "reentry_fee"
 
 
+@given(cents=st.integers(min_value=0, max_value=1_000_000))
+def test_a_fee_typed_the_brazilian_way_reads_back_the_same_amount(cents: int) -> None:
+    reais, centavos = divmod(cents, 100)
+    grouped = f"{reais:,}".replace(",", ".")
+    for typed in (f"{reais},{centavos:02d}", f"R$ {grouped},{centavos:02d}", f"{reais}.{centavos:02d}"):
+        assert Decimal(parse_fee(typed, field="entry_fee")) == Decimal(cents) / 100
+
+
 def test_the_fees_and_the_key_are_set_on_the_form_and_a_bad_one_stores_nothing(app: Flask) -> None:
     boss = manager(app)
     form = boss.get("/c/new").get_data(as_text=True)
@@ -158,6 +169,26 @@ def test_a_day_without_fees_shows_nothing_of_the_money_and_refuses_a_tick(app: F
     refused = boss.post(f"/c/{cid}/desk/entry/1", data={"received": "1"})
     assert refused.status_code == 422 and "não cobra essa taxa" in refused.get_data(as_text=True)
     assert lines_of(app, "entry_fee") == []
+
+
+def test_without_a_key_the_desk_takes_cash_and_its_own_page_ticks_and_unticks(app: Flask) -> None:
+    boss = manager(app)
+    cid = create(boss, entry_fee="25,00")
+    answer = boss.post(f"/c/{cid}/entries", data={"name": "Ana"})
+    page = boss.get(answer.headers["Location"]).get_data(as_text=True)
+    assert "receba a taxa em dinheiro" in page and "000201" not in page and "Recebi R$\xa025,00" in page
+    desk = boss.get(f"/c/{cid}/desk/entry/1")
+    assert desk.status_code == 200 and "Recebi R$\xa025,00" in desk.get_data(as_text=True)
+    tick = boss.post(f"/c/{cid}/desk/entry/1", data={"received": "1", "back": "desk"})
+    assert tick.headers["Location"].endswith(f"/c/{cid}/desk/entry/1")
+    after = boss.get(f"/c/{cid}/desk/entry/1").get_data(as_text=True)
+    assert "✓ Recebido" in after and 'value="0"' in after
+    assert boss.post(f"/c/{cid}/desk/entry/1", data={"received": "0", "back": "desk"}).status_code == 302
+    assert "Recebi R$\xa025,00" in boss.get(f"/c/{cid}/desk/entry/1").get_data(as_text=True)
+    assert [kind for kind, _actor, _detail in lines_of(app, "entry_fee")] == [
+        "entry_fee_received",
+        "entry_fee_unticked",
+    ]
 
 
 def test_only_the_club_s_code_reaches_the_desk_and_the_cash_box(app: Flask) -> None:
