@@ -102,6 +102,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(championship_manage.bp)
     app.register_blueprint(championship_settings.bp)
     app.register_blueprint(championship_entries.bp)
+    from referee.views import championship_money
+
+    app.register_blueprint(championship_money.bp)
 
     @app.url_defaults
     def static_version(endpoint: str, values: dict[str, Any]) -> None:

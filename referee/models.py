@@ -417,6 +417,12 @@ class Championship(db.Model):
     # his game defines it) or "asked" (whenever he asks). referee.championship.status.
     reentry_when: Mapped[str] = mapped_column(String(16), default="out", server_default="out")
     tiebreaks: Mapped[list[str]] = mapped_column(JSON)
+    # The day's fees as decimal strings ("0": none) and the Pix key that receives them, with
+    # its city for the BR Code (referee.championship.money).
+    entry_fee: Mapped[str] = mapped_column(String(16), default="0", server_default="0")
+    reentry_fee: Mapped[str] = mapped_column(String(16), default="0", server_default="0")
+    pix_key: Mapped[str] = mapped_column(String(77), default="", server_default="")
+    pix_city: Mapped[str] = mapped_column(String(15), default="", server_default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # Moves on with every write, for the pages that follow the ranking live.
     version: Mapped[int] = mapped_column(default=0)
@@ -443,6 +449,7 @@ class Entry(db.Model):
     # (referee.championship.status); the reason a disqualification gives.
     status: Mapped[str] = mapped_column(String(16), default="", server_default="")
     status_reason: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    fee_paid: Mapped[str | None] = mapped_column(String(16), default=None)  # the entry fee received
 
 
 class Reentry(db.Model):
@@ -460,6 +467,7 @@ class Reentry(db.Model):
     # A re-entry typed by mistake is undone, never erased: it stops counting anywhere.
     undone_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     undone_by: Mapped[str] = mapped_column(String(60), default="", server_default="")
+    fee_paid: Mapped[str | None] = mapped_column(String(16), default=None)  # the re-entry fee received
 
 
 class ChampEvent(db.Model):

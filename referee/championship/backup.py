@@ -46,7 +46,7 @@ from referee.rules import get_game
 from referee.rules.errors import InvalidInput
 from referee.rules.text import N_
 
-from . import history, status
+from . import history, money, status
 from . import rounds as draw
 from . import settings as rules
 from .entries import REENTRY_WHEN
@@ -68,6 +68,7 @@ SETTINGS = (
     "five_deals",
     "reentry_when",
     "tiebreaks",
+    *money.SETTINGS,
 )
 
 
@@ -102,6 +103,7 @@ def _json(championship: Championship) -> dict[str, Any]:
                 "created_at": iso(e.created_at),
                 "status": e.status,
                 "status_reason": e.status_reason,
+                "fee_paid": e.fee_paid,
             }
             for e in db.session.scalars(select(Entry).where(Entry.championship_id == cid).order_by(Entry.id))
         ],
@@ -114,6 +116,7 @@ def _json(championship: Championship) -> dict[str, Any]:
                 "actor": r.actor,
                 "undone_at": iso(r.undone_at),
                 "undone_by": r.undone_by,
+                "fee_paid": r.fee_paid,
             }
             for r in db.session.scalars(select(Reentry).where(Reentry.championship_id == cid).order_by(Reentry.id))
         ],
@@ -261,6 +264,7 @@ def _championship(raw: object, where: str, known: _Known) -> Rows:
         "archived_at": maybe_timestamp(raw, "archived_at", where),
         "reentry_when": reentry_when,
         "tiebreaks": list(tiebreaks),
+        **money.read_backup(settings, at),
         "created_at": timestamp(raw, "created_at", where),
         "version": whole(raw, "version", where, 0, 2**31 - 1),
     }
@@ -325,6 +329,7 @@ def _reentries(
                 "actor": short_text(item, "actor", rw, limit=ACTOR_MAX),
                 "undone_at": maybe_timestamp(item, "undone_at", rw),
                 "undone_by": short_text(item, "undone_by", rw, limit=ACTOR_MAX, optional=True) or "",
+                "fee_paid": money.read_paid(item, rw),
             }
         )
     return reentries
@@ -388,6 +393,7 @@ def _entries(raw: Mapping[str, Any], where: str, cid: str, rounds: int, known: _
             "created_at": timestamp(item, "created_at", ew),
             "status": item.get("status", ""),  # a backup made before entries left play: in play
             "status_reason": short_text(item, "status_reason", ew, limit=status.REASON_MAX, optional=True) or "",
+            "fee_paid": money.read_paid(item, ew),
         }
         if not isinstance(entry["status"], str) or entry["status"] not in ("", *status.MARKS):
             raise invalid(N_("Choose withdrawn, absent or disqualified."), f"{ew}.status")

@@ -237,6 +237,12 @@ def undo_reentry(championship: Championship, row: Reentry, *, actor: str) -> Ent
         raise RulesError(
             Text(N_("Table %(table)s was signed off: its chips can no longer change."), table=seated.number)
         )
+    if row.fee_paid is not None:
+        # The money was taken: the desk gives it back (and takes the tick off) first, so the
+        # cash box never holds a fee for a re-entry that no longer exists.
+        raise RulesError(
+            Text(N_("Its fee was received: give it back and take the tick off at the desk first, then undo it."))
+        )
     row.undone_at = utcnow()
     row.undone_by = actor[:60]
     history.record(

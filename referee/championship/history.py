@@ -19,6 +19,7 @@ from flask_babel import gettext
 from sqlalchemy import select
 
 from referee.db import db
+from referee.i18n import fmt_money
 from referee.models import ChampEvent, Championship, Entry
 from referee.rules.text import N_
 
@@ -38,6 +39,12 @@ KINDS: Final[dict[str, str]] = {
     "present": N_("%(name)s (no. %(number)s) was marked present."),
     "disqualified": N_("%(name)s (no. %(number)s) was disqualified: %(reason)s"),
     "reinstated": N_("The disqualification of %(name)s (no. %(number)s) was lifted."),
+    "entry_fee_received": N_("Entry fee of %(name)s (no. %(number)s) received: %(amount)s."),
+    "entry_fee_unticked": N_("Entry fee of %(name)s (no. %(number)s) taken off the received (%(amount)s)."),
+    "reentry_fee_received": N_("Re-entry fee of %(name)s (no. %(number)s), round %(round)s, received: %(amount)s."),
+    "reentry_fee_unticked": N_(
+        "Re-entry fee of %(name)s (no. %(number)s), round %(round)s, taken off the received (%(amount)s)."
+    ),
 }
 
 #: The longest text a line's detail may carry (a reason, a former name).
@@ -98,4 +105,6 @@ def sentence(line: ChampEvent, entries: Mapping[int, Entry]) -> str:
         "table": line.table if line.table is not None else "",
         **(line.detail or {}),
     }
+    if isinstance(values.get("amount"), str):  # money travels as a decimal string
+        values["amount"] = fmt_money(values["amount"])
     return gettext(KINDS[line.kind], **values)

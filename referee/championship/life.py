@@ -27,6 +27,7 @@ from referee.rules.text import N_, Text
 
 from . import history
 from .rounds import current_round, round_tables
+from .entries import REENTRY_WHEN
 from .settings import FIVE_DEALS, REENTRY_POINTS, TIEBREAKS, check, for_points, lock
 
 #: The settings a change may touch, in the order the history line states them, with the word
@@ -43,16 +44,28 @@ LABELS: dict[str, str] = {
     "reentries": N_("re-entries per round"),
     "reentry_points": N_("re-entry chips"),
     "five_deals": N_("deals at a table of five"),
+    "reentry_when": N_("re-entries taken"),
     "tiebreaks": N_("tie-breaks"),
     "options": N_("house rules"),
+    "entry_fee": N_("entry fee"),
+    "reentry_fee": N_("re-entry fee"),
+    "pix_key": N_("Pix key"),
+    "pix_city": N_("Pix city"),
 }
+
+#: What can still change once a round is drawn: nothing the tables were made from. The money
+#: of the day is the desk's business, and a fee typed wrong is mended at any time (what was
+#: already received keeps the amount taken: :mod:`.money`).
+ANY_TIME: frozenset[str] = frozenset({"name", "entry_fee", "reentry_fee", "pix_key", "pix_city"})
 
 #: A setting's value in a few words, for the history line.
 SHORT: dict[str, dict[str, str]] = {
     "reentry_points": {"counted": N_("every chip counts"), "repaid": N_("taken back")},
     "five_deals": {"per_table": N_("as a table of four"), "per_player": N_("a quarter more")},
+    "reentry_when": {"out": N_("only when out"), "asked": N_("whenever asked")},
 }
 assert set(SHORT["reentry_points"]) == set(REENTRY_POINTS) and set(SHORT["five_deals"]) == set(FIVE_DEALS)
+assert set(SHORT["reentry_when"]) == set(REENTRY_WHEN)
 
 
 def drawn(championship: Championship) -> bool:
@@ -104,11 +117,11 @@ def change(championship: Championship, fields: dict[str, object], *, actor: str 
         # tables drop (for_points): that is no change of the committee's.
         stored = {key: getattr(championship, key) for key in LABELS}
         stored["options"] = for_points(championship.game, championship.options)
-        moved = [key for key in LABELS if key != "name" and stored[key] != wanted[key]]
+        moved = [key for key in LABELS if key not in ANY_TIME and stored[key] != wanted[key]]
         if moved:
             db.session.rollback()
             raise RulesError(
-                Text(N_("Round 1 has been drawn: only the name can change now.")),
+                Text(N_("Round 1 has been drawn: only the name and the fees can change now.")),
                 field=moved[0],
             )
     text = _changes(championship, wanted)

@@ -26,6 +26,8 @@ from referee.rules import get_game
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.text import N_, Text
 
+from .money import read_settings as read_money
+
 #: The games a championship can be played at: settled in chips (a stock each player starts
 #: with) at tables of four.
 GAMES: Final[tuple[str, ...]] = tuple(
@@ -105,11 +107,13 @@ def check(
     five_deals: object = "per_table",
     reentry_when: object = "out",
     tiebreaks: object = DEFAULT_TIEBREAKS,
+    money: object = None,
 ) -> dict[str, Any]:
     """Every setting checked, as the model's columns; the first wrong one refused with its
     sentence. One check for a new championship and for one changed before its first draw. A
     round ends after ``deals`` deals or after ``minutes``: exactly one of the two; ``reentries``
-    None or empty is no limit (the national regulation's reading)."""
+    None or empty is no limit (the national regulation's reading); ``money``, the form's fees
+    and Pix key (:func:`.money.read_settings`)."""
     title = clean_title(name)
     if not title:
         raise InvalidInput(Text(N_("Give the championship a name.")), field="name")
@@ -171,6 +175,7 @@ def check(
         "five_deals": str(five_deals),
         "reentry_when": str(reentry_when),
         "tiebreaks": _tiebreaks(tiebreaks),
+        **read_money(money),
     }
 
 

@@ -28,6 +28,7 @@ from referee.models import Championship, Entry, Reentry, Table
 from referee.phone import device
 from referee.rules import get_game
 from referee.rules.errors import RulesError
+from referee.views import championship_money
 from referee.views.championship import common, load, load_table, names, player_card
 
 bp = Blueprint("championship_manage", __name__)
@@ -101,6 +102,7 @@ def _manage_context(found: Championship) -> dict[str, Any]:
         "open_registration": data["round_number"] <= found.late_until and data["round_number"] < found.rounds,
         "signed": sum(1 for row in tables if row.signed_at is not None),
         "marks": MARKS,
+        "money": championship_money.manage_panel(found, request.args.get("desk")),
     }
 
 
@@ -134,7 +136,10 @@ def register(championship_id: str) -> ResponseReturnValue:
         )
     else:
         flash(_("Number %(number)s: %(name)s.") % {"number": entry.number, "name": entry.name}, "success")
-    return redirect(url_for("championship_manage.manage", championship_id=found.id, _anchor="register"))
+    fee = championship_money.desk_link(found, "entry", entry.number)
+    return redirect(
+        url_for("championship_manage.manage", championship_id=found.id, desk=fee, _anchor="desk" if fee else "register")
+    )
 
 
 @bp.post("/c/<championship_id>/reentries")
@@ -147,14 +152,17 @@ def reentry_by_number(championship_id: str) -> ResponseReturnValue:
     if entry is None:
         return _refused(found, _("No player has the number %(number)s.", number=typed[:6]))
     try:
-        championship.reenter(found, entry, actor="manager@" + device())
+        again = championship.reenter(found, entry, actor="manager@" + device())
     except RulesError as exc:
         return _refused(found, render_text(exc.text))
     flash(
         _("Re-entry for %(name)s: %(chips)s more chips at his table.") % {"name": entry.name, "chips": found.chips},
         "success",
     )
-    return redirect(url_for("championship_manage.manage", championship_id=found.id, _anchor="reentry"))
+    fee = championship_money.desk_link(found, "reentry", again.id)
+    return redirect(
+        url_for("championship_manage.manage", championship_id=found.id, desk=fee, _anchor="desk" if fee else "reentry")
+    )
 
 
 @bp.post("/c/<championship_id>/rounds")

@@ -61,6 +61,7 @@ def _fields(values: Any, form: Any, rules: Game[Any, Any]) -> dict[str, object]:
         "five_deals": values.get("five_deals", "per_table"),
         "reentry_when": values.get("reentry_when", "out"),
         "tiebreaks": [values.get(f"tiebreak_{i}") for i in range(len(TIEBREAKS))],
+        "money": values,
     }
 
 
@@ -81,6 +82,10 @@ def _as_form(found: Championship, rules: Game[Any, Any]) -> MultiDict[str, str]:
             "reentry_points": found.reentry_points,
             "five_deals": found.five_deals,
             "reentry_when": found.reentry_when,
+            "entry_fee": found.entry_fee,
+            "reentry_fee": found.reentry_fee,
+            "pix_key": found.pix_key,
+            "pix_city": found.pix_city,
         }
     )
     for i in range(len(TIEBREAKS)):

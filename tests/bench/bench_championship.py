@@ -69,6 +69,9 @@ PLAYERS = 300
 ROUNDS = 5
 DEALS = 40
 CHIPS = 100
+#: The press reports' fees (R$20-150 entries, R$10 re-entries), to a key: the manager's pages
+#: then carry the desk's Pix code and the cash box.
+FEES = {"entry_fee": "50", "reentry_fee": "10", "pix_key": "clube@example.com", "pix_city": "Porto Alegre"}
 WATCHERS = 20
 REQUESTS = 10  # timed requests per page and moment (after a warm-up)
 SECONDS = float(os.environ.get("BENCH_CHAMP_SECONDS", "60"))
@@ -123,7 +126,9 @@ class Day:
 
         with self.app.app_context():
             started = time.perf_counter()
-            found = championship.create(name="Copa de banca", game="quatrilho", chips=CHIPS, rounds=ROUNDS, deals=DEALS)
+            found = championship.create(
+                name="Copa de banca", game="quatrilho", chips=CHIPS, rounds=ROUNDS, deals=DEALS, money=FEES
+            )
             self.cid = found.id
             for n in range(1, PLAYERS + 1):
                 championship.register(found, f"Jogador {n:03d}")
@@ -271,16 +276,21 @@ class Day:
         if client.post("/club", data=form).status_code != 302:
             print("  (could not type the club's code: the manager's page not measured)", flush=True)
             return
-        path = f"/c/{self.cid}/manage"
+        for label, path in (
+            ("GET /c/<id>/manage", f"/c/{self.cid}/manage"),
+            ("GET /c/<id>/manage with a fee's Pix code", f"/c/{self.cid}/manage?desk=entry-{PLAYERS}"),
+            ("GET /c/<id>/cashbox", f"/c/{self.cid}/cashbox"),
+            ("GET /c/<id>/cashbox.csv", f"/c/{self.cid}/cashbox.csv"),
+        ):
 
-        def manage() -> None:
-            answer = client.get(path)
-            if answer.status_code != 200:
-                raise RuntimeError(f"GET {path} answered {answer.status_code}")
+            def manage(path: str = path) -> None:
+                answer = client.get(path)
+                if answer.status_code != 200:
+                    raise RuntimeError(f"GET {path} answered {answer.status_code}")
 
-        seconds = repeat(manage)
-        figure("GET /c/<id>/manage, test client, median", statistics.median(seconds) * 1000, "ms", "(track)", None)
-        figure("GET /c/<id>/manage, test client, max", max(seconds) * 1000, "ms", "(track)", None)
+            seconds = repeat(manage)
+            figure(f"{label}, test client, median", statistics.median(seconds) * 1000, "ms", "(track)", None)
+            figure(f"{label}, test client, max", max(seconds) * 1000, "ms", "(track)", None)
 
 
 def repeat(call: Callable[[], None], *, warm: int = 1, times: int = REQUESTS) -> list[float]:

@@ -308,6 +308,10 @@ def broken(document: dict[str, Any], cid: str) -> list[tuple[str, Callable[[dict
         (f"{at}.tables[{round_two}].table_id", change(["tables", round_two, "table_id"], first_table)),
         (f"{at}.tables[{round_two}].scorer_access", change(["tables", round_two, "scorer_access"], some_access)),
         (f"{at}.tables[0].signed_at", change(["tables", 0, "signed_at"], "yesterday")),
+        (f"{at}.settings.entry_fee", change(["settings", "entry_fee"], "vinte")),
+        (f"{at}.settings.pix_key", change(["settings", "pix_key"], "123")),
+        (f"{at}.entries[0].fee_paid", change(["entries", 0, "fee_paid"], "0")),
+        (f"{at}.reentries[0].fee_paid", change(["reentries", 0, "fee_paid"], 20)),
         (at, lambda doc: doc["championships"].__setitem__(i, [cid])),
         (".championships", lambda doc: doc.__setitem__("championships", {"id": cid})),
     ]

@@ -150,7 +150,7 @@ def test_after_the_first_draw_only_the_name_changes(app: Flask) -> None:
     for key, value in (("rounds", "4"), ("reentry_points", "counted"), ("deals", "8"), ("game", "jubileu")):
         answer = boss.post(f"/c/{cid}/settings", data=form | {key: value})
         assert answer.status_code == 422, key
-        assert "só o nome pode mudar" in answer.get_data(as_text=True)
+        assert "só o nome e as taxas podem mudar" in answer.get_data(as_text=True)
     found = stored(app, cid)
     assert found is not None and (found.rounds, found.reentry_points, found.deals) == (3, "repaid", 4)
     assert not [x for x in lines(app, cid) if x.kind == "settings_changed"]
