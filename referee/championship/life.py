@@ -26,8 +26,8 @@ from referee.rules.errors import RulesError
 from referee.rules.text import N_, Text
 
 from . import history
-from .rounds import current_round, round_tables
 from .entries import REENTRY_WHEN
+from .rounds import current_round, round_tables
 from .settings import FIVE_DEALS, REENTRY_POINTS, TIEBREAKS, check, for_points, lock
 
 #: The settings a change may touch, in the order the history line states them, with the word
