@@ -280,3 +280,29 @@ def test_a_backup_made_before_the_fees_restores_charging_nothing(app: Flask, fre
     with second.app_context():
         exports.restore(document)
     assert money_of(second, cid) == ("0", "0", "", "", [(n, None) for n in range(1, 6)], [None])
+
+
+def test_a_received_reentry_is_given_back_before_it_is_undone_and_then_leaves_the_cash_box(app: Flask) -> None:
+    boss, cid = cash_box_day(app)
+    with app.app_context():
+        ref = db.session.scalar(select(Reentry.id))
+    refused = boss.post(f"/c/{cid}/reentries/{ref}/undo")
+    assert refused.status_code == 422
+    assert "devolva o dinheiro" in refused.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.get(Reentry, ref).undone_at is None
+    assert boss.post(f"/c/{cid}/desk/reentry/{ref}", data={"received": "0"}).status_code == 302
+    assert boss.post(f"/c/{cid}/reentries/{ref}/undo").status_code == 302
+    rows = list(csv.reader(io.StringIO(boss.get(f"/c/{cid}/cashbox.csv").get_data(as_text=True))))
+    assert not [row for row in rows if row[0] == "reentry"]
+    assert rows[-1] == ["total", "", "", "", "100.00", "20.00", "80.00"]
+
+
+def test_the_fees_can_be_mended_after_the_draw_and_other_settings_cannot(app: Flask) -> None:
+    boss, cid = cash_box_day(app)
+    form = {"name": "Copa da Primavera", **FEES, "entry_fee": "25"}
+    assert boss.post(f"/c/{cid}/settings", data=form).status_code == 302
+    assert stored(app, cid).entry_fee == "25"
+    refused = boss.post(f"/c/{cid}/settings", data={**form, "rounds": "4"})
+    assert refused.status_code == 422
+    assert stored(app, cid).rounds == 3
