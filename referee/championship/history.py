@@ -27,6 +27,9 @@ from referee.rules.text import N_
 KINDS: Final[dict[str, str]] = {
     "registered": N_("%(name)s registered with number %(number)s."),
     "reentered": N_("%(name)s (no. %(number)s) re-entered in round %(round)s at table %(table)s."),
+    "counted": N_("Table %(table)s of round %(round)s counted: %(chips)s."),
+    "signed": N_("Table %(table)s of round %(round)s signed off by its fiscal: %(chips)s."),
+    "reopened": N_("Table %(table)s of round %(round)s reopened: its signature is set aside."),
 }
 
 #: The longest text a line's detail may carry (a reason, a former name).
@@ -88,3 +91,12 @@ def sentence(line: ChampEvent, entries: Mapping[int, Entry]) -> str:
         **(line.detail or {}),
     }
     return gettext(KINDS[line.kind], **values)
+
+
+def note(line: ChampEvent) -> str:
+    """The words someone typed with the line (a reason) when its sentence does not already carry
+    them: a reopening's reason is optional, and a sentence cannot leave a hole where it is not."""
+    reason = (line.detail or {}).get("reason")
+    if not isinstance(reason, str) or "%(reason)s" in KINDS[line.kind]:
+        return ""
+    return reason
