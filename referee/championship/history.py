@@ -12,6 +12,7 @@ so there is never a change without its line nor a line without its change.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -31,6 +32,9 @@ KINDS: Final[dict[str, str]] = {
     "signed": N_("Table %(table)s of round %(round)s signed off by its fiscal: %(chips)s."),
     "reopened": N_("Table %(table)s of round %(round)s reopened: its signature is set aside."),
 }
+
+#: What every sentence may use besides the line's detail.
+GIVEN = frozenset({"name", "number", "round", "table"})
 
 #: The longest text a line's detail may carry (a reason, a former name).
 DETAIL_TEXT_MAX = 200
@@ -60,6 +64,12 @@ def record(
     )
     db.session.add(line)
     return line
+
+
+def needs(kind: str) -> set[str]:
+    """The detail keys a kind's sentence cannot do without (a backup's line must carry them, or its
+    sentence could not be written)."""
+    return set(re.findall(r"%\((\w+)\)", KINDS[kind])) - GIVEN
 
 
 def lines(

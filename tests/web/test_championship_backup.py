@@ -282,6 +282,7 @@ def broken(document: dict[str, Any], cid: str) -> list[tuple[str, Callable[[dict
     first_entry = document["championships"][i]["entries"][0]["id"]
     seated = document["championships"][i]["tables"][0]["entries"]
     first_table = document["championships"][i]["tables"][0]["table_id"]
+    signed = next(n for n, line in enumerate(document["championships"][i]["history"]) if line["kind"] == "signed")
     return [
         (f"{at}.entries[0].name", drop(["entries", 0, "name"])),
         (
@@ -301,6 +302,7 @@ def broken(document: dict[str, Any], cid: str) -> list[tuple[str, Callable[[dict
         (f"{at}.tables[{round_two}].table_id", change(["tables", round_two, "table_id"], first_table)),
         (f"{at}.tables[{round_two}].scorer_access", change(["tables", round_two, "scorer_access"], some_access)),
         (f"{at}.tables[0].signed_at", change(["tables", 0, "signed_at"], "yesterday")),
+        (f"{at}.history[{signed}].detail", change(["history", signed, "detail"], {})),  # no chips to tell
         (at, lambda doc: doc["championships"].__setitem__(i, [cid])),
         (".championships", lambda doc: doc.__setitem__("championships", {"id": cid})),
     ]
