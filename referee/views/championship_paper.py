@@ -47,23 +47,19 @@ def _reopen_page(
     ), status
 
 
-@bp.get("/c/<championship_id>/r/<int:round_number>/m/<int:table_number>/reopen")
-def reopen_page(championship_id: str, round_number: int, table_number: int) -> ResponseReturnValue:
-    """What reopening the table does, its chips as signed, a box for the reason, and the button."""
-    found = load(championship_id)
-    if not club.is_manager():
-        return redirect(url_for("players.club", next=request.full_path.rstrip("?")))
-    row, table = load_table(found, round_number, table_number)
-    return _reopen_page(found, row, table)
-
-
-@bp.post("/c/<championship_id>/r/<int:round_number>/m/<int:table_number>/reopen")
+@bp.route("/c/<championship_id>/r/<int:round_number>/m/<int:table_number>/reopen", methods=["GET", "POST"])
 def reopen(championship_id: str, round_number: int, table_number: int) -> ResponseReturnValue:
-    """Reopen the table, only from the confirmation page's form: a bare POST changes nothing."""
+    """GET: what reopening the table does, its chips as signed, a box for the reason, and the
+    button. POST: reopen it, only from that page's form (a bare POST changes nothing). One rule
+    for both, so that a table number too large for the database is a 404 for either."""
     found = load(championship_id)
     if not club.is_manager():
+        if request.method == "GET":
+            return redirect(url_for("players.club", next=request.full_path.rstrip("?")))
         abort(403)
     row, table = load_table(found, round_number, table_number)
+    if request.method == "GET":
+        return _reopen_page(found, row, table)
     if request.form.get("confirm") != CONFIRMED:
         return _reopen_page(
             found, row, table, error=_("Confirm the reopening on this page: nothing was changed."), status=422
