@@ -13,7 +13,7 @@ from sqlalchemy import select
 from referee.db import db
 from referee.models import ChampEvent, RoundTable
 
-from .championship_support import card_links, create, manager, register, round_tables
+from .championship_support import card_links, create, manager, names_at, register, round_tables, score, token_of
 
 NAMES = ["Ana", "Bia", "Caio", "Dani", "Edu", "Fábio", "Gil", "Hugo", "Iara"]
 
@@ -174,3 +174,19 @@ def test_player_cards_have_a_box_per_round_for_the_committee(app: Flask) -> None
         assert grid.count("<td></td>") == 12
     one = app.test_client().get(f"/c/{cid}/n/2/card").get_data(as_text=True)
     assert one.count('<table class="card-rounds">') == 1
+
+
+def test_a_table_recorded_hand_by_hand_keeps_the_chips_its_fiscal_signed(app: Flask) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES[:4])
+    assert boss.post(f"/c/{cid}/rounds").status_code == 302
+    (row,) = round_tables(app, cid, 1)
+    players = names_at(app, row)
+    token = token_of(card_links(boss, cid, 1, "scorer")[0])
+    assert all(score(boss, row, players, token) == 201 for _ in range(4))
+    _scorer, fiscal = _phones(app, boss, cid)
+    assert fiscal.post(f"/c/{cid}/r/1/m/1/sign").status_code == 302
+    # The caller's side wins 6 a deal: the first and the third seats end with 124.
+    chips = [124, 76, 124, 76]
+    assert _kinds(app, cid) == [("signed", 1, {"chips": " · ".join(f"{p} {n}" for p, n in zip(players, chips))})]
