@@ -4,7 +4,8 @@ fiscal's sign-off, and a ranking of points (one chip, one point) that moves whil
 
 The modules, in the order of the day: :mod:`.settings` (what the manager chooses),
 :mod:`.entries` (registration and re-entries), :mod:`.rounds` (the draw and the round's tables),
-:mod:`.signoff` (final counts and the fiscal's signature) and :mod:`.ranking` (points, places and
+:mod:`.signoff` (final counts and the fiscal's signature), :mod:`.trail` (a table's counts,
+signatures and reopenings read back from :mod:`.history`) and :mod:`.ranking` (points, places and
 tie-breaks; pure arithmetic over what the others store).
 """
 

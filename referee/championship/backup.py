@@ -358,6 +358,8 @@ def _history(raw: Mapping[str, Any], where: str, cid: str, entry_ids: set[int]) 
             )
             for key, value in detail.items()
         )
+        if not history.needs(kind) <= detail.keys():
+            raise invalid(N_("%(field)s is missing or has the wrong type."), f"{hw}.detail", field=f"{hw}.detail")
         if not plain or len(detail) > 20:
             raise invalid(N_("%(field)s must be a JSON object."), f"{hw}.detail", field=f"{hw}.detail")
         kept.append(

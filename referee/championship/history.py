@@ -12,6 +12,7 @@ so there is never a change without its line nor a line without its change.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -45,7 +46,13 @@ KINDS: Final[dict[str, str]] = {
     "reentry_fee_unticked": N_(
         "Re-entry fee of %(name)s (no. %(number)s), round %(round)s, taken off the received (%(amount)s)."
     ),
+    "counted": N_("Table %(table)s of round %(round)s counted: %(chips)s."),
+    "signed": N_("Table %(table)s of round %(round)s signed off by its fiscal: %(chips)s."),
+    "reopened": N_("Table %(table)s of round %(round)s reopened: its signature is set aside."),
 }
+
+#: What every sentence may use besides the line's detail.
+GIVEN = frozenset({"name", "number", "round", "table"})
 
 #: The longest text a line's detail may carry (a reason, a former name).
 DETAIL_TEXT_MAX = 200
@@ -75,6 +82,12 @@ def record(
     )
     db.session.add(line)
     return line
+
+
+def needs(kind: str) -> set[str]:
+    """The detail keys a kind's sentence cannot do without (a backup's line must carry them, or its
+    sentence could not be written)."""
+    return set(re.findall(r"%\((\w+)\)", KINDS[kind])) - GIVEN
 
 
 def lines(
@@ -108,3 +121,12 @@ def sentence(line: ChampEvent, entries: Mapping[int, Entry]) -> str:
     if isinstance(values.get("amount"), str):  # money travels as a decimal string
         values["amount"] = fmt_money(values["amount"])
     return gettext(KINDS[line.kind], **values)
+
+
+def note(line: ChampEvent) -> str:
+    """The words someone typed with the line (a reason) when its sentence does not already carry
+    them: a reopening's reason is optional, and a sentence cannot leave a hole where it is not."""
+    reason = (line.detail or {}).get("reason")
+    if not isinstance(reason, str) or "%(reason)s" in KINDS[line.kind]:
+        return ""
+    return reason

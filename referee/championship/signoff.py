@@ -28,9 +28,11 @@ from referee.models import Championship, Entry, Hand, Reentry, RoundTable, Seat,
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.text import N_, Text
 
+from . import history
 from .entries import live, reentries_at
 from .rounds import FISCAL, current_round
 from .settings import lock
+from .trail import chips_text
 
 
 @dataclass(frozen=True)
@@ -140,7 +142,8 @@ def enter_counts(
 ) -> None:
     """Store a paper table's final counts (committed), or refuse them with a sentence: every
     player counted, whole chips, adding up to the stock, on a table that records no hands and is
-    not signed off. Counting again replaces the counts (until the sign-off)."""
+    not signed off. Counting again replaces the counts (until the sign-off); each count stays as a
+    line of the day's history."""
     _take(championship, row)
     if row.signed_at is not None:
         raise RulesError(Text(N_("This table was signed off: its chips can no longer change.")))
@@ -154,6 +157,9 @@ def enter_counts(
         raise RulesError(_difference(sum(counts.values()), stock), field="counts")
     row.counts = {str(k): v for k, v in counts.items()}
     row.counted_by = actor[:60]
+    history.record(
+        championship, "counted", actor=actor, round=row.round, table=row.number, chips=chips_text(counts, row.entries)
+    )
     db.session.commit()
 
 
@@ -189,7 +195,8 @@ def is_fiscal(row: RoundTable, grant: Grant) -> bool:
 
 
 def sign(championship: Championship, row: RoundTable, table: Table, grant: Grant, *, actor: str) -> None:
-    """The fiscal's signature (committed): the table's chips become the round's points."""
+    """The fiscal's signature (committed): the table's chips become the round's points, and the
+    chips he signed stay in the day's history whatever happens to the table later."""
     _take(championship, row)
     if not is_fiscal(row, grant):
         raise RulesError(Text(N_("Only this table's fiscal signs it off, from the fiscal's card.")))
@@ -198,15 +205,24 @@ def sign(championship: Championship, row: RoundTable, table: Table, grant: Grant
     problem = problems(championship, row, table)
     if problem is not None:
         raise RulesError(problem)
+    signed = chip_count(championship, row, table).chips
     ledger.finish_table(table)
     row.signed_at = utcnow()
     row.signed_by = actor[:60]
+    history.record(
+        championship, "signed", actor=actor, round=row.round, table=row.number, chips=chips_text(signed, row.entries)
+    )
     db.session.commit()
 
 
-def reopen(championship: Championship, row: RoundTable, table: Table) -> None:
+def reopen(championship: Championship, row: RoundTable, table: Table, *, actor: str, reason: str = "") -> None:
     """The manager takes a signature back (a slip found after it): the table takes hands, counts
-    and a new signature again. Refused once the next round is drawn, whose seating it fed."""
+    and a new signature again. Refused once the next round is drawn, whose seating it fed. The
+    signature set aside stays in the day's history, with the reason the manager gave, if any."""
+    if len(reason.strip()) > history.DETAIL_TEXT_MAX:
+        raise InvalidInput(
+            Text(N_("Say the reason in %(max)s characters at most."), max=history.DETAIL_TEXT_MAX), field="reason"
+        )
     _take(championship, row)
     if row.signed_at is None:
         raise RulesError(Text(N_("This table is not signed off.")))
@@ -215,4 +231,5 @@ def reopen(championship: Championship, row: RoundTable, table: Table) -> None:
     ledger.reopen_table(table)
     row.signed_at = None
     row.signed_by = ""
+    history.record(championship, "reopened", actor=actor, round=row.round, table=row.number, reason=reason.strip())
     db.session.commit()

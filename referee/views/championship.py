@@ -20,7 +20,7 @@ from markupsafe import Markup
 from sqlalchemy import func, select
 
 from referee import access, championship, club, ledger, qr
-from referee.championship import history
+from referee.championship import history, trail
 from referee.championship.ranking import ranking_csv
 from referee.championship.rounds import FISCAL
 from referee.championship.settings import deals_at, describe, played_at
@@ -145,7 +145,7 @@ def day_history(championship_id: str) -> ResponseReturnValue:
     found = load(championship_id)
     entries = names(found)
     shown = [
-        {"at": line.at, "actor": line.actor, "text": history.sentence(line, entries)}
+        {"at": line.at, "actor": line.actor, "text": history.sentence(line, entries), "note": history.note(line)}
         for line in reversed(history.lines(found))
     ]
     return render_template("championship/history.html", **common(found), lines=shown)
@@ -278,6 +278,7 @@ def table_context(found: Championship, row: RoundTable, table: Table) -> dict[st
         # permission to read it, Pix keys included, and this page is read with the
         # championship's public link.
         "table_link": table.id in shown_tables([table.id]),
+        "trail": trail.table_trail(found, row, people),
     }
 
 

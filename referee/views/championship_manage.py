@@ -177,19 +177,6 @@ def draw(championship_id: str) -> ResponseReturnValue:
     return redirect(url_for("championship.plan", championship_id=found.id, round_number=drawn.number))
 
 
-@bp.post("/c/<championship_id>/r/<int:round_number>/m/<int:table_number>/reopen")
-def reopen(championship_id: str, round_number: int, table_number: int) -> ResponseReturnValue:
-    found = load(championship_id)
-    require_manager()
-    row, table = load_table(found, round_number, table_number)
-    try:
-        championship.reopen(found, row, table)
-    except RulesError as exc:
-        return _refused(found, render_text(exc.text))
-    flash(_("Table %(table)s is open again: it takes hands and a new signature.") % {"table": row.number}, "success")
-    return redirect(url_for("championship_manage.manage", championship_id=found.id, _anchor="tables"))
-
-
 @bp.post("/c/<championship_id>/r/<int:round_number>/m/<int:table_number>/cards")
 def replace_cards(championship_id: str, round_number: int, table_number: int) -> ResponseReturnValue:
     """New cards for one table: the old scorer's and fiscal's cards stop working."""

@@ -282,6 +282,7 @@ def broken(document: dict[str, Any], cid: str) -> list[tuple[str, Callable[[dict
     first_entry = document["championships"][i]["entries"][0]["id"]
     seated = document["championships"][i]["tables"][0]["entries"]
     first_table = document["championships"][i]["tables"][0]["table_id"]
+    signed = next(n for n, line in enumerate(document["championships"][i]["history"]) if line["kind"] == "signed")
     return [
         (f"{at}.entries[0].name", drop(["entries", 0, "name"])),
         (
@@ -312,6 +313,7 @@ def broken(document: dict[str, Any], cid: str) -> list[tuple[str, Callable[[dict
         (f"{at}.settings.pix_key", change(["settings", "pix_key"], "123")),
         (f"{at}.entries[0].fee_paid", change(["entries", 0, "fee_paid"], "0")),
         (f"{at}.reentries[0].fee_paid", change(["reentries", 0, "fee_paid"], 20)),
+        (f"{at}.history[{signed}].detail", change(["history", signed, "detail"], {})),  # no chips to tell
         (at, lambda doc: doc["championships"].__setitem__(i, [cid])),
         (".championships", lambda doc: doc.__setitem__("championships", {"id": cid})),
     ]
