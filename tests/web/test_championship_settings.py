@@ -236,7 +236,7 @@ def test_after_the_first_draw_it_is_archived_never_deleted_and_refuses_every_wri
     assert stored(app, cid).archived_at is None  # type: ignore[union-attr]
     assert score(boss, first, players, token_of(scorers[0])) == 201
     assert boss.post(f"/c/{cid}/r/1/m/2/counts", data=counts).status_code == 302
-    assert [x.kind for x in lines(app, cid)][-2:] == ["archived", "unarchived"]
+    assert [x.kind for x in lines(app, cid)][-3:] == ["archived", "unarchived", "counted"]
     assert app.test_client().post(f"/c/{cid}/archive").status_code == 403
 
 
