@@ -293,6 +293,7 @@ def broken(document: dict[str, Any], cid: str) -> list[tuple[str, Callable[[dict
         (f"{at}.settings.game", change(["settings", "game"], "samba")),
         (f"{at}.rounds[1].seed", change(["rounds", 1, "seed"], 7)),
         (f"{at}.rounds[1].number", change(["rounds", 1, "number"], 1)),
+        (f"{at}.rounds[0].planned", change(["rounds", 0, "planned"], 0)),
         (f"{at}.reentries[0].entry_id", change(["reentries", 0, "entry_id"], 2**31 - 1)),
         (f"{at}.tables[0].entries", change(["tables", 0, "entries"], [*seated[:3], 2**31 - 1])),
         (f"{at}.tables[0].entries", change(["tables", 0, "entries"], seated[:3])),
