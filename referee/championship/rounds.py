@@ -129,27 +129,26 @@ def _lot(championship: Championship, number: int, entries: Sequence[Entry], seed
     return day.first
 
 
-def meeting_again(championship: Championship, number: int) -> tuple[int, int]:
-    """Pairs of players who meet again in round ``number`` (they shared a table in an earlier
-    round), and over the day up to it: what the plan shows, from the tables as stored."""
+def pairs_again(championship: Championship) -> dict[int, tuple[int, int]]:
+    """For each round drawn: the pairs of players who meet again in it (they shared a table
+    in an earlier round), and over the day up to it. What the plan and the JSON show, read
+    from the tables as stored."""
     numbers = dict(
         db.session.execute(select(Entry.id, Entry.number).where(Entry.championship_id == championship.id)).all()
     )
     by_round: dict[int, list[list[int]]] = {}
-    for row, seated in db.session.execute(
-        select(RoundTable.round, RoundTable.entries).where(
-            RoundTable.championship_id == championship.id, RoundTable.round <= number
-        )
+    for number, seated in db.session.execute(
+        select(RoundTable.round, RoundTable.entries).where(RoundTable.championship_id == championship.id)
     ):
-        by_round.setdefault(row, []).append([numbers[e] for e in seated])
+        by_round.setdefault(number, []).append([numbers[e] for e in seated])
     met: set[frozenset[int]] = set()
-    this_round = so_far = 0
-    for k in sorted(by_round):
-        again = lot.repeats(by_round[k], met)
+    counts, so_far = {}, 0
+    for number in sorted(by_round):
+        again = lot.repeats(by_round[number], met)
         so_far += again
-        this_round = again if k == number else this_round
-        met |= lot.pairs_met(by_round[k])
-    return this_round, so_far
+        counts[number] = (again, so_far)
+        met |= lot.pairs_met(by_round[number])
+    return counts
 
 
 def draw_round(championship: Championship, *, seed: object = None) -> ChampRound:
