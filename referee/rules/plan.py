@@ -10,10 +10,13 @@ if the first rounds are chosen with the last in mind.
 So, when the number of rounds is known, the draw of round ``n`` plans rounds ``n`` to the last
 together, given who already met, and seats round ``n`` as the plan says; the next round is
 planned again from its own seed, with the field as it then is (late entries, players gone home).
-The plan is a seeded tabu search over swaps of two players of one round: from a greedy seating
-(or, for 16 players at fours and 25 at fives before anyone met, the affine plane with its points
-relabelled by the seed) it swaps a player who meets someone again with the best swap not
-recently undone, a fixed number of times, and keeps the best plan seen. Everything it chooses
+The plan is a seeded tabu search over swaps of two players of one round. It starts from the
+affine plane with its points relabelled by the seed (16 players at fours or 25 at fives, before
+anyone met: every pair meets once over q + 1 rounds), else from what the round-by-round draw
+would seat (so a club-sized field is never planned worse than that), else, above 120 players, a
+quick greedy seating. Then it makes, again and again, the best swap of a player who meets someone
+again that does not undo a recent swap, until it reaches a count no plan can beat or a fixed
+number of swaps, and keeps the best plan seen. Everything it chooses
 comes from the seed, so running it again with the same inputs gives the same tables: what the
 plan page's check does.
 
