@@ -106,3 +106,21 @@ def test_twelve_and_thirteen_players_never_meet_again_more_than_with_the_round_b
 def test_a_plan_of_no_rounds_is_refused() -> None:
     with pytest.raises(InvalidInput):
         plan([1, 2, 3, 4], seed="1", rounds=0)
+
+
+def test_the_plan_follows_the_field_a_late_entry_in_and_a_player_gone_home_out() -> None:
+    """Round 3 of sixteen, after two rounds without a repeat: number 16 went home, 17 and 18
+    came late. The plan seats exactly the seventeen there, at a five and three fours, meets
+    nobody again (the seventeen can still all meet new tablemates), and is the same when drawn
+    again."""
+    players = list(range(1, 17))
+    met: set[frozenset[int]] = set()
+    for n in (1, 2):
+        drawn = plan(players, seed=f"c-{n}", rounds=6 - n, met=met).first
+        met |= pairs_met(drawn.tables)
+    field = [p for p in players if p != 16] + [17, 18]
+    third = plan(field, seed="c-3", rounds=3, met=met)
+    assert sorted(p for t in third.first.tables for p in t) == sorted(field)
+    assert sorted(len(t) for t in third.first.tables) == [4, 4, 4, 5]
+    assert third.first.repeats == 0
+    assert plan(list(reversed(field)), seed="c-3", rounds=3, met=set(met)) == third
