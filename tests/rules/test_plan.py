@@ -124,3 +124,11 @@ def test_the_plan_follows_the_field_a_late_entry_in_and_a_player_gone_home_out()
     assert sorted(len(t) for t in third.first.tables) == [4, 4, 4, 5]
     assert third.first.repeats == 0
     assert plan(list(reversed(field)), seed="c-3", rounds=3, met=set(met)) == third
+
+
+def test_twenty_five_players_at_tables_of_five_get_six_rounds_without_a_repeat() -> None:
+    """The affine plane of five: six rounds of five tables of five, every pair once."""
+    day = plan(list(range(1, 26)), seed="cinco", rounds=6, size=5)
+    assert day.repeats == 0
+    pairs = [pair for tables in day.rounds for pair in pairs_met(tables)]
+    assert len(pairs) == len(set(pairs)) == 25 * 24 // 2
