@@ -114,7 +114,7 @@ bench-taps: $(STAMP) translations
 ## tables, 5 rounds of 40 deals; the draw, the ranking pages, 75 scorer phones and 20 watchers on
 ## gunicorn. `make bench` runs it too. BENCH_CHAMP_SECONDS=300 for a longer paced load.
 bench-championship: $(STAMP) translations
-	$(PY) -m tests.bench.run championship
+	$(PY) -m tests.bench.run championship draw
 
 ## The league benchmark's PostgreSQL half, on a throwaway cluster (`make bench` runs it last).
 ## BENCH_LEAGUE_SIZES=100000 for a quick run (default 100k, 300k and 1M hands).

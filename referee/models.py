@@ -501,6 +501,9 @@ class ChampRound(db.Model):
     seed: Mapped[str] = mapped_column(String(40))
     drawn_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     ends_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    #: How many rounds its draw planned together (this one and those left): what running the
+    #: draw again needs. None for a round drawn alone, before the draw planned the day.
+    planned: Mapped[int | None] = mapped_column(default=None)
 
 
 class RoundTable(db.Model):

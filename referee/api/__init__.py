@@ -469,4 +469,5 @@ def import_tables() -> ResponseReturnValue:
     return response
 
 
+from referee.api import championships as _championships  # noqa: E402,F401 (a championship's JSON: its route goes on bp above)
 from referee.api import koziri as _koziri  # noqa: E402,F401 (the Koziri helpers: their routes go on bp above)

@@ -681,6 +681,161 @@ def _koziri_paths() -> dict[str, Any]:
     }
 
 
+def _championship_schemas() -> dict[str, Any]:
+    """A championship's read-only JSON (referee/api/championships.py)."""
+    whole = {"type": "integer", "minimum": 0}
+    maybe_whole = {"type": ["integer", "null"], "minimum": 1}
+    player = {
+        "type": "object",
+        "required": ["number", "name"],
+        "properties": {
+            "number": {"type": "integer", "minimum": 1, "description": "The card number."},
+            "name": {"type": "string"},
+        },
+    }
+    return {
+        "Championship": {
+            "type": "object",
+            "required": ["id", "name", "game", "settings", "round", "ranking", "rounds"],
+            "properties": {
+                "id": {"type": "string"},
+                "name": {"type": "string"},
+                "game": {"type": "string", "enum": list(GAMES)},
+                "settings": {
+                    "type": "object",
+                    "required": [
+                        "chips",
+                        "rounds",
+                        "deals",
+                        "minutes",
+                        "table_size",
+                        "late_until",
+                        "reentries",
+                        "reentry_points",
+                        "tiebreaks",
+                    ],
+                    "properties": {
+                        "chips": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "description": "What every entry and re-entry receives.",
+                        },
+                        "rounds": {"type": "integer", "minimum": 1},
+                        "deals": {**maybe_whole, "description": "Deals a round, or null when rounds end by the clock."},
+                        "minutes": {
+                            **maybe_whole,
+                            "description": "Minutes a round, or null when rounds end after their deals.",
+                        },
+                        "table_size": {"type": "integer", "enum": [4, 5]},
+                        "late_until": whole,
+                        "reentries": whole,
+                        "reentry_points": {"type": "string"},
+                        "tiebreaks": {"type": "array", "items": {"type": "string"}},
+                    },
+                },
+                "round": {**whole, "description": "The latest round drawn (0 before the first draw)."},
+                "ranking": {
+                    "type": "array",
+                    "description": "Best first, as the ranking page: the total, then the tie-breaks in the championship's order; players still level share the place.",
+                    "items": {"$ref": "#/components/schemas/ChampionshipLine"},
+                },
+                "rounds": {"type": "array", "items": {"$ref": "#/components/schemas/ChampionshipRound"}},
+            },
+        },
+        "ChampionshipLine": {
+            "type": "object",
+            "required": ["place", "number", "name", "total", "final", "reentries", "rounds", "round_prizes"],
+            "properties": {
+                "place": {"type": "integer", "minimum": 1},
+                "number": {"type": "integer", "minimum": 1},
+                "name": {"type": "string"},
+                "total": {"type": "integer"},
+                "final": {
+                    "type": "boolean",
+                    "description": "False while a table of his is not signed off (provisional points).",
+                },
+                "reentries": whole,
+                "rounds": {
+                    "type": "array",
+                    "description": "One item a round of the championship: null for a round he did not play (not drawn yet, or a late entry).",
+                    "items": {
+                        "oneOf": [
+                            {"type": "null"},
+                            {
+                                "type": "object",
+                                "required": ["points", "final", "reentries"],
+                                "properties": {
+                                    "points": {"type": "integer"},
+                                    "final": {"type": "boolean"},
+                                    "reentries": whole,
+                                },
+                            },
+                        ]
+                    },
+                },
+                "round_prizes": {
+                    "type": "array",
+                    "items": {"type": "integer", "minimum": 1},
+                    "description": "The rounds in which he had the best points.",
+                },
+            },
+        },
+        "ChampionshipRound": {
+            "type": "object",
+            "required": ["number", "seed", "drawn_at", "ends_at", "pairs_again", "pairs_again_so_far", "tables"],
+            "properties": {
+                "number": {"type": "integer", "minimum": 1},
+                "seed": {
+                    "type": "string",
+                    "description": "The seed of the draw: the plan page's check runs the draw again from it.",
+                },
+                "drawn_at": {"type": "string", "format": "date-time"},
+                "ends_at": {"type": ["string", "null"], "format": "date-time"},
+                "pairs_again": {
+                    **whole,
+                    "description": "Pairs of players who meet again in this round (they shared a table before).",
+                },
+                "pairs_again_so_far": {**whole, "description": "The same, over the day up to this round."},
+                "tables": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["number", "signed", "players"],
+                        "properties": {
+                            "number": {"type": "integer", "minimum": 1},
+                            "signed": {"type": "boolean"},
+                            "players": {"type": "array", "items": player, "description": "In seat order."},
+                        },
+                    },
+                },
+            },
+        },
+    }
+
+
+def _championship_paths() -> dict[str, Any]:
+    return {
+        "/championships/{championship_id}": {
+            "get": {
+                "summary": "A championship, read-only: its settings, the ranking as it stands, and each round drawn with its plan (readable by its id, as its public pages are).",
+                "parameters": [
+                    {"name": "championship_id", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "responses": {
+                    "200": {
+                        "description": "The championship.",
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Championship"}}},
+                    },
+                    "404": {
+                        "description": "No such championship.",
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                    },
+                },
+            }
+        }
+    }
+
+
 #: Where the API lives, as the document's server: relative (OpenAPI resolves it against the
 #: document's own address), so the document names no host, whatever address served it.
 SERVER = "/api/v1"
@@ -1121,6 +1276,7 @@ def document() -> dict[str, Any]:
                     **_hand_records(),
                     **_export_schemas(),
                     **_koziri_schemas(),
+                    **_championship_schemas(),
                 },
             },
             "paths": {
@@ -1285,6 +1441,7 @@ def document() -> dict[str, Any]:
                 },
                 **_export_paths(table_id),
                 **_koziri_paths(),
+                **_championship_paths(),
             },
         }
     )

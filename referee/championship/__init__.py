@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .entries import card_number, reenter, register
 from .ranking import Standing, standings
-from .rounds import current_round, draw_round, new_cards, redraw, round_tables, table_label
+from .rounds import current_round, draw_round, new_cards, pairs_again, redraw, round_tables, table_label
 from .settings import GAMES, REENTRY_POINTS, TIEBREAKS, create, get
 from .signoff import ChipCount, chip_count, enter_counts, reopen, sign
 
@@ -31,6 +31,7 @@ __all__ = [
     "enter_counts",
     "get",
     "new_cards",
+    "pairs_again",
     "redraw",
     "reenter",
     "register",

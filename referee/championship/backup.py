@@ -121,7 +121,13 @@ def _json(championship: Championship) -> dict[str, Any]:
             for r in db.session.scalars(select(Reentry).where(Reentry.championship_id == cid).order_by(Reentry.id))
         ],
         "rounds": [
-            {"number": r.number, "seed": r.seed, "drawn_at": iso(r.drawn_at), "ends_at": iso(r.ends_at)}
+            {
+                "number": r.number,
+                "seed": r.seed,
+                "planned": r.planned,
+                "drawn_at": iso(r.drawn_at),
+                "ends_at": iso(r.ends_at),
+            }
             for r in db.session.scalars(
                 select(ChampRound).where(ChampRound.championship_id == cid).order_by(ChampRound.number)
             )
@@ -281,6 +287,8 @@ def _championship(raw: object, where: str, known: _Known) -> Rows:
                 "championship_id": cid,
                 "number": i + 1,
                 "seed": short_text(item, "seed", rw, limit=draw.SEED_MAX),
+                # a backup from before the planned draw: its rounds were drawn alone
+                "planned": whole(item, "planned", rw, 1, rounds, optional=True),
                 "drawn_at": timestamp(item, "drawn_at", rw),
                 "ends_at": maybe_timestamp(item, "ends_at", rw),
             }

@@ -26,6 +26,7 @@ from referee.ledger.create import create_table
 from referee.models import Access, Championship, ChampRound, Entry, RoundTable, utcnow
 from referee.rules import draw as lot
 from referee.rules import get_game
+from referee.rules import plan as planner
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.text import N_, Text
 
@@ -90,7 +91,7 @@ def _clean_seed(raw: object) -> str:
     return seed
 
 
-def history(championship: Championship, before: int) -> tuple[set[frozenset[int]], set[int]]:
+def met_before(championship: Championship, before: int) -> tuple[set[frozenset[int]], set[int]]:
     """Who sat with whom, and who sat at a table of five, in the rounds before ``before``:
     what the draw avoids (entry numbers)."""
     numbers = dict(
@@ -127,16 +128,46 @@ def too_few(championship: Championship, count: int) -> RulesError:
     return RulesError(Text(sentence, count=count), field="round")
 
 
-def _lot(championship: Championship, number: int, entries: Sequence[Entry], seed: str) -> lot.Draw:
-    met, sat_out = history(championship, number)
+def _lot(championship: Championship, number: int, entries: Sequence[Entry], seed: str, planned: int | None) -> lot.Draw:
+    """Round ``number``'s tables: the first round of a plan of ``planned`` rounds (this one and
+    those left, given who already met), or, for a round drawn before the draw planned the day
+    (``planned`` None), the round drawn alone as it was then."""
+    met, sat_out = met_before(championship, number)
     fives = 5 in get_game(championship.game).player_counts
-    return lot.draw(
-        [e.number for e in entries], seed=seed, fives=fives, size=championship.table_size, met=met, sat_out=sat_out
+    numbers = [e.number for e in entries]
+    if planned is None:
+        return lot.draw(numbers, seed=seed, fives=fives, size=championship.table_size, met=met, sat_out=sat_out)
+    day = planner.plan(
+        numbers, seed=seed, rounds=planned, fives=fives, size=championship.table_size, met=met, sat_out=sat_out
     )
+    return day.first
+
+
+def pairs_again(championship: Championship) -> dict[int, tuple[int, int]]:
+    """For each round drawn: the pairs of players who meet again in it (they shared a table
+    in an earlier round), and over the day up to it. What the plan and the JSON show, read
+    from the tables as stored."""
+    numbers = dict(
+        db.session.execute(select(Entry.id, Entry.number).where(Entry.championship_id == championship.id)).all()
+    )
+    by_round: dict[int, list[list[int]]] = {}
+    for number, seated in db.session.execute(
+        select(RoundTable.round, RoundTable.entries).where(RoundTable.championship_id == championship.id)
+    ):
+        by_round.setdefault(number, []).append([numbers[e] for e in seated])
+    met: set[frozenset[int]] = set()
+    counts, so_far = {}, 0
+    for number in sorted(by_round):
+        again = lot.repeats(by_round[number], met)
+        so_far += again
+        counts[number] = (again, so_far)
+        met |= lot.pairs_met(by_round[number])
+    return counts
 
 
 def draw_round(championship: Championship, *, seed: object = None) -> ChampRound:
-    """Draw the next round and create its tables (one transaction, committed).
+    """Draw the next round and create its tables (one transaction, committed): the rounds
+    left are planned together so the day seats as few pairs again as it can.
 
     Refused while a table of the previous round is not signed off (its players' tablemates
     are what this draw avoids, and its chips are what the ranking carries), and after the
@@ -158,15 +189,16 @@ def draw_round(championship: Championship, *, seed: object = None) -> ChampRound
             )
     chosen = _clean_seed(seed)
     entries = players_for(championship, number)
+    planned = championship.rounds - number + 1
     try:
-        result = _lot(championship, number, entries, chosen)
+        result = _lot(championship, number, entries, chosen, planned)
     except InvalidInput as exc:
         if exc.field == "players":
             raise too_few(championship, len(entries)) from None
         raise
     by_number = {e.number: e for e in entries}
     ends_at = utcnow() + timedelta(minutes=championship.minutes) if championship.minutes else None
-    row = ChampRound(championship_id=championship.id, number=number, seed=chosen, ends_at=ends_at)
+    row = ChampRound(championship_id=championship.id, number=number, seed=chosen, ends_at=ends_at, planned=planned)
     db.session.add(row)
     for index, seated in enumerate(result.tables, start=1):
         people = [by_number[n] for n in seated]
@@ -212,7 +244,7 @@ def redraw(championship: Championship, number: int) -> bool:
         )
     )
     numbers = {e.id: e.number for e in entries}
-    again = _lot(championship, number, entries, stored.seed)
+    again = _lot(championship, number, entries, stored.seed, stored.planned)
     tables = tuple(tuple(numbers[e] for e in t.entries) for t in stored_tables)
     return again.tables == tables
 

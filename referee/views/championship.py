@@ -216,6 +216,7 @@ def plan(championship_id: str, round_number: int) -> ResponseReturnValue:
         tables=tables,
         people=names(found),
         checked=checked,
+        again=championship.pairs_again(found)[round_number],
         deals_of={t.number: deals_at(found, len(t.entries)) for t in tables},
         played_of={t.number: played_at(found, len(t.entries)) for t in tables},
     )

@@ -23,6 +23,7 @@ API_MD_ENDPOINTS = [
     ("/tables/{table_id}/hands", "post"),
     ("/tables/{table_id}/hands/{number}/void", "post"),
     ("/tables/{table_id}/settlement", "get"),
+    ("/championships/{championship_id}", "get"),
 ]
 
 

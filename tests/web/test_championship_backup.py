@@ -297,6 +297,7 @@ def broken(document: dict[str, Any], cid: str) -> list[tuple[str, Callable[[dict
         (f"{at}.archived_at", change(["archived_at"], "last week")),
         (f"{at}.rounds[1].seed", change(["rounds", 1, "seed"], 7)),
         (f"{at}.rounds[1].number", change(["rounds", 1, "number"], 1)),
+        (f"{at}.rounds[0].planned", change(["rounds", 0, "planned"], 0)),
         (f"{at}.reentries[0].entry_id", change(["reentries", 0, "entry_id"], 2**31 - 1)),
         (f"{at}.reentries[0].undone_at", change(["reentries", 0, "undone_at"], "just now")),
         (f"{at}.entries[0].status", change(["entries", 0, "status"], "expelled")),
