@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .entries import card_number, reenter, register
 from .ranking import Standing, standings
-from .rounds import current_round, draw_round, new_cards, redraw, round_tables, table_label
+from .rounds import current_round, draw_round, redraw, round_tables, table_label
 from .settings import GAMES, REENTRY_POINTS, TIEBREAKS, create, get
 from .signoff import ChipCount, chip_count, enter_counts, reopen, sign
 
@@ -29,7 +29,6 @@ __all__ = [
     "draw_round",
     "enter_counts",
     "get",
-    "new_cards",
     "redraw",
     "reenter",
     "register",

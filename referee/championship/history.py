@@ -27,6 +27,7 @@ from referee.rules.text import N_
 KINDS: Final[dict[str, str]] = {
     "registered": N_("%(name)s registered with number %(number)s."),
     "reentered": N_("%(name)s (no. %(number)s) re-entered in round %(round)s at table %(table)s."),
+    "cards_renewed": N_("New cards for table %(table)s (set %(generation)s): the old ones no longer work."),
 }
 
 #: The longest text a line's detail may carry (a reason, a former name).

@@ -28,7 +28,18 @@ from referee.extensions import db
 from referee.models import Championship, Entry, Member, RoundTable, Table, aware
 from referee.rules.errors import InvalidInput
 
-from .championship_support import card_links, create, manager, names_at, register, round_tables, score, token_of
+from .championship_support import (
+    card_links,
+    create,
+    day_links,
+    link_path,
+    manager,
+    names_at,
+    register,
+    round_tables,
+    score,
+    token_of,
+)
 
 NAMES = ["Ana", "Bia", "Caio", "Dani", "Edu", "Fábio", "Gil", "Hugo"]
 CSRF = re.compile(rb'<meta name="csrf-token" content="[^"]*">')
@@ -219,6 +230,31 @@ def test_a_championship_day_survives_backup_and_restore(app: Flask, fresh: Calla
         assert db.session.scalar(select(func.max(Entry.id))) == max(e[0] for e in before["entries"]) + 1
 
 
+def test_the_day_cards_come_back_with_their_generations(app: Flask, fresh: Callable[[], Flask]) -> None:
+    """New cards for a number survive a restore (the old card stays refused, the new one works),
+    and a backup made before the day's cards restores every number at its first cards."""
+    boss = manager(app)
+    cid = create(boss, rounds="2")
+    register(boss, cid, NAMES[:8])
+    assert boss.post(f"/c/{cid}/rounds").status_code == 302
+    old = day_links(boss, cid, "scorer")
+    assert boss.post(f"/c/{cid}/m/1/cards").status_code == 302
+    new = day_links(boss, cid, "scorer")
+    document = downloaded(boss)
+    second = fresh()
+    with second.app_context():
+        exports.restore(copy.deepcopy(document))
+    assert day_links(manager(second), cid, "scorer") == new
+    assert second.test_client().get(link_path(old[0])).status_code == 403
+    assert second.test_client().get(link_path(new[0])).status_code == 302
+    for championship_json in document["championships"]:
+        del championship_json["cards"]
+    third = fresh()
+    with third.app_context():
+        exports.restore(document)
+    assert day_links(manager(third), cid, "scorer") == old
+
+
 def test_a_backup_made_before_championships_still_restores(
     app: Flask, fresh: Callable[[], Flask], tmp_path: Path
 ) -> None:
@@ -301,6 +337,8 @@ def broken(document: dict[str, Any], cid: str) -> list[tuple[str, Callable[[dict
         (f"{at}.tables[{round_two}].table_id", change(["tables", round_two, "table_id"], first_table)),
         (f"{at}.tables[{round_two}].scorer_access", change(["tables", round_two, "scorer_access"], some_access)),
         (f"{at}.tables[0].signed_at", change(["tables", 0, "signed_at"], "yesterday")),
+        (f"{at}.cards[0].generation", change(["cards"], [{"number": 1, "generation": 0}])),
+        (f"{at}.cards[1].number", change(["cards"], [{"number": 1, "generation": 2}, {"number": 1, "generation": 3}])),
         (at, lambda doc: doc["championships"].__setitem__(i, [cid])),
         (".championships", lambda doc: doc.__setitem__("championships", {"id": cid})),
     ]
