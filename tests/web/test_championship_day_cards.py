@@ -63,7 +63,9 @@ def test_one_set_of_cards_serves_every_round_with_the_roles_apart(app: Flask) ->
     # Round 1's phones: the table they held is closed, round 2's is read-only to them...
     assert not counts_form(scorer[1], cid, 1, 1) and not counts_form(scorer[1], cid, 2, 1)
     assert not sign_button(fiscal[1], cid, 2, 1)
-    # ...until the phone that opened the card follows it to its number now, in its own role.
+    # ...until the phone that opened the card follows it to its number now, in its own role,
+    # from the old table's page.
+    assert f'href="/c/{cid}/m/1"' in scorer[1].get(f"/c/{cid}/r/1/m/1").get_data(as_text=True)
     assert scorer[1].get(f"/c/{cid}/m/1").status_code == 302
     assert fiscal[1].get(f"/c/{cid}/m/1").status_code == 302
     assert counts_form(scorer[1], cid, 2, 1) and not sign_button(scorer[1], cid, 2, 1)
