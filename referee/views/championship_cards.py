@@ -12,12 +12,12 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from referee import access, qr
+from referee import qr
 from referee.championship import cards
-from referee.championship.rounds import FISCAL, card_token
+from referee.championship.rounds import FISCAL
 from referee.db import db
 from referee.i18n import render_text
-from referee.models import Championship, RoundTable, Table
+from referee.models import Access, Championship, RoundTable, Table
 from referee.phone import device
 from referee.rules.errors import RulesError
 from referee.views.championship import load
@@ -36,8 +36,11 @@ def _enter(found: Championship, row: RoundTable, role: str) -> ResponseReturnVal
     """Give this phone ``role`` at the round's table ``row`` (what the per-round card gave) and
     take it there: the scorer to the table's own page, the fiscal to the round table's page."""
     table = db.session.get(Table, row.table_id)
-    assert table is not None
-    hashed = access.hash_secret(card_token(cards.access_of(row, role)))
+    way_in = db.session.get(Access, cards.access_of(row, role))
+    assert table is not None and way_in is not None and way_in.token_hash is not None
+    # The hash as stored at the draw, not recomputed: after a restore under another secret key
+    # the round's accesses keep the hashes they were made with.
+    hashed = way_in.token_hash
     if held().get(table.id) != hashed:
         remember_hash(table, hashed)
     if role == FISCAL:

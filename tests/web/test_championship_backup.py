@@ -230,9 +230,13 @@ def test_a_championship_day_survives_backup_and_restore(app: Flask, fresh: Calla
         assert db.session.scalar(select(func.max(Entry.id))) == max(e[0] for e in before["entries"]) + 1
 
 
-def test_the_day_cards_come_back_with_their_generations(app: Flask, fresh: Callable[[], Flask]) -> None:
+def test_the_day_cards_come_back_with_their_generations(
+    app: Flask, fresh: Callable[[], Flask], make_app: Callable[..., Flask], tmp_path: Path
+) -> None:
     """New cards for a number survive a restore (the old card stays refused, the new one works),
-    and a backup made before the day's cards restores every number at its first cards."""
+    and a backup made before the day's cards restores every number at its first cards. Under
+    another secret key (a phone's backup, restored on a new machine) the set is printed again,
+    and the new cards reach the tables drawn before the restore."""
     boss = manager(app)
     cid = create(boss, rounds="2")
     register(boss, cid, NAMES[:8])
@@ -251,8 +255,16 @@ def test_the_day_cards_come_back_with_their_generations(app: Flask, fresh: Calla
         del championship_json["cards"]
     third = fresh()
     with third.app_context():
-        exports.restore(document)
+        exports.restore(copy.deepcopy(document))
     assert day_links(manager(third), cid, "scorer") == old
+    elsewhere = make_app({"INSTANCE_PATH": str(tmp_path / "elsewhere"), "SECRET_KEY": "another"}, empty=True)
+    with elsewhere.app_context():
+        exports.restore(document)
+    assert elsewhere.test_client().get(link_path(old[1])).status_code == 403
+    reprinted = day_links(manager(elsewhere), cid, "scorer")
+    phone = elsewhere.test_client()
+    assert phone.get(link_path(reprinted[1])).status_code == 302
+    assert "chips_" in phone.get(f"/c/{cid}/r/1/m/2").get_data(as_text=True)  # the scorer's counts form
 
 
 def test_a_backup_made_before_championships_still_restores(
