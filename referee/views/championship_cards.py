@@ -12,7 +12,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from referee import qr
+from referee import inputs, qr
 from referee.championship import cards
 from referee.championship.rounds import FISCAL
 from referee.db import db
@@ -134,3 +134,16 @@ def renew(championship_id: str, number: int) -> ResponseReturnValue:
         return _manage_refused(found, render_text(exc.text))
     flash(_("Table %(table)s has new cards: the old ones no longer work. Print them.") % {"table": number}, "success")
     return redirect(url_for("championship_cards.day_cards", championship_id=found.id, table=number))
+
+
+@bp.post("/c/<championship_id>/cards/tables/new")
+def renew_typed(championship_id: str) -> ResponseReturnValue:
+    """New cards for the number typed on the manager's page (between rounds too, when no table
+    of the round lists its own button)."""
+    found = load(championship_id)
+    require_manager()
+    typed = (request.form.get("number") or "").strip()
+    number = inputs.whole_number(typed, high=100_000)
+    if number is None:
+        return _manage_refused(found, _("There is no table %(table)s in this championship.", table=typed[:6]))
+    return renew(found.id, number)

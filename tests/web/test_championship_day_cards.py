@@ -112,3 +112,9 @@ def test_new_cards_for_a_number_revoke_its_old_cards_in_every_round(app: Flask) 
         assert db.session.scalar(select(RoundTable).where(RoundTable.number == 1)).scorer_access is not None
     refused = boss.post(f"/c/{cid}/m/9/cards")
     assert refused.status_code == 422 and "não tem a mesa 9" in refused.get_data(as_text=True)
+    # The number typed on the manager's page (between rounds, when no table lists a button).
+    assert boss.post(f"/c/{cid}/cards/tables/new", data={"number": "2"}).status_code == 302
+    assert day_links(boss, cid, "scorer")[1] != old[1]
+    for typed in ("x", "9", ""):
+        assert boss.post(f"/c/{cid}/cards/tables/new", data={"number": typed}).status_code == 422
+    assert app.test_client().post(f"/c/{cid}/cards/tables/new", data={"number": "1"}).status_code == 403
