@@ -5,7 +5,8 @@ fiscal's sign-off, and a ranking of points (one chip, one point) that moves whil
 The modules, in the order of the day: :mod:`.settings` (what the manager chooses),
 :mod:`.entries` (registration and re-entries), :mod:`.rounds` (the draw and the round's tables),
 :mod:`.signoff` (final counts and the fiscal's signature) and :mod:`.ranking` (points, places and
-tie-breaks; pure arithmetic over what the others store).
+tie-breaks; pure arithmetic over what the others store); around them, :mod:`.cards` (the table
+cards printed once for the day) and :mod:`.wall` (the TV view's pages).
 """
 
 from __future__ import annotations

@@ -18,13 +18,16 @@ How a card works:
   phone the access of that role at the number's table *of the current round*, exactly what the
   per-round card gave: the scorer records hands or counts and cannot sign, the fiscal signs and
   cannot record. A number without a table in the current round answers so in a sentence.
-- A phone that opened the card in an earlier round follows it to the next round from the
-  round table's page ("this number now", :func:`follow`): it must hold a *live* access of the
-  same role at a table of the same number, and new cards revoke those accesses in every round
-  of that number, so a replaced card's phone follows nothing. A phone that held a grant to an
-  older round's table keeps only what it had there: that table is closed by its signature (no
-  hand, count or signature after it), and the next round's table is reached only through the
-  card.
+- A phone that opened the card remembers which card it opened (the championship, the number,
+  the role and the generation, in its signed session: no token) and follows it to the next
+  round from the old table's page ("this number now", referee.views.championship_cards): the
+  same as scanning the card again, which it could. A replaced card's generation is no longer
+  the number's, so its phone follows nothing; and new cards revoke that number's accesses in
+  every round, so it loses the table it held too.
+- A phone that held a grant to an older round's table by any other way (a round's own card,
+  printed for a scoring app) keeps only what it had there: that table is closed by its
+  signature (no hand, count or signature after it), and the next round's table is reached only
+  through the day's card.
 """
 
 from __future__ import annotations
@@ -106,33 +109,6 @@ def access_of(row: RoundTable, role: str) -> int:
     access_id = row.fiscal_access if role == FISCAL else row.scorer_access
     assert access_id is not None
     return access_id
-
-
-def held_role(championship: Championship, number: int, held: dict[str, str]) -> str | None:
-    """The role a phone holds through a live day-card access at a table of ``number`` in any
-    round (``held``: table id -> token hash, referee.keyring), or None."""
-    rows = db.session.execute(
-        select(RoundTable.table_id, RoundTable.scorer_access, RoundTable.fiscal_access).where(
-            RoundTable.championship_id == championship.id, RoundTable.number == number
-        )
-    ).all()
-    wanted = {row.table_id: held[row.table_id] for row in rows if row.table_id in held}
-    if not wanted:
-        return None
-    ids = {
-        a: role
-        for row in rows
-        if row.table_id in wanted
-        for a, role in ((row.scorer_access, SCORER), (row.fiscal_access, FISCAL))
-        if a
-    }
-    live = db.session.execute(
-        select(Access.id, Access.token_hash, Access.table_id).where(Access.id.in_(ids), Access.revoked_at.is_(None))
-    ).all()
-    for found in live:
-        if found.token_hash is not None and hmac.compare_digest(found.token_hash, wanted.get(found.table_id, "")):
-            return ids[found.id]
-    return None
 
 
 def numbers(championship: Championship) -> int:

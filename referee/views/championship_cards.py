@@ -8,7 +8,7 @@ carries the derived token that makes it a way in; the printed set is answered wi
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
@@ -52,6 +52,28 @@ def _enter(found: Championship, row: RoundTable, role: str) -> ResponseReturnVal
     return redirect(url_for("tables.show", table_id=table.id))
 
 
+#: The day's cards this phone opened, most recent last: [championship id, number, role, generation].
+OPENED = "day_cards"
+#: How many it remembers (a fiscal of two tables, a scorer moving along the day...).
+OPENED_MAX = 8
+
+
+def _remember_card(found: Championship, number: int, role: str) -> None:
+    """This phone opened that card: it may follow it to the next rounds (no token kept: the
+    session is signed, and the generation tells a replaced card)."""
+    kept = [c for c in session.get(OPENED, []) if isinstance(c, list) and c[:2] != [found.id, number]]
+    session[OPENED] = [*kept, [found.id, number, role, cards.generation(found, number)]][-OPENED_MAX:]
+    session.permanent = True
+
+
+def _opened_role(found: Championship, number: int) -> str | None:
+    """The role of the card of ``number`` this phone opened, if it is still that number's card."""
+    for card in session.get(OPENED, []):
+        if isinstance(card, list) and len(card) == 4 and card[:2] == [found.id, number] and card[2] in cards.ROLES:
+            return str(card[2]) if card[3] == cards.generation(found, number) else None
+    return None
+
+
 @bp.get("/c/<championship_id>/m/<int:number>/card/<token>")
 def open_card(championship_id: str, number: int, token: str) -> ResponseReturnValue:
     """A day card's QR code: this phone becomes the scorer (or the fiscal) of the table played
@@ -65,6 +87,7 @@ def open_card(championship_id: str, number: int, token: str) -> ResponseReturnVa
         row = cards.table_now(found, number)
     except RulesError as exc:
         return _refused(render_text(exc.text), 404)
+    _remember_card(found, number, role)
     if role == FISCAL:
         flash(_("This phone is the fiscal of table %(table)s.", table=number), "success")
     else:
@@ -74,14 +97,14 @@ def open_card(championship_id: str, number: int, token: str) -> ResponseReturnVa
 
 @bp.get("/c/<championship_id>/m/<int:number>")
 def table_now(championship_id: str, number: int) -> ResponseReturnValue:
-    """The table played at this number now. A phone that opened this number's card in an earlier
-    round (and still holds it: no new cards since) keeps its role here; any other phone reads."""
+    """The table played at this number now. A phone that opened this number's card (and no new
+    cards were printed since) keeps its role here; any other phone reads."""
     found = load(championship_id)
     try:
         row = cards.table_now(found, number)
     except RulesError as exc:
         return _refused(render_text(exc.text), 404)
-    role = cards.held_role(found, number, held())
+    role = _opened_role(found, number)
     if role is not None:
         return _enter(found, row, role)
     return redirect(

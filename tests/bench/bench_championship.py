@@ -24,6 +24,8 @@ BENCH_CHAMP_SYNC_WORKERS=1 set the same from `make bench`). About 3 minutes with
   test client) and through gunicorn, at three moments: round 1 drawn (nothing played), midway
   through round 3 (a third of the tables signed, a third played out, a third at 20 of their 40
   deals: provisional points) and at the end (5 rounds, 15,000 hands).
+- The wall (/c/<id>/tv, round 1 drawn): its pages a cycle, the tables and ranking lines a page and
+  the cycle's length, read off the page as served, beside what it showed before it paged.
 - The load, during a round in progress (rounds 4 and 5, so the file holds 9,000 to 12,000 hands
   already): 75 scorer phones, each posting its table's hands to POST /api/v1/tables/<id>/hands
   with its scorer card's token as Bearer (the HMAC token the cards page prints:

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from referee.db import db
 from referee.models import ChampEvent, RoundTable
 
-from .championship_support import create, day_links, link_path, manager, register, round_tables
+from .championship_support import card_links, create, day_links, link_path, manager, register, round_tables
 
 NAMES = ["Ana", "Bia", "Caio", "Davi", "Edu", "Fia", "Gil", "Hugo"]
 
@@ -51,6 +51,9 @@ def test_one_set_of_cards_serves_every_round_with_the_roles_apart(app: Flask) ->
     assert scorer[1].post(f"/c/{cid}/r/1/m/1/sign").status_code == 403
     assert fiscal[1].post(f"/c/{cid}/r/1/m/1/counts", data={}).status_code == 403
     assert not counts_form(scorer[1], cid, 1, 2)  # a card is one number's
+    round_card = app.test_client()
+    assert round_card.get(link_path(card_links(boss, cid, 1, "scorer")[1])).status_code == 302
+    assert counts_form(round_card, cid, 1, 2)
     close_round(app, cid, 1, scorer, fiscal)
     boss.post(f"/c/{cid}/rounds")
     assert day_links(boss, cid, "scorer") == scorers
@@ -71,6 +74,11 @@ def test_one_set_of_cards_serves_every_round_with_the_roles_apart(app: Flask) ->
     assert counts_form(scorer[1], cid, 2, 1) and not sign_button(scorer[1], cid, 2, 1)
     assert sign_button(fiscal[1], cid, 2, 1) and not counts_form(fiscal[1], cid, 2, 1)
     assert not counts_form(scorer[1], cid, 2, 2)  # never another number's
+    # A phone that held round 1's table through that round's own card (a scoring app's) keeps
+    # what it had, nothing more: round 2's table is reached through the day's card only.
+    assert not counts_form(round_card, cid, 1, 2)
+    assert round_card.get(f"/c/{cid}/m/2").status_code == 302
+    assert not counts_form(round_card, cid, 2, 2)
     # A phone that never held the card only reads.
     stranger = app.test_client()
     assert stranger.get(f"/c/{cid}/m/1").status_code == 302
