@@ -108,6 +108,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from referee.views import championship_paper
 
     app.register_blueprint(championship_paper.bp)
+    from referee.views import championship_cards
+
+    app.register_blueprint(championship_cards.bp)
 
     @app.url_defaults
     def static_version(endpoint: str, values: dict[str, Any]) -> None:

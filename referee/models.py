@@ -526,3 +526,17 @@ class RoundTable(db.Model):
     fiscal_access: Mapped[int | None] = mapped_column(ForeignKey("access.id"), default=None)
     signed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     signed_by: Mapped[str] = mapped_column(String(60), default="")
+
+
+class ChampCard(db.Model):
+    """The generation of one table number's day cards (its scorer's and its fiscal's): the cards'
+    tokens are derived from it (referee.championship.cards), so "new cards" only moves it on. A
+    number without a row is at generation 1."""
+
+    __tablename__ = "champ_card"
+    __table_args__ = (UniqueConstraint("championship_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    championship_id: Mapped[str] = mapped_column(ForeignKey("championship.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]  # the table number the cards stand on, in every round
+    generation: Mapped[int] = mapped_column(default=1)

@@ -41,7 +41,7 @@ from referee.exports import (
     timestamp,
     whole,
 )
-from referee.models import ChampEvent, Championship, ChampRound, Entry, Reentry, RoundTable
+from referee.models import ChampCard, ChampEvent, Championship, ChampRound, Entry, Reentry, RoundTable
 from referee.rules import get_game
 from referee.rules.errors import InvalidInput
 from referee.rules.text import N_
@@ -163,6 +163,13 @@ def _json(championship: Championship) -> dict[str, Any]:
             }
             for line in history.lines(championship)
         ],
+        # The day's table cards: per number, the generation its tokens are derived from.
+        "cards": [
+            {"number": c.number, "generation": c.generation}
+            for c in db.session.scalars(
+                select(ChampCard).where(ChampCard.championship_id == cid).order_by(ChampCard.number)
+            )
+        ],
     }
 
 
@@ -179,6 +186,7 @@ class Rows:
     reentries: list[dict[str, Any]]
     tables: list[dict[str, Any]]
     history: list[dict[str, Any]]
+    cards: list[dict[str, Any]]
 
 
 @dataclass
@@ -302,6 +310,7 @@ def _championship(raw: object, where: str, known: _Known) -> Rows:
         reentries=reentries,
         tables=tables,
         history=_history(raw, where, cid, ids),
+        cards=_cards(raw, where, cid),
     )
 
 
@@ -341,6 +350,24 @@ def _reentries(
             }
         )
     return reentries
+
+
+def _cards(raw: Mapping[str, Any], where: str, cid: str) -> list[dict[str, Any]]:
+    """The day's table cards' generations (none in a backup made before them: every number at
+    generation 1, the cards first printed)."""
+    kept: list[dict[str, Any]] = []
+    numbers: set[int] = set()
+    for i, item in enumerate(field(raw, "cards", list, where, optional=True) or []):
+        cw = f"{where}.cards[{i}]"
+        item = _object(item, cw)
+        number = whole(item, "number", cw, 1, 100_000)
+        if number in numbers:
+            raise _twice(cw, "number")
+        numbers.add(number)
+        kept.append(
+            {"championship_id": cid, "number": number, "generation": whole(item, "generation", cw, 1, 2**31 - 1)}
+        )
+    return kept
 
 
 def _history(raw: Mapping[str, Any], where: str, cid: str, entry_ids: set[int]) -> list[dict[str, Any]]:
@@ -500,9 +527,10 @@ def insert(championships: Sequence[Rows]) -> None:
         (Reentry, "reentries"),
         (RoundTable, "tables"),
         (ChampEvent, "history"),
+        (ChampCard, "cards"),
     ):
         for championship in championships:
             made = getattr(championship, kind)
             db.session.add_all(model(**row) for row in ([made] if kind == "row" else made))
         db.session.flush()
-    continue_ids(Entry, Reentry, ChampRound, RoundTable, ChampEvent)
+    continue_ids(Entry, Reentry, ChampRound, RoundTable, ChampEvent, ChampCard)

@@ -49,6 +49,7 @@ KINDS: Final[dict[str, str]] = {
     "counted": N_("Table %(table)s of round %(round)s counted: %(chips)s."),
     "signed": N_("Table %(table)s of round %(round)s signed off by its fiscal: %(chips)s."),
     "reopened": N_("Table %(table)s of round %(round)s reopened: its signature is set aside."),
+    "cards_renewed": N_("New cards for table %(table)s (set %(generation)s): the old ones no longer work."),
 }
 
 #: What every sentence may use besides the line's detail.

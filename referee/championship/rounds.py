@@ -5,7 +5,9 @@ table, its seats pointing at the members), created by the draw with two ways in 
 owner's, which nobody holds: a scorer's link for the phone that records it, and a fiscal's link
 for the phone that signs it off. Both are tokens derived from the app's secret key and the
 access's number (an HMAC), so the manager can print the cards again at any time while only their
-hashes are stored, as for every other token.
+hashes are stored, as for every other token. The committee prints the day's cards instead
+(:mod:`.cards`): one per table number and role, which lead a phone to these accesses in
+whatever round is played; new cards for a number replace them (:func:`.cards.renew`).
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ def card_token(access_id: int) -> str:
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
-def _way_in(table_id: str, role: str, label: str) -> int:
+def way_in(table_id: str, role: str, label: str) -> int:
     row = Access(table_id=table_id, role=role, label=label[:40])
     db.session.add(row)
     db.session.flush()
@@ -220,8 +222,8 @@ def draw_round(championship: Championship, *, seed: object = None) -> ChampRound
                 number=index,
                 table_id=table.id,
                 entries=[e.id for e in people],
-                scorer_access=_way_in(table.id, access.SCORER, f"M{index}"),
-                fiscal_access=_way_in(table.id, FISCAL, f"M{index}"),
+                scorer_access=way_in(table.id, access.SCORER, f"M{index}"),
+                fiscal_access=way_in(table.id, FISCAL, f"M{index}"),
             )
         )
     db.session.commit()
@@ -252,21 +254,3 @@ def redraw(championship: Championship, number: int) -> bool:
 def round_table_of(table_id: str) -> RoundTable | None:
     """The championship table a Referee table is, if any (its page says where it belongs)."""
     return db.session.scalar(select(RoundTable).where(RoundTable.table_id == table_id))
-
-
-def new_cards(championship: Championship, row: RoundTable) -> None:
-    """New scorer's and fiscal's cards for a table (committed): a card lost or photographed by
-    someone at the next table stops working at once, and the phones that used it are told so;
-    the new cards are printed from the manager's page as before."""
-    lock(championship)
-    db.session.refresh(row)
-    if row.signed_at is not None:
-        raise RulesError(Text(N_("This table was signed off: it needs no new cards.")))
-    now = utcnow()
-    for old in (row.scorer_access, row.fiscal_access):
-        found = db.session.get(Access, old) if old is not None else None
-        if found is not None and found.revoked_at is None:
-            found.revoked_at = now
-    row.scorer_access = _way_in(row.table_id, access.SCORER, f"M{row.number}")
-    row.fiscal_access = _way_in(row.table_id, FISCAL, f"M{row.number}")
-    db.session.commit()

@@ -20,7 +20,7 @@ from markupsafe import Markup
 from sqlalchemy import func, select
 
 from referee import access, championship, club, ledger, qr
-from referee.championship import history, trail
+from referee.championship import history, trail, wall
 from referee.championship.ranking import ranking_csv
 from referee.championship.rounds import FISCAL
 from referee.championship.settings import deals_at, describe, played_at
@@ -34,9 +34,6 @@ from referee.views.live import table_version
 from referee.views.tables import grant_of, remember_token, shown_tables
 
 bp = Blueprint("championship", __name__)
-
-#: The TV shows the top of the ranking; the rest is on the championship's page.
-TV_LINES = 20
 
 
 def load(championship_id: str) -> Championship:
@@ -109,6 +106,34 @@ def ranking_block(found: Championship, version: str, *, limit: int | None = None
     return html
 
 
+_WALLS: dict[tuple[str, str], tuple[str, Markup]] = {}
+
+
+def wall_block(found: Championship, version: str, round_number: int, tables: list[RoundTable]) -> Markup:
+    """The wall's pages (:mod:`referee.championship.wall`) as HTML, rendered once per version and
+    language as the ranking is: the screens on the walls of a hall share one render."""
+    key = (found.id, str(get_locale()))
+    kept = _WALLS.get(key)
+    if kept is not None and kept[0] == version:
+        return kept[1]
+    html = Markup(  # noqa: S704 - rendered by Jinja with autoescape
+        render_template(
+            "championship/_wall.html",
+            champ=found,
+            about=describe(found),
+            round_number=round_number,
+            plan_pages=wall.plan_pages(tables),
+            ranking_pages=wall.ranking_pages(championship.standings(found)),
+            people=names(found),
+            seconds=wall.SECONDS_PER_PAGE,
+        )
+    )
+    if len(_WALLS) > _KEPT:
+        _WALLS.clear()
+    _WALLS[key] = (version, html)
+    return html
+
+
 def names(found: Championship) -> dict[int, Entry]:
     return {e.id: e for e in db.session.scalars(select(Entry).where(Entry.championship_id == found.id))}
 
@@ -167,7 +192,8 @@ def version(championship_id: str) -> ResponseReturnValue:
 
 @bp.get("/c/<championship_id>/tv")
 def tv(championship_id: str) -> ResponseReturnValue:
-    """For the wall: the round's seating and the ranking, in very large type, updating itself."""
+    """For the wall: the round's tables and the whole ranking, a screen at a time in very large
+    type (:mod:`referee.championship.wall`), updating itself."""
     found = load(championship_id)
     data = common(found)
     tables = championship.round_tables(found, data["round_number"]) if data["round_number"] else []
@@ -175,9 +201,8 @@ def tv(championship_id: str) -> ResponseReturnValue:
     return render_template(
         "championship/tv.html",
         **data,
-        ranking_html=ranking_block(found, data["version"], limit=TV_LINES, link=False),
+        wall_html=wall_block(found, data["version"], data["round_number"], tables),
         tables=tables,
-        people=names(found),
         page_qr=qr.svg(url, label=_("QR code of the championship's page")),
     )
 
@@ -209,12 +234,15 @@ def plan(championship_id: str, round_number: int) -> ResponseReturnValue:
         select(ChampRound).where(ChampRound.championship_id == found.id, ChampRound.number == round_number)
     )
     checked = championship.redraw(found, round_number) if request.args.get("check") else None
+    people = names(found)
     return render_template(
         "championship/plan.html",
         **common(found),
         plan_round=drawn,
         tables=tables,
-        people=names(found),
+        people=people,
+        # The number -> table index, in card number order: a player finds himself at a glance.
+        index=sorted((people[e].number, t.number) for t in tables for e in t.entries),
         checked=checked,
         again=championship.pairs_again(found)[round_number],
         deals_of={t.number: deals_at(found, len(t.entries)) for t in tables},
@@ -224,7 +252,9 @@ def plan(championship_id: str, round_number: int) -> ResponseReturnValue:
 
 @bp.get("/c/<championship_id>/n/<int:number>")
 def player(championship_id: str, number: int) -> ResponseReturnValue:
-    """A player's own page (his card's QR code): his place, his tables, his points per round."""
+    """A player's own page (his card's QR code): where he sits now (table and seat, at the top,
+    from the moment the round is drawn: the page follows the championship's live version, so an
+    open page shows the next table by itself), his place, his tables, his points per round."""
     found = load(championship_id)
     entry = championship.card_number(found, number)
     if entry is None:
@@ -238,7 +268,17 @@ def player(championship_id: str, number: int) -> ResponseReturnValue:
         )
         if entry.id in t.entries
     ]
-    return render_template("championship/player.html", **common(found), entry=entry, line=line, seats=seats)
+    data = common(found)
+    now = next((t for t in seats if t.round == data["round_number"]), None)
+    return render_template(
+        "championship/player.html",
+        **data,
+        entry=entry,
+        line=line,
+        seats=seats,
+        now=now,
+        seat=now.entries.index(entry.id) + 1 if now is not None else None,
+    )
 
 
 @bp.get("/c/<championship_id>/n/<int:number>/card")

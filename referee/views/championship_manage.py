@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 
 from referee import championship, club, inputs, ledger, members, qr
-from referee.championship import signoff
+from referee.championship import cards, signoff
 from referee.championship.rounds import card_token
 from referee.championship.settings import GAMES
 from referee.championship.status import MARKS
@@ -179,24 +179,26 @@ def draw(championship_id: str) -> ResponseReturnValue:
 
 @bp.post("/c/<championship_id>/r/<int:round_number>/m/<int:table_number>/cards")
 def replace_cards(championship_id: str, round_number: int, table_number: int) -> ResponseReturnValue:
-    """New cards for one table: the old scorer's and fiscal's cards stop working."""
+    """New cards for the number of one round's table (the day's cards: referee.championship.cards)."""
     found = load(championship_id)
     require_manager()
-    row, _table = load_table(found, round_number, table_number)
+    load_table(found, round_number, table_number)
     try:
-        championship.new_cards(found, row)
+        cards.renew(found, table_number, actor="manager@" + device())
     except RulesError as exc:
         return _refused(found, render_text(exc.text))
     flash(
-        _("Table %(table)s has new cards: the old ones no longer work. Print them.") % {"table": row.number}, "success"
+        _("Table %(table)s has new cards: the old ones no longer work. Print them.") % {"table": table_number},
+        "success",
     )
-    return redirect(url_for("championship_manage.table_cards", championship_id=found.id, round_number=round_number))
+    return redirect(url_for("championship_cards.day_cards", championship_id=found.id, table=table_number))
 
 
 @bp.get("/c/<championship_id>/r/<int:round_number>/cards")
 def table_cards(championship_id: str, round_number: int) -> ResponseReturnValue:
-    """The round's table cards to print: per table, the scorer's QR code (``role=scorer``, to put
-    on the table) or the fiscal's (``role=fiscal``, to hand to the fiscal)."""
+    """One round's own table cards: per table, the scorer's QR code (``role=scorer``) or the
+    fiscal's (``role=fiscal``). The day's cards (referee.views.championship_cards) replace them
+    at the tables; these stay for a scorer's app, whose API token is the round table's own."""
     found = load(championship_id)
     if (away := _manager_only()) is not None:
         return away

@@ -24,6 +24,8 @@ BENCH_CHAMP_SYNC_WORKERS=1 set the same from `make bench`). About 3 minutes with
   test client) and through gunicorn, at three moments: round 1 drawn (nothing played), midway
   through round 3 (a third of the tables signed, a third played out, a third at 20 of their 40
   deals: provisional points) and at the end (5 rounds, 15,000 hands).
+- The wall (/c/<id>/tv, round 1 drawn): its pages a cycle, the tables and ranking lines a page and
+  the cycle's length, read off the page as served, beside what it showed before it paged.
 - The load, during a round in progress (rounds 4 and 5, so the file holds 9,000 to 12,000 hands
   already): 75 scorer phones, each posting its table's hands to POST /api/v1/tables/<id>/hands
   with its scorer card's token as Bearer (the HMAC token the cards page prints:
@@ -265,6 +267,32 @@ class Day:
             "     sizes: " + ", ".join(f"{label} {sizes[path] / 1024:,.0f} KB" for label, path in paths),
             flush=True,
         )
+
+    def wall(self) -> None:
+        """The wall's paging, read off the TV page as served (referee.championship.wall), beside
+        what it showed before it paged: one screen, no paging, the top 20 lines of the ranking in
+        its HTML, of which 15 tables and 8 ranking lines fit a 1280x720 screen."""
+        from referee.championship import wall
+
+        page = self.app.test_client().get(f"/c/{self.cid}/tv").get_data(as_text=True)
+        keys = re.findall(r'data-page="([^"]+)"', page)
+        sections = page.split('<section class="wall-page')[1:]
+        plan = [s.count('class="wall-table') for s in sections if "wall-plan" in s[:40]]
+        ranking = [s.count('class="wall-rank') for s in sections if "wall-ranking" in s[:40]]
+        seconds = wall.SECONDS_PER_PAGE
+        print("  -- the wall (/c/<id>/tv), round 1 drawn", flush=True)
+        print("     before: 1 screen, no paging; 15 of 75 tables and 8 of 300 ranking lines on screen", flush=True)
+        print(
+            f"     now:    {len(keys)} pages a cycle ({len(plan)} of the plan, {len(ranking)} of the ranking), "
+            f"{max(plan, default=0)} tables and {max(ranking, default=0)} ranking lines a page, "
+            f"{seconds} s a page",
+            flush=True,
+        )
+        figure("the wall: tables reached a cycle", sum(plan), "tables", f"= {PLAYERS // 4}", sum(plan) == PLAYERS // 4)
+        figure(
+            "the wall: ranking lines reached a cycle", sum(ranking), "lines", f"= {PLAYERS}", sum(ranking) == PLAYERS
+        )
+        figure("the wall: one cycle", len(keys) * seconds, "s", "(track)", None)
 
     def manager_page(self) -> None:
         """The manager's page (/c/<id>/manage: every table of the round and its state), in-process:
@@ -584,6 +612,7 @@ def main(argv: Sequence[str] = ()) -> None:
                 draws.append(day.draw(number))
                 if number == 1:
                     day.ranking("round 1 drawn, nothing played")
+                    day.wall()
                 if number == 3:  # a third signed, a third played out, a third halfway
                     day.play(3, lambda n: DEALS if n <= 2 * third else DEALS // 2, sign=lambda n: n <= third)
                     day.ranking(f"midway through round 3 ({third} tables signed, the others provisional)")

@@ -103,3 +103,16 @@ def score(phone: FlaskClient, row: RoundTable, players: list[str], token: str) -
         headers={"Authorization": f"Bearer {token}"},
     )
     return answer.status_code
+
+
+def day_links(boss: FlaskClient, cid: str, role: str, **extra: str) -> list[str]:
+    """The links behind the day's cards, in number order (the manager's print page)."""
+    query = "&".join(f"{k}={v}" for k, v in {"role": role, **extra}.items())
+    page = boss.get(f"/c/{cid}/cards/tables?{query}")
+    assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
+    return re.findall(r'data-link="([^"]+)"', page.get_data(as_text=True))
+
+
+def link_path(link: str) -> str:
+    """The link without its scheme and host, for the test client."""
+    return "/" + link.split("://", 1)[1].split("/", 1)[1]

@@ -28,7 +28,18 @@ from referee.extensions import db
 from referee.models import Championship, Entry, Member, RoundTable, Table, aware
 from referee.rules.errors import InvalidInput
 
-from .championship_support import card_links, create, manager, names_at, register, round_tables, score, token_of
+from .championship_support import (
+    card_links,
+    create,
+    day_links,
+    link_path,
+    manager,
+    names_at,
+    register,
+    round_tables,
+    score,
+    token_of,
+)
 
 NAMES = ["Ana", "Bia", "Caio", "Dani", "Edu", "Fábio", "Gil", "Hugo"]
 CSRF = re.compile(rb'<meta name="csrf-token" content="[^"]*">')
@@ -219,6 +230,43 @@ def test_a_championship_day_survives_backup_and_restore(app: Flask, fresh: Calla
         assert db.session.scalar(select(func.max(Entry.id))) == max(e[0] for e in before["entries"]) + 1
 
 
+def test_the_day_cards_come_back_with_their_generations(
+    app: Flask, fresh: Callable[[], Flask], make_app: Callable[..., Flask], tmp_path: Path
+) -> None:
+    """New cards for a number survive a restore (the old card stays refused, the new one works),
+    and a backup made before the day's cards restores every number at its first cards. Under
+    another secret key (a phone's backup, restored on a new machine) the set is printed again,
+    and the new cards reach the tables drawn before the restore."""
+    boss = manager(app)
+    cid = create(boss, rounds="2")
+    register(boss, cid, NAMES[:8])
+    assert boss.post(f"/c/{cid}/rounds").status_code == 302
+    old = day_links(boss, cid, "scorer")
+    assert boss.post(f"/c/{cid}/m/1/cards").status_code == 302
+    new = day_links(boss, cid, "scorer")
+    document = downloaded(boss)
+    second = fresh()
+    with second.app_context():
+        exports.restore(copy.deepcopy(document))
+    assert day_links(manager(second), cid, "scorer") == new
+    assert second.test_client().get(link_path(old[0])).status_code == 403
+    assert second.test_client().get(link_path(new[0])).status_code == 302
+    for championship_json in document["championships"]:
+        del championship_json["cards"]
+    third = fresh()
+    with third.app_context():
+        exports.restore(copy.deepcopy(document))
+    assert day_links(manager(third), cid, "scorer") == old
+    elsewhere = make_app({"INSTANCE_PATH": str(tmp_path / "elsewhere"), "SECRET_KEY": "another"}, empty=True)
+    with elsewhere.app_context():
+        exports.restore(document)
+    assert elsewhere.test_client().get(link_path(old[1])).status_code == 403
+    reprinted = day_links(manager(elsewhere), cid, "scorer")
+    phone = elsewhere.test_client()
+    assert phone.get(link_path(reprinted[1])).status_code == 302
+    assert "chips_" in phone.get(f"/c/{cid}/r/1/m/2").get_data(as_text=True)  # the scorer's counts form
+
+
 def test_a_backup_made_before_championships_still_restores(
     app: Flask, fresh: Callable[[], Flask], tmp_path: Path
 ) -> None:
@@ -315,6 +363,8 @@ def broken(document: dict[str, Any], cid: str) -> list[tuple[str, Callable[[dict
         (f"{at}.entries[0].fee_paid", change(["entries", 0, "fee_paid"], "0")),
         (f"{at}.reentries[0].fee_paid", change(["reentries", 0, "fee_paid"], 20)),
         (f"{at}.history[{signed}].detail", change(["history", signed, "detail"], {})),  # no chips to tell
+        (f"{at}.cards[0].generation", change(["cards"], [{"number": 1, "generation": 0}])),
+        (f"{at}.cards[1].number", change(["cards"], [{"number": 1, "generation": 2}, {"number": 1, "generation": 3}])),
         (at, lambda doc: doc["championships"].__setitem__(i, [cid])),
         (".championships", lambda doc: doc.__setitem__("championships", {"id": cid})),
     ]
