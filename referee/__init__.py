@@ -96,10 +96,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(transfers.bp)
     app.register_blueprint(trust.bp)
-    from referee.views import championship, championship_manage
+    from referee.views import championship, championship_manage, championship_prizes
 
     app.register_blueprint(championship.bp)
     app.register_blueprint(championship_manage.bp)
+    app.register_blueprint(championship_prizes.bp)
 
     @app.url_defaults
     def static_version(endpoint: str, values: dict[str, Any]) -> None:

@@ -27,6 +27,11 @@ from referee.rules.text import N_
 KINDS: Final[dict[str, str]] = {
     "registered": N_("%(name)s registered with number %(number)s."),
     "reentered": N_("%(name)s (no. %(number)s) re-entered in round %(round)s at table %(table)s."),
+    "prizes_set": N_("Prize table set: %(places)s places with a prize, %(total)s for the places."),
+    "round_sealed": N_("The round is sealed: a round's points show once every table has signed off."),
+    "round_unsealed": N_("The round is no longer sealed: provisional points show again."),
+    "team_formed": N_("Team %(team)s formed with the numbers %(numbers)s."),
+    "team_removed": N_("Team %(team)s undone (numbers %(numbers)s)."),
 }
 
 #: The longest text a line's detail may carry (a reason, a former name).

@@ -21,7 +21,7 @@ from sqlalchemy import func, select
 
 from referee import access, championship, club, ledger, qr
 from referee.championship import history
-from referee.championship.ranking import ranking_csv
+from referee.championship.ranking import ranking_csv, visible_standings
 from referee.championship.rounds import FISCAL
 from referee.championship.settings import deals_at, describe
 from referee.championship.signoff import is_fiscal, problems
@@ -93,10 +93,12 @@ def ranking_block(found: Championship, version: str, *, limit: int | None = None
     kept = _BLOCKS.get(key)
     if kept is not None and kept[0] == version:
         return kept[1]
+    board = visible_standings(found)
     html = Markup(  # noqa: S704 - rendered by Jinja with autoescape
         render_template(
             "championship/_ranking_block.html",
-            lines=championship.standings(found),
+            lines=board.lines,
+            sealed=board.sealed,
             champ=found,
             about=describe(found),
             limit=limit,
@@ -185,7 +187,7 @@ def tv(championship_id: str) -> ResponseReturnValue:
 @bp.get("/c/<championship_id>/ranking.csv")
 def ranking_export(championship_id: str) -> ResponseReturnValue:
     found = load(championship_id)
-    body = ranking_csv(found, championship.standings(found))
+    body = ranking_csv(found, visible_standings(found).lines)
     response = Response(body, mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="ranking-{found.id[:8]}.csv"'
     return response
@@ -194,7 +196,8 @@ def ranking_export(championship_id: str) -> ResponseReturnValue:
 @bp.get("/c/<championship_id>/ranking/print")
 def ranking_print(championship_id: str) -> ResponseReturnValue:
     found = load(championship_id)
-    return render_template("championship/ranking_print.html", **common(found), lines=championship.standings(found))
+    board = visible_standings(found)
+    return render_template("championship/ranking_print.html", **common(found), lines=board.lines, sealed=board.sealed)
 
 
 @bp.get("/c/<championship_id>/r/<int:round_number>")
@@ -227,8 +230,8 @@ def player(championship_id: str, number: int) -> ResponseReturnValue:
     entry = championship.card_number(found, number)
     if entry is None:
         abort(404)
-    lines = championship.standings(found)
-    line = next(line for line in lines if line.number == number)
+    board = visible_standings(found)
+    line = next(line for line in board.lines if line.number == number)
     seats = [
         t
         for t in db.session.scalars(
@@ -236,7 +239,9 @@ def player(championship_id: str, number: int) -> ResponseReturnValue:
         )
         if entry.id in t.entries
     ]
-    return render_template("championship/player.html", **common(found), entry=entry, line=line, seats=seats)
+    return render_template(
+        "championship/player.html", **common(found), entry=entry, line=line, seats=seats, sealed=board.sealed
+    )
 
 
 @bp.get("/c/<championship_id>/n/<int:number>/card")
