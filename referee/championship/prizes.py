@@ -532,9 +532,8 @@ def prize_list(championship: Championship, board: Board | None = None) -> Prizes
     eligible = [line for line in board.lines if line.number not in out]
     complete, day_done = _complete_rounds(championship)
     final = day_done and not board.sealed
-    number_of = dict(
-        db.session.execute(select(Entry.id, Entry.number).where(Entry.championship_id == championship.id)).tuples()
-    )
+    entry_rows = db.session.execute(select(Entry.id, Entry.number).where(Entry.championship_id == championship.id))
+    number_of = {row[0]: row[1] for row in entry_rows}
     formed = teams(championship)
     ranked = team_ranking(eligible, formed, number_of)
     result = Prizes(
@@ -547,13 +546,12 @@ def prize_list(championship: Championship, board: Board | None = None) -> Prizes
     )
     winners = {s.number for a in (*result.awards, *result.rounds, *result.team_awards) for s in a.shares if s.cents}
     if winners:
-        payees = dict(
-            db.session.execute(
-                select(Entry.number, Member)
-                .join(Member, Member.id == Entry.member_id)
-                .where(Entry.championship_id == championship.id, Entry.number.in_(winners), Member.pix_key != "")
-            ).tuples()
+        paid = db.session.execute(
+            select(Entry.number, Member)
+            .join(Member, Member.id == Entry.member_id)
+            .where(Entry.championship_id == championship.id, Entry.number.in_(winners), Member.pix_key != "")
         )
+        payees = {row[0]: row[1] for row in paid}
         if payees:
             result.awards = _with_pix(result.awards, payees)
             result.rounds = _with_pix(result.rounds, payees)

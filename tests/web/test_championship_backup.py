@@ -301,6 +301,9 @@ def broken(document: dict[str, Any], cid: str) -> list[tuple[str, Callable[[dict
         (f"{at}.tables[{round_two}].table_id", change(["tables", round_two, "table_id"], first_table)),
         (f"{at}.tables[{round_two}].scorer_access", change(["tables", round_two, "scorer_access"], some_access)),
         (f"{at}.tables[0].signed_at", change(["tables", 0, "signed_at"], "yesterday")),
+        (f"{at}.settings.prizes", change(["settings", "prizes"], {"places": [{"cents": 0, "text": ""}]})),
+        (f"{at}.settings.sealed", change(["settings", "sealed"], 1)),
+        (f"{at}.teams[0].entries", change(["teams"], [{"name": "Quarteto", "entries": [*seated[:3], seated[0]]}])),
         (at, lambda doc: doc["championships"].__setitem__(i, [cid])),
         (".championships", lambda doc: doc.__setitem__("championships", {"id": cid})),
     ]
