@@ -408,9 +408,9 @@ def place_awards(lines: Sequence[Standing], places: Sequence[Prize], final: bool
         prize = _pooled(places, at, len(group))
         ordered = sorted(group, key=lambda line: line.number)
         cents = split(prize.cents, len(ordered))
-        label = _("%(place)sº place", place=at + 1)
+        label = _("Place %(place)s", place=at + 1)
         if len(group) > 1 and at + 1 < len(places):
-            label = _("%(first)sº to %(last)sº places", first=at + 1, last=min(at + len(group), len(places)))
+            label = _("Places %(first)s to %(last)s", first=at + 1, last=min(at + len(group), len(places)))
         awards.append(
             Award(
                 label=label,
@@ -482,7 +482,7 @@ def team_awards(ranked: Sequence[TeamLine], places: Sequence[Prize], final: bool
             shares += [Share(m.number, m.name, c) for m, c in zip(members, split(cents, len(members)))]
         awards.append(
             Award(
-                label=_("%(place)sº place", place=at + 1),
+                label=_("Place %(place)s", place=at + 1),
                 prize=prize,
                 shares=tuple(shares),
                 final=final,
