@@ -244,8 +244,8 @@ def teams(championship: Championship) -> list[ChampTeam]:
     )
 
 
-def form_team(championship: Championship, name: object, numbers: Sequence[object], *, actor: str) -> ChampTeam:
-    """A team named ``name`` of the four entries with the card ``numbers`` (committed)."""
+def _team_form(name: object, numbers: Sequence[object]) -> tuple[str, list[int]]:
+    """The team's name and its four card numbers (in order) as typed, or InvalidInput."""
     title = " ".join(name.split()) if isinstance(name, str) else ""
     if not title or len(title) > TEAM_NAME_MAX:
         raise InvalidInput(
@@ -254,44 +254,53 @@ def form_team(championship: Championship, name: object, numbers: Sequence[object
     typed = [str(n).strip() for n in numbers if str(n or "").strip()]
     if len(typed) != TEAM_SIZE or not all(t.isascii() and t.isdigit() and len(t) <= 6 for t in typed):
         raise InvalidInput(Text(N_("A team is four players: type their four card numbers.")), field="team_numbers")
-    wanted = [int(t) for t in typed]
+    wanted = sorted(int(t) for t in typed)
     if len(set(wanted)) != TEAM_SIZE:
         raise InvalidInput(Text(N_("A team is four different players.")), field="team_numbers")
-    lock(championship)
-    found = {
-        e.number: e
-        for e in db.session.scalars(
-            select(Entry).where(Entry.championship_id == championship.id, Entry.number.in_(wanted))
-        )
-    }
+    return title, wanted
+
+
+def _team_refusal(
+    championship: Championship, title: str, found: dict[int, Entry], wanted: list[int]
+) -> RulesError | None:
+    """Why these players cannot form this team now: a number nobody has, a name taken, a
+    player already in a team."""
     missing = [n for n in wanted if n not in found]
     if missing:
-        db.session.rollback()
-        raise InvalidInput(Text(N_("No player has the number %(number)s."), number=missing[0]), field="team_numbers")
+        return InvalidInput(Text(N_("No player has the number %(number)s."), number=missing[0]), field="team_numbers")
     existing = teams(championship)
-    key = name_key(title)
-    if any(t.name_key == key for t in existing):
-        db.session.rollback()
-        raise RulesError(Text(N_("There is already a team called %(name)s."), name=title), field="team_name")
+    if any(t.name_key == name_key(title) for t in existing):
+        return RulesError(Text(N_("There is already a team called %(name)s."), name=title), field="team_name")
     taken = {entry_id: t for t in existing for entry_id in t.entries}
-    for number in sorted(wanted):
+    for number in wanted:
         other = taken.get(found[number].id)
         if other is not None:
-            db.session.rollback()
-            raise RulesError(
+            return RulesError(
                 Text(N_("Number %(number)s is already in the team %(team)s."), number=number, team=other.name),
                 field="team_numbers",
             )
+    return None
+
+
+def form_team(championship: Championship, name: object, numbers: Sequence[object], *, actor: str) -> ChampTeam:
+    """A team named ``name`` of the four entries with the card ``numbers`` (committed), checked
+    under the championship's lock so that two phones cannot put one player in two teams."""
+    title, wanted = _team_form(name, numbers)
+    lock(championship)
+    query = select(Entry).where(Entry.championship_id == championship.id, Entry.number.in_(wanted))
+    found = {e.number: e for e in db.session.scalars(query)}
+    refusal = _team_refusal(championship, title, found, wanted)
+    if refusal is not None:
+        db.session.rollback()
+        raise refusal
     team = ChampTeam(
         championship_id=championship.id,
         name=title,
-        name_key=key,
-        entries=[found[n].id for n in sorted(wanted)],
+        name_key=name_key(title),
+        entries=[found[n].id for n in wanted],
     )
     db.session.add(team)
-    history.record(
-        championship, "team_formed", actor=actor, team=title, numbers=", ".join(str(n) for n in sorted(wanted))
-    )
+    history.record(championship, "team_formed", actor=actor, team=title, numbers=", ".join(map(str, wanted)))
     db.session.commit()
     return team
 
