@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Final
 
@@ -528,7 +528,7 @@ def _with_pix(awards: Iterable[Award], payees: dict[int, Member]) -> list[Award]
             Share(s.number, s.name, s.cents, pix_code(payees.get(s.number), Decimal(s.cents) / 100)) if s.cents else s
             for s in award.shares
         )
-        out.append(Award(**{**award.__dict__, "shares": shares}))
+        out.append(replace(award, shares=shares))
     return out
 
 

@@ -133,6 +133,23 @@ def test_players_level_after_the_tie_breaks_share_the_places_they_cover() -> Non
     assert awards[1].prize.text == "medalha"
 
 
+@pytest.mark.parametrize(
+    ("typed", "cents", "text"),
+    [
+        ("500", 50000, ""),
+        ("R$ 1.500,00", 150000, ""),
+        ("1,500.00", 150000, ""),
+        ("150,5", 15050, ""),
+        ("300 + troféu", 30000, "troféu"),
+        ("troféu", 0, "troféu"),
+        ("3 medalhas", 0, "3 medalhas"),
+    ],
+)
+def test_a_prize_line_is_an_amount_a_description_or_both(typed: str, cents: int, text: str) -> None:
+    assert prizes.parse_line(typed, 1) == Prize(cents, text)
+    assert prizes.parse_line(prizes.as_lines([Prize(cents, text)]), 1) == Prize(cents, text)  # shown back, saved again
+
+
 def set_prizes(boss: FlaskClient, cid: str, places: str, round_prize: str = "", teams: str = "") -> Any:
     return boss.post(f"/c/{cid}/prizes", data={"places": places, "round": round_prize, "teams": teams})
 
