@@ -30,14 +30,12 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Final
 
-from flask_babel import gettext as _
 from sqlalchemy import func, select
 
 from referee.championship import history
 from referee.championship.ranking import Board, Standing, visible_standings
 from referee.championship.settings import lock
 from referee.db import db
-from referee.i18n import fmt_money
 from referee.members import name_key
 from referee.models import Championship, ChampRound, ChampTeam, Entry, Member, RoundTable
 from referee.rules.errors import InvalidInput, RulesError
@@ -193,11 +191,19 @@ def checked(raw: object) -> dict[str, Any] | None:
     return out
 
 
+def reais(cents: int) -> str:
+    """An amount as the prize table is typed and the history keeps it, whatever the reader's
+    language: "R$ 1.500,00" (it reads back as the same amount).
+
+    >>> reais(150050)
+    'R$ 1.500,50'
+    """
+    return f"R$ {cents // 100:,}".replace(",", ".") + f",{cents % 100:02d}"
+
+
 def as_lines(prizes: Sequence[Prize]) -> str:
     """The places as the form shows them again, one a line."""
-    return "\n".join(
-        " + ".join(filter(None, (fmt_money(Decimal(p.cents) / 100) if p.cents else "", p.text))) for p in prizes
-    )
+    return "\n".join(" + ".join(filter(None, (reais(p.cents) if p.cents else "", p.text))) for p in prizes)
 
 
 def set_table(championship: Championship, *, places: object, round_prize: object, teams: object, actor: str) -> Table:
@@ -218,7 +224,7 @@ def set_table(championship: Championship, *, places: object, round_prize: object
         "prizes_set",
         actor=actor,
         places=len(chosen.places),
-        total=fmt_money(Decimal(sum(p.cents for p in chosen.places)) / 100),
+        total=reais(sum(p.cents for p in chosen.places)),
     )
     db.session.commit()
     return chosen
@@ -351,10 +357,12 @@ class Share:
 
 @dataclass(frozen=True)
 class Award:
-    """One prize with its winners: ``label`` ("1st place", "Round 2", "Team: 1st place"),
-    the prize, the winners' shares, and whether the result is final and whether it is a tie."""
+    """One prize with its winners: the places it pays (``first`` to ``last``; for a round
+    prize, the round), the prize, the winners' shares, and whether the result is final and
+    whether it is a tie."""
 
-    label: str
+    first: int
+    last: int
     prize: Prize
     shares: tuple[Share, ...] = ()
     final: bool = False
@@ -417,12 +425,10 @@ def place_awards(lines: Sequence[Standing], places: Sequence[Prize], final: bool
         prize = _pooled(places, at, len(group))
         ordered = sorted(group, key=lambda line: line.number)
         cents = split(prize.cents, len(ordered))
-        label = _("Place %(place)s", place=at + 1)
-        if len(group) > 1 and at + 1 < len(places):
-            label = _("Places %(first)s to %(last)s", first=at + 1, last=min(at + len(group), len(places)))
         awards.append(
             Award(
-                label=label,
+                first=at + 1,
+                last=min(at + len(group), len(places)),
                 prize=prize,
                 shares=tuple(Share(line.number, line.name, c) for line, c in zip(ordered, cents)),
                 final=final,
@@ -440,15 +446,15 @@ def round_awards(lines: Sequence[Standing], rounds: int, cents: int, complete: s
     awards = []
     for k in range(1, rounds + 1):
         stars = sorted((line for line in lines if k in line.prizes), key=lambda line: line.number)
-        label = _("Round %(round)s", round=k)
         if not stars:
-            awards.append(Award(label=label, prize=Prize(cents)))
+            awards.append(Award(first=k, last=k, prize=Prize(cents)))
             continue
         result = stars[0].rounds[k - 1]
         shares = split(cents, len(stars))
         awards.append(
             Award(
-                label=label,
+                first=k,
+                last=k,
                 prize=Prize(cents),
                 shares=tuple(Share(line.number, line.name, c) for line, c in zip(stars, shares)),
                 final=k in complete,
@@ -491,7 +497,8 @@ def team_awards(ranked: Sequence[TeamLine], places: Sequence[Prize], final: bool
             shares += [Share(m.number, m.name, c) for m, c in zip(members, split(cents, len(members)))]
         awards.append(
             Award(
-                label=_("Place %(place)s", place=at + 1),
+                first=at + 1,
+                last=min(at + len(group), len(places)),
                 prize=prize,
                 shares=tuple(shares),
                 final=final,

@@ -146,8 +146,9 @@ def test_players_level_after_the_tie_breaks_share_the_places_they_cover() -> Non
     ],
 )
 def test_a_prize_line_is_an_amount_a_description_or_both(typed: str, cents: int, text: str) -> None:
+    """And shown back in the form as written, it saves the same prize again."""
     assert prizes.parse_line(typed, 1) == Prize(cents, text)
-    assert prizes.parse_line(prizes.as_lines([Prize(cents, text)]), 1) == Prize(cents, text)  # shown back, saved again
+    assert prizes.parse_line(prizes.as_lines([Prize(cents, text)]), 1) == Prize(cents, text)
 
 
 def set_prizes(boss: FlaskClient, cid: str, places: str, round_prize: str = "", teams: str = "") -> Any:
