@@ -7,6 +7,8 @@ with ``Cache-Control: no-store`` as the cards are.
 
 from __future__ import annotations
 
+from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -15,7 +17,7 @@ from flask_babel import gettext as _
 
 from referee.championship import prizes
 from referee.championship.ranking import visible_standings
-from referee.i18n import render_text
+from referee.i18n import fmt_money, render_text
 from referee.phone import device
 from referee.rules.errors import RulesError
 from referee.views.championship import common, load
@@ -35,6 +37,8 @@ def _context(found: Any) -> dict[str, Any]:
         "round_text": prizes.as_lines([prizes.Prize(chosen.round)]) if chosen.round else "",
         "result": prizes.prize_list(found, board),
         "team_size": prizes.TEAM_SIZE,
+        # A tie of many shares the same amount: formatted once (Babel's currency format is slow).
+        "money": lru_cache(maxsize=None)(lambda cents: fmt_money(Decimal(cents) / 100)),
     }
 
 
