@@ -415,6 +415,11 @@ def _pooled(places: Sequence[Prize], start: int, count: int) -> Prize:
     return Prize(sum(p.cents for p in taken), " + ".join(p.text for p in taken if p.text))
 
 
+def _unclaimed(places: Sequence[Prize], at: int) -> list[Award]:
+    """The places from ``at`` (0-based) that nobody holds yet, listed without a winner."""
+    return [Award(first=k + 1, last=k + 1, prize=places[k]) for k in range(at, len(places))]
+
+
 def place_awards(lines: Sequence[Standing], places: Sequence[Prize], final: bool) -> list[Award]:
     """The places' prizes to ``lines`` (eligible lines, in ranking order)."""
     awards = []
@@ -437,7 +442,7 @@ def place_awards(lines: Sequence[Standing], places: Sequence[Prize], final: bool
             )
         )
         at += len(group)
-    return awards
+    return awards + _unclaimed(places, at)
 
 
 def round_awards(lines: Sequence[Standing], rounds: int, cents: int, complete: set[int]) -> list[Award]:
@@ -508,7 +513,7 @@ def team_awards(ranked: Sequence[TeamLine], places: Sequence[Prize], final: bool
             )
         )
         at += len(group)
-    return awards
+    return awards + _unclaimed(places, at)
 
 
 def _complete_rounds(championship: Championship) -> tuple[set[int], bool]:
@@ -545,7 +550,12 @@ def prize_list(championship: Championship, board: Board | None = None) -> Prizes
     board = board if board is not None else visible_standings(championship)
     chosen = table_of(championship)
     out = set(excluded(championship))
-    eligible = [line for line in board.lines if line.number not in out]
+    # Nobody wins anything before a first table signs off: until then everybody holds his
+    # starting chips, level, and would share every place. Then the winners follow the ranking,
+    # provisional points included, among those who have played.
+    eligible = [line for line in board.lines if line.number not in out and any(r is not None for r in line.rounds)]
+    if not any(r is not None and r.final for line in eligible for r in line.rounds):
+        eligible = []
     complete, day_done = _complete_rounds(championship)
     final = day_done and not board.sealed
     entry_rows = db.session.execute(select(Entry.id, Entry.number).where(Entry.championship_id == championship.id))

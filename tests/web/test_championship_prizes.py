@@ -172,9 +172,11 @@ def test_the_prize_list_names_each_winner_and_the_pix_code_to_pay_him(app: Flask
         member = db.session.get(Member, winner.member_id)
         member.pix_key, member.pix_city = "ana@example.com", "Caxias do Sul"
         db.session.commit()
+    boss.get("/lang/en")
+    nothing = boss.get(f"/c/{cid}/prizes").get_data(as_text=True)  # all level on 0: nobody wins yet
+    assert nothing.count("No winner yet.") == 3 + 1 + 1 and "Total to pay" not in nothing
     count(boss, cid, one, FIRST)
     count(boss, cid, two, SECOND)
-    boss.get("/lang/en")
     page = boss.get(f"/c/{cid}/prizes")
     assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
     assert "Provisional: the winners may change" in page.get_data(as_text=True)
