@@ -111,6 +111,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from referee.views import championship_cards
 
     app.register_blueprint(championship_cards.bp)
+    from referee.views import championship_prizes
+
+    app.register_blueprint(championship_prizes.bp)
 
     @app.url_defaults
     def static_version(endpoint: str, values: dict[str, Any]) -> None:

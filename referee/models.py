@@ -424,6 +424,10 @@ class Championship(db.Model):
     pix_key: Mapped[str] = mapped_column(String(77), default="", server_default="")
     pix_city: Mapped[str] = mapped_column(String(15), default="", server_default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Seal the round: the public pages show the points of the rounds every table signed off only.
+    sealed: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
+    # The prize table (referee.championship.prizes): places, the round prize, the team places.
+    prizes: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     # Moves on with every write, for the pages that follow the ranking live.
     version: Mapped[int] = mapped_column(default=0)
 
@@ -540,3 +544,18 @@ class ChampCard(db.Model):
     championship_id: Mapped[str] = mapped_column(ForeignKey("championship.id", ondelete="CASCADE"), index=True)
     number: Mapped[int]  # the table number the cards stand on, in every round
     generation: Mapped[int] = mapped_column(default=1)
+
+
+class ChampTeam(db.Model):
+    """A quartet for the team prize: a name and four entries (ids, by card number order), each
+    entry in at most one team of its championship (checked under the championship's lock)."""
+
+    __tablename__ = "champ_team"
+    __table_args__ = (UniqueConstraint("championship_id", "name_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    championship_id: Mapped[str] = mapped_column(ForeignKey("championship.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(40))
+    entries: Mapped[list[int]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -30,11 +30,11 @@ def settle_up(tables: Sequence[Table]) -> SettleUp:
     members = ledger.members_of(chosen)
     result = ledger.settle_up(chosen, members=members)
     by_name = {m.name: m for m in members}
-    payments = tuple(replace(p, pix=_pix(by_name.get(p.payee), p.money)) for p in result.payments)
+    payments = tuple(replace(p, pix=pix_code(by_name.get(p.payee), p.money)) for p in result.payments)
     return replace(result, payments=payments)
 
 
-def _pix(member: Member | None, cash: Decimal | None) -> dict[str, Any] | None:
+def pix_code(member: Member | None, cash: Decimal | None) -> dict[str, Any] | None:
     """A static Pix code for a money payment to a member who stored a key."""
     if member is None or not member.pix_key or cash is None or cash <= 0:
         return None

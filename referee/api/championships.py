@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 
 from referee import championship
-from referee.championship import Standing
+from referee.championship import Standing, visible_standings
 from referee.db import db
 from referee.ledger.clock import iso
 from referee.models import Championship, ChampRound, Entry
@@ -28,7 +28,7 @@ from . import bp, error
 def ranking_of(found: Championship) -> list[Standing]:
     """The ranking the JSON shows: the one place it is read, so it shows what the ranking page
     shows (whatever that page hides while a round is running, this hides too)."""
-    return championship.standings(found)
+    return visible_standings(found).lines
 
 
 def _settings(found: Championship) -> dict[str, Any]:

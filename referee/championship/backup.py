@@ -41,12 +41,13 @@ from referee.exports import (
     timestamp,
     whole,
 )
-from referee.models import ChampCard, ChampEvent, Championship, ChampRound, Entry, Reentry, RoundTable
+from referee.members import name_key
+from referee.models import ChampCard, ChampEvent, Championship, ChampRound, ChampTeam, Entry, Reentry, RoundTable
 from referee.rules import get_game
 from referee.rules.errors import InvalidInput
 from referee.rules.text import N_
 
-from . import history, money, status
+from . import history, money, prizes, status
 from . import rounds as draw
 from . import settings as rules
 from .entries import REENTRY_WHEN
@@ -69,6 +70,8 @@ SETTINGS = (
     "reentry_when",
     "tiebreaks",
     *money.SETTINGS,
+    "sealed",
+    "prizes",
 )
 
 
@@ -151,6 +154,10 @@ def _json(championship: Championship) -> dict[str, Any]:
                 .order_by(RoundTable.round, RoundTable.number)
             )
         ],
+        "teams": [
+            {"name": t.name, "entries": list(t.entries), "created_at": iso(t.created_at)}
+            for t in prizes.teams(championship)
+        ],
         "history": [
             {
                 "at": iso(line.at),
@@ -187,6 +194,7 @@ class Rows:
     tables: list[dict[str, Any]]
     history: list[dict[str, Any]]
     cards: list[dict[str, Any]]
+    teams: list[dict[str, Any]]
 
 
 @dataclass
@@ -279,6 +287,7 @@ def _championship(raw: object, where: str, known: _Known) -> Rows:
         "reentry_when": reentry_when,
         "tiebreaks": list(tiebreaks),
         **money.read_backup(settings, at),
+        **_prize_settings(settings, at),
         "created_at": timestamp(raw, "created_at", where),
         "version": whole(raw, "version", where, 0, 2**31 - 1),
     }
@@ -311,6 +320,7 @@ def _championship(raw: object, where: str, known: _Known) -> Rows:
         tables=tables,
         history=_history(raw, where, cid, ids),
         cards=_cards(raw, where, cid),
+        teams=_teams(raw, where, cid, ids),
     )
 
 
@@ -366,6 +376,55 @@ def _cards(raw: Mapping[str, Any], where: str, cid: str) -> list[dict[str, Any]]
         numbers.add(number)
         kept.append(
             {"championship_id": cid, "number": number, "generation": whole(item, "generation", cw, 1, 2**31 - 1)}
+        )
+    return kept
+
+
+def _prize_settings(settings: Mapping[str, Any], at: str) -> dict[str, Any]:
+    """The seal and the prize table (a backup made before them: not sealed, no prizes)."""
+    sealed = settings.get("sealed", False)
+    if not isinstance(sealed, bool):
+        raise invalid(N_("%(field)s is missing or has the wrong type."), f"{at}.sealed", field="sealed")
+    table = prizes.checked(settings.get("prizes", {}))
+    if table is None:
+        raise invalid(N_("%(field)s is missing or has the wrong type."), f"{at}.prizes", field="prizes")
+    return {"sealed": sealed, "prizes": table}
+
+
+def _teams(raw: Mapping[str, Any], where: str, cid: str, entry_ids: set[int]) -> list[dict[str, Any]]:
+    """The quartets of the team prize (none in a backup made before them): four entries of this
+    championship each, an entry in one team at most, a name once."""
+    kept: list[dict[str, Any]] = []
+    taken: set[int] = set()
+    keys: set[str] = set()
+    for i, item in enumerate(field(raw, "teams", list, where, optional=True) or []):
+        tw = f"{where}.teams[{i}]"
+        item = _object(item, tw)
+        name = short_text(item, "name", tw, limit=prizes.TEAM_NAME_MAX)
+        key = name_key(name)
+        if not name.strip():
+            raise invalid(
+                N_("Give the team a name of up to %(max)s characters."), f"{tw}.name", max=prizes.TEAM_NAME_MAX
+            )
+        if key in keys:
+            raise _twice(tw, "name")
+        keys.add(key)
+        members = field(item, "entries", list, tw)
+        if (
+            len(members) != prizes.TEAM_SIZE
+            or any(isinstance(e, bool) or not isinstance(e, int) or e not in entry_ids or e in taken for e in members)
+            or len(set(members)) != len(members)
+        ):
+            raise _unknown(f"{tw}.entries")
+        taken.update(members)
+        kept.append(
+            {
+                "championship_id": cid,
+                "name": name,
+                "name_key": key,
+                "entries": list(members),
+                "created_at": timestamp(item, "created_at", tw),
+            }
         )
     return kept
 
@@ -528,9 +587,10 @@ def insert(championships: Sequence[Rows]) -> None:
         (RoundTable, "tables"),
         (ChampEvent, "history"),
         (ChampCard, "cards"),
+        (ChampTeam, "teams"),
     ):
         for championship in championships:
             made = getattr(championship, kind)
             db.session.add_all(model(**row) for row in ([made] if kind == "row" else made))
         db.session.flush()
-    continue_ids(Entry, Reentry, ChampRound, RoundTable, ChampEvent, ChampCard)
+    continue_ids(Entry, Reentry, ChampRound, RoundTable, ChampEvent, ChampCard, ChampTeam)

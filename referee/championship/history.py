@@ -50,6 +50,11 @@ KINDS: Final[dict[str, str]] = {
     "signed": N_("Table %(table)s of round %(round)s signed off by its fiscal: %(chips)s."),
     "reopened": N_("Table %(table)s of round %(round)s reopened: its signature is set aside."),
     "cards_renewed": N_("New cards for table %(table)s (set %(generation)s): the old ones no longer work."),
+    "prizes_set": N_("Prize table set: %(places)s places with a prize, %(total)s for the places."),
+    "round_sealed": N_("The round is sealed: a round's points show once every table has signed off."),
+    "round_unsealed": N_("The round is no longer sealed: provisional points show again."),
+    "team_formed": N_("Team %(team)s formed with the numbers %(numbers)s."),
+    "team_removed": N_("Team %(team)s undone (numbers %(numbers)s)."),
 }
 
 #: What every sentence may use besides the line's detail.

@@ -62,8 +62,9 @@ class Standing:
         return all(r is None or r.final for r in self.rounds)
 
 
-def _points(played: Played | None) -> int | None:
-    return None if played is None else played.points
+def _signed(played: Played | None) -> int | None:
+    """A round's points where its table is signed off: only these compete for the round's star."""
+    return None if played is None or not played.final else played.points
 
 
 def _key(line: Standing, tiebreaks: Sequence[str]) -> tuple[int, ...]:
@@ -83,7 +84,11 @@ def rank(
     entries: Mapping[int, str], played: Mapping[int, Sequence[Played | None]], rounds: int, tiebreaks: Sequence[str]
 ) -> list[Standing]:
     """The ranking of ``entries`` (number: name) from each entry's rounds (``played``, by
-    number; a round not played is None), best first, with the round prizes."""
+    number; a round not played is None), best first, with the round stars.
+
+    A round's star (``Standing.prizes``) goes to the best points among the tables of that round
+    already signed off: none before the first signature, none for a round nobody has played, and
+    players level on those points share it (the ranking's tie-breaks do not split a star)."""
     lines = []
     for number, name in entries.items():
         row = tuple(played.get(number, ())) + (None,) * rounds
@@ -101,20 +106,46 @@ def rank(
             )
         )
     best = {
-        k: max((p for line in lines if (p := _points(line.rounds[k])) is not None), default=None) for k in range(rounds)
+        k: max((p for line in lines if (p := _signed(line.rounds[k])) is not None), default=None) for k in range(rounds)
     }
     ordered = sorted(lines, key=lambda line: (_key(line, tiebreaks), line.number))
     placed: list[Standing] = []
     for i, line in enumerate(ordered):
         same = i > 0 and _key(line, tiebreaks) == _key(ordered[i - 1], tiebreaks)
         place = placed[-1].place if same else i + 1
-        prizes = tuple(k + 1 for k in range(rounds) if best[k] is not None and _points(line.rounds[k]) == best[k])
+        prizes = tuple(k + 1 for k in range(rounds) if best[k] is not None and _signed(line.rounds[k]) == best[k])
         placed.append(replace(line, place=place, prizes=prizes))
     return placed
 
 
+@dataclass(frozen=True)
+class Board:
+    """The ranking as the public pages, the CSV and the API show it: ``lines``, and the rounds
+    whose points are hidden (``sealed``) because the championship seals the round and one of
+    their tables is not signed off yet."""
+
+    lines: list[Standing]
+    sealed: tuple[int, ...] = ()
+
+
+def visible_standings(championship: Championship) -> Board:
+    """The ranking every reader shows: the one function behind the ranking page, the TV, the
+    players' pages, the CSV and the prize list.
+
+    With the round sealed (``Championship.sealed``), a round counts only once every one of its
+    tables is signed off: until then the points stand as they did after the last round fully
+    signed, so a player ahead gains nothing by slowing his table down (he cannot see where he
+    stands), and the others cannot play against a live number."""
+    return _standings(championship, seal=championship.sealed)
+
+
 def standings(championship: Championship) -> list[Standing]:
-    """The championship's ranking as it stands (provisional where a table is not signed off)."""
+    """The championship's ranking as it stands (provisional where a table is not signed off),
+    seal or not: the committee's view. The pages read :func:`visible_standings`."""
+    return _standings(championship, seal=False).lines
+
+
+def _standings(championship: Championship, *, seal: bool) -> Board:
     entries = list(
         db.session.execute(
             select(Entry.id, Entry.number, Entry.name, Entry.status, Entry.status_reason).where(
@@ -137,8 +168,9 @@ def standings(championship: Championship) -> list[Standing]:
         bought[(entry_id, round_number)] = (int(chips), int(count))
     repaid = championship.reentry_points == "repaid"
     played: dict[int, list[Played | None]] = {number: [None] * championship.rounds for number in number_of.values()}
+    hidden = sorted({row.round for row in tables if row.signed_at is None}) if seal else []
     for row in tables:
-        if row.round > championship.rounds:
+        if row.round > championship.rounds or row.round in hidden:
             continue
         extras = {entry_id: bought.get((entry_id, row.round), (0, 0))[0] for entry_id in row.entries}
         for entry_id, chips in final_chips(championship, row, extras, nets[row.table_id]).items():
@@ -162,7 +194,8 @@ def standings(championship: Championship) -> list[Standing]:
             championship.tiebreaks,
         )
     ]
-    return [replace(line, status=state[line.number][0], reason=state[line.number][1]) for line in ranked]
+    lines = [replace(line, status=state[line.number][0], reason=state[line.number][1]) for line in ranked]
+    return Board(lines, tuple(hidden))
 
 
 def ranking_csv(championship: Championship, lines: Sequence[Standing]) -> str:

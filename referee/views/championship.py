@@ -21,7 +21,7 @@ from sqlalchemy import func, select
 
 from referee import access, championship, club, ledger, qr
 from referee.championship import history, trail, wall
-from referee.championship.ranking import ranking_csv
+from referee.championship.ranking import ranking_csv, visible_standings
 from referee.championship.rounds import FISCAL
 from referee.championship.settings import deals_at, describe, played_at
 from referee.championship.signoff import is_fiscal, problems
@@ -90,10 +90,12 @@ def ranking_block(found: Championship, version: str, *, limit: int | None = None
     kept = _BLOCKS.get(key)
     if kept is not None and kept[0] == version:
         return kept[1]
+    board = visible_standings(found)
     html = Markup(  # noqa: S704 - rendered by Jinja with autoescape
         render_template(
             "championship/_ranking_block.html",
-            lines=championship.standings(found),
+            lines=board.lines,
+            sealed=board.sealed,
             champ=found,
             about=describe(found),
             limit=limit,
@@ -116,6 +118,7 @@ def wall_block(found: Championship, version: str, round_number: int, tables: lis
     kept = _WALLS.get(key)
     if kept is not None and kept[0] == version:
         return kept[1]
+    board = visible_standings(found)
     html = Markup(  # noqa: S704 - rendered by Jinja with autoescape
         render_template(
             "championship/_wall.html",
@@ -123,7 +126,8 @@ def wall_block(found: Championship, version: str, round_number: int, tables: lis
             about=describe(found),
             round_number=round_number,
             plan_pages=wall.plan_pages(tables),
-            ranking_pages=wall.ranking_pages(championship.standings(found)),
+            ranking_pages=wall.ranking_pages(board.lines),
+            sealed=board.sealed,
             people=names(found),
             seconds=wall.SECONDS_PER_PAGE,
         )
@@ -210,7 +214,7 @@ def tv(championship_id: str) -> ResponseReturnValue:
 @bp.get("/c/<championship_id>/ranking.csv")
 def ranking_export(championship_id: str) -> ResponseReturnValue:
     found = load(championship_id)
-    body = ranking_csv(found, championship.standings(found))
+    body = ranking_csv(found, visible_standings(found).lines)
     response = Response(body, mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="ranking-{found.id[:8]}.csv"'
     return response
@@ -219,7 +223,8 @@ def ranking_export(championship_id: str) -> ResponseReturnValue:
 @bp.get("/c/<championship_id>/ranking/print")
 def ranking_print(championship_id: str) -> ResponseReturnValue:
     found = load(championship_id)
-    return render_template("championship/ranking_print.html", **common(found), lines=championship.standings(found))
+    board = visible_standings(found)
+    return render_template("championship/ranking_print.html", **common(found), lines=board.lines, sealed=board.sealed)
 
 
 @bp.get("/c/<championship_id>/r/<int:round_number>")
@@ -259,8 +264,8 @@ def player(championship_id: str, number: int) -> ResponseReturnValue:
     entry = championship.card_number(found, number)
     if entry is None:
         abort(404)
-    lines = championship.standings(found)
-    line = next(line for line in lines if line.number == number)
+    board = visible_standings(found)
+    line = next(line for line in board.lines if line.number == number)
     seats = [
         t
         for t in db.session.scalars(
@@ -278,6 +283,7 @@ def player(championship_id: str, number: int) -> ResponseReturnValue:
         seats=seats,
         now=now,
         seat=now.entries.index(entry.id) + 1 if now is not None else None,
+        sealed=board.sealed,
     )
 
 

@@ -1,5 +1,6 @@
 """A championship day at the issue's size: 300 players, 75 tables, 5 rounds of 40 deals a table
-(Quatrilho, 100 chips), on a SQLite file, on one machine. Prints figures; never asserts a timing.
+(Quatrilho, 100 chips), with the prizes of a national day (20 places, a round prize, 75 quartets
+for the team prize), on a SQLite file, on one machine. Prints figures; never asserts a timing.
 
 `.venv/bin/python -m tests.bench.bench_championship [--seconds 60] [--burst-seconds 15] [--pace 3]
 [--baseline-seconds 20] [--sync-workers]` (or `make bench-championship`; BENCH_CHAMP_SECONDS,
@@ -135,6 +136,18 @@ class Day:
             for n in range(1, PLAYERS + 1):
                 championship.register(found, f"Jogador {n:03d}")
             print(f"  {PLAYERS} entries registered in {time.perf_counter() - started:.1f} s", flush=True)
+            self.prizes(found)
+
+    def prizes(self, found: Any) -> None:
+        """The national day's prizes: 20 places, a round prize, 10 team places and a quartet for
+        every four players (75 teams at 300)."""
+        from referee.championship import prizes
+
+        places = "\n".join(["R$ 1.000 + troféu", *(f"{600 - 25 * k}" for k in range(1, 20))])
+        prizes.set_table(found, places=places, round_prize="100", teams="\n".join(["800", *["200"] * 9]), actor="bench")
+        for k in range(PLAYERS // 4):
+            numbers = [4 * k + i for i in range(1, 5)]
+            prizes.form_team(found, f"Quarteto {k + 1}", numbers, actor="bench")
 
     def draw(self, number: int) -> float:
         from referee import championship
@@ -227,7 +240,16 @@ class Day:
             with self.app.app_context():  # a fresh session: nothing cached from the call before
                 championship.standings(championship.get(self.cid))
 
-        timings = [("standings() alone", "in-process", repeat(alone))]
+        def prize_list() -> None:
+            from referee.championship import prizes
+
+            with self.app.app_context():
+                prizes.prize_list(championship.get(self.cid))
+
+        timings = [
+            ("standings() alone", "in-process", repeat(alone)),
+            ("prize_list() alone", "in-process", repeat(prize_list)),
+        ]
         client = self.app.test_client()
         sizes = {}
         for label, path in paths:
@@ -253,7 +275,7 @@ class Day:
             # every worker warmed up (its first request of a page loads the templates)
             timings.append((label, "gunicorn", repeat(served, warm=2 * WORKERS)))
         for label, where, seconds in timings:
-            page = label != "standings() alone"
+            page = not label.endswith("alone")
             median, top = statistics.median(seconds) * 1000, max(seconds) * 1000
             figure(f"{label}, {where}, median", median, "ms", "", None)
             figure(
@@ -319,6 +341,18 @@ class Day:
             seconds = repeat(manage)
             figure(f"{label}, test client, median", statistics.median(seconds) * 1000, "ms", "(track)", None)
             figure(f"{label}, test client, max", max(seconds) * 1000, "ms", "(track)", None)
+        prizes_path = f"/c/{self.cid}/prizes"
+
+        def prize_page() -> None:
+            answer = client.get(prizes_path)
+            if answer.status_code != 200:
+                raise RuntimeError(f"GET {prizes_path} answered {answer.status_code}")
+
+        seconds = repeat(prize_page)
+        top = max(seconds) * 1000
+        label = "GET /c/<id>/prizes (20 places, round prizes, 75 teams), test client"
+        figure(f"{label}, median", statistics.median(seconds) * 1000, "ms", "", None)
+        figure(f"{label}, max", top, "ms", f"< {PAGE_TARGET_MS:.0f} ms", top < PAGE_TARGET_MS)
 
 
 def repeat(call: Callable[[], None], *, warm: int = 1, times: int = REQUESTS) -> list[float]:

@@ -365,6 +365,9 @@ def broken(document: dict[str, Any], cid: str) -> list[tuple[str, Callable[[dict
         (f"{at}.history[{signed}].detail", change(["history", signed, "detail"], {})),  # no chips to tell
         (f"{at}.cards[0].generation", change(["cards"], [{"number": 1, "generation": 0}])),
         (f"{at}.cards[1].number", change(["cards"], [{"number": 1, "generation": 2}, {"number": 1, "generation": 3}])),
+        (f"{at}.settings.prizes", change(["settings", "prizes"], {"places": [{"cents": 0, "text": ""}]})),
+        (f"{at}.settings.sealed", change(["settings", "sealed"], 1)),
+        (f"{at}.teams[0].entries", change(["teams"], [{"name": "Quarteto", "entries": [*seated[:3], seated[0]]}])),
         (at, lambda doc: doc["championships"].__setitem__(i, [cid])),
         (".championships", lambda doc: doc.__setitem__("championships", {"id": cid})),
     ]

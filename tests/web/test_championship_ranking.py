@@ -1,6 +1,6 @@
 """The championship's ranking arithmetic (referee.championship.ranking.rank): places follow the
 total, then the tie-breaks in the manager's order, and players level on all of them share a place
-(1, 2, 2, 4); the round prize goes to the best points of each round."""
+(1, 2, 2, 4); each round's star goes to the best points among its tables signed off."""
 
 from __future__ import annotations
 
@@ -47,12 +47,35 @@ def test_the_ranking_does_not_depend_on_the_order_of_registration(played, order)
 
 
 @given(fields)
-def test_each_round_prize_goes_to_its_best_points(played) -> None:  # type: ignore[no-untyped-def]
+def test_each_round_star_goes_to_the_best_points_of_its_signed_tables(played) -> None:  # type: ignore[no-untyped-def]
+    """Among the signed results only; level players share it; no signed result, no star."""
     lines = rank({n: f"P{n}" for n in played}, played, ROUNDS, [])
     for k in range(ROUNDS):
-        scores = [r[k].points for r in played.values() if r[k] is not None]
+        signed = {n: r[k].points for n, r in played.items() if r[k] is not None and r[k].final}
         winners = {line.number for line in lines if k + 1 in line.prizes}
-        assert winners == {n for n, r in played.items() if r[k] is not None and r[k].points == max(scores)}
+        assert winners == {n for n, points in signed.items() if points == max(signed.values())}
+
+
+def test_no_star_before_a_table_of_the_round_signs_nor_for_a_round_nobody_played() -> None:
+    """Round 1: Ana's 180 is provisional, Bia's 120 signed: the star is Bia's until Ana's table
+    signs. Round 2 is played but nobody's table is signed; round 3 nobody has played."""
+    names = {1: "Ana", 2: "Bia"}
+    played = {1: [Played(180, False), Played(150, False)], 2: [Played(120, True), Played(90, False)]}
+    lines = {line.name: line for line in rank(names, played, 3, [])}
+    assert lines["Bia"].prizes == (1,) and lines["Ana"].prizes == ()
+    played[1][0] = Played(180, True)
+    lines = {line.name: line for line in rank(names, played, 3, [])}
+    assert lines["Ana"].prizes == (1,) and lines["Bia"].prizes == ()
+
+
+def test_players_level_on_a_round_share_its_star() -> None:
+    lines = rank(
+        {1: "Ana", 2: "Bia", 3: "Caio"},
+        {1: [Played(130, True)], 2: [Played(130, True)], 3: [Played(140, False)]},
+        1,
+        [],
+    )
+    assert {line.name for line in lines if line.prizes == (1,)} == {"Ana", "Bia"}
 
 
 def test_the_tie_breaks_apply_in_the_order_chosen() -> None:
