@@ -331,16 +331,10 @@ def remove_team(championship: Championship, team_id: int, *, actor: str) -> Cham
 
 
 def excluded(championship: Championship) -> set[int]:
-    """The card numbers that win nothing: the disqualified entries.
-
-    The hook for the entries' statuses: an entry whose ``status`` is ``"disqualified"`` (when
-    the model carries one) is left out of every prize."""
-    status = getattr(Entry, "status", None)
-    if status is None:
-        return set()
+    """The card numbers that win nothing: the disqualified entries (:mod:`.status`)."""
     return set(
         db.session.scalars(
-            select(Entry.number).where(Entry.championship_id == championship.id, status == "disqualified")
+            select(Entry.number).where(Entry.championship_id == championship.id, Entry.status == "disqualified")
         )
     )
 

@@ -23,6 +23,7 @@ import io
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from sqlalchemy import func, select
 
@@ -177,6 +178,14 @@ def _standings(championship: Championship, *, seal: bool) -> Board:
             extra, count = bought.get((entry_id, row.round), (0, 0))
             points = chips - extra if repaid else chips
             played[number_of[entry_id]][row.round - 1] = Played(points, row.signed_at is not None, count)
+    return Board(_ranked(championship, entries, played), tuple(hidden))
+
+
+def _ranked(
+    championship: Championship, entries: Sequence[Any], played: Mapping[int, Sequence[Played | None]]
+) -> list[Standing]:
+    """The places among the players not disqualified; the disqualified after them, with no
+    place and no star, each line with its status and reason."""
     state = {number: (status, reason) for _id, number, _name, status, reason in entries}
     out = {number for number, (status, _reason) in state.items() if status == "disqualified"}
     ranked = rank(
@@ -194,8 +203,7 @@ def _standings(championship: Championship, *, seal: bool) -> Board:
             championship.tiebreaks,
         )
     ]
-    lines = [replace(line, status=state[line.number][0], reason=state[line.number][1]) for line in ranked]
-    return Board(lines, tuple(hidden))
+    return [replace(line, status=state[line.number][0], reason=state[line.number][1]) for line in ranked]
 
 
 def ranking_csv(championship: Championship, lines: Sequence[Standing]) -> str:
