@@ -186,9 +186,7 @@ def test_the_committee_runs_the_day(  # type: ignore[no-untyped-def]
     expect(scorer.locator('.table-title a[href*="/c/"]')).to_have_text("Campeonato: mesa 1 da rodada 2")
     shot(scorer, "champday-11-same-card-round-2")
     boss.goto(f"{base}/c/{cid}/r/2")
-    boss.emulate_media(media="print")
     assert printed(boss, "champday-plan-r2") >= 1
-    boss.emulate_media(media="screen")
     boss.goto(f"{base}/c/{cid}/cards")
     assert printed(boss, "champday-player-cards") >= 1
 

@@ -253,3 +253,16 @@ def test_states_and_undone_reentries_travel_in_a_backup_and_older_ones_default(
         assert db.session.scalar(select(Entry.status).where(Entry.number == 1)) == ""
         assert db.session.scalar(select(Reentry.undone_by)).startswith("manager@")
         assert db.session.scalar(select(Championship.reentry_when)) == "out"
+
+
+@pytest.mark.parametrize(("reentries", "offered"), [("", True), ("2", True), ("0", False)])
+def test_the_re_entry_form_is_on_the_manager_page_unless_the_day_takes_none(
+    app: Flask, reentries: str, offered: bool
+) -> None:
+    """No limit (empty, the regulation's default) is stored as no number at all: it must still
+    offer the re-entry, as any limit above 0 does."""
+    boss = manager(app)
+    cid = create(boss, reentries=reentries)
+    register(boss, cid, NAMES[:8])
+    assert boss.post(f"/c/{cid}/rounds", data={"seed": "s"}).status_code == 302
+    assert ('id="reentry-number"' in text(boss.get(f"/c/{cid}/manage"))) is offered
