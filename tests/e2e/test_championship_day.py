@@ -210,6 +210,7 @@ def test_the_committee_runs_the_day(  # type: ignore[no-untyped-def]
 
     # 12. The TV on the phone, then the TV, the cash box and the prizes on a laptop.
     boss.goto(f"{base}/c/{cid}/tv")
+    expect(boss.locator(".wall-rank", has_text="Iara").locator(".entry-mark")).to_have_text("desistiu")
     shot(boss, "champday-14-tv-phone")
     laptop = browser.new_context(**{**browser_context_args, **LAPTOP}, storage_state=boss.context.storage_state())
     try:

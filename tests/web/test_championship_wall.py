@@ -79,3 +79,14 @@ def test_a_players_page_shows_his_table_and_seat_as_soon_as_the_round_is_drawn(a
 def _numbers(app: Flask, entry_ids: list[int]) -> list[int]:
     with app.app_context():
         return [db.session.get(Entry, e).number for e in entry_ids]
+
+
+def test_the_wall_marks_a_player_out_of_play_as_the_ranking_does(app: Flask) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, ["Ana", "Bia", "Caio", "Dani", "Edu", "Fábio", "Gil", "Hugo", "Iara"])
+    assert boss.post(f"/c/{cid}/n/9/status", data={"status": "withdrawn"}).status_code == 302
+    assert boss.post(f"/c/{cid}/rounds").status_code == 302
+    page = app.test_client().get(f"/c/{cid}/tv").get_data(as_text=True)
+    line = next(li for li in page.split('<li class="wall-rank')[1:] if "Iara" in li)
+    assert 'class="entry-mark entry-withdrawn">desistiu' in line
