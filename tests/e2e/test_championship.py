@@ -193,10 +193,12 @@ def test_a_championship_day_on_phones(  # type: ignore[no-untyped-def]
     # 3. A re-entry by card number for a player of the table of five; a second one is refused.
     again, again_name = first[five][0]
     boss.locator("#reentry-number").fill(str(again))
-    tap(boss, button(boss, "Registrar a reentrada"))
+    tap(boss, button(boss, "Avançar: de quem é o cartão?"))
+    tap(boss, button(boss, "Sim: registrar a reentrada"))
     expect(boss.locator(".flash")).to_contain_text(again_name)
+    boss.goto(f"{base}/c/{cid}/manage")
     boss.locator("#reentry-number").fill(str(again))
-    assert tap(boss, button(boss, "Registrar a reentrada")) == 422
+    assert tap(boss, button(boss, "Avançar: de quem é o cartão?")) == 422
     expect(boss.locator(".error-box")).to_contain_text(f"{again_name} já fez a reentrada desta rodada")
     shot(boss, "champ-02-reentry-refused")
     boss.goto(f"{base}/c/{cid}/manage")
