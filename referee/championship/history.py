@@ -14,15 +14,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from flask_babel import gettext
 from sqlalchemy import select
 
+from referee.access import OWNER, SCORER, parse_actor
 from referee.db import db
 from referee.i18n import fmt_money
-from referee.models import ChampEvent, Championship, Entry
+from referee.models import ChampEvent, Championship, Entry, RoundTable
 from referee.rules.text import N_
+
+#: The fiscal's role (``rounds.FISCAL``, which cannot be imported here: the rounds write history).
+FISCAL: Final = "fiscal"
 
 #: Every kind of line, with its sentence. The sentence is formatted with the line's ``detail``
 #: and with ``name`` and ``number`` (the entry's), ``round`` and ``table``.
@@ -30,6 +35,7 @@ KINDS: Final[dict[str, str]] = {
     "registered": N_("%(name)s registered with number %(number)s."),
     "reentered": N_("%(name)s (no. %(number)s) re-entered in round %(round)s at table %(table)s."),
     "settings_changed": N_("Settings changed: %(changes)s."),
+    "money_changed": N_("Money settings changed: %(changes)s."),
     "archived": N_("The championship was archived."),
     "unarchived": N_("The championship was taken out of the archive."),
     "reentry_undone": N_("The re-entry of %(name)s (no. %(number)s) in round %(round)s was undone."),
@@ -55,6 +61,28 @@ KINDS: Final[dict[str, str]] = {
     "round_unsealed": N_("The round is no longer sealed: provisional points show again."),
     "team_formed": N_("Team %(team)s formed with the numbers %(numbers)s."),
     "team_removed": N_("Team %(team)s undone (numbers %(numbers)s)."),
+}
+
+#: The money of the day: fees received and the fees, key and city set. The desk and the cash box
+#: are the manager's, so are these lines; a watcher's history does not list them.
+MANAGER_ONLY: Final = frozenset(
+    {
+        "money_changed",
+        "entry_fee_received",
+        "entry_fee_unticked",
+        "reentry_fee_received",
+        "reentry_fee_unticked",
+    }
+)
+
+#: A count's and a signature's sentence while their round is sealed, for a reader who may not see
+#: the chips yet (a sealed round hides its points until its last table signs off).
+SEALED: Final[dict[str, str]] = {
+    "counted": N_("Table %(table)s of round %(round)s counted (its chips show once the round's last table signs off)."),
+    "signed": N_(
+        "Table %(table)s of round %(round)s signed off by its fiscal (its chips show once the round's last "
+        "table signs off)."
+    ),
 }
 
 #: What every sentence may use besides the line's detail.
@@ -114,8 +142,11 @@ def lines(
     return list(db.session.scalars(query.order_by(ChampEvent.at, ChampEvent.id)))
 
 
-def sentence(line: ChampEvent, entries: Mapping[int, Entry]) -> str:
-    """The line as a sentence in the reader's language (``entries`` by id, for the names)."""
+def sentence(line: ChampEvent, entries: Mapping[int, Entry], *, hide_chips: bool = False) -> str:
+    """The line as a sentence in the reader's language (``entries`` by id, for the names); with
+    ``hide_chips``, a count or a signature without its chips."""
+    if hide_chips and line.kind in SEALED:
+        return gettext(SEALED[line.kind], round=line.round or "", table=line.table or "")
     entry = entries.get(line.entry_id) if line.entry_id is not None else None
     values: dict[str, Any] = {
         "name": entry.name if entry is not None else "",
@@ -136,3 +167,67 @@ def note(line: ChampEvent) -> str:
     if not isinstance(reason, str) or "%(reason)s" in KINDS[line.kind]:
         return ""
     return reason
+
+
+def sealed_rounds(championship: Championship) -> frozenset[int]:
+    """The rounds whose chips a watcher may not read yet: with the seal on, those with a table not
+    signed off (the rounds :func:`~referee.championship.ranking.visible_standings` holds back)."""
+    if not championship.sealed:
+        return frozenset()
+    return frozenset(
+        db.session.scalars(
+            select(RoundTable.round).where(
+                RoundTable.championship_id == championship.id, RoundTable.signed_at.is_(None)
+            )
+        )
+    )
+
+
+def readable(found: list[ChampEvent], *, manager: bool) -> list[ChampEvent]:
+    """The lines a reader may see: the money of the day only for the manager (a sealed round's
+    chips are hidden line by line, by :func:`sentence`)."""
+    return [line for line in found if manager or line.kind not in MANAGER_ONLY]
+
+
+@dataclass(frozen=True)
+class Who:
+    """A line's author as the committee reads him, and the short id of the phone it came from."""
+
+    label: str
+    device: str
+
+
+def seats(championship: Championship) -> dict[int, int]:
+    """The table number each scorer's and fiscal's access belongs to (access id → table)."""
+    found: dict[int, int] = {}
+    for number, scorer, fiscal in db.session.execute(
+        select(RoundTable.number, RoundTable.scorer_access, RoundTable.fiscal_access).where(
+            RoundTable.championship_id == championship.id
+        )
+    ):
+        for access_id in (scorer, fiscal):
+            if access_id is not None:
+                found[access_id] = number
+    return found
+
+
+def who(code: str, tables: Mapping[int, int]) -> Who:
+    """The stored actor code ("manager@fa9de6", "fiscal:4@4c49d2") as "Committee", "Fiscal of
+    table 2" (``tables``: :func:`seats`); a code it does not know, as it was stored."""
+    if not code:
+        return Who("", "")
+    read = parse_actor(code)
+    labels = {
+        SCORER: (N_("Scorer of table %(table)s"), N_("Scorer")),
+        FISCAL: (N_("Fiscal of table %(table)s"), N_("Fiscal")),
+    }
+    table = tables.get(read.access_id) if read.access_id is not None else None
+    if read.role in ("manager", OWNER):
+        label = gettext("Committee")
+    elif read.role in labels and table is not None:
+        label = gettext(labels[read.role][0], table=table)
+    elif read.role in labels:
+        label = gettext(labels[read.role][1])
+    else:
+        return Who(code, "")
+    return Who(label, read.device)

@@ -85,7 +85,13 @@ def _shown(key: str, value: Any) -> str:
     return str(value)
 
 
-def _changes(championship: Championship, wanted: dict[str, Any]) -> str:
+#: The money settings: their changes go in a line of their own that only the manager reads, as
+#: the desk and the cash box are his. The Pix key (often a CPF or a phone number) is never
+#: written out, even there: the line says that it changed.
+MONEY: frozenset[str] = frozenset({"entry_fee", "reentry_fee", "pix_key", "pix_city"})
+
+
+def _changes(championship: Championship, wanted: dict[str, Any], keys: frozenset[str]) -> str:
     """What changes, as "game: Jubileu → Quatrilho; rounds: 3 → 5", in the championship's
     language (the history keeps the sentence as it was written). The house rules name each
     option changed with its values, so the line keeps what was there before; a new game brings
@@ -94,7 +100,10 @@ def _changes(championship: Championship, wanted: dict[str, Any]) -> str:
     with force_locale(championship.locale):
         for key, label in LABELS.items():
             old, new = getattr(championship, key), wanted[key]
-            if old == new:
+            if old == new or key not in keys:
+                continue
+            if key == "pix_key":
+                parts.append(gettext("Pix key changed"))
                 continue
             if key == "options" and wanted["game"] != championship.game:
                 continue  # another game's house rules: the game's change says it
@@ -124,13 +133,17 @@ def change(championship: Championship, fields: dict[str, object], *, actor: str 
                 Text(N_("Round 1 has been drawn: only the name and the fees can change now.")),
                 field=moved[0],
             )
-    text = _changes(championship, wanted)
-    if not text:
+    text = _changes(championship, wanted, frozenset(LABELS) - MONEY)
+    money = _changes(championship, wanted, MONEY)
+    if not text and not money:
         db.session.rollback()
         return False
     for key in LABELS:
         setattr(championship, key, wanted[key])
-    history.record(championship, "settings_changed", actor=actor, changes=text)
+    if text:
+        history.record(championship, "settings_changed", actor=actor, changes=text)
+    if money:
+        history.record(championship, "money_changed", actor=actor, changes=money)
     db.session.commit()
     return True
 

@@ -30,7 +30,7 @@ class TrailLine:
     """One line of a table's trail, ready to show."""
 
     at: datetime
-    actor: str
+    actor: history.Who
     kind: str
     text: str
     note: str
@@ -50,19 +50,23 @@ def chips_text(chips: Mapping[int, int], order: list[int]) -> str:
     return " · ".join(f"nº {seated[e][0]}: {chips.get(e, 0)}" for e in order)
 
 
-def table_trail(championship: Championship, row: RoundTable, entries: Mapping[int, Entry]) -> list[TrailLine]:
+def table_trail(
+    championship: Championship, row: RoundTable, entries: Mapping[int, Entry], *, hide_chips: bool = False
+) -> list[TrailLine]:
     """The table's lines, newest first, each marked ``replaced`` when a later line set it aside
-    (``entries`` by id, for the names in the sentences)."""
+    (``entries`` by id, for the names in the sentences); ``hide_chips`` while its round is sealed
+    to this reader."""
     lines = history.lines(championship, round=row.round, table=row.number)
+    tables = history.seats(championship)
     shown: list[TrailLine] = []
     later: set[str] = set()
     for line in reversed(lines):
         shown.append(
             TrailLine(
                 at=line.at,
-                actor=line.actor,
+                actor=history.who(line.actor, tables),
                 kind=line.kind,
-                text=history.sentence(line, entries),
+                text=history.sentence(line, entries, hide_chips=hide_chips),
                 note=history.note(line),
                 replaced=REPLACED_BY.get(line.kind) in later,
             )

@@ -173,9 +173,17 @@ def day_history(championship_id: str) -> ResponseReturnValue:
     """The day's history, newest first: who did what and when (:mod:`referee.championship.history`)."""
     found = load(championship_id)
     entries = names(found)
+    manager = club.is_manager()
+    hidden = set() if manager else history.sealed_rounds(found)
+    tables = history.seats(found)
     shown = [
-        {"at": line.at, "actor": line.actor, "text": history.sentence(line, entries), "note": history.note(line)}
-        for line in reversed(history.lines(found))
+        {
+            "at": line.at,
+            "actor": history.who(line.actor, tables),
+            "text": history.sentence(line, entries, hide_chips=line.round in hidden),
+            "note": history.note(line),
+        }
+        for line in reversed(history.readable(history.lines(found), manager=manager))
     ]
     return render_template("championship/history.html", **common(found), lines=shown)
 
@@ -309,6 +317,9 @@ def table_context(found: Championship, row: RoundTable, table: Table) -> dict[st
     grant = grant_of(table)
     count = championship.chip_count(found, row, table)
     people = names(found)
+    # A sealed round's chips: only for the manager and the phones that hold this table's cards.
+    own = club.is_manager() or is_fiscal(row, grant) or (grant.can_score and grant.access_id == row.scorer_access)
+    hide = not own and row.round in history.sealed_rounds(found)
     problem = problems(found, row, table) if row.signed_at is None else None
     return {
         **common(found),
@@ -325,7 +336,8 @@ def table_context(found: Championship, row: RoundTable, table: Table) -> dict[st
         # permission to read it, Pix keys included, and this page is read with the
         # championship's public link.
         "table_link": table.id in shown_tables([table.id]),
-        "trail": trail.table_trail(found, row, people),
+        "trail": trail.table_trail(found, row, people, hide_chips=hide),
+        "chips_hidden": hide,
     }
 
 

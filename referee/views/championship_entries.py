@@ -54,8 +54,9 @@ def _page(
         for r in db.session.scalars(select(Reentry).where(Reentry.entry_id == entry.id).order_by(Reentry.id))
     ]
     people = names(found)
+    tables = history.seats(found)
     lines = [
-        {"at": line.at, "actor": line.actor, "text": history.sentence(line, people)}
+        {"at": line.at, "actor": history.who(line.actor, tables), "text": history.sentence(line, people)}
         for line in reversed(history.lines(found, entry_id=entry.id))
     ]
     context: dict[str, Any] = {

@@ -1,0 +1,64 @@
+"""What a watcher reads: the public day's history and table pages hide a sealed round's chips
+and the money of the day, and every line names who did it as a committee reads it."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask
+
+from .championship_support import card_links, create, manager, register
+from .test_championship_prizes import FIRST, NAMES, count, day, sign
+from .test_championship_settings import settings_form
+
+
+def test_a_sealed_rounds_chips_show_only_to_the_manager_and_that_tables_cards(app: Flask) -> None:
+    boss, cid, (one, two) = day(app)
+    assert boss.post(f"/c/{cid}/seal", data={"sealed": "1"}).status_code == 302
+    count(boss, cid, one, FIRST)
+    watcher = app.test_client()
+    for url in (f"/c/{cid}/history", f"/c/{cid}/r/1/m/1"):
+        text = watcher.get(url).get_data(as_text=True)
+        assert "163" not in text and "104" not in text, url
+    for url in (f"/c/{cid}/history", f"/c/{cid}/r/1/m/1"):
+        assert "163" in boss.get(url).get_data(as_text=True), url
+    scorer, fiscal, other = app.test_client(), app.test_client(), app.test_client()
+    assert scorer.get(card_links(boss, cid, 1, "scorer")[0]).status_code == 302
+    assert fiscal.get(card_links(boss, cid, 1, "fiscal")[0]).status_code == 302
+    assert other.get(card_links(boss, cid, 1, "fiscal")[1]).status_code == 302
+    assert "163" in scorer.get(f"/c/{cid}/r/1/m/1").get_data(as_text=True)
+    assert "163" in fiscal.get(f"/c/{cid}/r/1/m/1").get_data(as_text=True)
+    assert "163" not in other.get(f"/c/{cid}/r/1/m/1").get_data(as_text=True)
+    assert "163" not in fiscal.get(f"/c/{cid}/history").get_data(as_text=True)
+    sign(app, boss, cid, one)
+    assert "163" not in watcher.get(f"/c/{cid}/history").get_data(as_text=True)  # table 2 still open
+    count(boss, cid, two, [151, 49, 100, 100])
+    sign(app, boss, cid, two)
+    for url in (f"/c/{cid}/history", f"/c/{cid}/r/1/m/1"):
+        assert "163" in watcher.get(url).get_data(as_text=True), url
+
+
+def test_the_public_history_shows_no_pix_key_nor_money(app: Flask) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES[:4])
+    form = settings_form(boss, cid, entry_fee="20", pix_key="123.456.789-09", pix_city="Pelotas")
+    assert boss.post(f"/c/{cid}/settings", data=form).status_code == 302
+    assert boss.post(f"/c/{cid}/desk/entry/1", data={"received": "1"}).status_code == 302
+    public = app.test_client().get(f"/c/{cid}/history").get_data(as_text=True)
+    for secret in ("12345678909", "123.456.789-09", "Pelotas", "20,00"):
+        assert secret not in public, secret
+    mine = boss.get(f"/c/{cid}/history").get_data(as_text=True)
+    assert "Pelotas" in mine and "20,00" in mine
+    assert "12345678909" not in mine and "123.456.789-09" not in mine
+    assert "chave Pix alterada" in mine
+
+
+def test_the_history_names_who_did_it_as_a_committee_reads_it(app: Flask) -> None:
+    boss, cid, (one, _two) = day(app)
+    count(boss, cid, one, FIRST)
+    sign(app, boss, cid, one)
+    for url in (f"/c/{cid}/history", f"/c/{cid}/r/1/m/1"):
+        text = app.test_client().get(url).get_data(as_text=True)
+        assert "Organização" in text and "Fiscal da mesa 1" in text, url
+        assert not re.search(r"(manager|fiscal:\d+)@", text), url
