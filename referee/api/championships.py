@@ -1,7 +1,8 @@
 """A championship, read-only, for a federation's site or a results screen.
 
 ``GET /api/v1/championships/<id>``: its settings, the ranking as it stands (places, totals and
-each round's points, provisional where a table is not signed off), and each round drawn with its
+each round's points, provisional where a table is not signed off; each entry's status out of play;
+the sealed rounds whose points it holds back), and each round drawn with its
 seed, how many pairs of players meet again in it and over the day so far, and its tables with
 their players by card number and name. Readable by the championship's id, as its public pages
 are: it shows nothing those pages do not, and no way in (no card, no token).
@@ -18,6 +19,7 @@ from sqlalchemy import select
 
 from referee import championship
 from referee.championship import Standing, visible_standings
+from referee.championship.ranking import Board
 from referee.db import db
 from referee.ledger.clock import iso
 from referee.models import Championship, ChampRound, Entry
@@ -25,10 +27,11 @@ from referee.models import Championship, ChampRound, Entry
 from . import bp, error
 
 
-def ranking_of(found: Championship) -> list[Standing]:
+def ranking_of(found: Championship) -> Board:
     """The ranking the JSON shows: the one place it is read, so it shows what the ranking page
-    shows (whatever that page hides while a round is running, this hides too)."""
-    return visible_standings(found).lines
+    shows (whatever that page hides while a round is running, this hides too, and says which
+    rounds it holds back)."""
+    return visible_standings(found)
 
 
 def _settings(found: Championship) -> dict[str, Any]:
@@ -57,6 +60,8 @@ def _line(line: Standing) -> dict[str, Any]:
             None if r is None else {"points": r.points, "final": r.final, "reentries": r.reentries} for r in line.rounds
         ],
         "round_prizes": list(line.prizes),
+        "status": line.status,
+        "reason": line.reason,
     }
 
 
@@ -93,6 +98,7 @@ def championship_json(championship_id: str) -> ResponseReturnValue:
     found = championship.get(championship_id)
     if found is None:
         return error(404, "not_found", _("There is no championship with this id."))
+    board = ranking_of(found)
     return jsonify(
         {
             "id": found.id,
@@ -100,7 +106,8 @@ def championship_json(championship_id: str) -> ResponseReturnValue:
             "game": found.game,
             "settings": _settings(found),
             "round": championship.current_round(found),
-            "ranking": [_line(line) for line in ranking_of(found)],
+            "ranking": [_line(line) for line in board.lines],
+            "sealed": list(board.sealed),
             "rounds": _rounds(found),
         }
     )

@@ -696,7 +696,7 @@ def _championship_schemas() -> dict[str, Any]:
     return {
         "Championship": {
             "type": "object",
-            "required": ["id", "name", "game", "settings", "round", "ranking", "rounds"],
+            "required": ["id", "name", "game", "settings", "round", "ranking", "rounds", "sealed"],
             "properties": {
                 "id": {"type": "string"},
                 "name": {"type": "string"},
@@ -728,7 +728,11 @@ def _championship_schemas() -> dict[str, Any]:
                         },
                         "table_size": {"type": "integer", "enum": [4, 5]},
                         "late_until": whole,
-                        "reentries": whole,
+                        "reentries": {
+                            "type": ["integer", "null"],
+                            "minimum": 0,
+                            "description": "Re-entries a player may buy per round: null means no limit.",
+                        },
                         "reentry_points": {"type": "string"},
                         "tiebreaks": {"type": "array", "items": {"type": "string"}},
                     },
@@ -740,13 +744,32 @@ def _championship_schemas() -> dict[str, Any]:
                     "items": {"$ref": "#/components/schemas/ChampionshipLine"},
                 },
                 "rounds": {"type": "array", "items": {"$ref": "#/components/schemas/ChampionshipRound"}},
+                "sealed": {
+                    "type": "array",
+                    "items": {"type": "integer", "minimum": 1},
+                    "description": "The rounds sealed now: their points are held back (the ranking stands as after the last round fully signed off) until every one of their tables signs off.",
+                },
             },
         },
         "ChampionshipLine": {
             "type": "object",
-            "required": ["place", "number", "name", "total", "final", "reentries", "rounds", "round_prizes"],
+            "required": [
+                "place",
+                "number",
+                "name",
+                "total",
+                "final",
+                "reentries",
+                "rounds",
+                "round_prizes",
+                "status",
+                "reason",
+            ],
             "properties": {
-                "place": {"type": "integer", "minimum": 1},
+                "place": {
+                    **whole,
+                    "description": "1 and on; 0 = no place (a disqualified player, listed last).",
+                },
                 "number": {"type": "integer", "minimum": 1},
                 "name": {"type": "string"},
                 "total": {"type": "integer"},
@@ -778,6 +801,12 @@ def _championship_schemas() -> dict[str, Any]:
                     "items": {"type": "integer", "minimum": 1},
                     "description": "The rounds in which he had the best points.",
                 },
+                "status": {
+                    "type": "string",
+                    "enum": ["", "withdrawn", "absent", "disqualified"],
+                    "description": "Empty while he plays; withdrawn (gone home) and absent are no longer drawn, disqualified has no place.",
+                },
+                "reason": {"type": "string", "description": "A disqualification's reason (empty otherwise)."},
             },
         },
         "ChampionshipRound": {

@@ -90,7 +90,7 @@ def test_a_table_signed_twice_keeps_its_first_count_and_signature(app: Flask) ->
     ]
     assert "assinada pelo fiscal" in items[3][1] and first_text in items[3][1] and "sem efeito" in items[3][1]
     assert "contada" in items[4][1] and first_text in items[4][1] and "substituída" in items[4][1]
-    assert "Bia recontou as fichas" in items[2][1] and "manager@" in items[2][1]
+    assert "Bia recontou as fichas" in items[2][1] and "Organização" in items[2][1]
     day = app.test_client().get(f"/c/{cid}/history").get_data(as_text=True)
     assert day.count("Mesa 1 da rodada 1") == 5 and "Bia recontou as fichas" in day
 

@@ -7,7 +7,9 @@ import re
 
 from flask import Flask
 
+from .api_support import API
 from .championship_support import card_links, create, manager, register
+from .test_championship_draw import _errors, _schema
 from .test_championship_prizes import FIRST, NAMES, count, day, sign
 from .test_championship_settings import settings_form
 
@@ -62,3 +64,21 @@ def test_the_history_names_who_did_it_as_a_committee_reads_it(app: Flask) -> Non
         text = app.test_client().get(url).get_data(as_text=True)
         assert "Organização" in text and "Fiscal da mesa 1" in text, url
         assert not re.search(r"(manager|fiscal:\d+)@", text), url
+
+
+def test_the_json_gives_each_lines_status_and_the_sealed_rounds_as_documented(app: Flask) -> None:
+    boss, cid, (one, _two) = day(app, reentries="")
+    assert boss.post(f"/c/{cid}/seal", data={"sealed": "1"}).status_code == 302
+    count(boss, cid, one, FIRST)
+    gone = boss.post(f"/c/{cid}/n/3/status", data={"status": "disqualified", "reason": "Trocou cartas"})
+    assert gone.status_code == 302
+    assert boss.post(f"/c/{cid}/n/2/status", data={"status": "withdrawn", "reason": ""}).status_code == 302
+    reader = app.test_client()
+    body = reader.get(f"{API}/championships/{cid}").get_json()
+    assert _errors(_schema(app, reader), body) == []
+    assert body["sealed"] == [1] and body["settings"]["reentries"] is None
+    lines = {line["number"]: line for line in body["ranking"]}
+    assert (lines[3]["status"], lines[3]["reason"], lines[3]["place"]) == ("disqualified", "Trocou cartas", 0)
+    assert (lines[2]["status"], lines[2]["reason"]) == ("withdrawn", "")
+    assert (lines[1]["status"], lines[1]["reason"]) == ("", "")
+    assert "163" not in reader.get(f"{API}/championships/{cid}").get_data(as_text=True)
