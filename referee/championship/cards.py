@@ -126,6 +126,7 @@ def renew(championship: Championship, number: int, *, actor: str) -> int:
     Answers the new generation."""
     lock(championship)
     if number < 1 or number > max(numbers(championship), 1):
+        db.session.rollback()
         raise RulesError(Text(N_("There is no table %(table)s in this championship."), table=number))
     row = db.session.scalar(
         select(ChampCard).where(ChampCard.championship_id == championship.id, ChampCard.number == number)

@@ -16,7 +16,7 @@ from typing import Any
 
 from flask_babel import force_locale, gettext
 from sqlalchemy import delete as sql_delete
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 
 from referee import ledger
 from referee.db import db
@@ -49,7 +49,7 @@ LABELS: dict[str, str] = {
     "options": N_("house rules"),
     "entry_fee": N_("entry fee"),
     "reentry_fee": N_("re-entry fee"),
-    "pix_key": N_("Pix key"),
+    "pix_key": N_("key for Pix payments"),
     "pix_city": N_("Pix city"),
 }
 
@@ -190,10 +190,7 @@ def archive(championship: Championship, *, actor: str = "") -> None:
 def unarchive(championship: Championship, *, actor: str = "") -> None:
     """Take a championship out of the archive (committed, in the history): it takes writes
     again, and the round's tables that were not signed off take hands again."""
-    db.session.execute(
-        update(Championship).where(Championship.id == championship.id).values(version=Championship.version + 1)
-    )
-    db.session.refresh(championship)
+    lock(championship, archived_ok=True)
     if championship.archived_at is None:
         db.session.rollback()
         raise RulesError(Text(N_("This championship is not archived.")))

@@ -18,11 +18,10 @@ from referee.championship.rounds import FISCAL
 from referee.db import db
 from referee.i18n import render_text
 from referee.models import Access, Championship, RoundTable, Table
-from referee.phone import device
 from referee.rules.errors import RulesError
 from referee.views.championship import load
-from referee.views.championship_manage import _manager_only, require_manager
 from referee.views.championship_manage import _refused as _manage_refused
+from referee.views.championship_manage import actor, manager_only, require_manager
 from referee.views.tables import held, remember_hash
 
 bp = Blueprint("championship_cards", __name__)
@@ -123,7 +122,7 @@ def day_cards(championship_id: str) -> ResponseReturnValue:
     table) and the fiscal's (``role=fiscal``); ``table=N`` prints one number's pair only (after
     new cards)."""
     found = load(championship_id)
-    if (away := _manager_only()) is not None:
+    if (away := manager_only()) is not None:
         return away
     role = FISCAL if request.args.get("role") == FISCAL else cards.SCORER
     last = cards.numbers(found)
@@ -152,7 +151,7 @@ def renew(championship_id: str, number: int) -> ResponseReturnValue:
     found = load(championship_id)
     require_manager()
     try:
-        cards.renew(found, number, actor="manager@" + device())
+        cards.renew(found, number, actor=actor())
     except RulesError as exc:
         return _manage_refused(found, render_text(exc.text))
     flash(_("Table %(table)s has new cards: the old ones no longer work. Print them.") % {"table": number}, "success")

@@ -19,10 +19,9 @@ from referee.db import db
 from referee.i18n import render_text
 from referee.ledger import Conflict
 from referee.models import Championship, Entry, Reentry, RoundTable
-from referee.phone import device
 from referee.rules.errors import RulesError
 from referee.views.championship import common, load, names
-from referee.views.championship_manage import _manager_only, require_manager
+from referee.views.championship_manage import actor, manager_only, require_manager
 
 bp = Blueprint("championship_entries", __name__)
 
@@ -32,10 +31,6 @@ def _entry(found: Championship, number: int) -> Entry:
     if entry is None:
         abort(404)
     return entry
-
-
-def _actor() -> str:
-    return "manager@" + device()
 
 
 def _page(
@@ -74,7 +69,7 @@ def _page(
 @bp.get("/c/<championship_id>/n/<int:number>/manage")
 def entry_page(championship_id: str, number: int) -> ResponseReturnValue:
     found = load(championship_id)
-    if (away := _manager_only()) is not None:
+    if (away := manager_only()) is not None:
         return away
     return _page(found, _entry(found, number))
 
@@ -89,7 +84,7 @@ def rename(championship_id: str, number: int) -> ResponseReturnValue:
     require_manager()
     entry = _entry(found, number)
     try:
-        entries.rename(found, entry, request.form.get("name"), actor=_actor())
+        entries.rename(found, entry, request.form.get("name"), actor=actor())
     except RulesError as exc:
         db.session.rollback()
         return _page(found, entry, error=render_text(exc.text), status_code=422)
@@ -106,7 +101,7 @@ def change_status(championship_id: str, number: int) -> ResponseReturnValue:
     require_manager()
     entry = _entry(found, number)
     try:
-        status.change(found, entry, request.form.get("status", ""), request.form.get("reason", ""), actor=_actor())
+        status.change(found, entry, request.form.get("status", ""), request.form.get("reason", ""), actor=actor())
     except RulesError as exc:
         db.session.rollback()
         return _page(found, entry, error=render_text(exc.text), status_code=422)
@@ -125,7 +120,7 @@ def reentry_preview(championship_id: str) -> ResponseReturnValue:
     """The re-entry's first tap: who this card number is and where he sits, or why he cannot
     re-enter; nothing is recorded until the second tap."""
     found = load(championship_id)
-    if (away := _manager_only()) is not None:
+    if (away := manager_only()) is not None:
         return away
     typed = (request.args.get("number") or "").strip()
     entry = championship.card_number(found, inputs.whole_number(typed))
@@ -151,7 +146,7 @@ def undo_reentry(championship_id: str, reentry_id: int) -> ResponseReturnValue:
     owner = db.session.get(Entry, row.entry_id)
     assert owner is not None
     try:
-        entry = entries.undo_reentry(found, row, actor=_actor())
+        entry = entries.undo_reentry(found, row, actor=actor())
     except RulesError as exc:
         db.session.rollback()
         return _page(found, owner, error=render_text(exc.text), status_code=422)

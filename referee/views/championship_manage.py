@@ -35,21 +35,28 @@ bp = Blueprint("championship_manage", __name__)
 
 
 def require_manager() -> None:
+    """A write without the club's code is refused (403): every manager POST starts here."""
     if not club.is_manager():
         abort(403)
 
 
-def _manager_only() -> ResponseReturnValue | None:
-    """A phone without the club's code is sent to type it, then brought back."""
+def manager_only() -> ResponseReturnValue | None:
+    """A page read without the club's code sends the phone to type it, then brings it back:
+    every manager GET starts here."""
     if club.is_manager():
         return None
     return redirect(url_for("players.club", next=request.full_path.rstrip("?")))
 
 
+def actor() -> str:
+    """Who the day's history names for a manager's change: the club's code on this phone."""
+    return "manager@" + device()
+
+
 @bp.get("/c")
 def index() -> ResponseReturnValue:
     """The club's championships (with the club's code), newest first."""
-    if (away := _manager_only()) is not None:
+    if (away := manager_only()) is not None:
         return away
     rows = list(db.session.scalars(select(Championship).order_by(Championship.created_at.desc())))
     return render_template("championship/index.html", rows=rows, games=[get_game(g) for g in GAMES])
@@ -109,7 +116,7 @@ def _manage_context(found: Championship) -> dict[str, Any]:
 @bp.get("/c/<championship_id>/manage")
 def manage(championship_id: str) -> ResponseReturnValue:
     found = load(championship_id)
-    if (away := _manager_only()) is not None:
+    if (away := manager_only()) is not None:
         return away
     return render_template("championship/manage.html", **_manage_context(found))
 
@@ -123,7 +130,7 @@ def register(championship_id: str) -> ResponseReturnValue:
     found = load(championship_id)
     require_manager()
     try:
-        entry = championship.register(found, request.form.get("name"), actor="manager@" + device())
+        entry = championship.register(found, request.form.get("name"), actor=actor())
     except RulesError as exc:
         return _refused(found, render_text(exc.text), typed=request.form.get("name", ""))
     except Conflict as exc:
@@ -152,7 +159,7 @@ def reentry_by_number(championship_id: str) -> ResponseReturnValue:
     if entry is None:
         return _refused(found, _("No player has the number %(number)s.", number=typed[:6]))
     try:
-        again = championship.reenter(found, entry, actor="manager@" + device())
+        again = championship.reenter(found, entry, actor=actor())
     except RulesError as exc:
         return _refused(found, render_text(exc.text))
     flash(
@@ -184,7 +191,7 @@ def replace_cards(championship_id: str, round_number: int, table_number: int) ->
     require_manager()
     load_table(found, round_number, table_number)
     try:
-        cards.renew(found, table_number, actor="manager@" + device())
+        cards.renew(found, table_number, actor=actor())
     except RulesError as exc:
         return _refused(found, render_text(exc.text))
     flash(
@@ -200,7 +207,7 @@ def table_cards(championship_id: str, round_number: int) -> ResponseReturnValue:
     fiscal's (``role=fiscal``). The day's cards (referee.views.championship_cards) replace them
     at the tables; these stay for a scorer's app, whose API token is the round table's own."""
     found = load(championship_id)
-    if (away := _manager_only()) is not None:
+    if (away := manager_only()) is not None:
         return away
     role = "fiscal" if request.args.get("role") == "fiscal" else "scorer"
     tables = championship.round_tables(found, round_number)
@@ -231,7 +238,7 @@ def table_cards(championship_id: str, round_number: int) -> ResponseReturnValue:
 def player_cards(championship_id: str) -> ResponseReturnValue:
     """Every player's card, to print on A4 (eight to a page)."""
     found = load(championship_id)
-    if (away := _manager_only()) is not None:
+    if (away := manager_only()) is not None:
         return away
     entries = db.session.scalars(select(Entry).where(Entry.championship_id == found.id).order_by(Entry.number))
     return render_template("championship/cards.html", champ=found, cards=[player_card(found, e) for e in entries])

@@ -18,26 +18,19 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from referee import club
 from referee.championship import money
 from referee.exports import csv_cell
 from referee.i18n import fmt_money, render_text
 from referee.ledger import Conflict
 from referee.models import Championship
-from referee.phone import device
 from referee.rules.errors import RulesError
+from referee.views import championship_manage as manage  # a module: it imports this one
 from referee.views.championship import load
 
 bp = Blueprint("championship_money", __name__)
 
 #: Where a tick sends the desk back to.
 BACK = ("manage", "cashbox", "desk")
-
-
-def _manager_only() -> ResponseReturnValue | None:
-    if club.is_manager():
-        return None
-    return redirect(url_for("players.club", next=request.full_path.rstrip("?")))
 
 
 def desk_link(found: Championship, kind: str, ref: int) -> str | None:
@@ -74,7 +67,7 @@ def manage_panel(found: Championship, desk: str | None) -> dict[str, Any] | None
 def cash_box(championship_id: str) -> ResponseReturnValue:
     """The treasurer's page: what is due, received and still to receive, by name."""
     found = load(championship_id)
-    if (away := _manager_only()) is not None:
+    if (away := manage.manager_only()) is not None:
         return away
     return _cash_box_page(found)
 
@@ -84,8 +77,7 @@ def cash_box_csv(championship_id: str) -> ResponseReturnValue:
     """The cash box as CSV (RFC 4180, CRLF): one line per fee (what, card number, name, round,
     due, received, to receive; amounts with a dot and two decimals), then the totals."""
     found = load(championship_id)
-    if not club.is_manager():
-        abort(403)
+    manage.require_manager()
     box = money.cash_box(found)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
@@ -122,7 +114,7 @@ def _cents(value: Decimal | None) -> str:
 def desk(championship_id: str, kind: str, ref: int) -> ResponseReturnValue:
     """One fee at the desk: its Pix code, big, and its tick."""
     found = load(championship_id)
-    if (away := _manager_only()) is not None:
+    if (away := manage.manager_only()) is not None:
         return away
     line = money.item(found, kind, ref) if money.charges(found) else None
     if line is None:
@@ -134,14 +126,13 @@ def desk(championship_id: str, kind: str, ref: int) -> ResponseReturnValue:
 def tick(championship_id: str, kind: str, ref: int) -> ResponseReturnValue:
     """Tick a fee as received (``received=1``) or take the tick back (``received=0``)."""
     found = load(championship_id)
-    if not club.is_manager():
-        abort(403)
+    manage.require_manager()
     received = request.form.get("received")
     if received not in ("0", "1"):
         return _refused(found, _("Say whether the fee was received."), 422)
     back = request.form.get("back") if request.form.get("back") in BACK else "cashbox"
     try:
-        line = money.mark(found, kind, ref, received=received == "1", actor="manager@" + device())
+        line = money.mark(found, kind, ref, received=received == "1", actor=manage.actor())
     except LookupError:
         abort(404)
     except RulesError as exc:

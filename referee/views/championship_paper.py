@@ -15,14 +15,14 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from referee import championship, club
+from referee import championship
 from referee.championship import history
 from referee.championship.settings import deals_at, describe
 from referee.i18n import render_text
 from referee.models import Championship, RoundTable, Table
-from referee.phone import device
 from referee.rules.errors import RulesError
 from referee.views.championship import common, load, load_table, names
+from referee.views.championship_manage import actor, manager_only, require_manager
 
 bp = Blueprint("championship_paper", __name__)
 
@@ -53,10 +53,9 @@ def reopen(championship_id: str, round_number: int, table_number: int) -> Respon
     button. POST: reopen it, only from that page's form (a bare POST changes nothing). One rule
     for both, so that a table number too large for the database is a 404 for either."""
     found = load(championship_id)
-    if not club.is_manager():
-        if request.method == "GET":
-            return redirect(url_for("players.club", next=request.full_path.rstrip("?")))
-        abort(403)
+    if request.method == "GET" and (away := manager_only()) is not None:
+        return away
+    require_manager()
     row, table = load_table(found, round_number, table_number)
     if request.method == "GET":
         return _reopen_page(found, row, table)
@@ -65,7 +64,7 @@ def reopen(championship_id: str, round_number: int, table_number: int) -> Respon
             found, row, table, error=_("Confirm the reopening on this page: nothing was changed."), status=422
         )
     try:
-        championship.reopen(found, row, table, actor="manager@" + device(), reason=request.form.get("reason", ""))
+        championship.reopen(found, row, table, actor=actor(), reason=request.form.get("reason", ""))
     except RulesError as exc:
         return _reopen_page(found, row, table, error=render_text(exc.text), status=422)
     flash(_("Table %(table)s is open again: it takes hands and a new signature.") % {"table": row.number}, "success")
@@ -78,8 +77,8 @@ def sumula(championship_id: str, round_number: int) -> ResponseReturnValue:
     per player for his re-entries and his final chips, the stock they must add up to, and the
     fiscal's and the players' signature lines."""
     found = load(championship_id)
-    if not club.is_manager():
-        return redirect(url_for("players.club", next=request.full_path.rstrip("?")))
+    if (away := manager_only()) is not None:
+        return away
     tables = championship.round_tables(found, round_number)
     if not tables:
         abort(404)

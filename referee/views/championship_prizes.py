@@ -18,10 +18,9 @@ from flask_babel import gettext as _
 from referee.championship import prizes
 from referee.championship.ranking import visible_standings
 from referee.i18n import fmt_money, render_text
-from referee.phone import device
 from referee.rules.errors import RulesError
 from referee.views.championship import common, load
-from referee.views.championship_manage import _manager_only, require_manager
+from referee.views.championship_manage import actor, manager_only, require_manager
 
 bp = Blueprint("championship_prizes", __name__)
 
@@ -50,13 +49,9 @@ def _page(found: Any, status: int = 200, **extra: Any) -> ResponseReturnValue:
 @bp.get("/c/<championship_id>/prizes")
 def page(championship_id: str) -> ResponseReturnValue:
     found = load(championship_id)
-    if (away := _manager_only()) is not None:
+    if (away := manager_only()) is not None:
         return away
     return _page(found)
-
-
-def _actor() -> str:
-    return "manager@" + device()
 
 
 @bp.post("/c/<championship_id>/prizes")
@@ -66,7 +61,7 @@ def set_prizes(championship_id: str) -> ResponseReturnValue:
     form = request.form
     try:
         prizes.set_table(
-            found, places=form.get("places"), round_prize=form.get("round"), teams=form.get("teams"), actor=_actor()
+            found, places=form.get("places"), round_prize=form.get("round"), teams=form.get("teams"), actor=actor()
         )
     except RulesError as exc:
         typed = {"places_typed": form.get("places", ""), "teams_typed": form.get("teams", "")}
@@ -81,8 +76,11 @@ def seal(championship_id: str) -> ResponseReturnValue:
     require_manager()
     value = request.form.get("sealed")
     if value not in ("0", "1"):
-        abort(400)
-    prizes.set_sealed(found, value == "1", actor=_actor())
+        return _page(found, 422, error=_("Say whether the round is sealed."))
+    try:
+        prizes.set_sealed(found, value == "1", actor=actor())
+    except RulesError as exc:
+        return _page(found, 422, error=render_text(exc.text))
     if value == "1":
         flash(_("The round is sealed: a round's points show once every table has signed off."), "success")
     else:
@@ -97,7 +95,7 @@ def form_team(championship_id: str) -> ResponseReturnValue:
     form = request.form
     numbers = [form.get(f"number_{i}", "") for i in range(prizes.TEAM_SIZE)]
     try:
-        team = prizes.form_team(found, form.get("team_name"), numbers, actor=_actor())
+        team = prizes.form_team(found, form.get("team_name"), numbers, actor=actor())
     except RulesError as exc:
         return _page(
             found, 422, team_error=render_text(exc.text), team_typed=form.get("team_name", ""), numbers=numbers
@@ -110,7 +108,10 @@ def form_team(championship_id: str) -> ResponseReturnValue:
 def remove_team(championship_id: str, team_id: int) -> ResponseReturnValue:
     found = load(championship_id)
     require_manager()
-    team = prizes.remove_team(found, team_id, actor=_actor())
+    try:
+        team = prizes.remove_team(found, team_id, actor=actor())
+    except RulesError as exc:
+        return _page(found, 422, error=render_text(exc.text))
     if team is None:
         abort(404)
     flash(_("Team %(team)s undone.", team=team.name), "success")

@@ -25,11 +25,10 @@ from referee.championship.settings import DEFAULT_TIEBREAKS, FIVE_DEALS, GAMES, 
 from referee.forms import OPTION_PREFIX, option_values, options_form
 from referee.i18n import render_text
 from referee.models import Championship
-from referee.phone import device
 from referee.rules import Game, get_game
 from referee.rules.errors import RulesError
 from referee.views.championship import load
-from referee.views.championship_manage import _manager_only, _refused, require_manager
+from referee.views.championship_manage import _refused, actor, manager_only, require_manager
 
 bp = Blueprint("championship_settings", __name__)
 
@@ -117,7 +116,7 @@ def _refuse_stranger() -> ResponseReturnValue | None:
     """A phone without the club's code: sent to type it (a page), refused (a change)."""
     if request.method == "POST":
         require_manager()
-    return _manager_only()
+    return manager_only()
 
 
 def _game(default: str) -> Game[Any, Any]:
@@ -130,7 +129,7 @@ def _game(default: str) -> Game[Any, Any]:
 @bp.route("/c/new", methods=["GET", "POST"])
 def new() -> ResponseReturnValue:
     """A new championship: the game, then its settings and house rules on one page."""
-    if (away := _manager_only()) is not None:
+    if (away := manager_only()) is not None:
         return away
     rules = _game(DEFAULT_GAME if DEFAULT_GAME in GAMES else GAMES[0])
     form = _form(rules, request.form if request.method == "POST" else None)
@@ -170,7 +169,7 @@ def settings(championship_id: str) -> ResponseReturnValue:
     error, status = None, 200
     if request.method == "POST":
         try:
-            changed = life.change(found, _fields(values, form, rules), actor="manager@" + device())
+            changed = life.change(found, _fields(values, form, rules), actor=actor())
         except RulesError as exc:
             error, status = render_text(exc.text), 422
         else:
@@ -219,10 +218,10 @@ def archive(championship_id: str) -> ResponseReturnValue:
     back = url_for("championship_manage.manage", championship_id=found.id)
     try:
         if request.form.get("archived") == "0":
-            life.unarchive(found, actor="manager@" + device())
+            life.unarchive(found, actor=actor())
             flash(_("The championship is out of the archive: it takes changes again."), "success")
         else:
-            life.archive(found, actor="manager@" + device())
+            life.archive(found, actor=actor())
             flash(_("The championship is archived: it can be read, not changed."), "success")
     except RulesError as exc:
         return _refused(found, render_text(exc.text), 409)

@@ -126,3 +126,13 @@ def test_new_cards_for_a_number_revoke_its_old_cards_in_every_round(app: Flask) 
     for typed in ("x", "9", ""):
         assert boss.post(f"/c/{cid}/cards/tables/new", data={"number": typed}).status_code == 422
     assert app.test_client().post(f"/c/{cid}/cards/tables/new", data={"number": "1"}).status_code == 403
+
+
+def test_the_scorer_and_fiscal_cards_say_what_to_do_with_them(app: Flask) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES[:4])
+    for role, hint in (("scorer", "as mãos desta mesa"), ("fiscal", "a assinatura desta mesa")):
+        page = boss.get(f"/c/{cid}/cards/tables?role={role}").get_data(as_text=True)
+        (card,) = page.split('<article class="champ-card"')[1:]
+        assert f'<p class="small card-hint">Aponte a câmera do celular: {hint}, em todas as rodadas.</p>' in card

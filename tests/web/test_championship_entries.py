@@ -109,8 +109,9 @@ def test_withdrawn_absent_and_disqualified_players_leave_the_draw_and_are_marked
 
     assert boss.post(f"/c/{cid}/n/9/status", data={"status": ""}).status_code == 302  # he turned up
     history = text(app.test_client().get(f"/c/{cid}/history"))
-    assert f"Ana (nº 1) foi desclassificado: {reason}" in history
-    assert "Ivo (nº 9) foi marcado presente." in history and "Jair (nº 10) desistiu" in history
+    assert f"Ana (nº 1) desclassificada: {reason}" not in history  # the sentences assume no one's gender
+    assert f"Desclassificação de Ana (nº 1): {reason}" in history
+    assert "Presença de Ivo (nº 9) confirmada." in history and "Jair (nº 10) desistiu" in history
     with app.app_context():
         assert db.session.scalar(select(Entry.status).where(Entry.number == 9)) == ""
 
@@ -136,6 +137,7 @@ def test_a_reentry_names_the_player_and_his_table_before_anything_is_recorded(ap
     preview = boss.get(f"/c/{cid}/reentries/new?number=3")
     assert preview.status_code == 200
     assert "Caio" in text(preview) and "Mesa 1" in text(preview) and 'name="number" value="3"' in text(preview)
+    assert "Confere?" in text(preview) and "Página do jogador" in text(preview) and " ele " not in text(preview)
     assert boss.get(f"/c/{cid}/reentries/new?number=77").status_code == 404
     assert app.test_client().get(f"/c/{cid}/reentries/new?number=3").status_code == 302  # the club's code first
     with app.app_context():
@@ -266,3 +268,16 @@ def test_the_re_entry_form_is_on_the_manager_page_unless_the_day_takes_none(
     register(boss, cid, NAMES[:8])
     assert boss.post(f"/c/{cid}/rounds", data={"seed": "s"}).status_code == 302
     assert ('id="reentry-number"' in text(boss.get(f"/c/{cid}/manage"))) is offered
+
+
+def test_the_desk_speaks_of_a_player_without_assuming_a_man(app: Flask) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES[:4])
+    assert boss.post(f"/c/{cid}/n/2/status", data={"status": "absent"}).status_code == 302
+    back = boss.post(f"/c/{cid}/n/2/status", data={"status": ""}, follow_redirects=True)
+    assert "entra no próximo sorteio" in text(back) and "o coloca" not in text(back)
+    manage = text(boss.get(f"/c/{cid}/n/1/manage"))
+    assert "Página do jogador" in manage and "Em jogo: entra no próximo sorteio." in manage
+    same = boss.post(f"/c/{cid}/n/1/name", data={"name": NAMES[0]})
+    assert same.status_code == 422 and "dele" not in text(same)

@@ -226,7 +226,17 @@ def test_bad_prizes_and_teams_are_refused_and_nothing_is_stored(app: Flask) -> N
         (team,) = db.session.scalars(select(ChampTeam).where(ChampTeam.championship_id == cid))
     assert boss.post(f"/c/{cid}/teams/{team.id}/delete").status_code == 302
     assert boss.post(f"/c/{cid}/teams/{team.id}/delete").status_code == 404
-    assert boss.post(f"/c/{cid}/seal", data={"sealed": "maybe"}).status_code == 400
+    unsure = boss.post(f"/c/{cid}/seal", data={"sealed": "maybe"})
+    assert unsure.status_code == 422 and "error-box" in unsure.get_data(as_text=True)
+    assert "Diga se a rodada fica lacrada." in unsure.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.get(Championship, cid).sealed is False
+
+
+def test_the_prize_page_calls_the_players_cards_cartao(app: Flask) -> None:
+    boss, cid, _tables = day(app)
+    page = boss.get(f"/c/{cid}/prizes").get_data(as_text=True)
+    assert "cartão" in page and "cartela" not in page.lower()
 
 
 # --------------------------------------------------------------------------- the backup

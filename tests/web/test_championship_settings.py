@@ -162,6 +162,16 @@ def test_after_the_first_draw_only_the_name_changes(app: Flask) -> None:
     assert line.detail["changes"] == "nome: Copa da Primavera → Copa de Verão"
 
 
+def test_the_history_names_the_changed_settings_in_lower_case(app: Flask) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    form = settings_form(boss, cid, pix_key="(11) 98765-4321", pix_city="Porto Alegre", entry_fee="20")
+    assert boss.post(f"/c/{cid}/settings", data=form).status_code == 302
+    (line,) = [x.detail["changes"] for x in lines(app, cid) if x.kind == "settings_changed"]
+    assert "chave Pix:" in line and "cidade do Pix:" in line and "taxa de inscrição:" in line
+    assert "Chave Pix" not in line
+
+
 def test_a_wrong_setting_is_refused_with_its_sentence_and_nothing_changes(app: Flask) -> None:
     boss = manager(app)
     cid = create(boss)
@@ -223,6 +233,8 @@ def test_after_the_first_draw_it_is_archived_never_deleted_and_refuses_every_wri
         (boss, f"/c/{cid}/r/1/m/2/counts", counts),
         (boss, f"/c/{cid}/r/1/m/1/cards", {}),
         (fiscal, f"/c/{cid}/r/1/m/2/sign", {}),
+        (boss, f"/c/{cid}/seal", {"sealed": "1"}),
+        (boss, f"/c/{cid}/teams/1/delete", {}),
     ):
         answer = phone.post(url, data=data)
         assert answer.status_code == 422, url

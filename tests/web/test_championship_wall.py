@@ -90,3 +90,22 @@ def test_the_wall_marks_a_player_out_of_play_as_the_ranking_does(app: Flask) -> 
     page = app.test_client().get(f"/c/{cid}/tv").get_data(as_text=True)
     line = next(li for li in page.split('<li class="wall-rank')[1:] if "Iara" in li)
     assert 'class="entry-mark entry-withdrawn">desistiu' in line
+
+
+def test_the_wall_gives_a_disqualified_player_no_place_and_his_mark(app: Flask) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, ["Ana", "Bia", "Caio", "Dani", "Edu", "Fábio", "Gil", "Hugo"])
+    assert boss.post(f"/c/{cid}/rounds").status_code == 302
+    disqualify = {"status": "disqualified", "reason": "Trocou cartas"}
+    assert boss.post(f"/c/{cid}/n/3/status", data=disqualify).status_code == 302
+    page = app.test_client().get(f"/c/{cid}/tv").get_data(as_text=True)
+    assert "0º" not in page
+    line = next(li for li in page.split('<li class="wall-rank')[1:] if "Caio" in li)
+    assert '<span class="wall-place">–</span>' in line and "entry-disqualified" in line
+
+
+def test_the_printed_index_follows_the_plan_on_its_page_when_it_fits(app: Flask) -> None:
+    css = app.test_client().get("/static/css/app.css").get_data(as_text=True)
+    (rule,) = re.findall(r"\.plan-index \{([^}]*)\}", css)
+    assert "break-before" not in rule and "break-inside: avoid" in rule
