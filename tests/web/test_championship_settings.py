@@ -167,9 +167,9 @@ def test_the_history_names_the_changed_settings_in_lower_case(app: Flask) -> Non
     cid = create(boss)
     form = settings_form(boss, cid, pix_key="(11) 98765-4321", pix_city="Porto Alegre", entry_fee="20")
     assert boss.post(f"/c/{cid}/settings", data=form).status_code == 302
-    (line,) = [x.detail["changes"] for x in lines(app, cid) if x.kind == "settings_changed"]
-    assert "chave Pix:" in line and "cidade do Pix:" in line and "taxa de inscrição:" in line
-    assert "Chave Pix" not in line
+    (line,) = [x.detail["changes"] for x in lines(app, cid) if x.kind == "money_changed"]
+    assert "chave Pix alterada" in line and "cidade do Pix:" in line and "taxa de inscrição:" in line
+    assert "Chave Pix" not in line and "98765" not in line
 
 
 def test_a_wrong_setting_is_refused_with_its_sentence_and_nothing_changes(app: Flask) -> None:
