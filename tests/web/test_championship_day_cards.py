@@ -126,3 +126,24 @@ def test_new_cards_for_a_number_revoke_its_old_cards_in_every_round(app: Flask) 
     for typed in ("x", "9", ""):
         assert boss.post(f"/c/{cid}/cards/tables/new", data={"number": typed}).status_code == 422
     assert app.test_client().post(f"/c/{cid}/cards/tables/new", data={"number": "1"}).status_code == 403
+
+
+def test_the_set_printed_before_round_1_has_a_card_for_every_table_the_draw_makes_at_tables_of_five(
+    app: Flask,
+) -> None:
+    boss = manager(app)
+    cid = create(boss, deals="10", table_size="5")
+    register(boss, cid, [f"P{n}" for n in range(1, 10)])  # 9 players: a table of five and one of four
+    printed = day_links(boss, cid, "scorer")
+    assert boss.post(f"/c/{cid}/rounds").status_code == 302
+    assert len(printed) == len(round_tables(app, cid, 1)) == 2
+    assert day_links(boss, cid, "scorer") == printed
+
+
+def test_a_table_number_that_is_no_plain_number_finds_no_card(app: Flask) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES)
+    for odd in ("²", "٣", "1" * 40, "0", "3"):
+        assert boss.get(f"/c/{cid}/cards/tables", query_string={"table": odd}).status_code == 404
+    assert len(day_links(boss, cid, "scorer", table="2")) == 1
