@@ -121,7 +121,7 @@ def rename(championship: Championship, entry: Entry, name: object, *, actor: str
         )
         if seat is not None:
             seat.name, seat.member_id = clean, member.id
-    history.record(championship, "renamed", actor=actor, entry=entry, old=old)
+    history.record(championship, "renamed", actor=actor, entry=entry, old=old, new=clean)
     try:
         db.session.commit()
     except IntegrityError:
