@@ -229,6 +229,21 @@ def test_bad_prizes_and_teams_are_refused_and_nothing_is_stored(app: Flask) -> N
     assert boss.post(f"/c/{cid}/seal", data={"sealed": "maybe"}).status_code == 400
 
 
+def test_a_disqualified_player_cannot_be_put_in_a_team(app: Flask) -> None:
+    boss, cid, (one, _two) = day(app)
+    numbers = [str(number_of(app, e)) for e in one.entries]
+    form = {"status": "disqualified", "reason": "Marcou cartas"}
+    assert boss.post(f"/c/{cid}/n/{numbers[2]}/status", data=form).status_code == 302
+    refused = boss.post(
+        f"/c/{cid}/teams", data={"team_name": "Os Quatro", **{f"number_{i}": n for i, n in enumerate(numbers)}}
+    )
+    assert refused.status_code == 422
+    assert f"(nº {numbers[2]}) está desclassificado" in refused.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(select(ChampTeam).where(ChampTeam.championship_id == cid)) is None
+        assert not db.session.scalar(select(ChampEvent).where(ChampEvent.kind == "team_formed"))
+
+
 # --------------------------------------------------------------------------- the backup
 
 
