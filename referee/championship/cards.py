@@ -46,7 +46,7 @@ from referee.rules.errors import RulesError
 from referee.rules.text import N_, Text
 
 from . import history
-from .rounds import FISCAL, current_round, round_tables, way_in
+from .rounds import FISCAL, current_round, round_tables, table_count, way_in
 from .settings import lock
 
 SCORER = access.SCORER
@@ -116,7 +116,7 @@ def numbers(championship: Championship) -> int:
     registered players would fill now (the set is printed before round 1)."""
     drawn = db.session.scalar(select(func.max(RoundTable.number)).where(RoundTable.championship_id == championship.id))
     players = db.session.scalar(select(func.count()).where(Entry.championship_id == championship.id)) or 0
-    return max(drawn or 0, players // max(championship.table_size, 1), 1 if players else 0)
+    return max(drawn or 0, table_count(championship, players))
 
 
 def renew(championship: Championship, number: int, *, actor: str) -> int:

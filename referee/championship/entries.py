@@ -121,7 +121,7 @@ def rename(championship: Championship, entry: Entry, name: object, *, actor: str
         )
         if seat is not None:
             seat.name, seat.member_id = clean, member.id
-    history.record(championship, "renamed", actor=actor, entry=entry, old=old)
+    history.record(championship, "renamed", actor=actor, entry=entry, old=old, new=clean)
     try:
         db.session.commit()
     except IntegrityError:
@@ -161,13 +161,22 @@ def out_below(championship: Championship) -> int:
     return max(1, int(ante) if isinstance(ante, int) else 1)
 
 
+#: Why a player out of play cannot re-enter, by his status (:mod:`.status`): a re-entry buys
+#: chips to play on, and he is not playing.
+NOT_IN_PLAY: Final[dict[str, str]] = {
+    "disqualified": N_("%(name)s is disqualified."),
+    "withdrawn": N_("%(name)s withdrew from the day: bring him back into the draws before a re-entry."),
+    "absent": N_("%(name)s is marked absent: mark him present before a re-entry."),
+}
+
+
 def reentry_table(championship: Championship, entry: Entry) -> RoundTable:
     """The table ``entry`` would re-enter at, or the sentence that refuses it: he must be
     seated in the round being played, at a table not yet signed off, within the round's
     re-entries allowed and, at a table recorded hand by hand, out of chips (unless the
     championship takes a re-entry whenever the player asks)."""
-    if entry.status == "disqualified":
-        raise RulesError(Text(N_("%(name)s is disqualified."), name=entry.name), field="entry")
+    if entry.status:
+        raise RulesError(Text(NOT_IN_PLAY[entry.status], name=entry.name), field="entry")
     round_number = current_round(championship)
     seated = seat_of(championship, round_number, entry) if round_number else None
     if seated is None:

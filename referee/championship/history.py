@@ -39,7 +39,7 @@ KINDS: Final[dict[str, str]] = {
     "archived": N_("The championship was archived."),
     "unarchived": N_("The championship was taken out of the archive."),
     "reentry_undone": N_("The re-entry of %(name)s (no. %(number)s) in round %(round)s was undone."),
-    "renamed": N_("No. %(number)s was renamed from %(old)s to %(name)s."),
+    "renamed": N_("No. %(number)s was renamed from %(old)s to %(new)s."),
     "withdrawn": N_("%(name)s (no. %(number)s) withdrew: no longer drawn."),
     "returned": N_("%(name)s (no. %(number)s) is back in the draws."),
     "absent": N_("%(name)s (no. %(number)s) was marked absent."),
@@ -88,6 +88,10 @@ SEALED: Final[dict[str, str]] = {
 #: What every sentence may use besides the line's detail.
 GIVEN = frozenset({"name", "number", "round", "table"})
 
+#: Detail keys that lines written before they were kept lack, with the given value such a line
+#: reads instead: a rename kept only the former name, so its new name reads as the entry's name now.
+LATER: Final[dict[str, str]] = {"new": "name"}
+
 #: The longest text a line's detail may carry (a reason, a former name).
 DETAIL_TEXT_MAX = 200
 
@@ -121,7 +125,7 @@ def record(
 def needs(kind: str) -> set[str]:
     """The detail keys a kind's sentence cannot do without (a backup's line must carry them, or its
     sentence could not be written)."""
-    return set(re.findall(r"%\((\w+)\)", KINDS[kind])) - GIVEN
+    return set(re.findall(r"%\((\w+)\)", KINDS[kind])) - GIVEN - LATER.keys()
 
 
 def lines(
@@ -155,6 +159,8 @@ def sentence(line: ChampEvent, entries: Mapping[int, Entry], *, hide_chips: bool
         "table": line.table if line.table is not None else "",
         **(line.detail or {}),
     }
+    for key, instead in LATER.items():
+        values.setdefault(key, values[instead])
     if isinstance(values.get("amount"), str):  # money travels as a decimal string
         values["amount"] = fmt_money(values["amount"])
     return gettext(KINDS[line.kind], **values)

@@ -11,12 +11,14 @@ Decisions, stated once:
 
 - **Money is a decimal string** ("20", "12.50"), as a table's chip value is: never a float.
 - **A tick keeps the amount received**, not a yes: if the fee is changed after some were taken
-  (the settings can change until the first draw), what was received stays what was received,
-  and the cash box says so. The history keeps every tick and un-tick with who and when, so
-  the row is never the only copy of what was there before.
-- **What is due** is every entry times the entry fee plus every live re-entry times the
-  re-entry fee, received or not: a player who withdrew still paid his entry. An undone
-  re-entry is not due (:func:`live_reentries` is the one place that says which count).
+  (the fees can change at any time), what was received stays what was received, and the cash
+  box says so. The history keeps every tick and un-tick with who and when, so the row is never
+  the only copy of what was there before.
+- **What is due** is, for every entry and every live re-entry, the amount received where it was
+  ticked, else the fee now: so due = received + still to receive, whatever the fees did in
+  between. A player who withdrew still owes his entry. An absent player (he never turned up)
+  owes no entry fee unless it was received. An undone re-entry is not due
+  (:func:`live_reentries` is the one place that says which count).
 - **The Pix transaction id** names what is paid (``INSC12`` for card number 12's entry,
   ``REENT34`` for re-entry 34), so a treasurer reading the bank statement can match each
   payment to its line.
@@ -144,10 +146,23 @@ class Item:
     round: int | None
     fee: Decimal
     paid: Decimal | None  # what the desk ticked as received
+    status: str = ""  # the entry's (:mod:`.status`): "", withdrawn, absent or disqualified
 
     @property
     def txid(self) -> str:
         return f"INSC{self.ref}" if self.kind == "entry" else f"REENT{self.ref}"
+
+    @property
+    def excused(self) -> bool:
+        """An absent player's entry fee not received: he never turned up, so it is not due."""
+        return self.kind == "entry" and self.status == "absent" and self.paid is None
+
+    @property
+    def due(self) -> Decimal:
+        """What this line adds to what is due: the amount taken if ticked, else the fee now."""
+        if self.paid is not None:
+            return self.paid
+        return Decimal(0) if self.excused else self.fee
 
 
 @dataclass(frozen=True)
@@ -162,7 +177,25 @@ class CashBox:
 
     @property
     def due(self) -> Decimal:
-        return self.entries * self.entry_fee + self.reentries * self.reentry_fee
+        return self.due_for("entry") + self.due_for("reentry")
+
+    def due_for(self, kind: Kind) -> Decimal:
+        """What the entries (or the re-entries) owe: received amounts plus fees still to receive."""
+        return sum((i.due for i in self.items if i.kind == kind), Decimal(0))
+
+    def charged(self, kind: Kind) -> int:
+        """How many entries (or re-entries) owe a fee: all but the absent players' unpaid entries."""
+        return sum(1 for i in self.items if i.kind == kind and not i.excused)
+
+    @property
+    def excused(self) -> tuple[Item, ...]:
+        """The absent players' entries, not received and not due."""
+        return tuple(i for i in self.items if i.excused)
+
+    @property
+    def repriced(self) -> bool:
+        """Whether some fee was received at another amount than the fee now (the fee changed)."""
+        return any(i.paid is not None and i.paid != i.fee for i in self.items)
 
     @property
     def received(self) -> Decimal:
@@ -171,12 +204,12 @@ class CashBox:
     @property
     def waiting(self) -> tuple[Item, ...]:
         """The fees not received yet, by name (then card number)."""
-        left = [i for i in self.items if i.paid is None and i.fee > 0]
+        left = [i for i in self.items if i.paid is None and i.due > 0]
         return tuple(sorted(left, key=lambda i: (i.name.casefold(), i.number, i.round or 0)))
 
     @property
     def to_receive(self) -> Decimal:
-        return sum((i.fee for i in self.waiting), Decimal(0))
+        return sum((i.due for i in self.waiting), Decimal(0))
 
     @property
     def taken(self) -> tuple[Item, ...]:
@@ -196,6 +229,7 @@ def _entry_item(championship: Championship, entry: Entry) -> Item:
         round=None,
         fee=fee_of(championship, "entry"),
         paid=_paid(entry.fee_paid),
+        status=entry.status,
     )
 
 
@@ -208,6 +242,7 @@ def _reentry_item(championship: Championship, reentry: Reentry, entry: Entry) ->
         round=reentry.round,
         fee=fee_of(championship, "reentry"),
         paid=_paid(reentry.fee_paid),
+        status=entry.status,
     )
 
 

@@ -269,11 +269,22 @@ def _team_form(name: object, numbers: Sequence[object]) -> tuple[str, list[int]]
 def _team_refusal(
     championship: Championship, title: str, found: dict[int, Entry], wanted: list[int]
 ) -> RulesError | None:
-    """Why these players cannot form this team now: a number nobody has, a name taken, a
+    """Why these players cannot form this team now: a number nobody has, a disqualified player
+    (his points no longer count, so the team would be three players' points), a name taken, a
     player already in a team."""
     missing = [n for n in wanted if n not in found]
     if missing:
         return InvalidInput(Text(N_("No player has the number %(number)s."), number=missing[0]), field="team_numbers")
+    out = [found[n] for n in wanted if found[n].status == "disqualified"]
+    if out:
+        return RulesError(
+            Text(
+                N_("%(name)s (no. %(number)s) is disqualified: his points no longer count, so he cannot be in a team."),
+                name=out[0].name,
+                number=out[0].number,
+            ),
+            field="team_numbers",
+        )
     existing = teams(championship)
     if any(t.name_key == name_key(title) for t in existing):
         return RulesError(Text(N_("There is already a team called %(name)s."), name=title), field="team_name")

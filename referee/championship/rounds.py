@@ -130,12 +130,23 @@ def too_few(championship: Championship, count: int) -> RulesError:
     return RulesError(Text(sentence, count=count), field="round")
 
 
+def seats_five(championship: Championship) -> bool:
+    """Whether the championship's game has a fifth seat (a table of four may take a fifth player)."""
+    return 5 in get_game(championship.game).player_counts
+
+
+def table_count(championship: Championship, players: int) -> int:
+    """How many tables the draw makes for ``players`` at this championship: the one count the
+    draw and the day's table cards share (:func:`referee.rules.draw.table_count`)."""
+    return lot.table_count(players, size=championship.table_size, fives=seats_five(championship))
+
+
 def _lot(championship: Championship, number: int, entries: Sequence[Entry], seed: str, planned: int | None) -> lot.Draw:
     """Round ``number``'s tables: the first round of a plan of ``planned`` rounds (this one and
     those left, given who already met), or, for a round drawn before the draw planned the day
     (``planned`` None), the round drawn alone as it was then."""
     met, sat_out = met_before(championship, number)
-    fives = 5 in get_game(championship.game).player_counts
+    fives = seats_five(championship)
     numbers = [e.number for e in entries]
     if planned is None:
         return lot.draw(numbers, seed=seed, fives=fives, size=championship.table_size, met=met, sat_out=sat_out)

@@ -89,6 +89,21 @@ def table_sizes(players: int, *, size: int = 4, fives: bool = True) -> list[int]
     return [5] * fives_needed + [4] * fours
 
 
+def table_count(players: int, *, size: int = 4, fives: bool = True) -> int:
+    """How many tables the draw makes for ``players`` (:func:`table_sizes`): what the day's
+    table cards are printed for before round 1. A field the draw cannot seat yet counts as the
+    next field it can (the committee registers or withdraws a player before the draw), so the
+    cards never come one table short; no player, no table."""
+    if players <= 0:
+        return 0
+    for field in range(players, players + 5 * 4 + 1):
+        try:
+            return len(table_sizes(field, size=size, fives=fives))
+        except InvalidInput:
+            continue
+    raise AssertionError(players)  # every field of 16 or more is seated: unreachable
+
+
 def pairs_met(tables: Sequence[Sequence[int]]) -> set[frozenset[int]]:
     """Every pair of players who shared one of ``tables``: what the next round's draw avoids."""
     return {frozenset(pair) for table in tables for pair in combinations(table, 2)}

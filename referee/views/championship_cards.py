@@ -128,9 +128,10 @@ def day_cards(championship_id: str) -> ResponseReturnValue:
     last = cards.numbers(found)
     wanted = request.args.get("table", "")
     if wanted:
-        if not wanted.isdigit() or not 1 <= int(wanted) <= last:
+        one = inputs.whole_number(wanted, high=last)
+        if one is None:
             abort(404)
-        chosen = [int(wanted)]
+        chosen = [one]
     else:
         chosen = list(range(1, last + 1))
     shown = []

@@ -19,6 +19,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from referee.championship import money
+from referee.championship.status import MARKS
 from referee.exports import csv_cell
 from referee.i18n import fmt_money, render_text
 from referee.ledger import Conflict
@@ -75,25 +76,28 @@ def cash_box(championship_id: str) -> ResponseReturnValue:
 @bp.get("/c/<championship_id>/cashbox.csv")
 def cash_box_csv(championship_id: str) -> ResponseReturnValue:
     """The cash box as CSV (RFC 4180, CRLF): one line per fee (what, card number, name, round,
-    due, received, to receive; amounts with a dot and two decimals), then the totals."""
+    due, received, to receive, the player's status; amounts with a dot and two decimals), then
+    the totals. A line's due is what was received if ticked, else the fee now (nothing for an
+    absent player's entry), so the columns add up whatever the fees did."""
     found = load(championship_id)
     manage.require_manager()
     box = money.cash_box(found)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["what", "number", "name", "round", "due", "received", "to_receive"])
+    writer.writerow(["what", "number", "name", "round", "due", "received", "to_receive", "status"])
     for line in box.items:
-        waiting = line.fee if line.paid is None else Decimal(0)
+        waiting = line.due if line.paid is None else Decimal(0)
         writer.writerow(
             [
                 line.kind,
                 line.number,
                 csv_cell(line.name),
                 line.round or "",
-                *map(_cents, (line.fee, line.paid, waiting)),
+                *map(_cents, (line.due, line.paid, waiting)),
+                line.status,
             ]
         )
-    writer.writerow(["total", "", "", "", _cents(box.due), _cents(box.received), _cents(box.to_receive)])
+    writer.writerow(["total", "", "", "", _cents(box.due), _cents(box.received), _cents(box.to_receive), ""])
     response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="cashbox-{found.id[:8]}.csv"'
     response.headers["Cache-Control"] = "no-store"
@@ -163,5 +167,6 @@ def _cash_box_page(found: Championship, error: str | None = None) -> str:
         box=box,
         charges=money.charges(found),
         brl=_money_text(),
+        marks=MARKS,
         error=error,
     )

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.rules.draw import Draw, cost, draw, pairs_met, repeats, table_sizes
+from referee.rules.draw import Draw, cost, draw, pairs_met, repeats, table_count, table_sizes
 from referee.rules.errors import InvalidInput
 
 VALID = [n for n in range(4, 61) if n not in (6, 7, 11)]
@@ -143,3 +143,16 @@ def test_tables_of_five_seat_everyone_with_as_few_fours_as_the_count_needs(count
     assert sorted(p for t in result.tables for p in t) == players
     assert set(sizes) <= {4, 5} and sizes.count(4) < 5 and sizes == sorted(table_sizes(count, size=5))
     assert draw(list(reversed(players)), seed=seed, size=5) == result
+
+
+@pytest.mark.parametrize(("size", "fives"), [(4, True), (4, False), (5, True)])
+def test_the_table_count_is_the_draw_s_and_never_short_for_a_field_not_seated_yet(size: int, fives: bool) -> None:
+    """What the day's cards are printed for before round 1: the draw's own count of tables."""
+    assert table_count(0, size=size, fives=fives) == 0
+    for count in range(1, 120):
+        try:
+            made = len(draw(list(range(count)), seed="1", size=size, fives=fives).tables)
+        except InvalidInput:
+            assert table_count(count, size=size, fives=fives) >= table_count(count - 1, size=size, fives=fives)
+            continue
+        assert table_count(count, size=size, fives=fives) == made

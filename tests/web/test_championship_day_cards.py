@@ -136,3 +136,24 @@ def test_the_scorer_and_fiscal_cards_say_what_to_do_with_them(app: Flask) -> Non
         page = boss.get(f"/c/{cid}/cards/tables?role={role}").get_data(as_text=True)
         (card,) = page.split('<article class="champ-card"')[1:]
         assert f'<p class="small card-hint">Aponte a câmera do celular: {hint}, em todas as rodadas.</p>' in card
+
+
+def test_the_set_printed_before_round_1_has_a_card_for_every_table_the_draw_makes_at_tables_of_five(
+    app: Flask,
+) -> None:
+    boss = manager(app)
+    cid = create(boss, deals="10", table_size="5")
+    register(boss, cid, [f"P{n}" for n in range(1, 10)])  # 9 players: a table of five and one of four
+    printed = day_links(boss, cid, "scorer")
+    assert boss.post(f"/c/{cid}/rounds").status_code == 302
+    assert len(printed) == len(round_tables(app, cid, 1)) == 2
+    assert day_links(boss, cid, "scorer") == printed
+
+
+def test_a_table_number_that_is_no_plain_number_finds_no_card(app: Flask) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES)
+    for odd in ("²", "٣", "1" * 40, "0", "3"):
+        assert boss.get(f"/c/{cid}/cards/tables", query_string={"table": odd}).status_code == 404
+    assert len(day_links(boss, cid, "scorer", table="2")) == 1

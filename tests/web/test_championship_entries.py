@@ -281,3 +281,23 @@ def test_the_desk_speaks_of_a_player_without_assuming_a_man(app: Flask) -> None:
     assert "Página do jogador" in manage and "Em jogo: entra no próximo sorteio." in manage
     same = boss.post(f"/c/{cid}/n/1/name", data={"name": NAMES[0]})
     assert same.status_code == 422 and "dele" not in text(same)
+
+
+@pytest.mark.parametrize(
+    ("status", "words"),
+    [("withdrawn", "Caio saiu do campeonato"), ("absent", "Caio está marcado como ausente"), ("disqualified", "")],
+)
+def test_a_player_out_of_play_is_refused_a_reentry_with_a_sentence(app: Flask, status: str, words: str) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES[:4])
+    assert boss.post(f"/c/{cid}/rounds").status_code == 302
+    form = {"status": status, "reason": "Marcou cartas"}
+    assert boss.post(f"/c/{cid}/n/3/status", data=form).status_code == 302
+    for answer in (
+        boss.get(f"/c/{cid}/reentries/new?number=3"),
+        boss.post(f"/c/{cid}/reentries", data={"number": "3"}),
+    ):
+        assert answer.status_code == 422 and (words or "Caio está desclassificado") in text(answer)
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Reentry)) == 0

@@ -67,3 +67,25 @@ def test_the_history_travels_through_a_backup_and_a_bad_line_is_refused(app: Fla
         exports.restore(document)
         after = [(e.kind, e.entry_id, e.actor, e.at) for e in db.session.scalars(select(ChampEvent))]
     assert after == before
+
+
+def test_each_rename_keeps_the_name_it_gave_and_an_older_line_without_it_still_reads(
+    app: Flask, fresh: Callable[[], Flask]
+) -> None:
+    boss = manager(app)
+    cid = create(boss)
+    register(boss, cid, NAMES)
+    for name in ("Joao", "Joao Silva"):
+        assert boss.post(f"/c/{cid}/n/2/name", data={"name": name}).status_code == 302
+    page = app.test_client().get(f"/c/{cid}/history").get_data(as_text=True)
+    assert "corrigido de Bia para Joao." in page and "corrigido de Joao para Joao Silva." in page
+    assert "de Bia para Joao Silva" not in page
+    with app.app_context():
+        document = json.loads(json.dumps(exports.backup()))
+    for line in document["championships"][0]["history"]:  # as lines were written before the new name was kept
+        line["detail"].pop("new", None)
+    second = fresh()
+    with second.app_context():
+        exports.restore(document)
+    older = second.test_client().get(f"/c/{cid}/history").get_data(as_text=True)
+    assert "corrigido de Bia para Joao Silva." in older and "corrigido de Joao para Joao Silva." in older

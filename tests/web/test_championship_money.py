@@ -240,11 +240,11 @@ def test_the_cash_box_counts_what_is_due_received_and_still_to_receive_by_name(a
     answer = boss.get(f"/c/{cid}/cashbox.csv")
     assert answer.mimetype == "text/csv"
     rows = list(csv.reader(io.StringIO(answer.get_data(as_text=True))))
-    assert rows[0] == ["what", "number", "name", "round", "due", "received", "to_receive"]
-    assert rows[1] == ["entry", "1", "'=Zé", "", "20.00", "", "20.00"]
-    assert rows[2] == ["entry", "2", "Ana", "", "20.00", "20.00", "0.00"]
-    assert ["reentry", "3", "Bia", "1", "10.50", "10.50", "0.00"] in rows
-    assert rows[-1] == ["total", "", "", "", "110.50", "30.50", "80.00"]
+    assert rows[0] == ["what", "number", "name", "round", "due", "received", "to_receive", "status"]
+    assert rows[1] == ["entry", "1", "'=Zé", "", "20.00", "", "20.00", ""]
+    assert rows[2] == ["entry", "2", "Ana", "", "20.00", "20.00", "0.00", ""]
+    assert ["reentry", "3", "Bia", "1", "10.50", "10.50", "0.00", ""] in rows
+    assert rows[-1] == ["total", "", "", "", "110.50", "30.50", "80.00", ""]
 
 
 def money_of(target: Flask, cid: str) -> tuple[Any, ...]:
@@ -296,7 +296,7 @@ def test_a_received_reentry_is_given_back_before_it_is_undone_and_then_leaves_th
     assert boss.post(f"/c/{cid}/reentries/{ref}/undo").status_code == 302
     rows = list(csv.reader(io.StringIO(boss.get(f"/c/{cid}/cashbox.csv").get_data(as_text=True))))
     assert not [row for row in rows if row[0] == "reentry"]
-    assert rows[-1] == ["total", "", "", "", "100.00", "20.00", "80.00"]
+    assert rows[-1] == ["total", "", "", "", "100.00", "20.00", "80.00", ""]
 
 
 def test_the_fees_can_be_mended_after_the_draw_and_other_settings_cannot(app: Flask) -> None:
@@ -307,3 +307,33 @@ def test_the_fees_can_be_mended_after_the_draw_and_other_settings_cannot(app: Fl
     refused = boss.post(f"/c/{cid}/settings", data={**form, "rounds": "4"})
     assert refused.status_code == 422
     assert stored(app, cid).rounds == 3
+
+
+def test_the_cash_box_adds_up_after_a_fee_changes_and_keeps_what_a_tick_took(app: Flask) -> None:
+    boss, cid = cash_box_day(app)  # Ana's entry received at 20
+    form = {"name": "Copa da Primavera", **FEES, "entry_fee": "25"}
+    assert boss.post(f"/c/{cid}/settings", data=form).status_code == 302
+    rows = list(csv.reader(io.StringIO(boss.get(f"/c/{cid}/cashbox.csv").get_data(as_text=True))))
+    assert rows[2] == ["entry", "2", "Ana", "", "20.00", "20.00", "0.00", ""]
+    assert rows[1] == ["entry", "1", "'=Zé", "", "25.00", "", "25.00", ""]
+    assert rows[-1] == ["total", "", "", "", "130.50", "30.50", "100.00", ""]  # 4 × 25 + 20 + 10,50
+    text = boss.get(f"/c/{cid}/cashbox").get_data(as_text=True)
+    assert "R$\xa0130,50" in text and "R$\xa0100,00" in text and "R$\xa0120,00" in text
+    assert "Um recebimento marcado guarda o valor recebido" in text
+
+
+def test_an_absent_player_owes_no_entry_fee_and_every_line_shows_its_player_s_status(app: Flask) -> None:
+    boss, cid = cash_box_day(app)  # Ana (2) received; Zé (1), Bia (3), Caio (4), Dani (5) to receive
+    for number, status in ((4, "absent"), (5, "withdrawn"), (2, "absent")):
+        assert boss.post(f"/c/{cid}/n/{number}/status", data={"status": status}).status_code == 302
+    rows = list(csv.reader(io.StringIO(boss.get(f"/c/{cid}/cashbox.csv").get_data(as_text=True))))
+    assert ["entry", "4", "Caio", "", "0.00", "", "0.00", "absent"] in rows
+    assert ["entry", "5", "Dani", "", "20.00", "", "20.00", "withdrawn"] in rows
+    assert ["entry", "2", "Ana", "", "20.00", "20.00", "0.00", "absent"] in rows  # he paid: it stays received
+    assert rows[-1] == ["total", "", "", "", "90.50", "30.50", "60.00", ""]
+    text = boss.get(f"/c/{cid}/cashbox").get_data(as_text=True)
+    excused = text[text.index("1 jogador ausente (não compareceu) não deve a inscrição.") :]
+    assert f'href="/c/{cid}/desk/entry/4">Caio</a>' in excused[: excused.index("</p>")]
+    waiting = text[text.index("3 taxas a receber") :]
+    assert "Caio" not in waiting[: waiting.index("</ul>")] and "desistiu" in waiting
+    assert "R$\xa090,50" in text and "R$\xa060,00" in text

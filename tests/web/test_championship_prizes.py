@@ -239,6 +239,21 @@ def test_the_prize_page_calls_the_players_cards_cartao(app: Flask) -> None:
     assert "cartão" in page and "cartela" not in page.lower()
 
 
+def test_a_disqualified_player_cannot_be_put_in_a_team(app: Flask) -> None:
+    boss, cid, (one, _two) = day(app)
+    numbers = [str(number_of(app, e)) for e in one.entries]
+    form = {"status": "disqualified", "reason": "Marcou cartas"}
+    assert boss.post(f"/c/{cid}/n/{numbers[2]}/status", data=form).status_code == 302
+    refused = boss.post(
+        f"/c/{cid}/teams", data={"team_name": "Os Quatro", **{f"number_{i}": n for i, n in enumerate(numbers)}}
+    )
+    assert refused.status_code == 422
+    assert f"(nº {numbers[2]}) está desclassificado" in refused.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(select(ChampTeam).where(ChampTeam.championship_id == cid)) is None
+        assert not db.session.scalar(select(ChampEvent).where(ChampEvent.kind == "team_formed"))
+
+
 # --------------------------------------------------------------------------- the backup
 
 
