@@ -298,6 +298,6 @@ def test_a_player_out_of_play_is_refused_a_reentry_with_a_sentence(app: Flask, s
         boss.get(f"/c/{cid}/reentries/new?number=3"),
         boss.post(f"/c/{cid}/reentries", data={"number": "3"}),
     ):
-        assert answer.status_code == 422 and (words or "Caio está desclassificado") in text(answer)
+        assert answer.status_code == 422 and (words or "Caio tem uma desclassificação registrada") in text(answer)
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Reentry)) == 0

@@ -248,7 +248,7 @@ def test_a_disqualified_player_cannot_be_put_in_a_team(app: Flask) -> None:
         f"/c/{cid}/teams", data={"team_name": "Os Quatro", **{f"number_{i}": n for i, n in enumerate(numbers)}}
     )
     assert refused.status_code == 422
-    assert f"(nº {numbers[2]}) está desclassificado" in refused.get_data(as_text=True)
+    assert f"(nº {numbers[2]}) tem uma desclassificação registrada" in refused.get_data(as_text=True)
     with app.app_context():
         assert db.session.scalar(select(ChampTeam).where(ChampTeam.championship_id == cid)) is None
         assert not db.session.scalar(select(ChampEvent).where(ChampEvent.kind == "team_formed"))
