@@ -1,6 +1,7 @@
 """Secrets kept out of logs.
 
-A scoring or hand-over link (``/j/<token>``) and a championship card (``/f/<token>``) carry
+A scoring or hand-over link (``/j/<token>``) and a championship card (``/f/<token>``, and a day
+card's ``/c/<id>/m/<number>/card/<token>``) carry
 their token in the path, which an access log writes on every request, and again in the
 ``Referer`` of the page's next requests; the API's bearer token and the session cookie (the
 phone's key) travel in headers some log formats print. A log is read and kept by more people,
@@ -15,9 +16,18 @@ import logging
 import re
 
 HIDDEN = "…"
-#: The path segment after ``/j/`` or ``/f/`` (also percent-encoded, the slash too: gunicorn
-#: decodes ``/j%2F<token>`` to the same route).
-_PATH = re.compile(r"(/(?:j|f|%6a|%66)(?:/|%2f))[^/?#\s\"'\]]+", re.IGNORECASE)
+
+
+def _spelled(word: str) -> str:
+    """``word`` as a pattern that also matches any of its letters percent-encoded."""
+    return "".join(f"(?:{letter}|%{ord(letter):02x})" for letter in word)
+
+
+#: The path segment after ``/j/``, ``/f/`` or a day card's ``/card/`` (also percent-encoded,
+#: the slash too: gunicorn decodes ``/j%2F<token>`` to the same route).
+_PATH = re.compile(
+    r"(/(?:" + "|".join(_spelled(w) for w in ("j", "f", "card")) + r")(?:/|%2f))[^/?#\s\"'\]]+", re.IGNORECASE
+)
 #: A query parameter that could carry a secret, whatever the route.
 _QUERY = re.compile(r"((?:^|[?&;])(?:token|code|key|secret|password)=)[^&;#\s\"']*", re.IGNORECASE)
 #: Headers whose whole value is a secret: the API's bearer token, the session cookie.

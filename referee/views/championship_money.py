@@ -114,9 +114,13 @@ def _cents(value: Decimal | None) -> str:
     return "" if value is None else f"{value:.2f}"
 
 
-@bp.get("/c/<championship_id>/desk/<kind>/<int:ref>")
+@bp.route("/c/<championship_id>/desk/<kind>/<int:ref>", methods=["GET", "POST"])
 def desk(championship_id: str, kind: str, ref: int) -> ResponseReturnValue:
-    """One fee at the desk: its Pix code, big, and its tick."""
+    """GET: one fee at the desk, its Pix code, big, and its tick. POST: the tick (:func:`tick`).
+    One rule for both, so that a number too large for the database is a 404 for either (two
+    rules on one path answer 405 when the number's converter refuses it)."""
+    if request.method == "POST":
+        return tick(championship_id, kind, ref)
     found = load(championship_id)
     if (away := manage.manager_only()) is not None:
         return away
@@ -126,7 +130,6 @@ def desk(championship_id: str, kind: str, ref: int) -> ResponseReturnValue:
     return render_template("championship/desk.html", champ=found, card=desk_line(found, line, "desk"))
 
 
-@bp.post("/c/<championship_id>/desk/<kind>/<int:ref>")
 def tick(championship_id: str, kind: str, ref: int) -> ResponseReturnValue:
     """Tick a fee as received (``received=1``) or take the tick back (``received=0``)."""
     found = load(championship_id)
