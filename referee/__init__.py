@@ -96,24 +96,28 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(transfers.bp)
     app.register_blueprint(trust.bp)
-    from referee.views import championship, championship_entries, championship_manage, championship_settings
+    from referee.views import (
+        championship,
+        championship_cards,
+        championship_entries,
+        championship_manage,
+        championship_money,
+        championship_paper,
+        championship_prizes,
+        championship_settings,
+    )
 
-    app.register_blueprint(championship.bp)
-    app.register_blueprint(championship_manage.bp)
-    app.register_blueprint(championship_settings.bp)
-    app.register_blueprint(championship_entries.bp)
-    from referee.views import championship_money
-
-    app.register_blueprint(championship_money.bp)
-    from referee.views import championship_paper
-
-    app.register_blueprint(championship_paper.bp)
-    from referee.views import championship_cards
-
-    app.register_blueprint(championship_cards.bp)
-    from referee.views import championship_prizes
-
-    app.register_blueprint(championship_prizes.bp)
+    for part in (
+        championship,  # the public pages
+        championship_manage,  # the organiser's page and the round's draw
+        championship_settings,
+        championship_entries,
+        championship_money,
+        championship_paper,
+        championship_cards,
+        championship_prizes,
+    ):
+        app.register_blueprint(part.bp)
 
     @app.url_defaults
     def static_version(endpoint: str, values: dict[str, Any]) -> None:

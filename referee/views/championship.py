@@ -10,6 +10,7 @@ are printed from the manager's page (:mod:`referee.views.championship_manage`).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
@@ -86,13 +87,10 @@ def live_version(found: Championship) -> str:
 def ranking_block(found: Championship, version: str, *, limit: int | None = None, link: bool = True) -> Markup:
     """The ranking and its legend as HTML, rendered once per version and language: twenty phones
     redrawing the wall's ranking share one render. Nothing in it depends on who reads it."""
-    key = (found.id, limit, link, str(get_locale()))
-    kept = _BLOCKS.get(key)
-    if kept is not None and kept[0] == version:
-        return kept[1]
-    board = visible_standings(found)
-    html = Markup(  # noqa: S704 - rendered by Jinja with autoescape
-        render_template(
+
+    def render() -> str:
+        board = visible_standings(found)
+        return render_template(
             "championship/_ranking_block.html",
             lines=board.lines,
             sealed=board.sealed,
@@ -101,10 +99,21 @@ def ranking_block(found: Championship, version: str, *, limit: int | None = None
             limit=limit,
             link=link,
         )
-    )
-    if len(_BLOCKS) > _KEPT:
-        _BLOCKS.clear()
-    _BLOCKS[key] = (version, html)
+
+    return _shared(_BLOCKS, (found.id, limit, link, str(get_locale())), version, render)
+
+
+def _shared(kept: dict[Any, tuple[str, Markup]], key: Any, version: str, render: Callable[[], str]) -> Markup:
+    """``render()`` once per ``key`` (the championship, the reader's language...) and version:
+    what every watcher of one championship is shown, shared by them all (at most :data:`_KEPT`
+    renders kept per process)."""
+    found = kept.get(key)
+    if found is not None and found[0] == version:
+        return found[1]
+    html = Markup(render())  # noqa: S704 - rendered by Jinja with autoescape
+    if len(kept) > _KEPT:
+        kept.clear()
+    kept[key] = (version, html)
     return html
 
 
@@ -114,13 +123,10 @@ _WALLS: dict[tuple[str, str], tuple[str, Markup]] = {}
 def wall_block(found: Championship, version: str, round_number: int, tables: list[RoundTable]) -> Markup:
     """The wall's pages (:mod:`referee.championship.wall`) as HTML, rendered once per version and
     language as the ranking is: the screens on the walls of a hall share one render."""
-    key = (found.id, str(get_locale()))
-    kept = _WALLS.get(key)
-    if kept is not None and kept[0] == version:
-        return kept[1]
-    board = visible_standings(found)
-    html = Markup(  # noqa: S704 - rendered by Jinja with autoescape
-        render_template(
+
+    def render() -> str:
+        board = visible_standings(found)
+        return render_template(
             "championship/_wall.html",
             champ=found,
             about=describe(found),
@@ -131,11 +137,8 @@ def wall_block(found: Championship, version: str, round_number: int, tables: lis
             people=names(found),
             seconds=wall.SECONDS_PER_PAGE,
         )
-    )
-    if len(_WALLS) > _KEPT:
-        _WALLS.clear()
-    _WALLS[key] = (version, html)
-    return html
+
+    return _shared(_WALLS, (found.id, str(get_locale())), version, render)
 
 
 def names(found: Championship) -> dict[int, Entry]:
