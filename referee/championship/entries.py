@@ -31,6 +31,7 @@ from referee.db import db
 from referee.ledger.cleaning import clean_name
 from referee.ledger.errors import Conflict
 from referee.models import Championship, Entry, Reentry, RoundTable, Seat, Table, utcnow
+from referee.rules import get_game
 from referee.rules.errors import RulesError
 from referee.rules.text import N_, NP_, Text
 
@@ -156,9 +157,11 @@ def chips_now(championship: Championship, row: RoundTable, entry: Entry) -> int 
 
 def out_below(championship: Championship) -> int:
     """The chips under which a player is out at his game: the ante where the game antes before
-    each deal (he cannot put it in), else one (nothing left to pay a hand with)."""
-    ante = next((championship.options.get(key) for key in ("ante", "pingo") if key in championship.options), 0)
-    return max(1, int(ante) if isinstance(ante, int) else 1)
+    each deal (he cannot put it in: :attr:`~referee.rules.game.Game.ante_option`), else one
+    (nothing left to pay a hand with)."""
+    option = get_game(championship.game).ante_option
+    ante = championship.options.get(option) if option else None
+    return max(1, ante) if isinstance(ante, int) and not isinstance(ante, bool) else 1
 
 
 #: Why a player out of play cannot re-enter, by his status (:mod:`.status`): a re-entry buys

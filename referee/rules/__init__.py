@@ -36,4 +36,7 @@ def get_game(slug: object) -> Game[Any, Any]:
     return GAMES[slug]
 
 
-__all__ = ["GAMES", "Game", "InvalidInput", "RulesError", "UnknownGame", "get_game"]
+#: The game a new championship opens at: the one the clubs' championships are played at.
+CHAMPIONSHIP_GAME: Final[str] = quatrilho.GAME.slug
+
+__all__ = ["CHAMPIONSHIP_GAME", "GAMES", "Game", "InvalidInput", "RulesError", "UnknownGame", "get_game"]

@@ -98,6 +98,9 @@ class Game(Generic[O, H]):
     #: is worth, for games that have them (the ledger reports the stock apart and shows money).
     stock_option: str | None = None
     money_option: str | None = None
+    #: The option holding what each player puts in before every deal (Injun's and Lift Smoke's
+    #: ante, Kentucky Derby's pingo), for games that ante: a player with less is out of chips.
+    ante_option: str | None = None
     #: A pot that can stay on the table for the next deal (Injun, Kentucky Derby, Lift Smoke):
     #: the hand record takes ``carried_in``, which the ledger fills in from the table.
     pots: bool = False

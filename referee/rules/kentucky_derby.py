@@ -1334,6 +1334,7 @@ GAME: Final = Game[DerbyOptions, DerbyHand](
     next_dealer=next_dealer,
     contract_json=contract_summary,
     stock_option="starting_chips",
+    ante_option="pingo",
     money_option="chip_value",
     pots=True,  # the record takes carried_in, filled in by the ledger
 )

@@ -298,6 +298,7 @@ GAME: Final = Game[LiftSmokeOptions, LiftSmokeHand](
     next_dealer=next_dealer,
     contract_json=contract_summary,
     stock_option="starting_chips",
+    ante_option="ante",
     money_option="chip_value",
     pots=True,  # the record takes carried_in, filled in by the ledger
 )

@@ -31,6 +31,7 @@ from referee.i18n import render_text
 from referee.models import Championship, ChampRound, Entry, RoundTable, Table
 from referee.phone import device
 from referee.rules.errors import RulesError
+from referee.views import organiser
 from referee.views.live import table_version
 from referee.views.tables import grant_of, remember_token, shown_tables
 
@@ -381,7 +382,7 @@ def counts(championship_id: str, round_number: int, table_number: int) -> Respon
     if not (manager or (grant.can_score and grant.access_id == row.scorer_access)):
         abort(403)
     raw = {entry_id: request.form.get(f"chips_{entry_id}", "") for entry_id in row.entries}
-    who = "manager@" + device() if manager and grant.access_id != row.scorer_access else access.actor(grant, device())
+    who = organiser.actor() if manager and grant.access_id != row.scorer_access else access.actor(grant, device())
     try:
         championship.enter_counts(found, row, table, raw, actor=who)
     except RulesError as exc:

@@ -21,7 +21,7 @@ from referee.models import Access, Championship, RoundTable, Table
 from referee.rules.errors import RulesError
 from referee.views.championship import load
 from referee.views.championship_manage import _refused as _manage_refused
-from referee.views.championship_manage import actor, manager_only, require_manager
+from referee.views.organiser import actor, manager_only, require_manager
 from referee.views.tables import held, remember_hash
 
 bp = Blueprint("championship_cards", __name__)

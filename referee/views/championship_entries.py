@@ -21,7 +21,7 @@ from referee.ledger import Conflict
 from referee.models import Championship, Entry, Reentry, RoundTable
 from referee.rules.errors import RulesError
 from referee.views.championship import common, load, names
-from referee.views.championship_manage import actor, manager_only, require_manager
+from referee.views.organiser import actor, manager_only, require_manager
 
 bp = Blueprint("championship_entries", __name__)
 

@@ -16,7 +16,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from referee import championship, club, inputs, ledger, members, qr
+from referee import championship, inputs, ledger, members, qr
 from referee.championship import cards, signoff
 from referee.championship.rounds import card_token
 from referee.championship.settings import GAMES
@@ -25,32 +25,13 @@ from referee.db import db
 from referee.i18n import render_text
 from referee.ledger import Conflict
 from referee.models import Championship, Entry, Reentry, Table
-from referee.phone import device
 from referee.rules import get_game
 from referee.rules.errors import RulesError
 from referee.views import championship_money
 from referee.views.championship import common, load, load_table, names, player_card
+from referee.views.organiser import actor, manager_only, require_manager
 
 bp = Blueprint("championship_manage", __name__)
-
-
-def require_manager() -> None:
-    """A write without the club's code is refused (403): every manager POST starts here."""
-    if not club.is_manager():
-        abort(403)
-
-
-def manager_only() -> ResponseReturnValue | None:
-    """A page read without the club's code sends the phone to type it, then brings it back:
-    every manager GET starts here."""
-    if club.is_manager():
-        return None
-    return redirect(url_for("players.club", next=request.full_path.rstrip("?")))
-
-
-def actor() -> str:
-    """Who the day's history names for a manager's change: the club's code on this phone."""
-    return "manager@" + device()
 
 
 @bp.get("/c")

@@ -25,7 +25,7 @@ from referee.i18n import fmt_money, render_text
 from referee.ledger import Conflict
 from referee.models import Championship
 from referee.rules.errors import RulesError
-from referee.views import championship_manage as manage  # a module: it imports this one
+from referee.views import organiser
 from referee.views.championship import load
 
 bp = Blueprint("championship_money", __name__)
@@ -68,7 +68,7 @@ def manage_panel(found: Championship, desk: str | None) -> dict[str, Any] | None
 def cash_box(championship_id: str) -> ResponseReturnValue:
     """The treasurer's page: what is due, received and still to receive, by name."""
     found = load(championship_id)
-    if (away := manage.manager_only()) is not None:
+    if (away := organiser.manager_only()) is not None:
         return away
     return _cash_box_page(found)
 
@@ -80,7 +80,7 @@ def cash_box_csv(championship_id: str) -> ResponseReturnValue:
     the totals. A line's due is what was received if ticked, else the fee now (nothing for an
     absent player's entry), so the columns add up whatever the fees did."""
     found = load(championship_id)
-    manage.require_manager()
+    organiser.require_manager()
     box = money.cash_box(found)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
@@ -122,7 +122,7 @@ def desk(championship_id: str, kind: str, ref: int) -> ResponseReturnValue:
     if request.method == "POST":
         return tick(championship_id, kind, ref)
     found = load(championship_id)
-    if (away := manage.manager_only()) is not None:
+    if (away := organiser.manager_only()) is not None:
         return away
     line = money.item(found, kind, ref) if money.charges(found) else None
     if line is None:
@@ -133,13 +133,13 @@ def desk(championship_id: str, kind: str, ref: int) -> ResponseReturnValue:
 def tick(championship_id: str, kind: str, ref: int) -> ResponseReturnValue:
     """Tick a fee as received (``received=1``) or take the tick back (``received=0``)."""
     found = load(championship_id)
-    manage.require_manager()
+    organiser.require_manager()
     received = request.form.get("received")
     if received not in ("0", "1"):
         return _refused(found, _("Say whether the fee was received."), 422)
     back = request.form.get("back") if request.form.get("back") in BACK else "cashbox"
     try:
-        line = money.mark(found, kind, ref, received=received == "1", actor=manage.actor())
+        line = money.mark(found, kind, ref, received=received == "1", actor=organiser.actor())
     except LookupError:
         abort(404)
     except RulesError as exc:

@@ -25,15 +25,13 @@ from referee.championship.settings import DEFAULT_TIEBREAKS, FIVE_DEALS, GAMES, 
 from referee.forms import OPTION_PREFIX, option_values, options_form
 from referee.i18n import render_text
 from referee.models import Championship
-from referee.rules import Game, get_game
+from referee.rules import CHAMPIONSHIP_GAME, Game, get_game
 from referee.rules.errors import RulesError
 from referee.views.championship import load
-from referee.views.championship_manage import _refused, actor, manager_only, require_manager
+from referee.views.championship_manage import _refused
+from referee.views.organiser import actor, manager_only, require_manager
 
 bp = Blueprint("championship_settings", __name__)
-
-#: The game a new championship starts at: the one the documentation and the clubs play.
-DEFAULT_GAME = "quatrilho"
 
 
 def _form(rules: Game[Any, Any], formdata: Any) -> Any:
@@ -131,7 +129,7 @@ def new() -> ResponseReturnValue:
     """A new championship: the game, then its settings and house rules on one page."""
     if (away := manager_only()) is not None:
         return away
-    rules = _game(DEFAULT_GAME if DEFAULT_GAME in GAMES else GAMES[0])
+    rules = _game(CHAMPIONSHIP_GAME if CHAMPIONSHIP_GAME in GAMES else GAMES[0])
     form = _form(rules, request.form if request.method == "POST" else None)
     error = None
     if request.method == "POST":
