@@ -7,19 +7,13 @@ when a write is refused (the ledger validates before it writes).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-from typing import Any, TypeVar
-
-from flask import Blueprint, Response, g, jsonify, request, url_for
+from flask import Response, g, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import force_locale
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from referee import access, club, exports, guesses, import_claim, inputs, league, ledger, ratings
-from referee.errorpages import Refused, revoked_sentence
-from referee.extensions import csrf
+from referee import club, exports, guesses, import_claim, inputs, league, ledger, ratings
 from referee.i18n import render_text
 from referee.models import Table
 from referee.rules import GAMES
@@ -27,103 +21,18 @@ from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.text import N_, Text
 from referee.views import melds
 
-from . import answers
+from . import answers, championships, koziri  # noqa: F401 (their routes go on bp)
+from .blueprint import (  # noqa: F401 (the API's shared helpers, imported from here by older code)
+    BadBody,
+    bp,
+    error,
+    json_body,
+    query_locale,
+    rules_error,
+    urls,
+    with_table,
+)
 from .openapi import document
-
-bp = Blueprint("api", __name__)
-csrf.exempt(bp)  # the API authenticates writes with a bearer token, not a cookie
-
-F = TypeVar("F", bound=Callable[..., ResponseReturnValue])
-
-
-def error(status: int, code: str, message: str, field: str | None = None) -> tuple[Response, int]:
-    body: dict[str, Any] = {"code": code, "message": message}
-    if field:
-        body["field"] = field
-    return jsonify({"error": body}), status
-
-
-def rules_error(exc: RulesError, locale: str = "pt_BR") -> tuple[Response, int]:
-    status = 400 if isinstance(exc, InvalidInput) else 422
-    with force_locale(locale):
-        return error(status, exc.code, render_text(exc.text), exc.field)
-
-
-def json_body() -> dict[str, Any]:
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise BadBody()
-    return body
-
-
-class BadBody(Exception):
-    pass
-
-
-def query_locale() -> str:
-    """The ``?language=`` of an endpoint without a table (pt-BR when absent). The document
-    declares it an enum: any other value, an empty one too, is refused rather than read as
-    the default, so that a misspelt language is noticed."""
-    raw = request.args.get("language")
-    if raw is None:
-        return "pt_BR"
-    if raw not in ledger.LOCALES:
-        raise Refused(_("The language must be pt-BR or en."), field="language")
-    return ledger.LOCALES[raw]
-
-
-def with_table(write: bool) -> Callable[[F], F]:
-    """Load the table (404), check the scorer token for writes (401), map errors to answers."""
-
-    def decorate(view: F) -> F:
-        @wraps(view)
-        def wrapper(table_id: str, **kwargs: Any) -> ResponseReturnValue:
-            try:
-                table = ledger.get_table(table_id)
-            except ledger.NotFound:
-                return error(404, "not_found", _("There is no table with this id."))
-            with force_locale(table.locale):
-                grant = access.grant(table, _bearer())
-                if write and not grant.can_score:
-                    return error(
-                        401,
-                        "unauthorized",
-                        revoked_sentence()
-                        if access.revoked(table, _bearer())
-                        else _("Writing to this table needs its scorer token (Authorization: Bearer …)."),
-                    )
-                g.grant = grant
-                g.actor = access.actor(grant, via="api")
-                try:
-                    return view(table, **kwargs)
-                except BadBody:
-                    return error(400, "invalid_input", _("The body must be a JSON object."))
-                except RulesError as exc:
-                    return rules_error(exc, table.locale)
-                except ledger.Conflict as exc:
-                    body = {"code": "conflict", "message": render_text(exc.text)}
-                    if exc.current is not None:
-                        body["current_number"] = exc.current
-                    return jsonify({"error": body}), 409
-                except ledger.NotFound:
-                    return error(404, "not_found", _("There is no such hand at this table."))
-
-        return wrapper  # type: ignore[return-value]
-
-    return decorate
-
-
-def _bearer() -> str | None:
-    header = request.headers.get("Authorization", "")
-    scheme, _sep, token = header.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
-
-
-def urls(table: Table) -> dict[str, str]:
-    return {
-        "table": url_for("tables.show", table_id=table.id, _external=True),
-        "watch": url_for("tables.watch", table_id=table.id, _external=True),
-    }
 
 
 @bp.get("/openapi.json")
@@ -467,7 +376,3 @@ def import_tables() -> ResponseReturnValue:
     response = jsonify([{"id": table.id, "token": token} for table, token in made])
     response.status_code = 201
     return response
-
-
-from referee.api import championships as _championships  # noqa: E402,F401 (a championship's JSON: its route goes on bp above)
-from referee.api import koziri as _koziri  # noqa: E402,F401 (the Koziri helpers: their routes go on bp above)

@@ -24,7 +24,7 @@ from referee.db import db
 from referee.ledger.clock import iso
 from referee.models import Championship, ChampRound, Entry
 
-from . import bp, error
+from .blueprint import bp, error
 
 
 def ranking_of(found: Championship) -> Board:

@@ -44,7 +44,7 @@ from referee.rules.koziri_play import (
 )
 from referee.rules.text import N_, Text
 
-from . import BadBody, bp, error, json_body, query_locale, rules_error
+from .blueprint import BadBody, bp, error, json_body, query_locale, rules_error
 
 
 @dataclass(frozen=True)
