@@ -4,6 +4,12 @@ TEST_DATABASE_URL picks the database (default: in-memory SQLite):
 
     pg_virtualenv sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// .venv/bin/pytest -q tests/web'
 
+The migrations run once per session, not once per test: on in-memory SQLite a template database
+is migrated once and every app gets its own copy of it (SQLite's backup API, well under a
+millisecond); on PostgreSQL the schema stays and the rows are removed after each test. Either
+way every test starts from an empty migrated database. Tests of the migrations themselves
+(tests/web/test_app.py, tests/packaging) build their own databases and still run them.
+
 HYPOTHESIS_PROFILE picks how many examples every property test draws: "fast" (the default, what
 `make test` runs) or "thorough" (five times as many, for a change to the rules engine):
 
@@ -16,7 +22,9 @@ runs, and a test that is slow by nature draws fewer examples instead (tests/hypo
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -36,23 +44,77 @@ settings.register_profile("thorough", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sqlite3.Connection | None]:
+    """An in-memory SQLite database the migrations ran on, once for the session; ``None`` on
+    any other database. Running the migrations was 45 % of tests/web's time when every test ran
+    them; a copy of this one costs a fraction of a millisecond."""
+    if TEST_DATABASE_URL not in ("sqlite://", "sqlite:///:memory:"):
+        yield None
+        return
+    made = create_app(_test_config(tmp_path_factory.mktemp("template"), None))
+    template = sqlite3.connect(":memory:", check_same_thread=False)
+    with made.app_context():
+        raw = db.engine.raw_connection()
+        try:
+            raw.driver_connection.backup(template)
+        finally:
+            raw.close()
+        db.engine.dispose()
+    yield template
+    template.close()
+
+
 @pytest.fixture
-def app(tmp_path) -> Iterator[Flask]:
+def migrated_sqlite_file(migrated_sqlite: sqlite3.Connection | None) -> Callable[[Path], str]:
+    """Makes, when called with a path, a SQLite file there holding a copy of the migrated
+    template (when the session has one) and answers its URL: a database several connections or
+    processes share, with its schema already current, so the app made on it runs no migration."""
+
+    def make(path: Path) -> str:
+        if migrated_sqlite is not None:
+            with closing(sqlite3.connect(path)) as copy:
+                migrated_sqlite.backup(copy)
+        return f"sqlite:///{path}"
+
+    return make
+
+
+def _test_config(
+    tmp_path: Path, template: sqlite3.Connection | None, over: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The configuration every test's app starts from, ``over`` over it. On in-memory SQLite
+    each connection the engine opens is a new copy of the migrated ``template``, as each was a
+    new empty database before (the app finds its schema current and runs no migration)."""
+    config: dict[str, Any] = {
+        "TESTING": True,
+        "SQLALCHEMY_DATABASE_URI": TEST_DATABASE_URL,
+        "WTF_CSRF_ENABLED": False,
+        "SECRET_KEY": "test",
+        "INSTANCE_PATH": str(tmp_path / "instance"),
+        **(over or {}),
+    }
+    in_memory = config["SQLALCHEMY_DATABASE_URI"] in ("sqlite://", "sqlite:///:memory:")
+    if template is not None and in_memory and "SQLALCHEMY_ENGINE_OPTIONS" not in config:
+
+        def copy() -> sqlite3.Connection:
+            connection = sqlite3.connect(":memory:", check_same_thread=False)
+            template.backup(connection)
+            return connection
+
+        config["SQLALCHEMY_ENGINE_OPTIONS"] = {"creator": copy}
+    return config
+
+
+@pytest.fixture
+def app(tmp_path: Path, migrated_sqlite: sqlite3.Connection | None) -> Iterator[Flask]:
     """A fresh app on an empty database whose schema came from the migrations.
 
     In-memory SQLite is new for every app. On a shared server database (PostgreSQL) every
     test starts from empty tables: all rows are removed after each test (the schema stays,
     so the migrations run once per session).
     """
-    app = create_app(
-        {
-            "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": TEST_DATABASE_URL,
-            "WTF_CSRF_ENABLED": False,
-            "SECRET_KEY": "test",
-            "INSTANCE_PATH": str(tmp_path / "instance"),
-        }
-    )
+    app = create_app(_test_config(tmp_path, migrated_sqlite))
     yield app
     with app.app_context():
         db.session.remove()
@@ -62,7 +124,7 @@ def app(tmp_path) -> Iterator[Flask]:
 
 
 @pytest.fixture
-def make_app(tmp_path: Path) -> Iterator[Callable[..., Flask]]:
+def make_app(tmp_path: Path, migrated_sqlite: sqlite3.Connection | None) -> Iterator[Callable[..., Flask]]:
     """Makes, when called, one more app with ``app``'s test configuration, ``config`` over it:
     a second database to import into, or a server restarted on the same one. ``empty=True``
     starts it from empty tables: on PostgreSQL, whose database every app shares, all rows are
@@ -72,16 +134,7 @@ def make_app(tmp_path: Path) -> Iterator[Callable[..., Flask]]:
     made: list[Flask] = []
 
     def make(config: Mapping[str, Any] | None = None, *, empty: bool = False) -> Flask:
-        new = create_app(
-            {
-                "TESTING": True,
-                "SQLALCHEMY_DATABASE_URI": TEST_DATABASE_URL,
-                "WTF_CSRF_ENABLED": False,
-                "SECRET_KEY": "test",
-                "INSTANCE_PATH": str(tmp_path / "instance"),
-                **(config or {}),
-            }
-        )
+        new = create_app(_test_config(tmp_path, migrated_sqlite, config))
         if empty:
             with new.app_context():
                 if db.engine.dialect.name == "postgresql":

@@ -409,24 +409,15 @@ def test_hands_sent_at_once_through_both_servers_are_stored_once_and_numbered_wi
 # --------------------------------------------------------------------------- a watcher
 
 
-def page_poll_seconds() -> float:
-    """How often a watching page asks for the table's version (static/js/app.js, watchTable)."""
-    interval = re.search(r"setInterval\(tick, (\d+)\)", (ROOT / "static/js/app.js").read_text())
-    assert interval, "app.js no longer polls with setInterval(tick, ms)"
-    return int(interval[1]) / 1000
-
-
 def test_a_watcher_on_one_server_sees_hands_recorded_through_the_other_within_its_next_poll(
     cluster: Cluster,
 ) -> None:
-    """A watching phone asks its server for the table's version every 1.5 s (its page's poll)
-    and redraws when it moved; a server that kept the version in memory, or cached the answer,
+    """A watching phone asks its server for the table's version at every poll of its page and
+    redraws when it moved; a server that kept the version in memory, or cached the answer,
     would go on answering 304 for a hand written through the other. Here the phone asks server
-    A as fast as it answers, from the moment the write was answered: the first request that
-    gets the new version was sent when A stopped being stale. A phone polling every 1.5 s sees
-    the hand at its first poll after that, which must come within 2 s of the write. Written
-    through B, then through Caddy (sent on to B), then through B again."""
-    poll = page_poll_seconds()
+    A right after the write was answered: that very answer has the new version, so a polling
+    phone sees the hand at its next poll. No clock is read: how fast the machine is does not
+    matter. Written through B, then through Caddy (sent on to B), then through B again."""
     table = new_table(cluster.a, PLAYERS)
     phone = requests.Session()
     page = phone.get(f"{cluster.a}/w/{table['id']}", timeout=TIMEOUT).text
@@ -438,35 +429,20 @@ def test_a_watcher_on_one_server_sees_hands_recorded_through_the_other_within_it
     etag = first.headers["ETag"]
     assert phone.get(live, headers={"If-None-Match": etag}, timeout=TIMEOUT).status_code == 304
 
-    stale, seen = [], []
     for k, writer in enumerate((cluster.b, cluster.caddy, cluster.b)):
         if writer == cluster.caddy:
             caddy_sends_next_to(cluster, cluster.b)
         sent = post_hand(writer, table, jubileu_hands.record(PLAYERS, k))
         assert sent.status == 201, sent.body
         assert sent.served_by == (cluster.upstream(cluster.b) if writer == cluster.caddy else None)
-        written = time.monotonic()
-        while True:
-            asked = time.monotonic()
-            answer = phone.get(live, headers={"If-None-Match": etag}, timeout=TIMEOUT)
-            if answer.status_code != 304:
-                break
-            assert time.monotonic() - written < 2.0, "server A still answers 304 two seconds after the write"
-            time.sleep(0.01)
-        stale.append(asked - written)
-        seen.append(time.monotonic() - written)
-        assert answer.status_code == 200 and answer.json()["version"] > version
+        # The write was answered, so it is committed: A's very next answer has it (no copy kept
+        # in memory, no cached answer), however long the machine took between the two.
+        answer = phone.get(live, headers={"If-None-Match": etag}, timeout=TIMEOUT)
+        assert answer.status_code == 200, "server A still answers 304 after the write through the other"
+        assert answer.json()["version"] > version
         version, etag = answer.json()["version"], answer.headers["ETag"]
         redrawn = phone.get(f"{cluster.a}/w/{table['id']}", timeout=TIMEOUT).text  # the page's redraw
         assert f'data-version="{version}"' in redrawn
-    print(
-        "\nwatcher on A, each write through the other server: seen "
-        + ", ".join(f"{d * 1000:.0f} ms" for d in seen)
-        + " after it was answered (asked "
-        + ", ".join(f"{d * 1000:.0f} ms" for d in stale)
-        + " after)"
-    )
-    assert max(stale) + poll < 2.0, f"A was stale for {max(stale):.2f} s, on top of the page's {poll} s poll"
 
 
 def caddy_sends_next_to(cluster: Cluster, base: str) -> None:

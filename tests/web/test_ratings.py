@@ -26,7 +26,7 @@ from sqlalchemy import insert, select, update
 
 from referee import config, create_app, members, ratings
 from referee.extensions import db
-from referee.models import Member, Rating, RatingRun, utcnow
+from referee.models import Member, Rating, RatingRun, aware, utcnow
 from referee.rules.errors import UnknownGame
 from tests.bench import hands as jubileu_hands
 from tests.bench import quatrilho_hands
@@ -456,7 +456,7 @@ def twice_at_once(
 
 
 @pytest.fixture
-def shared_app(app: Flask, tmp_path: Any) -> Iterator[Flask]:
+def shared_app(app: Flask, tmp_path: Any, migrated_sqlite_file: Callable[[Path], str]) -> Iterator[Flask]:
     """An app whose database two threads can really share: the test database when it is a
     server (PostgreSQL), else a SQLite file (in-memory SQLite is one connection for all)."""
     with app.app_context():
@@ -466,7 +466,7 @@ def shared_app(app: Flask, tmp_path: Any) -> Iterator[Flask]:
     own = create_app(
         {
             "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'ratings.db'}",
+            "SQLALCHEMY_DATABASE_URI": migrated_sqlite_file(tmp_path / "ratings.db"),
             "WTF_CSRF_ENABLED": False,
             "SECRET_KEY": "test",
             "INSTANCE_PATH": str(tmp_path / "shared"),
@@ -636,17 +636,23 @@ def test_a_page_leaves_even_small_work_to_the_claim_holder(app: Flask, client: F
 
 def test_a_long_run_renews_its_claim(shared_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     """A rebuild that outlasts the lease renews it as it goes: it does not look crashed, and a
-    second process arriving after the lease's first term still finds it held."""
+    second process arriving after the lease's first term still finds it held.
+
+    The claim's clock is injected (``ratings._clock``), so the test moves time on itself instead
+    of sleeping past the lease: nothing here depends on how fast the machine runs the threads."""
     client = shared_app.test_client()
     t = table_of(client, "jubileu", JUBILEU)
     play(client, t, "jubileu", JUBILEU, range(4))
     monkeypatch.setattr(ratings, "LEASE", 1.5)
+    first = utcnow()
+    now = [first]
+    monkeypatch.setattr(ratings, "_clock", lambda dialect: now[0])
     real = ratings._horizon
-    working = threading.Event()
+    working, done = threading.Event(), threading.Event()
 
     def slow(*, wait: bool) -> ratings.Horizon:
         working.set()
-        time.sleep(3.5)
+        assert done.wait(60)
         return real(wait=wait)
 
     monkeypatch.setattr(ratings, "_horizon", slow)
@@ -661,11 +667,20 @@ def test_a_long_run_renews_its_claim(shared_app: Flask, monkeypatch: pytest.Monk
 
     thread = threading.Thread(target=catch_up)
     thread.start()
-    assert working.wait(30)
-    time.sleep(2.2)  # past the first lease: only a renewal keeps the claim
-    with shared_app.app_context():
-        second = ratings.bring_up_to_date("jubileu")
-    thread.join(60)
+    try:
+        assert working.wait(30)
+        now[0] = first + timedelta(seconds=1)  # within the first term: the next beat renews it
+        renewed = first + timedelta(seconds=ratings.LEASE)
+        deadline = time.monotonic() + 30
+        while aware(claim_row(shared_app, "jubileu")["held_until"]) <= renewed:  # type: ignore[index]
+            assert time.monotonic() < deadline, "the run never renewed its claim"
+            time.sleep(0.02)  # polling a thread of this process, with a deadline
+        now[0] = first + timedelta(seconds=2.2)  # past the first lease: only a renewal keeps the claim
+        with shared_app.app_context():
+            second = ratings.bring_up_to_date("jubileu")
+    finally:
+        done.set()
+        thread.join(60)
     monkeypatch.setattr(ratings, "_horizon", real)
     assert second == ratings.Outcome(rebuilt=False, fed=0, stored=False, busy=True)
     assert outcomes == [ratings.Outcome(rebuilt=True, fed=3, stored=True)]
