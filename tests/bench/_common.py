@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import shutil
 import signal
 import socket
@@ -58,9 +59,49 @@ def figure(label: str, value: float, unit: str, target: str, ok: bool | None) ->
 
 
 def free_port() -> int:
+    """A port free a moment ago: another process may take it before ours binds it. Servers the
+    tests start do not use it: gunicorn binds port 0 itself (:func:`gunicorn_port`), Caddy
+    shares a port held for it (:func:`reserved_port`)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((HOST, 0))
         return int(s.getsockname()[1])
+
+
+#: Where gunicorn says which address it bound (at log level info): ``--bind 127.0.0.1:0`` lets
+#: the kernel pick a free port, with no window for another process to take it first.
+LISTENING = re.compile(rb"Listening at: http://[^\s:]+:(\d+) ")
+
+
+def gunicorn_port(proc: subprocess.Popen[bytes], log: Path, timeout: float = 60.0) -> int:
+    """The port a gunicorn started with ``--bind HOST:0 --log-level info`` bound, read from
+    its log as soon as it says so (polled, with a deadline far above any start-up)."""
+    deadline = time.monotonic() + timeout
+    while not (said := LISTENING.search(log.read_bytes() if log.exists() else b"")):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"gunicorn never said its port:\n{log.read_text(errors='replace')[-3000:]}")
+        time.sleep(0.05)
+    return int(said[1])
+
+
+@contextmanager
+def reserved_port() -> Iterator[int]:
+    """A port kept for Caddy as long as the block runs. Caddy cannot bind port 0 and say which
+    it got, but it binds with SO_REUSEPORT (to reload without dropping a connection): so this
+    socket, bound with it too and never listened on, holds the port while Caddy shares it, and
+    no other program can bind it in between (the race of a port freed, then bound again)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        s.bind((HOST, 0))
+        yield int(s.getsockname()[1])
+
+
+@contextmanager
+def refused_port() -> Iterator[int]:
+    """A port on which every connection is refused for as long as the block runs: bound by us,
+    never listened on (so no other process can start listening there meanwhile)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        yield int(s.getsockname()[1])
 
 
 # --------------------------------------------------------------------------- the server
@@ -104,7 +145,6 @@ def gunicorn(app: str, env: dict[str, str], workers: int = 2, worker_class: str 
 
     ``worker_class`` None keeps the one referee.gunicorn_conf sets (threaded, keep-alive); the
     load benchmarks use sync workers, one request per connection, as their generator does."""
-    port = free_port()
     scratch = Path(tempfile.mkdtemp(prefix="bench-gunicorn-"))
     log = scratch / "gunicorn.log"
     ready = scratch / "ready"
@@ -117,12 +157,12 @@ def gunicorn(app: str, env: dict[str, str], workers: int = 2, worker_class: str 
                 "--config",
                 str(Path(__file__).with_name("gunicorn_conf.py")),
                 "--bind",
-                f"{HOST}:{port}",
+                f"{HOST}:0",
                 "--workers",
                 str(workers),
                 *(["--worker-class", worker_class] if worker_class else []),
                 "--log-level",
-                "warning",
+                "info",
                 app,
             ],
             cwd=ROOT,
@@ -130,8 +170,8 @@ def gunicorn(app: str, env: dict[str, str], workers: int = 2, worker_class: str 
             stdout=out,
             stderr=subprocess.STDOUT,
         )
-    server = Server(proc=proc, port=port, log=log)
     try:
+        server = Server(proc=proc, port=gunicorn_port(proc, log), log=log)
         _wait_ready(server, ready, workers)
         yield server
     finally:

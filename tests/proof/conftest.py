@@ -148,9 +148,8 @@ def production_server(database_url: str, workdir: Path, workers: int = 4) -> Ite
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    port = _common.free_port()
     ready = Path(tempfile.mkdtemp(prefix="proof-ready-", dir=workdir))
-    log = workdir / f"gunicorn-{port}.log"
+    log = workdir / f"gunicorn-{ready.name}.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [
@@ -158,7 +157,7 @@ def production_server(database_url: str, workdir: Path, workers: int = 4) -> Ite
                 "--config",
                 str(Path(_common.__file__).with_name("gunicorn_conf.py")),
                 "--bind",
-                f"{HOST}:{port}",
+                f"{HOST}:0",
                 "--workers",
                 str(workers),
                 "--worker-class",
@@ -166,7 +165,7 @@ def production_server(database_url: str, workdir: Path, workers: int = 4) -> Ite
                 "--graceful-timeout",
                 "5",
                 "--log-level",
-                "warning",
+                "info",
                 "tests.bench.wsgi:referee()",
             ],
             cwd=_common.ROOT,
@@ -175,8 +174,8 @@ def production_server(database_url: str, workdir: Path, workers: int = 4) -> Ite
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    server = _common.Server(proc=proc, port=port, log=log)
     try:
+        server = _common.Server(proc=proc, port=_common.gunicorn_port(proc, log), log=log)
         _common._wait_ready(server, ready, workers)
         yield Running(server=server, workdir=workdir)
     finally:

@@ -147,7 +147,7 @@ def cluster(database: tuple[str, dict[str, Any]]) -> Iterator[Cluster]:
             for server, ready in started:
                 _common._wait_ready(server, ready, WORKERS)
             (a, _), (b, _) = started
-            port = _common.free_port()
+            port = stack.enter_context(_common.reserved_port())
             caddy = _start_caddy(port, [a.port, b.port], work)
             stack.callback(_common.stop, caddy)
             _wait_for_caddy(f"http://{HOST}:{port}/", caddy, work)
@@ -193,7 +193,6 @@ def _start_gunicorn(name: str, env: dict[str, str], work: Path) -> tuple[_common
     hook that says when each worker has loaded the app) on the real factory, with an instance
     folder in ``work`` (never the checkout's), in a new session: its process group is its own,
     and _common.stop ends the whole group."""
-    port = _common.free_port()
     ready = work / f"ready-gunicorn-{name}"
     ready.mkdir()
     log = work / f"gunicorn-{name}.log"
@@ -204,13 +203,13 @@ def _start_gunicorn(name: str, env: dict[str, str], work: Path) -> tuple[_common
                 "--config",
                 str(ROOT / "tests/bench/gunicorn_conf.py"),
                 "--bind",
-                f"{HOST}:{port}",
+                f"{HOST}:0",
                 "--workers",
                 str(WORKERS),
                 "--graceful-timeout",
                 "5",
                 "--log-level",
-                "warning",
+                "info",
                 "tests.bench.wsgi:referee()",
             ],
             cwd=ROOT,
@@ -219,6 +218,11 @@ def _start_gunicorn(name: str, env: dict[str, str], work: Path) -> tuple[_common
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+    try:
+        port = _common.gunicorn_port(proc, log)
+    except BaseException:
+        _common.stop(proc)
+        raise
     return _common.Server(proc=proc, port=port, log=log), ready
 
 

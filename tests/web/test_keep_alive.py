@@ -31,17 +31,17 @@ def served(workdir: Path) -> Iterator[int]:
         check=True,
         stdout=subprocess.DEVNULL,
     )
-    port = _common.free_port()
     with (workdir / "gunicorn.log").open("wb") as log:
         proc = subprocess.Popen(
-            [str(_common.GUNICORN), "--config", "python:referee.gunicorn_conf", "--bind", f"{_common.HOST}:{port}"]
-            + ["--workers", "1", "--log-level", "warning", "tests.bench.wsgi:referee()"],
+            [str(_common.GUNICORN), "--config", "python:referee.gunicorn_conf", "--bind", f"{_common.HOST}:0"]
+            + ["--workers", "1", "--log-level", "info", "tests.bench.wsgi:referee()"],
             cwd=_common.ROOT,
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
         )
     try:
+        port = _common.gunicorn_port(proc, workdir / "gunicorn.log")
         _wait(proc, port, workdir)
         yield port
     finally:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import http.client
 import logging
 import os
-import re
 import secrets
 import shutil
 import subprocess
@@ -60,20 +59,9 @@ def served(workdir: Path) -> Iterator[tuple[int, Path, Path]]:
         stderr=subprocess.DEVNULL,
     )
     try:
-        yield _port(proc, error_log), access_log, error_log
+        yield _common.gunicorn_port(proc, error_log), access_log, error_log
     finally:
         _common.stop(proc)
-
-
-def _port(proc: subprocess.Popen[bytes], error_log: Path, timeout: float = 30.0) -> int:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, error_log.read_text() if error_log.exists() else "gunicorn stopped"
-        found = re.search(r"Listening at: http://[\d.]+:(\d+)", error_log.read_text() if error_log.exists() else "")
-        if found:
-            return int(found.group(1))
-        time.sleep(0.05)
-    raise AssertionError("gunicorn did not say where it listens")
 
 
 def _lines(path: Path, count: int, timeout: float = 30.0) -> str:
@@ -90,7 +78,8 @@ def _lines(path: Path, count: int, timeout: float = 30.0) -> str:
 def test_the_production_server_logs_no_token(tmp_path: Path) -> None:
     link, card, bearer, cookie, query = (secrets.token_urlsafe(32) for _ in range(5))
     with served(tmp_path) as (port, access_log, error_log):
-        conn = http.client.HTTPConnection(_common.HOST, port, timeout=10)
+        # The first answer waits for the worker to load the app: no bound a loaded machine meets.
+        conn = http.client.HTTPConnection(_common.HOST, port, timeout=300)
         requests = [
             ("GET", f"/j/{link}", {}),
             ("GET", f"/f/{card}?x=1", {}),
@@ -150,7 +139,11 @@ def test_caddys_own_log_keeps_no_token(tmp_path: Path) -> None:
     gunicorn gone, a 502): that line keeps the path without the link's token or the query."""
     if shutil.which("caddy") is None:
         pytest.skip("Caddy is not installed (make system-deps installs it): nothing of Caddy's to read")
-    port, dead = _common.free_port(), _common.free_port()
+    with _common.reserved_port() as port, _common.refused_port() as dead:
+        _caddys_log_of_failed_requests(tmp_path, port, dead)
+
+
+def _caddys_log_of_failed_requests(tmp_path: Path, port: int, dead: int) -> None:
     config = tmp_path / "Caddyfile"
     config.write_text(caddy.caddyfile(upstreams=[f"127.0.0.1:{dead}"], http_port=port, bind=_common.HOST))
     folders = {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
