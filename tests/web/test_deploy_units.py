@@ -9,13 +9,14 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
-import socket
 import subprocess
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.bench import _common
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -87,20 +88,19 @@ def test_each_service_runs_its_commands(tmp_path: Path) -> None:
     assert upgrade.returncode == 0, upgrade.stderr.decode()[-2000:]
     assert database.is_file()
 
-    # gunicorn serves the app from it (on a free port instead of 8000).
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    # gunicorn serves the app from it (on the port the kernel picks instead of 8000; it says which).
     serve = [
-        part.replace("127.0.0.1:8000", f"127.0.0.1:{port}")
-        for part in command("referee.service", "ExecStart", tmp_path)
+        part.replace("127.0.0.1:8000", "127.0.0.1:0") for part in command("referee.service", "ExecStart", tmp_path)
     ]
-    server = subprocess.Popen(serve, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log = tmp_path / "gunicorn.log"
+    with log.open("wb") as out:
+        server = subprocess.Popen(serve, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=out)
     try:
-        deadline = time.monotonic() + 30
+        port = _common.gunicorn_port(server, log)
+        deadline = time.monotonic() + 300  # a hang guard only: a loaded machine is slow to boot it
         while True:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as answer:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60) as answer:
                     assert answer.status == 200
                     assert "Secure" in (answer.headers.get("Set-Cookie") or "")  # REFEREE_HTTPS=1
                 break
