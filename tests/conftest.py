@@ -44,6 +44,46 @@ settings.register_profile("thorough", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 
 
+#: The fixtures through which a test reaches TEST_DATABASE_URL's database.
+DATABASE_FIXTURES = frozenset({"app", "make_app", "client", "migrated_sqlite", "migrated_sqlite_file"})
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--database-only",
+        action="store_true",
+        help="run only the tests whose outcome depends on TEST_DATABASE_URL: the PostgreSQL pass of "
+        "`make test`, after a SQLite pass that ran every test (the others would only run again)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("--database-only"):
+        return
+    keep = [item for item in items if _uses_the_database(item)]
+    if dropped := [item for item in items if item not in keep]:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
+
+
+def _uses_the_database(item: pytest.Item) -> bool:
+    """Whether ``item`` reaches the test database: through a fixture of this file, by naming
+    TEST_DATABASE_URL in its module, or as a proof test (tests/proof picks its backend from it)."""
+    if DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    path = Path(str(item.path))
+    return "proof" in path.parts or "TEST_DATABASE_URL" in _source(path)
+
+
+_sources: dict[Path, str] = {}
+
+
+def _source(path: Path) -> str:
+    if path not in _sources:
+        _sources[path] = path.read_text(encoding="utf-8")
+    return _sources[path]
+
+
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sqlite3.Connection | None]:
     """An in-memory SQLite database the migrations ran on, once for the session; ``None`` on
