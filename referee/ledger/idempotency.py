@@ -8,12 +8,14 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from referee.db import db
 from referee.models import IdempotencyKey, Table
 from referee.rules.errors import InconsistentHand
 from referee.rules.text import N_, Text
+
+from .tables import forget, kept
 
 
 def digest(raw: Mapping[str, object], replaces: object) -> str:
@@ -22,31 +24,48 @@ def digest(raw: Mapping[str, object], replaces: object) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
+_ROW = select(IdempotencyKey.body).where(
+    IdempotencyKey.table_id == bindparam("table_id"), IdempotencyKey.key == bindparam("key")
+)
+
+
+def _stored(table: Table, key: str) -> dict[str, Any] | None:
+    """What was stored under ``key``: read once per request and version of the table (the page
+    asks whether its draft was saved, then the ledger asks for the answer to give back)."""
+
+    def read() -> dict[str, Any] | None:
+        body = db.session.scalar(_ROW, {"table_id": table.id, "key": key})
+        return dict(body) if body is not None else None
+
+    return kept(table, "_idempotency", (table.version, key), read)
+
+
+def forget_stored(table: Table) -> None:
+    """After a rollback: a key may have been stored meanwhile by another request."""
+    forget(table, "_idempotency")
+
+
 def stored_number(table: Table, key: str) -> int | None:
     """The hand already stored under an Idempotency-Key, if any (a double tap on "confirm"). A
     key with control characters was never stored (and PostgreSQL refuses a NUL in a query)."""
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in key):
         return None
-    row = db.session.scalar(
-        select(IdempotencyKey).where(IdempotencyKey.table_id == table.id, IdempotencyKey.key == key[:100])
-    )
-    return int(row.body["number"]) if row is not None else None
+    body = _stored(table, key[:100])
+    return int(body["number"]) if body is not None else None
 
 
 def stored_answer(table: Table, key: str, fingerprint: str) -> tuple[int, dict[str, Any]] | None:
     """The number and answer stored under ``key``, if any; refused when they were stored for
     another hand (``fingerprint`` differs)."""
-    row = db.session.scalar(
-        select(IdempotencyKey).where(IdempotencyKey.table_id == table.id, IdempotencyKey.key == key)
-    )
-    if row is None:
+    body = _stored(table, key)
+    if body is None:
         return None
-    if row.body.get("digest", fingerprint) != fingerprint:
+    if body.get("digest", fingerprint) != fingerprint:
         raise InconsistentHand(
             Text(N_("This Idempotency-Key was already used for a different hand; send a new key for a new hand.")),
             field="Idempotency-Key",
         )
-    return int(row.body["number"]), dict(row.body["answer"])
+    return int(body["number"]), dict(body["answer"])
 
 
 def remember(table: Table, key: str, fingerprint: str, number: int, answer: dict[str, Any]) -> None:
