@@ -105,7 +105,7 @@ class _Judged:
     next_dealer: str = ""
     deltas: Mapping[str, int] | None = None
     row: dict[str, Any] | None = None
-    answer: dict[str, Any] | None = None
+    saved: dict[str, Any] | None = None
 
 
 def record_hand(
@@ -120,10 +120,12 @@ def record_hand(
     commit: bool = True,
     restores: Hand | None = None,
 ) -> tuple[int, dict[str, Any], bool]:
-    """Validate, settle and store one hand. Answers ``(number, answer, replayed)``.
+    """Validate, settle and store one hand. Answers ``(number, saved, replayed)``: ``saved`` is
+    the hand as stored (:func:`_saved_hand`: its result, record and place in play), from which
+    the API makes its answer; the ledger renders no sentence.
 
-    ``replayed`` is true when ``idempotency_key`` was seen before with the same hand: the first
-    answer is returned and nothing new is stored. ``replaces`` voids that hand in the same
+    ``replayed`` is true when ``idempotency_key`` was seen before with the same hand: the hand
+    as first saved is returned and nothing new is stored. ``replaces`` voids that hand in the same
     transaction (a correction) and takes its place in the rotation. ``restores``: the undone hand
     this one brings back (:func:`restore_hand`), whose place it takes. Nothing but the table row
     is read: its state gives the number, the dealer and the balances.
@@ -151,7 +153,7 @@ def record_hand(
     judged = _judge_then_lock(table, judge)
     if judged.replayed is not None:
         return judged.number, judged.replayed, True
-    assert judged.answer is not None
+    assert judged.saved is not None
     try:
         _store(table, judged, key=key, fingerprint=fingerprint, reason=reason, actor=actor)
         end_write(commit)
@@ -170,7 +172,7 @@ def record_hand(
             current=judged.number,
             taken=judged.number if place else None,
         ) from None
-    return judged.number, judged.answer, False
+    return judged.number, judged.saved, False
 
 
 def _judge_then_lock(table: Table, judge: Callable[[], _Judged]) -> _Judged:
@@ -193,7 +195,7 @@ def _judge_then_lock(table: Table, judge: Callable[[], _Judged]) -> _Judged:
 def _store(table: Table, judged: _Judged, *, key: str | None, fingerprint: str, reason: str, actor: str) -> None:
     """One transaction: the hand, its deltas, the void of a corrected hand, the key and the
     table's new state."""
-    assert judged.row is not None and judged.deltas is not None and judged.answer is not None
+    assert judged.row is not None and judged.deltas is not None and judged.saved is not None
     connection = db.session.connection()  # plain Core inserts: see referee.ledger.state
     hand_id = connection.execute(_INSERT_HAND, judged.row).scalar_one()
     # A row for every player who took part, zero or not (the league counts hands played from
@@ -210,9 +212,9 @@ def _store(table: Table, judged: _Judged, *, key: str | None, fingerprint: str, 
         db.session.add(HandEvent(hand_id=judged.old.id, kind="void", reason=reason, actor=actor[:60]))
     db.session.flush()
     state = _state_after(table, judged)
-    judged.answer["next_dealer"] = state["next_dealer"]  # after a correction: the table's, not the hand's
-    if key:  # a retry with this key gets this very answer back
-        idempotency.remember(table, key, fingerprint, judged.number, judged.answer)
+    judged.saved["next_dealer"] = state["next_dealer"]  # after a correction: the table's, not the hand's
+    if key:  # a retry with this key gets this very hand back
+        idempotency.remember(table, key, fingerprint, judged.number, judged.saved)
     # The standing judged with the hand is the new state's (a correction's rebuilt balances are
     # the judged ones: the cached state equals the rebuilt one); worked out again if ever not.
     same = state["balances"] == judged.running
@@ -307,7 +309,7 @@ def _judge(
         next_dealer=preview.next_dealer,
         deltas=preview.settlement.deltas,
         row=row,
-        answer=_new_hand_answer(table, number, stored_result, record, _place_taken(table, old)),
+        saved=_saved_hand(number, stored_result, record, _place_taken(table, old)),
     )
 
 
@@ -365,15 +367,13 @@ def _replaced(table: Table, replaces: object) -> Hand | None:
     return old
 
 
-def _new_hand_answer(
-    table: Table, number: int, stored: Mapping[str, Any], record: Mapping[str, Any], display_number: int
+def _saved_hand(
+    number: int, stored: Mapping[str, Any], record: Mapping[str, Any], display_number: int
 ) -> dict[str, Any]:
-    """The API's answer to a new hand, rendered here because it is also stored under the write's
-    Idempotency-Key (a retry gets it back byte for byte). Imported when called: the API
-    package imports the ledger."""
-    from referee.api import answers  # noqa: PLC0415
-
-    return answers.new_hand_answer(table, number=number, result=stored, record=record, display_number=display_number)
+    """A hand as a write answers it and keeps under its Idempotency-Key: the stored result (its
+    sentences as msgids, so no language is chosen here), the record, its number and the place
+    in play it takes. The API renders its answer from it, the first time and on a retry alike."""
+    return {**stored, "number": number, "record": dict(record), "display_number": display_number}
 
 
 def void_hand(
@@ -444,7 +444,7 @@ def restore_hand(table: Table, number: int, *, actor: str = "", commit: bool = T
         raise Conflict(Text(N_("That hand is not void: there is nothing to bring back.")))
     if hand.number != next_number(table) - 1:
         raise Conflict(Text(N_("That hand can no longer be brought back: a hand was recorded after it.")))
-    restored, _answer, replayed = record_hand(
+    restored, _saved, replayed = record_hand(
         table,
         dict(hand.record),
         expected_number=hand.number + 1,

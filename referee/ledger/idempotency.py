@@ -1,5 +1,9 @@
 """Idempotency keys: a write sent again with the same key (a retry, a double tap on "confirm")
-gets the first answer back and stores nothing new; the same key with another hand is refused."""
+gets the first answer back and stores nothing new; the same key with another hand is refused.
+
+What is kept is the hand as the write saved it (no sentence rendered: the API renders its
+answer from it, in the table's language, the first time and on a retry alike). A key kept
+before that holds the API's answer itself, given back under :data:`RENDERED`."""
 
 from __future__ import annotations
 
@@ -54,8 +58,12 @@ def stored_number(table: Table, key: str) -> int | None:
     return int(body["number"]) if body is not None else None
 
 
+#: The key of a saved hand that is an answer the API rendered whole (kept by an older version).
+RENDERED = "rendered"
+
+
 def stored_answer(table: Table, key: str, fingerprint: str) -> tuple[int, dict[str, Any]] | None:
-    """The number and answer stored under ``key``, if any; refused when they were stored for
+    """The number and the hand saved under ``key``, if any; refused when they were stored for
     another hand (``fingerprint`` differs)."""
     body = _stored(table, key)
     if body is None:
@@ -65,13 +73,15 @@ def stored_answer(table: Table, key: str, fingerprint: str) -> tuple[int, dict[s
             Text(N_("This Idempotency-Key was already used for a different hand; send a new key for a new hand.")),
             field="Idempotency-Key",
         )
-    return int(body["number"]), dict(body["answer"])
+    if "hand" in body:
+        return int(body["number"]), dict(body["hand"])
+    return int(body["number"]), {RENDERED: dict(body["answer"])}
 
 
-def remember(table: Table, key: str, fingerprint: str, number: int, answer: dict[str, Any]) -> None:
-    """Store the answer to a write under its key, in the write's transaction."""
+def remember(table: Table, key: str, fingerprint: str, number: int, saved: dict[str, Any]) -> None:
+    """Keep the hand a write saved under its key, in the write's transaction."""
     db.session.add(
         IdempotencyKey(
-            table_id=table.id, key=key, status=201, body={"number": number, "digest": fingerprint, "answer": answer}
+            table_id=table.id, key=key, status=201, body={"number": number, "digest": fingerprint, "hand": saved}
         )
     )

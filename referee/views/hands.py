@@ -95,7 +95,7 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
         draft.n = ledger.next_number(table)
     shown = flow.shown_number()  # a correction keeps its hand's number on the pages
     try:
-        number, _answer, replayed = ledger.record_hand(
+        number, _saved_hand, replayed = ledger.record_hand(
             table,
             flow.record(),
             expected_number=draft.n or None,
