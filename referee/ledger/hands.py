@@ -93,7 +93,7 @@ def preview_hand(
 @dataclass
 class _Judged:
     """A hand judged against the table as this request read it (``version``): everything that
-    storing it writes, or the answer already stored under its Idempotency-Key."""
+    storing it writes, or the hand already saved under its Idempotency-Key."""
 
     version: int
     number: int
@@ -177,10 +177,10 @@ def record_hand(
 
 def _judge_then_lock(table: Table, judge: Callable[[], _Judged]) -> _Judged:
     """Judge the hand against the table as read, without the lock (the engine's work and the
-    answer's rendering, the most of a write, run in parallel with other tables' writes); then
+    settlement and the result, the most of a write, run in parallel with other tables' writes); then
     take the lock, and if another write reached this table meanwhile (its version moved) judge
     again against what that write left. Either way what is stored was judged on the state it
-    follows. A replayed answer is returned at once."""
+    follows. A replayed hand is returned at once."""
     try:
         judged: _Judged | None = judge()
     except (RulesError, Conflict, NotFound):
@@ -250,7 +250,7 @@ def _judge(
     restores: Hand | None = None,
 ) -> _Judged:
     """Judge a hand against the table's state as it is in this session: the number it takes,
-    the hand it corrects, its settlement, the row to insert and the answer. Raises what the
+    the hand it corrects, its settlement, the row to insert and the hand saved. Raises what the
     write would (a Conflict for a stale ``expected_number``, the engine's RulesError)."""
     if key:
         stored = idempotency.stored_answer(table, key, fingerprint)
