@@ -25,7 +25,7 @@ from referee.rules.text import N_, Text
 from . import idempotency
 from .cleaning import clean_reason, printable, whole_number
 from .errors import Conflict, NotFound
-from .history import all_hands, deals_done, get_hand, numbering, renumber
+from .history import all_hands, deals_done, get_hand, next_place, numbering, renumber
 from .pots import check_pot_chain, chips_carried_in, on_the_table, with_carry
 from .results import Preview, result, running
 from .state import (
@@ -316,6 +316,8 @@ def _judge(
 def _place_taken(table: Table, old: Hand | None) -> int:
     """The place in play a hand being stored takes: the corrected hand's, else the next one (a
     restored hand is always the newest, so it takes the next place too)."""
+    if old is None:
+        return next_place(table)
     shown = numbering(table)
     return shown.of(old) or shown.next
 

@@ -110,6 +110,15 @@ def numbering(table: Table) -> Numbering:
     return kept(table, "_numbering", table.version, places)
 
 
+def next_place(table: Table) -> int:
+    """The place the next hand takes: from the places when this request has them, else counted
+    (one number from the database rather than every live hand's)."""
+    found = table.__dict__.get("_numbering")
+    if found is not None and found[0] == table.version:
+        return int(found[1].next)
+    return live_count(table) + 1
+
+
 def renumber(table: Table, read_version: int, number: int, replaced: int | None) -> None:
     """After a write that stored hand ``number`` (in the place of ``replaced``, a correction):
     the places as the write leaves them, worked out from those read at ``read_version`` rather

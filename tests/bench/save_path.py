@@ -57,9 +57,12 @@ SUSPECTS: dict[str, tuple[str, str]] = {
     "get_game": ("referee/rules/__init__.py", "get_game"),
     "options parsed": ("referee/rules/game.py", "parse_options"),
     "standing()": ("referee/ledger/state.py", "standing"),
-    "auction replayed": ("referee/rules/jubileu.py", "__init__"),
+    "auctions built": ("referee/rules/jubileu.py", "__init__"),
+    "auction replayed (engine)": ("referee/rules/auction.py", "replay_pairs"),
     "draft sanitized": ("referee/views/games/jubileu.py", "sanitize"),
 }
+#: What must run at most once per request.
+ONCE = ("options parsed", "auction replayed (engine)", "draft sanitized")
 _WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE)\b", re.I)
 
 
@@ -80,6 +83,12 @@ class Counts:
     @property
     def writes(self) -> int:
         return sum(1 for s in self.statements if _WRITE.match(s))
+
+    @property
+    def after_write(self) -> int:
+        """The statements after the last write: what drawing the answer reads (the table page)."""
+        last = max((i for i, s in enumerate(self.statements) if _WRITE.match(s)), default=len(self.statements) - 1)
+        return len(self.statements) - 1 - last
 
 
 def make_app(database_url: str | None = None) -> tuple[Flask, tempfile.TemporaryDirectory[str]]:
@@ -186,6 +195,14 @@ def report(page: Counts, api: Counts) -> list[str]:
     rows += [(label, page.suspects.get(label, 0), api.suspects.get(label, 0)) for label in SUSPECTS]
     lines = [f"  {'':28}{'page save':>12}{'API save':>12}"]
     lines += [f"  {label:28}{p:>12}{a:>12}" for label, p, a in rows]
+    drawing = page.after_write
+    lines.append(
+        f"  page save SQL {page.sql} = {page.sql - drawing} to save + {drawing} drawing the table page; "
+        f"target: saving <= the API's {api.sql} + 1 (the phone's key, where the API has a bearer token): "
+        + ("PASS" if page.sql - drawing <= api.sql + 1 else "MISS")
+    )
+    once = all(max(page.suspects.get(k, 0), api.suspects.get(k, 0)) <= 1 for k in ONCE)
+    lines.append(f"  target: {', '.join(ONCE)} at most once per request: {'PASS' if once else 'MISS'}")
     return lines
 
 
