@@ -7,12 +7,15 @@ for one request (e.g. a table's own language) by setting `g.locale` before rende
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
+from babel import Locale
 from babel.numbers import format_currency, format_decimal, get_group_symbol
 from flask import Flask, current_app, g, request
-from flask_babel import format_date, format_datetime, get_locale, get_translations, gettext
+from flask_babel import force_locale, format_date, format_datetime, get_locale, get_translations, gettext
 from markupsafe import Markup
 
 from referee.rules.text import Text
@@ -30,6 +33,26 @@ def select_locale() -> str:
     if cookie in languages:
         return str(cookie)
     return str(current_app.config["BABEL_DEFAULT_LOCALE"])
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed(locale: str) -> Locale:
+    """A locale parsed once per process: Babel's parsing looks for the locale's data file on
+    disk every time."""
+    return Locale.parse(locale)
+
+
+@contextmanager
+def in_locale(locale: str) -> Iterator[None]:
+    """Flask-Babel's ``force_locale``, paid once: nothing to do when ``locale`` is already the
+    current one (an API answer rendered inside the request that switched to its table's
+    language), and the locale is parsed once per process."""
+    wanted = _parsed(locale)
+    if get_locale() == wanted:
+        yield
+        return
+    with force_locale(wanted):
+        yield
 
 
 def _locale() -> str:

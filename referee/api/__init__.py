@@ -145,7 +145,7 @@ def record_hand(table: Table) -> ResponseReturnValue:
     reason = body.get("reason", "")
     if not isinstance(reason, str):
         raise InvalidInput(Text(N_("The reason must be text.")), field="reason")
-    number, answer, replayed = ledger.record_hand(
+    number, saved, replayed = ledger.record_hand(
         table,
         record,
         expected_number=body.get("expected_number"),
@@ -154,7 +154,7 @@ def record_hand(table: Table) -> ResponseReturnValue:
         replaces=body.get("replaces"),
         reason=reason,
     )
-    response = jsonify(answer)
+    response = jsonify(answers.saved_answer(table, saved))
     response.status_code = 201
     response.headers["Location"] = url_for("api.get_hand", table_id=table.id, number=number)
     if replayed:

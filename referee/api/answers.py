@@ -8,11 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask_babel import force_locale
-
 from referee import ledger
-from referee.i18n import render_text
+from referee.i18n import in_locale, render_text
 from referee.ledger.clock import iso
+from referee.ledger.idempotency import RENDERED
 from referee.ledger.results import result, running
 from referee.models import Hand, HandEvent, Table
 from referee.rules.text import text_from_json
@@ -75,6 +74,16 @@ def new_hand_answer(
     return answer
 
 
+def saved_answer(table: Table, saved: Mapping[str, Any]) -> dict[str, Any]:
+    """The answer to ``POST …/hands``: the hand as the ledger saved it (or gave back for a
+    retried Idempotency-Key), rendered in the table's language."""
+    if RENDERED in saved:  # kept whole by an older version: given back as it was
+        return dict(saved[RENDERED])
+    return new_hand_answer(
+        table, number=saved["number"], result=saved, record=saved["record"], display_number=saved["display_number"]
+    )
+
+
 def _answer(
     table: Table,
     *,
@@ -85,7 +94,7 @@ def _answer(
     status: str | None = None,
     confirmed: HandEvent | None = None,
 ) -> dict[str, Any]:
-    with force_locale(table.locale):
+    with in_locale(table.locale):
         answer = _render(number, result)
     answer["record"] = record
     for link in ("replaces", "restores"):  # a correction, or a hand undone and brought back

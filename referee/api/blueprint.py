@@ -10,13 +10,12 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, Response, g, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from referee import access, ledger
 from referee.errorpages import Refused, revoked_sentence
 from referee.extensions import csrf
-from referee.i18n import render_text
+from referee.i18n import in_locale, render_text
 from referee.models import Table
 from referee.rules.errors import InvalidInput, RulesError
 
@@ -35,7 +34,7 @@ def error(status: int, code: str, message: str, field: str | None = None) -> tup
 
 def rules_error(exc: RulesError, locale: str = "pt_BR") -> tuple[Response, int]:
     status = 400 if isinstance(exc, InvalidInput) else 422
-    with force_locale(locale):
+    with in_locale(locale):
         return error(status, exc.code, render_text(exc.text), exc.field)
 
 
@@ -72,7 +71,7 @@ def with_table(write: bool) -> Callable[[F], F]:
                 table = ledger.get_table(table_id)
             except ledger.NotFound:
                 return error(404, "not_found", _("There is no table with this id."))
-            with force_locale(table.locale):
+            with in_locale(table.locale):
                 grant = access.grant(table, _bearer())
                 if write and not grant.can_score:
                     return error(

@@ -25,7 +25,7 @@ from referee.rules.text import N_, Text
 from . import idempotency
 from .cleaning import clean_reason, printable, whole_number
 from .errors import Conflict, NotFound
-from .history import all_hands, deals_done, get_hand, numbering
+from .history import all_hands, deals_done, get_hand, next_place, numbering, renumber
 from .pots import check_pot_chain, chips_carried_in, on_the_table, with_carry
 from .results import Preview, result, running
 from .state import (
@@ -39,7 +39,7 @@ from .state import (
     save_state,
     standing,
 )
-from .tables import options_of, players_of, rematch_of, rules_of, teams_of
+from .tables import forget, options_of, players_of, rematch_of, rules_of, teams_of
 from .two_key import agreed
 
 #: Who made a write, stored as a code (pages show it in the reader's language).
@@ -68,7 +68,7 @@ def preview_hand(
     if table.finished_at is not None:
         raise Conflict(Text(N_("This table is finished: no more hands can be recorded.")))
     rules = rules_of(table)
-    options = rules.parse_options(table.options) if options is None else options
+    options = options_of(table) if options is None else options
     players = players_of(table)
     if not correcting and match_over(table, options):
         raise Conflict(Text(N_("This match is over. Start a rematch to play on.")))
@@ -93,7 +93,7 @@ def preview_hand(
 @dataclass
 class _Judged:
     """A hand judged against the table as this request read it (``version``): everything that
-    storing it writes, or the answer already stored under its Idempotency-Key."""
+    storing it writes, or the hand already saved under its Idempotency-Key."""
 
     version: int
     number: int
@@ -105,7 +105,7 @@ class _Judged:
     next_dealer: str = ""
     deltas: Mapping[str, int] | None = None
     row: dict[str, Any] | None = None
-    answer: dict[str, Any] | None = None
+    saved: dict[str, Any] | None = None
 
 
 def record_hand(
@@ -120,10 +120,12 @@ def record_hand(
     commit: bool = True,
     restores: Hand | None = None,
 ) -> tuple[int, dict[str, Any], bool]:
-    """Validate, settle and store one hand. Answers ``(number, answer, replayed)``.
+    """Validate, settle and store one hand. Answers ``(number, saved, replayed)``: ``saved`` is
+    the hand as stored (:func:`_saved_hand`: its result, record and place in play), from which
+    the API makes its answer; the ledger renders no sentence.
 
-    ``replayed`` is true when ``idempotency_key`` was seen before with the same hand: the first
-    answer is returned and nothing new is stored. ``replaces`` voids that hand in the same
+    ``replayed`` is true when ``idempotency_key`` was seen before with the same hand: the hand
+    as first saved is returned and nothing new is stored. ``replaces`` voids that hand in the same
     transaction (a correction) and takes its place in the rotation. ``restores``: the undone hand
     this one brings back (:func:`restore_hand`), whose place it takes. Nothing but the table row
     is read: its state gives the number, the dealer and the balances.
@@ -151,12 +153,14 @@ def record_hand(
     judged = _judge_then_lock(table, judge)
     if judged.replayed is not None:
         return judged.number, judged.replayed, True
-    assert judged.answer is not None
+    assert judged.saved is not None
     try:
         _store(table, judged, key=key, fingerprint=fingerprint, reason=reason, actor=actor)
         end_write(commit)
     except IntegrityError:
         db.session.rollback()
+        forget(table, "_numbering")  # what another request stored meanwhile is read afresh
+        idempotency.forget_stored(table)
         stored = idempotency.stored_answer(table, key, fingerprint) if key else None
         if stored is not None:
             return stored[0], stored[1], True
@@ -168,15 +172,15 @@ def record_hand(
             current=judged.number,
             taken=judged.number if place else None,
         ) from None
-    return judged.number, judged.answer, False
+    return judged.number, judged.saved, False
 
 
 def _judge_then_lock(table: Table, judge: Callable[[], _Judged]) -> _Judged:
     """Judge the hand against the table as read, without the lock (the engine's work and the
-    answer's rendering, the most of a write, run in parallel with other tables' writes); then
+    settlement and the result, the most of a write, run in parallel with other tables' writes); then
     take the lock, and if another write reached this table meanwhile (its version moved) judge
     again against what that write left. Either way what is stored was judged on the state it
-    follows. A replayed answer is returned at once."""
+    follows. A replayed hand is returned at once."""
     try:
         judged: _Judged | None = judge()
     except (RulesError, Conflict, NotFound):
@@ -191,7 +195,7 @@ def _judge_then_lock(table: Table, judge: Callable[[], _Judged]) -> _Judged:
 def _store(table: Table, judged: _Judged, *, key: str | None, fingerprint: str, reason: str, actor: str) -> None:
     """One transaction: the hand, its deltas, the void of a corrected hand, the key and the
     table's new state."""
-    assert judged.row is not None and judged.deltas is not None and judged.answer is not None
+    assert judged.row is not None and judged.deltas is not None and judged.saved is not None
     connection = db.session.connection()  # plain Core inserts: see referee.ledger.state
     hand_id = connection.execute(_INSERT_HAND, judged.row).scalar_one()
     # A row for every player who took part, zero or not (the league counts hands played from
@@ -208,13 +212,14 @@ def _store(table: Table, judged: _Judged, *, key: str | None, fingerprint: str, 
         db.session.add(HandEvent(hand_id=judged.old.id, kind="void", reason=reason, actor=actor[:60]))
     db.session.flush()
     state = _state_after(table, judged)
-    judged.answer["next_dealer"] = state["next_dealer"]  # after a correction: the table's, not the hand's
-    if key:  # a retry with this key gets this very answer back
-        idempotency.remember(table, key, fingerprint, judged.number, judged.answer)
+    judged.saved["next_dealer"] = state["next_dealer"]  # after a correction: the table's, not the hand's
+    if key:  # a retry with this key gets this very hand back
+        idempotency.remember(table, key, fingerprint, judged.number, judged.saved)
     # The standing judged with the hand is the new state's (a correction's rebuilt balances are
     # the judged ones: the cached state equals the rebuilt one); worked out again if ever not.
     same = state["balances"] == judged.running
     save_state(table, state, judged.match if same else standing(table, state["balances"]))
+    renumber(table, judged.version, judged.number, judged.old.number if judged.old else None)
 
 
 def _state_after(table: Table, judged: _Judged) -> dict[str, Any]:
@@ -245,7 +250,7 @@ def _judge(
     restores: Hand | None = None,
 ) -> _Judged:
     """Judge a hand against the table's state as it is in this session: the number it takes,
-    the hand it corrects, its settlement, the row to insert and the answer. Raises what the
+    the hand it corrects, its settlement, the row to insert and the hand saved. Raises what the
     write would (a Conflict for a stale ``expected_number``, the engine's RulesError)."""
     if key:
         stored = idempotency.stored_answer(table, key, fingerprint)
@@ -304,13 +309,15 @@ def _judge(
         next_dealer=preview.next_dealer,
         deltas=preview.settlement.deltas,
         row=row,
-        answer=_new_hand_answer(table, number, stored_result, record, _place_taken(table, old)),
+        saved=_saved_hand(number, stored_result, record, _place_taken(table, old)),
     )
 
 
 def _place_taken(table: Table, old: Hand | None) -> int:
     """The place in play a hand being stored takes: the corrected hand's, else the next one (a
     restored hand is always the newest, so it takes the next place too)."""
+    if old is None:
+        return next_place(table)
     shown = numbering(table)
     return shown.of(old) or shown.next
 
@@ -362,15 +369,13 @@ def _replaced(table: Table, replaces: object) -> Hand | None:
     return old
 
 
-def _new_hand_answer(
-    table: Table, number: int, stored: Mapping[str, Any], record: Mapping[str, Any], display_number: int
+def _saved_hand(
+    number: int, stored: Mapping[str, Any], record: Mapping[str, Any], display_number: int
 ) -> dict[str, Any]:
-    """The API's answer to a new hand, rendered here because it is also stored under the write's
-    Idempotency-Key (a retry gets it back byte for byte). Imported when called: the API
-    package imports the ledger."""
-    from referee.api import answers  # noqa: PLC0415
-
-    return answers.new_hand_answer(table, number=number, result=stored, record=record, display_number=display_number)
+    """A hand as a write answers it and keeps under its Idempotency-Key: the stored result (its
+    sentences as msgids, so no language is chosen here), the record, its number and the place
+    in play it takes. The API renders its answer from it, the first time and on a retry alike."""
+    return {**stored, "number": number, "record": dict(record), "display_number": display_number}
 
 
 def void_hand(
@@ -441,7 +446,7 @@ def restore_hand(table: Table, number: int, *, actor: str = "", commit: bool = T
         raise Conflict(Text(N_("That hand is not void: there is nothing to bring back.")))
     if hand.number != next_number(table) - 1:
         raise Conflict(Text(N_("That hand can no longer be brought back: a hand was recorded after it.")))
-    restored, _answer, replayed = record_hand(
+    restored, _saved, replayed = record_hand(
         table,
         dict(hand.record),
         expected_number=hand.number + 1,

@@ -19,6 +19,8 @@ from sqlalchemy.orm import selectinload
 from referee.db import db
 from referee.models import Hand, Table, voided
 
+from .tables import kept
+
 _LIVE_PLACES = (
     select(Hand.number).where(Hand.table_id == bindparam("table_id"), ~voided()).order_by(Hand.position, Hand.number)
 )
@@ -98,9 +100,36 @@ class Numbering:
 
 def numbering(table: Table) -> Numbering:
     """The one place computation: every number shown for a hand comes from here. One query of
-    small integers, whatever the history's length."""
-    numbers = db.session.scalars(_LIVE_PLACES, {"table_id": table.id})
-    return Numbering({number: place for place, number in enumerate(numbers, start=1)})
+    small integers, whatever the history's length, once per version of the table and request
+    (every write moves the version on)."""
+
+    def places() -> Numbering:
+        numbers = db.session.scalars(_LIVE_PLACES, {"table_id": table.id})
+        return Numbering({number: place for place, number in enumerate(numbers, start=1)})
+
+    return kept(table, "_numbering", table.version, places)
+
+
+def next_place(table: Table) -> int:
+    """The place the next hand takes: from the places when this request has them, else counted
+    (one number from the database rather than every live hand's)."""
+    found = table.__dict__.get("_numbering")
+    if found is not None and found[0] == table.version:
+        return int(found[1].next)
+    return live_count(table) + 1
+
+
+def renumber(table: Table, read_version: int, number: int, replaced: int | None) -> None:
+    """After a write that stored hand ``number`` (in the place of ``replaced``, a correction):
+    the places as the write leaves them, worked out from those read at ``read_version`` rather
+    than read again. A new or restored hand takes the next place; a correction its hand's."""
+    found = table.__dict__.get("_numbering")
+    if found is None or found[0] != read_version:
+        return
+    shown = dict(found[1].shown)
+    place = shown.pop(replaced, None) if replaced is not None else None
+    shown[number] = place or len(shown) + 1
+    table.__dict__["_numbering"] = (table.version, Numbering(shown))
 
 
 @dataclass

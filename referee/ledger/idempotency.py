@@ -1,5 +1,9 @@
 """Idempotency keys: a write sent again with the same key (a retry, a double tap on "confirm")
-gets the first answer back and stores nothing new; the same key with another hand is refused."""
+gets the first answer back and stores nothing new; the same key with another hand is refused.
+
+What is kept is the hand as the write saved it (no sentence rendered: the API renders its
+answer from it, in the table's language, the first time and on a retry alike). A key kept
+before that holds the API's answer itself, given back under :data:`RENDERED`."""
 
 from __future__ import annotations
 
@@ -8,12 +12,14 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from referee.db import db
 from referee.models import IdempotencyKey, Table
 from referee.rules.errors import InconsistentHand
 from referee.rules.text import N_, Text
+
+from .tables import forget, kept
 
 
 def digest(raw: Mapping[str, object], replaces: object) -> str:
@@ -22,37 +28,60 @@ def digest(raw: Mapping[str, object], replaces: object) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
+_ROW = select(IdempotencyKey.body).where(
+    IdempotencyKey.table_id == bindparam("table_id"), IdempotencyKey.key == bindparam("key")
+)
+
+
+def _stored(table: Table, key: str) -> dict[str, Any] | None:
+    """What was stored under ``key``: read once per request and version of the table (the page
+    asks whether its draft was saved, then the ledger asks for the answer to give back)."""
+
+    def read() -> dict[str, Any] | None:
+        body = db.session.scalar(_ROW, {"table_id": table.id, "key": key})
+        return dict(body) if body is not None else None
+
+    return kept(table, "_idempotency", (table.version, key), read)
+
+
+def forget_stored(table: Table) -> None:
+    """After a rollback: a key may have been stored meanwhile by another request."""
+    forget(table, "_idempotency")
+
+
 def stored_number(table: Table, key: str) -> int | None:
     """The hand already stored under an Idempotency-Key, if any (a double tap on "confirm"). A
     key with control characters was never stored (and PostgreSQL refuses a NUL in a query)."""
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in key):
         return None
-    row = db.session.scalar(
-        select(IdempotencyKey).where(IdempotencyKey.table_id == table.id, IdempotencyKey.key == key[:100])
-    )
-    return int(row.body["number"]) if row is not None else None
+    body = _stored(table, key[:100])
+    return int(body["number"]) if body is not None else None
+
+
+#: The key of a saved hand that is an answer the API rendered whole (kept by an older version).
+RENDERED = "rendered"
 
 
 def stored_answer(table: Table, key: str, fingerprint: str) -> tuple[int, dict[str, Any]] | None:
-    """The number and answer stored under ``key``, if any; refused when they were stored for
+    """The number and the hand saved under ``key``, if any; refused when they were stored for
     another hand (``fingerprint`` differs)."""
-    row = db.session.scalar(
-        select(IdempotencyKey).where(IdempotencyKey.table_id == table.id, IdempotencyKey.key == key)
-    )
-    if row is None:
+    body = _stored(table, key)
+    if body is None:
         return None
-    if row.body.get("digest", fingerprint) != fingerprint:
+    if body.get("digest", fingerprint) != fingerprint:
         raise InconsistentHand(
             Text(N_("This Idempotency-Key was already used for a different hand; send a new key for a new hand.")),
             field="Idempotency-Key",
         )
-    return int(row.body["number"]), dict(row.body["answer"])
+    if "hand" in body:
+        return int(body["number"]), dict(body["hand"])
+    return int(body["number"]), {RENDERED: dict(body["answer"])}
 
 
-def remember(table: Table, key: str, fingerprint: str, number: int, answer: dict[str, Any]) -> None:
-    """Store the answer to a write under its key, in the write's transaction."""
+def remember(table: Table, key: str, fingerprint: str, number: int, saved: dict[str, Any]) -> None:
+    """Keep the hand a write saved under its key, in the write's transaction."""
     db.session.add(
         IdempotencyKey(
-            table_id=table.id, key=key, status=201, body={"number": number, "digest": fingerprint, "answer": answer}
+            table_id=table.id, key=key, status=201, body={"number": number, "digest": fingerprint, "hand": saved}
         )
     )

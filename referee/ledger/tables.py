@@ -1,12 +1,17 @@
 """A table as stored: loading it, its game and house rules, who sits where, and its rematch.
 
-Reads only; the seats never change once a table is made, so they are read once per request.
+Reads only. What a request needs to know about a table (its players and teams, its parsed house
+rules, its standing, the places its hands show, the answer kept under a write's key) is worked
+out once and kept on the loaded table itself (:func:`kept`), so that the view, the flow, the
+ledger and the page drawn after a save all read one copy: the table object of the request's
+session is the context handed along. Each fact is kept with what it was worked out from (the
+table's version, or its raw options), so a write in the same request makes it be worked out again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, select
 
@@ -15,6 +20,8 @@ from referee.models import Seat, Table
 from referee.rules import Game, get_game
 
 from .errors import NotFound
+
+T = TypeVar("T")
 
 #: The languages a table can be kept in, as given (API, form) and as stored.
 LOCALES = {"pt_BR": "pt_BR", "pt-BR": "pt_BR", "pt": "pt_BR", "en": "en"}
@@ -38,9 +45,29 @@ def rules_of(table: Table) -> Game[Any, Any]:
     return get_game(table.game)
 
 
+def kept(table: Table, name: str, basis: object, make: Callable[[], T]) -> T:
+    """The fact ``name`` about ``table`` for this request: worked out by ``make`` the first time,
+    and again only when its ``basis`` (what it was worked out from) changed."""
+    found = table.__dict__.get(name)
+    if found is not None and found[0] == basis:
+        value: T = found[1]
+        return value
+    value = make()
+    table.__dict__[name] = (basis, value)
+    return value
+
+
+def forget(table: Table, name: str) -> None:
+    """Drop a kept fact (after a rollback: what was read may have changed)."""
+    table.__dict__.pop(name, None)
+
+
 def options_of(table: Table) -> Any:
-    """The table's house rules, parsed (a write parses them once and passes them along)."""
-    return rules_of(table).parse_options(table.options)
+    """The table's house rules, parsed once per request (and again if they change)."""
+    raw = table.options
+    return kept(
+        table, "_options", dict(raw) if isinstance(raw, dict) else raw, lambda: rules_of(table).parse_options(raw)
+    )
 
 
 def players_of(table: Table) -> tuple[str, ...]:

@@ -128,11 +128,13 @@ class Flow:
     draft_class: ClassVar[type[Draft]]
     steps: ClassVar[tuple[str, ...]]  # in order; the last one is the preview
 
-    def __init__(self, table: Table, draft: Draft) -> None:
+    def __init__(self, table: Table, draft: Draft, *, sanitize: bool = True) -> None:
+        """``sanitize=False``: the caller sanitizes the draft itself once it has its last
+        changes (a save, after :meth:`before_save`), so the auction is not replayed twice."""
         self.table = table
         self.draft = draft
         self.rules = ledger.rules_of(table)
-        self.options = self.rules.parse_options(table.options)
+        self.options = ledger.options_of(table)
         self.players = ledger.players_of(table)
         self.replaced: Hand | None = None  # the hand a correction replaces
         if draft.replaces is not None:
@@ -148,7 +150,8 @@ class Flow:
         self.speaker = self.rules.first_speaker(self.players, self.dealer, self.options)
         self.sitting_out = self.rules.sitting_out(self.players, self.dealer, self.options)
         self.error: str | None = None
-        self.sanitize()
+        if sanitize:
+            self.sanitize()
 
     # -- for the game to fill in
 

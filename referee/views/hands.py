@@ -16,7 +16,7 @@ from referee.models import Table
 from referee.rules.errors import RulesError
 from referee.views import boost, games, labels
 from referee.views.flow import Flow, small_int
-from referee.views.tables import actor_code, board, load, offer_undo, require_scorer, show
+from referee.views.tables import actor_code, board, load, offer_undo, require_scorer, table_page
 
 bp = Blueprint("hands", __name__)
 
@@ -84,9 +84,9 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
         draft.replaces = replace
         draft.reason = _("Replaced by the version entered on another phone at the same time.")
         draft.n = ledger.next_number(table)
-    flow = flow_class(table, draft)
+    flow = flow_class(table, draft, sanitize=False)
     flow.before_save(request.form)
-    flow.sanitize()  # what before_save filled in is judged like any draft (a forged post)
+    flow.sanitize()  # once, with what before_save filled in: judged like any draft (a forged post)
     if draft.replaces is not None:
         draft.reason = " ".join(str(request.form.get("reason") or draft.reason).split())[:200]
         if not draft.reason:  # as voiding does: the history keeps why the hand changed
@@ -95,7 +95,7 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
         draft.n = ledger.next_number(table)
     shown = flow.shown_number()  # a correction keeps its hand's number on the pages
     try:
-        number, _answer, replayed = ledger.record_hand(
+        number, _saved_hand, replayed = ledger.record_hand(
             table,
             flow.record(),
             expected_number=draft.n or None,
@@ -124,7 +124,11 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
 def already_saved(table_id: str, number: int) -> ResponseReturnValue:
     """Where a save sent twice lands (a double tap, a retry, the outbox re-sending it): the hand
     as it was stored the first time, not an error. It shows what the history shows anyone."""
-    table = load(table_id)
+    return _already_page(load(table_id), number)
+
+
+def _already_page(table: Table, number: int) -> str:
+    """The page of a hand saved before, drawn from the table already loaded."""
     hand = ledger.get_hand(table, number)
     if hand is None:
         abort(404)
@@ -145,5 +149,5 @@ def _saved(table: Table, *, already: int | None = None) -> ResponseReturnValue:
         return redirect(target)
     if not boost.from_script():
         return jsonify({"location": target})
-    page = already_saved(table.id, already) if already is not None else show(table.id)
+    page = _already_page(table, already) if already is not None else table_page(table)
     return page, {"HX-Push-Url": target}

@@ -7,7 +7,7 @@ token, kept on the server under the phone's key (referee.keyring), never in its 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, session, url_for
@@ -22,7 +22,7 @@ from referee.errorpages import Revoked
 from referee.forms import field_for, option_values, table_form
 from referee.i18n import render_text
 from referee.inputs import local_path
-from referee.models import Table
+from referee.models import Hand, Table
 from referee.phone import device
 from referee.rules import GAMES, get_game
 from referee.rules.errors import RulesError
@@ -180,11 +180,12 @@ def offer_undo(table: Table, number: int) -> None:
     session[UNDO] = {"table": table.id, "number": number}
 
 
-def undoable(table: Table, next_number: int) -> int | None:
-    """The hand this phone may still undo: its own last hand, if it is still the latest."""
+def undoable(table: Table, next_number: int, loaded: Mapping[int, Hand] | None = None) -> int | None:
+    """The hand this phone may still undo: its own last hand, if it is still the latest
+    (``loaded``: hands the caller read already, with their events, by number)."""
     offer = session.get(UNDO) or {}
     if offer.get("table") == table.id and not offer.get("undone") and offer.get("number") == next_number - 1:
-        hand = ledger.get_hand(table, offer["number"])
+        hand = (loaded or {}).get(offer["number"]) or ledger.get_hand(table, offer["number"])
         if hand is not None and not hand.is_void and not ledger.agreed(table, hand):
             return hand.number
     return None
@@ -247,7 +248,7 @@ def board(table: Table) -> dict[str, Any]:
     players = ledger.players_of(table)
     dealer = ledger.current_dealer(table)
     rules = ledger.rules_of(table)
-    options = rules.parse_options(table.options)
+    options = ledger.options_of(table)
     settlement = ledger.settlement(table, balances=totals)
     return {
         "table": table,
@@ -269,7 +270,7 @@ def board(table: Table) -> dict[str, Any]:
         "patience": league.table_patience(table) if league.is_patience(table.game) else None,
         # A game scored toward a target (Samba): the teams, their totals and opening melds,
         # the end of the match and its rematch.
-        "match": ledger.standing(table, totals),
+        "match": ledger.standing(table),  # the table's own totals: worked out once per request
         "target": getattr(options, "target", None),
         # The options that differ from the game's default: a result may depend on them.
         "house_rules": labels.house_rules(rules, options),
@@ -280,8 +281,8 @@ def board(table: Table) -> dict[str, Any]:
         "next_number": ledger.next_number(table),
         # The last places in play (a correction in its hand's place), with what each corrected.
         **_listed(ledger.recent_entries(table, RECENT)),
-        "numbering": ledger.numbering(table),
-        "live_count": ledger.live_count(table),
+        "numbering": (numbering := ledger.numbering(table)),
+        "live_count": numbering.count,  # the live hands: those the numbering gives a place
         "last_round": ledger.last_round(table),
         "clock": ledger.clock(table),
         "can_score": can_score(table),
@@ -410,12 +411,18 @@ CLOCK_CHOICES = (60, 90, 120, 180, 240)
 
 @bp.get("/t/<table_id>")
 def show(table_id: str) -> ResponseReturnValue:
-    table = load(table_id)
+    return table_page(load(table_id))
+
+
+def table_page(table: Table) -> str:
+    """The table page drawn from a table already loaded: the page itself, and the answer to a
+    save from the page (which has the table, its house rules and its standing in hand)."""
     remember_seen(table)
     if not can_score(table):
         refuse_revoked(table)
     data = board(table)
-    data["undo"] = undoable(table, data["next_number"]) if data["can_score"] else None
+    shown = {hand.number: hand for hand in data["recent"]}  # the last hands, events and all
+    data["undo"] = undoable(table, data["next_number"], shown) if data["can_score"] else None
     data["redo"] = redoable(table, data["next_number"]) if data["can_score"] else None
     return render_template("tables/show.html", **data, watching=False, in_round=round_table_of(table.id))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 from typing import Any
 
 from flask import Flask, jsonify, request
@@ -19,7 +20,10 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS hand (
     created_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP
 )"""
 
-_connection: sqlite3.Connection | None = None  # one per worker process, opened after the fork
+# One connection per thread of a worker, opened after the fork: gunicorn's config sets threads,
+# so even ``--worker-class sync`` serves requests from several threads at once, and one sqlite3
+# connection cannot be used from another thread than the one that opened it.
+_connections = threading.local()
 
 
 def connect(path: str) -> sqlite3.Connection:
@@ -38,10 +42,10 @@ def create_app() -> Flask:
     app = Flask(__name__)
 
     def db() -> sqlite3.Connection:
-        global _connection
-        if _connection is None:
-            _connection = connect(path)
-        return _connection
+        connection: sqlite3.Connection | None = getattr(_connections, "connection", None)
+        if connection is None:
+            connection = _connections.connection = connect(path)
+        return connection
 
     @app.get("/")
     def index() -> Any:

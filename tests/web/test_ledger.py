@@ -12,6 +12,7 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from referee import ledger
+from referee.api import answers
 from referee.extensions import db
 from referee.models import Hand, Seat, Table
 from referee.rules.errors import InconsistentHand
@@ -31,7 +32,10 @@ def _table(**options: Any) -> Table:
 
 
 def _record(table: Table, tricks: int = 7, **kwargs: Any) -> tuple[int, dict[str, Any], bool]:
-    return ledger.record_hand(table, solo_record(ledger.current_dealer(table), tricks), **kwargs)
+    """Record a hand; answer its number, the API's answer to it (made from what the ledger
+    saved) and whether it was replayed."""
+    number, saved, replayed = ledger.record_hand(table, solo_record(ledger.current_dealer(table), tricks), **kwargs)
+    return number, answers.saved_answer(table, saved), replayed
 
 
 def _cleared(balances: Mapping[str, int], payments: Sequence[ledger.Payment]) -> dict[str, int]:
