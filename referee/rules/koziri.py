@@ -253,8 +253,8 @@ def parse_hand(
     """
     values = RECORD.read(raw, players=players, only=("dealer",))
     assert isinstance(raw, Mapping)  # RECORD.read refuses anything else
-    # Each suit's shape and the rules between them, in order, before the winner: a guided
-    # page offers a suit only if the first complaint moves past it.
+    # Each suit's shape and the rules between them, in order, before the winner (a guided
+    # page offers at each suit step what open_suits says this order lets past it).
     suits = parse_suits(raw)
     return KoziriHand(
         players=tuple(players),
