@@ -165,21 +165,19 @@ class ShortFlow(flow.Flow):
     steps: ClassVar[tuple[str, ...]] = ("preview",)
     draft: ShortDraft
 
-    #: The game's rules answering what may come next at a field, given the record so far
-    #: (e.g. :func:`referee.rules.koziri.open_choices`); None: any value of a field's kind.
-    open_choices: ClassVar[OpenChoices | None] = None
-
     @classmethod
     def for_game(cls, slug: str, declared: tuple[Field, ...], choices: OpenChoices | None = None) -> type[ShortFlow]:
-        return type(
-            f"ShortFlow_{slug}",
-            (cls,),
-            {
-                "fields": declared,
-                "steps": (*(f.name for f in declared), "preview"),
-                "open_choices": staticmethod(choices) if choices is not None else None,
-            },
-        )
+        """A game's flow: its fields, and the function of its rules module that answers what may
+        come next at a field given the record so far (e.g. :func:`referee.rules.koziri.open_choices`;
+        none: any value of a field's kind)."""
+        attrs: dict[str, Any] = {"fields": declared, "steps": (*(f.name for f in declared), "preview")}
+        if choices is not None:
+
+            def asked(self: ShortFlow, name: str) -> Collection[Any] | None:
+                return choices(name, self.record())
+
+            attrs["choices"] = asked
+        return type(f"ShortFlow_{slug}", (cls,), attrs)
 
     # -- the declaration, for this table
 
@@ -264,11 +262,6 @@ class ShortFlow(flow.Flow):
         if error is not None:
             self.show_error(error)
         return where
-
-    def choices(self, name: str) -> Collection[Any] | None:
-        if self.open_choices is None:
-            return None
-        return self.open_choices(name, self.record())
 
     def record(self, draft: flow.Draft | None = None) -> dict[str, Any]:
         d = draft or self.draft
