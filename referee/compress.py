@@ -5,7 +5,7 @@ A page loaded as a page is left alone: it carries the CSRF token next to text an
 reflect, and compressing both together is the BREACH attack, which needs the attacker to make
 the victim's browser ask for the page many times. The HTML a page's own script asks for (a tap
 in a hand: its ``<main>``, the Derby's race, Samba's live score; static/js/swap.js) is
-compressed: it is asked for with the ``HX-Request`` header, which another site's page cannot make a browser send (that would need a
+compressed: it is asked for with the ``X-Swap`` header, which another site's page cannot make a browser send (that would need a
 CORS preflight, and the app answers none), so those many requests cannot be made. These are the
 answers a player waits for at every tap, and they shrink four to five times. Only complete
 (200) answers are compressed, so byte ranges stay right. Static files are compressed once per

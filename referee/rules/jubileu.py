@@ -1073,7 +1073,7 @@ def _jogo_obrigatorio_partner(
         )
         raise InconsistentHand(Text(sentence, suit=called.label), field="trump")
     partner = _require_partner(partner)
-    if partner == declarer and (not four_aces or options.jogo_obrigatorio_self_king == "refuse"):
+    if partner == declarer and not _own_partner_allowed(Bid.JOGO_OBRIGATORIO, declarer, aces, options):
         raise InconsistentHand(
             Text(N_("The partner in Jogo Obrigatório must be another player, the holder of the called card.")),
             field="partner",
@@ -1093,12 +1093,73 @@ def _jubileu_partner(
             Text(N_("The called ace cannot be the ace of trumps (%(suit)s)."), suit=called.label), field="called"
         )
     partner = _require_partner(partner)
-    if partner == declarer and options.jubileu_self_ace == "refuse":
+    if partner == declarer and not _own_partner_allowed(Bid.JUBILEU, declarer, {}, options):
         raise InconsistentHand(
             Text(N_("The partner must be another player: the declarer cannot call an ace from their own hand.")),
             field="partner",
         )
     return partner
+
+
+def _own_partner_allowed(bid: Bid, declarer: str, aces: Mapping[str, int], options: JubileuOptions) -> bool:
+    """Whether the declarer may name himself as partner (the called card was in his own hand):
+    in Jogo Obrigatório only when he called a king, at a table that allows it; in the Jubileu
+    contracts at a table that lets him call his own ace."""
+    if bid is Bid.JOGO_OBRIGATORIO:
+        return calls_king(aces, declarer) and options.jogo_obrigatorio_self_king != "refuse"
+    return options.jubileu_self_ace != "refuse"
+
+
+# --------------------------------------------------------------------------- what may come next
+#
+# The contract's details as a guided page asks them, one function a step: the values the parse
+# (:func:`_check_details`) lets past that step, given the contract and the details before it.
+# The page offers these and never tries a value through the parse; a property test keeps the two
+# in step.
+
+
+def trump_choices(bid: Bid, ultima: Suit, called: Suit | None) -> tuple[Suit, ...]:
+    """The trumps ``bid`` accepts: none in Meia Miséria, the última's suit in the contracts da
+    Última, any suit otherwise; never the suit Jogo Obrigatório's partner was called by (the
+    page asks that first, as the table settles it).
+
+    >>> [s.value for s in trump_choices(Bid.JOGO_OBRIGATORIO, Suit.COPAS, Suit.PAUS)]
+    ['copas', 'ouros', 'espadas']
+    """
+    who = bid.info.trump
+    if who is Trump.NONE:
+        return ()
+    suits = (ultima,) if who is Trump.ULTIMA else tuple(Suit)
+    if bid is Bid.JOGO_OBRIGATORIO and called is not None:
+        return tuple(suit for suit in suits if suit is not called)
+    return suits
+
+
+def called_choices(bid: Bid, ultima: Suit, trump: Suit | None) -> tuple[Suit, ...]:
+    """The suits a partnership contract may call, given its trump so far: no card without a
+    partnership; in the Jubileu contracts any ace but the ace of trumps; in Jogo Obrigatório any
+    suit (the trump is then chosen among the others). While the trump is refused or still owed,
+    every suit is open here (the parse stops at the trump first)."""
+    if not bid.info.partnership:
+        return ()
+    try:
+        trump = _trump(bid, ultima, trump)
+    except RulesError:
+        return tuple(Suit)
+    if bid is Bid.JOGO_OBRIGATORIO:
+        return tuple(Suit)
+    return tuple(suit for suit in Suit if suit is not trump)
+
+
+def partner_choices(
+    players: Sequence[str], bid: Bid, declarer: str, aces: Mapping[str, int], options: JubileuOptions
+) -> tuple[str, ...]:
+    """The players who may be the partner of a partnership contract (none without one): any
+    seated player, the declarer only where he may call a card of his own hand."""
+    if not bid.info.partnership:
+        return ()
+    allowed = _own_partner_allowed(bid, declarer, aces, options)
+    return tuple(p for p in players if p != declarer or allowed)
 
 
 # --------------------------------------------------------------------------- settlement

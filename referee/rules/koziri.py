@@ -33,7 +33,7 @@ from typing import ClassVar, Final
 
 from . import seats
 from .game import Game, Teams
-from .koziri_play import _MISSING_SUIT, DECK_SIZES, Role, SuitChoice, parse_suits
+from .koziri_play import _MISSING_SUIT, DECK_SIZES, SUIT_STEPS, Role, SuitChoice, open_suits, parse_suits
 from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec, OptionValue
 from .record import DEALER, Player, Record, RecordSpec, SuitField
 from .settle import Line, Payment, Settlement
@@ -253,8 +253,8 @@ def parse_hand(
     """
     values = RECORD.read(raw, players=players, only=("dealer",))
     assert isinstance(raw, Mapping)  # RECORD.read refuses anything else
-    # Each suit's shape and the rules between them, in order, before the winner: a guided
-    # page offers a suit only if the first complaint moves past it.
+    # Each suit's shape and the rules between them, in order, before the winner (a guided
+    # page offers at each suit step what open_suits says this order lets past it).
     suits = parse_suits(raw)
     return KoziriHand(
         players=tuple(players),
@@ -262,6 +262,16 @@ def parse_hand(
         suits=suits,
         winner=RECORD.read(raw, players=players, only=("winner",))["winner"],
     )
+
+
+def open_choices(name: str, raw: Mapping[str, object]) -> tuple[str, ...] | None:
+    """What may come next at the record's field ``name`` given the record so far ``raw``: for
+    the three suit choices, the suits (by slug) the rules accept there
+    (:func:`~referee.rules.koziri_play.open_suits`); None for the other fields, where any value
+    of the field's kind is accepted (the winner is either player)."""
+    if name in SUIT_STEPS:
+        return tuple(suit.value for suit in open_suits(name, raw))
+    return None
 
 
 # --------------------------------------------------------------------------- settlement

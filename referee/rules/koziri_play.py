@@ -286,6 +286,26 @@ def parse_suits(raw: Mapping[str, object]) -> SuitChoice:
     return choice
 
 
+#: The suit choices in the order :func:`parse_suits` reads them.
+SUIT_STEPS: Final = ("dealer_trump", "dealer_second", "opponent_trump")
+
+
+def open_suits(name: str, raw: Mapping[str, object]) -> tuple[Suit, ...]:
+    """The suits :func:`parse_suits` accepts for the choice ``name`` (one of :data:`SUIT_STEPS`)
+    given the choices before it in ``raw``: any suit for the dealer's trump, any other for his
+    second suit, one of the two he left for the opponent's trump. While a choice before it is
+    missing or refused, every suit is open here (the parse stops at that earlier choice), so a
+    guided page offers exactly what the parse would let past this step.
+
+    >>> [s.value for s in open_suits("opponent_trump", {"dealer_trump": "espadas", "dealer_second": "copas"})]
+    ['ouros', 'paus']
+    """
+    earlier = [Suit.named(raw.get(step)) for step in SUIT_STEPS[: SUIT_STEPS.index(name)]]
+    if None in earlier or len(set(earlier)) < len(earlier):
+        return tuple(Suit)
+    return tuple(suit for suit in Suit if suit not in earlier)
+
+
 # --------------------------------------------------------------------------- the deal helper
 
 
@@ -690,6 +710,7 @@ def parse_answer(raw: object, *, players: Sequence[str], dealer: str, deck: int)
 __all__ = [
     "DECK_SIZES",
     "RANKS",
+    "SUIT_STEPS",
     "TAKE",
     "Card",
     "Deal",
@@ -704,6 +725,7 @@ __all__ = [
     "deal",
     "deck_cards",
     "deck_ranks",
+    "open_suits",
     "parse_answer",
     "parse_cards",
     "parse_deal",

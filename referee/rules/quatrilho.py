@@ -839,6 +839,12 @@ _NOT_IN_MONTE: Final = {
 }
 
 
+def partner_choices(active: Sequence[str]) -> tuple[str, ...]:
+    """What may come next at a Chamada's partner: any player of this hand (the caller too, who
+    may call a card of his own hand), never the one sitting out (:func:`_active_player`)."""
+    return tuple(active)
+
+
 def _active_player(active: Sequence[str], name: str, *, field: str) -> str:
     """A seated player who plays this hand (the one sitting out cannot declare, partner or give)."""
     if name not in active:

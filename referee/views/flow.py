@@ -3,9 +3,10 @@
 A game's flow is one guided page. The draft record travels in the query string (``?d=...``),
 so every step is a plain GET: the browser's back button steps back, a reload repeats nothing,
 and nothing is stored until the final POST. Which step comes next, and which choices a step
-offers, is decided by asking the engine: the draft is judged as if it were complete, and the
-first complaint names the step that still needs an answer (:meth:`Flow.legal` offers exactly
-the values the engine accepts).
+offers, is decided by asking the rules: the draft is judged as if it were complete, and the
+first complaint names the step that still needs an answer; the buttons a step offers are the
+values the game's rules say may come next there, given the draft so far (:meth:`Flow.legal`
+asks them: one question per step, no value tried through the engine).
 
 A game supplies a :class:`Draft` subclass (its fields and how they make an API record) and a
 :class:`Flow` subclass (its steps, its buttons' actions and its template), registered with its
@@ -17,6 +18,7 @@ conflicts, undo) are :mod:`referee.views.hands`.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import asdict, dataclass
 from enum import Enum
 from functools import cached_property
@@ -164,6 +166,12 @@ class Flow:
     def step(self) -> str:
         raise NotImplementedError
 
+    def choices(self, name: str) -> Collection[Any] | None:
+        """What may come next at the step ``name`` given the draft so far, as the game's rules
+        answer it (a pure function of its rules module, property-tested against its parser), or
+        None where any value of the step's kind is accepted (a winner who is any seated player)."""
+        return None
+
     def extra_context(self, step: str) -> dict[str, Any]:
         return {}
 
@@ -229,13 +237,12 @@ class Flow:
         return None, step_of(error, self.steps), error
 
     def legal(self, name: str, candidates: list[Any]) -> list[Any]:
-        """The candidate values for ``name`` that the engine accepts (its complaint moves on)."""
-        ok = []
-        for value in candidates:
-            _preview, error = self.judge(self.draft.replace(**{name: value}))
-            if error is None or step_of(error, self.steps) != name:
-                ok.append(value)
-        return ok
+        """The candidate values for the step ``name`` that the rules accept, in the candidates'
+        order: those of :meth:`choices`, or every candidate where the rules set no limit."""
+        allowed = self.choices(name)
+        if allowed is None:
+            return list(candidates)
+        return [value for value in candidates if value in allowed]
 
     @cached_property
     def numbering(self) -> ledger.Numbering:

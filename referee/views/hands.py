@@ -139,7 +139,7 @@ def _saved(table: Table, *, already: int | None = None) -> ResponseReturnValue:
     """After a save (``already``: the number a save sent twice got the first time): a redirect to
     the table, or to the page saying it was already saved; or, for the page's own fetch (the outbox in
     app.js), where to go, so the flashed message waits for that page. When that fetch can swap
-    a page in (it says ``HX-Request``), the table page itself, with its address: one round trip
+    a page in (it says ``X-Swap``), the table page itself, with its address: one round trip
     instead of the answer and then the page."""
     if already is not None:  # sent before: the page that says so, with the hand
         target = url_for("hands.already_saved", table_id=table.id, number=already)
@@ -150,4 +150,4 @@ def _saved(table: Table, *, already: int | None = None) -> ResponseReturnValue:
     if not boost.from_script():
         return jsonify({"location": target})
     page = _already_page(table, already) if already is not None else table_page(table)
-    return page, {"HX-Push-Url": target}
+    return page, {"X-Swap-Push-Url": target}

@@ -7,7 +7,8 @@ player picker), suit (four suit buttons), choice (a few labelled buttons), count
 buttons, or a stepper for a wide range), yes/no, and order (players tapped in the order they
 went out, with "same trick" and undo). The page asks the first field still unanswered, one tap
 each, then shows the engine's preview of the settlement and the confirm button. The buttons a
-step offers are the values the engine accepts (:meth:`referee.views.flow.Flow.legal`): Koziri's
+step offers are the values the game's rules say may come next (a function of its rules module
+given to :meth:`ShortFlow.for_game`, asked by :meth:`referee.views.flow.Flow.legal`): Koziri's
 opponent is offered only the two suits the dealer left.
 
 A field may be prefilled from the table's options (Lift Smoke's ante), asked only under a
@@ -19,8 +20,8 @@ conflicts, corrections, undo) is the shared machinery of :mod:`referee.views.flo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from flask import request
@@ -39,6 +40,9 @@ MAX_COUNT_BUTTONS = 6
 MAX_ORDER = 12  # entries of an order of going out a draft may carry (10 players at most)
 
 Answers = Mapping[str, Any]
+#: A rules module's "what may come next" for a short record: the values the rules accept at a
+#: field (by name) given the record so far, or None where any value of the field's kind is.
+OpenChoices = Callable[[str, Mapping[str, object]], Collection[object] | None]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -148,15 +152,6 @@ class ShortDraft(flow.Draft):
         self.v = {k: value for k, value in self.v.items() if isinstance(k, str) and _plain(value)}
         self.skipped = [s for s in self.skipped if isinstance(s, str)][: len(KINDS) * 2]
 
-    def replace(self, **changes: Any) -> ShortDraft:
-        """A copy with some answers changed: a name that is not one of the draft's own
-        attributes is a field's answer (so :meth:`Flow.legal` can try a value)."""
-        own = {f.name for f in fields(self)}
-        answers = {k: changes.pop(k) for k in list(changes) if k not in own}
-        copy = super().replace(**changes)
-        copy.v = {**copy.v, **answers}
-        return copy
-
 
 # --------------------------------------------------------------------------- the flow
 
@@ -171,10 +166,18 @@ class ShortFlow(flow.Flow):
     draft: ShortDraft
 
     @classmethod
-    def for_game(cls, slug: str, declared: tuple[Field, ...]) -> type[ShortFlow]:
-        return type(
-            f"ShortFlow_{slug}", (cls,), {"fields": declared, "steps": (*(f.name for f in declared), "preview")}
-        )
+    def for_game(cls, slug: str, declared: tuple[Field, ...], choices: OpenChoices | None = None) -> type[ShortFlow]:
+        """A game's flow: its fields, and the function of its rules module that answers what may
+        come next at a field given the record so far (e.g. :func:`referee.rules.koziri.open_choices`;
+        none: any value of a field's kind)."""
+        attrs: dict[str, Any] = {"fields": declared, "steps": (*(f.name for f in declared), "preview")}
+        if choices is not None:
+
+            def asked(self: ShortFlow, name: str) -> Collection[Any] | None:
+                return choices(name, self.record())
+
+            attrs["choices"] = asked
+        return type(f"ShortFlow_{slug}", (cls,), attrs)
 
     # -- the declaration, for this table
 

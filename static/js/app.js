@@ -247,7 +247,7 @@
       // Asked the way swap.js asks (referee/views/boost.py): only the title and <main> come back,
       // gzipped; a ranking of 300 players is a tenth of its size on the club's Wi-Fi.
       return fetch(window.location.href, {
-        credentials: "same-origin", cache: "no-store", headers: { "HX-Request": "true", "HX-Boosted": "true" }
+        credentials: "same-origin", cache: "no-store", headers: { "X-Swap": "true", "X-Swap-Main": "true" }
       })
         .then(function (r) { return r.ok ? r.text() : null; })
         .then(function (html) {
@@ -400,13 +400,13 @@
     bar.textContent = text.replace("{n}", String(list.length));
   }
   // Where taps swap <main> (swap.js), the answer to a save is the table page itself, with its
-  // address in HX-Push-Url: it replaces <main> at once, one round trip instead of two.
+  // address in X-Swap-Push-Url: it replaces <main> at once, one round trip instead of two.
   function showPage(html, url) {
     if (!window.refereeSwap.showMain(html, url)) window.location.href = url;
   }
   function sendSaved(item) {
     var headers = { "Content-Type": "application/x-www-form-urlencoded", "X-Referee-Outbox": "1" };
-    if (window.refereeSwap) headers["HX-Request"] = "true";
+    if (window.refereeSwap) headers["X-Swap"] = "true";
     return fetch(item.url, {
       method: "POST", body: item.body, credentials: "same-origin", headers: headers
     }).then(function (response) {
@@ -415,7 +415,7 @@
       if (response.status >= 500) return queue(item);
       keepOutbox(outbox().filter(function (other) { return other.body !== item.body; }));
       var type = response.headers.get("Content-Type") || "";
-      var pushed = response.headers.get("HX-Push-Url");
+      var pushed = response.headers.get("X-Swap-Push-Url");
       if (response.ok && pushed) {
         return response.text().then(function (html) { showPage(html, pushed); });
       }

@@ -1,14 +1,21 @@
 /* A tap answers without a page load: the few lines a hand's pages need, in place of a library.
+   The protocol is this app's own, a few headers and attributes; the server's half, and the
+   whole protocol in short, is referee/views/boost.py.
 
-   - Inside an element marked data-boost (a hand's <main>, the table page's next hand), links and
-     forms are fetched, and the answer's <main> takes the place of the page's: the title follows,
-     the address is pushed (Back steps back: it loads that address again) and the page shows
-     from the top. The server sends only the title and <main> (referee/views/boost.py). A refusal (4xx)
-     is shown like any answer; a form that saves a hand is the outbox's (app.js).
+   What the client sends: every request this script makes says X-Swap: true (and X-CSRFToken);
+   one whose answer's <main> will take the place of the page's also says X-Swap-Main: true.
+   What the server answers: for X-Swap-Main, only the page's <title> and <main>; for a part's
+   address, that part alone; it may add X-Swap-Push-Url (the address the bar shows) or
+   X-Swap-Redirect (the step left that part: fetch that address's <main> instead). The target
+   is chosen here, by the markup, never by the server:
+
+   - Inside an element marked data-swap-main (a hand's <main>, the table page's next hand),
+     links and forms are fetched, and the answer's <main> takes the place of the page's: the
+     title follows, the address is pushed (Back steps back: it loads that address again) and the
+     page shows from the top. A refusal (4xx) is shown like any answer; a form that saves a
+     hand is the outbox's (app.js).
    - A form or link with data-swap="#id" and data-swap-url fetches that address instead, and
-     the answer takes the place of that element only (the Derby's race, card by card). The
-     server says where the address bar goes (HX-Push-Url), or that the step left that part of
-     the page (HX-Redirect: its <main> is fetched then).
+     the answer takes the place of that element only (the Derby's race, card by card).
    - A form with data-live="#id" and data-live-url sends its fields there as they are typed
      (after a pause), and puts the answer inside that element (Samba's live score).
 
@@ -16,8 +23,8 @@
    One tap at a time: a tap while an answer is awaited is dropped. When the network fails or
    takes too long, the tap is done again as a plain page load or form post, which the service
    worker and the browser handle as without this script. Without JavaScript the links and forms
-   are plain ones. Requests say HX-Request (and HX-Boosted for a <main>), the headers the server
-   reads; after every swap, "referee:swapped" is dispatched on the document with the new element. */
+   are plain ones. After every swap, "referee:swapped" is dispatched on the document with the
+   new element. */
 (function () {
   "use strict";
   if (!window.fetch || !window.AbortController || !window.URLSearchParams || !history.pushState) return;
@@ -32,9 +39,9 @@
     return meta ? meta.getAttribute("content") : "";
   }
 
-  function headers(boosted) {
-    var h = { "HX-Request": "true", "X-CSRFToken": csrf() };
-    if (boosted) h["HX-Boosted"] = "true";
+  function headers(wantsMain) {
+    var h = { "X-Swap": "true", "X-CSRFToken": csrf() };
+    if (wantsMain) h["X-Swap-Main"] = "true";
     return h;
   }
 
@@ -108,7 +115,7 @@
   }
 
   function options(request, controller) {
-    var settings = { method: request.method, credentials: "same-origin", headers: headers(request.boosted), signal: controller.signal };
+    var settings = { method: request.method, credentials: "same-origin", headers: headers(request.wantsMain), signal: controller.signal };
     if (request.body) {
       settings.body = request.body;
       settings.headers["Content-Type"] = "application/x-www-form-urlencoded";
@@ -127,7 +134,7 @@
 
   /* request: {method, url, page (the address without a script, for a part's request), hash,
      body, form and submitter (a post), control (what was tapped),
-     target ("#main" or a part's selector), boosted}. The promise ends when the answer is shown.
+     target ("#main" or a part's selector), wantsMain}. The promise ends when the answer is shown.
      The tapped control looks pressed until then: on a slow network the tap was seen. */
   function follow(request) {
     if (busy) return Promise.resolve();
@@ -138,7 +145,7 @@
     var control = request.control;
     if (control) control.classList.add("is-pending");
     var controller, answer;
-    if (early && request.method === "GET" && early.url === request.url && early.boosted === request.boosted) {
+    if (early && request.method === "GET" && early.url === request.url && early.wantsMain === request.wantsMain) {
       controller = early.controller;
       answer = early.answer;
       clearTimeout(early.timer);
@@ -150,13 +157,13 @@
     }
     var timer = setTimeout(function () { controller.abort(); }, TIMEOUT);
     return answer.then(function (response) {
-      var redirect = response.headers.get("HX-Redirect");
+      var redirect = response.headers.get("X-Swap-Redirect");
       if (redirect) {
         busy = false;
-        return follow({ method: "GET", url: redirect, target: "#main", boosted: true });
+        return follow({ method: "GET", url: redirect, target: "#main", wantsMain: true });
       }
       if (response.status === 204) return undefined;
-      var pushed = response.headers.get("HX-Push-Url");
+      var pushed = response.headers.get("X-Swap-Push-Url");
       return response.text().then(function (html) {
         var shown;
         if (request.target === "#main") {
@@ -193,18 +200,18 @@
   function linkRequest(link) {
     if (link.hasAttribute("download") || (link.target && link.target !== "_self")) return null;
     var part = link.getAttribute("data-swap");
-    if (!part && !link.closest("[data-boost]")) return null;
+    if (!part && !link.closest("[data-swap-main]")) return null;
     var url = new URL(part ? link.getAttribute("data-swap-url") : link.href, location.href);
     if (!sameOrigin(url) || (url.hash && url.pathname === location.pathname && url.search === location.search)) return null;
     return { method: "GET", url: url.href, page: link.href, hash: new URL(link.href).hash, control: link,
-      target: part || "#main", boosted: !part };
+      target: part || "#main", wantsMain: !part };
   }
 
   // What sending a form with this button asks for, or null when the browser should send it.
   function formRequest(form, submitter) {
     if (form.hasAttribute("data-outbox")) return null;
     var part = form.getAttribute("data-swap");
-    if (!part && !form.closest("[data-boost]")) return null;
+    if (!part && !form.closest("[data-swap-main]")) return null;
     var action = (submitter && submitter.getAttribute("formaction")) ||
       (part ? form.getAttribute("data-swap-url") : form.getAttribute("action")) || location.href;
     var url = new URL(action, location.href);
@@ -215,7 +222,7 @@
     var method = (form.getAttribute("method") || "get").toUpperCase();
     if (method !== "GET") {
       return { method: method, url: url.href, body: params.toString(), form: form, submitter: submitter,
-        control: submitter, target: part || "#main", boosted: !part };
+        control: submitter, target: part || "#main", wantsMain: !part };
     }
     var page = new URL(form.getAttribute("action") || location.href, location.href);
     page.search = params.toString();
@@ -224,7 +231,7 @@
     else url.search = params.toString();
     url.hash = "";
     return { method: "GET", url: url.href, page: page.href, hash: hash, control: submitter,
-      target: part || "#main", boosted: !part };
+      target: part || "#main", wantsMain: !part };
   }
 
   document.addEventListener("click", function (event) {
@@ -264,7 +271,7 @@
     var controller = new AbortController();
     var answer = fetch(request.url, options(request, controller));
     answer.catch(function () { /* dropped, or lost: the click asks again */ });
-    early = { url: request.url, boosted: request.boosted, controller: controller, answer: answer,
+    early = { url: request.url, wantsMain: request.wantsMain, controller: controller, answer: answer,
       timer: setTimeout(dropEarly, EARLY_WAIT) };
   }, { passive: true });
   document.addEventListener("pointercancel", dropEarly, { passive: true });

@@ -8,7 +8,7 @@ is the page's own (tests/bench/browser_phone.py): from the tap to the answer on 
 Prints three tables:
 
 1. per game / hand: taps, numbers typed (keys pressed), and how many taps loaded a whole page
-   and how many swapped part of it (htmx);
+   and how many swapped part of it (swap.js);
 2. per step, both profiles: milliseconds from the tap to the answer on screen, split into the
    wait (server and network: to the answer's last byte) and the phone's own work after it
    (parse, styles, scripts, the swap); the answer's size; each hand's total. Steps above

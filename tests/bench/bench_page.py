@@ -1,5 +1,5 @@
 """Page weight of the table page /t/<id> (scorer's view, a few hands recorded) and of everything
-it loads: stylesheets, scripts (htmx, app.js), icons and images named in its HTML.
+it loads: stylesheets, scripts (swap.js, app.js), icons and images named in its HTML.
 
 `.venv/bin/python -m tests.bench.bench_page`. Sizes are raw bytes and gzip (compresslevel 6,
 computed here on the raw bytes, whatever the server sends). Prints; never asserts.

@@ -1,4 +1,4 @@
-"""A hand's taps through the Jubileu flow, as a phone with htmx sends them: milliseconds per tap.
+"""A hand's taps through the Jubileu flow, as a phone with the page's script (static/js/swap.js) sends them: milliseconds per tap.
 
 `.venv/bin/python -m tests.bench.bench_taps`. The server is gunicorn with the production settings
 (referee.gunicorn_conf: threaded workers, keep-alive). Three columns, the median of ROUNDS hands:
@@ -11,7 +11,7 @@
   what every tap cost when each answer said ``Connection: close``.
 
 The last tap (confirm) is one POST answered with the table page itself (the outbox's fetch with
-``HX-Request``). Prints; never asserts.
+``X-Swap``). Prints; never asserts.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from ._common import HOST, machine, new_table, referee_server
 DELAY = 0.075  # seconds, each way
 ROUNDS = 5
 PLAYERS = ("Ana", "Bia", "Caio", "Dani")
-BOOSTED = {"HX-Request": "true", "HX-Boosted": "true"}
+MAIN = {"X-Swap": "true", "X-Swap-Main": "true"}
 
 
 # --------------------------------------------------------------------------- the delaying proxy
@@ -173,7 +173,7 @@ def one_hand(phone: Phone, tid: str) -> list[tuple[str, float]]:
     for label, action in taps:
         started = time.perf_counter()
         status, html = phone.send(
-            "GET", f"/t/{tid}/hand?" + urllib.parse.urlencode({**query, "action": action}), **BOOSTED
+            "GET", f"/t/{tid}/hand?" + urllib.parse.urlencode({**query, "action": action}), **MAIN
         )
         timed.append((label, time.perf_counter() - started))
         assert status == 200, (label, status)
@@ -181,13 +181,13 @@ def one_hand(phone: Phone, tid: str) -> list[tuple[str, float]]:
     tricks = {f"t{seat}": n for seat, n in zip(seats, ("9", "2", "1", ""))}
     started = time.perf_counter()
     status, html = phone.send(
-        "GET", f"/t/{tid}/hand?" + urllib.parse.urlencode({**query, "action": "tricks", **tricks}), **BOOSTED
+        "GET", f"/t/{tid}/hand?" + urllib.parse.urlencode({**query, "action": "tricks", **tricks}), **MAIN
     )
     timed.append(("tricks", time.perf_counter() - started))
     assert status == 200 and "preview-deltas" in html
     form = {"d": _draft(html), "csrf_token": _csrf(html)}
     started = time.perf_counter()
-    status, html = phone.send("POST", f"/t/{tid}/hand", form, **{"X-Referee-Outbox": "1", "HX-Request": "true"})
+    status, html = phone.send("POST", f"/t/{tid}/hand", form, **{"X-Referee-Outbox": "1", "X-Swap": "true"})
     timed.append(("confirm (table page)", time.perf_counter() - started))
     assert status == 200 and "undo-bar" in html, status
     return timed
@@ -219,7 +219,7 @@ def main() -> None:
                             per_tap.setdefault(label, []).append(seconds * 1000)
                     columns[name] = per_tap
         labels = list(columns["loopback"])
-        print(f"  ms per tap, median of {ROUNDS} Jubileu hands (Solo Sete), htmx requests", flush=True)
+        print(f"  ms per tap, median of {ROUNDS} Jubileu hands (Solo Sete), swap requests", flush=True)
         print(f"  {'tap':<24}" + "".join(f"{name:>20}" for name in columns), flush=True)
         for label in [*labels, "whole hand"]:
             cells = []

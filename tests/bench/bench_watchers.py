@@ -109,7 +109,7 @@ class ScorerLog:
 
 
 #: What static/js/app.js sends when it redraws a live page: <main> only, gzipped.
-REDRAW_HEADERS = {"HX-Request": "true", "HX-Boosted": "true", "Accept-Encoding": "gzip"}
+REDRAW_HEADERS = {"X-Swap": "true", "X-Swap-Main": "true", "Accept-Encoding": "gzip"}
 
 
 def follow(

@@ -139,7 +139,7 @@ class Step:
     """One tap that asked the server for something."""
 
     label: str
-    kind: str  # "swap" (htmx swapped part of the page) or "load" (a whole page)
+    kind: str  # "swap" (swap.js swapped part of the page) or "load" (a whole page)
     ms: float  # click to the answer on screen
     wait: float | None  # click to the answer's last byte: server and network
     kb: float | None  # the answer's size on the wire
@@ -147,7 +147,7 @@ class Step:
 
     @property
     def client(self) -> float | None:
-        """What the phone spent after the answer was in: parsing, styles, scripts, htmx's swap."""
+        """What the phone spent after the answer was in: parsing, styles, scripts, swap.js's swap."""
         return None if self.wait is None else self.ms - self.wait
 
 

@@ -375,7 +375,7 @@ def _send(s: Setup, route: Route, role: str) -> Any:
     if path.startswith(API):
         client = s.app.test_client()
         return client.open(path, method=route.method, json=route.json, headers=bearer(s.api[role]))
-    headers = {"HX-Request": "true", "HX-Boosted": "true"} if route.boosted else {}
+    headers = {"X-Swap": "true", "X-Swap-Main": "true"} if route.boosted else {}
     return s.web[role].open(path, method=route.method, data=route.data, headers=headers)
 
 

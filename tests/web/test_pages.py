@@ -173,8 +173,8 @@ def test_the_session_cookie_stays_small_after_many_tables(client: FlaskClient) -
 def test_compression_leaves_pages_and_ranges_alone(client: FlaskClient) -> None:
     gz = {"Accept-Encoding": "gzip"}
     assert "Content-Encoding" not in client.get("/", headers=gz).headers  # BREACH: pages carry the CSRF token
-    # What the page's script asks for is: another site cannot make a browser send HX-Request.
-    tap = client.get("/", headers={**gz, "HX-Request": "true", "HX-Boosted": "true"})
+    # What the page's script asks for is: another site cannot make a browser send X-Swap.
+    tap = client.get("/", headers={**gz, "X-Swap": "true", "X-Swap-Main": "true"})
     assert tap.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in tap.headers["Vary"]
     assert gzip.decompress(tap.data).decode().lstrip().startswith("<title>")
     css = client.get("/static/css/app.css", headers=gz)

@@ -441,12 +441,12 @@ def test_the_race_fragment_is_only_the_race_and_points_the_address_bar_at_the_pa
     body = response.get_data(as_text=True)
     assert body.lstrip().startswith('<section id="race"')
     assert "<html" not in body and positions(body) == (5, 0, 0, 0)
-    pushed = response.headers["HX-Push-Url"]
+    pushed = response.headers["X-Swap-Push-Url"]
     assert pushed.startswith(f"/t/{tid}/hand?d=") and "partial" not in pushed and "action" not in pushed
     assert positions(client.get(pushed).get_data(as_text=True)) == (5, 0, 0, 0)  # the link shows the same race
     # A fragment asked for before the bets: the whole page instead.
     early = client.get(f"/t/{tid}/hand", query_string={"partial": "race"})
-    assert early.headers["HX-Redirect"].startswith(f"/t/{tid}/hand?d=")
+    assert early.headers["X-Swap-Redirect"].startswith(f"/t/{tid}/hand?d=")
 
 
 def test_a_correction_starts_from_the_race_it_corrects_and_keeps_its_pot(app: Flask, client: FlaskClient) -> None:

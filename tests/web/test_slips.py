@@ -171,8 +171,8 @@ def test_a_save_resent_after_moving_on_stores_nothing_new(app: Flask) -> None:
     assert resent.headers["Location"] == f"/t/{tid}/hands/1/saved"
     assert _live(phone, tid) == [(1, False), (2, False)]
     # Through the page's outbox, swapped in by its script: the same page, with its address.
-    swapped = phone.post(f"/t/{tid}/hand", data={"d": d}, headers={**OUTBOX, "HX-Request": "true"})
-    assert swapped.status_code == 200 and swapped.headers["HX-Push-Url"] == f"/t/{tid}/hands/1/saved"
+    swapped = phone.post(f"/t/{tid}/hand", data={"d": d}, headers={**OUTBOX, "X-Swap": "true"})
+    assert swapped.status_code == 200 and swapped.headers["X-Swap-Push-Url"] == f"/t/{tid}/hands/1/saved"
     assert "This hand was already saved" in _text(swapped)
     assert _live(phone, tid) == [(1, False), (2, False)]
 

@@ -440,6 +440,19 @@ class JubileuFlow(flow.Flow):
 
     # -- what the page shows
 
+    def choices(self, name: str) -> tuple[str, ...] | None:
+        """The contract's details the rules accept, given the contract and the details so far."""
+        d, bid, declarers, ultima = self.draft, self.contract_bid(), self.declarers(), Suit.named(self.draft.ultima)
+        if bid is None or not declarers or ultima is None:
+            return None  # no contract yet: the steps before are asked first
+        if name == "trump":
+            return tuple(s.value for s in jubileu.trump_choices(bid, ultima, Suit.named(d.called)))
+        if name == "called":
+            return tuple(s.value for s in jubileu.called_choices(bid, ultima, Suit.named(d.trump)))
+        if name == "partner":
+            return jubileu.partner_choices(self.players, bid, declarers[0], d.aces or {}, self.options)
+        return None
+
     def extra_context(self, step: str) -> dict[str, Any]:
         ctx: dict[str, Any] = {"bid": self.contract_bid()}
         auction = self.auction()

@@ -468,15 +468,15 @@ class DerbyFlow(flow.Flow):
     def render(self, status: int = 200, **extra: Any) -> ResponseReturnValue:
         """``?partial=race`` (static/js/swap.js): only the race region, and the address bar gets
         the page's own link for the new draft; a step that is not the race asks for the page's
-        ``<main>`` (``HX-Redirect``)."""
+        ``<main>`` (``X-Swap-Redirect``)."""
         if request.args.get("partial") != "race":
             return super().render(status, **extra)
         context = {**self.context(), **extra}
         page_url = url_for("hands.record", table_id=self.table.id, d=self.draft.dump())
         if context["step"] in ("bets", "second") or self.draft.winner is not None:
-            return "", 200, {"HX-Redirect": page_url}
+            return "", 200, {"X-Swap-Redirect": page_url}
         body = render_template("games/kentucky_derby/race.html", **context)
-        return body, status, {"HX-Push-Url": page_url}
+        return body, status, {"X-Swap-Push-Url": page_url}
 
 
 def _first_horse(value: object) -> str | None:

@@ -54,7 +54,7 @@ def _helpers() -> dict[str, str]:
     return found
 
 
-class KoziriFlow(ShortFlow.for_game(koziri.SLUG, FIELDS)):  # type: ignore[misc]
+class KoziriFlow(ShortFlow.for_game(koziri.SLUG, FIELDS, koziri.open_choices)):  # type: ignore[misc]
     """The short flow, opened with the suits this phone already told the deal helper for this
     hand (:mod:`referee.views.koziri_deal`): only the winner is left to ask."""
 

@@ -415,6 +415,9 @@ class QuatrilhoFlow(flow.Flow):
 
     # -- what the page shows
 
+    def choices(self, name: str) -> tuple[str, ...] | None:
+        return quatrilho.partner_choices(self.active) if name == "partner" else None
+
     def extra_context(self, step: str) -> dict[str, Any]:
         d = self.draft
         ctx: dict[str, Any] = {
