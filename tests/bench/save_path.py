@@ -156,7 +156,7 @@ def page_save(app: Flask, *, profile: bool = True) -> Counts:
     table_id = made.headers["Location"].rsplit("/t/", 1)[1]
     draft = page_draft(client, table_id)
     counts = Counts()
-    headers = {"X-Referee-Outbox": "1", "HX-Request": "true"}
+    headers = {"X-Referee-Outbox": "1", "X-Swap": "true"}
     with counted(app, counts, profile=profile):
         response = client.post(f"/t/{table_id}/hand", data={"d": draft}, headers=headers)
     counts.status = response.status_code
