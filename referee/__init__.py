@@ -61,14 +61,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errorpages.init_app(app)  # its Host check sits inside the proxy fix
     proxy.init_app(app)
-    compress.init_app(app)
+    from referee.views import boost
+
+    compress.init_app(app, asked_by_script=boost.from_script)
     inputs.init_app(app)  # before the blueprints: their <int:...> routes bind the converter
     from referee import cli
 
     cli.init_app(app)  # noqa: E702 (one line: backup, restore, export, import)
 
     from referee import api
-    from referee.views import boost, games, hands, home, live, melds, players, pwa, sharing, tables
+    from referee.views import games, hands, home, live, melds, players, pwa, sharing, tables
 
     boost.init_app(app)
 
