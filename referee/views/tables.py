@@ -27,7 +27,7 @@ from referee.phone import device
 from referee.rules import GAMES, get_game
 from referee.rules.errors import RulesError
 from referee.rules.settle import EXACT_LIMIT
-from referee.views import games, labels, new_table, outcomes
+from referee.views import games, labels, new_table
 
 bp = Blueprint("tables", __name__)
 bp.add_app_template_global(settleup.chips_left_sentence, "chips_left_sentence")
@@ -314,7 +314,6 @@ def inject_helpers() -> dict[str, Any]:
         "labels": labels,
         "clock_choices": CLOCK_CHOICES,
         "game_pages": games.PAGES,
-        "outcomes": outcomes,
     }
 
 
