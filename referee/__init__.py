@@ -78,9 +78,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(tables.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(melds.bp)
-    from referee.views import koziri_tools
-
-    app.register_blueprint(koziri_tools.bp)  # noqa: E702 (one line: Koziri's deal helper and answer checker)
+    for pages in games.PAGES.values():  # a game's own pages besides recording a hand (Koziri's helpers)
+        if pages.blueprint is not None:
+            app.register_blueprint(pages.blueprint)
     app.register_blueprint(pwa.bp)
     app.register_blueprint(sharing.bp)
     app.register_blueprint(live.bp)

@@ -20,7 +20,7 @@ from referee.rules import GAMES
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.text import N_, Text
 
-from . import answers, championships, koziri  # noqa: F401 (their routes go on bp)
+from . import answers, championships  # noqa: F401 (their routes go on bp)
 from .blueprint import (  # noqa: F401 (the API's shared helpers, imported from here by older code)
     BadBody,
     bp,
