@@ -33,7 +33,7 @@ from referee.phone import device
 from referee.rules.errors import RulesError
 from referee.views import organiser
 from referee.views.live import table_version
-from referee.views.tables import grant_of, remember_token, shown_tables
+from referee.views.phone_tables import grant_of, remember_token, shown_tables
 
 bp = Blueprint("championship", __name__)
 

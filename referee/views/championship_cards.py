@@ -22,7 +22,7 @@ from referee.rules.errors import RulesError
 from referee.views.championship import load
 from referee.views.championship_manage import _refused as _manage_refused
 from referee.views.organiser import actor, manager_only, require_manager
-from referee.views.tables import held, remember_hash
+from referee.views.phone_tables import held, remember_hash
 
 bp = Blueprint("championship_cards", __name__)
 

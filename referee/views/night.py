@@ -20,7 +20,7 @@ from referee.rules import get_game
 from referee.rules.errors import RulesError
 from referee.rules.settle import EXACT_LIMIT
 from referee.views import labels
-from referee.views.tables import PENDING_WINDOW, known_tables
+from referee.views.phone_tables import PENDING_WINDOW, known_tables
 
 bp = Blueprint("night", __name__)
 

@@ -48,7 +48,7 @@ from referee.rules.koziri_play import (
     parse_suits,
 )
 from referee.rules.text import N_, Text
-from referee.views.tables import can_score
+from referee.views.phone_tables import can_score
 
 from . import deal as koziri_deal
 
