@@ -72,9 +72,8 @@ KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset(
 #: View modules still running their own queries, by module. The list only shrinks.
 KNOWN_SQL_VIEWS = frozenset(
     {
-        # The night's tables and the player pages' figures: their queries are to move into the
-        # domain modules (settleup, members, league) with the game kinds they ask about.
-        "referee.views.night",
+        # The player pages' figures: their queries are to move into the domain modules
+        # (members, league, ratings) with the game kinds they ask about.
         "referee.views.players",
     }
 )
