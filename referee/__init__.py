@@ -61,14 +61,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errorpages.init_app(app)  # its Host check sits inside the proxy fix
     proxy.init_app(app)
-    compress.init_app(app)
+    from referee.views import boost
+
+    compress.init_app(app, asked_by_script=boost.from_script)
     inputs.init_app(app)  # before the blueprints: their <int:...> routes bind the converter
     from referee import cli
 
     cli.init_app(app)  # noqa: E702 (one line: backup, restore, export, import)
 
     from referee import api
-    from referee.views import boost, games, hands, home, live, melds, players, pwa, sharing, tables
+    from referee.views import games, hands, home, live, melds, players, pwa, sharing, tables
 
     boost.init_app(app)
 
@@ -76,9 +78,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(tables.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(melds.bp)
-    from referee.views import koziri_tools
-
-    app.register_blueprint(koziri_tools.bp)  # noqa: E702 (one line: Koziri's deal helper and answer checker)
+    for pages in games.PAGES.values():  # a game's own pages besides recording a hand (Koziri's helpers)
+        if pages.blueprint is not None:
+            app.register_blueprint(pages.blueprint)
     app.register_blueprint(pwa.bp)
     app.register_blueprint(sharing.bp)
     app.register_blueprint(live.bp)

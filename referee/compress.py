@@ -15,10 +15,9 @@ version and kept in memory; their gzip variant has its own ETag and answers 304 
 from __future__ import annotations
 
 import gzip
+from collections.abc import Callable
 
 from flask import Flask, Response, request
-
-from referee.views import boost
 
 MIN_SIZE = 500
 TYPES = (
@@ -41,12 +40,15 @@ def _static_gzip(path: str, etag: str, data: bytes) -> bytes:
     return _STATIC[key]
 
 
-def _asked_by_script(response: Response) -> bool:
-    """HTML a page's script asked for, with the header no other site can make a browser send."""
-    return response.mimetype == "text/html" and boost.from_script()
+def init_app(app: Flask, *, asked_by_script: Callable[[], bool]) -> None:
+    """Compress the app's answers. ``asked_by_script`` tells whether this request came from the
+    page's own script, with the header no other site can make a browser send (the views' swap
+    protocol, referee.views.boost): the app passes it in, so this module, below the views, does
+    not import them."""
 
+    def _asked_by_script(response: Response) -> bool:
+        return response.mimetype == "text/html" and asked_by_script()
 
-def init_app(app: Flask) -> None:
     @app.after_request
     def compress(response: Response) -> Response:
         etag, weak = response.get_etag()

@@ -30,24 +30,40 @@ from __future__ import annotations
 import csv
 import heapq
 import io
-import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask import current_app
-from sqlalchemy import bindparam, create_engine, delete, exists, func, insert, select, text, update
+from sqlalchemy import bindparam, create_engine, delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 from sqlalchemy.pool import StaticPool
 
 from referee import access, import_claim, league, ledger
 from referee import server_keys as server_keys_module
+from referee.championship import backup as championship_backup
 from referee.db import db
+from referee.documents import (
+    ACTOR_MAX,
+    MEMBER_NAME_MAX,
+    TABLE_ID,
+    continue_ids,
+    csv_cell,
+    field,
+    invalid,
+    iso,
+    maybe_timestamp,
+    naming,
+    row_id,
+    short_text,
+    timestamp,
+    whole,
+)
 from referee.league import local_date
 from referee.members import name_key
 from referee.models import (
@@ -66,22 +82,14 @@ from referee.models import (
     utcnow,
 )
 from referee.rules import get_game
-from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
+from referee.rules.errors import InconsistentHand
 from referee.rules.text import N_, Text
-
-if TYPE_CHECKING:
-    from referee.championship import backup as championship_backup
 
 FORMAT = "referee-export"
 BACKUP_FORMAT = "referee-backup"
 VERSION = 1
 
-#: A table id as the ledger makes them (``secrets.token_urlsafe(16)``: 22 characters). The id is
-#: what lets a watcher read a table, so an imported one must be as hard to guess.
-TABLE_ID = re.compile(r"[A-Za-z0-9_-]{16,32}")
 EVENT_KINDS = ("void", "confirm", "dispute")
-ACTOR_MAX = 60  # Hand.created_by, HandEvent.actor
-MEMBER_NAME_MAX = 40
 
 CSV_COLUMNS = (
     "table_id",
@@ -96,8 +104,6 @@ CSV_COLUMNS = (
     "delta",
     "total",
 )
-#: A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 # --------------------------------------------------------------------------- export
@@ -163,13 +169,6 @@ def _hand_json(hand: Hand) -> dict[str, Any]:
     return answer
 
 
-def iso(moment: datetime | None) -> str | None:
-    """A moment as a document holds it: ISO 8601, in UTC."""
-    if moment is None:
-        return None
-    return aware(moment).astimezone(UTC).isoformat()
-
-
 # --------------------------------------------------------------------------- CSV
 
 
@@ -208,16 +207,12 @@ def tables_csv(tables: Iterable[Table]) -> str:
     return out.getvalue()
 
 
-def csv_cell(value: str) -> str:
-    return "'" + value if value.startswith(FORMULA_STARTS) else value
-
-
 # --------------------------------------------------------------------------- reading a document
 #
 # Everything is checked before anything is written: a malformed document is an InvalidInput
 # (400) naming where (``tables[0].hands[3].created_at``). Whether the hands are legal is the
-# rules' business, asked while replaying. The readers of fields are public: a backup's
-# championships are read with them too (referee.championship.backup).
+# rules' business, asked while replaying. The readers of fields are referee.documents': a
+# backup's championships are read with them too (referee.championship.backup).
 
 
 @dataclass(frozen=True)
@@ -252,66 +247,6 @@ class _Table:
     two_key: bool
     members: dict[str, str]
     hands: tuple[_Hand, ...]
-
-
-def invalid(sentence: str, where: str, **values: Any) -> InvalidInput:
-    """The refusal of a document, naming where in it."""
-    return InvalidInput(Text(sentence, **values), field=where)
-
-
-def field(obj: Mapping[str, Any], key: str, kind: type, where: str, *, optional: bool = False) -> Any:
-    """``obj[key]`` if it has the type asked for (None allowed when ``optional``)."""
-    value = obj.get(key)
-    if value is None and optional:
-        return None
-    # bool is an int in Python; a number must not be true or false.
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise invalid(N_("%(field)s is missing or has the wrong type."), f"{where}.{key}", field=key)
-    return value
-
-
-def row_id(obj: Mapping[str, Any], key: str, where: str, *, optional: bool = False) -> Any:
-    """A row id (a member's, a season's, a scoring link's): what the database's integers hold."""
-    value = field(obj, key, int, where, optional=optional)
-    if value is not None and not 1 <= value < 2**31:
-        raise invalid(N_("%(field)s is missing or has the wrong type."), f"{where}.{key}", field=key)
-    return value
-
-
-def whole(obj: Mapping[str, Any], key: str, where: str, low: int, high: int, *, optional: bool = False) -> Any:
-    """A whole number from ``low`` to ``high``."""
-    value = field(obj, key, int, where, optional=optional)
-    if value is not None and not low <= value <= high:
-        raise invalid(N_("%(field)s is missing or has the wrong type."), f"{where}.{key}", field=key)
-    return value
-
-
-def short_text(obj: Mapping[str, Any], key: str, where: str, *, limit: int, optional: bool = False) -> Any:
-    """Text of at most ``limit`` characters, without control characters."""
-    value = field(obj, key, str, where, optional=optional)
-    if value is not None and (len(value) > limit or any(ord(ch) < 32 or ord(ch) == 127 for ch in value)):
-        raise invalid(
-            N_("%(field)s must be text of at most %(max)s characters."), f"{where}.{key}", field=key, max=limit
-        )
-    return value
-
-
-def timestamp(obj: Mapping[str, Any], key: str, where: str) -> datetime:
-    """An ISO 8601 date and time, in UTC (a time without a zone is taken as UTC), within the
-    league's calendar: a table stored at the year 1 would break every page that shows its day."""
-    try:
-        moment = datetime.fromisoformat(field(obj, key, str, where))
-        moment = aware(moment).astimezone(UTC)
-    except (ValueError, OverflowError):  # OverflowError: the year 1 or 9999 moved to UTC
-        moment = None
-    if moment is None or not league.in_calendar(moment.date()):
-        raise invalid(N_("%(field)s must be a date and time (ISO 8601)."), f"{where}.{key}", field=key)
-    return moment
-
-
-def maybe_timestamp(obj: Mapping[str, Any], key: str, where: str) -> datetime | None:
-    """A :func:`timestamp`, or None."""
-    return None if obj.get(key) is None else timestamp(obj, key, where)
 
 
 def _day(obj: Mapping[str, Any], key: str, where: str) -> date:
@@ -772,20 +707,6 @@ def _apply(table: Table, number: int, event: _Event) -> None:
         ledger.dispute_hand(table, number, actor=event.actor, reason=event.reason, commit=False)
 
 
-@contextmanager
-def naming(where: str) -> Iterator[None]:
-    """Name the place in the document in a refusal; a ledger conflict while replaying (a hand
-    after the end of a match, a confirmation of a hand that needs none) is a refused hand."""
-    try:
-        yield
-    except RulesError as exc:
-        raise type(exc)(exc.text, field=f"{where}.{exc.field}" if exc.field else where) from None
-    except ledger.Conflict as exc:
-        raise InconsistentHand(exc.text, field=where) from None
-    except ledger.NotFound:
-        raise InconsistentHand(Text(N_("This refers to a hand that does not exist.")), field=where) from None
-
-
 def _restore_times(table: Table, spec: _Table) -> None:
     """Put back when each hand and event happened, and who made each event (the ledger stores a
     correction's void under the correction's writer; the document may say otherwise)."""
@@ -844,8 +765,6 @@ def backup(*, live_codes: bool = True, server_keys: bool = False) -> dict[str, A
     With ``server_keys`` (the backups taken on the server itself, never the phone's download),
     it also carries the server's secret key and club code (:mod:`referee.server_keys`), without
     which the phones' sessions and the printed championship cards do not survive a restore."""
-    # Imported here: referee.championship imports this module (its ranking's CSV cells).
-    from referee.championship import backup as championship_backup
 
     now = datetime.now(UTC)
     tables = list(db.session.scalars(select(Table).order_by(Table.created_at, Table.id)))
@@ -931,8 +850,6 @@ def restore(data: object, *, replace: bool = False) -> dict[str, int]:
     names its players by entry id); the tables are rebuilt through the ledger like an import,
     then get their secrets and their set number of deals back. A backup made before
     championships existed has none."""
-    from referee.championship import backup as championship_backup  # here: see backup()
-
     document = _document(data, BACKUP_FORMAT)
     tables = _tables(document)
     people = [_member(m, f"members[{i}]") for i, m in enumerate(field(document, "members", list, ""))]
@@ -1067,8 +984,6 @@ def _championships(
 ) -> list[championship_backup.Rows]:
     """The backup's championships, read against the tables, scoring links and members it holds
     (:func:`referee.championship.backup.read`)."""
-    from referee.championship import backup as championship_backup  # here: see backup()
-
     return championship_backup.read(
         document,
         seats={t.id: len(t.raw["players"]) for t in tables},
@@ -1082,17 +997,3 @@ def _deals(spec: _Table) -> int | None:
     tables had one, or a table without)."""
     deals: int | None = whole(spec.raw, "deals", spec.where, 1, 2**31 - 1, optional=True)
     return deals
-
-
-def continue_ids(*models: Any) -> None:
-    """After rows were inserted with their own ids, make PostgreSQL's sequences go on from the
-    largest (SQLite's integer keys do so by themselves)."""
-    if db.session.get_bind().dialect.name != "postgresql":
-        return
-    for model in models:
-        name = model.__tablename__
-        db.session.execute(
-            text(
-                f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), COALESCE((SELECT MAX(id) FROM {name}), 0) + 1, false)"
-            )
-        )

@@ -19,9 +19,8 @@ from referee.models import Table
 from referee.rules import GAMES
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.text import N_, Text
-from referee.views import melds
 
-from . import answers, championships, koziri  # noqa: F401 (their routes go on bp)
+from . import answers, championships  # noqa: F401 (their routes go on bp)
 from .blueprint import (  # noqa: F401 (the API's shared helpers, imported from here by older code)
     BadBody,
     bp,
@@ -32,6 +31,7 @@ from .blueprint import (  # noqa: F401 (the API's shared helpers, imported from 
     urls,
     with_table,
 )
+from .melds import meld_answer
 from .openapi import document
 
 
@@ -118,7 +118,7 @@ def meld_check() -> ResponseReturnValue:
         except BadBody:
             return error(400, "invalid_input", _("The body must be a JSON object."))
         try:
-            answer = melds.meld_check(body)
+            answer = meld_answer(body)
         except ledger.NotFound:
             return error(404, "not_found", _("There is no table with this id."))
         except RulesError as exc:

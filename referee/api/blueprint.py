@@ -1,6 +1,7 @@
 """The API's blueprint and what every API module shares: the error answer, the JSON body, the
 table loader with its token check. Kept apart from the routes so that the modules adding routes
-(championships, Koziri's helpers) import it without importing the package that imports them."""
+(championships; Koziri's helpers, which live with the game in referee.views.games.koziri) import
+it without importing the package that imports them."""
 
 from __future__ import annotations
 

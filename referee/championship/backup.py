@@ -11,9 +11,8 @@ Three steps, each called by :mod:`referee.exports`: :func:`dump` writes every ch
 the backup; :func:`read` checks a backup's championships before anything is written, refusing a
 malformed one with an :class:`~referee.rules.errors.InvalidInput` that names the place
 (``championships[0].tables[2].entries``); :func:`insert` stores what it read, inside the restore's
-transaction. The document helpers (fields, ids, times) are referee.exports' own; that module
-imports this one only inside its functions, as :mod:`.ranking` (loaded with this package) imports
-referee.exports.
+transaction. The document helpers (fields, ids, times) are :mod:`referee.documents`', shared
+with referee.exports, which imports this module.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from sqlalchemy import select
 
 from referee import ledger
 from referee.db import db
-from referee.exports import (
+from referee.documents import (
     ACTOR_MAX,
     MEMBER_NAME_MAX,
     TABLE_ID,

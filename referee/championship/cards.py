@@ -46,8 +46,8 @@ from referee.rules.errors import RulesError
 from referee.rules.text import N_, Text
 
 from . import history
+from .lock import lock
 from .rounds import FISCAL, current_round, round_tables, table_count, way_in
-from .settings import lock
 
 SCORER = access.SCORER
 ROLES = (SCORER, FISCAL)

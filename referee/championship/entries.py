@@ -36,8 +36,8 @@ from referee.rules.errors import RulesError
 from referee.rules.text import N_, NP_, Text
 
 from . import history
+from .lock import lock
 from .rounds import current_round, seat_of
-from .settings import lock
 
 #: When a table recorded hand by hand takes a re-entry, with the sentence the form and the
 #: pages state. "out" is the reading a referee defends (a re-entry is for a player who cannot go

@@ -27,8 +27,9 @@ from referee.rules.text import N_, Text
 
 from . import history
 from .entries import REENTRY_WHEN
+from .lock import lock
 from .rounds import current_round, round_tables
-from .settings import FIVE_DEALS, REENTRY_POINTS, TIEBREAKS, check, for_points, lock
+from .settings import FIVE_DEALS, REENTRY_POINTS, TIEBREAKS, check, for_points
 
 #: The settings a change may touch, in the order the history line states them, with the word
 #: that names each one there.
@@ -173,7 +174,7 @@ def _round_tables_open(championship: Championship) -> list[Table]:
 
 def archive(championship: Championship, *, actor: str = "") -> None:
     """Archive a championship after its first draw (committed, in the history): it leaves the
-    list's main part and refuses every write (:func:`.settings.lock`). The round's tables still
+    list's main part and refuses every write (:func:`.lock.lock`). The round's tables still
     open are closed too, so that their scorers' cards record no more hands; they are the tables
     of that round with no signature, which :func:`unarchive` opens again."""
     lock(championship)

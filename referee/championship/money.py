@@ -38,7 +38,7 @@ from sqlalchemy import Select, select
 
 from referee import pix
 from referee.db import db
-from referee.exports import field, naming
+from referee.documents import field, naming
 from referee.i18n import fmt_money
 from referee.ledger.errors import Conflict
 from referee.models import Championship, Entry, Reentry
@@ -46,6 +46,7 @@ from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.text import N_, Text
 
 from . import history
+from .lock import lock
 
 #: The largest fee a championship may charge (the press reports R$20-150 entries).
 FEE_MAX: Final = Decimal(10_000)
@@ -293,8 +294,6 @@ def mark(championship: Championship, kind: str, ref: int, *, received: bool, act
     """Tick a fee as received (the current fee) or take the tick back (committed), with its line
     in the day's history. A tick twice, or an un-tick of nothing, is a Conflict (two phones at
     the desk): nothing changes. LookupError for a line that does not exist."""
-    from .settings import lock  # noqa: PLC0415 - settings calls read_settings from here
-
     lock(championship)
     found = find(championship, kind, ref)
     if found is None:

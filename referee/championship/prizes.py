@@ -33,8 +33,8 @@ from typing import Any, Final
 from sqlalchemy import func, select
 
 from referee.championship import history
+from referee.championship.lock import lock
 from referee.championship.ranking import Board, Standing, visible_standings
-from referee.championship.settings import lock
 from referee.db import db
 from referee.members import name_key
 from referee.models import Championship, ChampRound, ChampTeam, Entry, Member, RoundTable

@@ -29,7 +29,7 @@ from sqlalchemy import func, select
 
 from referee.championship.signoff import final_chips
 from referee.db import db
-from referee.exports import csv_cell
+from referee.documents import csv_cell
 from referee.models import Championship, Entry, Reentry, RoundTable, Seat
 
 

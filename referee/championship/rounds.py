@@ -32,7 +32,8 @@ from referee.rules import plan as planner
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.text import N_, Text
 
-from .settings import deals_at, for_points, lock
+from .lock import lock
+from .settings import deals_at, for_points
 from .status import in_play
 
 FISCAL = "fiscal"

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from flask_babel import gettext
-from sqlalchemy import update
 
 from referee import access
 from referee.db import db
@@ -263,22 +262,6 @@ def played_at(championship: Championship, seats: int) -> int | None:
     taken off): what the plan says of a table of five."""
     deals = deals_at(championship, seats)
     return None if deals is None else deals * playing_at(championship, seats) // seats
-
-
-def lock(championship: Championship, *, archived_ok: bool = False) -> None:
-    """Take the championship for one write, first thing: its version moves on (the pages
-    following it redraw) in an UPDATE that holds the row (PostgreSQL) or the database's write
-    lock (SQLite) until the transaction ends, so two phones registering, drawing or signing at
-    the same moment take turns, and each decides on what the other wrote. An archived
-    championship refuses the write, unless it is the one that takes it out of the archive
-    (``archived_ok``)."""
-    db.session.execute(
-        update(Championship).where(Championship.id == championship.id).values(version=Championship.version + 1)
-    )
-    db.session.refresh(championship)
-    if championship.archived_at is not None and not archived_ok:
-        db.session.rollback()  # the version's move with it: nothing is written
-        raise RulesError(Text(N_("This championship is archived: it can be read, not changed.")))
 
 
 def describe(championship: Championship) -> dict[str, Any]:

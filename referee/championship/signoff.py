@@ -30,8 +30,8 @@ from referee.rules.text import N_, Text
 
 from . import history
 from .entries import live, reentries_at
+from .lock import lock
 from .rounds import FISCAL, current_round
-from .settings import lock
 from .trail import chips_text
 
 

@@ -20,7 +20,7 @@ from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.text import N_, Text
 
 from . import history
-from .settings import lock
+from .lock import lock
 
 #: The states that leave an entry out of the draws, with the short mark the ranking shows.
 MARKS: Final[dict[str, str]] = {

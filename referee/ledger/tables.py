@@ -10,7 +10,8 @@ table's version, or its raw options), so a write in the same request makes it be
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, select
@@ -101,3 +102,19 @@ def group_teams(seats: Sequence[Any]) -> tuple[tuple[str, ...], ...]:
 def rematch_of(table: Table) -> str | None:
     """The id of the table that follows this one (its rematch), if there is one."""
     return db.session.scalar(select(Table.id).where(Table.follows == table.id).order_by(Table.created_at).limit(1))
+
+
+def tables_created(start: datetime, end: datetime, *, among: Iterable[str] | None = None) -> list[Table]:
+    """The tables created from ``start`` up to ``end``, oldest first: all of them, or only those
+    whose ids are ``among`` (the tables a phone knows)."""
+    query = select(Table).where(Table.created_at >= start, Table.created_at < end).order_by(Table.created_at)
+    if among is not None:
+        query = query.where(Table.id.in_(list(among)))
+    return list(db.session.scalars(query))
+
+
+def tables_of_ids(ids: Sequence[str]) -> list[Table]:
+    """The tables of these ids that exist, oldest first."""
+    if not ids:
+        return []
+    return list(db.session.scalars(select(Table).where(Table.id.in_(ids)).order_by(Table.created_at)))

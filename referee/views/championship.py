@@ -18,22 +18,20 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
-from sqlalchemy import func, select
 
 from referee import access, championship, club, ledger, qr
-from referee.championship import history, trail, wall
+from referee.championship import history, lookups, trail, wall
 from referee.championship.ranking import ranking_csv, visible_standings
-from referee.championship.rounds import FISCAL
+from referee.championship.rounds import FISCAL, round_table_of
 from referee.championship.settings import deals_at, describe, played_at
 from referee.championship.signoff import is_fiscal, problems
-from referee.db import db
 from referee.i18n import render_text
-from referee.models import Championship, ChampRound, Entry, RoundTable, Table
+from referee.models import Championship, Entry, RoundTable, Table
 from referee.phone import device
 from referee.rules.errors import RulesError
 from referee.views import organiser
 from referee.views.live import table_version
-from referee.views.tables import grant_of, remember_token, shown_tables
+from referee.views.phone_tables import grant_of, remember_token, shown_tables
 
 bp = Blueprint("championship", __name__)
 
@@ -46,16 +44,10 @@ def load(championship_id: str) -> Championship:
 
 
 def load_table(found: Championship, round_number: int, table_number: int) -> tuple[RoundTable, Table]:
-    row = db.session.scalar(
-        select(RoundTable).where(
-            RoundTable.championship_id == found.id,
-            RoundTable.round == round_number,
-            RoundTable.number == table_number,
-        )
-    )
+    row = lookups.round_table(found, round_number, table_number)
     if row is None:
         abort(404)
-    table = db.session.get(Table, row.table_id)
+    table = lookups.referee_table(row.table_id)
     assert table is not None
     return row, table
 
@@ -76,11 +68,7 @@ def live_version(found: Championship) -> str:
     """The championship's own writes, the round being played and, while one of its tables is not
     signed off, the clock's :data:`LIVE_EVERY`-second tick."""
     number = championship.current_round(found)
-    playing = db.session.scalar(
-        select(func.count()).where(
-            RoundTable.championship_id == found.id, RoundTable.round == number, RoundTable.signed_at.is_(None)
-        )
-    )
+    playing = lookups.unsigned_tables(found, number)
     tick = f".{int(time.time()) // LIVE_EVERY}" if playing else ""
     return f"{found.version}.{number}{tick}"
 
@@ -143,17 +131,13 @@ def wall_block(found: Championship, version: str, round_number: int, tables: lis
 
 
 def names(found: Championship) -> dict[int, Entry]:
-    return {e.id: e for e in db.session.scalars(select(Entry).where(Entry.championship_id == found.id))}
+    return lookups.entries_by_id(found)
 
 
 def common(found: Championship) -> dict[str, Any]:
     """What every championship page shows at its top."""
     number = championship.current_round(found)
-    this_round = (
-        db.session.scalar(select(ChampRound).where(ChampRound.championship_id == found.id, ChampRound.number == number))
-        if number
-        else None
-    )
+    this_round = lookups.drawn_round(found, number) if number else None
     return {
         "champ": found,
         "about": describe(found),
@@ -247,9 +231,7 @@ def plan(championship_id: str, round_number: int) -> ResponseReturnValue:
     tables = championship.round_tables(found, round_number)
     if not tables:
         abort(404)
-    drawn = db.session.scalar(
-        select(ChampRound).where(ChampRound.championship_id == found.id, ChampRound.number == round_number)
-    )
+    drawn = lookups.drawn_round(found, round_number)
     checked = championship.redraw(found, round_number) if request.args.get("check") else None
     people = names(found)
     return render_template(
@@ -278,13 +260,7 @@ def player(championship_id: str, number: int) -> ResponseReturnValue:
         abort(404)
     board = visible_standings(found)
     line = next(line for line in board.lines if line.number == number)
-    seats = [
-        t
-        for t in db.session.scalars(
-            select(RoundTable).where(RoundTable.championship_id == found.id).order_by(RoundTable.round)
-        )
-        if entry.id in t.entries
-    ]
+    seats = [t for t in lookups.round_tables_of(found) if entry.id in t.entries]
     data = common(found)
     now = next((t for t in seats if t.round == data["round_number"]), None)
     return render_template(
@@ -413,7 +389,7 @@ def sign(championship_id: str, round_number: int, table_number: int) -> Response
 def fiscal_link(token: str) -> ResponseReturnValue:
     """A fiscal's card (its QR code): this phone becomes the fiscal of that table."""
     table = access.redeem_link(token)
-    row = db.session.scalar(select(RoundTable).where(RoundTable.table_id == table.id)) if table else None
+    row = round_table_of(table.id) if table else None
     if table is None or row is None or access.grant(table, token).role != FISCAL:
         return render_template(
             "sharing/refused.html",

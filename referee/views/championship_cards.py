@@ -13,16 +13,15 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from referee import inputs, qr
-from referee.championship import cards
+from referee.championship import cards, lookups
 from referee.championship.rounds import FISCAL
-from referee.db import db
 from referee.i18n import render_text
-from referee.models import Access, Championship, RoundTable, Table
+from referee.models import Championship, RoundTable
 from referee.rules.errors import RulesError
 from referee.views.championship import load
 from referee.views.championship_manage import _refused as _manage_refused
 from referee.views.organiser import actor, manager_only, require_manager
-from referee.views.tables import held, remember_hash
+from referee.views.phone_tables import held, remember_hash
 
 bp = Blueprint("championship_cards", __name__)
 
@@ -34,8 +33,8 @@ def _refused(message: str, status: int) -> ResponseReturnValue:
 def _enter(found: Championship, row: RoundTable, role: str) -> ResponseReturnValue:
     """Give this phone ``role`` at the round's table ``row`` (what the per-round card gave) and
     take it there: the scorer to the table's own page, the fiscal to the round table's page."""
-    table = db.session.get(Table, row.table_id)
-    way_in = db.session.get(Access, cards.access_of(row, role))
+    table = lookups.referee_table(row.table_id)
+    way_in = lookups.way_in(cards.access_of(row, role))
     assert table is not None and way_in is not None and way_in.token_hash is not None
     # The hash as stored at the draw, not recomputed: after a restore under another secret key
     # the round's accesses keep the hashes they were made with.

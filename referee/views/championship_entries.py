@@ -11,14 +11,13 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from sqlalchemy import select
 
 from referee import championship, inputs
-from referee.championship import entries, history, status
+from referee.championship import entries, history, lookups, status
 from referee.db import db
 from referee.i18n import render_text
 from referee.ledger import Conflict
-from referee.models import Championship, Entry, Reentry, RoundTable
+from referee.models import Championship, Entry
 from referee.rules.errors import RulesError
 from referee.views.championship import common, load, names
 from referee.views.organiser import actor, manager_only, require_manager
@@ -39,15 +38,8 @@ def _page(
     """The entry's page: his state, his re-entries (the live ones can be undone until his table
     is signed off), what the committee can do, and his lines of the day's history."""
     data = common(found)
-    at = {
-        row.round: row
-        for row in db.session.scalars(select(RoundTable).where(RoundTable.championship_id == found.id))
-        if entry.id in row.entries
-    }
-    again = [
-        {"row": r, "table": at.get(r.round)}
-        for r in db.session.scalars(select(Reentry).where(Reentry.entry_id == entry.id).order_by(Reentry.id))
-    ]
+    at = {row.round: row for row in lookups.round_tables_of(found) if entry.id in row.entries}
+    again = [{"row": r, "table": at.get(r.round)} for r in lookups.reentries_of(entry)]
     people = names(found)
     tables = history.seats(found)
     lines = [
@@ -140,10 +132,10 @@ def reentry_preview(championship_id: str) -> ResponseReturnValue:
 def undo_reentry(championship_id: str, reentry_id: int) -> ResponseReturnValue:
     found = load(championship_id)
     require_manager()
-    row = db.session.get(Reentry, reentry_id)
+    row = lookups.reentry(reentry_id)
     if row is None or row.championship_id != found.id:
         abort(404)
-    owner = db.session.get(Entry, row.entry_id)
+    owner = lookups.entry(row.entry_id)
     assert owner is not None
     try:
         entry = entries.undo_reentry(found, row, actor=actor())

@@ -14,17 +14,15 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from sqlalchemy import select
 
 from referee import championship, inputs, ledger, members, qr
-from referee.championship import cards, signoff
+from referee.championship import cards, lookups, signoff
 from referee.championship.rounds import card_token
 from referee.championship.settings import GAMES
 from referee.championship.status import MARKS
-from referee.db import db
 from referee.i18n import render_text
 from referee.ledger import Conflict
-from referee.models import Championship, Entry, Reentry, Table
+from referee.models import Championship
 from referee.rules import get_game
 from referee.rules.errors import RulesError
 from referee.views import championship_money
@@ -39,7 +37,7 @@ def index() -> ResponseReturnValue:
     """The club's championships (with the club's code), newest first."""
     if (away := manager_only()) is not None:
         return away
-    rows = list(db.session.scalars(select(Championship).order_by(Championship.created_at.desc())))
+    rows = lookups.all_championships()
     return render_template("championship/index.html", rows=rows, games=[get_game(g) for g in GAMES])
 
 
@@ -55,12 +53,10 @@ def _status(found: Championship, row: Any, table: Any, count: signoff.ChipCount)
 
 def _manage_context(found: Championship) -> dict[str, Any]:
     data = common(found)
-    entries = list(db.session.scalars(select(Entry).where(Entry.championship_id == found.id).order_by(Entry.number)))
+    entries = lookups.entries_by_number(found)
     tables = championship.round_tables(found, data["round_number"]) if data["round_number"] else []
     counts = signoff.round_counts(found, tables)
-    referee_tables = {
-        t.id: t for t in db.session.scalars(select(Table).where(Table.id.in_([r.table_id for r in tables])))
-    }
+    referee_tables = lookups.referee_tables(tables)
     statuses = [
         {
             "row": row,
@@ -69,13 +65,7 @@ def _manage_context(found: Championship) -> dict[str, Any]:
         }
         for row in tables
     ]
-    again = set(
-        db.session.scalars(
-            select(Reentry.entry_id).where(
-                Reentry.championship_id == found.id, Reentry.round == data["round_number"], Reentry.undone_at.is_(None)
-            )
-        )
-    )
+    again = lookups.reentered_in(found, data["round_number"])
     seated = {e for row in tables for e in row.entries}
     registered = {e.name_key for e in entries}
     return {
@@ -221,5 +211,5 @@ def player_cards(championship_id: str) -> ResponseReturnValue:
     found = load(championship_id)
     if (away := manager_only()) is not None:
         return away
-    entries = db.session.scalars(select(Entry).where(Entry.championship_id == found.id).order_by(Entry.number))
+    entries = lookups.entries_by_number(found)
     return render_template("championship/cards.html", champ=found, cards=[player_card(found, e) for e in entries])

@@ -20,7 +20,7 @@ from flask_babel import gettext as _
 
 from referee.championship import money
 from referee.championship.status import MARKS
-from referee.exports import csv_cell
+from referee.documents import csv_cell
 from referee.i18n import fmt_money, render_text
 from referee.ledger import Conflict
 from referee.models import Championship

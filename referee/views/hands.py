@@ -16,7 +16,8 @@ from referee.models import Table
 from referee.rules.errors import RulesError
 from referee.views import boost, games, labels
 from referee.views.flow import Flow, small_int
-from referee.views.tables import actor_code, board, load, offer_undo, require_scorer, table_page
+from referee.views.phone_tables import actor_code, load, offer_undo, require_scorer
+from referee.views.tables import board, table_page
 
 bp = Blueprint("hands", __name__)
 

@@ -22,7 +22,7 @@ from referee.inputs import local_path, split_url
 from referee.models import aware
 from referee.rules import GAMES
 from referee.views import games, trust
-from referee.views.tables import known_tables
+from referee.views.phone_tables import known_tables
 
 bp = Blueprint("home", __name__)
 

@@ -15,7 +15,8 @@ from flask import Blueprint, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
 from referee.models import Table
-from referee.views.tables import board, load, remember_seen
+from referee.views.phone_tables import load, remember_seen
+from referee.views.tables import board
 
 bp = Blueprint("live", __name__)
 

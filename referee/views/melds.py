@@ -4,13 +4,12 @@ legal, what it is worth, and whether the whole reaches the opening meld the team
 Nothing is stored: the form is a GET, so a checked opening can be shared as a link. The cards
 are written as on the cards themselves ("K♥ K♦ 2♣ JK", or "Kc Ko 2p"); the card keyboard of
 ``static/js/app.js`` types them on a phone. The judging is :mod:`referee.rules.samba_melds`.
-The API's check (``POST /api/v1/samba/meld-check``, :func:`meld_check`) lives here too.
+The API's check (``POST /api/v1/samba/meld-check``) is :mod:`referee.api.melds`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,11 +18,9 @@ from flask.typing import ResponseReturnValue
 
 from referee import inputs, ledger
 from referee.i18n import render_text
-from referee.rules import samba, samba_melds
 from referee.rules.cards import Suit
-from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
+from referee.rules.errors import RulesError
 from referee.rules.samba_melds import RANKS, Card, MeldVerdict, OpeningVerdict, check_meld, check_opening, parse_card
-from referee.rules.text import N_, Text
 from referee.views import labels
 
 bp = Blueprint("melds", __name__)
@@ -149,47 +146,3 @@ def _opening(
         judged = [row for row in rows if row.verdict is not None]
         judged[opening.discard_meld].verdict = opening.melds[opening.discard_meld]
     return opening
-
-
-# --------------------------------------------------------------------------- the API's check
-
-
-def meld_check(body: Mapping[str, Any]) -> dict[str, Any]:
-    """``POST /samba/meld-check``: each meld's verdict and, when a minimum is known (given, from
-    the team's total, or from a team at a table), the opening's. Rendered in the current language."""
-    body = dict(body)
-    table_id, team = body.pop("table", None), body.pop("team", None)
-    asked = samba_melds.parse_check(body)
-    options, required = _team_minimum(table_id, team)
-    if required is None:
-        required = asked.minimum(options)
-    melds = [check_meld(meld, going_out=asked.going_out) for meld in asked.melds]
-    answer: dict[str, Any] = {
-        "legal": all(m.legal for m in melds),
-        "melds": [m.to_json(render_text) for m in melds],
-        "opening": None,
-    }
-    if required is not None:
-        opening = check_opening(
-            asked.melds, required=required, discard_top=asked.discard_top, going_out=asked.going_out
-        )
-        answer["opening"] = opening.to_json(render_text)
-    return answer
-
-
-def _team_minimum(table_id: object, team: object) -> tuple[Any, int | None]:
-    """The house rules and the opening minimum of ``team`` (an index) at table ``table_id``;
-    the default rules and no minimum when no table is named."""
-    if table_id is None:
-        if team is not None:
-            raise InvalidInput(Text(N_("team can only be given together with table.")), field="team")
-        return samba.SambaOptions(), None
-    if not isinstance(table_id, str):
-        raise InvalidInput(Text(N_("table must be a table id.")), field="table")
-    table = ledger.get_table(table_id)
-    match = ledger.standing(table)
-    if match is None:
-        raise InconsistentHand(Text(N_("This table does not play Samba.")), field="table")
-    if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < len(match["teams"]):
-        raise InvalidInput(Text(N_("team must be the index of one of the table's teams.")), field="team")
-    return ledger.options_of(table), int(match["teams"][team]["min_meld"])

@@ -10,17 +10,16 @@ from flask import Blueprint, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import format_date
 from flask_babel import gettext as _
-from sqlalchemy import select
 
 from referee import club, league, ledger, settleup
-from referee.db import db
 from referee.i18n import render_text
+from referee.ledger.tables import tables_created, tables_of_ids
 from referee.models import Table
 from referee.rules import get_game
 from referee.rules.errors import RulesError
 from referee.rules.settle import EXACT_LIMIT
 from referee.views import labels
-from referee.views.tables import PENDING_WINDOW, known_tables
+from referee.views.phone_tables import PENDING_WINDOW, known_tables
 
 bp = Blueprint("night", __name__)
 
@@ -44,11 +43,9 @@ def index() -> ResponseReturnValue:
     other phone only the tables it already knows."""
     day = _day(request.args.get("date"))
     start, end = league.day_bounds(day, day)
-    query = select(Table).where(Table.created_at >= start, Table.created_at < end).order_by(Table.created_at)
     manager = club.is_manager()
-    if not manager:
-        query = query.where(Table.id.in_(known_tables()))
-    tables = [t for t in db.session.scalars(query) if not get_game(t.game).scored]
+    known = None if manager else known_tables()
+    tables = [t for t in tables_created(start, end, among=known) if not get_game(t.game).scored]
     rows = _rows(tables)
     return render_template(
         "night/index.html",
@@ -109,7 +106,7 @@ def _apart(tables: list[Table], counts: dict[str, int]) -> tuple[dict[str, str],
 def settle() -> ResponseReturnValue:
     """The chosen tables settled together."""
     ids = request.args.getlist("t")[:MAX_TABLES]
-    tables = list(db.session.scalars(select(Table).where(Table.id.in_(ids)).order_by(Table.created_at))) if ids else []
+    tables = tables_of_ids(ids)
     error = None
     result = None
     if len(tables) != len(set(ids)):

@@ -34,7 +34,7 @@ from referee.rules import GAMES, get_game
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.patience import PatienceStats
 from referee.views.games import PAGES, PATIENCE_FIGURES
-from referee.views.tables import shown_tables
+from referee.views.phone_tables import shown_tables
 
 bp = Blueprint("players", __name__)
 

@@ -23,15 +23,7 @@ from referee.inputs import local_path
 from referee.models import Table
 from referee.phone import device, guesser
 from referee.rules.errors import RulesError
-from referee.views.tables import (
-    grant_of,
-    held,
-    is_owner,
-    load,
-    remember_hash,
-    remember_token,
-    require_owner,
-)
+from referee.views.phone_tables import grant_of, held, is_owner, load, remember_hash, remember_token, require_owner
 
 bp = Blueprint("sharing", __name__)
 

@@ -28,7 +28,7 @@ from referee.inputs import parse_json
 from referee.models import Table
 from referee.rules import get_game
 from referee.rules.errors import InvalidInput, RulesError
-from referee.views.tables import load, remember_token
+from referee.views.phone_tables import load, remember_token
 
 bp = Blueprint("transfers", __name__)
 

@@ -16,12 +16,25 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 
 from referee.i18n import render_text
+from referee.models import Hand
 from referee.rules import jubileu
 from referee.rules.cards import Suit
 from referee.rules.errors import RulesError
-from referee.rules.jubileu import TRICKS, Auction, Bid, Pass, Trump, calls_king, parse_aces, parse_call
+from referee.rules.jubileu import (
+    TRICKS,
+    Auction,
+    Bid,
+    JubileuOptions,
+    Pass,
+    Trump,
+    calls_king,
+    outcome,
+    parse_aces,
+    parse_call,
+)
 from referee.rules.text import N_
 from referee.views import flow
+from referee.views.games.made import Made, count, deltas_of
 from referee.views.games.pages import GamePages
 
 STEPS = ("ultima", "aces", "auction", "contract", "trump", "called", "partner", "tricks", "preview")
@@ -586,6 +599,49 @@ def called_rank(contract: Mapping[str, Any], record: Mapping[str, Any]) -> str:
     return "K" if calls_king(aces if isinstance(aces, Mapping) else {}, str(declarers[0])) else "A"
 
 
+def sides_made(hand: Hand) -> list[Made]:
+    """What a Jubileu hand made, for its line in the history: each declaring side (the pair,
+    declarer + partner; the one solo; or each Meia Miséria declarer), nothing for "everybody
+    passed". The record says how many tricks a side took, and the contract's own target says
+    whether that made it: the sign of a declarer's delta cannot, since in a Meia Miséria with two
+    declarers one who failed still collects from the other when the other failed worse. Without
+    the tricks (a record that does not give them), the sign of the delta is what is left."""
+    contract: Mapping[str, Any] = hand.result.get("contract") or {}
+    declarers = [d for d in contract.get("declarers") or [] if isinstance(d, str)]
+    if not declarers:
+        return []
+    deltas, record = deltas_of(hand), hand.record
+    bid = flow.member(Bid, contract.get("bid"))
+
+    def made(name: str, taken: int | None) -> bool:
+        if bid is None or taken is None or not 0 <= taken <= TRICKS:
+            return deltas.get(name, 0) > 0
+        return outcome(bid, taken, JubileuOptions(), partnership=False).made  # the target alone
+
+    short = record.get("declarer_tricks")
+    tricks = record.get("tricks") if isinstance(record.get("tricks"), dict) else {}
+    partner = contract.get("partner")
+    if isinstance(partner, str) and partner not in declarers:
+        side = (declarers[0], partner)
+        taken = count(short) if short is not None else _sum_tricks(tricks, side)
+        return [Made(side, taken, made(declarers[0], taken))]
+    sides = []
+    for name in declarers:
+        if isinstance(short, dict):
+            taken = count(short.get(name))
+        elif short is not None and len(declarers) == 1:
+            taken = count(short)
+        else:
+            taken = count(tricks.get(name))
+        sides.append(Made((name,), taken, made(name, taken)))
+    return sides
+
+
+def _sum_tricks(tricks: Mapping[str, object], side: tuple[str, ...]) -> int | None:
+    counts = [count(tricks.get(name)) for name in side]
+    return None if any(c is None for c in counts) else sum(c for c in counts if c is not None)
+
+
 REGISTRATION = GamePages(
     slug=jubileu.SLUG,
     flow=JubileuFlow,
@@ -594,5 +650,5 @@ REGISTRATION = GamePages(
         "Write the names in the order the game goes round. In Jubileu the cards, the auction and the tricks go to the right (counter-clockwise): after player 1 comes the one to their right, and so on."
     ),
     declaring_pair=declaring_pair,
-    words={"call": call, "called_rank": called_rank},
+    words={"call": call, "called_rank": called_rank, "made": sides_made},
 )

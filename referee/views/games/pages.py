@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask import Blueprint
+
 from referee.rules.patience import PatienceStats
 from referee.rules.text import N_, NP_
 from referee.views.flow import Flow
@@ -83,6 +85,8 @@ class GamePages:
     patience_figures: Mapping[str, PatienceFigure] = field(default_factory=dict)
     #: The game's own terms in words, for its templates (``words.call(c)`` in Jubileu's).
     words: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    #: The game's own pages besides recording a hand (Koziri's helpers), registered by the app.
+    blueprint: Blueprint | None = None
 
     def template(self, name: str) -> str:
         """One of the game's own templates (``hand.html``, ``contract.html``, ``rules.html``,

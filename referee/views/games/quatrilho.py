@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from flask import request
 
 from referee.i18n import render_text
+from referee.models import Hand
 from referee.rules import quatrilho
 from referee.rules.cards import SPANISH_RANKS, Suit, figures_of
 from referee.rules.errors import RulesError
@@ -34,6 +35,7 @@ from referee.rules.quatrilho import (
 from referee.rules.seats import join_names
 from referee.rules.text import N_, NP_
 from referee.views import flow
+from referee.views.games.made import Made, deltas_of
 from referee.views.games.pages import GamePages
 
 STEPS = (
@@ -510,6 +512,21 @@ def rules_context() -> dict[str, Any]:
     return {"values": [(rank, figures_of(rank)) for rank in SPANISH_RANKS]}
 
 
+def declarer_made(hand: Hand) -> Made | None:
+    """What a Quatrilho hand made, for its line in the history: the declarer's result (won or
+    lost; a chamada lost with the caller paying for both, his partner nothing, is a mancha);
+    None where nobody declared or nothing moved."""
+    contract: Mapping[str, Any] = hand.result.get("contract") or {}
+    declarer, partner = contract.get("declarer"), contract.get("partner")
+    delta = deltas_of(hand).get(declarer, 0) if isinstance(declarer, str) else 0
+    if not delta or not isinstance(declarer, str):
+        return None
+    alone = not isinstance(partner, str) or partner == declarer
+    side = (declarer,) if alone else (declarer, partner)
+    mancha = contract.get("mode") == "chamada" and delta < 0 and not alone and deltas_of(hand).get(partner) == 0
+    return Made(side, None, delta > 0, mancha)
+
+
 REGISTRATION = GamePages(
     slug=quatrilho.SLUG,
     flow=QuatrilhoFlow,
@@ -528,5 +545,5 @@ REGISTRATION = GamePages(
     pays=NP_("pays %(num)s unit", "pays %(num)s units"),
     receives=NP_("receives %(num)s unit", "receives %(num)s units"),
     declaring_pair=declaring_pair,
-    words={"mode": mode, "qcall": qcall},
+    words={"mode": mode, "qcall": qcall, "made": declarer_made},
 )

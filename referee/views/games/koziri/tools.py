@@ -12,7 +12,7 @@ link, and no JavaScript is needed (big radio and checkbox buttons).
 With ``?t=<table id>`` (the links on a Koziri table's page) the pack size, the players' names,
 the dealer by rotation (``dealer=<name>`` for the other player) and who leads first come from
 the table; on a phone that scores there, the suits and cards the deal helper was told are
-remembered for the table's next hand (:mod:`referee.views.koziri_deal`), so the hand form and
+remembered for the table's next hand (:mod:`.deal`), so the hand form and
 the answer checker start from them. Without it the pack is ``deck=20|24|32`` (default 32) and the players are called by
 their seats. The judging is :mod:`referee.rules.koziri_play`; a refused form answers 400 (a
 missing or malformed choice) or 422 (against the rules) with the engine's sentence.
@@ -48,8 +48,9 @@ from referee.rules.koziri_play import (
     parse_suits,
 )
 from referee.rules.text import N_, Text
-from referee.views import koziri_deal
-from referee.views.tables import can_score
+from referee.views.phone_tables import can_score
+
+from . import deal as koziri_deal
 
 bp = Blueprint("koziri", __name__)
 

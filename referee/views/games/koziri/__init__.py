@@ -1,6 +1,16 @@
-"""Koziri's web side: its record's fields (the short-record flow, :mod:`referee.views.short_flow`),
-its rules page and its wording. The deal helper and the answer checker are
-:mod:`referee.views.koziri_tools`."""
+"""Koziri's web side, all in this package: its record's fields (the short-record flow,
+:mod:`referee.views.short_flow`), its rules page and its wording here; its two referee helpers as
+phone pages (:mod:`.tools`, with what a phone told the deal helper, :mod:`.deal`) and in the API
+(:mod:`.api`).
+
+Koziri is the one game with pages and API routes of its own besides recording a hand. They live
+with its registration, as every game's web side lives in ``referee/views/games/<slug>``, so the
+game is read, changed or removed in one place; the rules stay in :mod:`referee.rules.koziri` and
+:mod:`referee.rules.koziri_play`. The pages' blueprint is registered by the app through
+``REGISTRATION.blueprint``; the API routes go onto the API's blueprint
+(:mod:`referee.api.blueprint`, below the views) when this package is imported, which the games'
+registry does before the app registers that blueprint.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +20,14 @@ from flask import current_app, url_for
 
 from referee.rules import koziri, koziri_play
 from referee.rules.text import N_
-from referee.views import koziri_deal
 from referee.views.games.pages import GamePages
 from referee.views.short_flow import ShortFlow, asked
+
+from . import (
+    api,  # noqa: F401 (its routes go on the API's blueprint)
+    tools,
+)
+from . import deal as koziri_deal
 
 FIELDS = (
     asked(
@@ -56,7 +71,7 @@ def _helpers() -> dict[str, str]:
 
 class KoziriFlow(ShortFlow.for_game(koziri.SLUG, FIELDS, koziri.open_choices)):  # type: ignore[misc]
     """The short flow, opened with the suits this phone already told the deal helper for this
-    hand (:mod:`referee.views.koziri_deal`): only the winner is left to ask."""
+    hand (:mod:`.deal`): only the winner is left to ask."""
 
     def start(self, args: Any) -> None:
         d = self.draft
@@ -78,4 +93,5 @@ REGISTRATION = GamePages(
     dealer_help=N_(
         "Whoever draws the highest card deals first. By default the second player deals, so player 1 is the opponent."
     ),
+    blueprint=tools.bp,
 )

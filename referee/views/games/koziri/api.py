@@ -28,6 +28,7 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from referee import ledger
+from referee.api.blueprint import BadBody, bp, error, json_body, query_locale, rules_error
 from referee.i18n import render_text
 from referee.rules import koziri, seats
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
@@ -43,8 +44,6 @@ from referee.rules.koziri_play import (
     parse_suits,
 )
 from referee.rules.text import N_, Text
-
-from .blueprint import BadBody, bp, error, json_body, query_locale, rules_error
 
 
 @dataclass(frozen=True)
