@@ -118,6 +118,8 @@ class Game(Generic[O, H]):
     passes_to: str = "left"
 
     def __post_init__(self) -> None:
+        """Refuse, at import, a declaration its kind contradicts: the pages and the league would
+        otherwise treat a one-player game as a table to settle, or rank by a loss nobody records."""
         if self.kind.solo != (self.max_players == 1):
             raise ValueError(f"{self.slug}: a solo kind is exactly a game of one player")
         if (self.kind.ranked_by == "losses") != (self.loser_field is not None):
