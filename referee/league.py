@@ -34,7 +34,7 @@ from referee.db import db
 from referee.models import Hand, Member, Season, Seat, Table, aware, counted
 from referee.rules import get_game
 from referee.rules.errors import InvalidInput, RulesError
-from referee.rules.patience import PATIENCES, TABLES, PatienceHand, PatienceStats, statistics
+from referee.rules.patience import PATIENCES, PatienceHand, PatienceStats, statistics
 from referee.rules.text import N_, Text
 
 SEASON_NAME_MAX = 60
@@ -202,26 +202,15 @@ class Row:
         return out
 
 
-def is_patience(game: str) -> bool:
-    """A patience game: one player, nothing paid; ranked by games won."""
-    return get_game(game).slug in TABLES
-
-
 def _ordered(rows: Sequence[Row], game: str) -> list[Row]:
-    """The stated tie-break order (module docstring)."""
-    if is_patience(game):
-        return sorted(rows, key=lambda r: (-r.won, -r.win_rate, r.name.casefold(), r.member_id))
-    if get_game(game).loser_field:
-        return sorted(rows, key=lambda r: (r.loss_rate, -r.hands, -r.net, r.name.casefold(), r.member_id))
-    if get_game(game).scored:
-        return sorted(rows, key=lambda r: (-r.won, -r.net, r.name.casefold(), r.member_id))
-    return sorted(rows, key=lambda r: (-r.net, -r.average, r.hands, r.name.casefold(), r.member_id))
+    """The stated tie-break order (module docstring), which the game's kind keeps."""
+    return sorted(rows, key=get_game(game).kind.rank_key)
 
 
 def on_the_tables(game: str, season: Season | None = None) -> int:
     """The chips a pot game's tables of the season left on the table for a next deal (pots
     nobody won, odd chips of a split): minus the sum of every seat's net. 0 for other games."""
-    if not get_game(game).pots:
+    if not get_game(game).kind.carries_pot:
         return 0
     tables = season_tables(season, game).with_only_columns(Table.id).order_by(None).subquery()
     return -int(
@@ -303,8 +292,8 @@ def patience_rows(game: str, season: Season | None = None) -> list[Row]:
 def losses(game: str, season: Season | None = None) -> dict[int, int]:
     """For a game ranked by losses (El Gato): each member's hands lost over the season's live
     hands, read from the records (the seats keep no such count)."""
-    field = get_game(game).loser_field
-    if field is None:
+    rules = get_game(game)
+    if rules.kind.ranked_by != "losses":
         return {}
     tables = season_tables(season, game).with_only_columns(Table.id).order_by(None).subquery()
     query = (
@@ -315,12 +304,12 @@ def losses(game: str, season: Season | None = None) -> dict[int, int]:
     )
     lost: dict[int, int] = {}
     for member_id, name, record in db.session.execute(query):
-        lost[member_id] = lost.get(member_id, 0) + (record.get(field) == name)
+        lost[member_id] = lost.get(member_id, 0) + (rules.loser_in(record) == name)
     return lost
 
 
 def _with_losses(rows: list[Row], game: str, season: Season | None) -> list[Row]:
-    if get_game(game).loser_field is None:
+    if get_game(game).kind.ranked_by != "losses":
         return rows
     lost = losses(game, season)
     return [replace(row, lost=lost.get(row.member_id, 0)) for row in rows]
@@ -329,7 +318,7 @@ def _with_losses(rows: list[Row], game: str, season: Season | None) -> list[Row]
 def standings(game: str, season: Season | None = None) -> list[Row]:
     """A game's standings over a season (or all time): one grouped query over the seats (for a
     patience, over its hands: :func:`patience_rows`)."""
-    if is_patience(game):
+    if get_game(game).kind.ranked_by == "patience":
         return patience_rows(game, season)
     tables = season_tables(season, game).with_only_columns(Table.id).order_by(None).subquery()
     query = (

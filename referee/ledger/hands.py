@@ -72,9 +72,9 @@ def preview_hand(
     players = players_of(table)
     if not correcting and match_over(table, options):
         raise Conflict(Text(N_("This match is over. Start a rematch to play on.")))
-    if correcting and rules.scored and rematch_of(table) is not None:
+    if correcting and rules.kind.points_match and rematch_of(table) is not None:
         raise Conflict(Text(N_("This match has a rematch: its hands can no longer change.")))
-    if rules.pots:
+    if rules.kind.carries_pot:
         raw = with_carry(raw, on_the_table(table) if carried_in is None else carried_in)
     hand = rules.parse_hand(
         raw, players=players, options=options, dealer=dealer or current_dealer(table), teams=teams_of(table)
@@ -408,7 +408,7 @@ def void_hand(
                 number=numbering(table).of(hand),
             )
         )
-    if rules_of(table).scored and rematch_of(table) is not None:
+    if rules_of(table).kind.points_match and rematch_of(table) is not None:
         raise Conflict(Text(N_("This match has a rematch: its hands can no longer change.")))
     check_pot_chain(table, hand, None)
     db.session.add(HandEvent(hand=hand, kind="void", reason=reason, actor=actor[:60]))

@@ -21,7 +21,7 @@ from .tables import rules_of
 def on_the_table(table: Table, balances: Mapping[str, int] | None = None) -> int:
     """The chips a pot game left on the table for the next deal: whatever the players put in
     and nobody took, i.e. minus the sum of their net results (0 for games without a pot)."""
-    if not rules_of(table).pots:
+    if not rules_of(table).kind.carries_pot:
         return 0
     return -sum((totals(table) if balances is None else balances).values())
 
@@ -63,7 +63,7 @@ def check_pot_chain(table: Table, changed: Hand, new_carry: int | None) -> None:
     left on the table (or left chips ``changed`` took) is refused with a sentence: it has to be
     voided or corrected first, from the last one back. ``new_carry`` is the chips the corrected
     hand leaves on the table net (None for a void)."""
-    if not rules_of(table).pots:
+    if not rules_of(table).kind.carries_pot:
         return
     live = sorted((h for h in all_hands(table) if not h.is_void), key=lambda h: (h.position, h.number))
     shown = numbering(table)  # the sentence names hands by their places in play

@@ -215,12 +215,12 @@ def _paying_tables(chosen: list[Table]) -> list[Table]:
         raise RulesError(Text(N_("Choose at least one table to settle.")), field="t")
     paying = chosen
     if len(chosen) > 1:
-        paying = [t for t in chosen if rules_of(t).max_players > 1]
+        paying = [t for t in chosen if not rules_of(t).kind.solo]
         if not paying:
             raise RulesError(
                 Text(N_("A patience is played alone and nobody pays: there is nothing to settle.")), field="t"
             )
-    if any(rules_of(t).scored for t in paying):
+    if not all(rules_of(t).kind.settle_up for t in paying):
         raise RulesError(Text(N_("Samba is played for points, not payments: there is nothing to settle.")), field="t")
     return paying
 

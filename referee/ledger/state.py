@@ -131,7 +131,7 @@ def standing(table: Table, balances: Mapping[str, int] | None = None, options: A
     the table object for the rest of the request. ``options``: the parsed house rules, when the
     caller has them."""
     rules = rules_of(table)
-    if not rules.scored:
+    if not rules.kind.points_match:
         return None
     if balances is not None:
         return rules.standing(teams_of(table), balances, options_of(table) if options is None else options)

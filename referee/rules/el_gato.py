@@ -41,6 +41,7 @@ from typing import ClassVar, Final
 
 from . import seats
 from .game import Game, Teams, each_for_himself
+from .kinds import LOSSES
 from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec
 from .record import DEALER, OutOrder, Player, Record, RecordSpec
 from .seats import OutGroup, out_order_json, parse_out_order
@@ -296,5 +297,6 @@ GAME: Final = Game[ElGatoOptions, ElGatoHand](
     money_option="chip_value",
     # The league ranks El Gato by how often each player was left with the cards: with the
     # usual stake of 0 nothing is paid and every net is 0.
+    kind=LOSSES,
     loser_field="loser",
 )

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from .errors import InvalidInput
+from .kinds import PAYMENTS, Kind
 from .options import OptionSpec, OptionValue
 from .record import RecordSpec, read_by_parser
 from .scores import TeamScores
@@ -91,9 +92,11 @@ class Game(Generic[O, H]):
     sitting_out: Callable[[Sequence[str], str, O], str | None] = nobody_sits_out
     seat_teams: Callable[[Sequence[str], object, O], Teams] = each_for_himself
     standing: Callable[[Teams, Mapping[str, int], O], Mapping[str, Any] | None] = no_standing
-    #: Scored in points toward a target (Samba): a hand gives each team a score and the table
-    #: shows the match, not who pays whom.
-    scored: bool = False
+    #: The game's kind (:mod:`.kinds`): what the shared pages, the league, the ratings and a
+    #: night's settle-up do with it. A match (Samba): a hand gives each team a score and the
+    #: table shows the match, not who pays whom; a pot game's record takes ``carried_in``,
+    #: which the ledger fills in from the table.
+    kind: Kind = PAYMENTS
     #: The options holding each player's starting stock (chips, talha) and the money one unit
     #: is worth, for games that have them (the ledger reports the stock apart and shows money).
     stock_option: str | None = None
@@ -101,18 +104,48 @@ class Game(Generic[O, H]):
     #: The option holding what each player puts in before every deal (Injun's and Lift Smoke's
     #: ante, Kentucky Derby's pingo), for games that ante: a player with less is out of chips.
     ante_option: str | None = None
-    #: A pot that can stay on the table for the next deal (Injun, Kentucky Derby, Lift Smoke):
-    #: the hand record takes ``carried_in``, which the ledger fills in from the table.
-    pots: bool = False
     #: The record's field naming the hand's loser, for games whose players are ranked by how
     #: often they lost (El Gato, where the stake is often 0); None for the others.
     loser_field: str | None = None
+    #: The option holding what wins (Samba's ``target``, Relógio's ``sequences_to_win``), for
+    #: games that have one: the pages say it next to the score.
+    goal_option: str | None = None
     #: The way the game goes round a real table: to each player's ``"left"`` (clockwise, seen
     #: from above: Samba, Injun, Kentucky Derby, Lift Smoke, El Gato) or ``"right"``
     #: (counter-clockwise: Jubileu, Quatrilho's standard rules). Order of play is the list order
     #: whatever the direction; the new-table form draws the seats this way so the names are
     #: written in the order the players actually sit.
     passes_to: str = "left"
+
+    def __post_init__(self) -> None:
+        """Refuse, at import, a declaration its kind contradicts: the pages and the league would
+        otherwise treat a one-player game as a table to settle, or rank by a loss nobody records."""
+        if self.kind.solo != (self.max_players == 1):
+            raise ValueError(f"{self.slug}: a solo kind is exactly a game of one player")
+        if (self.kind.ranked_by == "losses") != (self.loser_field is not None):
+            raise ValueError(f"{self.slug}: a game ranked by losses names its record's loser field")
+
+    @property
+    def scored(self) -> bool:
+        """Scored in points toward a target (the rules' own tests read it; the app asks the kind)."""
+        return self.kind.points_match
+
+    @property
+    def pots(self) -> bool:
+        """A pot can stay on the table (the rules' own tests read it; the app asks the kind)."""
+        return self.kind.carries_pot
+
+    def ante(self, options: O) -> int:
+        """What each player puts in before every deal under ``options`` (0 for games without)."""
+        return int(getattr(options, self.ante_option)) if self.ante_option else 0
+
+    def goal(self, options: O) -> int | None:
+        """What wins under ``options`` (a match's target, a patience's sequences), or None."""
+        return int(getattr(options, self.goal_option)) if self.goal_option else None
+
+    def loser_in(self, record: Mapping[str, object]) -> object:
+        """The loser a stored hand record names, for a game ranked by losses (None otherwise)."""
+        return record.get(self.loser_field) if self.loser_field else None
 
     @property
     def player_counts(self) -> tuple[int, ...]:

@@ -61,6 +61,7 @@ from . import seats
 from .cards import FRENCH_RANKS
 from .errors import IllegalCall, InconsistentHand, InvalidInput
 from .game import Game, Teams
+from .kinds import POT
 from .options import Choice, OptionSet, OptionSpec
 from .record import DEALER, Count, Custom, Record, RecordSpec, name_schema
 from .record import Choice as ChoiceField
@@ -1108,5 +1109,5 @@ GAME: Final = Game[InjunOptions, InjunHand](
     stock_option="starting_chips",
     ante_option="ante",
     money_option="chip_value",
-    pots=True,  # the record takes carried_in, filled in by the ledger
+    kind=POT,  # the record takes carried_in, filled in by the ledger
 )

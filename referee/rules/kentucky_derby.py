@@ -61,6 +61,7 @@ from . import seats
 from .cards import FRENCH_RANKS, Suit, french_rank_label, parse_suit
 from .errors import InconsistentHand, InvalidInput
 from .game import Game, Teams
+from .kinds import POT
 from .options import Choice, OptionSet, OptionSpec
 from .pot import CHIP_OPTIONS, MAX_CHIPS, antes, carried_in_field, pot_settlement, require_chips, split
 from .record import DEALER, Count, Custom, Record, RecordSpec
@@ -1336,5 +1337,5 @@ GAME: Final = Game[DerbyOptions, DerbyHand](
     stock_option="starting_chips",
     ante_option="pingo",
     money_option="chip_value",
-    pots=True,  # the record takes carried_in, filled in by the ledger
+    kind=POT,  # the record takes carried_in, filled in by the ledger
 )

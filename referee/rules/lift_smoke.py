@@ -48,6 +48,7 @@ from typing import ClassVar, Final
 
 from . import seats
 from .game import Game, Teams
+from .kinds import POT
 from .options import OptionSet, OptionSpec
 from .pot import (
     CHIP_OPTIONS,
@@ -300,5 +301,5 @@ GAME: Final = Game[LiftSmokeOptions, LiftSmokeHand](
     stock_option="starting_chips",
     ante_option="ante",
     money_option="chip_value",
-    pots=True,  # the record takes carried_in, filled in by the ledger
+    kind=POT,  # the record takes carried_in, filled in by the ledger
 )

@@ -32,6 +32,7 @@ from typing import Any, Final, TypeVar
 
 from .errors import InconsistentHand, InvalidInput
 from .game import Game, ParseHand
+from .kinds import PATIENCE
 from .record import Custom, Field, Flag, Player, Record, RecordSpec
 from .settle import Line, Settlement
 from .text import N_, NP_, Text
@@ -324,7 +325,13 @@ def next_dealer(players: Sequence[str], hand: PatienceHand, options: object = No
 
 
 def patience_game(
-    *, slug: str, name: str, options_class: type[OptionsT], record: RecordSpec, parse: ParseHand[OptionsT, HandT]
+    *,
+    slug: str,
+    name: str,
+    options_class: type[OptionsT],
+    record: RecordSpec,
+    parse: ParseHand[OptionsT, HandT],
+    goal_option: str | None = None,
 ) -> Game[OptionsT, HandT]:
     """A patience table's :class:`~referee.rules.game.Game`: what both tables share (one seat,
     nothing paid, the player always "deals") around its own options, record and parser."""
@@ -338,4 +345,6 @@ def patience_game(
         first_speaker=first_speaker,
         next_dealer=next_dealer,
         contract_json=contract_summary,
+        kind=PATIENCE,
+        goal_option=goal_option,
     )

@@ -238,5 +238,5 @@ def _relogio_real(
 
 
 GAME: Final = patience.patience_game(
-    slug=SLUG, name=NAME, options_class=RelogioOptions, record=RECORD, parse=parse_hand
+    slug=SLUG, name=NAME, options_class=RelogioOptions, record=RECORD, parse=parse_hand, goal_option="sequences_to_win"
 )

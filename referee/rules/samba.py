@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Final
 from . import seats
 from .errors import InconsistentHand, InvalidInput, RulesError, reject_unknown_fields
 from .game import Game, Teams
+from .kinds import MATCH
 from .options import Choice, OptionSet, OptionSpec, OptionValue
 from .record import DEALER, Custom, Field, Json, Player, Record, RecordSpec, name_schema
 from .scores import TeamScore, TeamScores, team_totals
@@ -1019,5 +1020,6 @@ GAME: Final = Game[SambaOptions, SambaHand](
     contract_json=contract_summary,
     seat_teams=seat_teams,
     standing=standing,
-    scored=True,  # points per team toward the target: settle answers TeamScores, not payments
+    kind=MATCH,  # points per team toward the target: settle answers TeamScores, not payments
+    goal_option="target",
 )

@@ -53,14 +53,15 @@ def standings(game: str) -> ResponseReturnValue:
     rows = league.standings(game, season)
     everyone = request.args.get("all") == "1"
     rated, rebuilding = _ratings(game)
-    losses = get_game(game).loser_field is not None
+    ranked_by = get_game(game).kind.ranked_by
+    losses = ranked_by == "losses"
     return render_template(
         "league/standings.html",
         game=game,
         game_name=get_game(game).name,
         games=[(slug, GAMES[slug].name) for slug in GAMES],
-        scored=get_game(game).scored,
-        patience=league.is_patience(game),
+        scored=ranked_by == "matches",
+        patience=ranked_by == "patience",
         losses=losses,
         # El Gato played for nothing: every net is 0, so the column goes.
         show_net=not losses or any(row.net for row in rows),

@@ -45,7 +45,7 @@ def index() -> ResponseReturnValue:
     start, end = league.day_bounds(day, day)
     manager = club.is_manager()
     known = None if manager else known_tables()
-    tables = [t for t in tables_created(start, end, among=known) if not get_game(t.game).scored]
+    tables = [t for t in tables_created(start, end, among=known) if get_game(t.game).kind.settle_up]
     rows = _rows(tables)
     return render_template(
         "night/index.html",
@@ -89,7 +89,7 @@ def _apart(tables: list[Table], counts: dict[str, int]) -> tuple[dict[str, str],
     reasons: dict[str, str] = {}
     paying = []
     for table in tables:
-        if get_game(table.game).max_players == 1:
+        if get_game(table.game).kind.solo:
             reasons[table.id] = _("A patience is played alone and nobody pays: there is nothing to settle.")
         elif not counts[table.id]:
             reasons[table.id] = _("No hand was recorded at this table.")

@@ -184,7 +184,7 @@ def chart(points: Sequence[tuple[datetime, int, Sitting]], game: str) -> Any:
     if not points:
         return ""
     name = GAMES[game].name if game in GAMES else game
-    scored = game in GAMES and get_game(game).scored
+    scored = game in GAMES and get_game(game).kind.points_match
     title = (
         _("Points after each %(game)s match", game=name) if scored else _("Net after each %(game)s table", game=name)
     )
@@ -277,7 +277,7 @@ def _teammates(
     with a hand played; the matches together, the matches won together and the team's points
     (every player of a team scores the team's points, so they are counted once)."""
     for seat in seats:
-        if seat.team is None or seat.played == 0 or seat.game not in GAMES or not get_game(seat.game).scored:
+        if seat.team is None or seat.played == 0 or seat.game not in GAMES or not get_game(seat.game).kind.points_match:
             continue
         for other in others.get(seat.table_id, []):
             if other.team == seat.team:
@@ -318,7 +318,7 @@ def _hand_partners(
 
 def _partner_order(game: str) -> Callable[[Partner], tuple[int, int, str, int]]:
     """The order stated on the page (see :func:`partners`)."""
-    if get_game(game).scored:
+    if get_game(game).kind.points_match:
         return lambda p: (-p.won, -p.net, p.name.casefold(), p.member_id)
     return lambda p: (-p.net, -p.together, p.name.casefold(), p.member_id)
 
@@ -327,7 +327,7 @@ def patience_stats(member: Member, seats: Sequence[Sitting]) -> dict[str, Patien
     """His record in each patience (Relógio, Relógio Real, Paciência do Cachorro) over his live
     patience hands: games, wins, win rate and the figures (:func:`referee.rules.patience.statistics`).
     Reads his own patience hands only, and none when he never sat at a patience table."""
-    games = [g for g in {s.game for s in seats if s.played > 0} if g in GAMES and league.is_patience(g)]
+    games = [g for g in {s.game for s in seats if s.played > 0} if g in GAMES and get_game(g).kind.board == "patience"]
     if not games:
         return {}
     return league.patience_stats(Seat.member_id == member.id, Table.game.in_(games))
@@ -393,10 +393,12 @@ def _page(
             member=member,
             games=games,
             game_names={slug: rules.name for slug, rules in GAMES.items()},
-            scored={row.game: row.game in GAMES and get_game(row.game).scored for row in games},
+            scored={row.game: row.game in GAMES and get_game(row.game).kind.points_match for row in games},
             patience=patience,
             patience_figure=patience_figure,
-            patience_games={row.game for row in games if row.game in GAMES and league.is_patience(row.game)},
+            patience_games={
+                row.game for row in games if row.game in GAMES and get_game(row.game).kind.board == "patience"
+            },
             over_time=over_time,
             charts={game: chart(points, game) for game, points in over_time.items()},
             partners=partners(member, seats),

@@ -185,7 +185,7 @@ def end(table_id: str) -> ResponseReturnValue:
     ledger.finish_table(table)
     flash(_("The table is closed. Its history and balances stay readable."), "success")
     # A table played for payments ends at its settle-up; a match (Samba) at its scoreboard.
-    target = "tables.show" if ledger.rules_of(table).scored else "tables.settle"
+    target = "tables.settle" if ledger.rules_of(table).kind.settle_up else "tables.show"
     return redirect(url_for(target, table_id=table.id))
 
 

@@ -397,7 +397,7 @@ class ShortFlow(flow.Flow):
             else "",
             "player": self.players[0] if self.players else "",
             "pot": self.pot(),
-            "need": getattr(self.options, "sequences_to_win", ""),
+            "need": "" if self.rules.goal(self.options) is None else self.rules.goal(self.options),
         }
         for f in self.fields:
             if f.kind == "who":
@@ -410,9 +410,9 @@ class ShortFlow(flow.Flow):
 
     def pot(self) -> int | None:
         """A pot game's chips for this hand: every ante plus what lies on the table already."""
-        if not self.rules.pots:
+        if not self.rules.kind.carries_pot:
             return None
-        ante = self.draft.v.get("ante", getattr(self.options, "ante", 0))
+        ante = self.draft.v.get("ante", self.rules.ante(self.options))
         return int(ante) * len(self.players) + ledger.on_the_table(self.table)
 
     def extra_context(self, step: str) -> dict[str, Any]:

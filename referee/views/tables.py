@@ -73,20 +73,22 @@ def board(table: Table) -> dict[str, Any]:
         "transfers": settlement.get("transfers", []),
         # A pot game (Injun, Kentucky Derby, Lift Smoke): the chips left on the table for the
         # next deal (odd chips, a pot nobody won), which the balances do not show.
-        "on_the_table": ledger.on_the_table(table, totals) if rules.pots else None,
+        "on_the_table": ledger.on_the_table(table, totals) if rules.kind.carries_pot else None,
         # And who gets them if the night ends now, told in one sentence (settle/_chips_left.html);
         # not at a championship's table, whose ranking counts each player's own chips, never paid.
-        "chips_left": ledger.chips_left(table, totals) if rules.pots and not round_table_of(table.id) else None,
+        "chips_left": (
+            ledger.chips_left(table, totals) if rules.kind.carries_pot and not round_table_of(table.id) else None
+        ),
         # A patience (one player, nothing paid): games and wins per patience instead of chips.
-        "solo": rules.max_players == 1,
-        "patience": league.table_patience(table) if league.is_patience(table.game) else None,
+        "solo": rules.kind.solo,
+        "patience": league.table_patience(table) if rules.kind.board == "patience" else None,
         # A game scored toward a target (Samba): the teams, their totals and opening melds,
         # the end of the match and its rematch.
         "match": ledger.standing(table),  # the table's own totals: worked out once per request
-        "target": getattr(options, "target", None),
+        "target": rules.goal(options),
         # The options that differ from the game's default: a result may depend on them.
         "house_rules": labels.house_rules(rules, options),
-        "rematch": ledger.rematch_of(table) if rules.scored else None,
+        "rematch": ledger.rematch_of(table) if rules.kind.points_match else None,
         "dealer": dealer,
         "speaker": rules.first_speaker(players, dealer, options),
         "sitting_out": rules.sitting_out(players, dealer, options),

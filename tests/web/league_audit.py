@@ -11,15 +11,16 @@ from sqlalchemy import func, select
 
 from referee import ledger
 from referee.db import db
-from referee.league import Row, _live, _ordered, _with_losses, is_patience, patience_rows, season_tables
+from referee.league import Row, _live, _ordered, _with_losses, patience_rows, season_tables
 from referee.models import Hand, HandDelta, Member, Season
+from referee.rules import get_game
 
 
 def standings_from_hands(game: str, season: Season | None = None) -> list[Row]:
     """The same standings recomputed from the hands alone (every live hand's deltas, and for a
     game played to a target each match's winner from its totals): the check on the seats'
     counters, and what an auditor would compute by hand."""
-    if is_patience(game):
+    if get_game(game).kind.ranked_by == "patience":
         return patience_rows(game, season)
     live = _live()
     per: dict[int, dict[str, int]] = {}
