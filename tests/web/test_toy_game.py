@@ -6,15 +6,19 @@ the OpenAPI document and the league. Nothing shared names it."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader
 
 from referee import league
 from referee.rules import GAMES
 from referee.views.games import PAGES
+from tests import test_docs_rules
+from tests.rules import test_records, test_registry
 from tests.toy_game import pages, rules
 
 from .api_support import API, create_table, get_table, record_ok
@@ -24,12 +28,36 @@ from .test_pages_short_records import confirm, get, hands, new_table, walk
 FOUR = ["Ana", "Bia", "Caio", "Dani"]
 
 
+TEMPLATES = Path(pages.__file__).parent / "templates"
+
+
 @pytest.fixture(autouse=True)
-def toy(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Loser Pays in the engine's registry and the web's, for this test only (removed after)."""
+def toy(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Loser Pays in the engine's registry and the web's, and its templates in the app's, for
+    this test only (removed after)."""
     monkeypatch.setitem(GAMES, rules.SLUG, rules.GAME)
     monkeypatch.setitem(PAGES, rules.SLUG, pages.REGISTRATION)
+    loaders: list[BaseLoader] = [loader for loader in (app.jinja_loader,) if loader is not None]
+    monkeypatch.setattr(app, "jinja_loader", ChoiceLoader([*loaders, FileSystemLoader(TEMPLATES)]))
     yield
+
+
+def test_the_checks_every_game_passes_pass_for_the_toy() -> None:
+    """The rules-side checks the registry's games pass (tests/rules, tests/test_docs_rules.py)."""
+    test_registry.test_each_game_s_options_come_from_its_specs(rules.SLUG)
+    test_registry.test_each_game_s_functions_answer_for_its_example_hand(rules.SLUG)
+    test_records.test_the_documented_example_is_valid_and_accepted(rules.SLUG)
+    test_records.test_a_record_refuses_an_unknown_field_and_a_table_of_the_wrong_size(rules.SLUG)
+    test_records.test_a_record_object_checks_its_own_fields(rules.SLUG)
+    test_docs_rules.test_every_rule_ref_points_at_a_section_of_docs_rules_md(rules.SLUG)
+    assert rules.GAME.record.game == rules.GAME.name
+
+
+def test_the_toy_s_rules_page_lists_its_house_rule(client: FlaskClient) -> None:
+    client.set_cookie("lang", "en")
+    page = client.get(f"/games/{rules.SLUG}").get_data(as_text=True)
+    assert "<h1>How Referee judges Loser Pays</h1>" in page and "What Referee checks" in page
+    assert "House rules a table can choose" in page and "Stake the loser pays each other player" in page
 
 
 def test_the_new_table_page_offers_the_toy_and_its_stake(client: FlaskClient) -> None:
