@@ -125,7 +125,7 @@ def _hand_answers() -> dict[str, Any]:
 
 def _new_game_contract() -> dict[str, Any]:
     """The keys of a hand's ``contract`` in Koziri, Injun, Kentucky Derby, Lift Smoke, El Gato and the
-    patience games (each game's contract_summary)."""
+    patience games (each game's contract_json)."""
     suit = {"type": "string", "enum": [s.value for s in Suit]}
     suits = {"type": "array", "items": suit}
     out_order = {
