@@ -1,4 +1,10 @@
-"""docs/rules.md explains every house-rule option, and every option's ``rule_ref`` points at it."""
+"""docs/rules.md explains every house-rule option, and every option's ``rule_ref`` points at it.
+
+What a game must have (docs/games.md, "What the tests check"): each ``OptionSpec`` with a
+``rule_ref`` names ``docs/rules.md#<anchor>``, where ``<anchor>`` is a heading's slug in
+docs/rules.md (``### El Gato options`` is ``el-gato-options``) or an ``<a id="<anchor>"></a>``
+line just before a heading; and the text under that heading, up to the next one, names the
+option in backticks (`` `stake` ``). An option without a ``rule_ref`` is not checked."""
 
 from __future__ import annotations
 
@@ -50,5 +56,9 @@ def test_every_rule_ref_points_at_a_section_of_docs_rules_md(slug: str) -> None:
         if not spec.rule_ref:
             continue
         path, _, anchor = spec.rule_ref.partition("#")
-        assert path == "docs/rules.md" and anchor in anchors, (slug, spec.name, spec.rule_ref)
-        assert f"`{spec.name}`" in _section(text, anchor), (slug, spec.name)
+        assert path == "docs/rules.md" and anchor in anchors, (
+            f"{slug}: option {spec.name}'s rule_ref {spec.rule_ref} names no heading of docs/rules.md"
+        )
+        assert f"`{spec.name}`" in _section(text, anchor), (
+            f"{slug}: docs/rules.md#{anchor} does not name the option `{spec.name}` in backticks"
+        )

@@ -96,6 +96,7 @@ def _answer(
 ) -> dict[str, Any]:
     with in_locale(table.locale):
         answer = _render(number, result)
+    answer["game"] = table.game  # which game's record this is (the document's discriminator)
     answer["record"] = record
     for link in ("replaces", "restores"):  # a correction, or a hand undone and brought back
         if link in result:

@@ -71,14 +71,25 @@ def schema_name(slug: str) -> str:
     return "".join(part.capitalize() for part in slug.split("_"))
 
 
-#: Every game's hand record schema, in the registry's order.
-HAND_RECORDS = tuple(f"{schema_name(slug)}Hand" for slug in GAMES)
+def hand_records() -> tuple[str, ...]:
+    """Every game's hand record schema, in the registry's order (read when the document is made,
+    so a game added to the registry is described with the others)."""
+    return tuple(f"{schema_name(slug)}Hand" for slug in GAMES)
+
+
+#: The hand record schemas of the games registered when the module was loaded.
+HAND_RECORDS = hand_records()
+
+
+def _ref(name: str) -> str:
+    return f"#/components/schemas/{name}"
 
 
 def _hand_records() -> dict[str, Any]:
     """Every game's hand record, generated from its one declaration (the game's ``RECORD``,
-    closed: the engine refuses an unknown field with 400, and with a worked example), and its
-    write variant: the record's fields plus :func:`_write_fields` in one closed object."""
+    closed: the engine refuses an unknown field with 400, and with a worked example), its
+    write variant (the record's fields plus :func:`_write_fields` in one closed object), and
+    its hand answer (:func:`_hand_answers`)."""
     out: dict[str, Any] = {}
     for slug, game in GAMES.items():
         name = f"{schema_name(slug)}Hand"
@@ -89,12 +100,32 @@ def _hand_records() -> dict[str, Any]:
             "description": "A hand to record: the record plus how to write it.",
             "properties": {**record["properties"], **_write_fields()},
         }
+        out[f"{name}Answer"] = {
+            "type": "object",
+            "required": ["game", "record"],
+            "description": f"A hand of a {game.name} table: its record is a {name}.",
+            "properties": {"game": {"const": slug}, "record": {"$ref": _ref(name)}},
+        }
     return out
+
+
+def _hand_answers() -> dict[str, Any]:
+    """What ties a hand answer to its game: the answer names the table's ``game`` and its
+    ``record`` is that game's (``<Game>HandAnswer``). Discriminated by ``game`` rather than
+    matched by shape, so that two games whose records look alike never make one answer match
+    both (a bare ``oneOf`` over the records would refuse it)."""
+    return {
+        "oneOf": [{"$ref": _ref(f"{name}Answer")} for name in hand_records()],
+        "discriminator": {
+            "propertyName": "game",
+            "mapping": {slug: _ref(f"{schema_name(slug)}HandAnswer") for slug in GAMES},
+        },
+    }
 
 
 def _new_game_contract() -> dict[str, Any]:
     """The keys of a hand's ``contract`` in Koziri, Injun, Kentucky Derby, Lift Smoke, El Gato and the
-    patience games (each game's contract_summary)."""
+    patience games (each game's contract_json)."""
     suit = {"type": "string", "enum": [s.value for s in Suit]}
     suits = {"type": "array", "items": suit}
     out_order = {
@@ -1220,7 +1251,12 @@ def document() -> dict[str, Any]:
                             },
                             "breakdown": BREAKDOWN,
                             "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Transfer"}},
-                            "record": {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in HAND_RECORDS]},
+                            "game": {
+                                "type": "string",
+                                "enum": list(GAMES),
+                                "description": "The table's game: the record is this game's (see the discriminator).",
+                            },
+                            "record": {"type": "object", "description": "The hand record of the table's game."},
                             "teams": {
                                 "type": "array",
                                 "items": {"$ref": "#/components/schemas/TeamHandScore"},
@@ -1263,6 +1299,7 @@ def document() -> dict[str, Any]:
                                 "description": "Two-key entry: who confirmed the hand, and when.",
                             },
                         },
+                        **_hand_answers(),
                     },
                     "Transfer": {
                         "type": "object",
@@ -1351,10 +1388,11 @@ def document() -> dict[str, Any]:
                             "content": {
                                 "application/json": {
                                     "schema": {
-                                        "oneOf": [
-                                            {"$ref": f"#/components/schemas/{name}Write"} for name in HAND_RECORDS
+                                        "anyOf": [
+                                            {"$ref": f"#/components/schemas/{name}Write"} for name in hand_records()
                                         ],
-                                        "description": "The record of the table's game.",
+                                        "description": "The record of the table's game (the table says which; "
+                                        "two games' records may look alike).",
                                     }
                                 }
                             },
@@ -1374,7 +1412,8 @@ def document() -> dict[str, Any]:
                             "content": {
                                 "application/json": {
                                     "schema": {
-                                        "oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in HAND_RECORDS]
+                                        "anyOf": [{"$ref": f"#/components/schemas/{name}"} for name in hand_records()],
+                                        "description": "The record of the table's game (the table says which).",
                                     }
                                 }
                             },

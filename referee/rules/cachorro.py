@@ -33,7 +33,7 @@ from typing import ClassVar, Final
 from . import patience
 from .errors import InconsistentHand, InvalidInput
 from .game import Teams
-from .options import OptionSet, OptionSpec
+from .options import OptionSet, OptionSpec, from_spec
 from .patience import PatienceHand
 from .record import Custom, RecordSpec
 from .text import N_, Text
@@ -70,7 +70,7 @@ class CachorroOptions(OptionSet):
     {'second_deal_packets': 11}
     """
 
-    second_deal_packets: int = 11
+    second_deal_packets: int = from_spec()
 
     specs = OPTIONS
 

@@ -28,9 +28,9 @@ table's house rules, shown on its page.
 The module's surface: :data:`OPTIONS` and :class:`ElGatoOptions`; :data:`PLAYER_COUNTS`,
 :func:`cards_each` and :func:`rank_order`; :data:`RECORD` (the hand record's fields) and
 :func:`parse_hand` (an :class:`ElGatoHand`, or a :class:`~referee.rules.errors.RulesError`
-with a sentence); :func:`settle`; the seat helpers :func:`seat_teams`, :func:`first_speaker`
-and :func:`next_dealer`; :func:`contract_summary`; and :data:`GAME`, the game as the rest of
-the app sees it.
+with a sentence); :func:`settle`; :func:`seat_teams`; and :data:`GAME`, the game as the rest of the app sees
+it (the player after the dealer plays first and the deal passes on, the ``Game``
+defaults; the hand's JSON and what was played are its fields as read).
 """
 
 from __future__ import annotations
@@ -42,9 +42,9 @@ from typing import ClassVar, Final
 from . import seats
 from .game import Game, Teams, each_for_himself
 from .kinds import LOSSES
-from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec
+from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec, from_spec
 from .record import DEALER, OutOrder, Player, Record, RecordSpec
-from .seats import OutGroup, out_order_json, parse_out_order
+from .seats import OutGroup, parse_out_order
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
 
@@ -107,10 +107,10 @@ class ElGatoOptions(OptionSet):
     {'stake': 2, 'ranks': 'sota_high', 'war': 'highest_only', 'chip_value': '0'}
     """
 
-    stake: int = 0
-    ranks: str = "sota_high"
-    war: str = "highest_only"
-    chip_value: str = "0"
+    stake: int = from_spec()
+    ranks: str = from_spec()
+    war: str = from_spec()
+    chip_value: str = from_spec()
 
     specs = OPTIONS
 
@@ -143,26 +143,6 @@ def seat_teams(players: Sequence[str], raw: object, options: ElGatoOptions) -> T
     """
     RECORD.check_table(players)
     return each_for_himself(players, raw, options)
-
-
-def first_speaker(players: Sequence[str], dealer: str, options: ElGatoOptions | None = None) -> str:
-    """The player after the dealer (his left) gets the first card and plays first.
-
-    >>> first_speaker(("Ana", "Bia"), "Bia")
-    'Ana'
-    """
-    return seats.after(players, dealer)
-
-
-def next_dealer(players: Sequence[str], hand: ElGatoHand, options: ElGatoOptions | None = None) -> str:
-    """The text only says how the first dealer is found; the deal then passes to the next
-    player in order of play. A table that draws again names the ``dealer`` in a record.
-
-    >>> players = ("Ana", "Bia", "Caio", "Dani")
-    >>> next_dealer(players, parse_hand({"loser": "Bia"}, players=players, options=ElGatoOptions(), dealer="Dani"))
-    'Ana'
-    """
-    return seats.after(players, hand.dealer)
 
 
 # --------------------------------------------------------------------------- the hand record
@@ -198,13 +178,6 @@ class ElGatoHand(Record):
     dealer: str
     loser: str
     out_order: tuple[OutGroup, ...] | None
-
-    def to_json(self) -> dict[str, object]:
-        """The record as stored and exported, the dealer filled in."""
-        out: dict[str, object] = {"dealer": self.dealer, "loser": self.loser}
-        if self.out_order is not None:
-            out["out_order"] = out_order_json(self.out_order)
-        return out
 
 
 def parse_hand(
@@ -278,11 +251,6 @@ def settle(hand: ElGatoHand, options: ElGatoOptions) -> Settlement:
     )
 
 
-def contract_summary(hand: ElGatoHand) -> dict[str, object]:
-    """Who lost, and the order of running out when known (every key present)."""
-    return {"loser": hand.loser, "out_order": None if hand.out_order is None else out_order_json(hand.out_order)}
-
-
 GAME: Final = Game[ElGatoOptions, ElGatoHand](
     slug=SLUG,
     name="El Gato",
@@ -290,9 +258,9 @@ GAME: Final = Game[ElGatoOptions, ElGatoHand](
     record=RECORD,
     parse=parse_hand,
     settle=settle,
-    first_speaker=first_speaker,
-    next_dealer=next_dealer,
-    contract_json=contract_summary,
+    # The player after the dealer plays first, and the deal passes on: the text only says how
+    # the first dealer is found (a table that draws again names the ``dealer`` in a record).
+    # The record and what was played are its fields as read (every key present in the answer).
     seat_teams=seat_teams,
     money_option="chip_value",
     # The league ranks El Gato by how often each player was left with the cards: with the

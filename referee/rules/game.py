@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from . import seats
 from .errors import InvalidInput
 from .kinds import PAYMENTS, Kind
 from .options import OptionSpec, OptionValue
@@ -64,6 +65,25 @@ def nobody_sits_out(players: Sequence[str], dealer: str, options: object) -> str
     return None
 
 
+def player_after_dealer(players: Sequence[str], dealer: str, options: object = None) -> str:
+    """The player after the dealer (the next in order of play, whichever way the game goes
+    round) speaks, bets or leads first."""
+    return seats.after(players, dealer)
+
+
+def deal_passes_on(players: Sequence[str], hand: Any, options: object = None) -> str:
+    """The deal passes to the player after this hand's dealer, whatever was played (order of
+    play is the list order, whichever way the game goes round)."""
+    return seats.after(players, hand.dealer)
+
+
+def fields_json(hand: Any) -> Mapping[str, object]:
+    """What was played, as the API's answer and the history show it: the record's fields but
+    the dealer, every key present (see :meth:`~referee.rules.record.Record.fields_json`)."""
+    result: Mapping[str, object] = hand.fields_json()
+    return result
+
+
 def no_standing(teams: Teams, totals: Mapping[str, int], options: object) -> Mapping[str, Any] | None:
     """A game settled in payments has no match standing."""
     return None
@@ -83,12 +103,14 @@ class Game(Generic[O, H]):
     name: str
     options_class: Any  # a class with from_json(raw), to_json() and ``specs``
     record: RecordSpec
-    #: The game's parser (its module's ``parse_hand``); the app calls :meth:`parse_hand`.
+    #: The game's parser (its module's ``parse_hand``, or its hand class' plain
+    #: :meth:`~referee.rules.record.Record.parsed`); the app calls :meth:`parse_hand`.
     parse: ParseHand[O, H]
     settle: Callable[[H, O], Settlement | TeamScores]
-    first_speaker: Callable[[Sequence[str], str, O], str]
-    next_dealer: Callable[[Sequence[str], H, O], str]
-    contract_json: Callable[[H], Mapping[str, object]]
+    # What most games do the same way; a game names its own only where it differs.
+    first_speaker: Callable[[Sequence[str], str, O], str] = player_after_dealer
+    next_dealer: Callable[[Sequence[str], H, O], str] = deal_passes_on
+    contract_json: Callable[[H], Mapping[str, object]] = fields_json
     sitting_out: Callable[[Sequence[str], str, O], str | None] = nobody_sits_out
     seat_teams: Callable[[Sequence[str], object, O], Teams] = each_for_himself
     standing: Callable[[Teams, Mapping[str, int], O], Mapping[str, Any] | None] = no_standing

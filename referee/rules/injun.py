@@ -44,8 +44,8 @@ prefix of actions, whose turn it is (``turn``) and what he may do (``legal_actio
 ``can``, ``verify``, ``act``) — and :func:`replay` / :func:`legal_actions` for the page;
 :data:`RECORD` (the hand record's fields) and :func:`parse_hand` (a posted record to a validated
 :class:`InjunHand`, or a :class:`~referee.rules.errors.RulesError` with a sentence);
-:func:`settle`; the seating helpers :func:`first_speaker` and :func:`next_dealer`; and
-:data:`GAME`, the game as the rest of the app sees it.
+:func:`settle`; and :data:`GAME`, the game as the rest of the app sees it (the player after
+the dealer bets first, and the deal passes to the left whoever won: the ``Game`` defaults).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ from .cards import FRENCH_RANKS
 from .errors import IllegalCall, InconsistentHand, InvalidInput
 from .game import Game, Teams
 from .kinds import POT
-from .options import Choice, OptionSet, OptionSpec
+from .options import Choice, OptionSet, OptionSpec, from_spec
 from .record import DEALER, Count, Custom, Record, RecordSpec, name_schema
 from .record import Choice as ChoiceField
 from .settle import Line
@@ -260,38 +260,18 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
 class InjunOptions(OptionSet):
     """The house rules of one table; the defaults are the readings Referee chose where the rule text is open."""
 
-    system: str = "poker"
-    ante: int = 1
-    poker_amounts: str = "literal"
-    odd_chip: str = "carry"
-    surrender_closed: str = "compare"
-    starting_chips: int = 0
-    chip_value: str = "0"
+    system: str = from_spec()
+    ante: int = from_spec()
+    poker_amounts: str = from_spec()
+    odd_chip: str = from_spec()
+    surrender_closed: str = from_spec()
+    starting_chips: int = from_spec()
+    chip_value: str = from_spec()
 
     specs = OPTIONS
 
 
 # --------------------------------------------------------------------------- seats
-
-
-def first_speaker(players: Sequence[str], dealer: str, options: InjunOptions | None = None) -> str:
-    """The player after the dealer (his left) bets first.
-
-    >>> first_speaker(("Ana", "Bia", "Caio"), "Caio")
-    'Ana'
-    """
-    return seats.after(players, dealer)
-
-
-def next_dealer(players: Sequence[str], hand: InjunHand, options: InjunOptions | None = None) -> str:
-    """The deal passes to the left, the next player in order of play, whoever won.
-
-    >>> hand = parse_hand({"actions": [["Ana", "drop"], ["Bia", "drop"]]}, players=("Ana", "Bia", "Caio"),
-    ...     options=InjunOptions(), dealer="Caio")
-    >>> next_dealer(("Ana", "Bia", "Caio"), hand)
-    'Ana'
-    """
-    return seats.after(players, hand.dealer)
 
 
 # --------------------------------------------------------------------------- the betting
@@ -1103,8 +1083,6 @@ GAME: Final = Game[InjunOptions, InjunHand](
     record=RECORD,
     parse=parse_hand,
     settle=settle,
-    first_speaker=first_speaker,
-    next_dealer=next_dealer,
     contract_json=contract_summary,
     stock_option="starting_chips",
     ante_option="ante",

@@ -28,7 +28,7 @@ from .auction import pairs_schema, replay_pairs
 from .cards import Suit
 from .errors import InconsistentHand, InvalidInput, RulesError
 from .game import Game, Teams
-from .options import CHIP_VALUE, STARTING_CHIPS, Choice, OptionSet, OptionSpec
+from .options import CHIP_VALUE, STARTING_CHIPS, Choice, OptionSet, OptionSpec, from_spec
 from .record import DEALER, Custom, PerPlayer, Player, Record, RecordSpec, SuitField, name_schema
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
@@ -343,20 +343,20 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
 class JubileuOptions(OptionSet):
     """The house rules of one table; the defaults are the readings Referee chose where the rule text is open."""
 
-    overtricks: bool = True
-    overtricks_in_partnerships: bool = True
-    misere_margin: str = "deviation"
-    meia_miseria_settlement: str = "everyone"
-    meia_miseria_join: str = "anyone"
-    miseria_over_solo_dez: str = "barred"
-    jogo_obrigatorio_bidders: str = "aces"
-    jubileu_self_ace: str = "refuse"
-    jogo_obrigatorio_self_king: str = "refuse"
-    first_speaker: str = "after_dealer"
-    auction_end: str = "pass_final"
-    all_pass: str = "next_dealer"
-    starting_chips: int = 0
-    chip_value: str = "0"
+    overtricks: bool = from_spec()
+    overtricks_in_partnerships: bool = from_spec()
+    misere_margin: str = from_spec()
+    meia_miseria_settlement: str = from_spec()
+    meia_miseria_join: str = from_spec()
+    miseria_over_solo_dez: str = from_spec()
+    jogo_obrigatorio_bidders: str = from_spec()
+    jubileu_self_ace: str = from_spec()
+    jogo_obrigatorio_self_king: str = from_spec()
+    first_speaker: str = from_spec()
+    auction_end: str = from_spec()
+    all_pass: str = from_spec()
+    starting_chips: int = from_spec()
+    chip_value: str = from_spec()
 
     specs = OPTIONS
 

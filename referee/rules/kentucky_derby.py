@@ -44,9 +44,9 @@ The module's surface: :data:`OPTIONS` and :class:`DerbyOptions`; :class:`DerbyCa
 :class:`Race` of :class:`Step` values, for the race page); :func:`second_place_in_play`;
 :data:`RECORD` (the race record's fields) and :func:`parse_hand` (a :class:`DerbyHand`, or a
 :class:`~referee.rules.errors.RulesError` with a sentence); :func:`pot_result` (a
-:class:`DerbyResult`) and :func:`settle`; the seat helpers
-:func:`first_speaker` (who moves the horses) and :func:`next_dealer`; and
-:data:`GAME`, the game as the rest of the app sees it.
+:class:`DerbyResult`) and :func:`settle`; and :data:`GAME`, the game as the rest of the app
+sees it (the player after the dealer lines up and moves the horses, and the deal passes to the
+left after each race: the ``Game`` defaults).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ from .cards import FRENCH_RANKS, Suit, french_rank_label, parse_suit
 from .errors import InconsistentHand, InvalidInput
 from .game import Game, Teams
 from .kinds import POT
-from .options import Choice, OptionSet, OptionSpec
+from .options import Choice, OptionSet, OptionSpec, from_spec
 from .pot import CHIP_OPTIONS, MAX_CHIPS, antes, carried_in_field, pot_settlement, require_chips, split
 from .record import DEALER, Count, Custom, Record, RecordSpec
 from .settle import Line, Settlement
@@ -205,17 +205,17 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
 class DerbyOptions(OptionSet):
     """The house rules of one table; the defaults are the readings Referee chose where the rule text is open."""
 
-    pingo: int = 1
-    bet: int = 1
-    track_length: int = 7
-    own_suit_bonus: str = "forward"
-    finish: str = "round_end"
-    second_place: str = "above_6"
-    second_by: str = "most_advanced"
-    unbacked: str = "carry"
-    split: str = "equal"
-    starting_chips: int = 0
-    chip_value: str = "0"
+    pingo: int = from_spec()
+    bet: int = from_spec()
+    track_length: int = from_spec()
+    own_suit_bonus: str = from_spec()
+    finish: str = from_spec()
+    second_place: str = from_spec()
+    second_by: str = from_spec()
+    unbacked: str = from_spec()
+    split: str = from_spec()
+    starting_chips: int = from_spec()
+    chip_value: str = from_spec()
 
     specs = OPTIONS
 
@@ -1302,16 +1302,6 @@ def settle(hand: DerbyHand, options: DerbyOptions) -> Settlement:
 # --------------------------------------------------------------------------- seats
 
 
-def first_speaker(players: Sequence[str], dealer: str, options: DerbyOptions | None = None) -> str:
-    """The player after the dealer (to his left) lines up and moves the horses."""
-    return seats.after(players, dealer)
-
-
-def next_dealer(players: Sequence[str], hand: DerbyHand, options: DerbyOptions | None = None) -> str:
-    """After each race the deal passes to the left, the next player in order of play."""
-    return seats.after(players, hand.dealer)
-
-
 def contract_summary(hand: DerbyHand) -> dict[str, object]:
     """What was run, for the answer and the history: the places, the backers of each horse and
     the chips carried in (the chips left for the next race are ``carried_in`` plus the
@@ -1331,8 +1321,6 @@ GAME: Final = Game[DerbyOptions, DerbyHand](
     record=RECORD,
     parse=parse_hand,
     settle=settle,
-    first_speaker=first_speaker,
-    next_dealer=next_dealer,
     contract_json=contract_summary,
     stock_option="starting_chips",
     ante_option="pingo",

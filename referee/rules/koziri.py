@@ -20,7 +20,7 @@ and a record has no ``carried_in``: every settlement sums to zero.
 
 The play itself (the deal helper, the answer checker, a game move by move) lives in
 :mod:`referee.rules.koziri_play`; this module's surface is :data:`OPTIONS` and
-:class:`KoziriOptions`, :func:`first_speaker`, :func:`next_dealer`, :data:`RECORD` (the hand
+:class:`KoziriOptions`, :func:`first_speaker` (the deal alternates: the ``Game`` default), :data:`RECORD` (the hand
 record's fields) and :func:`parse_hand` (to a :class:`KoziriHand`), :func:`settle`,
 :func:`contract_summary` and :data:`GAME`, the game as the rest of the app sees it.
 """
@@ -34,7 +34,7 @@ from typing import ClassVar, Final
 from . import seats
 from .game import Game, Teams
 from .koziri_play import _MISSING_SUIT, DECK_SIZES, SUIT_STEPS, Role, SuitChoice, open_suits, parse_suits
-from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec, OptionValue
+from .options import CHIP_VALUE, Choice, OptionSet, OptionSpec, OptionValue, from_spec
 from .record import DEALER, Player, Record, RecordSpec, SuitField
 from .settle import Line, Payment, Settlement
 from .text import N_, Text
@@ -118,11 +118,11 @@ class KoziriOptions(OptionSet):
     {'deck': 24, 'stake': 1, 'first_lead': 'opponent', 'going_out': 'last_card', 'chip_value': '0'}
     """
 
-    deck: int = 32
-    stake: int = 1
-    first_lead: str = "opponent"
-    going_out: str = "last_card"
-    chip_value: str = "0"
+    deck: int = from_spec()
+    stake: int = from_spec()
+    first_lead: str = from_spec()
+    going_out: str = from_spec()
+    chip_value: str = from_spec()
 
     specs = OPTIONS
 
@@ -145,17 +145,6 @@ def first_speaker(players: Sequence[str], dealer: str, options: KoziriOptions | 
     if options is not None and options.first_lead == "dealer":
         return dealer
     return opponent_of(players, dealer)
-
-
-def next_dealer(players: Sequence[str], hand: KoziriHand, options: KoziriOptions | None = None) -> str:
-    """The deal alternates (the API contract: it passes to the next player in order of play). The text
-    only says the first dealer is found by the highest card; a table that draws again for
-    every game names the ``dealer`` in each record.
-
-    >>> next_dealer(("Ana", "Bia"), parse_hand(RECORD.example, players=("Ana", "Bia"), options=KoziriOptions(), dealer="Bia"))
-    'Ana'
-    """
-    return seats.after(players, hand.dealer)
 
 
 def leader_role(options: KoziriOptions) -> Role:
@@ -325,7 +314,6 @@ GAME: Final = Game[KoziriOptions, KoziriHand](
     parse=parse_hand,
     settle=settle,
     first_speaker=first_speaker,
-    next_dealer=next_dealer,
     contract_json=contract_summary,
     money_option="chip_value",
 )

@@ -35,9 +35,9 @@ What the record cannot show (the cards, the tricks) is not checked: the referee 
 The module's surface: :data:`OPTIONS` and :class:`LiftSmokeOptions`; :data:`PLAYER_COUNTS`,
 :func:`cards_each` and :func:`stock_size` (the deal); :data:`RECORD` (the hand record's fields)
 and :func:`parse_hand` (a :class:`LiftSmokeHand`, or a
-:class:`~referee.rules.errors.RulesError` with a sentence); :func:`settle`; the seat helpers
-:func:`first_speaker` and :func:`next_dealer`; :func:`contract_summary`; and :data:`GAME`, the
-game as the rest of the app sees it.
+:class:`~referee.rules.errors.RulesError` with a sentence); :func:`settle`; :func:`next_dealer`
+(the winner deals next); :func:`contract_summary`; and :data:`GAME`, the game as the rest of
+the app sees it (the player after the dealer leads first: the ``Game`` default).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from typing import ClassVar, Final
 from . import seats
 from .game import Game, Teams
 from .kinds import POT
-from .options import OptionSet, OptionSpec
+from .options import OptionSet, OptionSpec, from_spec
 from .pot import (
     CHIP_OPTIONS,
     MAX_CHIPS,
@@ -89,9 +89,9 @@ class LiftSmokeOptions(OptionSet):
     {'ante': 3, 'starting_chips': 0, 'chip_value': '0'}
     """
 
-    ante: int = 1
-    starting_chips: int = 0
-    chip_value: str = "0"
+    ante: int = from_spec()
+    starting_chips: int = from_spec()
+    chip_value: str = from_spec()
 
     specs = OPTIONS
 
@@ -115,15 +115,6 @@ def stock_size(player_count: int) -> int:
     [36, 27, 16]
     """
     return DECK - player_count * cards_each(player_count)
-
-
-def first_speaker(players: Sequence[str], dealer: str, options: LiftSmokeOptions | None = None) -> str:
-    """The player after the dealer (his left) leads the first trick.
-
-    >>> first_speaker(("Ana", "Bia", "Caio", "Dani"), "Dani")
-    'Ana'
-    """
-    return seats.after(players, dealer)
 
 
 def next_dealer(players: Sequence[str], hand: LiftSmokeHand, options: LiftSmokeOptions | None = None) -> str:
@@ -295,7 +286,6 @@ GAME: Final = Game[LiftSmokeOptions, LiftSmokeHand](
     record=RECORD,
     parse=parse_hand,
     settle=settle,
-    first_speaker=first_speaker,
     next_dealer=next_dealer,
     contract_json=contract_summary,
     stock_option="starting_chips",

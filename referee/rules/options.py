@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import ClassVar, Final, Self
+from typing import Any, ClassVar, Final, Self
 
 from .errors import InvalidInput
 from .text import N_, Text
@@ -117,15 +117,41 @@ def parse_options(specs: Sequence[OptionSpec], raw: object) -> dict[str, OptionV
     return {spec.name: spec.parse(raw[spec.name]) if spec.name in raw else spec.default for spec in specs}
 
 
+class _FromSpec:
+    """The marker :func:`from_spec` leaves on an options field until its class is made."""
+
+
+_FROM_SPEC: Final = _FromSpec()
+
+
+def from_spec() -> Any:
+    """An options field's default: its spec's ``default``, filled in when the class is made
+    (:meth:`OptionSet.__init_subclass__`), so that each default is written once, in the spec."""
+    return _FROM_SPEC
+
+
 class OptionSet:
     """What every game's options class does the same way: read posted options against the
     game's :class:`OptionSpec` list (``specs``) and write every option back out.
 
-    A game's options are a frozen dataclass with one field per spec that subclasses this and
-    names its ``specs``; a game with a rule across options (Samba's allowed top minimum,
-    Quatrilho's Timbó preset) overrides :meth:`checked`."""
+    A game's options are a frozen dataclass that subclasses this, names its ``specs`` and has
+    one field per spec, typed and defaulted by :func:`from_spec` (``stake: int = from_spec()``):
+    the typed field is what the game's code reads, the spec says the rest. A game with a rule
+    across options (Samba's allowed top minimum, Quatrilho's Timbó preset) overrides :meth:`checked`."""
 
     specs: ClassVar[tuple[OptionSpec, ...]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Before ``@dataclass`` reads the class: every spec has its field, every field its
+        spec, and a field marked :func:`from_spec` takes the spec's default."""
+        super().__init_subclass__(**kwargs)
+        by_name = {spec.name: spec for spec in cls.specs}
+        fields = [name for name in cls.__dict__.get("__annotations__", {}) if name != "specs"]
+        if sorted(fields) != sorted(by_name):
+            raise TypeError(f"{cls.__name__}'s fields {fields} are not its specs {list(by_name)}")
+        for name in fields:
+            if cls.__dict__.get(name) is _FROM_SPEC:
+                setattr(cls, name, by_name[name].default)
 
     @classmethod
     def from_json(cls, raw: object) -> Self:

@@ -6,8 +6,8 @@ a chamada (the caller and the holder of the called card against the other two), 
 himself) or goes "a monte" (redealt, nothing paid).
 
 The module's surface: :data:`OPTIONS` (house rules as data) and :class:`QuatrilhoOptions`; the
-seating helpers :func:`active_players`, :func:`sitting_out`, :func:`first_speaker`,
-:func:`next_dealer`; :class:`Auction` (``legal_calls``/``verify_call``/``call``) with
+seating helpers :func:`active_players`, :func:`sitting_out`, :func:`first_speaker` (the deal
+passes on: the ``Game`` default); :class:`Auction` (``legal_calls``/``verify_call``/``call``) with
 :func:`legal_answers` and :func:`resolve_auction`; :func:`parse_hand` (a posted record to a
 validated :class:`QuatrilhoHand`, or a :class:`~referee.rules.errors.RulesError` with a
 sentence) and :data:`RECORD`, the hand record's fields; :func:`settle`; and :data:`GAME`, the
@@ -28,7 +28,7 @@ from .auction import pairs_schema, replay_pairs
 from .cards import SPANISH_RANKS, Card, Suit
 from .errors import IllegalCall, InconsistentHand, InvalidInput, RulesError
 from .game import Game, Teams
-from .options import Choice, OptionSet, OptionSpec, OptionValue
+from .options import Choice, OptionSet, OptionSpec, OptionValue, from_spec
 from .record import DEALER, Count, Custom, Field, Json, PerPlayer, Player, Record, RecordSpec, name_schema
 from .settle import Line, Payment, Settlement
 from .text import N_, NP_, Text
@@ -315,21 +315,21 @@ TIMBO_PRESET: Final[Mapping[str, OptionValue]] = MappingProxyType(
 class QuatrilhoOptions(OptionSet):
     """The house rules of one table; the defaults are the readings Referee chose where the rule text is open."""
 
-    variant: str = "padrao"
-    no_bid: str = "carreguete"
-    solo_branco_rate: int = 16
-    giver_on_loss: str = "plus_10"
-    sit_out: str = "dealer"
-    one_trick: str = "flat_10"
-    carreguete_rate: int = 6
-    solo_natural_extra: int = 0
-    talha: int = 100
-    unit_value: str = "0"
-    capote_in_solos: bool = False
-    caller_alone: str = "per_opponent"
-    solo_rate_from: str = "winning_side"
-    carreguete_compare: str = "figures"
-    carreguete_ties: str = "tied_pay"
+    variant: str = from_spec()
+    no_bid: str = from_spec()
+    solo_branco_rate: int = from_spec()
+    giver_on_loss: str = from_spec()
+    sit_out: str = from_spec()
+    one_trick: str = from_spec()
+    carreguete_rate: int = from_spec()
+    solo_natural_extra: int = from_spec()
+    talha: int = from_spec()
+    unit_value: str = from_spec()
+    capote_in_solos: bool = from_spec()
+    caller_alone: str = from_spec()
+    solo_rate_from: str = from_spec()
+    carreguete_compare: str = from_spec()
+    carreguete_ties: str = from_spec()
 
     specs = OPTIONS
 
@@ -381,16 +381,6 @@ def active_players(players: Sequence[str], dealer: str, options: QuatrilhoOption
 def first_speaker(players: Sequence[str], dealer: str, options: QuatrilhoOptions | None = None) -> str:
     """The mão: first to the dealer's right, who speaks and leads first."""
     return active_players(players, dealer, options or QuatrilhoOptions())[0]
-
-
-def next_dealer(players: Sequence[str], hand: QuatrilhoHand, options: QuatrilhoOptions | None = None) -> str:
-    """The deal passes to the next player in order of play, whatever was played.
-
-    A hand that went "a monte" (or a carreguete tie under ``carreguete_ties="redeal"``) is
-    recorded as a hand and the deal moves on too: the text only says "reinicia-se nova jogada"
-    (a new deal starts) and names no dealer, so the usual rotation applies.
-    """
-    return seats.after(players, hand.dealer)
 
 
 # --------------------------------------------------------------------------- the auction
@@ -1696,7 +1686,8 @@ GAME: Final = Game[QuatrilhoOptions, QuatrilhoHand](
     parse=parse_hand,
     settle=settle,
     first_speaker=first_speaker,
-    next_dealer=next_dealer,
+    # The deal passes on whatever was played: a hand "a monte" (or a carreguete tie under
+    # ``carreguete_ties="redeal"``) is a hand too, and the text names no other dealer.
     sitting_out=sitting_out,
     contract_json=contract_summary,
     stock_option="talha",

@@ -27,11 +27,11 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Self, TypeVar, cast
 
 from .cards import Suit
 from .errors import InconsistentHand, InvalidInput, RulesError, reject_unknown_fields
-from .seats import NAME_MAX, require_counts, require_player
+from .seats import NAME_MAX, OutGroup, out_order_json, require_counts, require_player
 from .text import N_, NP_, Text
 
 Json = dict[str, Any]
@@ -62,6 +62,15 @@ class Field:
 
     def check_built(self, value: object, *, players: Sequence[str]) -> None:
         """What a built record's attribute of this name must satisfy (see :meth:`RecordSpec.check_built`)."""
+
+    def dump(self, value: object) -> object:
+        """A built record's attribute of this name as its JSON (see :meth:`Record.to_json`): a
+        word for an Enum member (a choice, a suit), a plain object for a mapping."""
+        if isinstance(value, Enum):
+            return value.value
+        if isinstance(value, Mapping):
+            return dict(value)
+        return value
 
     def missing(self, raw: Mapping[str, object]) -> RulesError:
         """The error for this required field left out or null (``raw``: the whole record), its
@@ -203,6 +212,9 @@ class OutOrder(Field):
     def schema(self) -> Json:
         name = name_schema()
         return {"type": "array", "items": {"oneOf": [name, {"type": "array", "items": name, "minItems": 1}]}}
+
+    def dump(self, value: object) -> object:
+        return out_order_json(cast(Sequence[OutGroup], value))
 
 
 #: The dealer, in every game's record: left out, the rotation's dealer.
@@ -346,3 +358,38 @@ class Record:
     def check(self) -> None:
         if not _READ_BY_PARSER.get():
             self.spec.check_built(self)
+
+    @classmethod
+    def parsed(
+        cls, raw: object, *, players: Sequence[str], options: object, dealer: str, teams: Sequence[Sequence[str]] = ()
+    ) -> Self:
+        """The plainest parser, for a record whose attributes are its fields as read: the
+        fields checked for their shape (:meth:`RecordSpec.read`), the rotation's ``dealer``
+        where the record names none. A game whose rules check more across fields writes its own
+        ``parse_hand`` (and may still start from :meth:`RecordSpec.read`)."""
+        values = cls.spec.read(raw, players=players)
+        seated = tuple(players)
+        values["dealer"] = values.get("dealer") or require_player(seated, dealer, field="dealer")
+        built: Self = cast(Any, cls)(players=seated, **values)
+        return built
+
+    def to_json(self) -> dict[str, object]:
+        """The record as stored and exported: every field of :attr:`spec` that holds a value, in
+        the declared order, each as its field writes it (:meth:`Field.dump`). A game whose
+        attributes are not its fields one for one (a derived field, a nested record) overrides it."""
+        out: dict[str, object] = {}
+        for spec in self.spec.fields:
+            value = getattr(self, spec.name, None)
+            if value is not None:
+                out[spec.name] = spec.dump(value)
+        return out
+
+    def fields_json(self) -> dict[str, object]:
+        """What was played, as the API's answer and the history show it: every field but the
+        dealer, ``None`` where the record holds nothing (every key present)."""
+        out: dict[str, object] = {}
+        for spec in self.spec.fields:
+            if spec.name != "dealer":
+                value = getattr(self, spec.name, None)
+                out[spec.name] = None if value is None else spec.dump(value)
+        return out

@@ -36,7 +36,7 @@ from typing import Any, ClassVar, Final
 from . import patience
 from .errors import InconsistentHand, InvalidInput
 from .game import Teams
-from .options import OptionSet, OptionSpec
+from .options import OptionSet, OptionSpec, from_spec
 from .patience import PatienceHand
 from .record import Custom, RecordSpec
 from .text import N_, Text
@@ -77,8 +77,8 @@ class RelogioOptions(OptionSet):
     {'king_exchange': True, 'sequences_to_win': 4}
     """
 
-    king_exchange: bool = True
-    sequences_to_win: int = 3
+    king_exchange: bool = from_spec()
+    sequences_to_win: int = from_spec()
 
     specs = OPTIONS
 

@@ -13,7 +13,8 @@ sentence); :func:`score_team`, :func:`score_hand` and :func:`settle` (per-team s
 their lines); :func:`match_state` and :func:`standing` (the end of the match).
 
 Seating: :func:`default_teams`, :func:`seat_teams` (the checks of a posted seating),
-:func:`seats_from_draw` (the partnership draw), :func:`first_speaker` and :func:`next_dealer`.
+:func:`seats_from_draw` (the partnership draw); the mão, after the dealer, and with it the deal
+move one seat each hand (the ``Game`` defaults).
 :data:`GAME` is the game as the rest of the app sees it. The meld checker (card lists of each
 meld) lives in :mod:`referee.rules.samba_melds`.
 """
@@ -29,7 +30,7 @@ from . import seats
 from .errors import InconsistentHand, InvalidInput, RulesError, reject_unknown_fields
 from .game import Game, Teams
 from .kinds import MATCH
-from .options import Choice, OptionSet, OptionSpec, OptionValue
+from .options import Choice, OptionSet, OptionSpec, OptionValue, from_spec
 from .record import DEALER, Custom, Field, Json, Player, Record, RecordSpec, name_schema
 from .scores import TeamScore, TeamScores, team_totals
 from .settle import Line
@@ -227,13 +228,13 @@ TOP_MIN_MELDS: Final = (150, 160)
 class SambaOptions(OptionSet):
     """The house rules of one table; the defaults are the readings Referee chose where the rule text is open."""
 
-    target: int = 10000
-    win_at_target: bool = False
-    top_min_meld: int = 150
-    six_red_threes_unmade: str = "flip"
-    canastra_bonuses_cumulative: bool = False
-    sambas_count_for_canastrao: bool = False
-    five_players: bool = False
+    target: int = from_spec()
+    win_at_target: bool = from_spec()
+    top_min_meld: int = from_spec()
+    six_red_threes_unmade: str = from_spec()
+    canastra_bonuses_cumulative: bool = from_spec()
+    sambas_count_for_canastrao: bool = from_spec()
+    five_players: bool = from_spec()
 
     specs = OPTIONS
 
@@ -366,20 +367,6 @@ def seats_from_draw(draws: Mapping[str, int]) -> tuple[tuple[str, ...], Teams]:
         tuple(n for n in order if draws[n] % 2 != mao_parity),
     )
     return order, teams
-
-
-def first_speaker(players: Sequence[str], dealer: str, options: SambaOptions | None = None) -> str:
-    """The mão: the player after the dealer (the player before the mão deals).
-
-    >>> first_speaker(("Ana", "Bia", "Caio", "Dani"), "Dani")
-    'Ana'
-    """
-    return seats.after(players, dealer)
-
-
-def next_dealer(players: Sequence[str], hand: SambaHand, options: SambaOptions | None = None) -> str:
-    """The mão, and with it the deal, moves one seat on each hand (from the dealer the record names)."""
-    return seats.after(players, hand.dealer)
 
 
 # --------------------------------------------------------------------------- the hand record
@@ -1015,8 +1002,6 @@ GAME: Final = Game[SambaOptions, SambaHand](
     record=RECORD,
     parse=parse_hand,
     settle=settle,
-    first_speaker=first_speaker,
-    next_dealer=next_dealer,
     contract_json=contract_summary,
     seat_teams=seat_teams,
     standing=standing,

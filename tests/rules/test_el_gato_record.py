@@ -19,13 +19,13 @@ from referee.rules.el_gato import (
     ElGatoHand,
     ElGatoOptions,
     cards_each,
-    first_speaker,
-    next_dealer,
     parse_hand,
     rank_order,
     settle,
 )
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError, UnknownPlayer
+from referee.rules.game import deal_passes_on as next_dealer
+from referee.rules.game import player_after_dealer as first_speaker
 
 PLAYERS = ("Ana", "Bia", "Caio", "Dani")
 DEFAULT = ElGatoOptions()

@@ -9,14 +9,14 @@ import pytest
 
 from referee.rules.cards import Suit
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError, UnknownPlayer
+from referee.rules.game import deal_passes_on as next_dealer
+from referee.rules.game import player_after_dealer as first_speaker
 from referee.rules.kentucky_derby import (
     GAME,
     OPTIONS,
     Bet,
     DerbyHand,
     DerbyOptions,
-    first_speaker,
-    next_dealer,
     parse_hand,
 )
 from tests.rules.derby_bookkeeper import bookkeeper

@@ -12,6 +12,7 @@ import pytest
 
 from referee.rules.cards import Suit
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError, UnknownPlayer
+from referee.rules.game import deal_passes_on as next_dealer
 from referee.rules.koziri import (
     GAME,
     OPTIONS,
@@ -20,7 +21,6 @@ from referee.rules.koziri import (
     KoziriOptions,
     first_speaker,
     leader_role,
-    next_dealer,
     parse_hand,
     settle,
 )

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError, UnknownPlayer
+from referee.rules.game import player_after_dealer as first_speaker
 from referee.rules.lift_smoke import (
     GAME,
     OPTIONS,
@@ -18,7 +19,6 @@ from referee.rules.lift_smoke import (
     LiftSmokeHand,
     LiftSmokeOptions,
     cards_each,
-    first_speaker,
     next_dealer,
     parse_hand,
     settle,

@@ -11,6 +11,7 @@ import pytest
 
 from referee.rules.cards import SPANISH_DECK, SPANISH_RANKS, Card, Suit, figures_of, rank_label
 from referee.rules.errors import IllegalCall, InconsistentHand, InvalidInput, RulesError, UnknownPlayer
+from referee.rules.game import deal_passes_on as next_dealer
 from referee.rules.options import OptionSpec
 from referee.rules.quatrilho import (
     OPTIONS,
@@ -19,7 +20,6 @@ from referee.rules.quatrilho import (
     QuatrilhoOptions,
     active_players,
     first_speaker,
-    next_dealer,
     parse_hand,
     sitting_out,
 )

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from referee.rules import get_game
+from referee.rules.game import deal_passes_on as next_dealer
 from referee.rules.quatrilho import (
     GAME,
     Mode,
     QuatrilhoOptions,
     chamada_rate,
-    next_dealer,
     parse_hand,
     points,
     settle,

@@ -213,10 +213,12 @@ def test_every_stored_example_record_of_the_new_games_validates_against_its_sche
 
 
 def _answer_records(document: dict) -> list[str]:
-    """The records a hand answer's ``record`` may be (its oneOf)."""
+    """The records a hand answer's ``record`` may be (one per game: the record of each of its
+    game-discriminated variants)."""
+    schemas = document["components"]["schemas"]
     return [
-        ref["$ref"].rsplit("/", 1)[1]
-        for ref in document["components"]["schemas"]["HandAnswer"]["properties"]["record"]["oneOf"]
+        schemas[ref["$ref"].rsplit("/", 1)[1]]["properties"]["record"]["$ref"].rsplit("/", 1)[1]
+        for ref in schemas["HandAnswer"]["oneOf"]
     ]
 
 
@@ -287,3 +289,35 @@ def test_the_patience_standings_answer_as_documented(client: FlaskClient, docume
     (row,) = body["standings"]
     assert (row["hands"], row["won"], row["win_rate"]) == (2, 1, 0.5)
     assert row["patiences"] == {"relogio": {"games": 1, "wins": 1}, "relogio_real": {"games": 1, "wins": 0}}
+
+
+def test_two_games_with_the_same_record_shape_each_validate_as_their_own(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game whose record looks exactly like El Gato's (a twin, in the registry for this test
+    only) does not make El Gato's answers match two schemas: a hand answer names its table's
+    ``game``, the document discriminates on it, and the record is checked against that game's."""
+    import dataclasses
+
+    from referee.api.openapi import document as make_document
+    from referee.rules import el_gato
+
+    from .api_support import create_table, record_ok
+
+    table = create_table(client, game="el_gato", players=["Ana", "Bia"])
+    answer = record_ok(client, table, {"loser": "Bia"})
+    monkeypatch.setitem(GAMES, "el_gato_twin", dataclasses.replace(el_gato.GAME, slug="el_gato_twin"))
+    document = make_document()
+    schemas = document["components"]["schemas"]
+    assert schemas["HandAnswer"]["discriminator"]["propertyName"] == "game"
+    assert set(schemas["HandAnswer"]["discriminator"]["mapping"]) == set(GAMES)
+    assert schemas["ElGatoTwinHand"]["properties"] == schemas["ElGatoHand"]["properties"]
+    assert answer["game"] == "el_gato"
+    assert _errors(document, "HandAnswer", answer) == []
+    assert _errors(document, "HandAnswer", {**answer, "game": "el_gato_twin"}) == []
+    # The record is the one of the game the answer names, not any game's that fits.
+    assert _errors(document, "HandAnswer", {**answer, "record": EXAMPLE_JUBILEU})
+    assert _errors(document, "HandAnswer", {**answer, "game": "jubileu"})
+
+
+EXAMPLE_JUBILEU: dict[str, Any] = dict(GAMES["jubileu"].record.example)
