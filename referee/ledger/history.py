@@ -10,20 +10,39 @@ so on the pages it keeps that place and number, with the versions it replaced be
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.orm import selectinload
 
 from referee.db import db
-from referee.models import Hand, Table, voided
+from referee.models import Hand, HandEvent, Table, voided
 
-_LIVE_PLACES = (
-    select(Hand.number).where(Hand.table_id == bindparam("table_id"), ~voided()).order_by(Hand.position, Hand.number)
+#: The live hands from a place in play (position, then number) to the end, in order of play.
+_LIVE_FROM = (
+    select(Hand.number)
+    .where(
+        Hand.table_id == bindparam("table_id"),
+        ~voided(),
+        or_(
+            Hand.position > bindparam("position"),
+            and_(Hand.position == bindparam("position"), Hand.number >= bindparam("number")),
+        ),
+    )
+    .order_by(Hand.position, Hand.number)
 )
+_WHERE = select(Hand).where(Hand.table_id == bindparam("table_id"), Hand.number == bindparam("number"))
 _PLACES = select(func.count(func.distinct(Hand.position))).where(Hand.table_id == bindparam("table_id"))
-_LIVE_COUNT = select(func.count()).select_from(Hand).where(Hand.table_id == bindparam("table_id"), ~voided())
+# The live hands are the hands less the voided ones: two counts on indexes (a void is one event
+# per hand), where asking each hand whether it is void would visit the whole history.
+_HANDS = select(func.count()).select_from(Hand).where(Hand.table_id == bindparam("table_id"))
+_VOIDS = (
+    select(func.count())
+    .select_from(HandEvent)
+    .join(Hand, Hand.id == HandEvent.hand_id)
+    .where(Hand.table_id == bindparam("table_id"), HandEvent.kind == "void")
+)
 
 
 def all_hands(table: Table) -> list[Hand]:
@@ -52,7 +71,8 @@ def last_live_hand(table: Table) -> Hand | None:
 
 
 def live_count(table: Table) -> int:
-    return db.session.scalar(_LIVE_COUNT, {"table_id": table.id}) or 0
+    bind = {"table_id": table.id}
+    return (db.session.scalar(_HANDS, bind) or 0) - (db.session.scalar(_VOIDS, bind) or 0)
 
 
 def deals_done(table: Table, played: int | None = None) -> bool:
@@ -72,35 +92,66 @@ def get_hand(table: Table, number: object) -> Hand | None:
     return db.session.scalar(query)
 
 
-@dataclass(frozen=True)
 class Numbering:
-    """The numbers the pages show: each live hand's place in play (1..N, no gaps)."""
+    """The numbers the pages show: each live hand's place in play (1..N, no gaps).
 
-    shown: Mapping[int, int]  # stored number -> number on the pages, live hands only
+    Read only as far back as asked: the live hands count (two index-only counts) and, for a hand
+    asked about, the live hands from it to the end, one query that also answers every hand
+    after it. A page showing the last hands of a long table reads those few, not the history."""
+
+    def __init__(self, table: Table, hands: Iterable[Hand] = ()) -> None:
+        self._table = table
+        self._count: int | None = None
+        self._shown: dict[int, int] = {}  # stored number -> place, live hands from _start on
+        self._start: tuple[int, int] | None = None  # (position, number) the places are known from
+        first = min(((hand.position, hand.number) for hand in hands), default=None)
+        if first is not None:
+            self._load(first)
 
     def of(self, hand: Hand | None) -> int | None:
         """The number a hand shows (None for a void one, which takes no place)."""
-        return self.shown.get(hand.number) if hand is not None else None
+        if hand is None:
+            return None
+        if self._start is None or (hand.position, hand.number) < self._start:
+            self._load((hand.position, hand.number))
+        return self._shown.get(hand.number)
 
     def place(self, number: int | None) -> int | None:
         """The number the hand stored as ``number`` shows (None for a void or unknown one)."""
-        return self.shown.get(number) if number is not None else None
+        if number is None:
+            return None
+        if number not in self._shown:
+            hand = db.session.scalar(_WHERE, {"table_id": self._table.id, "number": number})
+            if hand is None:
+                return None
+            self.of(hand)
+        return self._shown.get(number)
 
     @property
     def count(self) -> int:
-        return len(self.shown)
+        if self._count is None:
+            self._count = live_count(self._table)
+        return self._count
 
     @property
     def next(self) -> int:
         """The number the next hand will show."""
-        return len(self.shown) + 1
+        return self.count + 1
+
+    def _load(self, start: tuple[int, int]) -> None:
+        """The places of the live hands from ``start`` (position, number) to the end: counted back
+        from the live hands' count."""
+        bind = {"table_id": self._table.id, "position": start[0], "number": start[1]}
+        tail = list(db.session.scalars(_LIVE_FROM, bind))
+        first = self.count - len(tail) + 1
+        self._shown.update({number: place for place, number in enumerate(tail, start=first)})
+        self._start = start
 
 
-def numbering(table: Table) -> Numbering:
-    """The one place computation: every number shown for a hand comes from here. One query of
-    small integers, whatever the history's length."""
-    numbers = db.session.scalars(_LIVE_PLACES, {"table_id": table.id})
-    return Numbering({number: place for place, number in enumerate(numbers, start=1)})
+def numbering(table: Table, hands: Iterable[Hand] = ()) -> Numbering:
+    """The one place computation: every number shown for a hand comes from here. ``hands``: the
+    hands the caller will ask about, read at once (from the oldest of them to the end)."""
+    return Numbering(table, hands)
 
 
 @dataclass

@@ -249,6 +249,7 @@ def board(table: Table) -> dict[str, Any]:
     rules = ledger.rules_of(table)
     options = rules.parse_options(table.options)
     settlement = ledger.settlement(table, balances=totals)
+    recent = ledger.recent_entries(table, RECENT)
     return {
         "table": table,
         "game_name": rules.name,
@@ -279,8 +280,8 @@ def board(table: Table) -> dict[str, Any]:
         "sitting_out": rules.sitting_out(players, dealer, options),
         "next_number": ledger.next_number(table),
         # The last places in play (a correction in its hand's place), with what each corrected.
-        **_listed(ledger.recent_entries(table, RECENT)),
-        "numbering": ledger.numbering(table),
+        **_listed(recent),
+        "numbering": ledger.numbering(table, [e.hand for e in recent]),
         "live_count": ledger.live_count(table),
         "last_round": ledger.last_round(table),
         "clock": ledger.clock(table),
