@@ -17,7 +17,9 @@ from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.orm import selectinload
 
 from referee.db import db
-from referee.models import Hand, HandEvent, Table, voided
+from referee.models import Hand, Table, voided
+
+from .state import live_hands
 
 #: The live hands from a place in play (position, then number) to the end, in order of play.
 _LIVE_FROM = (
@@ -25,6 +27,7 @@ _LIVE_FROM = (
     .where(
         Hand.table_id == bindparam("table_id"),
         ~voided(),
+        Hand.position >= bindparam("position"),  # an index range; the "or" alone is not one
         or_(
             Hand.position > bindparam("position"),
             and_(Hand.position == bindparam("position"), Hand.number >= bindparam("number")),
@@ -34,15 +37,6 @@ _LIVE_FROM = (
 )
 _WHERE = select(Hand).where(Hand.table_id == bindparam("table_id"), Hand.number == bindparam("number"))
 _PLACES = select(func.count(func.distinct(Hand.position))).where(Hand.table_id == bindparam("table_id"))
-# The live hands are the hands less the voided ones: two counts on indexes (a void is one event
-# per hand), where asking each hand whether it is void would visit the whole history.
-_HANDS = select(func.count()).select_from(Hand).where(Hand.table_id == bindparam("table_id"))
-_VOIDS = (
-    select(func.count())
-    .select_from(HandEvent)
-    .join(Hand, Hand.id == HandEvent.hand_id)
-    .where(Hand.table_id == bindparam("table_id"), HandEvent.kind == "void")
-)
 
 
 def all_hands(table: Table) -> list[Hand]:
@@ -71,8 +65,8 @@ def last_live_hand(table: Table) -> Hand | None:
 
 
 def live_count(table: Table) -> int:
-    bind = {"table_id": table.id}
-    return (db.session.scalar(_HANDS, bind) or 0) - (db.session.scalar(_VOIDS, bind) or 0)
+    """How many live hands the table has (kept in its state)."""
+    return live_hands(table)
 
 
 def deals_done(table: Table, played: int | None = None) -> bool:

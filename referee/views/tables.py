@@ -281,7 +281,7 @@ def board(table: Table) -> dict[str, Any]:
         "next_number": ledger.next_number(table),
         # The last places in play (a correction in its hand's place), with what each corrected.
         **_listed(recent),
-        "numbering": ledger.numbering(table, [e.hand for e in recent]),
+        "numbering": ledger.numbering(table, [h for e in recent for h in (e.hand, *e.before)]),
         "live_count": ledger.live_count(table),
         "last_round": ledger.last_round(table),
         "clock": ledger.clock(table),
@@ -443,8 +443,11 @@ def history(table_id: str) -> ResponseReturnValue:
     page = int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else 0
     if not 1 <= page <= pages:
         abort(404)
-    listed = _listed(ledger.recent_entries(table, HISTORY_PAGE, (page - 1) * HISTORY_PAGE))
+    entries = ledger.recent_entries(table, HISTORY_PAGE, (page - 1) * HISTORY_PAGE)
+    listed = _listed(entries)
     data = {**board(table), "corrected_from": listed["corrected_from"]}
+    # The page's hands, read at once (the list draws them newest first).
+    data["numbering"] = ledger.numbering(table, [h for e in entries for h in (e.hand, *e.before)])
     return render_template("tables/history.html", **data, hands=listed["recent"][::-1], page=page, pages=pages)
 
 
