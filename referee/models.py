@@ -235,7 +235,11 @@ def waiting() -> Any:
     yet, or disputed since): :attr:`Hand.status` "to_confirm" or "disputed", as SQL."""
     # Confirmed: a confirmation with no dispute after it (the latest word wins, as on the hand).
     confirm, dispute = aliased(HandEvent), aliased(HandEvent)
-    later_dispute = exists().where(dispute.hand_id == Hand.id, dispute.kind == "dispute", dispute.id > confirm.id)
+    # The dispute is on the confirmation's own hand (a dispute on another hand says nothing of
+    # this one): correlated to ``confirm``, never to a fresh ``hand`` of its own.
+    later_dispute = exists().where(
+        dispute.hand_id == confirm.hand_id, dispute.kind == "dispute", dispute.id > confirm.id
+    )
     confirmed = exists().where(confirm.hand_id == Hand.id, confirm.kind == "confirm", ~later_dispute)
     two_key = func.coalesce(Hand.result["two_key"].as_boolean(), False)
     return and_(two_key.is_(True), ~confirmed)

@@ -48,13 +48,20 @@ def teams_answer(stored: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def hand_answer(table: Table, hand: Hand, numbering: ledger.Numbering | None = None) -> dict[str, Any]:
+def hand_answer(
+    table: Table,
+    hand: Hand,
+    numbering: ledger.Numbering | None = None,
+    stands: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """A stored hand as the API answers it, in the table's language, with ``display_number``:
-    its place in play now (``numbering``, when the caller has it, else asked of the ledger)."""
+    its place in play now (``numbering``, when the caller has it, else asked of the ledger).
+    Its totals are those the live hands make now (``stands``: its result as it stands, when
+    the caller has it, else asked of the ledger), never a copy an earlier correction outdated."""
     answer = _answer(
         table,
         number=hand.number,
-        result=hand.result,
+        result=stands if stands is not None else ledger.as_it_stands(table, [hand])[hand.number],
         record=hand.record,
         void=hand.void_event,
         status=hand.status,
@@ -153,7 +160,8 @@ def void_answer(table: Table, hand: Hand) -> dict[str, Any]:
 def table_answer(table: Table, *, urls: Mapping[str, str]) -> dict[str, Any]:
     """``GET /tables/{id}``: the table as created (no token), its hands, totals and the dealer."""
     hands = ledger.all_hands(table)
-    numbering = ledger.numbering(table)
+    numbering = ledger.numbering(table, hands)
+    stands = ledger.as_it_stands(table, hands, from_start=True)
     match = ledger.standing(table)
     return {
         "id": table.id,
@@ -163,7 +171,7 @@ def table_answer(table: Table, *, urls: Mapping[str, str]) -> dict[str, Any]:
         "options": table.options,
         "language": table.locale.replace("_", "-"),
         "created_at": iso(table.created_at),
-        "hands": [hand_answer(table, h, numbering) for h in hands],
+        "hands": [hand_answer(table, h, numbering, stands[h.number]) for h in hands],
         "totals": ledger.totals(table),
         "stock": ledger.stock(table),
         "next_dealer": ledger.current_dealer(table),

@@ -1225,7 +1225,7 @@ def document() -> dict[str, Any]:
                             "totals": {
                                 "type": "object",
                                 "additionalProperties": {"type": "integer"},
-                                "description": "Running totals right after this hand was recorded.",
+                                "description": "Running totals of the live hands up to this hand in play, as they stand now.",
                             },
                             "contract": {
                                 "type": "object",

@@ -44,7 +44,7 @@ from .history import (
 from .idempotency import stored_number
 from .overview import Overview, overview
 from .pots import chips_carried_in, on_the_table
-from .results import Preview
+from .results import Preview, as_it_stands
 from .settlement import (
     ChipsLeft,
     Payment,
@@ -82,6 +82,7 @@ __all__ = [
     "SettleUp",
     "agreed",
     "all_hands",
+    "as_it_stands",
     "change_options",
     "chip_value",
     "chips_carried_in",

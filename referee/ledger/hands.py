@@ -25,7 +25,7 @@ from referee.rules.text import N_, Text
 from . import idempotency
 from .cleaning import clean_reason, printable, whole_number
 from .errors import Conflict, NotFound
-from .history import all_hands, deals_done, get_hand, next_place, numbering, renumber
+from .history import all_hands, deals_done, get_hand, next_place, numbering
 from .pots import check_pot_chain, chips_carried_in, on_the_table, with_carry
 from .results import Preview, result, running
 from .state import (
@@ -39,7 +39,7 @@ from .state import (
     save_state,
     standing,
 )
-from .tables import forget, options_of, players_of, rematch_of, rules_of, teams_of
+from .tables import options_of, players_of, rematch_of, rules_of, teams_of
 from .two_key import agreed
 
 #: Who made a write, stored as a code (pages show it in the reader's language).
@@ -159,7 +159,6 @@ def record_hand(
         end_write(commit)
     except IntegrityError:
         db.session.rollback()
-        forget(table, "_numbering")  # what another request stored meanwhile is read afresh
         idempotency.forget_stored(table)
         stored = idempotency.stored_answer(table, key, fingerprint) if key else None
         if stored is not None:
@@ -219,7 +218,6 @@ def _store(table: Table, judged: _Judged, *, key: str | None, fingerprint: str, 
     # the judged ones: the cached state equals the rebuilt one); worked out again if ever not.
     same = state["balances"] == judged.running
     save_state(table, state, judged.match if same else standing(table, state["balances"]))
-    renumber(table, judged.version, judged.number, judged.old.number if judged.old else None)
 
 
 def _state_after(table: Table, judged: _Judged) -> dict[str, Any]:

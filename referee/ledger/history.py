@@ -10,22 +10,33 @@ so on the pages it keeps that place and number, with the versions it replaced be
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.orm import selectinload
 
 from referee.db import db
 from referee.models import Hand, Table, voided
 
-from .tables import kept
+from .state import live_hands
 
-_LIVE_PLACES = (
-    select(Hand.number).where(Hand.table_id == bindparam("table_id"), ~voided()).order_by(Hand.position, Hand.number)
+#: The live hands from a place in play (position, then number) to the end, in order of play.
+_LIVE_FROM = (
+    select(Hand.number)
+    .where(
+        Hand.table_id == bindparam("table_id"),
+        ~voided(),
+        Hand.position >= bindparam("position"),  # an index range; the "or" alone is not one
+        or_(
+            Hand.position > bindparam("position"),
+            and_(Hand.position == bindparam("position"), Hand.number >= bindparam("number")),
+        ),
+    )
+    .order_by(Hand.position, Hand.number)
 )
+_WHERE = select(Hand).where(Hand.table_id == bindparam("table_id"), Hand.number == bindparam("number"))
 _PLACES = select(func.count(func.distinct(Hand.position))).where(Hand.table_id == bindparam("table_id"))
-_LIVE_COUNT = select(func.count()).select_from(Hand).where(Hand.table_id == bindparam("table_id"), ~voided())
 
 
 def all_hands(table: Table) -> list[Hand]:
@@ -54,7 +65,8 @@ def last_live_hand(table: Table) -> Hand | None:
 
 
 def live_count(table: Table) -> int:
-    return db.session.scalar(_LIVE_COUNT, {"table_id": table.id}) or 0
+    """How many live hands the table has (kept in its state)."""
+    return live_hands(table)
 
 
 def deals_done(table: Table, played: int | None = None) -> bool:
@@ -74,62 +86,71 @@ def get_hand(table: Table, number: object) -> Hand | None:
     return db.session.scalar(query)
 
 
-@dataclass(frozen=True)
 class Numbering:
-    """The numbers the pages show: each live hand's place in play (1..N, no gaps)."""
+    """The numbers the pages show: each live hand's place in play (1..N, no gaps).
 
-    shown: Mapping[int, int]  # stored number -> number on the pages, live hands only
+    Read only as far back as asked: the live hands count (two index-only counts) and, for a hand
+    asked about, the live hands from it to the end, one query that also answers every hand
+    after it. A page showing the last hands of a long table reads those few, not the history."""
+
+    def __init__(self, table: Table, hands: Iterable[Hand] = ()) -> None:
+        self._table = table
+        self._count: int | None = None
+        self._shown: dict[int, int] = {}  # stored number -> place, live hands from _start on
+        self._start: tuple[int, int] | None = None  # (position, number) the places are known from
+        first = min(((hand.position, hand.number) for hand in hands), default=None)
+        if first is not None:
+            self._load(first)
 
     def of(self, hand: Hand | None) -> int | None:
         """The number a hand shows (None for a void one, which takes no place)."""
-        return self.shown.get(hand.number) if hand is not None else None
+        if hand is None:
+            return None
+        if self._start is None or (hand.position, hand.number) < self._start:
+            self._load((hand.position, hand.number))
+        return self._shown.get(hand.number)
 
     def place(self, number: int | None) -> int | None:
         """The number the hand stored as ``number`` shows (None for a void or unknown one)."""
-        return self.shown.get(number) if number is not None else None
+        if number is None:
+            return None
+        if number not in self._shown:
+            hand = db.session.scalar(_WHERE, {"table_id": self._table.id, "number": number})
+            if hand is None:
+                return None
+            self.of(hand)
+        return self._shown.get(number)
 
     @property
     def count(self) -> int:
-        return len(self.shown)
+        if self._count is None:
+            self._count = live_count(self._table)
+        return self._count
 
     @property
     def next(self) -> int:
         """The number the next hand will show."""
-        return len(self.shown) + 1
+        return self.count + 1
+
+    def _load(self, start: tuple[int, int]) -> None:
+        """The places of the live hands from ``start`` (position, number) to the end: counted back
+        from the live hands' count."""
+        bind = {"table_id": self._table.id, "position": start[0], "number": start[1]}
+        tail = list(db.session.scalars(_LIVE_FROM, bind))
+        first = self.count - len(tail) + 1
+        self._shown.update({number: place for place, number in enumerate(tail, start=first)})
+        self._start = start
 
 
-def numbering(table: Table) -> Numbering:
-    """The one place computation: every number shown for a hand comes from here. One query of
-    small integers, whatever the history's length, once per version of the table and request
-    (every write moves the version on)."""
-
-    def places() -> Numbering:
-        numbers = db.session.scalars(_LIVE_PLACES, {"table_id": table.id})
-        return Numbering({number: place for place, number in enumerate(numbers, start=1)})
-
-    return kept(table, "_numbering", table.version, places)
+def numbering(table: Table, hands: Iterable[Hand] = ()) -> Numbering:
+    """The one place computation: every number shown for a hand comes from here. ``hands``: the
+    hands the caller will ask about, read at once (from the oldest of them to the end)."""
+    return Numbering(table, hands)
 
 
 def next_place(table: Table) -> int:
-    """The place the next hand takes: from the places when this request has them, else counted
-    (one number from the database rather than every live hand's)."""
-    found = table.__dict__.get("_numbering")
-    if found is not None and found[0] == table.version:
-        return int(found[1].next)
+    """The place the next hand takes: one more than the live hands (kept in the table's state)."""
     return live_count(table) + 1
-
-
-def renumber(table: Table, read_version: int, number: int, replaced: int | None) -> None:
-    """After a write that stored hand ``number`` (in the place of ``replaced``, a correction):
-    the places as the write leaves them, worked out from those read at ``read_version`` rather
-    than read again. A new or restored hand takes the next place; a correction its hand's."""
-    found = table.__dict__.get("_numbering")
-    if found is None or found[0] != read_version:
-        return
-    shown = dict(found[1].shown)
-    place = shown.pop(replaced, None) if replaced is not None else None
-    shown[number] = place or len(shown) + 1
-    table.__dict__["_numbering"] = (table.version, Numbering(shown))
 
 
 @dataclass

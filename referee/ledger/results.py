@@ -2,6 +2,12 @@
 after it, the contract, the "why this score" lines and the payments, and for a game scored
 toward a target each team's score and the match's end. Sentences are stored as msgids; the
 pages and the API render them in their reader's language (referee.api.answers).
+
+A hand's own figures (its deltas, lines, payments, a team's score) never change: a correction is
+a new hand. What follows from the hands before it (the running totals, a team's total and next
+opening meld, the match's end) is only true until an earlier hand is corrected or voided, so
+the stored copy is what it was when recorded and every answer restates it from the live
+hands' deltas (:func:`as_it_stands`).
 """
 
 from __future__ import annotations
@@ -10,13 +16,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.models import Hand, Table
+from sqlalchemy import and_, bindparam, func, or_, select
+
+from referee.db import db
+from referee.models import Hand, HandDelta, Table, voided
 from referee.rules.scores import TeamScores
 from referee.rules.settle import Line, Settlement
 from referee.rules.text import N_, NP_, text_to_json
 
-from .state import totals
-from .tables import players_of
+from .state import standing, totals
+from .tables import options_of, players_of
 
 #: Sentences that hands recorded by earlier versions carry in their stored "why" lines, since
 #: reworded (they now agree with their count). Listed here so the catalogues keep their
@@ -125,3 +134,66 @@ def match_json(match: Mapping[str, Any] | None, outcome: Settlement | TeamScores
 def payments_json(settlement: Settlement | TeamScores) -> list[dict[str, Any]]:
     """Who pays whom in a hand."""
     return [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in settlement.payments]
+
+
+# Each seat's deltas over the live hands played before a place in play (position, then number:
+# a correction comes after the hand it voids, in the same position).
+_BEFORE = (
+    select(HandDelta.seat, func.sum(HandDelta.amount))
+    .join(Hand, Hand.id == HandDelta.hand_id)
+    .where(
+        Hand.table_id == bindparam("table_id"),
+        ~voided(),
+        or_(
+            Hand.position < bindparam("position"),
+            and_(Hand.position == bindparam("position"), Hand.number < bindparam("number")),
+        ),
+    )
+    .group_by(HandDelta.seat)
+)
+
+
+def as_it_stands(table: Table, hands: Sequence[Hand], *, from_start: bool = False) -> dict[int, dict[str, Any]]:
+    """Each hand's stored result (by its number) with what follows from the hands before it
+    restated from the live hands as they stand now: the running totals and, for a game scored
+    toward a target, each team's total, next opening meld and the match's end.
+
+    ``hands`` must be consecutive in play (position, then number), such as every hand of the
+    table (``from_start``: nothing comes before the first, and nothing is read) or one hand
+    (one aggregate over the deltas before it). A void hand counts for nothing: its totals are
+    those of its place without it."""
+    ordered = sorted(hands, key=lambda hand: (hand.position, hand.number))
+    if not ordered:
+        return {}
+    players = players_of(table)
+    running = dict.fromkeys(players, 0)
+    if not from_start:
+        first = ordered[0]
+        bind = {"table_id": table.id, "position": first.position, "number": first.number}
+        for seat, amount in db.session.execute(_BEFORE, bind):
+            running[players[seat]] = int(amount)
+    options = options_of(table) if any("teams" in hand.result for hand in ordered) else None
+    restated: dict[int, dict[str, Any]] = {}
+    for hand in ordered:
+        if not hand.is_void:
+            for name, delta in hand.result["deltas"].items():
+                if name in running:
+                    running[name] += int(delta)
+        restated[hand.number] = _restated(table, hand.result, dict(running), options)
+    return restated
+
+
+def _restated(table: Table, stored: Mapping[str, Any], after: dict[str, int], options: Any) -> dict[str, Any]:
+    """``stored`` with ``after`` as its totals (and their standing, for a scored game)."""
+    restated = {**stored, "totals": after}
+    if "teams" not in stored:
+        return restated
+    match = standing(table, after, options)
+    if match is None:
+        return restated
+    restated["teams"] = [
+        {**now, "score": team["score"], "lines": team.get("lines", [])}
+        for now, team in zip(match["teams"], stored["teams"])
+    ]
+    restated.update(finished=match["finished"], winner=match["winner"])
+    return restated

@@ -40,6 +40,7 @@ _TOTALS = (
     .where(Hand.table_id == bindparam("table_id"), ~voided())
     .group_by(HandDelta.seat)
 )
+_LIVE = select(func.count()).select_from(Hand).where(Hand.table_id == bindparam("table_id"), ~voided())
 #: What the live hands still waiting for a confirmation add per seat: the seats' league
 #: counters leave it out until the hand is confirmed (models.counted).
 _WAITING = (
@@ -95,10 +96,31 @@ def totals(table: Table) -> dict[str, int]:
 
 
 def new_state(
-    *, balances: Mapping[str, int], next_number: int, next_dealer: str, played: Mapping[str, int]
+    *,
+    balances: Mapping[str, int],
+    next_number: int,
+    next_dealer: str,
+    played: Mapping[str, int],
+    live: int | None = None,
 ) -> dict[str, Any]:
-    """``played``: the live hands each player took part in (not sitting out), for the league."""
-    return {"balances": dict(balances), "next_number": next_number, "next_dealer": next_dealer, "played": dict(played)}
+    """``played``: the live hands each player took part in (not sitting out), for the league;
+    ``live``: how many live hands the table has (left out, :func:`save_state` counts it on)."""
+    state = {"balances": dict(balances), "next_number": next_number, "next_dealer": next_dealer, "played": dict(played)}
+    if live is not None:
+        state["live"] = live
+    return state
+
+
+def live_hands(table: Table) -> int:
+    """How many live hands the table has: kept in its state (a page showing the count reads
+    nothing more), counted from the hands for a state written before it was kept."""
+    kept = table.state.get("live")
+    return int(kept) if kept is not None else _count_live(table)
+
+
+def _count_live(table: Table) -> int:
+    """The live hands counted: every hand less the voided ones (one void event per hand)."""
+    return int(db.session.scalar(_LIVE, {"table_id": table.id}) or 0)
 
 
 def rebuild_state(table: Table) -> dict[str, Any]:
@@ -120,6 +142,7 @@ def rebuild_state(table: Table) -> dict[str, Any]:
         next_number=(top or 0) + 1,
         next_dealer=dealer if dealer is not None else players[table.first_dealer],
         played=played,
+        live=_count_live(table),
     )
 
 
@@ -188,6 +211,8 @@ def save_state(table: Table, state: dict[str, Any], match: Mapping[str, Any] | N
     table's standing for the rest of the request."""
     if match is _UNKNOWN:
         match = standing(table, state["balances"])
+    if "live" not in state:  # one hand more (a correction's state is rebuilt, count included)
+        state = {**state, "live": _live_after(table, state)}
     connection = db.session.connection()
     done = connection.execute(
         _SAVE_STATE,
@@ -201,6 +226,15 @@ def save_state(table: Table, state: dict[str, Any], match: Mapping[str, Any] | N
     set_committed_value(table, "version", table.version + 1)
     if match is not None:
         table.__dict__["_standing"] = (table.version, match)
+
+
+def _live_after(table: Table, state: Mapping[str, Any]) -> int:
+    """The live hands once ``state`` is saved, for a state counted on from the table's (a new
+    hand or a restored one: each takes a new number and stands)."""
+    before = table.state.get("live")
+    if before is None:
+        return _count_live(table)  # flushed: the new hand is among those counted
+    return int(before) + max(0, int(state["next_number"]) - int(table.state["next_number"]))
 
 
 def _seat_counters(table: Table, state: Mapping[str, Any], winners: set[str]) -> list[dict[str, Any]]:

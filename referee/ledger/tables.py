@@ -58,11 +58,6 @@ def kept(table: Table, name: str, basis: object, make: Callable[[], T]) -> T:
     return value
 
 
-def forget(table: Table, name: str) -> None:
-    """Drop a kept fact (after a rollback: what was read may have changed)."""
-    table.__dict__.pop(name, None)
-
-
 def options_of(table: Table) -> Any:
     """The table's house rules, parsed once per request (and again if they change)."""
     raw = table.options

@@ -62,6 +62,7 @@ def board(table: Table) -> dict[str, Any]:
     rules = ledger.rules_of(table)
     options = ledger.options_of(table)
     settlement = ledger.settlement(table, balances=totals)
+    recent = ledger.recent_entries(table, RECENT)
     return {
         "table": table,
         "game_name": rules.name,
@@ -94,9 +95,9 @@ def board(table: Table) -> dict[str, Any]:
         "sitting_out": rules.sitting_out(players, dealer, options),
         "next_number": ledger.next_number(table),
         # The last places in play (a correction in its hand's place), with what each corrected.
-        **_listed(ledger.recent_entries(table, RECENT)),
-        "numbering": (numbering := ledger.numbering(table)),
-        "live_count": numbering.count,  # the live hands: those the numbering gives a place
+        **_listed(recent),
+        "numbering": ledger.numbering(table, [h for e in recent for h in (e.hand, *e.before)]),
+        "live_count": ledger.live_count(table),
         "last_round": ledger.last_round(table),
         "clock": ledger.clock(table),
         "can_score": can_score(table),
@@ -262,8 +263,11 @@ def history(table_id: str) -> ResponseReturnValue:
     page = int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else 0
     if not 1 <= page <= pages:
         abort(404)
-    listed = _listed(ledger.recent_entries(table, HISTORY_PAGE, (page - 1) * HISTORY_PAGE))
+    entries = ledger.recent_entries(table, HISTORY_PAGE, (page - 1) * HISTORY_PAGE)
+    listed = _listed(entries)
     data = {**board(table), "corrected_from": listed["corrected_from"]}
+    # The page's hands, read at once (the list draws them newest first).
+    data["numbering"] = ledger.numbering(table, [h for e in entries for h in (e.hand, *e.before)])
     return render_template("tables/history.html", **data, hands=listed["recent"][::-1], page=page, pages=pages)
 
 

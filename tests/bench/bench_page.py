@@ -1,17 +1,23 @@
 """Page weight of the table page /t/<id> (scorer's view, a few hands recorded) and of everything
-it loads: stylesheets, scripts (swap.js, app.js), icons and images named in its HTML.
+it loads: stylesheets, scripts (swap.js, app.js), icons and images named in its HTML; then what each
+page a phone opens or polls at a table costs at 10 hands and at 20,000, side by side.
 
 `.venv/bin/python -m tests.bench.bench_page`. Sizes are raw bytes and gzip (compresslevel 6,
 computed here on the raw bytes, whatever the server sends). Prints; never asserts.
+BENCH_QUICK=1 runs the cost part on small tables with few requests (it checks the benchmark runs,
+its figures mean nothing).
 """
 
 from __future__ import annotations
 
 import gzip
 import http.cookiejar
+import os
 import re
 import shutil
+import statistics
 import tempfile
+import time
 import urllib.parse
 import urllib.request
 from html.parser import HTMLParser
@@ -19,6 +25,7 @@ from pathlib import Path
 
 from ._common import figure, machine, post_json, referee_server
 from .hands import PLAYERS, record
+from .long_table import long_table
 
 HANDS = 5
 TARGET_KB = 60.0
@@ -48,8 +55,88 @@ def gz(data: bytes) -> int:
     return len(gzip.compress(data, compresslevel=6))
 
 
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+#: The table sizes compared, and the requests timed per page and size (the median is printed).
+SIZES = (10, 300) if QUICK else (10, 20_000)
+REQUESTS = 3 if QUICK else 30
+#: The pages a phone opens or polls at a table: (name, path, request headers).
+TABLE_PAGES = (
+    ("table page /t/<id>", "/t/{id}", {}),
+    ("live redraw of <main>", "/t/{id}", {"X-Swap": "true", "X-Swap-Main": "true"}),
+    ("live poll /t/<id>/version", "/t/{id}/version", {}),
+    ("history, first page", "/t/{id}/history", {}),
+    ("watch page /w/<id>", "/w/{id}", {}),
+    ("shared screen /tv/<id>", "/tv/{id}", {}),
+    ("API table JSON (lists every hand)", "/api/v1/tables/{id}", {}),
+)
+
+
+def flat_cost() -> None:
+    """Each table page's time (median of REQUESTS, in-process, no network) at each of SIZES,
+    with the bytes sent and the ratio large/small: a page that reads only what it shows stays
+    near 1 (the API's table JSON lists every hand, so it grows with them by design)."""
+    from referee import create_app  # noqa: PLC0415 (imported only for this part)
+
+    workdir = Path(tempfile.mkdtemp(prefix="referee-bench-flat-"))
+    try:
+        app = create_app(
+            {
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{workdir / 'bench.db'}",
+                "SECRET_KEY": "bench",
+                "WTF_CSRF_ENABLED": False,
+                "INSTANCE_PATH": str(workdir / "instance"),
+            }
+        )
+        started = time.perf_counter()
+        tables = {}
+        for size in SIZES:
+            holder: dict[str, str] = {}
+            tables[size] = (long_table(app, size, holder), holder["token"])
+        print(
+            f"  tables of {' and '.join(f'{s:,}' for s in SIZES)} hands built in {time.perf_counter() - started:.1f} s"
+        )
+        phones = {}
+        for size, (table_id, token) in tables.items():
+            phone = app.test_client()
+            phone.post(f"/t/{table_id}/scorer", data={"token": token})  # the scorer's view
+            phones[size] = phone
+        small, large = SIZES
+        print(f"  {'page':<36} {f'{small:,} hands':>14} {f'{large:,} hands':>16} {'ratio':>7}   bytes sent")
+        for name, path, headers in TABLE_PAGES:
+            times = {}
+            sizes = {}
+            for size, (table_id, _token) in tables.items():
+                times[size], sizes[size] = _median_time(phones[size], path.format(id=table_id), headers)
+            print(
+                f"  {name:<36} {times[small]:>11.2f} ms {times[large]:>13.2f} ms {times[large] / times[small]:>6.1f}x"
+                f"   {sizes[small]:,} / {sizes[large]:,}",
+                flush=True,
+            )
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _median_time(phone: object, path: str, headers: dict[str, str]) -> tuple[float, int]:
+    """The median time of REQUESTS GETs of ``path`` (after one to warm), in ms, and the body's size."""
+    get = phone.get  # type: ignore[attr-defined]
+    body = get(path, headers=headers)
+    if body.status_code != 200:
+        raise RuntimeError(f"GET {path} answered {body.status_code}")
+    spent = []
+    for _ in range(REQUESTS):
+        started = time.perf_counter()
+        get(path, headers=headers)
+        spent.append((time.perf_counter() - started) * 1000)
+    return statistics.median(spent), len(body.get_data())
+
+
 def main() -> None:
     machine()
+    page_weight()
+    flat_cost()
+
+
+def page_weight() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="referee-bench-page-"))
     try:
         with referee_server(workdir) as server:
