@@ -40,16 +40,17 @@ from ._common import (
     new_table,
     referee_server,
     report_load,
+    sized,
     status_kb,
 )
 from .hands import PLAYERS, TEMPLATES, record
 
 CLIENTS = 20
-SECONDS = float(os.environ.get("BENCH_SECONDS", "10"))
+SECONDS = float(os.environ.get("BENCH_SECONDS", sized("10", "2")))
 P95_TARGET_MS = 50.0
 RATIO_TARGET = 0.5
 RSS_TARGET_MB = 80.0
-WRK_SECONDS = 5.0
+WRK_SECONDS = sized(5.0, 1.0)
 
 
 def bodies() -> list[bytes]:

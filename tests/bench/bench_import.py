@@ -39,10 +39,10 @@ from pathlib import Path
 from typing import Any
 
 from . import hands as jubileu_hands
-from ._common import ROOT, figure, machine, new_table, post_json, referee_server
+from ._common import ROOT, figure, machine, new_table, post_json, referee_server, sized
 
-TABLES = int(os.environ.get("BENCH_IMPORT_TABLES", "12"))
-HANDS = int(os.environ.get("BENCH_IMPORT_HANDS", "1000"))
+TABLES = int(os.environ.get("BENCH_IMPORT_TABLES", sized("12", "2")))
+HANDS = int(os.environ.get("BENCH_IMPORT_HANDS", sized("1000", "50")))
 PROBE_PAUSE = 0.005  # seconds between two probes
 
 

@@ -54,23 +54,23 @@ from sqlalchemy.engine import make_url
 from ..web.league_audit import standings_from_hands
 from . import hands as jubileu_hands
 from . import quatrilho_hands, rotation, samba_hands
-from ._common import ROOT, figure, load, machine, status_kb
+from ._common import ROOT, figure, load, machine, sized, status_kb
 
 SIZES = [
     int(s)
-    for s in os.environ.get("BENCH_LEAGUE_SIZES", "100000,300000,1000000").replace("_", "").split(",")
+    for s in os.environ.get("BENCH_LEAGUE_SIZES", sized("100000,300000,1000000", "2000")).replace("_", "").split(",")
     if s.strip()
 ]
-RUNS = int(os.environ.get("BENCH_LEAGUE_RUNS", "10"))
+RUNS = int(os.environ.get("BENCH_LEAGUE_RUNS", sized("10", "1")))
 MEMBERS = 1000
-CHECK_HANDS = 5000  # the size at which the generated data is checked against the hands
+CHECK_HANDS = sized(5000, 500)  # the size at which the generated data is checked against the hands
 REFRESH_HANDS = 1000
 YEAR = 2025
 ZONE = ZoneInfo("America/Sao_Paulo")
 GAMES = ("jubileu", "quatrilho", "samba")
 STANDINGS_TARGET_S = 1.0
 SETTLE_TARGET_MS = 100.0
-SETTLE_RUNS = 200
+SETTLE_RUNS = sized(200, 3)
 SETTLE_BUDGET_S = 30.0  # per case: fewer runs if each is slow
 CHUNK_HANDS = 50_000  # hands per insert batch (one transaction each)
 MAX_TABLE_HANDS = 60

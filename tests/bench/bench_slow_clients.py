@@ -20,12 +20,12 @@ import shutil
 from . import _common
 from .slow_clients import WAYS, SlowClients, scorer, scratch, serve
 
-SAVES = int(os.environ.get("BENCH_SLOW_SAVES", "40"))
+SAVES = int(os.environ.get("BENCH_SLOW_SAVES", _common.sized("40", "4")))
 SLOW = (0, 8, 64)
 TIMEOUT = float(os.environ.get("BENCH_SLOW_TIMEOUT", "10"))
 P95_TARGET_MS = 1000.0
 WARM_UP = 8  # saves before the slow clients connect, not measured
-SUSTAIN = int(os.environ.get("BENCH_SLOW_SUSTAIN", "45"))
+SUSTAIN = int(os.environ.get("BENCH_SLOW_SUSTAIN", _common.sized("45", "4")))
 
 
 def main() -> None:
