@@ -65,7 +65,7 @@ from flask import Flask
 
 from referee import gunicorn_conf
 
-from ._common import WORKERS, Server, figure, load, machine, referee_server, sized
+from ._common import WORKERS, Server, failed_requests, figure, load, machine, referee_server, sized
 from .bench_watchers import HAND_P95_TARGET_MS, POLL_EVERY, exchange, follow, percentile
 
 PLAYERS = sized(300, 16)
@@ -550,8 +550,8 @@ def drive_round(
             shown_conflicts[key] = shown_conflicts.get(key, 0) + n
     for key, n in sorted(shown_conflicts.items(), key=lambda kv: -kv[1])[:3]:
         print(f"  [{label}] 409 x{n}: {key}", flush=True)
-    if sum(w.errors for w in watchers):
-        print(f"  [{label}] watchers: {sum(w.errors for w in watchers)} errors", flush=True)
+    failed_requests(f"{label}: phones", sum(errors.values()))
+    failed_requests(f"{label}: watchers", sum(w.errors for w in watchers))
     ms = [s * 1000 for s in latencies]
     figure(f"{label}: hand POST p50", percentile(ms, 50), "ms", "", None)
     p95 = percentile(ms, 95)

@@ -119,6 +119,7 @@ def main() -> None:
         figure("scorer answers not 201", sum(errors.values()), "", "0", not errors)
         for status, n in sorted(errors.items()):
             print(f"  scorer got {f'HTTP {status}' if status else 'no answer in 10 s'} x{n}", flush=True)
+        _common.failed_requests("scorer", sum(errors.values()))
 
 
 if __name__ == "__main__":

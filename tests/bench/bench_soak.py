@@ -95,6 +95,7 @@ def main() -> None:
                 sampler.join()
         report_load("soak", result)
         print(f"  [soak] {result.ok:,} requests, about {result.ok // CLIENTS} hands per table at the end", flush=True)
+        grown = []
         for pid in samples.pids:
             if pid not in samples.by_pid:
                 print(f"  worker {pid}: no memory read (gone?)", flush=True)
@@ -109,7 +110,9 @@ def main() -> None:
             curve = " ".join(f"{rss / 1024:.0f}" for _t, rss in samples.by_pid[pid])
             print(f"    VmRSS every {SAMPLE_EVERY:.0f} s (MB): {curve}", flush=True)
             if ok is False:
-                raise RuntimeError(f"worker {pid} grew {growth:.1f} MB under a steady load")
+                grown.append(f"worker {pid} grew {growth:.1f} MB")
+        if grown:
+            raise RuntimeError(f"under a steady load, {', '.join(grown)}")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
