@@ -175,7 +175,7 @@ def gunicorn(app: str, env: dict[str, str], workers: int = 2, worker_class: str 
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _wait_ready(server: Server, ready: Path, workers: int, timeout: float = 30.0) -> None:
+def _wait_ready(server: Server, ready: Path, workers: int, timeout: float = 120.0) -> None:
     """Until every worker has loaded the app (gunicorn_conf.post_worker_init) and answers."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -50,12 +50,17 @@ class Samples:
 
     pids: list[int]
     by_pid: dict[int, list[tuple[float, int]]] = field(default_factory=dict)
+    #: The last read's split of VmRSS: the process's own heap (RssAnon) and the files and shared
+    #: memory it maps (RssFile, RssShmem: SQLite's WAL index), which grow for other reasons.
+    split: dict[int, str] = field(default_factory=dict)
 
     def read(self, at: float) -> None:
         for pid in self.pids:
             rss = status_kb(pid, "VmRSS")
             if rss is not None:
                 self.by_pid.setdefault(pid, []).append((at, rss))
+                parts = ((key, status_kb(pid, key)) for key in ("RssAnon", "RssFile", "RssShmem"))
+                self.split[pid] = ", ".join(f"{key} {kb / 1024:.1f} MB" for key, kb in parts if kb is not None)
 
     def at(self, pid: int, moment: float) -> int:
         """The first sample at or after ``moment`` seconds (the last one if none)."""
@@ -109,6 +114,7 @@ def main() -> None:
             figure(f"worker {pid}: growth", growth, "MB", f"<= {GROWTH_TARGET_MB:.0f} MB", ok)
             curve = " ".join(f"{rss / 1024:.0f}" for _t, rss in samples.by_pid[pid])
             print(f"    VmRSS every {SAMPLE_EVERY:.0f} s (MB): {curve}", flush=True)
+            print(f"    at the end: {samples.split.get(pid, '')}", flush=True)
             if ok is False:
                 grown.append(f"worker {pid} grew {growth:.1f} MB")
         if grown:
