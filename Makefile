@@ -16,13 +16,14 @@ MO_FILES := $(PO_FILES:.po=.mo)
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
 
 .PHONY: help venv install translations messages run run-https test test-sqlite test-pg typecheck \
-        system-deps bench bench-pg bench-taps bench-championship lint clean
+        system-deps bench bench-quick bench-pg bench-taps bench-championship lint clean
 
 help:
 	@echo "make run      serve on the LAN, Caddy in front of gunicorn (PORT=$(PORT)); prints the URL to open"
 	@echo "make run-https the same over HTTPS, Caddy in front (DOMAIN=... for a public certificate)"
 	@echo "make test     set everything up and run every test (SQLite, then PostgreSQL)"
 	@echo "make bench    print benchmark figures (tests/bench)"
+	@echo "make bench-quick every benchmark once, small, no figure judged (make test runs it last)"
 	@echo "make bench-pg the league benchmark on PostgreSQL only (pg_virtualenv)"
 	@echo "make bench-taps one hand of each game tapped in Chromium: taps, and ms per tap on a cheap phone"
 	@echo "make bench-championship a championship day at full size: the draw, the ranking, 75 phones and 20 watchers"
@@ -87,6 +88,7 @@ system-deps:
 	fi
 
 test: system-deps $(STAMP) translations lint typecheck test-sqlite test-pg
+	@$(MAKE) --no-print-directory bench-quick
 
 typecheck: $(STAMP)
 	@if [ -d referee/rules ]; then $(BIN)/mypy --strict referee/rules; \
@@ -106,6 +108,12 @@ test-pg: $(STAMP) translations
 bench: $(STAMP) translations
 	$(PY) -m tests.bench.run
 	@$(MAKE) --no-print-directory bench-pg
+
+## Every benchmark once, small (BENCH_QUICK=1, tests/bench/run.py --quick): a few iterations, small
+## sizes, short loads, one hand in the browser; no figure is judged, but a benchmark a change broke
+## (an exception, a request that failed) fails `make test`, which runs it after the tests.
+bench-quick: $(STAMP) translations
+	$(PY) -m tests.bench.run --quick
 
 ## One hand of each game tapped in Chromium (tests/bench/game_paths.py), on a desktop and on a
 ## cheap-phone profile (docs/speed.md); `make bench` runs it too.

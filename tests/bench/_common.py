@@ -1,6 +1,8 @@
 """Shared helpers for the benchmarks: the machine line, a gunicorn server started and stopped
 (by PID, or by process group for one in a session of its own), a closed-loop HTTP load
-generator and figure printing. Benchmarks PRINT, never assert."""
+generator and figure printing. Benchmarks PRINT, never assert on a figure; but a benchmark whose
+requests fail (ours or the reference it is compared with) says so and fails (:func:`failed_requests`),
+and BENCH_QUICK=1 runs each one small (:func:`quick`), so that `make test` finds one a change broke."""
 
 from __future__ import annotations
 
@@ -21,13 +23,47 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"  # loopback only
 GUNICORN = Path(sys.executable).with_name("gunicorn")
 
 _machine_printed = False
+
+
+def quick() -> bool:
+    """BENCH_QUICK=1: run once, small (a few iterations, small sizes, short loads), so that a
+    benchmark a change broke fails `make test`; its figures are printed but mean nothing."""
+    return os.environ.get("BENCH_QUICK", "") not in ("", "0")
+
+
+def sized(full: T, small: T) -> T:
+    """``small`` in quick mode, else ``full``: how every benchmark picks its sizes and lengths."""
+    return small if quick() else full
+
+
+#: Failed requests per label since the runner last asked (:func:`take_failures`).
+_failures: dict[str, int] = {}
+
+
+def failed_requests(label: str, count: int) -> None:
+    """Count ``count`` failed requests (a non-2xx answer that was not expected, an exception) of
+    one side of a benchmark, ours or its reference: a figure measured against errors is not one.
+    The runner (tests/bench/run.py) fails the benchmark once it has ended, so that every side
+    still prints what it measured."""
+    if count:
+        _failures[label] = _failures.get(label, 0) + count
+        print(f"  [{label}] FAIL: {count:,} requests failed; the figures above do not hold", flush=True)
+
+
+def take_failures() -> dict[str, int]:
+    """The failures counted since the last call, and forget them."""
+    taken = dict(_failures)
+    _failures.clear()
+    return taken
 
 
 def machine() -> None:
@@ -179,7 +215,7 @@ def gunicorn(app: str, env: dict[str, str], workers: int = 2, worker_class: str 
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _wait_ready(server: Server, ready: Path, workers: int, timeout: float = 30.0) -> None:
+def _wait_ready(server: Server, ready: Path, workers: int, timeout: float = 120.0) -> None:
     """Until every worker has loaded the app (gunicorn_conf.post_worker_init) and answers."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -352,13 +388,14 @@ def drive(
     clients: list[Callable[[int], tuple[str, bytes, dict[str, str]]]],
     seconds: float,
     expect: int = 201,
-    warmup: float = 2.0,
+    warmup: float | None = None,
 ) -> LoadResult:
     """Closed loop: one thread per client, each sending its next request as soon as the previous
     answer is in, for `seconds`. A client maps its request index to (path, body, headers).
 
-    The first `warmup` seconds run the same load without measuring it (each worker loads its
-    templates and catalogues on first use), for our server and the bare one alike.
+    The first `warmup` seconds (2, half a second in quick mode) run the same load without
+    measuring it (each worker loads its templates and catalogues on first use), for our server
+    and the bare one alike.
 
     Each request is one raw HTTP/1.1 exchange on a new TCP connection with `Connection: close`
     (gunicorn's sync workers close after every answer anyway, as they would with a phone): the
@@ -366,6 +403,7 @@ def drive(
     generator stays light (a few % of a core) and measures the server, not itself. Latency is
     connect to last byte.
     """
+    warmup = sized(2.0, 0.5) if warmup is None else warmup
     result = LoadResult(duration=seconds)
     lock = threading.Lock()
     start_gate = threading.Barrier(len(clients) + 1)
@@ -444,6 +482,7 @@ def report_load(name: str, result: LoadResult) -> None:
     )
     for key, n in sorted(result.errors.items(), key=lambda kv: -kv[1])[:5]:
         print(f"  [{name}] ERROR x{n}: {key}", flush=True)
+    failed_requests(name, sum(result.errors.values()))
 
 
 # --------------------------------------------------------------------------- tables and their hands

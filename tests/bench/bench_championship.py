@@ -65,22 +65,22 @@ from flask import Flask
 
 from referee import gunicorn_conf
 
-from ._common import WORKERS, Server, figure, load, machine, referee_server
+from ._common import WORKERS, Server, failed_requests, figure, load, machine, referee_server, sized
 from .bench_watchers import HAND_P95_TARGET_MS, POLL_EVERY, exchange, follow, percentile
 
-PLAYERS = 300
+PLAYERS = sized(300, 16)
 ROUNDS = 5
-DEALS = 40
+DEALS = sized(40, 4)
 CHIPS = 100
 #: The press reports' fees (R$20-150 entries, R$10 re-entries), to a key: the manager's pages
 #: then carry the desk's Pix code and the cash box.
 FEES = {"entry_fee": "50", "reentry_fee": "10", "pix_key": "clube@example.com", "pix_city": "Porto Alegre"}
-WATCHERS = 20
-REQUESTS = 10  # timed requests per page and moment (after a warm-up)
-SECONDS = float(os.environ.get("BENCH_CHAMP_SECONDS", "60"))
-BASELINE_SECONDS = float(os.environ.get("BENCH_CHAMP_BASELINE_SECONDS", "20"))
+WATCHERS = sized(20, 2)
+REQUESTS = sized(10, 2)  # timed requests per page and moment (after a warm-up)
+SECONDS = float(os.environ.get("BENCH_CHAMP_SECONDS", sized("60", "2")))
+BASELINE_SECONDS = float(os.environ.get("BENCH_CHAMP_BASELINE_SECONDS", sized("20", "1")))
 SYNC_WORKERS = os.environ.get("BENCH_CHAMP_SYNC_WORKERS", "") not in ("", "0")
-BURST_SECONDS = float(os.environ.get("BENCH_CHAMP_BURST_SECONDS", "15"))
+BURST_SECONDS = float(os.environ.get("BENCH_CHAMP_BURST_SECONDS", sized("15", "1")))
 PACE = float(os.environ.get("BENCH_CHAMP_PACE", "3"))
 DRAW_TARGET_MS = 1000.0
 PAGE_TARGET_MS = 300.0
@@ -550,8 +550,8 @@ def drive_round(
             shown_conflicts[key] = shown_conflicts.get(key, 0) + n
     for key, n in sorted(shown_conflicts.items(), key=lambda kv: -kv[1])[:3]:
         print(f"  [{label}] 409 x{n}: {key}", flush=True)
-    if sum(w.errors for w in watchers):
-        print(f"  [{label}] watchers: {sum(w.errors for w in watchers)} errors", flush=True)
+    failed_requests(f"{label}: phones", sum(errors.values()))
+    failed_requests(f"{label}: watchers", sum(w.errors for w in watchers))
     ms = [s * 1000 for s in latencies]
     figure(f"{label}: hand POST p50", percentile(ms, 50), "ms", "", None)
     p95 = percentile(ms, 95)

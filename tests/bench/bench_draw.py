@@ -14,9 +14,13 @@ from collections.abc import Callable
 from referee.rules.draw import Draw, draw, pairs_met
 from referee.rules.plan import plan
 
-from ._common import figure, machine
+from ._common import figure, machine, sized
 
 ROUNDS = 5
+#: The day sizes drawn, and the club-sized days' seeds (one of each in quick mode).
+COUNTS = sized((300, 303), (300,))
+CLUB_COUNTS = sized((12, 13, 16, 17, 20), (13,))
+SEEDS = sized(20, 2)
 TARGET_MS = 1000
 
 
@@ -50,15 +54,15 @@ def day(count: int, seed: str, how: Callable[..., Draw], *, show: bool) -> tuple
 
 def main() -> None:
     machine()
-    for count in (300, 303):
+    for count in COUNTS:
         for label, how in (("round by round (before)", alone), ("planned together (now)", planned)):
             print(f"== draw: {count} players, {ROUNDS} rounds, {label}", flush=True)
             worst, again, fives = day(count, "bench", how, show=True)
             figure("the worst round", worst, "ms", f"< {TARGET_MS} ms", worst < TARGET_MS)
             print(f"    over the day: pairs meeting again {again}, at a five again {fives}", flush=True)
-    seeds = 20
+    seeds = SEEDS
     print(f"== draw: club-sized days of {ROUNDS} rounds, {seeds} seeds each: pairs meeting again", flush=True)
-    for count in (12, 13, 16, 17, 20):
+    for count in CLUB_COUNTS:
         before = sum(day(count, str(s), alone, show=False)[1] for s in range(seeds))
         started = time.perf_counter()
         after = [day(count, str(s), planned, show=False) for s in range(seeds)]

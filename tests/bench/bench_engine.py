@@ -13,10 +13,10 @@ from typing import Any
 
 from referee.rules import get_game
 
-from ._common import figure, machine
+from ._common import figure, machine, sized
 from .hands import PLAYERS, TEMPLATES, record
 
-SECONDS = 2.0
+SECONDS = sized(2.0, 0.1)
 
 
 def engine_figures(
@@ -32,7 +32,7 @@ def engine_figures(
 
     for raw in records:  # every record must be valid, or the figure means nothing
         judge(raw)
-    for _ in range(20):  # warm-up
+    for _ in range(sized(20, 1)):  # warm-up
         for raw in records:
             judge(raw)
     passes = 0
@@ -49,7 +49,7 @@ def engine_figures(
     costs = []
     for name in dict.fromkeys(kinds):
         raw = records[list(kinds).index(name)]
-        n = 2000
+        n = sized(2000, 10)
         t = time.perf_counter()
         for _ in range(n):
             judge(raw)

@@ -34,20 +34,21 @@ from pathlib import Path
 
 from playwright.sync_api import expect, sync_playwright
 
-from ._common import machine, referee_server
+from ._common import machine, quick, referee_server, sized
 from .browser_phone import PROFILES, Hand, Phone, Profile, Step, launch
 from .game_paths import PATHS, At, jubileu_solo_sete
 
 TARGET_MS = 250.0
-ROUNDS = 3
+ROUNDS = sized(3, 1)
 
 
 def play(phone: Phone, base: str) -> dict[str, list[Hand] | str]:
     """Every path ROUNDS times on this phone: its counted hands, or why it failed."""
     hands: dict[str, list[Hand] | str] = {}
-    jubileu_solo_sete(At(phone.page, base, lambda: phone.hand("warm-up")))
+    if not quick():  # quick mode: one game, one hand, the warm-up's work included
+        jubileu_solo_sete(At(phone.page, base, lambda: phone.hand("warm-up")))
     for _ in range(ROUNDS):
-        for name, path in PATHS:
+        for name, path in sized(PATHS, PATHS[:1]):
             played = hands.setdefault(name, [])
             if isinstance(played, str):
                 continue
@@ -204,6 +205,9 @@ def main() -> None:
     print_counts(results)
     print_steps(results)
     print_summary(results)
+    broken = sorted({name for hands in results.values() for name, h in hands.items() if isinstance(h, str)})
+    if broken:
+        raise RuntimeError(f"paths that could not be played to their end: {', '.join(broken)}")
 
 
 if __name__ == "__main__":

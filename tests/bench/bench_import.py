@@ -39,10 +39,10 @@ from pathlib import Path
 from typing import Any
 
 from . import hands as jubileu_hands
-from ._common import ROOT, figure, machine, new_table, post_json, referee_server
+from ._common import ROOT, failed_requests, figure, machine, new_table, post_json, referee_server, sized
 
-TABLES = int(os.environ.get("BENCH_IMPORT_TABLES", "12"))
-HANDS = int(os.environ.get("BENCH_IMPORT_HANDS", "1000"))
+TABLES = int(os.environ.get("BENCH_IMPORT_TABLES", sized("12", "2")))
+HANDS = int(os.environ.get("BENCH_IMPORT_HANDS", sized("1000", "50")))
 PROBE_PAUSE = 0.005  # seconds between two probes
 
 
@@ -156,6 +156,7 @@ def report(name: str, seconds: float, outcome: str, watch: Watch) -> None:
     figure(f"{name}: scorer answers not 201", sum(watch.scorer_errors.values()), "", "0", not watch.scorer_errors)
     for status, n in sorted(watch.scorer_errors.items()):
         print(f"  [{name}] scorer got {f'HTTP {status}' if status else 'no answer in 10 s'} x{n}", flush=True)
+    failed_requests(f"{name}: scorer", sum(watch.scorer_errors.values()))
 
 
 def _timed(action: Callable[[], str]) -> tuple[float, str]:

@@ -26,12 +26,13 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
+from . import _common
 from . import hands as jubileu_hands
 from ._common import Server, figure, machine, new_table, post_json, referee_server
 from .import_documents import seed, sized
 
-IMPORTS = int(os.environ.get("BENCH_IMPORTS", "8"))
-DOCUMENT_BYTES = int(os.environ.get("BENCH_IMPORT_BYTES", "750000"))
+IMPORTS = int(os.environ.get("BENCH_IMPORTS", _common.sized("8", "1")))
+DOCUMENT_BYTES = int(os.environ.get("BENCH_IMPORT_BYTES", _common.sized("750000", "60000")))
 SEED_HANDS = 100
 
 
@@ -118,6 +119,7 @@ def main() -> None:
         figure("scorer answers not 201", sum(errors.values()), "", "0", not errors)
         for status, n in sorted(errors.items()):
             print(f"  scorer got {f'HTTP {status}' if status else 'no answer in 10 s'} x{n}", flush=True)
+        _common.failed_requests("scorer", sum(errors.values()))
 
 
 if __name__ == "__main__":

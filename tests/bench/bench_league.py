@@ -54,23 +54,23 @@ from sqlalchemy.engine import make_url
 from ..web.league_audit import standings_from_hands
 from . import hands as jubileu_hands
 from . import quatrilho_hands, rotation, samba_hands
-from ._common import ROOT, figure, load, machine, status_kb
+from ._common import ROOT, figure, load, machine, sized, status_kb
 
 SIZES = [
     int(s)
-    for s in os.environ.get("BENCH_LEAGUE_SIZES", "100000,300000,1000000").replace("_", "").split(",")
+    for s in os.environ.get("BENCH_LEAGUE_SIZES", sized("100000,300000,1000000", "2000")).replace("_", "").split(",")
     if s.strip()
 ]
-RUNS = int(os.environ.get("BENCH_LEAGUE_RUNS", "10"))
+RUNS = int(os.environ.get("BENCH_LEAGUE_RUNS", sized("10", "1")))
 MEMBERS = 1000
-CHECK_HANDS = 5000  # the size at which the generated data is checked against the hands
-REFRESH_HANDS = 1000
+CHECK_HANDS = sized(5000, 500)  # the size at which the generated data is checked against the hands
+REFRESH_HANDS = sized(1000, 100)
 YEAR = 2025
 ZONE = ZoneInfo("America/Sao_Paulo")
 GAMES = ("jubileu", "quatrilho", "samba")
 STANDINGS_TARGET_S = 1.0
 SETTLE_TARGET_MS = 100.0
-SETTLE_RUNS = 200
+SETTLE_RUNS = sized(200, 3)
 SETTLE_BUDGET_S = 30.0  # per case: fewer runs if each is slow
 CHUNK_HANDS = 50_000  # hands per insert batch (one transaction each)
 MAX_TABLE_HANDS = 60
@@ -212,13 +212,17 @@ def prototypes(workdir: Path) -> list[Proto]:
     """Tables of every game, each starting at another template of its mix (so tables differ):
     Jubileu at four, Quatrilho at five and at four, Samba matches played to their end."""
     four, five = jubileu_hands.PLAYERS, quatrilho_hands.PLAYERS
+
+    def starts(templates: Sequence[Any]) -> range:
+        return range(sized(len(templates), 1))  # quick mode: one table of each game
+
     app = make_app("sqlite://", workdir / "proto-instance")
     try:
         with app.app_context():
             return [
                 *(
                     _play("jubileu", four, _rotating(jubileu_hands.render, jubileu_hands.TEMPLATES, four, j), minutes=4)
-                    for j in range(len(jubileu_hands.TEMPLATES))
+                    for j in starts(jubileu_hands.TEMPLATES)
                 ),
                 *(
                     _play(
@@ -228,12 +232,9 @@ def prototypes(workdir: Path) -> list[Proto]:
                         minutes=4,
                     )
                     for players in (five, five[:4])
-                    for j in range(len(quatrilho_hands.TEMPLATES))
+                    for j in starts(quatrilho_hands.TEMPLATES)
                 ),
-                *(
-                    _play("samba", samba_hands.PLAYERS, _samba(j), minutes=12)
-                    for j in range(len(samba_hands.TEMPLATES))
-                ),
+                *(_play("samba", samba_hands.PLAYERS, _samba(j), minutes=12) for j in starts(samba_hands.TEMPLATES)),
             ]
     finally:
         dispose(app)

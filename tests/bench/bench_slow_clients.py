@@ -20,12 +20,12 @@ import shutil
 from . import _common
 from .slow_clients import WAYS, SlowClients, scorer, scratch, serve
 
-SAVES = int(os.environ.get("BENCH_SLOW_SAVES", "40"))
-SLOW = (0, 8, 64)
+SAVES = int(os.environ.get("BENCH_SLOW_SAVES", _common.sized("40", "4")))
+SLOW = _common.sized((0, 8, 64), (64,))  # quick mode: the new way's worst case only
 TIMEOUT = float(os.environ.get("BENCH_SLOW_TIMEOUT", "10"))
 P95_TARGET_MS = 1000.0
 WARM_UP = 8  # saves before the slow clients connect, not measured
-SUSTAIN = int(os.environ.get("BENCH_SLOW_SUSTAIN", "45"))
+SUSTAIN = int(os.environ.get("BENCH_SLOW_SUSTAIN", _common.sized("45", "4")))
 
 
 def main() -> None:
@@ -34,7 +34,7 @@ def main() -> None:
         print("  caddy is not installed (make system-deps): the new way would be gunicorn alone; skipped")
         return
     print(f"  {SAVES} saves per run, each failed after {TIMEOUT:.0f} s without an answer")
-    for way in WAYS:
+    for way in _common.sized(WAYS, ("caddy",)):
         label = "Caddy in front (make run now)" if way == "caddy" else "gunicorn alone (make run before)"
         for slow in SLOW:
             workdir = scratch()

@@ -33,16 +33,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._common import HOST, WORKERS, figure, load, machine, new_table, referee_server
+from ._common import HOST, WORKERS, failed_requests, figure, load, machine, new_table, referee_server, sized
 from .hands import PLAYERS, record
 
 TABLES = 5
 WATCHERS_PER_TABLE = 10
 POLL_EVERY = 1.5  # seconds, as static/js/app.js
 PACE = 2.0  # seconds between a paced scorer's hands
-PACED_SECONDS = float(os.environ.get("BENCH_WATCH_PACED_SECONDS", "20"))
-FULL_SECONDS = float(os.environ.get("BENCH_WATCH_FULL_SECONDS", os.environ.get("BENCH_SECONDS", "10")))
-IDLE_SECONDS = float(os.environ.get("BENCH_WATCH_IDLE_SECONDS", "10"))
+PACED_SECONDS = float(os.environ.get("BENCH_WATCH_PACED_SECONDS", sized("20", "3")))
+FULL_SECONDS = float(os.environ.get("BENCH_WATCH_FULL_SECONDS", os.environ.get("BENCH_SECONDS", sized("10", "2"))))
+IDLE_SECONDS = float(os.environ.get("BENCH_WATCH_IDLE_SECONDS", sized("10", "2")))
 DRAIN = 3.0  # seconds the watchers go on after the scorers stop, to see the last hands
 SEEN_TARGET_S = 2.0
 HAND_P95_TARGET_MS = 100.0
@@ -345,9 +345,8 @@ def main() -> None:
             print(f"  NOTE: table {s.table} is at version {versions[s.table]} after {s.hands[-1][2]} hands", flush=True)
         for key, n in s.errors.items():
             print(f"  [scorer] ERROR x{n}: {key}", flush=True)
-    errors = sum(w.errors for w in watchers)
-    if errors:
-        print(f"  [watchers] {errors} errors", flush=True)
+    failed_requests("scorers", sum(n for s in scorers for n in s.errors.values()))
+    failed_requests("watchers", sum(w.errors for w in watchers))
     total = full_until + DRAIN - start
     print(f"  load generator CPU {client_cpu:.1f} s ({100 * client_cpu / total:.0f}% of one core)", flush=True)
     idle = [(st, en, status) for w in watchers for st, en, status in w.polls if start + POLL_EVERY <= en < scorers_from]
