@@ -113,3 +113,8 @@ def tables_of_ids(ids: Sequence[str]) -> list[Table]:
     if not ids:
         return []
     return list(db.session.scalars(select(Table).where(Table.id.in_(ids)).order_by(Table.created_at)))
+
+
+def forget(table: Table, name: str) -> None:
+    """Drop a kept fact (after a rollback: what was read may have changed)."""
+    table.__dict__.pop(name, None)
