@@ -8,7 +8,10 @@ The migrations run once per session, not once per test: on in-memory SQLite a te
 is migrated once and every app gets its own copy of it (SQLite's backup API, well under a
 millisecond); on PostgreSQL the schema stays and the rows are removed after each test. Either
 way every test starts from an empty migrated database. Tests of the migrations themselves
-(tests/web/test_app.py, tests/packaging) build their own databases and still run them.
+(tests/web/test_app.py, tests/packaging) build their own databases and still run them. What
+building an app still recomputed per test is done once per session too: the migrations' latest
+revision (referee/schema.py keeps it per process) and werkzeug's compiled URL builders
+(tests/url_builders.py).
 
 HYPOTHESIS_PROFILE picks how many examples every property test draws: "fast" (the default, what
 `make test` runs) or "thorough" (five times as many, for a change to the rules engine):
@@ -36,12 +39,15 @@ from sqlalchemy import text
 
 from referee import create_app
 from referee.extensions import db
+from tests.url_builders import share_compiled_builders
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "sqlite://")
 
 settings.register_profile("fast", max_examples=200, deadline=None)
 settings.register_profile("thorough", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
+
+share_compiled_builders()  # every test builds an app: its URL rules' code is compiled once
 
 
 #: The fixtures through which a test reaches TEST_DATABASE_URL's database.
