@@ -10,8 +10,8 @@ millisecond); on PostgreSQL the schema stays and the rows are removed after each
 way every test starts from an empty migrated database. Tests of the migrations themselves
 (tests/web/test_app.py, tests/packaging) build their own databases and still run them. What
 building an app still recomputed per test is done once per session too: the migrations' latest
-revision (referee/schema.py keeps it per process) and werkzeug's compiled URL builders
-(tests/url_builders.py).
+revision (referee/schema.py keeps it per process), werkzeug's compiled URL builders and
+Jinja's compiled templates (tests/compiled_once.py).
 
 HYPOTHESIS_PROFILE picks how many examples every property test draws: "fast" (the default, what
 `make test` runs) or "thorough" (five times as many, for a change to the rules engine):
@@ -39,7 +39,7 @@ from sqlalchemy import text
 
 from referee import create_app
 from referee.extensions import db
-from tests.url_builders import share_compiled_builders
+from tests.compiled_once import share_compiled_builders, share_compiled_templates
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "sqlite://")
 
@@ -160,7 +160,7 @@ def app(tmp_path: Path, migrated_sqlite: sqlite3.Connection | None) -> Iterator[
     test starts from empty tables: all rows are removed after each test (the schema stays,
     so the migrations run once per session).
     """
-    app = create_app(_test_config(tmp_path, migrated_sqlite))
+    app = share_compiled_templates(create_app(_test_config(tmp_path, migrated_sqlite)))
     yield app
     with app.app_context():
         db.session.remove()
@@ -180,7 +180,7 @@ def make_app(tmp_path: Path, migrated_sqlite: sqlite3.Connection | None) -> Iter
     made: list[Flask] = []
 
     def make(config: Mapping[str, Any] | None = None, *, empty: bool = False) -> Flask:
-        new = create_app(_test_config(tmp_path, migrated_sqlite, config))
+        new = share_compiled_templates(create_app(_test_config(tmp_path, migrated_sqlite, config)))
         if empty:
             with new.app_context():
                 if db.engine.dialect.name == "postgresql":
