@@ -8,7 +8,10 @@ The migrations run once per session, not once per test: on in-memory SQLite a te
 is migrated once and every app gets its own copy of it (SQLite's backup API, well under a
 millisecond); on PostgreSQL the schema stays and the rows are removed after each test. Either
 way every test starts from an empty migrated database. Tests of the migrations themselves
-(tests/web/test_app.py, tests/packaging) build their own databases and still run them.
+(tests/web/test_app.py, tests/packaging) build their own databases and still run them. What
+building an app still recomputed per test is done once per session too: the migrations' latest
+revision (referee/schema.py keeps it per process), werkzeug's compiled URL builders and
+Jinja's compiled templates (tests/compiled_once.py).
 
 HYPOTHESIS_PROFILE picks how many examples every property test draws: "fast" (the default, what
 `make test` runs) or "thorough" (five times as many, for a change to the rules engine):
@@ -36,12 +39,15 @@ from sqlalchemy import text
 
 from referee import create_app
 from referee.extensions import db
+from tests.compiled_once import share_compiled_builders, share_compiled_templates
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "sqlite://")
 
 settings.register_profile("fast", max_examples=200, deadline=None)
 settings.register_profile("thorough", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
+
+share_compiled_builders()  # every test builds an app: its URL rules' code is compiled once
 
 
 #: The fixtures through which a test reaches TEST_DATABASE_URL's database.
@@ -154,7 +160,7 @@ def app(tmp_path: Path, migrated_sqlite: sqlite3.Connection | None) -> Iterator[
     test starts from empty tables: all rows are removed after each test (the schema stays,
     so the migrations run once per session).
     """
-    app = create_app(_test_config(tmp_path, migrated_sqlite))
+    app = share_compiled_templates(create_app(_test_config(tmp_path, migrated_sqlite)))
     yield app
     with app.app_context():
         db.session.remove()
@@ -174,7 +180,7 @@ def make_app(tmp_path: Path, migrated_sqlite: sqlite3.Connection | None) -> Iter
     made: list[Flask] = []
 
     def make(config: Mapping[str, Any] | None = None, *, empty: bool = False) -> Flask:
-        new = create_app(_test_config(tmp_path, migrated_sqlite, config))
+        new = share_compiled_templates(create_app(_test_config(tmp_path, migrated_sqlite, config)))
         if empty:
             with new.app_context():
                 if db.engine.dialect.name == "postgresql":

@@ -30,6 +30,7 @@ class Phones:
         self.browser, self.context_args = browser, context_args
         self.contexts: list[Any] = []
         self.errors: dict[str, list[str]] = {}
+        self.in_flight: dict[Any, set[Any]] = {}  # per context: its requests not yet answered
 
     def open(self, name: str) -> Page:
         context = self.browser.new_context(**self.context_args)
@@ -38,7 +39,23 @@ class Phones:
         errors = self.errors.setdefault(name, [])
         page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        pending = self.in_flight.setdefault(context, set())
+        context.on("request", lambda request: pending.add(request))
+        context.on("requestfinished", lambda request: pending.discard(request))
+        context.on("requestfailed", lambda request: pending.discard(request))
         return page
+
+    def settled(self, page: Page, timeout: float = 10.0) -> None:
+        """Wait until no request of ``page``'s phone is in flight: whatever it sent the server has
+        been answered (or failed), so what the server stored is what it will have stored. Polled
+        through Playwright (its events arrive only while it is called), with a deadline that only
+        bounds a hang. The table page polls every 1.5 s, so quiet moments come between polls."""
+        pending = self.in_flight[page.context]
+        deadline = time.monotonic() + timeout
+        while pending:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"requests still in flight after {timeout:.0f} s: {[r.url for r in pending]}")
+            page.wait_for_timeout(20)
 
     def script_errors(self) -> list[str]:
         """Errors that are not a refused or failed request (those are expected: 401, 403,

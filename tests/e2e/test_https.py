@@ -17,7 +17,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import ssl
 import subprocess
 import sys
@@ -31,6 +30,7 @@ from typing import Any
 
 import pytest
 
+from tests.bench import _common
 from tests.e2e.conftest import CHROMIUM, LAUNCH_ARGS, PHONE
 from tests.e2e.test_pwa import WAIT_ACTIVE, wait_saved
 
@@ -53,16 +53,15 @@ class Stack:
     log: Path
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    instance = tmp_path_factory.mktemp("https-instance")
-    https, http = free_port(), free_port()
+    """The serving script on two ports held for its Caddy while it runs (Caddy cannot bind port
+    0 and say which it got; a port found free, closed and handed over could be taken between)."""
+    with _common.reserved_port() as https, _common.reserved_port() as http:
+        yield from _serve(tmp_path_factory.mktemp("https-instance"), https, http)
+
+
+def _serve(instance: Path, https: int, http: int) -> Iterator[Stack]:
     log = instance / "serve.log"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     with log.open("wb") as out:
@@ -74,7 +73,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     root_cert = instance / "caddy" / "pki" / "authorities" / "local" / "root.crt"
     context = None
     deadline = time.monotonic() + 60
-    while True:
+    while True:  # polled until it answers over HTTPS, with a deadline far above any start-up
         try:
             if root_cert.is_file():
                 context = context or ssl.create_default_context(cafile=str(root_cert))

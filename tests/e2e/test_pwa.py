@@ -44,15 +44,26 @@ def activate(page: Any, url: str) -> str:
     return page.evaluate(WAIT_ACTIVE)
 
 
-def wait_saved(page: Any, url: str, timeout: float = 5.0) -> None:
-    """Wait until the worker has saved a copy of url (it saves after answering)."""
+SAVED_TEXT = """async (url) => {
+  for (const name of await caches.keys()) {
+    if (!name.startsWith("referee-pages-")) continue;
+    const saved = await (await caches.open(name)).match(url, { ignoreVary: true });
+    if (saved) return await saved.text();
+  }
+  return null;
+}"""
+
+
+def wait_saved(page: Any, url: str, timeout: float = 5.0, containing: str = "") -> None:
+    """Wait until the worker has saved a copy of url (it saves after answering), one whose
+    text contains ``containing`` when given: polled, the deadline only a bound on a hang."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        caches = page.evaluate(CACHED_URLS)
-        if any(f"GET {url}" in urls for name, urls in caches.items() if name.startswith("referee-pages-")):
+        saved = page.evaluate(SAVED_TEXT, url)
+        if saved is not None and containing in saved:
             return
         time.sleep(0.1)
-    pytest.fail(f"{url} was not saved: {page.evaluate(CACHED_URLS)}")
+    pytest.fail(f"{url} was not saved (with {containing!r}): {page.evaluate(CACHED_URLS)}")
 
 
 def new_table(base: str) -> dict:
@@ -272,7 +283,7 @@ def test_a_slow_network_shows_the_saved_copy_marked_as_such(page, context, slow_
     assert page.locator("#saved-copy").inner_text().startswith("A rede está lenta ou fora do ar")
 
     # The late answer (version 2) still replaced the saved copy: offline, it is what opens.
-    time.sleep(4)
+    wait_saved(page, base + "/_test/slow", timeout=30, containing="Versão 2")
     state["delay"] = 0.0
     context.set_offline(True)
     try:

@@ -226,7 +226,7 @@ def test_a_hand_saved_offline_waits_on_the_phone_and_is_stored_once(
     expect(bar).to_contain_text("1")
     assert "/hand" in owner.url  # still on the flow: nothing to lose
     assert owner.evaluate("JSON.parse(localStorage.getItem('referee-outbox') || '[]').length") == 1
-    time.sleep(1.0)
+    phones.settled(owner)
     assert len(hands_of(base, tid)) == before, "a hand was stored while the phone was offline"
     shot(owner, "share-12-offline-not-saved-yet")
 
@@ -241,9 +241,9 @@ def test_a_hand_saved_offline_waits_on_the_phone_and_is_stored_once(
     assert owner.evaluate("JSON.parse(localStorage.getItem('referee-outbox') || '[]').length") == 0
     shot(owner, "share-13-back-online-saved")
     # Nothing more arrives later, nor after a reload (the outbox is also flushed on page load).
-    time.sleep(2.0)
+    phones.settled(owner)
     owner.reload()
-    time.sleep(1.0)
+    phones.settled(owner)
     assert len(hands_of(base, tid)) == before + 1
 
 
@@ -258,9 +258,9 @@ def test_an_outbox_hand_is_sent_when_any_page_of_the_app_opens(phones: Phones, l
     # The phone is closed while offline; later the app is opened again on another page.
     owner.context.set_offline(False)
     wait_until(lambda: len(hands_of(base, tid)) == 1, timeout=15)
-    time.sleep(1.0)
+    phones.settled(owner)
     owner.goto(f"{base}/")
-    time.sleep(1.5)
+    phones.settled(owner)
     assert len(hands_of(base, tid)) == 1
 
 
@@ -290,7 +290,7 @@ def test_a_hand_the_server_failed_to_take_waits_and_is_sent_again(phones: Phones
     expect(owner.locator("#hand-1")).to_be_visible(timeout=10000)
     expect(owner.locator("#outbox-bar")).to_have_count(0)
     owner.reload()
-    time.sleep(1.0)
+    phones.settled(owner)
     assert len(hands_of(base, tid)) == 1
 
 
