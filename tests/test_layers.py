@@ -64,13 +64,7 @@ KNOWN_VIEW_IMPORTS = frozenset(
 KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset()
 
 #: View modules still running their own queries, by module. The list only shrinks.
-KNOWN_SQL_VIEWS = frozenset(
-    {
-        # The player pages' figures: their queries are to move into the domain modules
-        # (members, league, ratings) with the game kinds they ask about.
-        "referee.views.players",
-    }
-)
+KNOWN_SQL_VIEWS: frozenset[str] = frozenset()
 
 #: What a view may ask of the database session itself: ending its transaction (a thin view
 #: commits or rolls back what one domain call wrote). Every read and write is a domain module's.
