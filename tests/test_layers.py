@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent / "referee"
 SHARED_VIEWS = frozenset(
     {
         "referee.views.boost",
+        "referee.views.championship_manage_page",
+        "referee.views.championship_pages",
         "referee.views.flow",
         "referee.views.games",
         "referee.views.games.made",
@@ -30,6 +32,7 @@ SHARED_VIEWS = frozenset(
         "referee.views.labels",
         "referee.views.organiser",
         "referee.views.phone_tables",
+        "referee.views.polling",
         "referee.views.short_flow",
     }
 )
@@ -38,19 +41,6 @@ SHARED_VIEWS = frozenset(
 #: (importer, imported). The list only shrinks.
 KNOWN_VIEW_IMPORTS = frozenset(
     {
-        # The championship pages' shared loaders (load, common, names, load_table, player_card,
-        # the refusal page) still live in the public pages' and the manager's modules.
-        ("referee.views.championship_cards", "referee.views.championship"),
-        ("referee.views.championship_cards", "referee.views.championship_manage"),
-        ("referee.views.championship_entries", "referee.views.championship"),
-        ("referee.views.championship_manage", "referee.views.championship"),
-        ("referee.views.championship_manage", "referee.views.championship_money"),
-        ("referee.views.championship_money", "referee.views.championship"),
-        ("referee.views.championship_paper", "referee.views.championship"),
-        ("referee.views.championship_prizes", "referee.views.championship"),
-        ("referee.views.championship_settings", "referee.views.championship"),
-        ("referee.views.championship_settings", "referee.views.championship_manage"),
-        ("referee.views.championship", "referee.views.live"),
         # The table page's render context (board) and page (show), answered after a save and by
         # the live redraw: to leave views/tables.py with the table page's rendering.
         ("referee.views.hands", "referee.views.tables"),
