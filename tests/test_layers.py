@@ -34,6 +34,7 @@ SHARED_VIEWS = frozenset(
         "referee.views.phone_tables",
         "referee.views.polling",
         "referee.views.short_flow",
+        "referee.views.table_page",
     }
 )
 
@@ -41,10 +42,6 @@ SHARED_VIEWS = frozenset(
 #: (importer, imported). The list only shrinks.
 KNOWN_VIEW_IMPORTS = frozenset(
     {
-        # The table page's render context (board) and page (show), answered after a save and by
-        # the live redraw: to leave views/tables.py with the table page's rendering.
-        ("referee.views.hands", "referee.views.tables"),
-        ("referee.views.live", "referee.views.tables"),
         ("referee.views.tables", "referee.views.new_table"),
         ("referee.views.home", "referee.views.trust"),
     }

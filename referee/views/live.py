@@ -16,7 +16,7 @@ from flask.typing import ResponseReturnValue
 
 from referee.views.phone_tables import load, remember_seen
 from referee.views.polling import table_version
-from referee.views.tables import board
+from referee.views.table_page import board
 
 bp = Blueprint("live", __name__)
 
