@@ -9,7 +9,6 @@ are printed from the manager's page (:mod:`referee.views.championship_manage`).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -26,51 +25,19 @@ from referee.championship.rounds import FISCAL, round_table_of
 from referee.championship.settings import deals_at, describe, played_at
 from referee.championship.signoff import is_fiscal, problems
 from referee.i18n import render_text
-from referee.models import Championship, Entry, RoundTable, Table
+from referee.models import Championship, RoundTable, Table
 from referee.phone import device
 from referee.rules.errors import RulesError
 from referee.views import organiser
-from referee.views.live import table_version
+from referee.views.championship_pages import common, live_version, load, load_table, names, player_card
 from referee.views.phone_tables import grant_of, remember_token, shown_tables
+from referee.views.polling import table_version
 
 bp = Blueprint("championship", __name__)
 
 
-def load(championship_id: str) -> Championship:
-    found = championship.get(championship_id)
-    if found is None:
-        abort(404)
-    return found
-
-
-def load_table(found: Championship, round_number: int, table_number: int) -> tuple[RoundTable, Table]:
-    row = lookups.round_table(found, round_number, table_number)
-    if row is None:
-        abort(404)
-    table = lookups.referee_table(row.table_id)
-    assert table is not None
-    return row, table
-
-
-#: While a round is played, how often the live pages' ranking is drawn again (seconds). A busy
-#: round records a hand somewhere every few seconds; with every phone on the wall redrawing the
-#: whole ranking at each one, the ranking's renders would crowd out the scorers' saves. So the
-#: hands move the version by the clock: the same for every process of the server at the same
-#: moment (a version read from one worker and then another must not differ, or every poll would
-#: redraw), and every watcher redraws from one render per process. What the organiser and the
-#: fiscals do (a registration, a re-entry, a signature, a draw) moves it at once.
-LIVE_EVERY = 10
 _BLOCKS: dict[tuple[str, int | None, bool, str], tuple[str, Markup]] = {}
 _KEPT = 256  # rankings kept per process, at most
-
-
-def live_version(found: Championship) -> str:
-    """The championship's own writes, the round being played and, while one of its tables is not
-    signed off, the clock's :data:`LIVE_EVERY`-second tick."""
-    number = championship.current_round(found)
-    playing = lookups.unsigned_tables(found, number)
-    tick = f".{int(time.time()) // LIVE_EVERY}" if playing else ""
-    return f"{found.version}.{number}{tick}"
 
 
 def ranking_block(found: Championship, version: str, *, limit: int | None = None, link: bool = True) -> Markup:
@@ -128,24 +95,6 @@ def wall_block(found: Championship, version: str, round_number: int, tables: lis
         )
 
     return _shared(_WALLS, (found.id, str(get_locale())), version, render)
-
-
-def names(found: Championship) -> dict[int, Entry]:
-    return lookups.entries_by_id(found)
-
-
-def common(found: Championship) -> dict[str, Any]:
-    """What every championship page shows at its top."""
-    number = championship.current_round(found)
-    this_round = lookups.drawn_round(found, number) if number else None
-    return {
-        "champ": found,
-        "about": describe(found),
-        "round_number": number,
-        "this_round": this_round,
-        "manager": club.is_manager(),
-        "version": live_version(found),
-    }
 
 
 @bp.get("/c/<championship_id>")
@@ -283,11 +232,6 @@ def card(championship_id: str, number: int) -> ResponseReturnValue:
     if entry is None:
         abort(404)
     return render_template("championship/cards.html", champ=found, cards=[player_card(found, entry)])
-
-
-def player_card(found: Championship, entry: Entry) -> dict[str, Any]:
-    url = url_for("championship.player", championship_id=found.id, number=entry.number, _external=True)
-    return {"entry": entry, "qr": qr.svg(url, label=_("QR code of %(name)s's page", name=entry.name))}
 
 
 # --------------------------------------------------------------------------- a round's table

@@ -18,8 +18,8 @@ from referee.championship.rounds import FISCAL
 from referee.i18n import render_text
 from referee.models import Championship, RoundTable
 from referee.rules.errors import RulesError
-from referee.views.championship import load
-from referee.views.championship_manage import _refused as _manage_refused
+from referee.views.championship_manage_page import refused as _manage_refused
+from referee.views.championship_pages import load
 from referee.views.organiser import actor, manager_only, require_manager
 from referee.views.phone_tables import held, remember_hash
 

@@ -19,7 +19,7 @@ from referee.i18n import render_text
 from referee.ledger import Conflict
 from referee.models import Championship, Entry
 from referee.rules.errors import RulesError
-from referee.views.championship import common, load, names
+from referee.views.championship_pages import common, load, names
 from referee.views.organiser import actor, manager_only, require_manager
 
 bp = Blueprint("championship_entries", __name__)

@@ -9,24 +9,20 @@ they are printed from here only, never shown on a public page, and answered with
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from referee import championship, inputs, ledger, members, qr
-from referee.championship import cards, lookups, signoff
+from referee import championship, inputs, qr
+from referee.championship import cards, lookups
 from referee.championship.rounds import card_token
 from referee.championship.settings import GAMES
-from referee.championship.status import MARKS
 from referee.i18n import render_text
 from referee.ledger import Conflict
-from referee.models import Championship
 from referee.rules import get_game
 from referee.rules.errors import RulesError
-from referee.views import championship_money
-from referee.views.championship import common, load, load_table, names, player_card
+from referee.views.championship_manage_page import desk_link, manage_context, refused
+from referee.views.championship_pages import load, load_table, names, player_card
 from referee.views.organiser import actor, manager_only, require_manager
 
 bp = Blueprint("championship_manage", __name__)
@@ -41,59 +37,12 @@ def index() -> ResponseReturnValue:
     return render_template("championship/index.html", rows=rows, games=[get_game(g) for g in GAMES])
 
 
-def _status(found: Championship, row: Any, table: Any, count: signoff.ChipCount) -> str:
-    """A round table's state in a few words, for the manager's list."""
-    if not count.source:
-        return _("nothing recorded")
-    if count.source == "hands" and table.deals is not None and not ledger.deals_done(table, count.deals):
-        return _("%(played)s of %(deals)s deals", played=count.deals, deals=table.deals)
-    problem = signoff.problems(found, row, table, count)
-    return _("waiting for the fiscal") if problem is None else render_text(problem)
-
-
-def _manage_context(found: Championship) -> dict[str, Any]:
-    data = common(found)
-    entries = lookups.entries_by_number(found)
-    tables = championship.round_tables(found, data["round_number"]) if data["round_number"] else []
-    counts = signoff.round_counts(found, tables)
-    referee_tables = lookups.referee_tables(tables)
-    statuses = [
-        {
-            "row": row,
-            "count": counts[row.id],
-            "status": "" if row.signed_at else _status(found, row, referee_tables[row.table_id], counts[row.id]),
-        }
-        for row in tables
-    ]
-    again = lookups.reentered_in(found, data["round_number"])
-    seated = {e for row in tables for e in row.entries}
-    registered = {e.name_key for e in entries}
-    return {
-        # The club's members not registered yet, offered as the name is typed.
-        "member_names": [m.name for m in members.active() if m.name_key not in registered],
-        **data,
-        "entries": entries,
-        "tables": statuses,
-        "people": names(found),
-        "reentered": again,
-        "seated": seated,
-        "open_registration": data["round_number"] <= found.late_until and data["round_number"] < found.rounds,
-        "signed": sum(1 for row in tables if row.signed_at is not None),
-        "marks": MARKS,
-        "money": championship_money.manage_panel(found, request.args.get("desk")),
-    }
-
-
 @bp.get("/c/<championship_id>/manage")
 def manage(championship_id: str) -> ResponseReturnValue:
     found = load(championship_id)
     if (away := manager_only()) is not None:
         return away
-    return render_template("championship/manage.html", **_manage_context(found))
-
-
-def _refused(found: Championship, error: str, status: int = 422, **extra: Any) -> ResponseReturnValue:
-    return render_template("championship/manage.html", **_manage_context(found), error=error, **extra), status
+    return render_template("championship/manage.html", **manage_context(found))
 
 
 @bp.post("/c/<championship_id>/entries")
@@ -103,9 +52,9 @@ def register(championship_id: str) -> ResponseReturnValue:
     try:
         entry = championship.register(found, request.form.get("name"), actor=actor())
     except RulesError as exc:
-        return _refused(found, render_text(exc.text), typed=request.form.get("name", ""))
+        return refused(found, render_text(exc.text), typed=request.form.get("name", ""))
     except Conflict as exc:
-        return _refused(found, render_text(exc.text), 409, typed=request.form.get("name", ""))
+        return refused(found, render_text(exc.text), 409, typed=request.form.get("name", ""))
     if entry.first_round > 1:
         flash(
             _("Number %(number)s: %(name)s, registered late: he plays from round %(round)s.")
@@ -114,7 +63,7 @@ def register(championship_id: str) -> ResponseReturnValue:
         )
     else:
         flash(_("Number %(number)s: %(name)s.") % {"number": entry.number, "name": entry.name}, "success")
-    fee = championship_money.desk_link(found, "entry", entry.number)
+    fee = desk_link(found, "entry", entry.number)
     return redirect(
         url_for("championship_manage.manage", championship_id=found.id, desk=fee, _anchor="desk" if fee else "register")
     )
@@ -128,16 +77,16 @@ def reentry_by_number(championship_id: str) -> ResponseReturnValue:
     typed = (request.form.get("number") or "").strip()
     entry = championship.card_number(found, inputs.whole_number(typed))
     if entry is None:
-        return _refused(found, _("No player has the number %(number)s.", number=typed[:6]))
+        return refused(found, _("No player has the number %(number)s.", number=typed[:6]))
     try:
         again = championship.reenter(found, entry, actor=actor())
     except RulesError as exc:
-        return _refused(found, render_text(exc.text))
+        return refused(found, render_text(exc.text))
     flash(
         _("Re-entry for %(name)s: %(chips)s more chips at his table.") % {"name": entry.name, "chips": found.chips},
         "success",
     )
-    fee = championship_money.desk_link(found, "reentry", again.id)
+    fee = desk_link(found, "reentry", again.id)
     return redirect(
         url_for("championship_manage.manage", championship_id=found.id, desk=fee, _anchor="desk" if fee else "reentry")
     )
@@ -150,7 +99,7 @@ def draw(championship_id: str) -> ResponseReturnValue:
     try:
         drawn = championship.draw_round(found, seed=request.form.get("seed"))
     except RulesError as exc:
-        return _refused(found, render_text(exc.text))
+        return refused(found, render_text(exc.text))
     flash(_("Round %(round)s drawn with the seed %(seed)s.") % {"round": drawn.number, "seed": drawn.seed}, "success")
     return redirect(url_for("championship.plan", championship_id=found.id, round_number=drawn.number))
 
@@ -164,7 +113,7 @@ def replace_cards(championship_id: str, round_number: int, table_number: int) ->
     try:
         cards.renew(found, table_number, actor=actor())
     except RulesError as exc:
-        return _refused(found, render_text(exc.text))
+        return refused(found, render_text(exc.text))
     flash(
         _("Table %(table)s has new cards: the old ones no longer work. Print them.") % {"table": table_number},
         "success",

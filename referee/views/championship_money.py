@@ -12,7 +12,6 @@ import functools
 import io
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -26,42 +25,13 @@ from referee.ledger import Conflict
 from referee.models import Championship
 from referee.rules.errors import RulesError
 from referee.views import organiser
-from referee.views.championship import load
+from referee.views.championship_manage_page import desk_line
+from referee.views.championship_pages import load
 
 bp = Blueprint("championship_money", __name__)
 
 #: Where a tick sends the desk back to.
 BACK = ("manage", "cashbox", "desk")
-
-
-def desk_link(found: Championship, kind: str, ref: int) -> str | None:
-    """The ``desk`` argument the manage page is sent back with right after an entry or a
-    re-entry is recorded, so its fee shows there at once; None when the day charges none."""
-    if not money.charges(found) or money.fee_of(found, "entry" if kind == "entry" else "reentry") <= 0:
-        return None
-    return f"{kind}-{ref}"
-
-
-def desk_line(found: Championship, line: money.Item, back: str) -> dict[str, Any]:
-    """What a desk card shows for one fee: the line, its Pix code and where its tick goes."""
-    return {"line": line, "pix": money.pix_code(found, line), "back": back, "fee": fmt_money(line.fee)}
-
-
-def manage_panel(found: Championship, desk: str | None) -> dict[str, Any] | None:
-    """The manage page's money: the fee just recorded (``desk``: "entry-12", "reentry-34") and
-    the cash box in one line; None when the day charges nothing."""
-    if not money.charges(found):
-        return None
-    line = None
-    kind, _dash, ref = (desk or "").partition("-")
-    if ref.isascii() and ref.isdigit() and len(ref) <= 9:
-        line = money.item(found, kind, int(ref))
-    box = money.cash_box(found)
-    return {
-        "desk": None if line is None else desk_line(found, line, "manage"),
-        "received": fmt_money(box.received),
-        "due": fmt_money(box.due),
-    }
 
 
 @bp.get("/c/<championship_id>/cashbox")

@@ -21,7 +21,7 @@ from referee.championship.settings import deals_at, describe
 from referee.i18n import render_text
 from referee.models import Championship, RoundTable, Table
 from referee.rules.errors import RulesError
-from referee.views.championship import common, load, load_table, names
+from referee.views.championship_pages import common, load, load_table, names
 from referee.views.organiser import actor, manager_only, require_manager
 
 bp = Blueprint("championship_paper", __name__)

@@ -19,7 +19,7 @@ from referee.championship import prizes
 from referee.championship.ranking import visible_standings
 from referee.i18n import fmt_money, render_text
 from referee.rules.errors import RulesError
-from referee.views.championship import common, load
+from referee.views.championship_pages import common, load
 from referee.views.organiser import actor, manager_only, require_manager
 
 bp = Blueprint("championship_prizes", __name__)

@@ -27,8 +27,8 @@ from referee.i18n import render_text
 from referee.models import Championship
 from referee.rules import CHAMPIONSHIP_GAME, Game, get_game
 from referee.rules.errors import RulesError
-from referee.views.championship import load
-from referee.views.championship_manage import _refused
+from referee.views.championship_manage_page import refused
+from referee.views.championship_pages import load
 from referee.views.organiser import actor, manager_only, require_manager
 
 bp = Blueprint("championship_settings", __name__)
@@ -222,5 +222,5 @@ def archive(championship_id: str) -> ResponseReturnValue:
             life.archive(found, actor=actor())
             flash(_("The championship is archived: it can be read, not changed."), "success")
     except RulesError as exc:
-        return _refused(found, render_text(exc.text), 409)
+        return refused(found, render_text(exc.text), 409)
     return redirect(back)

@@ -17,7 +17,7 @@ from referee.rules.errors import RulesError
 from referee.views import boost, games, labels
 from referee.views.flow import Flow, small_int
 from referee.views.phone_tables import actor_code, load, offer_undo, require_scorer
-from referee.views.tables import board, table_page
+from referee.views.table_page import board, table_page
 
 bp = Blueprint("hands", __name__)
 

@@ -21,8 +21,9 @@ from referee.i18n import LANG_COOKIE
 from referee.inputs import local_path, split_url
 from referee.models import aware
 from referee.rules import GAMES
-from referee.views import games, trust
+from referee.views import games
 from referee.views.phone_tables import known_tables
+from referee.views.trust_card import card as trust_card
 
 bp = Blueprint("home", __name__)
 
@@ -49,7 +50,7 @@ def index() -> ResponseReturnValue:
         }
         for row in ledger.overview(known_tables())
     ]
-    return render_template("home/index.html", tables=tables, trust=trust.card())
+    return render_template("home/index.html", tables=tables, trust=trust_card())
 
 
 @bp.get("/lang/<code>")

@@ -11,12 +11,12 @@ is the table row's (``Table.version``), which every write moves on.
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, render_template, request
+from flask import Blueprint, render_template
 from flask.typing import ResponseReturnValue
 
-from referee.models import Table
 from referee.views.phone_tables import load, remember_seen
-from referee.views.tables import board
+from referee.views.polling import table_version
+from referee.views.table_page import board
 
 bp = Blueprint("live", __name__)
 
@@ -25,20 +25,6 @@ bp = Blueprint("live", __name__)
 def version(table_id: str) -> ResponseReturnValue:
     """The table's version, with an ETag, so an unchanged table answers 304 with no body."""
     return table_version(load(table_id))
-
-
-def table_version(table: Table) -> ResponseReturnValue:
-    """The answer of a page following ``table``: its version, 304 when the poller has it."""
-    etag = f"v{table.version}-{1 if table.finished_at else 0}"
-    if request.if_none_match.contains(etag):
-        response = jsonify()
-        response.status_code = 304
-        response.set_data(b"")
-    else:
-        response = jsonify({"version": table.version})
-    response.set_etag(etag)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
 
 
 @bp.get("/tv/<table_id>")

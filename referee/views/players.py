@@ -22,14 +22,13 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask.typing import ResponseReturnValue
 from flask_babel import format_date, format_decimal, get_locale, ngettext
 from flask_babel import gettext as _
-from sqlalchemy import and_, case, func, select
-from sqlalchemy.orm import aliased
 
-from referee import charts, club, guesses, inputs, league, members, pix, ratings
+from referee import charts, club, guesses, inputs, league, members, pix, player_record, ratings
 from referee.db import db
 from referee.i18n import MINUS, fmt_int, render_text
 from referee.inputs import local_path
-from referee.models import Hand, Member, Seat, Table, aware, counted, utcnow
+from referee.models import Member, utcnow
+from referee.player_record import Other, Sitting
 from referee.rules import GAMES, get_game
 from referee.rules.errors import InvalidInput, RulesError
 from referee.rules.patience import PatienceStats
@@ -51,84 +50,6 @@ def _fold(text: str) -> str:
     """What a search compares: no case, no accents ("jose" finds "José")."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
-
-
-@dataclass(frozen=True)
-class Listed:
-    """A line of the players' list."""
-
-    member_id: int
-    name: str
-    tables: int
-    last: datetime | None
-
-
-def listed() -> list[Listed]:
-    """Every active member with the tables he played (with at least one hand) and when he last
-    did: one grouped query over the seats."""
-    played = func.coalesce(func.sum(case((Seat.played > 0, 1), else_=0)), 0)
-    last = func.max(case((Seat.played > 0, Table.created_at), else_=None))
-    query = (
-        select(Member.id, Member.name, played, last)
-        .outerjoin(Seat, Seat.member_id == Member.id)
-        .outerjoin(Table, Table.id == Seat.table_id)
-        .where(Member.merged_into.is_(None))
-        .group_by(Member.id, Member.name, Member.name_key)
-        .order_by(Member.name_key, Member.id)
-    )
-    return [
-        Listed(int(i), name, int(count), _instant(when) if when is not None else None)
-        for i, name, count, when in db.session.execute(query)
-    ]
-
-
-def _instant(moment: Any) -> datetime:
-    """An instant as an aware UTC datetime: SQLite hands back naive ones (UTC), and an
-    aggregate over a datetime may come back as text."""
-    when = datetime.fromisoformat(moment) if isinstance(moment, str) else moment
-    assert isinstance(when, datetime)
-    return aware(when)
-
-
-@dataclass(frozen=True)
-class Sitting:
-    """One of the member's seats, with its table."""
-
-    table_id: str
-    game: str
-    table_name: str
-    created_at: datetime
-    position: int
-    seat_name: str
-    team: int | None
-    net: int
-    played: int
-    won: bool
-
-
-def sittings(member: Member) -> list[Sitting]:
-    """Every seat the member held, the newest table first."""
-    query = (
-        select(
-            Table.id,
-            Table.game,
-            Table.name,
-            Table.created_at,
-            Seat.position,
-            Seat.name,
-            Seat.team,
-            Seat.net,
-            Seat.played,
-            Seat.won,
-        )
-        .join(Seat, Seat.table_id == Table.id)
-        .where(Seat.member_id == member.id)
-        .order_by(Table.created_at.desc(), Table.id)
-    )
-    return [
-        Sitting(t, g, n, _instant(c), p, s, team, int(net), int(played), bool(won))
-        for t, g, n, c, p, s, team, net, played, won in db.session.execute(query)
-    ]
 
 
 @dataclass(frozen=True)
@@ -231,39 +152,13 @@ def declaring_pair(game: str, contract: Mapping[str, Any]) -> tuple[str, str] | 
     return pages.declaring_pair(contract)
 
 
-@dataclass(frozen=True)
-class Other:
-    """Another seat at one of the member's tables, and the member sitting there."""
-
-    position: int
-    seat_name: str
-    team: int | None
-    member_id: int
-    name: str
-
-
-def _others(member: Member) -> dict[str, list[Other]]:
-    """The other seats at the member's tables, by table: one query, bounded by his tables."""
-    mine = aliased(Seat)
-    query = (
-        select(Seat.table_id, Seat.position, Seat.name, Seat.team, Member.id, Member.name)
-        .join(mine, and_(mine.table_id == Seat.table_id, mine.member_id == member.id))
-        .join(Member, Member.id == Seat.member_id)
-        .where(Seat.member_id != member.id)
-    )
-    found: dict[str, list[Other]] = {}
-    for table_id, position, seat_name, team, member_id, name in db.session.execute(query):
-        found.setdefault(table_id, []).append(Other(position, seat_name, team, int(member_id), name))
-    return found
-
-
 def partners(member: Member, seats: Sequence[Sitting]) -> dict[str, list[Partner]]:
     """His best partners per game (:func:`_teammates` for games played in teams,
     :func:`_hand_partners` for the others).
 
     Order: for a team game, more matches won together, then more points, then the name; else
     the higher net together, then more hands together, then the name."""
-    others = _others(member)
+    others = player_record.others(member)
     found: dict[str, dict[int, Partner]] = {}
     _teammates(seats, others, found)
     _hand_partners(member, seats, others, found)
@@ -296,14 +191,8 @@ def _hand_partners(
     games = [g for g, pages in PAGES.items() if pages.declaring_pair and any(s.game == g for s in seats)]
     if not games:
         return
-    query = (
-        select(Table.game, Hand.table_id, Seat.name, Hand.result)
-        .join(Seat, and_(Seat.table_id == Hand.table_id, Seat.member_id == member.id))
-        .join(Table, Table.id == Hand.table_id)
-        .where(Table.game.in_(games), counted())
-    )
     by_name = {(table_id, o.seat_name): o for table_id, rows in others.items() for o in rows}
-    for game, table_id, seat_name, result in db.session.execute(query):
+    for game, table_id, seat_name, result in player_record.hands_at(member, games):
         pair = declaring_pair(game, result.get("contract") or {})
         if pair is None or seat_name not in pair:
             continue
@@ -330,7 +219,7 @@ def patience_stats(member: Member, seats: Sequence[Sitting]) -> dict[str, Patien
     games = [g for g in {s.game for s in seats if s.played > 0} if g in GAMES and get_game(g).kind.board == "patience"]
     if not games:
         return {}
-    return league.patience_stats(Seat.member_id == member.id, Table.game.in_(games))
+    return player_record.patience_stats(member, games)
 
 
 def patience_figure(stats: PatienceStats) -> str:
@@ -348,7 +237,7 @@ def patience_figure(stats: PatienceStats) -> str:
 def index() -> ResponseReturnValue:
     """Every active member, searchable by a plain GET (works without JavaScript)."""
     query = " ".join(str(request.args.get("q") or "").split())[:SEARCH_MAX]
-    rows = listed()
+    rows = player_record.listed()
     total = len(rows)
     if query:
         wanted = _fold(query)
@@ -379,7 +268,7 @@ def _page(
     errors: Mapping[str, str] | None = None,
     typed: Mapping[str, str] | None = None,
 ) -> ResponseReturnValue:
-    seats = sittings(member)
+    seats = player_record.sittings(member)
     games = game_rows(seats)
     patience = patience_stats(member, seats)
     page = _page_number()
@@ -516,7 +405,7 @@ def merge(member_id: int) -> ResponseReturnValue:
         db.session.rollback()
         return _page(member, status=422, errors={"into": _("Choose the member this one is the same person as.")})
     if request.form.get("confirm") != "1":
-        tables = db.session.scalar(select(func.count()).select_from(Seat).where(Seat.member_id == member.id)) or 0
+        tables = player_record.seats_held(member)
         return render_template("players/merge.html", member=member, into=into, tables=tables)
     try:
         members.merge(member, into)

@@ -26,97 +26,27 @@ from referee.rules.errors import RulesError
 from referee.rules.settle import EXACT_LIMIT
 from referee.views import games, labels, new_table
 from referee.views.phone_tables import (
-    PENDING_WINDOW,
     UNDO,
     actor_code,
     adopt_old_tokens,
-    can_score,
     forget_replaced_key,
     is_owner,
     load,
     offer_undo,
-    redoable,
-    refuse_revoked,
     remember_seen,
     remember_token,
     require_scorer,
     undoable,
 )
+from referee.views.table_page import board, hand_list, table_page
 
 bp = Blueprint("tables", __name__)
 bp.add_app_template_global(settleup.chips_left_sentence, "chips_left_sentence")
 bp.before_app_request(forget_replaced_key)
 bp.before_app_request(adopt_old_tokens)
 
-RECENT = 3
 #: Hands on one page of the history, newest first: a long night's 2,000 hands would be megabytes.
 HISTORY_PAGE = 50
-
-
-def board(table: Table) -> dict[str, Any]:
-    """Everything the scoreboard shows. A handful of small queries whatever the number of
-    hands; the history page loads its own page of hands."""
-    totals = ledger.totals(table)
-    players = ledger.players_of(table)
-    dealer = ledger.current_dealer(table)
-    rules = ledger.rules_of(table)
-    options = ledger.options_of(table)
-    settlement = ledger.settlement(table, balances=totals)
-    recent = ledger.recent_entries(table, RECENT)
-    return {
-        "table": table,
-        "game_name": rules.name,
-        "players": players,
-        "totals": totals,
-        "stock": ledger.stock(table),
-        "left": ledger.stock_left(table, totals),
-        "money": settlement.get("money"),
-        "transfers": settlement.get("transfers", []),
-        # A pot game (Injun, Kentucky Derby, Lift Smoke): the chips left on the table for the
-        # next deal (odd chips, a pot nobody won), which the balances do not show.
-        "on_the_table": ledger.on_the_table(table, totals) if rules.kind.carries_pot else None,
-        # And who gets them if the night ends now, told in one sentence (settle/_chips_left.html);
-        # not at a championship's table, whose ranking counts each player's own chips, never paid.
-        "chips_left": (
-            ledger.chips_left(table, totals) if rules.kind.carries_pot and not round_table_of(table.id) else None
-        ),
-        # A patience (one player, nothing paid): games and wins per patience instead of chips.
-        "solo": rules.kind.solo,
-        "patience": league.table_patience(table) if rules.kind.board == "patience" else None,
-        # A game scored toward a target (Samba): the teams, their totals and opening melds,
-        # the end of the match and its rematch.
-        "match": ledger.standing(table),  # the table's own totals: worked out once per request
-        "target": rules.goal(options),
-        # The options that differ from the game's default: a result may depend on them.
-        "house_rules": labels.house_rules(rules, options),
-        "rematch": ledger.rematch_of(table) if rules.kind.points_match else None,
-        "dealer": dealer,
-        "speaker": rules.first_speaker(players, dealer, options),
-        "sitting_out": rules.sitting_out(players, dealer, options),
-        "next_number": ledger.next_number(table),
-        # The last places in play (a correction in its hand's place), with what each corrected.
-        **_listed(recent),
-        "numbering": ledger.numbering(table, [h for e in recent for h in (e.hand, *e.before)]),
-        "live_count": ledger.live_count(table),
-        "last_round": ledger.last_round(table),
-        "clock": ledger.clock(table),
-        "can_score": can_score(table),
-        "is_owner": is_owner(table),
-        "two_key": table.two_key,
-        # Two-key entry: whether this phone may confirm a hand (asked only on a scorer's phone).
-        "may_confirm": lambda hand: access.may_confirm(hand.created_by, actor_code(table)),
-        "access_labels": access.labels(table),
-        "pending": ledger.to_confirm(ledger.recent_hands(table, PENDING_WINDOW)) if table.two_key else [],
-    }
-
-
-def _listed(entries: list[ledger.Entry]) -> dict[str, Any]:
-    """A list of hands for tables/_hand.html (newest first): ``recent``, and ``corrected_from``,
-    the versions each one corrected (by stored number)."""
-    return {
-        "recent": [e.hand for e in entries],
-        "corrected_from": {e.hand.number: e.before for e in entries if e.before},
-    }
 
 
 def lines_of(hand: Any) -> list[dict[str, Any]]:
@@ -228,19 +158,6 @@ def show(table_id: str) -> ResponseReturnValue:
     return table_page(load(table_id))
 
 
-def table_page(table: Table) -> str:
-    """The table page drawn from a table already loaded: the page itself, and the answer to a
-    save from the page (which has the table, its house rules and its standing in hand)."""
-    remember_seen(table)
-    if not can_score(table):
-        refuse_revoked(table)
-    data = board(table)
-    shown = {hand.number: hand for hand in data["recent"]}  # the last hands, events and all
-    data["undo"] = undoable(table, data["next_number"], shown) if data["can_score"] else None
-    data["redo"] = redoable(table, data["next_number"]) if data["can_score"] else None
-    return render_template("tables/show.html", **data, watching=False, in_round=round_table_of(table.id))
-
-
 @bp.get("/w/<table_id>")
 def watch(table_id: str) -> ResponseReturnValue:
     """The read-only view: the same scoreboard without any control that writes."""
@@ -264,7 +181,7 @@ def history(table_id: str) -> ResponseReturnValue:
     if not 1 <= page <= pages:
         abort(404)
     entries = ledger.recent_entries(table, HISTORY_PAGE, (page - 1) * HISTORY_PAGE)
-    listed = _listed(entries)
+    listed = hand_list(entries)
     data = {**board(table), "corrected_from": listed["corrected_from"]}
     # The page's hands, read at once (the list draws them newest first).
     data["numbering"] = ledger.numbering(table, [h for e in entries for h in (e.hand, *e.before)])

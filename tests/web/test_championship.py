@@ -344,7 +344,7 @@ def test_the_wall_redraws_by_the_clock_during_a_round_and_at_once_after_a_signat
     """A hand at a table does not move the live version within the clock's tick (every phone on
     the wall would redraw at every hand of 75 tables); the tick does, and a signature does at once.
     Once every table is signed off, the version stays still."""
-    from referee.views import championship as views
+    from referee.views import championship_pages as views
 
     now = [1_000_000.0]
     monkeypatch.setattr(views.time, "time", lambda: now[0])

@@ -302,7 +302,8 @@ def test_the_player_page_shows_the_win_rate_per_patience(app: Flask, client: Fla
     play(client, "koziri", ["Ana", "Bia"])
     with app.app_context():
         member = db.session.query(Member).filter_by(name="Ana").one()
-    from referee.views.players import patience_stats, sittings
+    from referee.player_record import sittings
+    from referee.views.players import patience_stats
 
     with app.test_request_context():
         member = db.session.get(Member, member.id)
