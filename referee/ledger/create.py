@@ -71,6 +71,7 @@ def create_table(
             next_number=1,
             next_dealer=names[first_dealer],
             played=dict.fromkeys(names, 0),
+            live=0,
         ),
         version=0,
         follows=follows,

@@ -54,6 +54,11 @@ def last_live_hand(table: Table) -> Hand | None:
 
 
 def live_count(table: Table) -> int:
+    """The table's live hands: kept in its state by every write (counted for a state written
+    before it kept them)."""
+    live = table.state.get("live") if isinstance(table.state, dict) else None
+    if live is not None:
+        return int(live)
     return db.session.scalar(_LIVE_COUNT, {"table_id": table.id}) or 0
 
 
@@ -111,8 +116,8 @@ def numbering(table: Table) -> Numbering:
 
 
 def next_place(table: Table) -> int:
-    """The place the next hand takes: from the places when this request has them, else counted
-    (one number from the database rather than every live hand's)."""
+    """The place the next hand takes: from the places when this request has them, else from the
+    live hands the table's state keeps."""
     found = table.__dict__.get("_numbering")
     if found is not None and found[0] == table.version:
         return int(found[1].next)

@@ -1,7 +1,7 @@
 """A table's derived state, kept on its row so that recording a hand reads nothing else.
 
-``Table.state`` holds the balances, the next hand number, the next dealer and the hands each
-player took part in. It is derived from the hands (:func:`rebuild_state` is what it must always
+``Table.state`` holds the balances, the next hand number, the next dealer, the hands each
+player took part in and the live hands (the place the next hand takes, without counting them). It is derived from the hands (:func:`rebuild_state` is what it must always
 equal); every write replaces it under a version check (:func:`save_state`), holding the
 table's write lock (:func:`lock_for_write`), and copies the seats' league counters with it.
 
@@ -28,6 +28,7 @@ from .tables import options_of, players_of, rules_of, teams_of
 _NEXT_NUMBER = select(func.max(Hand.number)).where(Hand.table_id == bindparam("table_id"))
 _ROTATION = select(
     _NEXT_NUMBER.scalar_subquery(),
+    select(func.count()).select_from(Hand).where(Hand.table_id == bindparam("table_id"), ~voided()).scalar_subquery(),
     select(Hand.next_dealer)
     .where(Hand.table_id == bindparam("table_id"), ~voided())
     .order_by(Hand.position.desc(), Hand.number.desc())
@@ -59,6 +60,17 @@ _SAVE_SEAT = (
     update(Seat.__table__)
     .where(Seat.__table__.c.table_id == bindparam("seat_table"), Seat.__table__.c.position == bindparam("seat"))
     .values(net=bindparam("net"), played=bindparam("hands"), won=bindparam("winner"))
+)
+#: A hand that counts at once (a new one, not waiting for a confirmation) moves the seats'
+#: counters by its own deltas: nothing to read to know them.
+_ADD_TO_SEAT = (
+    update(Seat.__table__)
+    .where(Seat.__table__.c.table_id == bindparam("seat_table"), Seat.__table__.c.position == bindparam("seat"))
+    .values(
+        net=Seat.__table__.c.net + bindparam("net"),
+        played=Seat.__table__.c.played + bindparam("hands"),
+        won=bindparam("winner"),
+    )
 )
 # SQLite has one write lock for the whole file. A transaction that reads first and writes later
 # fails at once ("database is locked") when another writer committed in between, whatever the
@@ -95,10 +107,17 @@ def totals(table: Table) -> dict[str, int]:
 
 
 def new_state(
-    *, balances: Mapping[str, int], next_number: int, next_dealer: str, played: Mapping[str, int]
+    *, balances: Mapping[str, int], next_number: int, next_dealer: str, played: Mapping[str, int], live: int
 ) -> dict[str, Any]:
-    """``played``: the live hands each player took part in (not sitting out), for the league."""
-    return {"balances": dict(balances), "next_number": next_number, "next_dealer": next_dealer, "played": dict(played)}
+    """``played``: the live hands each player took part in (not sitting out), for the league;
+    ``live``: the table's live hands (the places in play, so a write need not count them)."""
+    return {
+        "balances": dict(balances),
+        "next_number": next_number,
+        "next_dealer": next_dealer,
+        "played": dict(played),
+        "live": live,
+    }
 
 
 def rebuild_state(table: Table) -> dict[str, Any]:
@@ -114,12 +133,13 @@ def rebuild_state(table: Table) -> dict[str, Any]:
     for seat, amount, count in db.session.execute(_TOTALS, {"table_id": table.id}):
         balances[players[seat]] = int(amount)
         played[players[seat]] = int(count)
-    top, dealer = db.session.execute(_ROTATION, {"table_id": table.id}).one()
+    top, live, dealer = db.session.execute(_ROTATION, {"table_id": table.id}).one()
     return new_state(
         balances=balances,
         next_number=(top or 0) + 1,
         next_dealer=dealer if dealer is not None else players[table.first_dealer],
         played=played,
+        live=int(live or 0),
     )
 
 
@@ -179,13 +199,21 @@ def lock_for_write(table: Table) -> bool:
     return False
 
 
-def save_state(table: Table, state: dict[str, Any], match: Mapping[str, Any] | None = _UNKNOWN) -> None:
+def save_state(
+    table: Table,
+    state: dict[str, Any],
+    match: Mapping[str, Any] | None = _UNKNOWN,
+    *,
+    added: Mapping[str, int] | None = None,
+) -> None:
     """Replace the table's state if nobody else did since we read it; else :class:`Conflict`.
 
     The seats' league counters (net, hands played, match won) are copied from the state in the
     same transaction, so standings never disagree with the scoreboard. ``match`` is the
     standing of ``state``'s balances when the caller worked it out already; it is kept as the
-    table's standing for the rest of the request."""
+    table's standing for the rest of the request. ``added``: the deltas of the one new hand this
+    state counts, when it counts at once (no confirmation awaited), by the players who took part:
+    the seats' counters move by them, rather than being worked out from the hands that wait."""
     if match is _UNKNOWN:
         match = standing(table, state["balances"])
     connection = db.session.connection()
@@ -196,7 +224,23 @@ def save_state(table: Table, state: dict[str, Any], match: Mapping[str, Any] | N
     if done.rowcount != 1:
         db.session.rollback()
         raise Conflict(Text(N_("Another phone changed this table at the same moment. Check the table and try again.")))
-    connection.execute(_SAVE_SEAT, _seat_counters(table, state, _winners(table, match)))
+    winners = _winners(table, match)
+    if added is None:
+        connection.execute(_SAVE_SEAT, _seat_counters(table, state, winners))
+    else:
+        connection.execute(
+            _ADD_TO_SEAT,
+            [
+                {
+                    "seat_table": table.id,
+                    "seat": position,
+                    "net": int(added.get(name, 0)),
+                    "hands": int(name in added),
+                    "winner": name in winners,
+                }
+                for position, name in enumerate(players_of(table))
+            ],
+        )
     set_committed_value(table, "state", state)
     set_committed_value(table, "version", table.version + 1)
     if match is not None:
