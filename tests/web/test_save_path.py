@@ -39,6 +39,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
     wrap(game.Game, "parse_options", "options parsed")
     wrap(jubileu, "replay_pairs", "auction replayed by the engine")
     wrap(JubileuFlow, "sanitize", "draft sanitized")
+    wrap(jubileu.Auction, "__init__", "auctions built")
     real_counted = save_path.counted
 
     @contextmanager
@@ -69,6 +70,7 @@ def test_a_page_save_parses_the_rules_sanitizes_and_replays_once(app: Flask, cal
     assert calls["options parsed"] <= 1
     assert calls["draft sanitized"] <= 1
     assert calls["auction replayed by the engine"] == 1
+    assert calls["auctions built"] == 1  # the engine's: the page's own check leaves it to the engine
     assert _reads(figures, "game_table") == 1  # the page drawn after the save reads no table again
     assert _reads(figures, "idempotency_key") == 1
 
@@ -78,5 +80,6 @@ def test_an_api_save_parses_the_rules_and_replays_once(app: Flask, calls: Calls)
     assert figures.status == 201
     assert calls["options parsed"] <= 1
     assert calls["auction replayed by the engine"] == 1
+    assert calls["auctions built"] == 1  # the engine's: the page's own check leaves it to the engine
     assert _reads(figures, "game_table") == 1
     assert _reads(figures, "idempotency_key") == 1
