@@ -147,13 +147,13 @@ def standing(table: Table, balances: Mapping[str, int] | None = None, options: A
     """For a game scored toward a target: the teams' totals, what each needs next, whether the
     match is over and who won (None for games settled in payments).
 
-    Without ``balances``, the table's own: worked out once per state (its version) and kept on
-    the table object for the rest of the request. ``options``: the parsed house rules, when the
+    Without ``balances`` (or with the table's own), the table's: worked out once per state (its
+    version) and kept on the table object for the rest of the request. ``options``: the parsed house rules, when the
     caller has them."""
     rules = rules_of(table)
     if not rules.scored:
         return None
-    if balances is not None:
+    if balances is not None and balances != totals(table):  # other totals than the table's own
         return rules.standing(teams_of(table), balances, options_of(table) if options is None else options)
     kept = table.__dict__.get("_standing")
     if kept is not None and kept[0] == table.version:

@@ -44,7 +44,11 @@ def get_table(table_id: str) -> Table:
 
 
 def rules_of(table: Table) -> Game[Any, Any]:
-    return get_game(table.game)
+    """The table's game, looked up once per request (and again if the table's game changed)."""
+    found: Game[Any, Any] | None = table.__dict__.get("_rules")
+    if found is None or found.slug != table.game:
+        found = table.__dict__["_rules"] = get_game(table.game)
+    return found
 
 
 def kept(table: Table, name: str, basis: object, make: Callable[[], T]) -> T:

@@ -94,7 +94,8 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
             return flow.render(422, reason_error=_("Say why the hand is corrected: the history keeps the reason."))
     if request.form.get("renumber"):
         draft.n = ledger.next_number(table)
-    shown = flow.shown_number()  # a correction keeps its hand's number on the pages
+    # A correction keeps its hand's number on the pages (a new hand's is not needed to save it).
+    shown = flow.shown_number() if draft.replaces is not None else 0
     try:
         number, replayed = _record(table, flow)
     except ledger.Conflict as exc:
