@@ -65,7 +65,8 @@ class Table(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Derived from the hands and kept here so recording a hand reads nothing but this row:
-    # {"balances": {name: net}, "next_number": n, "next_dealer": name}. Every write replaces
+    # {"balances": {name: net}, "next_number": n, "next_dealer": name, "played": {name: hands},
+    # "live": live hands}. Every write replaces
     # it under ``version`` (UPDATE ... WHERE version = v), so two writers never both win; voids
     # and corrections rebuild it from the hands (ledger.rebuild_state).
     state: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

@@ -217,7 +217,15 @@ def _store(table: Table, judged: _Judged, *, key: str | None, fingerprint: str, 
     # The standing judged with the hand is the new state's (a correction's rebuilt balances are
     # the judged ones: the cached state equals the rebuilt one); worked out again if ever not.
     same = state["balances"] == judged.running
-    save_state(table, state, judged.match if same else standing(table, state["balances"]))
+    # A new hand that counts at once moves the seats' counters by its own deltas.
+    added = None if judged.old is not None or table.two_key else _taking_part(table, judged)
+    save_state(table, state, judged.match if same else standing(table, state["balances"]), added=added)
+
+
+def _taking_part(table: Table, judged: _Judged) -> dict[str, int]:
+    """The hand's deltas of the players who took part, in order of play."""
+    assert judged.deltas is not None
+    return {name: judged.deltas[name] for name in players_of(table) if name != judged.out}
 
 
 def _state_after(table: Table, judged: _Judged) -> dict[str, Any]:
@@ -226,13 +234,19 @@ def _state_after(table: Table, judged: _Judged) -> dict[str, Any]:
     if judged.old is not None:
         return rebuild_state(table)
     players = players_of(table)
-    if "played" in table.state:
+    if "played" in table.state and "live" in table.state:
         played = {name: int(table.state["played"].get(name, 0)) + (name != judged.out) for name in players}
-    else:  # a state written before the league existed: count from the hands (this one included)
-        played = rebuild_state(table)["played"]
+        live = int(table.state["live"]) + 1
+    else:  # a state written before it kept these: counted from the hands (this one included)
+        rebuilt = rebuild_state(table)
+        played, live = rebuilt["played"], rebuilt["live"]
     assert judged.running is not None
     return new_state(
-        balances=judged.running, next_number=judged.number + 1, next_dealer=judged.next_dealer, played=played
+        balances=judged.running,
+        next_number=judged.number + 1,
+        next_dealer=judged.next_dealer,
+        played=played,
+        live=live,
     )
 
 

@@ -28,9 +28,9 @@ def digest(raw: Mapping[str, object], replaces: object) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-_ROW = select(IdempotencyKey.body).where(
-    IdempotencyKey.table_id == bindparam("table_id"), IdempotencyKey.key == bindparam("key")
-)
+# Plain Core on the session's connection, as referee.ledger.tables reads.
+_KEYS = IdempotencyKey.__table__.c
+_ROW = select(_KEYS.body).where(_KEYS.table_id == bindparam("table_id"), _KEYS.key == bindparam("key"))
 
 
 def _stored(table: Table, key: str) -> dict[str, Any] | None:
@@ -38,7 +38,7 @@ def _stored(table: Table, key: str) -> dict[str, Any] | None:
     asks whether its draft was saved, then the ledger asks for the answer to give back)."""
 
     def read() -> dict[str, Any] | None:
-        body = db.session.scalar(_ROW, {"table_id": table.id, "key": key})
+        body = db.session.connection().execute(_ROW, {"table_id": table.id, "key": key}).scalar()
         return dict(body) if body is not None else None
 
     return kept(table, "_idempotency", (table.version, key), read)

@@ -1,7 +1,7 @@
 """A table's derived state, kept on its row so that recording a hand reads nothing else.
 
-``Table.state`` holds the balances, the next hand number, the next dealer and the hands each
-player took part in. It is derived from the hands (:func:`rebuild_state` is what it must always
+``Table.state`` holds the balances, the next hand number, the next dealer, the hands each
+player took part in and the live hands (the place the next hand takes, without counting them). It is derived from the hands (:func:`rebuild_state` is what it must always
 equal); every write replaces it under a version check (:func:`save_state`), holding the
 table's write lock (:func:`lock_for_write`), and copies the seats' league counters with it.
 
@@ -26,8 +26,10 @@ from .tables import options_of, players_of, rules_of, teams_of
 
 # The write path's statements, built once (see referee.ledger.tables).
 _NEXT_NUMBER = select(func.max(Hand.number)).where(Hand.table_id == bindparam("table_id"))
+_LIVE = select(func.count()).select_from(Hand).where(Hand.table_id == bindparam("table_id"), ~voided())
 _ROTATION = select(
     _NEXT_NUMBER.scalar_subquery(),
+    _LIVE.scalar_subquery(),
     select(Hand.next_dealer)
     .where(Hand.table_id == bindparam("table_id"), ~voided())
     .order_by(Hand.position.desc(), Hand.number.desc())
@@ -40,7 +42,6 @@ _TOTALS = (
     .where(Hand.table_id == bindparam("table_id"), ~voided())
     .group_by(HandDelta.seat)
 )
-_LIVE = select(func.count()).select_from(Hand).where(Hand.table_id == bindparam("table_id"), ~voided())
 #: What the live hands still waiting for a confirmation add per seat: the seats' league
 #: counters leave it out until the hand is confirmed (models.counted).
 _WAITING = (
@@ -60,6 +61,17 @@ _SAVE_SEAT = (
     update(Seat.__table__)
     .where(Seat.__table__.c.table_id == bindparam("seat_table"), Seat.__table__.c.position == bindparam("seat"))
     .values(net=bindparam("net"), played=bindparam("hands"), won=bindparam("winner"))
+)
+#: A hand that counts at once (a new one, not waiting for a confirmation) moves the seats'
+#: counters by its own deltas: nothing to read to know them.
+_ADD_TO_SEAT = (
+    update(Seat.__table__)
+    .where(Seat.__table__.c.table_id == bindparam("seat_table"), Seat.__table__.c.position == bindparam("seat"))
+    .values(
+        net=Seat.__table__.c.net + bindparam("net"),
+        played=Seat.__table__.c.played + bindparam("hands"),
+        won=bindparam("winner"),
+    )
 )
 # SQLite has one write lock for the whole file. A transaction that reads first and writes later
 # fails at once ("database is locked") when another writer committed in between, whatever the
@@ -136,13 +148,13 @@ def rebuild_state(table: Table) -> dict[str, Any]:
     for seat, amount, count in db.session.execute(_TOTALS, {"table_id": table.id}):
         balances[players[seat]] = int(amount)
         played[players[seat]] = int(count)
-    top, dealer = db.session.execute(_ROTATION, {"table_id": table.id}).one()
+    top, live, dealer = db.session.execute(_ROTATION, {"table_id": table.id}).one()
     return new_state(
         balances=balances,
         next_number=(top or 0) + 1,
         next_dealer=dealer if dealer is not None else players[table.first_dealer],
         played=played,
-        live=_count_live(table),
+        live=int(live or 0),
     )
 
 
@@ -150,13 +162,13 @@ def standing(table: Table, balances: Mapping[str, int] | None = None, options: A
     """For a game scored toward a target: the teams' totals, what each needs next, whether the
     match is over and who won (None for games settled in payments).
 
-    Without ``balances``, the table's own: worked out once per state (its version) and kept on
-    the table object for the rest of the request. ``options``: the parsed house rules, when the
+    Without ``balances`` (or with the table's own), the table's: worked out once per state (its
+    version) and kept on the table object for the rest of the request. ``options``: the parsed house rules, when the
     caller has them."""
     rules = rules_of(table)
     if not rules.kind.points_match:
         return None
-    if balances is not None:
+    if balances is not None and balances != totals(table):  # other totals than the table's own
         return rules.standing(teams_of(table), balances, options_of(table) if options is None else options)
     kept = table.__dict__.get("_standing")
     if kept is not None and kept[0] == table.version:
@@ -202,13 +214,21 @@ def lock_for_write(table: Table) -> bool:
     return False
 
 
-def save_state(table: Table, state: dict[str, Any], match: Mapping[str, Any] | None = _UNKNOWN) -> None:
+def save_state(
+    table: Table,
+    state: dict[str, Any],
+    match: Mapping[str, Any] | None = _UNKNOWN,
+    *,
+    added: Mapping[str, int] | None = None,
+) -> None:
     """Replace the table's state if nobody else did since we read it; else :class:`Conflict`.
 
     The seats' league counters (net, hands played, match won) are copied from the state in the
     same transaction, so standings never disagree with the scoreboard. ``match`` is the
     standing of ``state``'s balances when the caller worked it out already; it is kept as the
-    table's standing for the rest of the request."""
+    table's standing for the rest of the request. ``added``: the deltas of the one new hand this
+    state counts, when it counts at once (no confirmation awaited), by the players who took part:
+    the seats' counters move by them, rather than being worked out from the hands that wait."""
     if match is _UNKNOWN:
         match = standing(table, state["balances"])
     if "live" not in state:  # one hand more (a correction's state is rebuilt, count included)
@@ -221,7 +241,23 @@ def save_state(table: Table, state: dict[str, Any], match: Mapping[str, Any] | N
     if done.rowcount != 1:
         db.session.rollback()
         raise Conflict(Text(N_("Another phone changed this table at the same moment. Check the table and try again.")))
-    connection.execute(_SAVE_SEAT, _seat_counters(table, state, _winners(table, match)))
+    winners = _winners(table, match)
+    if added is None:
+        connection.execute(_SAVE_SEAT, _seat_counters(table, state, winners))
+    else:
+        connection.execute(
+            _ADD_TO_SEAT,
+            [
+                {
+                    "seat_table": table.id,
+                    "seat": position,
+                    "net": int(added.get(name, 0)),
+                    "hands": int(name in added),
+                    "winner": name in winners,
+                }
+                for position, name in enumerate(players_of(table))
+            ],
+        )
     set_committed_value(table, "state", state)
     set_committed_value(table, "version", table.version + 1)
     if match is not None:

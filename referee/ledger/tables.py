@@ -30,7 +30,9 @@ LOCALES = {"pt_BR": "pt_BR", "pt-BR": "pt_BR", "pt": "pt_BR", "en": "en"}
 # Built once: building a statement and its cache key costs more than running it on SQLite, and
 # these run on every hand recorded.
 _TABLE = select(Table).where(Table.id == bindparam("table_id"))
-_PLAYERS = select(Seat.name, Seat.team).where(Seat.table_id == bindparam("table_id")).order_by(Seat.position)
+# Plain Core on the session's connection (the ORM's execution path costs more than the read).
+_SEATS = Seat.__table__.c
+_PLAYERS = select(_SEATS.name, _SEATS.team).where(_SEATS.table_id == bindparam("table_id")).order_by(_SEATS.position)
 
 
 def get_table(table_id: str) -> Table:
@@ -43,7 +45,11 @@ def get_table(table_id: str) -> Table:
 
 
 def rules_of(table: Table) -> Game[Any, Any]:
-    return get_game(table.game)
+    """The table's game, looked up once per request (and again if the table's game changed)."""
+    found: Game[Any, Any] | None = table.__dict__.get("_rules")
+    if found is None or found.slug != table.game:
+        found = table.__dict__["_rules"] = get_game(table.game)
+    return found
 
 
 def kept(table: Table, name: str, basis: object, make: Callable[[], T]) -> T:
@@ -70,7 +76,7 @@ def players_of(table: Table) -> tuple[str, ...]:
     """The players in order of play (read once per request: seats never change)."""
     players: tuple[str, ...] | None = table.__dict__.get("_players")
     if players is None:
-        seats = db.session.execute(_PLAYERS, {"table_id": table.id}).all()
+        seats = db.session.connection().execute(_PLAYERS, {"table_id": table.id}).all()
         players = tuple(name for name, _team in seats)
         table.__dict__["_players"] = players
         table.__dict__["_teams"] = group_teams(seats)

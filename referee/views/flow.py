@@ -129,6 +129,9 @@ class Flow:
     template: ClassVar[str]
     draft_class: ClassVar[type[Draft]]
     steps: ClassVar[tuple[str, ...]]  # in order; the last one is the preview
+    #: Set by a save: the engine judges the record it stores, so :meth:`sanitize` may leave to it
+    #: what it checks again (Jubileu's auction); the draft is sanitized in full only if refused.
+    engine_judges: bool = False
 
     def __init__(self, table: Table, draft: Draft, *, sanitize: bool = True) -> None:
         """``sanitize=False``: the caller sanitizes the draft itself once it has its last

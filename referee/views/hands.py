@@ -87,6 +87,7 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
         draft.n = ledger.next_number(table)
     flow = flow_class(table, draft, sanitize=False)
     flow.before_save(request.form)
+    flow.engine_judges = True
     flow.sanitize()  # once, with what before_save filled in: judged like any draft (a forged post)
     if draft.replaces is not None:
         draft.reason = " ".join(str(request.form.get("reason") or draft.reason).split())[:200]
@@ -94,17 +95,10 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
             return flow.render(422, reason_error=_("Say why the hand is corrected: the history keeps the reason."))
     if request.form.get("renumber"):
         draft.n = ledger.next_number(table)
-    shown = flow.shown_number()  # a correction keeps its hand's number on the pages
+    # A correction keeps its hand's number on the pages (a new hand's is not needed to save it).
+    shown = flow.shown_number() if draft.replaces is not None else 0
     try:
-        number, _saved_hand, replayed = ledger.record_hand(
-            table,
-            flow.record(),
-            expected_number=draft.n or None,
-            actor=actor_code(table),
-            idempotency_key=draft.key or None,
-            replaces=draft.replaces,
-            reason=draft.reason,
-        )
+        number, replayed = _record(table, flow)
     except ledger.Conflict as exc:
         taken = ledger.get_hand(table, exc.taken) if exc.taken else None  # the hand the sentence names
         # A table of a set number of deals that has played them all takes no next hand.
@@ -119,6 +113,37 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
     else:
         offer_undo(table, number)
     return _saved(table)
+
+
+def _record(table: Table, flow: Flow) -> tuple[int, bool]:
+    """Store the draft's hand: ``(number, replayed)``. The engine judges it (the auction is
+    replayed once, by the engine); if it refuses, the draft is sanitized in full as any page's
+    (a forged call cut, its sentence shown) and what is left judged, as a page would have sent it."""
+    try:
+        return _stored(table, flow)
+    except RulesError:
+        if not flow.engine_judges:
+            raise
+        flow.engine_judges = False
+        sent = flow.draft.dump()
+        flow.sanitize()
+        if flow.draft.dump() == sent:
+            raise
+        return _stored(table, flow)
+
+
+def _stored(table: Table, flow: Flow) -> tuple[int, bool]:
+    draft = flow.draft
+    number, _saved_hand, replayed = ledger.record_hand(
+        table,
+        flow.record(),
+        expected_number=draft.n or None,
+        actor=actor_code(table),
+        idempotency_key=draft.key or None,
+        replaces=draft.replaces,
+        reason=draft.reason,
+    )
+    return number, replayed
 
 
 @bp.get("/t/<table_id>/hands/<int:number>/saved")

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from referee.ledger import tables
 from referee.rules import game, jubileu
 from referee.views.games.jubileu import JubileuFlow
 from tests.bench import save_path
@@ -39,6 +40,8 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
     wrap(game.Game, "parse_options", "options parsed")
     wrap(jubileu, "replay_pairs", "auction replayed by the engine")
     wrap(JubileuFlow, "sanitize", "draft sanitized")
+    wrap(jubileu.Auction, "__init__", "auctions built")
+    wrap(tables, "get_game", "game looked up by the ledger")
     real_counted = save_path.counted
 
     @contextmanager
@@ -69,6 +72,8 @@ def test_a_page_save_parses_the_rules_sanitizes_and_replays_once(app: Flask, cal
     assert calls["options parsed"] <= 1
     assert calls["draft sanitized"] <= 1
     assert calls["auction replayed by the engine"] == 1
+    assert calls["auctions built"] == 1  # the engine's: the page's own check leaves it to the engine
+    assert calls["game looked up by the ledger"] == 1
     assert _reads(figures, "game_table") == 1  # the page drawn after the save reads no table again
     assert _reads(figures, "idempotency_key") == 1
 
@@ -78,5 +83,7 @@ def test_an_api_save_parses_the_rules_and_replays_once(app: Flask, calls: Calls)
     assert figures.status == 201
     assert calls["options parsed"] <= 1
     assert calls["auction replayed by the engine"] == 1
+    assert calls["auctions built"] == 1
+    assert calls["game looked up by the ledger"] == 1
     assert _reads(figures, "game_table") == 1
     assert _reads(figures, "idempotency_key") == 1

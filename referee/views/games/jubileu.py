@@ -172,6 +172,8 @@ class JubileuFlow(flow.Flow):
         if d.aces is None:
             d.calls = []
             return
+        if self.engine_judges:  # a save: the engine replays the calls itself
+            return
         auction = Auction(players=self.players, dealer=self.dealer, options=self.options, aces=d.aces)
         for i, (player, raw) in enumerate(d.calls):
             try:
