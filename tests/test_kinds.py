@@ -181,3 +181,16 @@ def test_a_declaration_that_contradicts_its_kind_is_refused() -> None:
         dataclasses.replace(GAMES["jubileu"], kind=LOSSES)
     with pytest.raises(ValueError, match="loser"):
         dataclasses.replace(GAMES["el_gato"], kind=PAYMENTS)
+
+
+def test_each_kind_answers_the_questions_the_shared_pages_ask() -> None:
+    answers = {k.name: (k.counts_wins, k.counts_losses, k.rates_matches) for k in KINDS}
+    assert answers == {
+        "payments": (False, False, False),
+        "pot": (False, False, False),
+        "losses": (False, True, False),
+        "match": (False, False, True),
+        "patience": (True, False, False),
+    }
+    # Every kind's scoreboard is a partial the pages can include.
+    assert all((ROOT / "templates" / k.board_template).is_file() for k in KINDS)
