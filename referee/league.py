@@ -293,7 +293,7 @@ def losses(game: str, season: Season | None = None) -> dict[int, int]:
     """For a game ranked by losses (El Gato): each member's hands lost over the season's live
     hands, read from the records (the seats keep no such count)."""
     rules = get_game(game)
-    if rules.kind.ranked_by != "losses":
+    if not rules.kind.counts_losses:
         return {}
     tables = season_tables(season, game).with_only_columns(Table.id).order_by(None).subquery()
     query = (
@@ -309,7 +309,7 @@ def losses(game: str, season: Season | None = None) -> dict[int, int]:
 
 
 def _with_losses(rows: list[Row], game: str, season: Season | None) -> list[Row]:
-    if get_game(game).kind.ranked_by != "losses":
+    if not get_game(game).kind.counts_losses:
         return rows
     lost = losses(game, season)
     return [replace(row, lost=lost.get(row.member_id, 0)) for row in rows]
@@ -318,7 +318,7 @@ def _with_losses(rows: list[Row], game: str, season: Season | None) -> list[Row]
 def standings(game: str, season: Season | None = None) -> list[Row]:
     """A game's standings over a season (or all time): one grouped query over the seats (for a
     patience, over its hands: :func:`patience_rows`)."""
-    if get_game(game).kind.ranked_by == "patience":
+    if get_game(game).kind.counts_wins:
         return patience_rows(game, season)
     tables = season_tables(season, game).with_only_columns(Table.id).order_by(None).subquery()
     query = (

@@ -141,7 +141,7 @@ MODEL = PlackettLuce()
 
 def provisional_after(game: str) -> int:
     """Games (hands, or matches for a scored game) a rating needs to stop being provisional."""
-    return PROVISIONAL_MATCHES if get_game(game).kind.rated_by == "matches" else PROVISIONAL_HANDS
+    return PROVISIONAL_MATCHES if get_game(game).kind.rates_matches else PROVISIONAL_HANDS
 
 
 @dataclass(frozen=True)
@@ -403,7 +403,7 @@ def _played_tables(game: str, after: int, horizon: Horizon) -> Select:
 
 def _feed(board: Board, game: str, after: int, horizon: Horizon) -> int:
     """Feed everything of ``game`` stored after hand ``after``; answers how many games fed."""
-    if get_game(game).kind.rated_by == "hands":
+    if not get_game(game).kind.rates_matches:
         return _feed_hands(board, game, after, horizon)
     matches = _matches(game, _played_tables(game, after, horizon), horizon)
     return sum(board.feed_match(m.teams, m.totals) for m in matches if m.last_hand > after)
@@ -467,7 +467,7 @@ def _needs_recompute(game: str, run: Run, horizon: Horizon) -> bool:
     if _played_before_the_run(game, run, horizon):
         return True
     tables = _changed_tables(game, run, horizon)
-    if not tables or get_game(game).kind.rated_by == "hands":
+    if not tables or not get_game(game).kind.rates_matches:
         return bool(tables)
     before = Horizon(run.hand_id, run.event_id)
     if _matches(game, tables, before):

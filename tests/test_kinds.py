@@ -16,12 +16,15 @@ from types import SimpleNamespace
 import pytest
 
 from referee.rules import GAMES
-from referee.rules.kinds import KINDS, LOSSES, MATCH, PATIENCE, PAYMENTS, POT
+from referee.rules.kinds import KINDS, LOSSES, MATCH, PATIENCE, PAYMENTS, POT, Kind
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The game's own code may know its game; the migrations record history as it was.
 OWN = ("referee/rules/", "referee/views/games/", "referee/migrations/")
 FLAGS = {"scored", "pots", "loser_field", "is_patience"}
+#: A kind's named answers: a shared module that compares one with a string branches on which kind
+#: it holds, where the kind should answer the question itself.
+KIND_FIELDS = {field.name for field in dataclasses.fields(Kind)}
 
 
 def _shared_modules() -> list[Path]:
@@ -41,6 +44,20 @@ def _strings(node: ast.AST) -> list[str]:
     return []
 
 
+def _kind_answer(node: ast.AST) -> str | None:
+    """The kind's field a comparison's side reads (``x.kind.board``, or a local named after a
+    kind's field, as in ``ranked_by = game.kind.ranked_by``), if any."""
+    if isinstance(node, ast.Attribute) and node.attr in KIND_FIELDS:
+        owner = node.value
+        if (isinstance(owner, ast.Attribute) and owner.attr == "kind") or (
+            isinstance(owner, ast.Name) and owner.id == "kind"
+        ):
+            return node.attr
+    if isinstance(node, ast.Name) and node.id in KIND_FIELDS - {"name"}:
+        return node.id
+    return None
+
+
 def _findings(tree: ast.AST) -> list[str]:
     found = []
     for node in ast.walk(tree):
@@ -57,6 +74,9 @@ def _findings(tree: ast.AST) -> list[str]:
             slugs = [s for side in sides for s in _strings(side) if s in GAMES]
             if slugs:
                 found.append(f"{node.lineno}: compares with slug {slugs[0]!r}")
+            answers = [a for a in map(_kind_answer, sides) if a]
+            if answers and any(_strings(side) for side in sides):
+                found.append(f"{node.lineno}: compares the kind's {answers[0]} with a string")
         elif isinstance(node, ast.Subscript) and any(s in GAMES for s in _strings(node.slice)):
             found.append(f"{node.lineno}: subscript by slug")
     return found
@@ -72,7 +92,10 @@ def test_no_shared_module_asks_a_game_slug_or_a_kind_flag() -> None:
 
 
 def test_no_template_asks_a_kind_flag() -> None:
-    flag = re.compile(r"\brules\.(scored|pots|loser_field)\b|max_players\s*==\s*1")
+    flag = re.compile(
+        r"\brules\.(scored|pots|loser_field)\b|max_players\s*==\s*1"
+        r"|\b(board|ranked_by|rated_by)\s*(==|!=|in|not in)\s*[\"'(\[]"
+    )
     problems = [
         str(path.relative_to(ROOT))
         for path in sorted((ROOT / "templates").rglob("*.html"))
@@ -85,6 +108,9 @@ def test_the_scan_finds_what_it_forbids() -> None:
     source = 'a.scored\nb.pots\nis_patience(g)\nif g.max_players == 1: pass\nif s == "samba": pass\nGAMES["injun"]\n'
     assert len(_findings(ast.parse(source))) == 6
     assert _findings(ast.parse('bp = Blueprint("koziri", __name__)\nif g.kind.solo: pass\n')) == []
+    kinds = 'g.kind.board == "patience"\nkind.ranked_by != "losses"\nranked_by = k.ranked_by\nranked_by in ("net",)\n'
+    assert len(_findings(ast.parse(kinds))) == 3
+    assert _findings(ast.parse('seat.name == "Ana"\nkind.name\nf"{kind.rated_by}"\n')) == []
 
 
 def test_each_game_declares_its_kind() -> None:
@@ -155,3 +181,16 @@ def test_a_declaration_that_contradicts_its_kind_is_refused() -> None:
         dataclasses.replace(GAMES["jubileu"], kind=LOSSES)
     with pytest.raises(ValueError, match="loser"):
         dataclasses.replace(GAMES["el_gato"], kind=PAYMENTS)
+
+
+def test_each_kind_answers_the_questions_the_shared_pages_ask() -> None:
+    answers = {k.name: (k.counts_wins, k.counts_losses, k.rates_matches) for k in KINDS}
+    assert answers == {
+        "payments": (False, False, False),
+        "pot": (False, False, False),
+        "losses": (False, True, False),
+        "match": (False, False, True),
+        "patience": (True, False, False),
+    }
+    # Every kind's scoreboard is a partial the pages can include.
+    assert all((ROOT / "templates" / k.board_template).is_file() for k in KINDS)

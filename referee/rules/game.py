@@ -144,7 +144,7 @@ class Game(Generic[O, H]):
         otherwise treat a one-player game as a table to settle, or rank by a loss nobody records."""
         if self.kind.solo != (self.max_players == 1):
             raise ValueError(f"{self.slug}: a solo kind is exactly a game of one player")
-        if (self.kind.ranked_by == "losses") != (self.loser_field is not None):
+        if self.kind.counts_losses != (self.loser_field is not None):
             raise ValueError(f"{self.slug}: a game ranked by losses names its record's loser field")
 
     @property

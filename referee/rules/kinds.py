@@ -94,6 +94,28 @@ class Kind:
     #: which the ledger fills in, and the pages show the chips left on the table.
     carries_pot: bool = False
 
+    @property
+    def board_template(self) -> str:
+        """The table page's scoreboard partial for this kind, which every page showing the
+        scoreboard includes (``templates/tables/_board_<board>.html``)."""
+        return f"tables/_board_{self.board}.html"
+
+    @property
+    def counts_wins(self) -> bool:
+        """Its figure is games won (per patience), read from the hands, not money from the seats:
+        the scoreboard, the league's standings and a player's page show wins and a win rate."""
+        return self.ranked_by == "patience"
+
+    @property
+    def counts_losses(self) -> bool:
+        """The league counts each member's hands lost (read from the records) and ranks by them."""
+        return self.ranked_by == "losses"
+
+    @property
+    def rates_matches(self) -> bool:
+        """A rating moves once per finished match between the teams, not once per hand."""
+        return self.rated_by == "matches"
+
     def rank_key(self, row: Ranked) -> RankKey:
         """The league's stated tie-break order for this kind (ascending)."""
         return _RANK_KEYS[self.ranked_by](row)

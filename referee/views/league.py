@@ -53,15 +53,15 @@ def standings(game: str) -> ResponseReturnValue:
     rows = league.standings(game, season)
     everyone = request.args.get("all") == "1"
     rated, rebuilding = _ratings(game)
-    ranked_by = get_game(game).kind.ranked_by
-    losses = ranked_by == "losses"
+    kind = get_game(game).kind
+    losses = kind.counts_losses
     return render_template(
         "league/standings.html",
         game=game,
         game_name=get_game(game).name,
         games=[(slug, GAMES[slug].name) for slug in GAMES],
-        scored=ranked_by == "matches",
-        patience=ranked_by == "patience",
+        scored=kind.points_match,
+        patience=kind.counts_wins,
         losses=losses,
         # El Gato played for nothing: every net is 0, so the column goes.
         show_net=not losses or any(row.net for row in rows),

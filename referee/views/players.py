@@ -216,7 +216,7 @@ def patience_stats(member: Member, seats: Sequence[Sitting]) -> dict[str, Patien
     """His record in each patience (Relógio, Relógio Real, Paciência do Cachorro) over his live
     patience hands: games, wins, win rate and the figures (:func:`referee.rules.patience.statistics`).
     Reads his own patience hands only, and none when he never sat at a patience table."""
-    games = [g for g in {s.game for s in seats if s.played > 0} if g in GAMES and get_game(g).kind.board == "patience"]
+    games = [g for g in {s.game for s in seats if s.played > 0} if g in GAMES and get_game(g).kind.counts_wins]
     if not games:
         return {}
     return player_record.patience_stats(member, games)
@@ -285,9 +285,7 @@ def _page(
             scored={row.game: row.game in GAMES and get_game(row.game).kind.points_match for row in games},
             patience=patience,
             patience_figure=patience_figure,
-            patience_games={
-                row.game for row in games if row.game in GAMES and get_game(row.game).kind.board == "patience"
-            },
+            patience_games={row.game for row in games if row.game in GAMES and get_game(row.game).kind.counts_wins},
             over_time=over_time,
             charts={game: chart(points, game) for game, points in over_time.items()},
             partners=partners(member, seats),

@@ -57,7 +57,8 @@ def board(table: Table) -> dict[str, Any]:
         ),
         # A patience (one player, nothing paid): games and wins per patience instead of chips.
         "solo": rules.kind.solo,
-        "patience": league.table_patience(table) if rules.kind.board == "patience" else None,
+        "patience": league.table_patience(table) if rules.kind.counts_wins else None,
+        "scoreboard": rules.kind.board_template,
         # A game scored toward a target (Samba): the teams, their totals and opening melds,
         # the end of the match and its rematch.
         "match": ledger.standing(table),  # the table's own totals: worked out once per request
