@@ -244,18 +244,23 @@ def referee_server(workdir: Path, worker_class: str | None = "sync", database_ur
         "DATABASE_URL": database_url or f"sqlite:///{workdir / 'referee.sqlite3'}",
         "BENCH_INSTANCE_PATH": str(workdir / "instance"),
     }
-    # Schema and secret key once, before the workers start (as `make run` does): two workers
-    # migrating a fresh database at the same moment would race.
+    prepare({**os.environ, **env, "PYTHONPATH": str(ROOT)})
+    with gunicorn("tests.bench.wsgi:referee()", env, workers=WORKERS, worker_class=worker_class) as server:
+        yield server
+
+
+def prepare(env: Mapping[str, str]) -> None:
+    """The schema and the secret key of the database ``env`` names, made once before a server's
+    workers start (as `make run` does): two workers migrating a fresh database at the same
+    moment would race."""
     subprocess.run(
         [sys.executable, "-c", "from tests.bench.wsgi import referee; referee()"],
         cwd=ROOT,
-        env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
+        env=dict(env),
         check=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    with gunicorn("tests.bench.wsgi:referee()", env, workers=WORKERS, worker_class=worker_class) as server:
-        yield server
 
 
 def stop(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
@@ -482,7 +487,11 @@ def report_load(name: str, result: LoadResult) -> None:
     )
     for key, n in sorted(result.errors.items(), key=lambda kv: -kv[1])[:5]:
         print(f"  [{name}] ERROR x{n}: {key}", flush=True)
-    failed_requests(name, sum(result.errors.values()))
+    failed = sum(result.errors.values())
+    if not result.ok and not failed:
+        print(f"  [{name}] not one request was answered in {result.duration:.0f} s", flush=True)
+    # A run with no answer at all measured nothing either: it counts as one failure.
+    failed_requests(name, failed or (0 if result.ok else 1))
 
 
 # --------------------------------------------------------------------------- tables and their hands

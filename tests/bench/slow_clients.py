@@ -16,6 +16,7 @@ one (Caddy does, past its deadlines), it connects again at once: the pressure ne
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import os
 import selectors
@@ -26,7 +27,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,6 +55,10 @@ class Served:
             return ""
 
 
+#: Numbers the servers' logs within a work folder (the port is not known before gunicorn starts).
+_served = itertools.count(1)
+
+
 @contextmanager
 def serve(
     way: str,
@@ -64,7 +69,6 @@ def serve(
 ) -> Iterator[Served]:
     """The server started ``way`` (see the module's docstring), answering, then stopped with its
     whole process group (it runs in a session of its own)."""
-    port = _common.free_port()
     full_env = {
         **os.environ,
         "DATABASE_URL": os.environ.get("SLOW_DATABASE_URL") or f"sqlite:///{workdir / 'referee.sqlite3'}",
@@ -73,31 +77,28 @@ def serve(
         **(env or {}),
     }
     full_env.pop("SECRET_KEY", None)
-    if way == "caddy":
-        command = [sys.executable, "-m", "referee.serve", "--host", HOST, "--port", str(port)]
-        command += ["--workers", str(workers), "--app", app, "--instance", str(workdir / "instance")]
-    else:
-        subprocess.run(
-            [sys.executable, "-c", "from tests.bench.wsgi import referee; referee()"],
-            cwd=_common.ROOT,
-            env=full_env,
-            check=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        command = [str(_common.GUNICORN), "--config", "python:referee.gunicorn_conf", "--bind", f"{HOST}:{port}"]
-        command += ["--workers", str(workers), app]
-    log = workdir / f"serve-{way}-{port}.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            command, cwd=_common.ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    served = Served(proc=proc, port=port, log=log)
-    try:
-        wait_answering(served)
-        yield served
-    finally:
-        _common.stop(proc)
+    with ExitStack() as held:
+        if way == "caddy":
+            # Caddy cannot bind port 0 and say which it got: a port held for it, shared with it.
+            port = held.enter_context(_common.reserved_port())
+            command = [sys.executable, "-m", "referee.serve", "--host", HOST, "--port", str(port)]
+            command += ["--workers", str(workers), "--app", app, "--instance", str(workdir / "instance")]
+        else:
+            _common.prepare(full_env)
+            port = 0  # gunicorn binds a port the kernel picks, and says which in its log
+            command = [str(_common.GUNICORN), "--config", "python:referee.gunicorn_conf", "--bind", f"{HOST}:0"]
+            command += ["--log-level", "info", "--workers", str(workers), app]
+        log = workdir / f"serve-{way}-{next(_served)}.log"
+        with log.open("wb") as out:
+            proc = subprocess.Popen(
+                command, cwd=_common.ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        try:
+            served = Served(proc=proc, port=port or _common.gunicorn_port(proc, log), log=log)
+            wait_answering(served)
+            yield served
+        finally:
+            _common.stop(proc)
 
 
 def wait_answering(served: Served, seconds: float = 60.0) -> None:
