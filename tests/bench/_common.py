@@ -109,14 +109,19 @@ LISTENING = re.compile(rb"Listening at: http://[^\s:]+:(\d+) ")
 
 
 def gunicorn_port(proc: subprocess.Popen[bytes], log: Path, timeout: float = 60.0) -> int:
-    """The port a gunicorn started with ``--bind HOST:0 --log-level info`` bound, read from
-    its log as soon as it says so (polled, with a deadline far above any start-up)."""
+    """The port a gunicorn started with ``--bind HOST:0 --log-level info`` bound."""
+    return said_port(proc, log, LISTENING, timeout)
+
+
+def said_port(proc: subprocess.Popen[bytes], log: Path, said: re.Pattern[bytes], timeout: float = 60.0) -> int:
+    """The port a server started on port 0 says in its log (the first group of ``said``), read
+    as soon as it says so (polled, with a deadline far above any start-up)."""
     deadline = time.monotonic() + timeout
-    while not (said := LISTENING.search(log.read_bytes() if log.exists() else b"")):
+    while not (found := said.search(log.read_bytes() if log.exists() else b"")):
         if proc.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"gunicorn never said its port:\n{log.read_text(errors='replace')[-3000:]}")
+            raise RuntimeError(f"the server never said its port:\n{log.read_text(errors='replace')[-3000:]}")
         time.sleep(0.05)
-    return int(said[1])
+    return int(found[1])
 
 
 @contextmanager

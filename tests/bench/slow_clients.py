@@ -19,6 +19,7 @@ import http.client
 import itertools
 import json
 import os
+import re
 import selectors
 import socket
 import subprocess
@@ -27,7 +28,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,6 +56,8 @@ class Served:
             return ""
 
 
+#: Where the launcher says, once it answers, the address the phones should open.
+ANNOUNCED = re.compile(rb"http://127\.0\.0\.1:(\d+)/")
 #: Numbers the servers' logs within a work folder (the port is not known before gunicorn starts).
 _served = itertools.count(1)
 
@@ -77,28 +80,29 @@ def serve(
         **(env or {}),
     }
     full_env.pop("SECRET_KEY", None)
-    with ExitStack() as held:
-        if way == "caddy":
-            # Caddy cannot bind port 0 and say which it got: a port held for it, shared with it.
-            port = held.enter_context(_common.reserved_port())
-            command = [sys.executable, "-m", "referee.serve", "--host", HOST, "--port", str(port)]
-            command += ["--workers", str(workers), "--app", app, "--instance", str(workdir / "instance")]
-        else:
-            _common.prepare(full_env)
-            port = 0  # gunicorn binds a port the kernel picks, and says which in its log
-            command = [str(_common.GUNICORN), "--config", "python:referee.gunicorn_conf", "--bind", f"{HOST}:0"]
-            command += ["--log-level", "info", "--workers", str(workers), app]
-        log = workdir / f"serve-{way}-{next(_served)}.log"
-        with log.open("wb") as out:
-            proc = subprocess.Popen(
-                command, cwd=_common.ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-            )
-        try:
-            served = Served(proc=proc, port=port or _common.gunicorn_port(proc, log), log=log)
-            wait_answering(served)
-            yield served
-        finally:
-            _common.stop(proc)
+    if way == "caddy":
+        # Port 0: the launcher picks a free one and prints it (its announcement, unbuffered). It
+        # may serve with gunicorn alone (no Caddy), so no port can be held for it beforehand.
+        command = [sys.executable, "-m", "referee.serve", "--host", HOST, "--port", "0"]
+        command += ["--workers", str(workers), "--app", app, "--instance", str(workdir / "instance")]
+        full_env["PYTHONUNBUFFERED"] = "1"
+    else:
+        _common.prepare(full_env)
+        # gunicorn binds a port the kernel picks, and says which in its log.
+        command = [str(_common.GUNICORN), "--config", "python:referee.gunicorn_conf", "--bind", f"{HOST}:0"]
+        command += ["--log-level", "info", "--workers", str(workers), app]
+    log = workdir / f"serve-{way}-{next(_served)}.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            command, cwd=_common.ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        said = ANNOUNCED if way == "caddy" else _common.LISTENING
+        served = Served(proc=proc, port=_common.said_port(proc, log, said), log=log)
+        wait_answering(served)
+        yield served
+    finally:
+        _common.stop(proc)
 
 
 def wait_answering(served: Served, seconds: float = 60.0) -> None:
