@@ -109,14 +109,19 @@ LISTENING = re.compile(rb"Listening at: http://[^\s:]+:(\d+) ")
 
 
 def gunicorn_port(proc: subprocess.Popen[bytes], log: Path, timeout: float = 60.0) -> int:
-    """The port a gunicorn started with ``--bind HOST:0 --log-level info`` bound, read from
-    its log as soon as it says so (polled, with a deadline far above any start-up)."""
+    """The port a gunicorn started with ``--bind HOST:0 --log-level info`` bound."""
+    return said_port(proc, log, LISTENING, timeout)
+
+
+def said_port(proc: subprocess.Popen[bytes], log: Path, said: re.Pattern[bytes], timeout: float = 60.0) -> int:
+    """The port a server started on port 0 says in its log (the first group of ``said``), read
+    as soon as it says so (polled, with a deadline far above any start-up)."""
     deadline = time.monotonic() + timeout
-    while not (said := LISTENING.search(log.read_bytes() if log.exists() else b"")):
+    while not (found := said.search(log.read_bytes() if log.exists() else b"")):
         if proc.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"gunicorn never said its port:\n{log.read_text(errors='replace')[-3000:]}")
+            raise RuntimeError(f"the server never said its port:\n{log.read_text(errors='replace')[-3000:]}")
         time.sleep(0.05)
-    return int(said[1])
+    return int(found[1])
 
 
 @contextmanager
@@ -244,18 +249,23 @@ def referee_server(workdir: Path, worker_class: str | None = "sync", database_ur
         "DATABASE_URL": database_url or f"sqlite:///{workdir / 'referee.sqlite3'}",
         "BENCH_INSTANCE_PATH": str(workdir / "instance"),
     }
-    # Schema and secret key once, before the workers start (as `make run` does): two workers
-    # migrating a fresh database at the same moment would race.
+    prepare({**os.environ, **env, "PYTHONPATH": str(ROOT)})
+    with gunicorn("tests.bench.wsgi:referee()", env, workers=WORKERS, worker_class=worker_class) as server:
+        yield server
+
+
+def prepare(env: Mapping[str, str]) -> None:
+    """The schema and the secret key of the database ``env`` names, made once before a server's
+    workers start (as `make run` does): two workers migrating a fresh database at the same
+    moment would race."""
     subprocess.run(
         [sys.executable, "-c", "from tests.bench.wsgi import referee; referee()"],
         cwd=ROOT,
-        env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
+        env=dict(env),
         check=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    with gunicorn("tests.bench.wsgi:referee()", env, workers=WORKERS, worker_class=worker_class) as server:
-        yield server
 
 
 def stop(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
@@ -482,7 +492,11 @@ def report_load(name: str, result: LoadResult) -> None:
     )
     for key, n in sorted(result.errors.items(), key=lambda kv: -kv[1])[:5]:
         print(f"  [{name}] ERROR x{n}: {key}", flush=True)
-    failed_requests(name, sum(result.errors.values()))
+    failed = sum(result.errors.values())
+    if not result.ok and not failed:
+        print(f"  [{name}] not one request was answered in {result.duration:.0f} s", flush=True)
+    # A run with no answer at all measured nothing either: it counts as one failure.
+    failed_requests(name, failed or (0 if result.ok else 1))
 
 
 # --------------------------------------------------------------------------- tables and their hands

@@ -7,7 +7,9 @@ quick mode). Every worker's resident memory (VmRSS) is read at the end of the wa
 tenth of the run, at least 5 s: templates, catalogues and the statements' caches are filled by
 then) and at the end; the growth between the two is the figure. A memory that grows with every
 request (a cache or a registry without a bound) grows linearly here, and a worker would in time
-eat the machine.
+eat the machine. What keeps it flat: each SQLite connection's page cache is bounded (referee/db.py)
+and so are each worker's malloc arenas (referee/gunicorn_conf.py); before, a worker grew by about
+3 KB a request for its first ten thousand saves (tests/web/test_memory_bounds.py counts both).
 
 Prints; judges the growth only in the full run (a quick run is too short to say anything).
 """

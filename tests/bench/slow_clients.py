@@ -16,8 +16,10 @@ one (Caddy does, past its deadlines), it connects again at once: the pressure ne
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import os
+import re
 import selectors
 import socket
 import subprocess
@@ -54,6 +56,12 @@ class Served:
             return ""
 
 
+#: Where the launcher says, once it answers, the address the phones should open.
+ANNOUNCED = re.compile(rb"http://127\.0\.0\.1:(\d+)/")
+#: Numbers the servers' logs within a work folder (the port is not known before gunicorn starts).
+_served = itertools.count(1)
+
+
 @contextmanager
 def serve(
     way: str,
@@ -64,7 +72,6 @@ def serve(
 ) -> Iterator[Served]:
     """The server started ``way`` (see the module's docstring), answering, then stopped with its
     whole process group (it runs in a session of its own)."""
-    port = _common.free_port()
     full_env = {
         **os.environ,
         "DATABASE_URL": os.environ.get("SLOW_DATABASE_URL") or f"sqlite:///{workdir / 'referee.sqlite3'}",
@@ -74,26 +81,24 @@ def serve(
     }
     full_env.pop("SECRET_KEY", None)
     if way == "caddy":
-        command = [sys.executable, "-m", "referee.serve", "--host", HOST, "--port", str(port)]
+        # Port 0: the launcher picks a free one and prints it (its announcement, unbuffered). It
+        # may serve with gunicorn alone (no Caddy), so no port can be held for it beforehand.
+        command = [sys.executable, "-m", "referee.serve", "--host", HOST, "--port", "0"]
         command += ["--workers", str(workers), "--app", app, "--instance", str(workdir / "instance")]
+        full_env["PYTHONUNBUFFERED"] = "1"
     else:
-        subprocess.run(
-            [sys.executable, "-c", "from tests.bench.wsgi import referee; referee()"],
-            cwd=_common.ROOT,
-            env=full_env,
-            check=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        command = [str(_common.GUNICORN), "--config", "python:referee.gunicorn_conf", "--bind", f"{HOST}:{port}"]
-        command += ["--workers", str(workers), app]
-    log = workdir / f"serve-{way}-{port}.log"
+        _common.prepare(full_env)
+        # gunicorn binds a port the kernel picks, and says which in its log.
+        command = [str(_common.GUNICORN), "--config", "python:referee.gunicorn_conf", "--bind", f"{HOST}:0"]
+        command += ["--log-level", "info", "--workers", str(workers), app]
+    log = workdir / f"serve-{way}-{next(_served)}.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
             command, cwd=_common.ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
-    served = Served(proc=proc, port=port, log=log)
     try:
+        said = ANNOUNCED if way == "caddy" else _common.LISTENING
+        served = Served(proc=proc, port=_common.said_port(proc, log, said), log=log)
         wait_answering(served)
         yield served
     finally:
