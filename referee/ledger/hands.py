@@ -35,6 +35,7 @@ from .state import (
     match_over,
     new_state,
     next_number,
+    places_after,
     rebuild_state,
     save_state,
     standing,
@@ -232,7 +233,11 @@ def _state_after(table: Table, judged: _Judged) -> dict[str, Any]:
         played = rebuild_state(table)["played"]
     assert judged.running is not None
     return new_state(
-        balances=judged.running, next_number=judged.number + 1, next_dealer=judged.next_dealer, played=played
+        balances=judged.running,
+        next_number=judged.number + 1,
+        next_dealer=judged.next_dealer,
+        played=played,
+        places=places_after(table, new_place=judged.row["position"] == judged.number),
     )
 
 
