@@ -129,3 +129,19 @@ def test_the_api_table_reads_the_same_statements_at_10_hands_as_at_300(
     """The API's table lists every hand (so its rows grow with them), in the same statements."""
     small, large = (reads(app, phone, f"{API}/tables/{t['id']}", {}) for t, phone in tables.values())
     assert len(small) == len(large)
+
+
+def test_the_places_kept_in_the_state_follow_every_write(app: Flask) -> None:
+    """The history's page count is kept in the table's state: one more for a new hand, none for
+    a correction (it takes its hand's place) or a void (the hand keeps its place); a state kept
+    before the places were has them counted on its next write."""
+    table_id = create_table(app.test_client(), language="en")["id"]
+    grow(app, table_id, 6)  # six places, one corrected, one voided
+    with app.app_context():
+        table = ledger.get_table(table_id)
+        assert ledger.place_count(table) == 6 == ledger.rebuild_state(table)["places"]
+        table.state = {name: value for name, value in table.state.items() if name != "places"}
+        db.session.commit()
+        assert ledger.place_count(table) == 6  # counted from the hands
+        ledger.record_hand(table, solo_record(ledger.current_dealer(table), 8))
+        assert table.state["places"] == 7 and table.state == ledger.rebuild_state(table)
