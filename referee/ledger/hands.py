@@ -233,7 +233,7 @@ def _state_after(table: Table, judged: _Judged) -> dict[str, Any]:
         played = {name: int(table.state["played"].get(name, 0)) + (name != judged.out) for name in players}
     else:  # a state written before the league existed: count from the hands (this one included)
         played = rebuild_state(table)["played"]
-    assert judged.running is not None
+    assert judged.running is not None and judged.row is not None
     return new_state(
         balances=judged.running,
         next_number=judged.number + 1,
