@@ -127,10 +127,11 @@ def record_hand(
     its answer; the ledger renders no sentence.
 
     ``replayed`` is true when ``idempotency_key`` was seen before with the same hand: the hand
-    as first saved is returned, its running figures as they stand now, and nothing new is stored. ``replaces`` voids that hand in the same
-    transaction (a correction) and takes its place in the rotation. ``restores``: the undone hand
-    this one brings back (:func:`restore_hand`), whose place it takes. Nothing but the table row
-    is read: its state gives the number, the dealer and the balances.
+    as first saved is returned, its running figures as they stand now, and nothing new is
+    stored. ``replaces`` voids that hand in the same transaction (a correction) and takes its
+    place in the rotation. ``restores``: the undone hand this one brings back
+    (:func:`restore_hand`), whose place it takes. Nothing but the table row is read: its state
+    gives the number, the dealer and the balances.
     """
     key = printable(idempotency_key[:100], field="Idempotency-Key") if idempotency_key else None
     fingerprint = idempotency.digest(raw, replaces) if key else ""
