@@ -12,7 +12,7 @@ from referee import ledger
 from referee.i18n import in_locale, render_text
 from referee.ledger.clock import iso
 from referee.ledger.idempotency import RENDERED
-from referee.ledger.results import result, running
+from referee.ledger.results import result, running, with_figures
 from referee.models import Hand, HandEvent, Table
 from referee.rules.text import text_from_json
 
@@ -139,8 +139,10 @@ def preview_answer(table: Table, preview: ledger.Preview) -> dict[str, Any]:
     """A judged, unstored hand as the API answers it (``POST …/hands/preview``): the same
     figures a stored hand would have, totals included, in the current language."""
     after = running(table, preview)
-    stored = result(table, preview, after, number=preview.number, match=ledger.standing(table, after))
-    return _render(preview.number, stored)
+    match = ledger.standing(table, after)
+    return _render(
+        preview.number, with_figures(result(table, preview, after, number=preview.number, match=match), after, match)
+    )
 
 
 def void_answer(table: Table, hand: Hand) -> dict[str, Any]:

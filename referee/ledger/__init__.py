@@ -37,7 +37,6 @@ from .history import (
     last_live_hand,
     live_count,
     numbering,
-    place_count,
     recent_entries,
     recent_hands,
 )
@@ -60,7 +59,16 @@ from .settlement import (
     stock_left,
     to_settle,
 )
-from .state import current_dealer, match_over, match_winners, next_number, rebuild_state, standing, totals
+from .state import (
+    current_dealer,
+    match_over,
+    match_winners,
+    next_number,
+    place_count,
+    rebuild_state,
+    standing,
+    totals,
+)
 from .tables import LOCALES, get_table, group_teams, options_of, players_of, rematch_of, rules_of, teams_of
 from .two_key import agreed, confirm_hand, dispute_hand, to_confirm
 

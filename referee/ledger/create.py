@@ -72,6 +72,7 @@ def create_table(
             next_dealer=names[first_dealer],
             played=dict.fromkeys(names, 0),
             live=0,
+            places=0,
         ),
         version=0,
         follows=follows,

@@ -27,7 +27,7 @@ from .cleaning import clean_reason, printable, whole_number
 from .errors import Conflict, NotFound
 from .history import all_hands, deals_done, get_hand, next_place, numbering
 from .pots import check_pot_chain, chips_carried_in, on_the_table, with_carry
-from .results import Preview, result, running
+from .results import Preview, result, running, with_figures
 from .state import (
     current_dealer,
     end_write,
@@ -35,6 +35,7 @@ from .state import (
     match_over,
     new_state,
     next_number,
+    places_after,
     rebuild_state,
     save_state,
     standing,
@@ -121,14 +122,16 @@ def record_hand(
     restores: Hand | None = None,
 ) -> tuple[int, dict[str, Any], bool]:
     """Validate, settle and store one hand. Answers ``(number, saved, replayed)``: ``saved`` is
-    the hand as stored (:func:`_saved_hand`: its result, record and place in play), from which
-    the API makes its answer; the ledger renders no sentence.
+    the hand as stored (:func:`_saved_hand`: its result, record and place in play) with its
+    running figures (the totals after it, a scored game's standing), from which the API makes
+    its answer; the ledger renders no sentence.
 
     ``replayed`` is true when ``idempotency_key`` was seen before with the same hand: the hand
-    as first saved is returned and nothing new is stored. ``replaces`` voids that hand in the same
-    transaction (a correction) and takes its place in the rotation. ``restores``: the undone hand
-    this one brings back (:func:`restore_hand`), whose place it takes. Nothing but the table row
-    is read: its state gives the number, the dealer and the balances.
+    as first saved is returned, its running figures as they stand now, and nothing new is
+    stored. ``replaces`` voids that hand in the same transaction (a correction) and takes its
+    place in the rotation. ``restores``: the undone hand this one brings back
+    (:func:`restore_hand`), whose place it takes. Nothing but the table row is read: its state
+    gives the number, the dealer and the balances.
     """
     key = printable(idempotency_key[:100], field="Idempotency-Key") if idempotency_key else None
     fingerprint = idempotency.digest(raw, replaces) if key else ""
@@ -171,7 +174,8 @@ def record_hand(
             current=judged.number,
             taken=judged.number if place else None,
         ) from None
-    return judged.number, judged.saved, False
+    # The answer's running figures, judged with the hand (the key and the hand keep its own).
+    return judged.number, with_figures(judged.saved, judged.running or {}, judged.match), False
 
 
 def _judge_then_lock(table: Table, judge: Callable[[], _Judged]) -> _Judged:
@@ -240,13 +244,14 @@ def _state_after(table: Table, judged: _Judged) -> dict[str, Any]:
     else:  # a state written before it kept these: counted from the hands (this one included)
         rebuilt = rebuild_state(table)
         played, live = rebuilt["played"], rebuilt["live"]
-    assert judged.running is not None
+    assert judged.running is not None and judged.row is not None
     return new_state(
         balances=judged.running,
         next_number=judged.number + 1,
         next_dealer=judged.next_dealer,
         played=played,
         live=live,
+        places=places_after(table, new_place=judged.row["position"] == judged.number),
     )
 
 

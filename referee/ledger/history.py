@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from sqlalchemy import and_, bindparam, func, or_, select
+from sqlalchemy import and_, bindparam, or_, select
 from sqlalchemy.orm import selectinload
 
 from referee.db import db
@@ -36,7 +36,6 @@ _LIVE_FROM = (
     .order_by(Hand.position, Hand.number)
 )
 _WHERE = select(Hand).where(Hand.table_id == bindparam("table_id"), Hand.number == bindparam("number"))
-_PLACES = select(func.count(func.distinct(Hand.position))).where(Hand.table_id == bindparam("table_id"))
 
 
 def all_hands(table: Table) -> list[Hand]:
@@ -160,11 +159,6 @@ class Entry:
 
     hand: Hand
     before: list[Hand] = field(default_factory=list)
-
-
-def place_count(table: Table) -> int:
-    """How many places the history lists (a correction shares its hand's place)."""
-    return db.session.scalar(_PLACES, {"table_id": table.id}) or 0
 
 
 def recent_entries(table: Table, count: int, skip: int = 0) -> list[Entry]:

@@ -2,7 +2,8 @@
 gets the first answer back and stores nothing new; the same key with another hand is refused.
 
 What is kept is the hand as the write saved it (no sentence rendered: the API renders its
-answer from it, in the table's language, the first time and on a retry alike). A key kept
+answer from it, in the table's language, the first time and on a retry alike), without its
+running figures: a retry answers them as they stand then (:func:`stored_answer`). A key kept
 before that holds the API's answer itself, given back under :data:`RENDERED`."""
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from referee.models import IdempotencyKey, Table
 from referee.rules.errors import InconsistentHand
 from referee.rules.text import N_, Text
 
+from .history import get_hand
+from .results import as_it_stands
 from .tables import forget, kept
 
 
@@ -74,8 +77,23 @@ def stored_answer(table: Table, key: str, fingerprint: str) -> tuple[int, dict[s
             field="Idempotency-Key",
         )
     if "hand" in body:
-        return int(body["number"]), dict(body["hand"])
+        return int(body["number"]), _as_it_stands(table, int(body["number"]), body["hand"])
     return int(body["number"]), {RENDERED: dict(body["answer"])}
+
+
+#: What a saved hand says that follows from the hands before it (see referee.ledger.results).
+_FIGURES = ("totals", "teams", "finished", "winner")
+
+
+def _as_it_stands(table: Table, number: int, saved: Mapping[str, Any]) -> dict[str, Any]:
+    """The hand saved under a key, its running figures as they stand now: a correction or a void
+    of an earlier hand since the first answer has changed them. Its other fields are the saved
+    ones (the place in play it took, the next dealer after it)."""
+    hand = get_hand(table, number)
+    if hand is None:  # gone with its table's hands (never, but a replay still answers)
+        return dict(saved)
+    now = as_it_stands(table, [hand])[number]
+    return {**saved, **{name: now[name] for name in _FIGURES if name in now}}
 
 
 def remember(table: Table, key: str, fingerprint: str, number: int, saved: dict[str, Any]) -> None:

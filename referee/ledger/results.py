@@ -1,13 +1,14 @@
-"""What the referee says of a hand, as stored with it (``Hand.result``): its deltas, the totals
-after it, the contract, the "why this score" lines and the payments, and for a game scored
-toward a target each team's score and the match's end. Sentences are stored as msgids; the
-pages and the API render them in their reader's language (referee.api.answers).
+"""What the referee says of a hand, as stored with it (``Hand.result``): its deltas, the contract,
+the "why this score" lines and the payments, and for a game scored toward a target each team's
+score. Sentences are stored as msgids; the pages and the API render them in their reader's
+language (referee.api.answers).
 
 A hand's own figures (its deltas, lines, payments, a team's score) never change: a correction is
-a new hand. What follows from the hands before it (the running totals, a team's total and next
-opening meld, the match's end) is only true until an earlier hand is corrected or voided, so
-the stored copy is what it was when recorded and every answer restates it from the live
-hands' deltas (:func:`as_it_stands`).
+a new hand, so they are stored. What follows from the hands before it (the running totals, a
+team's total and next opening meld, the match's end) is only true until an earlier hand is
+corrected or voided, so it is not stored: an answer adds it (:func:`with_figures`), worked out
+with the hand when it is recorded, else from the live hands' deltas (:func:`as_it_stands`).
+Hands recorded by earlier versions still carry a copy; it is never read.
 """
 
 from __future__ import annotations
@@ -90,15 +91,15 @@ def running(table: Table, preview: Preview, replaced: Hand | None = None) -> dic
 def result(
     table: Table, preview: Preview, after: dict[str, int], *, number: int, match: Mapping[str, Any] | None
 ) -> dict[str, Any]:
-    """The stored result of a hand: the one shape a recorded hand and a preview are both
-    answered from. ``after``: the totals once it is counted; ``match``: their standing."""
+    """The stored result of a hand, its own figures only: the one shape a recorded hand and a
+    preview are both answered from (with :func:`with_figures`). ``match``: the standing once
+    the hand is counted (a scored game's teams are named from it)."""
     players = players_of(table)
     stored: dict[str, Any] = {
         "number": number,
         "dealer": preview.dealer,
         "next_dealer": preview.next_dealer,
         "deltas": {name: preview.settlement.deltas[name] for name in players},
-        "totals": after,
         "contract": dict(preview.contract),
         "lines": lines_json(preview.settlement.lines),
         "payments": payments_json(preview.settlement),
@@ -119,16 +120,32 @@ def lines_json(lines: Sequence[Line]) -> list[dict[str, Any]]:
 
 
 def match_json(match: Mapping[str, Any] | None, outcome: Settlement | TeamScores) -> dict[str, Any]:
-    """What a hand of a scored game adds to its stored result: each team's score with its lines,
-    its new total and next opening meld, and the match's end (nothing for other games).
-    ``match``: the standing after the hand."""
+    """What a hand of a scored game adds to its stored result: each team (its players) with its
+    score and lines (nothing for other games). ``match``: the standing after the hand."""
     if match is None or not isinstance(outcome, TeamScores):
         return {}
     teams = [
-        {**team, "score": score.score, "lines": lines_json(score.lines)}
+        {"players": team["players"], "score": score.score, "lines": lines_json(score.lines)}
         for team, score in zip(match["teams"], outcome.teams)
     ]
-    return {"teams": teams, "finished": match["finished"], "winner": match["winner"]}
+    return {"teams": teams}
+
+
+def with_figures(
+    stored: Mapping[str, Any], after: Mapping[str, int], match: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """``stored`` with what follows from the hands up to it: ``after``, the running totals, and
+    for a scored game ``match``, their standing (each team's total and next opening meld, the
+    match's end)."""
+    restated = {**stored, "totals": dict(after)}
+    if "teams" not in stored or match is None:
+        return restated
+    restated["teams"] = [
+        {**now, "score": team["score"], "lines": team.get("lines", [])}
+        for now, team in zip(match["teams"], stored["teams"])
+    ]
+    restated.update(finished=match["finished"], winner=match["winner"])
+    return restated
 
 
 def payments_json(settlement: Settlement | TeamScores) -> list[dict[str, Any]]:
@@ -185,15 +202,4 @@ def as_it_stands(table: Table, hands: Sequence[Hand], *, from_start: bool = Fals
 
 def _restated(table: Table, stored: Mapping[str, Any], after: dict[str, int], options: Any) -> dict[str, Any]:
     """``stored`` with ``after`` as its totals (and their standing, for a scored game)."""
-    restated = {**stored, "totals": after}
-    if "teams" not in stored:
-        return restated
-    match = standing(table, after, options)
-    if match is None:
-        return restated
-    restated["teams"] = [
-        {**now, "score": team["score"], "lines": team.get("lines", [])}
-        for now, team in zip(match["teams"], stored["teams"])
-    ]
-    restated.update(finished=match["finished"], winner=match["winner"])
-    return restated
+    return with_figures(stored, after, standing(table, after, options) if "teams" in stored else None)

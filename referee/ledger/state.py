@@ -42,6 +42,7 @@ _TOTALS = (
     .where(Hand.table_id == bindparam("table_id"), ~voided())
     .group_by(HandDelta.seat)
 )
+_PLACES = select(func.count(func.distinct(Hand.position))).where(Hand.table_id == bindparam("table_id"))
 #: What the live hands still waiting for a confirmation add per seat: the seats' league
 #: counters leave it out until the hand is confirmed (models.counted).
 _WAITING = (
@@ -114,12 +115,17 @@ def new_state(
     next_dealer: str,
     played: Mapping[str, int],
     live: int | None = None,
+    places: int | None = None,
 ) -> dict[str, Any]:
     """``played``: the live hands each player took part in (not sitting out), for the league;
-    ``live``: how many live hands the table has (left out, :func:`save_state` counts it on)."""
+    ``live``: how many live hands the table has (left out, :func:`save_state` counts it on);
+    ``places``: how many places in play the history lists, void ones included (left out,
+    :func:`save_state` counts them)."""
     state = {"balances": dict(balances), "next_number": next_number, "next_dealer": next_dealer, "played": dict(played)}
     if live is not None:
         state["live"] = live
+    if places is not None:
+        state["places"] = places
     return state
 
 
@@ -133,6 +139,27 @@ def live_hands(table: Table) -> int:
 def _count_live(table: Table) -> int:
     """The live hands counted: every hand less the voided ones (one void event per hand)."""
     return int(db.session.scalar(_LIVE, {"table_id": table.id}) or 0)
+
+
+def place_count(table: Table) -> int:
+    """How many places in play the history lists (a correction shares its hand's place, a void
+    hand keeps its own): kept in the table's state, so the history's first page reads only its
+    page; counted from the hands for a state written before it was kept."""
+    kept = table.state.get("places")
+    return int(kept) if kept is not None else _count_places(table)
+
+
+def places_after(table: Table, *, new_place: bool) -> int | None:
+    """The places once a hand is stored: one more when it takes a new place (not a correction
+    nor a restored hand, which deal where the hand they stand for did); None (counted when
+    saved) for a state written before the places were kept."""
+    before = table.state.get("places")
+    return None if before is None else int(before) + new_place
+
+
+def _count_places(table: Table) -> int:
+    """The distinct positions of the table's hands (an index-only count, growing with them)."""
+    return int(db.session.scalar(_PLACES, {"table_id": table.id}) or 0)
 
 
 def rebuild_state(table: Table) -> dict[str, Any]:
@@ -155,6 +182,7 @@ def rebuild_state(table: Table) -> dict[str, Any]:
         next_dealer=dealer if dealer is not None else players[table.first_dealer],
         played=played,
         live=int(live or 0),
+        places=_count_places(table),
     )
 
 
@@ -233,6 +261,8 @@ def save_state(
         match = standing(table, state["balances"])
     if "live" not in state:  # one hand more (a correction's state is rebuilt, count included)
         state = {**state, "live": _live_after(table, state)}
+    if "places" not in state:  # a state written before the places were kept: counted once
+        state = {**state, "places": _count_places(table)}
     connection = db.session.connection()
     done = connection.execute(
         _SAVE_STATE,

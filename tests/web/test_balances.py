@@ -19,7 +19,7 @@ from referee.extensions import db
 from referee.models import Hand, HandDelta, Seat
 from tests.hypothesis_settings import SLOW
 
-from .api_support import API, PLAYERS, auth, create_table, get_table, record_ok, solo_record
+from .api_support import API, PLAYERS, auth, create_table, get_table, post_hand, record_ok, solo_record
 from .test_api_samba import ok as samba_ok
 from .test_api_samba import samba_table, stock_out
 
@@ -80,6 +80,44 @@ def test_correcting_hand_1_at_samba_restates_hand_2_and_its_teams(client: FlaskC
     assert [team["score"] for team in hand["teams"]] == [600, 0]  # the hand's own figures stay
     listed = {h["number"]: h for h in get_table(client, table["id"])["hands"]}[2]
     assert [team["total"] for team in listed["teams"]] == [1000, 0]
+
+
+def _but(answer: Mapping[str, Any], *figures: str) -> dict[str, Any]:
+    return {name: value for name, value in answer.items() if name not in figures}
+
+
+def test_a_retried_key_after_a_correction_answers_the_totals_as_they_stand(client: FlaskClient) -> None:
+    """The Idempotency-Key keeps the hand it saved; a retry answers its running totals as the
+    live hands make them now (a correction of hand 1 since), the rest as first answered."""
+    table = create_table(client, game="el_gato", options={"stake": 1})
+    record_ok(client, table, {"loser": "Caio"})
+    key = {"Idempotency-Key": "phone-1/hand-2"}
+    first = post_hand(client, table, {"loser": "Bia"}, headers=key).get_json()
+    fixed = _correct(client, table, 1, {"loser": "Ana"})
+    again = post_hand(client, table, {"loser": "Bia"}, headers=key)
+    assert again.status_code == 201 and again.headers.get("Idempotent-Replayed") == "true"
+    replayed = again.get_json()
+    expected = _added(fixed["deltas"], first["deltas"])
+    assert replayed["totals"] == expected == _hand(client, table, 2)["totals"] != first["totals"]
+    assert _but(replayed, "totals") == _but(first, "totals")
+
+
+def test_a_retried_key_after_a_correction_answers_the_match_as_it_stands(client: FlaskClient) -> None:
+    """At Samba the retried hand's teams' totals and the match's end are restated too: hand 2
+    ended the match until hand 1 was corrected."""
+    table = samba_table(client, options={"target": 3000})
+    samba_ok(client, table, stock_out(2500, 100))
+    key = {"Idempotency-Key": "phone-1/hand-2"}
+    first = post_hand(client, table, stock_out(600, 0), headers=key).get_json()
+    assert first["finished"] is True and first["winner"] == 0
+    samba_ok(client, table, {**stock_out(400, 0), "replaces": 1, "reason": "2500 was 400"})
+    replayed = post_hand(client, table, stock_out(600, 0), headers=key).get_json()
+    assert replayed["finished"] is False and replayed["winner"] is None
+    assert [team["total"] for team in replayed["teams"]] == [1000, 0]
+    assert [team["score"] for team in replayed["teams"]] == [600, 0]  # the hand's own figures stay
+    assert _but(replayed, "totals", "teams", "finished", "winner") == _but(
+        first, "totals", "teams", "finished", "winner"
+    )
 
 
 def test_a_dispute_on_one_hand_leaves_a_confirmed_hand_counted_in_the_league(app: Flask, client: FlaskClient) -> None:
