@@ -291,6 +291,12 @@ class Flow:
         }
 
     def render(self, status: int = 200, **extra: Any) -> ResponseReturnValue:
+        """The page for the draft. A save that left checks to the engine (:attr:`engine_judges`)
+        and is answered with the page after all (a conflict, a missing reason) sanitizes the
+        draft in full first: the page draws only what the rules allow, a forged call included."""
+        if self.engine_judges:
+            self.engine_judges = False
+            self.sanitize()
         return render_template(self.template, **{**self.context(), **extra}), status
 
 

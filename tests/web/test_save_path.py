@@ -4,6 +4,7 @@ and the write's key read once (counted with wrappers, on the same hand as bench_
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -87,3 +88,20 @@ def test_an_api_save_parses_the_rules_and_replays_once(app: Flask, calls: Calls)
     assert calls["game looked up by the ledger"] == 1
     assert _reads(figures, "game_table") == 1
     assert _reads(figures, "idempotency_key") == 1
+
+
+@pytest.mark.parametrize("stale", [False, True])
+def test_a_forged_call_in_a_refused_save_is_cut_from_the_page_it_answers(app: Flask, stale: bool) -> None:
+    """A save leaves the auction to the engine; when it is answered with the page after all (the
+    hand's place taken by another phone, or the calls refused), the page is drawn from the
+    legal calls only: the page with its sentence, never an error page."""
+    client = app.test_client()
+    made = client.post("/tables/new?game=jubileu", data=save_path.TABLE_FORM)
+    table_id = made.headers["Location"].rsplit("/t/", 1)[1]
+    draft = json.loads(save_path.page_draft(client, table_id))
+    draft["calls"] = [*draft.get("calls", []), [save_path.PLAYERS[0], "\U000fe7b3£"]]
+    if stale:
+        assert client.post(f"/t/{table_id}/hand", data={"d": save_path.page_draft(client, table_id)}).status_code < 400
+    response = client.post(f"/t/{table_id}/hand", data={"d": json.dumps(draft)})
+    # Cut and saved when nothing else stood in the way; else the page again, with its sentence.
+    assert response.status_code == (409 if stale else 302), response.get_data(as_text=True)[:300]
