@@ -21,7 +21,9 @@ from referee.rules.kinds import KINDS, LOSSES, MATCH, PATIENCE, PAYMENTS, POT, K
 ROOT = Path(__file__).resolve().parent.parent
 #: The game's own code may know its game; the migrations record history as it was.
 OWN = ("referee/rules/", "referee/views/games/", "referee/migrations/")
-FLAGS = {"scored", "pots", "loser_field", "is_patience"}
+#: The game's loose flags, and the names of the options holding its stock, chip value, ante and goal:
+#: a shared module asks the game (``game.with_stock``, ``game.ante_in``, ...) instead.
+FLAGS = {"scored", "pots", "loser_field", "is_patience", "stock_option", "money_option", "ante_option", "goal_option"}
 #: A kind's named answers: a shared module that compares one with a string branches on which kind
 #: it holds, where the kind should answer the question itself.
 KIND_FIELDS = {field.name for field in dataclasses.fields(Kind)}

@@ -159,8 +159,7 @@ def out_below(championship: Championship) -> int:
     """The chips under which a player is out at his game: the ante where the game antes before
     each deal (he cannot put it in: :attr:`~referee.rules.game.Game.ante_option`), else one
     (nothing left to pay a hand with)."""
-    option = get_game(championship.game).ante_option
-    ante = championship.options.get(option) if option else None
+    ante = get_game(championship.game).ante_in(championship.options)
     return max(1, ante) if isinstance(ante, int) and not isinstance(ante, bool) else 1
 
 

@@ -30,7 +30,7 @@ from .money import read_settings as read_money
 #: The games a championship can be played at: settled in chips (a stock each player starts
 #: with) at tables of four.
 GAMES: Final[tuple[str, ...]] = tuple(
-    slug for slug, game in ALL_GAMES.items() if game.stock_option and 4 in game.player_counts
+    slug for slug, game in ALL_GAMES.items() if game.keeps_stock and 4 in game.player_counts
 )
 
 #: The tie-breaks a manager can order, each with the sentence the ranking page states.
@@ -127,9 +127,8 @@ def check(
     stack = _whole(
         chips, field="chips", low=1, high=MAX_CHIPS, sentence=N_("Each entry receives from %(low)s to %(high)s chips.")
     )
-    raw_options = dict(options) if isinstance(options, dict) else {}
-    assert rules.stock_option is not None
-    raw_options[rules.stock_option] = stack  # the tables show every player's stack from it
+    # The tables show every player's stack from the game's stock option.
+    raw_options = rules.with_stock(options if isinstance(options, dict) else {}, stack)
     parsed = for_points(rules.slug, raw_options)
     count = _whole(
         rounds,
@@ -186,10 +185,7 @@ def for_points(game: str, options: dict[str, Any]) -> dict[str, Any]:
     payments in money and each payee's Pix code, to players who never agreed to play for money,
     and the table's page is reached from a championship read by everyone in the room."""
     rules = get_game(game)
-    points = dict(options)
-    if rules.money_option:
-        points[rules.money_option] = "0"
-    return rules.options_json(rules.parse_options(points))
+    return rules.options_json(rules.parse_options(rules.without_money(options)))
 
 
 def _round_end(deals: object, minutes: object, size: int) -> tuple[int | None, int | None]:

@@ -108,8 +108,7 @@ class SettleUp:
 
 def stock(table: Table) -> dict[str, int]:
     """The starting stock per player (starting chips, talha), reported apart from net totals."""
-    option = rules_of(table).stock_option
-    start = table.options.get(option, 0) if option else 0
+    start = rules_of(table).stock_in(table.options)
     return {name: int(start or 0) for name in players_of(table)}
 
 
@@ -121,8 +120,7 @@ def stock_left(table: Table, balances: Mapping[str, int]) -> dict[str, int]:
 
 def chip_value(table: Table) -> Decimal:
     """The money one chip (or unit) of this table is worth; 0 when it is played for chips only."""
-    option = rules_of(table).money_option
-    return Decimal(str(table.options.get(option, "0") if option else "0"))
+    return Decimal(str(rules_of(table).chip_value_in(table.options)))
 
 
 def money(table: Table, chips: int) -> str | None:

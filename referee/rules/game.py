@@ -161,6 +161,38 @@ class Game(Generic[O, H]):
         """What each player puts in before every deal under ``options`` (0 for games without)."""
         return int(getattr(options, self.ante_option)) if self.ante_option else 0
 
+    @property
+    def keeps_stock(self) -> bool:
+        """Whether each player starts with a stock of chips (the games a championship is played at)."""
+        return self.stock_option is not None
+
+    @property
+    def stock_and_money(self) -> tuple[str, ...]:
+        """The options a championship sets itself: the stock it hands out, and a chip's value."""
+        return tuple(name for name in (self.stock_option, self.money_option) if name)
+
+    def with_stock(self, raw: Mapping[str, object], stack: int) -> dict[str, object]:
+        """``raw`` options with every player's starting stock set to ``stack``."""
+        if self.stock_option is None:
+            raise ValueError(f"{self.name} keeps no stock")
+        return {**raw, self.stock_option: stack}
+
+    def without_money(self, raw: Mapping[str, object]) -> dict[str, object]:
+        """``raw`` options with a chip worth nothing (for the games whose chip has a value)."""
+        return {**raw, self.money_option: "0"} if self.money_option else dict(raw)
+
+    def ante_in(self, raw: Mapping[str, object]) -> object:
+        """The ante stored options name (None for a game that does not ante)."""
+        return raw.get(self.ante_option) if self.ante_option else None
+
+    def stock_in(self, raw: Mapping[str, object]) -> object:
+        """Each player's starting stock stored options name (0 for a game that keeps none)."""
+        return raw.get(self.stock_option, 0) if self.stock_option else 0
+
+    def chip_value_in(self, raw: Mapping[str, object]) -> object:
+        """The money a chip is worth under stored options ("0" for a game played for chips only)."""
+        return raw.get(self.money_option, "0") if self.money_option else "0"
+
     def goal(self, options: O) -> int | None:
         """What wins under ``options`` (a match's target, a patience's sequences), or None."""
         return int(getattr(options, self.goal_option)) if self.goal_option else None

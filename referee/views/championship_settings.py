@@ -37,7 +37,7 @@ bp = Blueprint("championship_settings", __name__)
 def _form(rules: Game[Any, Any], formdata: Any) -> Any:
     # The stock is the championship's chips, set above the house rules; a chip is worth a point,
     # never money (championship.settings.for_points), so the form asks no chip value.
-    return options_form(rules, formdata, leave_out=(rules.stock_option or "", rules.money_option or ""))
+    return options_form(rules, formdata, leave_out=rules.stock_and_money)
 
 
 def _fields(values: Any, form: Any, rules: Game[Any, Any]) -> dict[str, object]:
