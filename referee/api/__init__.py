@@ -26,6 +26,7 @@ from .blueprint import (  # noqa: F401 (the API's shared helpers, imported from 
     bp,
     error,
     json_body,
+    judge_body,
     query_locale,
     rules_error,
     urls,
@@ -111,19 +112,7 @@ def meld_check() -> ResponseReturnValue:
 
     With ``"table"`` (an id) and ``"team"`` (an index), the minimum is that team's at the table,
     under the table's house rules. Nothing is stored and no token is needed."""
-    locale = query_locale()
-    with force_locale(locale):
-        try:
-            body = json_body()
-        except BadBody:
-            return error(400, "invalid_input", _("The body must be a JSON object."))
-        try:
-            answer = meld_answer(body)
-        except ledger.NotFound:
-            return error(404, "not_found", _("There is no table with this id."))
-        except RulesError as exc:
-            return rules_error(exc, locale)
-        return jsonify(answer)
+    return judge_body(meld_answer)
 
 
 @bp.get("/tables/<table_id>")

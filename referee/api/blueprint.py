@@ -114,3 +114,27 @@ def urls(table: Table) -> dict[str, str]:
         "table": url_for("tables.show", table_id=table.id, _external=True),
         "watch": url_for("tables.watch", table_id=table.id, _external=True),
     }
+
+
+def judge_body(
+    judge: Callable[[dict[str, Any]], dict[str, Any]],
+    locale_of: Callable[[dict[str, Any], str], str] | None = None,
+) -> ResponseReturnValue:
+    """A stateless helper's answer (nothing stored, no token): the body parsed in the query's
+    language, ``judge`` run in ``locale_of(body, that language)`` (a named table's, say), its
+    refusals mapped to the API's errors."""
+    locale = query_locale()
+    with in_locale(locale):
+        try:
+            body = json_body()
+        except BadBody:
+            return error(400, "invalid_input", _("The body must be a JSON object."))
+    if locale_of is not None:
+        locale = locale_of(body, locale)
+    with in_locale(locale):
+        try:
+            return jsonify(judge(dict(body)))
+        except ledger.NotFound:
+            return error(404, "not_found", _("There is no table with this id."))
+        except RulesError as exc:
+            return rules_error(exc, locale)

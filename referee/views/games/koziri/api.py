@@ -18,20 +18,17 @@ or 32; default 32). Without a table, the answerer is named by his seat: ``"deale
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import jsonify
 from flask.typing import ResponseReturnValue
-from flask_babel import force_locale
-from flask_babel import gettext as _
 
 from referee import ledger
-from referee.api.blueprint import BadBody, bp, error, json_body, query_locale, rules_error
+from referee.api.blueprint import bp, judge_body
 from referee.i18n import render_text
 from referee.rules import koziri, seats
-from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
+from referee.rules.errors import InconsistentHand, InvalidInput
 from referee.rules.koziri_play import (
     DECK_SIZES,
     TAKE,
@@ -106,24 +103,6 @@ def _table_locale(body: Mapping[str, Any], fallback: str) -> str:
     return fallback
 
 
-def _helper(judge: Callable[[dict[str, Any]], dict[str, Any]]) -> ResponseReturnValue:
-    """Parse the body, run ``judge`` in the right language, map the errors."""
-    locale = query_locale()
-    with force_locale(locale):
-        try:
-            body = json_body()
-        except BadBody:
-            return error(400, "invalid_input", _("The body must be a JSON object."))
-    locale = _table_locale(body, locale)
-    with force_locale(locale):
-        try:
-            return jsonify(judge(dict(body)))
-        except ledger.NotFound:
-            return error(404, "not_found", _("There is no table with this id."))
-        except RulesError as exc:
-            return rules_error(exc, locale)
-
-
 def _deal(body: dict[str, Any]) -> dict[str, Any]:
     setting = _setting(body)
     dealt = parse_deal(body, deck=setting.deck)
@@ -172,10 +151,10 @@ def _answer(body: dict[str, Any]) -> dict[str, Any]:
 @bp.post("/koziri/deal")
 def koziri_deal() -> ResponseReturnValue:
     """Koziri deal helper: both full hands from the dealer's turned-up cards."""
-    return _helper(_deal)
+    return judge_body(_deal, _table_locale)
 
 
 @bp.post("/koziri/answer")
 def koziri_answer() -> ResponseReturnValue:
     """Koziri answer checker: legal or not, and why."""
-    return _helper(_answer)
+    return judge_body(_answer, _table_locale)
