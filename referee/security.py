@@ -60,9 +60,16 @@ HEADERS = {
 }
 
 
+#: The same, by lower-case name: an answer's own headers are scanned once for the names it set
+#: itself (a header a view set wins), rather than once per header (werkzeug's ``setdefault``
+#: scans the list each time, twice: a tenth of a millisecond on every API write).
+_BY_KEY = {name.lower(): (name, value) for name, value in HEADERS.items()}
+
+
 def init_app(app: Flask) -> None:
     @app.after_request
     def security_headers(response: Response) -> Response:
-        for name, value in HEADERS.items():
-            response.headers.setdefault(name, value)
+        headers = response.headers
+        present = {name.lower() for name in headers.keys()}
+        headers.extend([pair for key, pair in _BY_KEY.items() if key not in present])
         return response

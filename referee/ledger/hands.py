@@ -29,6 +29,7 @@ from .history import all_hands, deals_done, get_hand, next_place, numbering
 from .pots import check_pot_chain, chips_carried_in, on_the_table, with_carry
 from .results import Preview, result, running, with_figures
 from .state import (
+    claim_state,
     current_dealer,
     end_write,
     lock_for_write,
@@ -107,6 +108,7 @@ class _Judged:
     deltas: Mapping[str, int] | None = None
     row: dict[str, Any] | None = None
     saved: dict[str, Any] | None = None
+    state: dict[str, Any] | None = None  # the table's new state, once written by :func:`_claim`
 
 
 def record_hand(
@@ -188,11 +190,27 @@ def _judge_then_lock(table: Table, judge: Callable[[], _Judged]) -> _Judged:
         judged: _Judged | None = judge()
     except (RulesError, Conflict, NotFound):
         judged = None  # maybe only because of what this request read: judged again, locked
-    if judged is not None and judged.replayed is not None:
+    if judged is not None and (judged.replayed is not None or _claim(table, judged)):
         return judged
     if not lock_for_write(table) or judged is None:
         judged = judge()
     return judged
+
+
+def _claim(table: Table, judged: _Judged) -> bool:
+    """Take the write lock by writing the judged hand's state, for a new hand whose state is
+    counted on from the one read (not a correction, which asks the stored hands): one statement
+    rather than a lock and an update, and the check that no write came between (see
+    :func:`claim_state`). False when that does not apply or another write came first: the
+    caller then takes the lock and judges again."""
+    if judged.old is not None or not {"played", "live", "places"} <= table.state.keys():
+        return False
+    db.session.flush()  # anything the request changed goes first, as before a lock
+    state = _state_after(table, judged)
+    if not claim_state(table, state):
+        return False
+    judged.state = state
+    return True
 
 
 def _store(table: Table, judged: _Judged, *, key: str | None, fingerprint: str, reason: str, actor: str) -> None:
@@ -214,7 +232,7 @@ def _store(table: Table, judged: _Judged, *, key: str | None, fingerprint: str, 
     if judged.old is not None:
         db.session.add(HandEvent(hand_id=judged.old.id, kind="void", reason=reason, actor=actor[:60]))
     db.session.flush()
-    state = _state_after(table, judged)
+    state = judged.state or _state_after(table, judged)
     judged.saved["next_dealer"] = state["next_dealer"]  # after a correction: the table's, not the hand's
     if key:  # a retry with this key gets this very hand back
         idempotency.remember(table, key, fingerprint, judged.number, judged.saved)
@@ -223,7 +241,8 @@ def _store(table: Table, judged: _Judged, *, key: str | None, fingerprint: str, 
     same = state["balances"] == judged.running
     # A new hand that counts at once moves the seats' counters by its own deltas.
     added = None if judged.old is not None or table.two_key else _taking_part(table, judged)
-    save_state(table, state, judged.match if same else standing(table, state["balances"]), added=added)
+    match = judged.match if same else standing(table, state["balances"])
+    save_state(table, state, match, added=added, claimed=judged.state is not None)
 
 
 def _taking_part(table: Table, judged: _Judged) -> dict[str, int]:

@@ -13,10 +13,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, insert, select
 
 from referee.db import db
-from referee.models import IdempotencyKey, Table
+from referee.models import IdempotencyKey, Table, utcnow
 from referee.rules.errors import InconsistentHand
 from referee.rules.text import N_, Text
 
@@ -34,6 +34,7 @@ def digest(raw: Mapping[str, object], replaces: object) -> str:
 # Plain Core on the session's connection, as referee.ledger.tables reads.
 _KEYS = IdempotencyKey.__table__.c
 _ROW = select(_KEYS.body).where(_KEYS.table_id == bindparam("table_id"), _KEYS.key == bindparam("key"))
+_INSERT = insert(IdempotencyKey.__table__)
 
 
 def _stored(table: Table, key: str) -> dict[str, Any] | None:
@@ -97,9 +98,17 @@ def _as_it_stands(table: Table, number: int, saved: Mapping[str, Any]) -> dict[s
 
 
 def remember(table: Table, key: str, fingerprint: str, number: int, saved: dict[str, Any]) -> None:
-    """Keep the hand a write saved under its key, in the write's transaction."""
-    db.session.add(
-        IdempotencyKey(
-            table_id=table.id, key=key, status=201, body={"number": number, "digest": fingerprint, "hand": saved}
-        )
+    """Keep the hand a write saved under its key, in the write's transaction: a plain Core
+    insert at once (nothing reads the row back in this request, so the ORM's unit of work, a
+    third of a save's commit, is spared; a key stored meanwhile raises its IntegrityError here,
+    inside the write's guard)."""
+    db.session.connection().execute(
+        _INSERT,
+        {
+            "table_id": table.id,
+            "key": key,
+            "status": 201,
+            "body": {"number": number, "digest": fingerprint, "hand": saved},
+            "created_at": utcnow(),
+        },
     )

@@ -242,12 +242,29 @@ def lock_for_write(table: Table) -> bool:
     return False
 
 
+def claim_state(table: Table, state: Mapping[str, Any]) -> bool:
+    """Write the table's new state if its version is still the one this request read: True when
+    written, False (nothing written) when another write reached the table meanwhile.
+
+    As a transaction's first statement this is the write lock and the check in one statement
+    (see :func:`lock_for_write`): SQLite's write lock is taken by the UPDATE whether or not a row
+    matches, PostgreSQL's row lock by the row it updates (a concurrent writer's row lock is
+    waited for, then the version compared with what it committed). A state complete with its
+    counts (``live``, ``places``) is expected: nothing is counted here."""
+    done = db.session.connection().execute(
+        _SAVE_STATE,
+        {"table_id": table.id, "read_version": table.version, "new_state": state, "new_version": table.version + 1},
+    )
+    return bool(done.rowcount == 1)
+
+
 def save_state(
     table: Table,
     state: dict[str, Any],
     match: Mapping[str, Any] | None = _UNKNOWN,
     *,
     added: Mapping[str, int] | None = None,
+    claimed: bool = False,
 ) -> None:
     """Replace the table's state if nobody else did since we read it; else :class:`Conflict`.
 
@@ -256,21 +273,18 @@ def save_state(
     standing of ``state``'s balances when the caller worked it out already; it is kept as the
     table's standing for the rest of the request. ``added``: the deltas of the one new hand this
     state counts, when it counts at once (no confirmation awaited), by the players who took part:
-    the seats' counters move by them, rather than being worked out from the hands that wait."""
+    the seats' counters move by them, rather than being worked out from the hands that wait.
+    ``claimed``: :func:`claim_state` already wrote this very state (and answered True)."""
     if match is _UNKNOWN:
         match = standing(table, state["balances"])
     if "live" not in state:  # one hand more (a correction's state is rebuilt, count included)
         state = {**state, "live": _live_after(table, state)}
     if "places" not in state:  # a state written before the places were kept: counted once
         state = {**state, "places": _count_places(table)}
-    connection = db.session.connection()
-    done = connection.execute(
-        _SAVE_STATE,
-        {"table_id": table.id, "read_version": table.version, "new_state": state, "new_version": table.version + 1},
-    )
-    if done.rowcount != 1:
+    if not claimed and not claim_state(table, state):
         db.session.rollback()
         raise Conflict(Text(N_("Another phone changed this table at the same moment. Check the table and try again.")))
+    connection = db.session.connection()
     winners = _winners(table, match)
     if added is None:
         connection.execute(_SAVE_SEAT, _seat_counters(table, state, winners))
