@@ -5,6 +5,10 @@
 - Ours: gunicorn, 2 sync workers, the real factory (tests/bench/wsgi.py: `create_app()` with a
   temp instance folder), DATABASE_URL pointing at a temp SQLite file.
 - Bare: tests/bench/bare_app.py (Flask + one INSERT into SQLite, same pragmas), same gunicorn.
+- Between the two, the least a correct save must do (tests/bench/least_save_app.py: the table and
+  its seats read, the hand judged by our rules engine, state, hand, deltas and seats written in
+  one transaction), once on Python's sqlite3 and once on Flask-SQLAlchemy with Core statements:
+  what the stack itself costs, apart from what Referee adds on top.
 - Load: a Python closed-loop generator (_common.drive: threads, one raw HTTP/1.1 exchange per
   request on a new connection, as gunicorn's sync workers close after each answer), 20 clients
   for ~10 s, each posting valid hands, in order, to its own table: we measure throughput, not
@@ -91,6 +95,20 @@ def run_bare(workdir: Path) -> tuple[LoadResult, str | None]:
         return result, wrk_cross_check(server.port, workdir)
 
 
+#: The references between the bare insert and our save: label and gunicorn app spec.
+LEAST_SAVES = (
+    ("least save, sqlite3", 'tests.bench.least_save_app:create_app("raw")'),
+    ("least save, SQLAlchemy Core", 'tests.bench.least_save_app:create_app("core")'),
+)
+
+
+def run_least(workdir: Path, label: str, spec: str) -> LoadResult:
+    env = {"BARE_DB": str(workdir / f"least-{len(label)}.sqlite3")}
+    with gunicorn(spec, env) as server:
+        tables = [(f"least{n}", "x" * 43) for n in range(CLIENTS)]
+        return drive(server.port, hand_clients(tables, bodies(), prefix=""), SECONDS)
+
+
 def wrk_cross_check(port: int, workdir: Path) -> str | None:
     """The bare server under wrk too (it has no per-table numbering, so wrk can drive it): if wrk
     gets much more out of it than the Python generator, the generator is the bottleneck."""
@@ -165,6 +183,17 @@ def main() -> None:
         print_latency("bare", bare)
         if wrk_line:
             print(f"  [bare] cross-check with wrk -t2 -c{CLIENTS} -d{WRK_SECONDS:.0f}s (same body): {wrk_line}")
+        least: dict[str, float] = {}
+        for label, spec in LEAST_SAVES:
+            load()
+            result = run_least(workdir, label, spec)
+            report_load(label, result)
+            least[label] = result.rate
+        for label, rate in least.items():
+            share = rate / bare.rate if bare.rate else 0.0
+            print(f"  {label} / bare insert: {share:.2f}")
+        core = least[LEAST_SAVES[-1][0]]
+        print(f"  API save / {LEAST_SAVES[-1][0]}: {ours.rate / core if core else 0.0:.2f}")
         ratio = ours.rate / bare.rate if bare.rate else 0.0
         print(f"  API save / bare insert at {CLIENTS} connections: {ratio:.2f} (target >= {RATIO_TARGET})")
         figure(
