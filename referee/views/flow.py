@@ -129,9 +129,9 @@ class Flow:
     template: ClassVar[str]
     draft_class: ClassVar[type[Draft]]
     steps: ClassVar[tuple[str, ...]]  # in order; the last one is the preview
-    #: Set by a save: the engine judges the record it stores, so :meth:`sanitize` may leave to it
-    #: what it checks again (Jubileu's auction); the draft is sanitized in full only if refused.
-    engine_judges: bool = False
+    #: False once :meth:`sanitize_to_save` left a check to the engine: the draft is sanitized in
+    #: full before a page is drawn from it (:meth:`render`) or when the engine refuses it.
+    in_full: bool = True
 
     def __init__(self, table: Table, draft: Draft, *, sanitize: bool = True) -> None:
         """``sanitize=False``: the caller sanitizes the draft itself once it has its last
@@ -162,6 +162,12 @@ class Flow:
 
     def sanitize(self) -> None:
         """Drop values the game cannot show; put the engine's sentence in ``self.error``."""
+
+    def sanitize_to_save(self) -> None:
+        """Sanitize a draft the engine is about to judge and store. The engine checks the whole
+        record again, so a game may leave to it what costs most to check twice (Jubileu: the
+        replay of the calls) and set :attr:`in_full` to False. By default, in full."""
+        self.sanitize()
 
     def apply(self, action: str) -> None:
         """Apply the button pressed (``kind:argument``)."""
@@ -291,11 +297,10 @@ class Flow:
         }
 
     def render(self, status: int = 200, **extra: Any) -> ResponseReturnValue:
-        """The page for the draft. A save that left checks to the engine (:attr:`engine_judges`)
-        and is answered with the page after all (a conflict, a missing reason) sanitizes the
-        draft in full first: the page draws only what the rules allow, a forged call included."""
-        if self.engine_judges:
-            self.engine_judges = False
+        """The page for the draft. A save that left checks to the engine (:attr:`in_full`) and
+        is answered with the page after all (a conflict, a missing reason) sanitizes the draft in
+        full first: the page draws only what the rules allow, a forged call included."""
+        if not self.in_full:
             self.sanitize()
         return render_template(self.template, **{**self.context(), **extra}), status
 

@@ -87,8 +87,7 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
         draft.n = ledger.next_number(table)
     flow = flow_class(table, draft, sanitize=False)
     flow.before_save(request.form)
-    flow.engine_judges = True
-    flow.sanitize()  # once, with what before_save filled in: judged like any draft (a forged post)
+    flow.sanitize_to_save()  # once, with what before_save filled in: judged like any draft (a forged post)
     if draft.replaces is not None:
         draft.reason = " ".join(str(request.form.get("reason") or draft.reason).split())[:200]
         if not draft.reason:  # as voiding does: the history keeps why the hand changed
@@ -122,9 +121,8 @@ def _record(table: Table, flow: Flow) -> tuple[int, bool]:
     try:
         return _stored(table, flow)
     except RulesError:
-        if not flow.engine_judges:
+        if flow.in_full:
             raise
-        flow.engine_judges = False
         sent = flow.draft.dump()
         flow.sanitize()
         if flow.draft.dump() == sent:

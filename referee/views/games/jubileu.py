@@ -158,6 +158,16 @@ class JubileuFlow(flow.Flow):
         """Drop unknown values; cut an auction at its first illegal call, whose sentence becomes
         the page's error and the answer a 422 (a forged link, or a disabled button sent anyway,
         shows the rule it breaks, never a crash, and the call is not kept)."""
+        if self._clean_fields():
+            self._cut_at_illegal_call()
+        self.in_full = True
+
+    def sanitize_to_save(self) -> None:
+        """The fields only: the engine replays the calls of the record it judges."""
+        self.in_full = not self._clean_fields()
+
+    def _clean_fields(self) -> bool:
+        """Drop unknown suits and aces (and the calls, without aces); True when calls are left."""
         d = self.draft
         if not flow.is_suit(d.ultima):
             d.ultima = None
@@ -171,9 +181,10 @@ class JubileuFlow(flow.Flow):
                 d.aces = None
         if d.aces is None:
             d.calls = []
-            return
-        if self.engine_judges:  # a save: the engine replays the calls itself
-            return
+        return bool(d.calls)
+
+    def _cut_at_illegal_call(self) -> None:
+        d = self.draft
         auction = Auction(players=self.players, dealer=self.dealer, options=self.options, aces=d.aces)
         for i, (player, raw) in enumerate(d.calls):
             try:
