@@ -21,7 +21,8 @@ from referee.rules.errors import InconsistentHand
 from referee.rules.text import N_, Text
 
 from .history import get_hand
-from .results import as_it_stands
+from .results import as_it_stands, with_figures
+from .state import standing, totals
 from .tables import forget, kept
 
 
@@ -89,7 +90,12 @@ _FIGURES = ("totals", "teams", "finished", "winner")
 def _as_it_stands(table: Table, number: int, saved: Mapping[str, Any]) -> dict[str, Any]:
     """The hand saved under a key, its running figures as they stand now: a correction or a void
     of an earlier hand since the first answer has changed them. Its other fields are the saved
-    ones (the place in play it took, the next dealer after it)."""
+    ones (the place in play it took, the next dealer after it).
+
+    A correction's answer gives the table's figures (what the scoreboard shows once the hand is
+    put right), not those up to the place it took: so does its replay."""
+    if "replaces" in saved:
+        return with_figures(saved, totals(table), standing(table))
     hand = get_hand(table, number)
     if hand is None:  # gone with its table's hands (never, but a replay still answers)
         return dict(saved)

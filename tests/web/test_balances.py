@@ -120,6 +120,32 @@ def test_a_retried_key_after_a_correction_answers_the_match_as_it_stands(client:
     )
 
 
+def test_a_retried_correction_answers_what_its_first_answer_did(client: FlaskClient) -> None:
+    """A correction's answer gives the table's totals once the hand is put right; its retry under
+    the same key gives the same, not the totals up to the place it took."""
+    table = create_table(client, game="el_gato", options={"stake": 1})
+    record_ok(client, table, {"loser": "Caio"})
+    record_ok(client, table, {"loser": "Bia"})
+    key = {"Idempotency-Key": "phone-1/fix-1"}
+    fix = {"loser": "Ana", "replaces": 1, "reason": "wrong"}
+    first = post_hand(client, table, fix, headers=key).get_json()
+    assert first["totals"] == get_table(client, table["id"])["totals"]
+    again = post_hand(client, table, fix, headers=key)
+    assert again.status_code == 201 and again.headers.get("Idempotent-Replayed") == "true"
+    assert again.get_json() == first
+
+
+def test_a_retried_correction_that_ends_a_samba_match_says_so_again(client: FlaskClient) -> None:
+    table = samba_table(client, options={"target": 3000})
+    samba_ok(client, table, stock_out(400, 0))
+    samba_ok(client, table, stock_out(600, 0))
+    key = {"Idempotency-Key": "phone-1/fix-1"}
+    fix = {**stock_out(2500, 100), "replaces": 1, "reason": "400 was 2500"}
+    first = post_hand(client, table, fix, headers=key).get_json()
+    assert first["finished"] is True and first["winner"] == 0
+    assert post_hand(client, table, fix, headers=key).get_json() == first
+
+
 def test_a_dispute_on_one_hand_leaves_a_confirmed_hand_counted_in_the_league(app: Flask, client: FlaskClient) -> None:
     """The league's counters (``Seat.net``) leave out only the hands still waiting: a dispute on
     hand 2 said nothing of hand 1, confirmed before it."""
