@@ -147,7 +147,7 @@ def chips_now(championship: Championship, row: RoundTable, entry: Entry) -> int 
     chips, his live re-entries', his net); None at a table with no hand (a paper table, or
     nothing played yet), whose chips only its fiscal knows."""
     table = db.session.get(Table, row.table_id)
-    if table is None or not ledger.live_count(table):
+    if table is None or not ledger.live_hands(table):
         return None
     net = db.session.scalar(
         select(Seat.net).where(Seat.table_id == row.table_id, Seat.position == row.entries.index(entry.id))

@@ -84,7 +84,7 @@ def _count(
 def chip_count(championship: Championship, row: RoundTable, table: Table) -> ChipCount:
     """One table's chips now."""
     nets = dict(db.session.execute(select(Seat.position, Seat.net).where(Seat.table_id == table.id)).all())
-    return _count(championship, row, reentries_at(row), nets, ledger.live_count(table))
+    return _count(championship, row, reentries_at(row), nets, ledger.live_hands(table))
 
 
 def round_counts(championship: Championship, rows: Sequence[RoundTable]) -> dict[int, ChipCount]:
@@ -147,7 +147,7 @@ def enter_counts(
     _take(championship, row)
     if row.signed_at is not None:
         raise RulesError(Text(N_("This table was signed off: its chips can no longer change.")))
-    if ledger.live_count(table):
+    if ledger.live_hands(table):
         raise RulesError(
             Text(N_("This table records its hands: its chips are counted from them, not typed.")), field="counts"
         )

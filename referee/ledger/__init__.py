@@ -35,7 +35,6 @@ from .history import (
     deals_done,
     get_hand,
     last_live_hand,
-    live_count,
     numbering,
     recent_entries,
     recent_hands,
@@ -61,6 +60,7 @@ from .settlement import (
 )
 from .state import (
     current_dealer,
+    live_hands,
     match_over,
     match_winners,
     next_number,
@@ -108,7 +108,7 @@ __all__ = [
     "last_live_hand",
     "last_round",
     "deals_done",
-    "live_count",
+    "live_hands",
     "match_over",
     "match_winners",
     "members_of",

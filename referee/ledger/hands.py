@@ -40,6 +40,7 @@ from .state import (
     rebuild_state,
     save_state,
     standing,
+    version_moved,
 )
 from .tables import options_of, players_of, rematch_of, rules_of, teams_of
 from .two_key import agreed
@@ -189,6 +190,8 @@ def _judge_then_lock(table: Table, judge: Callable[[], _Judged]) -> _Judged:
     try:
         judged: _Judged | None = judge()
     except (RulesError, Conflict, NotFound):
+        if not version_moved(table):
+            raise  # judged on the table as it stands: refused, and no lock taken
         judged = None  # maybe only because of what this request read: judged again, locked
     if judged is not None and (judged.replayed is not None or _claim(table, judged)):
         return judged

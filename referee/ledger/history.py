@@ -63,17 +63,12 @@ def last_live_hand(table: Table) -> Hand | None:
     return db.session.scalar(query)
 
 
-def live_count(table: Table) -> int:
-    """How many live hands the table has (kept in its state)."""
-    return live_hands(table)
-
-
 def deals_done(table: Table, played: int | None = None) -> bool:
     """A table of a set number of deals (a championship's round) that has played them all
     (``played``: its live hands, when already counted): it takes no further deal."""
     if table.deals is None:
         return False
-    return (live_count(table) if played is None else played) >= table.deals
+    return (live_hands(table) if played is None else played) >= table.deals
 
 
 def get_hand(table: Table, number: object) -> Hand | None:
@@ -123,7 +118,7 @@ class Numbering:
     @property
     def count(self) -> int:
         if self._count is None:
-            self._count = live_count(self._table)
+            self._count = live_hands(self._table)
         return self._count
 
     @property
@@ -149,7 +144,7 @@ def numbering(table: Table, hands: Iterable[Hand] = ()) -> Numbering:
 
 def next_place(table: Table) -> int:
     """The place the next hand takes: one more than the live hands (kept in the table's state)."""
-    return live_count(table) + 1
+    return live_hands(table) + 1
 
 
 @dataclass

@@ -85,7 +85,8 @@ _LOCK_SQLITE = (
     .returning(Table.__table__.c.version)
 )
 # PostgreSQL locks the table's row, the version read with it.
-_LOCK_ROW = select(Table.__table__.c.version).where(Table.__table__.c.id == bindparam("table_id")).with_for_update()
+_VERSION = select(Table.__table__.c.version).where(Table.__table__.c.id == bindparam("table_id"))
+_LOCK_ROW = _VERSION.with_for_update()
 
 #: ``save_state`` was not told the standing of the state it saves: it works it out.
 _UNKNOWN: Any = object()
@@ -240,6 +241,13 @@ def lock_for_write(table: Table) -> bool:
     db.session.expire_all()
     db.session.refresh(table)
     return False
+
+
+def version_moved(table: Table) -> bool:
+    """True when a write reached the table since this request read it; read without a lock (a
+    refusal judged on the table as it stands holds, and needs no lock to be answered). What
+    this request changed and has not flushed reads as moved: the caller then takes the lock."""
+    return bool(db.session.connection().execute(_VERSION, {"table_id": table.id}).scalar_one() != table.version)
 
 
 def claim_state(table: Table, state: Mapping[str, Any]) -> bool:

@@ -264,6 +264,12 @@ class Flow:
         number = ledger.stored_number(self.table, self.draft.key) if self.draft.key else None
         return ledger.get_hand(self.table, number) if number is not None else None
 
+    def read_again(self) -> None:
+        """Another write reached the table first (a save's conflict): what the flow read of its
+        hands (the places they show, the carried pot, the last record) is read again when next used."""
+        for name in ("numbering", "saved", "carried_in", "last_record"):
+            self.__dict__.pop(name, None)
+
     def shown_number(self) -> int:
         """The number this hand shows on the pages: once saved, the place it took; else the
         corrected hand's (a correction keeps its place), else the next place's. The draft's

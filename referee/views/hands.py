@@ -99,6 +99,7 @@ def store(table: Table, flow_class: type[Flow]) -> ResponseReturnValue:
     try:
         number, replayed = _record(table, flow)
     except ledger.Conflict as exc:
+        flow.read_again()
         taken = ledger.get_hand(table, exc.taken) if exc.taken else None  # the hand the sentence names
         # A table of a set number of deals that has played them all takes no next hand.
         over = draft.replaces is None and ledger.deals_done(table)

@@ -72,7 +72,7 @@ class Row:
 
 
 def _rows(tables: list[Table]) -> list[Row]:
-    counts = {t.id: ledger.live_count(t) for t in tables}
+    counts = {t.id: ledger.live_hands(t) for t in tables}
     reasons, alone = _apart(tables, counts)
     return [
         Row(t, get_game(t.game).name, ledger.players_of(t), counts[t.id], reasons.get(t.id), t.id in alone)

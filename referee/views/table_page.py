@@ -73,7 +73,7 @@ def board(table: Table) -> dict[str, Any]:
         # The last places in play (a correction in its hand's place), with what each corrected.
         **hand_list(recent),
         "numbering": ledger.numbering(table, [h for e in recent for h in (e.hand, *e.before)]),
-        "live_count": ledger.live_count(table),
+        "live_count": ledger.live_hands(table),
         "last_round": ledger.last_round(table),
         "clock": ledger.clock(table),
         "can_score": can_score(table),
