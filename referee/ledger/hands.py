@@ -133,8 +133,9 @@ def record_hand(
     as first saved is returned, its running figures as they stand now, and nothing new is
     stored. ``replaces`` voids that hand in the same transaction (a correction) and takes its
     place in the rotation. ``restores``: the undone hand this one brings back
-    (:func:`restore_hand`), whose place it takes. Nothing but the table row is read: its state
-    gives the number, the dealer and the balances.
+    (:func:`restore_hand`), whose place it takes. The table's state gives the number, the
+    dealer and the balances; besides the table row, a save reads its seats (once per request)
+    and, with a key, the key's row, and a correction reads the hands it restates.
     """
     key = printable(idempotency_key[:100], field="Idempotency-Key") if idempotency_key else None
     fingerprint = idempotency.digest(raw, replaces) if key else ""

@@ -4,8 +4,10 @@ Reads only. What a request needs to know about a table (its players and teams, i
 rules, its standing, the places its hands show, the answer kept under a write's key) is worked
 out once and kept on the loaded table itself (:func:`kept`), so that the view, the flow, the
 ledger and the page drawn after a save all read one copy: the table object of the request's
-session is the context handed along. Each fact is kept with what it was worked out from (the
-table's version, or its raw options), so a write in the same request makes it be worked out again.
+session is the context handed along. Each fact that a write can change is kept with what it was
+worked out from (the table's version, or its raw options), so a write in the same request makes it
+be worked out again. The players and teams are kept without one: who sits where, and in which
+team, is written when the table is created and never changes.
 """
 
 from __future__ import annotations
