@@ -47,7 +47,32 @@ def aware(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC)
 
 
-class Table(db.Model):
+#: The club an installation's data belongs to before it hosts others (migration 0017): the one
+#: `make run` serves, at the server's root.
+HOME_CLUB = 1
+
+
+class Club(db.Model):
+    """A club on this server: its members, tables, nights, league and championships are its own."""
+
+    __tablename__ = "club"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    #: The club's name in its address (lowercase letters, digits and dashes).
+    slug: Mapped[str] = mapped_column(String(40), unique=True)
+    name: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ClubOwned:
+    """A row that belongs to one club. Every table but ``club`` itself carries the club's id, so
+    that a club's rows can be told apart, exported, deleted, and on a distributed database kept
+    together (tests/web/test_app.py holds every table to it)."""
+
+    club_id: Mapped[int] = mapped_column(server_default=str(HOME_CLUB), index=True)
+
+
+class Table(ClubOwned, db.Model):
     """A game session: who sits where, which game, which options."""
 
     __tablename__ = "game_table"
@@ -92,7 +117,7 @@ class Table(db.Model):
         return f"<Table {self.id} {self.game}>"
 
 
-class Seat(db.Model):
+class Seat(ClubOwned, db.Model):
     __table_args__ = (
         UniqueConstraint("table_id", "position"),
         UniqueConstraint("table_id", "name"),
@@ -121,7 +146,7 @@ class Seat(db.Model):
         return f"<Seat {self.position} {self.name!r}>"
 
 
-class Hand(db.Model):
+class Hand(ClubOwned, db.Model):
     # (table_id, number) is unique: this is what prevents two hand 7s at one table.
     __table_args__ = (
         UniqueConstraint("table_id", "number"),
@@ -188,7 +213,7 @@ class Hand(db.Model):
         return f"<Hand {self.table_id}#{self.number}>"
 
 
-class HandDelta(db.Model):
+class HandDelta(ClubOwned, db.Model):
     """What one seat won or lost in one hand: the rows that totals and standings add up in SQL."""
 
     __tablename__ = "hand_delta"
@@ -200,7 +225,7 @@ class HandDelta(db.Model):
     amount: Mapped[int]
 
 
-class HandEvent(db.Model):
+class HandEvent(ClubOwned, db.Model):
     """Something that happened to a hand after it was recorded: "void", and under two-key
     entry "confirm" or "dispute"."""
 
@@ -252,7 +277,7 @@ def counted() -> Any:
     return and_(~voided(), ~waiting())
 
 
-class Access(db.Model):
+class Access(ClubOwned, db.Model):
     """A way in for a scorer: a scoring link (its token) or a one-time join code that becomes a
     token when a phone redeems it. The table's owner holds the token made with the table
     (``Table.scorer_token_hash``). Revoking sets ``revoked_at``: the token stops working at once.
@@ -283,7 +308,7 @@ class Access(db.Model):
     spent_hash: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)
 
 
-class PhoneHold(db.Model):
+class PhoneHold(ClubOwned, db.Model):
     """A way in that one phone holds at a table: kept here rather than in the phone's cookie,
     which travels with every request (in clear on plain http). The phone's session keeps only a
     random key; this row keeps that key's sha256 and the hash of the token the phone came in
@@ -302,7 +327,7 @@ class PhoneHold(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class JoinAttempt(db.Model):
+class JoinAttempt(ClubOwned, db.Model):
     """A wrong code (join or club) typed by a phone, kept as ``<kind>/<hash of the phone>`` with
     the network it came from (an IPv4 address, an IPv6 /64 written in full, so that the /64s of
     one /48 begin alike): the rate limits of referee.guesses
@@ -317,7 +342,7 @@ class JoinAttempt(db.Model):
     ok: Mapped[bool] = mapped_column(default=False)
 
 
-class IdempotencyKey(db.Model):
+class IdempotencyKey(ClubOwned, db.Model):
     """The first answer to a write sent with an Idempotency-Key header, replayed on retries."""
 
     __tablename__ = "idempotency_key"
@@ -331,7 +356,7 @@ class IdempotencyKey(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class Member(db.Model):
+class Member(ClubOwned, db.Model):
     """A club member: a person who persists across tables and seasons.
 
     ``name_key`` (the casefolded name) is unique among active members, so typing "ana" at a new
@@ -353,7 +378,7 @@ class Member(db.Model):
         return f"<Member {self.id} {self.name!r}>"
 
 
-class Season(db.Model):
+class Season(ClubOwned, db.Model):
     """A range of dates (inclusive) whose tables make one set of standings."""
 
     __tablename__ = "season"
@@ -364,7 +389,7 @@ class Season(db.Model):
     ends_on: Mapped[date] = mapped_column(Date)
 
 
-class Rating(db.Model):
+class Rating(ClubOwned, db.Model):
     """A member's skill in one game (openskill, Plackett-Luce): mean and uncertainty, and how
     many hands (or matches) fed it. Derived from the stored hands; rebuilt at will."""
 
@@ -377,7 +402,7 @@ class Rating(db.Model):
     games: Mapped[int] = mapped_column(default=0)
 
 
-class RatingRun(db.Model):
+class RatingRun(ClubOwned, db.Model):
     """How far a game's ratings have read: the last hand applied and the last void event seen
     (a void of an applied hand means the ratings are recomputed from scratch)."""
 
@@ -389,7 +414,7 @@ class RatingRun(db.Model):
     version: Mapped[int] = mapped_column(default=0)
 
 
-class Championship(db.Model):
+class Championship(ClubOwned, db.Model):
     """A championship day: entries with numbers, rounds of drawn tables, a ranking of chips.
 
     Its id is the permission to read it (like a table's): 128 random bits in every link, the
@@ -437,7 +462,7 @@ class Championship(db.Model):
     version: Mapped[int] = mapped_column(default=0)
 
 
-class Entry(db.Model):
+class Entry(ClubOwned, db.Model):
     """A player's entry: the number on his card, the name at the tables, the member behind it."""
 
     __tablename__ = "champ_entry"
@@ -461,7 +486,7 @@ class Entry(db.Model):
     fee_paid: Mapped[str | None] = mapped_column(String(16), default=None)  # the entry fee received
 
 
-class Reentry(db.Model):
+class Reentry(ClubOwned, db.Model):
     """A player out of chips in a round took a new stack (the championship's ``chips``)."""
 
     __tablename__ = "champ_reentry"
@@ -479,7 +504,7 @@ class Reentry(db.Model):
     fee_paid: Mapped[str | None] = mapped_column(String(16), default=None)  # the re-entry fee received
 
 
-class ChampEvent(db.Model):
+class ChampEvent(ClubOwned, db.Model):
     """One line of a championship day's history: what the committee, a scorer or a fiscal did,
     who and when. Nothing the day records is ever overwritten without leaving one of these, so a
     protest at the end of the day can be answered from the page (as a table's voided hands are)."""
@@ -498,7 +523,7 @@ class ChampEvent(db.Model):
     detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
 
-class ChampRound(db.Model):
+class ChampRound(ClubOwned, db.Model):
     """A drawn round: the seed anyone can run the draw again with, and its clock if any."""
 
     __tablename__ = "champ_round"
@@ -515,7 +540,7 @@ class ChampRound(db.Model):
     planned: Mapped[int | None] = mapped_column(default=None)
 
 
-class RoundTable(db.Model):
+class RoundTable(ClubOwned, db.Model):
     """One table of a round: its players (entry ids in seat order), the Referee table its hands
     go to, or the final chip counts a paper table brings, and the fiscal's sign-off."""
 
@@ -537,7 +562,7 @@ class RoundTable(db.Model):
     signed_by: Mapped[str] = mapped_column(String(60), default="")
 
 
-class ChampCard(db.Model):
+class ChampCard(ClubOwned, db.Model):
     """The generation of one table number's day cards (its scorer's and its fiscal's): the cards'
     tokens are derived from it (referee.championship.cards), so "new cards" only moves it on. A
     number without a row is at generation 1."""
@@ -551,7 +576,7 @@ class ChampCard(db.Model):
     generation: Mapped[int] = mapped_column(default=1)
 
 
-class ChampTeam(db.Model):
+class ChampTeam(ClubOwned, db.Model):
     """A quartet for the team prize: a name and four entries (ids, by card number order), each
     entry in at most one team of its championship (checked under the championship's lock)."""
 

@@ -19,9 +19,11 @@ from pathlib import Path
 
 import flask_migrate
 from flask import Flask
+from sqlalchemy import text
 
 from referee import MIGRATIONS, schema
 from referee.extensions import db
+from referee.models import HOME_CLUB
 from tests.conftest import TEST_DATABASE_URL
 from tests.packaging.test_wheel import ROOT, copy_sources, environment, lend_packages
 from tests.web.test_exports import club, snapshot
@@ -68,6 +70,11 @@ def test_the_upgrade_command_brings_the_previous_release_up_to_date(
 
     with app.app_context():
         assert schema._current(db.engine, MIGRATIONS)
+        # The data the previous release held is the home club's, the server's first.
+        assert db.session.execute(text("SELECT id FROM club")).scalars().all() == [HOME_CLUB]
+        for table in ("game_table", "seat", "hand", "hand_delta", "member", "season"):
+            clubs = db.session.execute(text(f"SELECT DISTINCT club_id FROM {table}")).scalars().all()
+            assert clubs == [HOME_CLUB], table
     assert snapshot(app) == before
     probe = subprocess.run(
         [checkout / ".venv" / "bin" / "python", "-c", PROBE],

@@ -283,6 +283,26 @@ def test_the_migrations_name_foreign_keys_as_the_models(tmp_path) -> None:
             assert made == {fk.name for fk in table.foreign_key_constraints}, table.name
 
 
+def test_every_table_but_the_clubs_belongs_to_a_club(app: Flask, client: FlaskClient) -> None:
+    """A club's rows are told apart by ``club_id`` on every table (a new table without it fails
+    here); what the server held before clubs, and what it makes now, is the home club's."""
+    from referee.models import HOME_CLUB
+
+    with app.app_context():
+        found = inspect(db.engine)
+        for name in found.get_table_names():
+            if name in ("club", "alembic_version"):
+                continue
+            columns = {column["name"]: column for column in found.get_columns(name)}
+            assert "club_id" in columns and not columns["club_id"]["nullable"], name
+            assert any(index["column_names"][:1] == ["club_id"] for index in found.get_indexes(name)), name
+        assert db.session.execute(text("SELECT id, slug FROM club")).all() == [(HOME_CLUB, "clube")]
+    made = client.post("/api/v1/tables", json={"game": "jubileu", "players": ["Ana", "Bia", "Caio", "Dani"]})
+    with app.app_context():
+        query = text("SELECT club_id FROM game_table WHERE id = :id")
+        assert db.session.execute(query, {"id": made.json["id"]}).scalar_one() == HOME_CLUB
+
+
 def test_downgrading_below_the_phones_holds_is_refused_while_a_phone_holds_a_table(
     app: Flask, caplog: pytest.LogCaptureFixture
 ) -> None:
