@@ -65,9 +65,10 @@ class Club(db.Model):
 
 
 class ClubOwned:
-    """A row that belongs to one club. Every table but ``club`` itself carries the club's id, so
-    that a club's rows can be told apart, exported, deleted, and on a distributed database kept
-    together (tests/web/test_app.py holds every table to it)."""
+    """A row that belongs to one club. Every table carries the club's id but ``club`` itself and
+    the server's own bookkeeping (``import_claim``: one import at a time per server), so that a
+    club's rows can be told apart, exported, deleted, and on a distributed database kept together
+    (tests/web/test_app.py holds every table to it)."""
 
     club_id: Mapped[int] = mapped_column(server_default=str(HOME_CLUB), index=True)
 

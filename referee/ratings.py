@@ -120,7 +120,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from referee import ledger, members
 from referee.db import db
-from referee.models import Hand, HandDelta, HandEvent, Member, Rating, RatingRun, Seat, Table, utcnow
+from referee.models import HOME_CLUB, Hand, HandDelta, HandEvent, Member, Rating, RatingRun, Seat, Table, utcnow
 from referee.rules import GAMES, get_game
 
 #: A chip game's rating is provisional until fed this many hands.
@@ -647,7 +647,7 @@ ASK = 30
 #: The config key that lets a page start the catch-up process itself (module docstring).
 SPAWN_SETTING = "RATINGS_SPAWN_CATCH_UP"
 
-#: One row per game: who brings its ratings up to date now (``holder``, host:pid:nonce, kept
+#: One row per club and game: who brings its ratings up to date now (``holder``, host:pid:nonce, kept
 #: after the claim ends to say who ran last) and until when (``held_until``; NULL once done),
 #: how many runs took the claim (``taken``), and until when a started catch-up process is
 #: awaited (``asked_until``). Bookkeeping of this module only, so declared here, next to the
@@ -655,6 +655,7 @@ SPAWN_SETTING = "RATINGS_SPAWN_CATCH_UP"
 CLAIM = sa.Table(
     "rating_claim",
     db.metadata,
+    sa.Column("club_id", sa.Integer, primary_key=True, server_default=str(HOME_CLUB)),
     sa.Column("game", sa.String(32), primary_key=True),
     sa.Column("holder", sa.String(120), nullable=False),
     sa.Column("held_until", sa.DateTime(timezone=True), nullable=True),

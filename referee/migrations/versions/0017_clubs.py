@@ -8,6 +8,9 @@ rebuild (a rebuild would drop tables whose children cascade on delete). No forei
 ``club``: SQLite cannot add one in place while foreign keys are on, and a club's rows are removed
 with it by the application, which owns that boundary.
 
+``rating_claim`` (who brings a game's ratings up to date now) becomes one row per club and game:
+made again with that key, its leases dropped (a claim lapses by itself within a minute anyway).
+
 Revision ID: 0017
 Revises: 0016
 Create Date: 2026-11-29
@@ -63,9 +66,26 @@ def upgrade():
     for table in OWNED:
         op.add_column(table, sa.Column("club_id", sa.Integer(), server_default="1", nullable=False))
         op.create_index(f"ix_{table}_club_id", table, ["club_id"])
+    op.drop_table("rating_claim")
+    _rating_claim(sa.Column("club_id", sa.Integer(), server_default="1", nullable=False), key=("club_id", "game"))
+
+
+def _rating_claim(*extra, key):
+    op.create_table(
+        "rating_claim",
+        *extra,
+        sa.Column("game", sa.String(length=32), nullable=False),
+        sa.Column("holder", sa.String(length=120), nullable=False),
+        sa.Column("held_until", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("asked_until", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("taken", sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint(*key),
+    )
 
 
 def downgrade():
+    op.drop_table("rating_claim")
+    _rating_claim(key=("game",))
     for table in OWNED:
         op.drop_index(f"ix_{table}_club_id", table_name=table)
         op.drop_column(table, "club_id")
