@@ -100,9 +100,10 @@ test-sqlite: $(STAMP) translations
 
 ## The PostgreSQL pass runs again only the tests that reach the database (--database-only,
 ## tests/conftest.py): the others gave their answer in the SQLite pass. Each pass migrates once.
+## The upgrade from the previous release runs on both databases.
 test-pg: $(STAMP) translations
 	@if command -v pg_virtualenv >/dev/null; then \
-	    pg_virtualenv -t sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// $(BIN)/pytest -q --database-only tests/web tests/proof'; \
+	    pg_virtualenv -t sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// $(BIN)/pytest -q --database-only tests/web tests/proof tests/packaging/test_upgrade.py'; \
 	else echo "pg_virtualenv not found: PostgreSQL run skipped" >&2; fi
 
 bench: $(STAMP) translations
