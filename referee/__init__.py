@@ -48,7 +48,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     config_module.load(app, config)
 
-    from referee import compress, errorpages, i18n, inputs, proxy, security
+    from referee import clubs, compress, errorpages, i18n, inputs, proxy, security
     from referee.db import create_private_sqlite_file
     from referee.extensions import babel, csrf, db, migrate
 
@@ -59,6 +59,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
+    clubs.init_app(app)  # the club's prefix read off the path, inside the Host check
     errorpages.init_app(app)  # its Host check sits inside the proxy fix
     proxy.init_app(app)
     from referee.views import boost
@@ -131,6 +132,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                 pass
 
     app.jinja_env.globals["has_endpoint"] = lambda name: name in app.view_functions
+    app.jinja_env.globals["at_root"] = clubs.at_root
+    app.jinja_env.globals["here"] = clubs.here
     app.jinja_env.globals["round_kind"] = lambda game: games.PAGES[game].round_kind
 
     from referee import schema

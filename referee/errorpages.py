@@ -18,6 +18,8 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import BadRequest, Forbidden, HTTPException, InternalServerError, SecurityError
 from werkzeug.sansio.utils import host_is_trusted
 
+from referee import clubs
+
 CODES = {
     400: "bad_request",
     401: "unauthorized",
@@ -130,11 +132,12 @@ def handle_http_error(error: HTTPException) -> ResponseReturnValue:
     message = _message(status)
     if isinstance(error, CSRFError):
         message = _("This form has expired or was already sent. Reload the page and try again.")
-    if isinstance(error, Refused):
-        message = error.sentence
+    sentence = getattr(error, "sentence", None)  # a refusal's own (Refused, clubs.NoClub)
+    if isinstance(sentence, str):
+        message = sentence
     if isinstance(error, SecurityError):  # a Host the config does not trust, met by werkzeug itself
         message = bad_host_sentence()
-    if request.path.startswith("/api/"):
+    if clubs.inside(request.path).startswith("/api/"):
         return _api_body(error, status, message), status, _extra_headers(error)
     if isinstance(error, Revoked):
         return render_template("errors/revoked.html", message=revoked_sentence(), table_id=error.table_id), status

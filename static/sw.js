@@ -13,6 +13,9 @@
 var CONFIG = {"version": "dev", "shell": [], "offline": "/offline"};
 
 var PREFIX = "referee-";
+// The API and static files, at the root or in a club's address (/k/<slug>/..., referee/clubs.py).
+var CLUB_API = /^(\/k\/[^/]+)?\/api\//;
+var CLUB_STATIC = /^(\/k\/[^/]+)?\/static\//;
 var SHELL_CACHE = PREFIX + "shell-" + CONFIG.version;
 var PAGES_CACHE = PREFIX + "pages-" + CONFIG.version;
 var NAVIGATION_TIMEOUT = 4000; // ms to wait for the network before showing a saved copy
@@ -54,10 +57,10 @@ self.addEventListener("fetch", function (event) {
   if (request.method !== "GET") return; // writes always go straight to the network
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (url.pathname.indexOf("/api/") === 0 || url.pathname === self.location.pathname) return;
+  if (CLUB_API.test(url.pathname) || url.pathname === self.location.pathname) return;
   if (request.mode === "navigate") {
     event.respondWith(navigate(event));
-  } else if (url.pathname.indexOf("/static/") === 0 && url.searchParams.has("v")) {
+  } else if (CLUB_STATIC.test(url.pathname) && url.searchParams.has("v")) {
     event.respondWith(cacheFirst(request));
   }
   // Anything else: the network, as if there were no worker.

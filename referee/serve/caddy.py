@@ -37,12 +37,13 @@ def server_options() -> str:
 #: What Caddy's own log keeps of a request it logs (an error: gunicorn gone, a request cut): the
 #: path without a link's or a card's token (``/j/…``, ``/f/…``, however spelled: gunicorn
 #: decodes ``/%6A%2F<token>`` or ``//j/<token>`` to the same route, so the pattern takes any case,
-#: the percent-encoded letters and slash, and repeated slashes) and without its query string,
+#: the percent-encoded letters and slash, and repeated slashes; in a club's address, after
+#: ``/k/<slug>``, too) and without its query string,
 #: and no Referer (a page's next requests carry its ``/j/<token>`` address there). Caddy hides
 #: cookies and the Authorization header itself. The app's own logs do the same (referee.redact).
 LOG_FILTER = (
     "\t\tformat filter {\n\t\t\twrap console\n\t\t\tfields {\n"
-    '\t\t\t\trequest>uri regexp "(?i)^(/+(?:j|f|%6a|%66)(?:/|%2f))[^?]*|[?].*$" "${1}\u2026"\n'
+    '\t\t\t\trequest>uri regexp "(?i)^((?:/+k/+[^/?]+)?/+(?:j|f|%6a|%66)(?:/|%2f))[^?]*|[?].*$" "${1}\u2026"\n'
     "\t\t\t\trequest>headers>Referer delete\n\t\t\t}\n\t\t}\n"
 )
 

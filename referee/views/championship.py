@@ -18,7 +18,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from referee import access, championship, club, ledger, qr
+from referee import access, championship, club, clubs, ledger, qr
 from referee.championship import history, lookups, trail, wall
 from referee.championship.ranking import ranking_csv, visible_standings
 from referee.championship.rounds import FISCAL, round_table_of
@@ -308,7 +308,7 @@ def counts(championship_id: str, round_number: int, table_number: int) -> Respon
     except RulesError as exc:
         return _refused(found, row, table, render_text(exc.text), 422, counts=True)
     flash(_("Counts saved: they add up. The fiscal can sign the table off."), "success")
-    return redirect(request.path.rsplit("/", 1)[0])
+    return redirect(clubs.here().rsplit("/", 1)[0])
 
 
 @bp.post("/c/<championship_id>/r/<int:round_number>/m/<int:table_number>/sign")
@@ -326,7 +326,7 @@ def sign(championship_id: str, round_number: int, table_number: int) -> Response
     except ledger.Conflict as exc:
         return _refused(found, row, table, render_text(exc.text), 409)
     flash(_("Table %(table)s signed off: its chips are the round's points.", table=row.number), "success")
-    return redirect(request.path.rsplit("/", 1)[0])
+    return redirect(clubs.here().rsplit("/", 1)[0])
 
 
 @bp.get("/f/<token>")

@@ -16,7 +16,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import format_timedelta
 
-from referee import ledger
+from referee import clubs, ledger
 from referee.i18n import LANG_COOKIE
 from referee.inputs import local_path, split_url
 from referee.models import aware
@@ -77,7 +77,7 @@ def _same_site_referrer() -> str | None:
     ref = split_url(request.referrer)
     if ref is None or ref.netloc != request.host or not ref.path.startswith("/"):
         return None
-    if ref.path.startswith("/lang/"):
+    if clubs.inside(ref.path).startswith("/lang/"):
         return None
     return local_path(ref.path + (f"?{ref.query}" if ref.query else ""), "") or None
 

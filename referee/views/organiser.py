@@ -7,10 +7,10 @@ another view module for its helpers is how import cycles start).
 
 from __future__ import annotations
 
-from flask import abort, redirect, request, url_for
+from flask import abort, redirect, url_for
 from flask.typing import ResponseReturnValue
 
-from referee import club
+from referee import club, clubs
 from referee.phone import device
 
 
@@ -25,7 +25,7 @@ def manager_only() -> ResponseReturnValue | None:
     every manager GET starts here."""
     if club.is_manager():
         return None
-    return redirect(url_for("players.club", next=request.full_path.rstrip("?")))
+    return redirect(url_for("players.club", next=clubs.here(query=True)))
 
 
 def actor() -> str:

@@ -160,6 +160,7 @@ def _caddys_log_of_failed_requests(tmp_path: Path, port: int, dead: int) -> None
     # spelling is hidden, not only the plain one.
     spellings = [f"/{prefix}/{link}" for prefix in ("j", "%6a", "%6A", "%66", "F")]
     spellings += [f"//j/{link}", f"/j%2f{link}", f"/%6A%2F{link}"]
+    spellings += [f"/k/clube/j/{link}", f"/k/clube/%66/{link}"]  # in a club's address (referee/clubs.py)
     try:
         statuses = []
         requests = [(path, {}) for path in spellings]
@@ -176,6 +177,7 @@ def _caddys_log_of_failed_requests(tmp_path: Path, port: int, dead: int) -> None
     assert statuses == [502] * len(requests)
     assert link not in logged and query not in logged
     assert '"uri": "/j/…"' in logged and '"uri": "/…"' in logged and '"uri": "/%6A/…"' in logged
+    assert '"uri": "/k/clube/j/…"' in logged
 
 
 def _status_when_up(port: int, path: str, headers: dict[str, str], proc: subprocess.Popen[bytes]) -> int:

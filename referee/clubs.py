@@ -1,0 +1,128 @@
+"""The clubs a server hosts, and the club of each request, read from its address.
+
+A club lives under ``/k/<slug>/``: its pages, its tables, its API. The prefix is a path rather
+than a host name so that a club is reached the same way on a LAN by the server's IP address, with
+the one certificate Caddy makes for it, and from a QR code, with no DNS of its own. The
+server's first club (the one ``make run`` serves, migration 0017) is also at the root, so a
+one-club server's addresses are those it always had.
+
+:class:`ClubAddress` moves the prefix from the path into the script root (``SCRIPT_NAME``) before
+Flask sees the request: every route matches as at the root, and every address the app builds
+(``url_for``, a redirect, a form's action, a QR code, a static file) stays inside the club
+without any view knowing of clubs. :func:`find_club` keeps the club for the request.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from flask import Flask, g, request
+from flask_babel import gettext as _
+from sqlalchemy import bindparam, select
+from werkzeug.exceptions import NotFound
+
+from referee.db import db
+from referee.models import HOME_CLUB, Club
+
+#: The first segment of a club's address: ``/k/<slug>/``.
+SEGMENT = "k"
+#: A club's name in its address: lowercase letters, digits and inner dashes.
+SLUG = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?")
+#: Where the middleware leaves the club's id (a known club's address) or the slug of an unknown one.
+CLUB_KEY = "referee.club_id"
+UNKNOWN_KEY = "referee.club_unknown"
+#: The server's own root (the script root before a club's prefix): where the service worker is.
+ROOT_KEY = "referee.root"
+
+_CLUB_BY_SLUG = select(Club.id).where(Club.slug == bindparam("slug"))
+
+
+class NoClub(NotFound):
+    """A 404 whose page says why: no club has this address (a mistyped or deleted club)."""
+
+    def __init__(self) -> None:
+        self.sentence = _("There is no club at this address.")
+        super().__init__(description=self.sentence)
+
+
+class ClubAddress:
+    """WSGI middleware: ``/k/<slug>/rest`` of a club on this server is served as ``/rest`` under
+    the script root ``/k/<slug>``; any other path as it is, for the server's first club. The path
+    of an unknown club is left as it was: :func:`find_club` answers it, drawn from the server's
+    root (its page's links and styles must not point into an address that does not exist)."""
+
+    def __init__(self, app: Flask, wsgi: Callable[..., Iterable[bytes]]) -> None:
+        self.app = app
+        self.wsgi = wsgi
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        root = environ.get("SCRIPT_NAME", "")
+        environ[ROOT_KEY] = root
+        path = environ.get("PATH_INFO", "")
+        head = f"/{SEGMENT}/"
+        if path.startswith(head):
+            slug, _slash, rest = path[len(head) :].partition("/")
+            found = self._club(slug)
+            if found is None:
+                environ[UNKNOWN_KEY] = slug
+            else:
+                environ[CLUB_KEY] = found
+                environ["SCRIPT_NAME"] = f"{root}{head}{slug}"
+                environ["PATH_INFO"] = f"/{rest}"
+        return self.wsgi(environ, start_response)
+
+    def _club(self, slug: str) -> int | None:
+        if not SLUG.fullmatch(slug):
+            return None
+        with self.app.app_context():
+            found: int | None = db.session.scalar(_CLUB_BY_SLUG, {"slug": slug})
+            return found
+
+
+def find_club() -> None:
+    """Before every request: the club its address names, kept in ``g`` (the first club's at the
+    root); a page that says so for an unknown one."""
+    g.club_id = request.environ.get(CLUB_KEY, HOME_CLUB)
+    if UNKNOWN_KEY in request.environ:
+        raise NoClub()
+
+
+def inside(path: str) -> str:
+    """``path`` as seen inside its club: the address of an unknown club keeps its prefix."""
+    head = f"/{SEGMENT}/"
+    if path.startswith(head):
+        return "/" + path[len(head) :].partition("/")[2]
+    return path
+
+
+def current_club_id() -> int:
+    """The club of the request being served (the first club outside one: the command line)."""
+    return int(g.get("club_id", HOME_CLUB))
+
+
+def server_root() -> str:
+    """The server's root path, whatever club's address the request came by ("" at the root)."""
+    return str(request.environ.get(ROOT_KEY, request.script_root))
+
+
+def at_root(url: str) -> str:
+    """``url``, built inside the request's club, at the server's root instead (the service
+    worker: one for the whole site, whatever club's page registers it)."""
+    inner = request.script_root
+    return server_root() + url[len(inner) :] if inner and url.startswith(inner) else url
+
+
+def here(*, query: bool = False) -> str:
+    """This request's own path as a link back to it (a ``next``): with the club's prefix."""
+    path = request.full_path.rstrip("?") if query else request.path
+    return request.script_root + path
+
+
+def init_app(app: Flask) -> None:
+    """The first wrapper of the Flask app (the host check and the proxy fix, around it, see the
+    address as sent), and the club found first among the request's checks (before the host
+    check, which errorpages.init_app puts in front of it)."""
+    app.wsgi_app = ClubAddress(app, app.wsgi_app)  # type: ignore[method-assign]
+    app.before_request_funcs.setdefault(None, []).insert(0, find_club)
