@@ -165,7 +165,13 @@ def test_the_service_worker_leaves_writes_and_the_api_alone(client: FlaskClient)
     fetch = fetch[: fetch.index("\n});")]
     guards = fetch[: fetch.index("respondWith")]
     assert 'if (request.method !== "GET") return;' in guards
-    assert 'url.pathname.indexOf("/api/") === 0' in guards
+    assert "CLUB_API.test(url.pathname)" in guards
+    # The API at the root and in a club's address (/k/<slug>/api/, referee/clubs.py), nothing else.
+    literal = re.search(r"var CLUB_API = /(.+)/;", source)
+    assert literal
+    club_api = re.compile(literal[1].replace("\\/", "/"))
+    assert club_api.match("/api/v1/tables") and club_api.match("/k/clube/api/v1/tables")
+    assert not club_api.match("/t/api/x") and not club_api.match("/k/a/b/api/")
     assert "url.origin !== self.location.origin" in guards
     assert "cache.put" not in fetch
 
