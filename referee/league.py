@@ -247,9 +247,11 @@ def patience_stats(*where: Any) -> dict[str, PatienceStats]:
     return statistics(hand for _key, hand in patience_hands(query))
 
 
-def table_patience(table: Table) -> dict[str, PatienceStats]:
+def table_patience(table: Table) -> dict[str, PatienceStats] | None:
     """One patience table's record so far, per patience (a Relógio table holds two), for its
-    scoreboard, where chips mean nothing."""
+    scoreboard, where chips mean nothing; None for a game that is no patience."""
+    if not get_game(table.game).kind.counts_wins:
+        return None
     return patience_stats(Hand.table_id == table.id)
 
 

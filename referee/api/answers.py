@@ -187,6 +187,6 @@ def table_answer(table: Table, *, urls: Mapping[str, str]) -> dict[str, Any]:
         "rematch": ledger.rematch_of(table),
         "last_round": ledger.last_round(table),
         "clock": ledger.clock(table),
-        **({"on_the_table": ledger.on_the_table(table)} if ledger.rules_of(table).kind.carries_pot else {}),
+        **({"on_the_table": pot} if (pot := ledger.pot_shown(table)) is not None else {}),
         "urls": dict(urls),
     }

@@ -41,7 +41,7 @@ from .history import (
 )
 from .idempotency import stored_number
 from .overview import Overview, overview
-from .pots import chips_carried_in, on_the_table
+from .pots import chips_carried_in, on_the_table, pot_shown
 from .results import Preview, as_it_stands
 from .settlement import (
     ChipsLeft,
@@ -69,7 +69,17 @@ from .state import (
     standing,
     totals,
 )
-from .tables import LOCALES, get_table, group_teams, options_of, players_of, rematch_of, rules_of, teams_of
+from .tables import (
+    LOCALES,
+    get_table,
+    group_teams,
+    match_rematch,
+    options_of,
+    players_of,
+    rematch_of,
+    rules_of,
+    teams_of,
+)
 from .two_key import agreed, confirm_hand, dispute_hand, to_confirm
 
 __all__ = [
@@ -116,6 +126,7 @@ __all__ = [
     "next_number",
     "numbering",
     "on_the_table",
+    "pot_shown",
     "chips_left",
     "ChipsLeft",
     "options_of",
@@ -132,6 +143,7 @@ __all__ = [
     "restore_key",
     "rematch",
     "rematch_of",
+    "match_rematch",
     "rules_of",
     "set_clock",
     "set_two_key",

@@ -42,7 +42,7 @@ from .state import (
     standing,
     version_moved,
 )
-from .tables import options_of, players_of, rematch_of, rules_of, teams_of
+from .tables import match_rematch, options_of, players_of, rules_of, teams_of
 from .two_key import agreed
 
 #: Who made a write, stored as a code (pages show it in the reader's language).
@@ -75,8 +75,8 @@ def preview_hand(
     players = players_of(table)
     if not correcting and match_over(table, options):
         raise Conflict(Text(N_("This match is over. Start a rematch to play on.")))
-    if correcting and rules.kind.points_match and rematch_of(table) is not None:
-        raise Conflict(Text(N_("This match has a rematch: its hands can no longer change.")))
+    if correcting:
+        _no_rematch_yet(table)
     if rules.kind.carries_pot:
         raw = with_carry(raw, on_the_table(table) if carried_in is None else carried_in)
     hand = rules.parse_hand(
@@ -91,6 +91,13 @@ def preview_hand(
         next_dealer=rules.next_dealer(players, hand, options),
         contract=rules.contract_json(hand),
     )
+
+
+def _no_rematch_yet(table: Table) -> None:
+    """A match's hands are fixed once a rematch follows it (the rematch started from its end):
+    no correction, no void."""
+    if match_rematch(table) is not None:
+        raise Conflict(Text(N_("This match has a rematch: its hands can no longer change.")))
 
 
 @dataclass
@@ -448,8 +455,7 @@ def void_hand(
                 number=numbering(table).of(hand),
             )
         )
-    if rules_of(table).kind.points_match and rematch_of(table) is not None:
-        raise Conflict(Text(N_("This match has a rematch: its hands can no longer change.")))
+    _no_rematch_yet(table)
     check_pot_chain(table, hand, None)
     db.session.add(HandEvent(hand=hand, kind="void", reason=reason, actor=actor[:60]))
     try:

@@ -26,6 +26,12 @@ def on_the_table(table: Table, balances: Mapping[str, int] | None = None) -> int
     return -sum((totals(table) if balances is None else balances).values())
 
 
+def pot_shown(table: Table, balances: Mapping[str, int] | None = None) -> int | None:
+    """The chips a pot game's table holds for the next deal, as its board and answers show
+    them (0 included); None for a game without a pot, which shows no such line."""
+    return on_the_table(table, balances) if rules_of(table).kind.carries_pot else None
+
+
 def chips_carried_in(table: Table, replaced: Hand | None = None) -> int:
     """The chips on the table a hand is played with: the table's now, or for a correction
     those of the hand it replaces (a correction keeps that hand's place in the deals)."""

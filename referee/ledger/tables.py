@@ -107,6 +107,12 @@ def rematch_of(table: Table) -> str | None:
     return db.session.scalar(select(Table.id).where(Table.follows == table.id).order_by(Table.created_at).limit(1))
 
 
+def match_rematch(table: Table) -> str | None:
+    """The rematch that follows a match (a game scored toward a target); None, and nothing
+    read, for a game played without matches, which no table follows."""
+    return rematch_of(table) if rules_of(table).kind.points_match else None
+
+
 def tables_created(start: datetime, end: datetime, *, among: Iterable[str] | None = None) -> list[Table]:
     """The tables created from ``start`` up to ``end``, oldest first: all of them, or only those
     whose ids are ``among`` (the tables a phone knows)."""

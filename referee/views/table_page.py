@@ -38,6 +38,7 @@ def board(table: Table) -> dict[str, Any]:
     options = ledger.options_of(table)
     settlement = ledger.settlement(table, balances=totals)
     recent = ledger.recent_entries(table, RECENT)
+    chips_left = ledger.chips_left(table, totals)  # None but at a pot game's table with chips on it
     return {
         "table": table,
         "game_name": rules.name,
@@ -49,15 +50,13 @@ def board(table: Table) -> dict[str, Any]:
         "transfers": settlement.get("transfers", []),
         # A pot game (Injun, Kentucky Derby, Lift Smoke): the chips left on the table for the
         # next deal (odd chips, a pot nobody won), which the balances do not show.
-        "on_the_table": ledger.on_the_table(table, totals) if rules.kind.carries_pot else None,
+        "on_the_table": ledger.pot_shown(table, totals),
         # And who gets them if the night ends now, told in one sentence (settle/_chips_left.html);
         # not at a championship's table, whose ranking counts each player's own chips, never paid.
-        "chips_left": (
-            ledger.chips_left(table, totals) if rules.kind.carries_pot and not round_table_of(table.id) else None
-        ),
+        "chips_left": chips_left if chips_left and not round_table_of(table.id) else None,
         # A patience (one player, nothing paid): games and wins per patience instead of chips.
         "solo": rules.kind.solo,
-        "patience": league.table_patience(table) if rules.kind.counts_wins else None,
+        "patience": league.table_patience(table),
         "scoreboard": rules.kind.board_template,
         # A game scored toward a target (Samba): the teams, their totals and opening melds,
         # the end of the match and its rematch.
@@ -65,7 +64,7 @@ def board(table: Table) -> dict[str, Any]:
         "target": rules.goal(options),
         # The options that differ from the game's default: a result may depend on them.
         "house_rules": labels.house_rules(rules, options),
-        "rematch": ledger.rematch_of(table) if rules.kind.points_match else None,
+        "rematch": ledger.match_rematch(table),
         "dealer": dealer,
         "speaker": rules.first_speaker(players, dealer, options),
         "sitting_out": rules.sitting_out(players, dealer, options),
