@@ -48,12 +48,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     config_module.load(app, config)
 
-    from referee import clubs, compress, errorpages, i18n, inputs, proxy, security
+    from referee import club_scope, clubs, compress, errorpages, i18n, inputs, proxy, security
     from referee.db import create_private_sqlite_file
     from referee.extensions import babel, csrf, db, migrate
 
     create_private_sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"])  # 0600, before SQLite makes it 0644
     db.init_app(app)
+    club_scope.init_app()  # every statement limited to the club served
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     babel.init_app(app, locale_selector=i18n.select_locale)
     csrf.init_app(app)

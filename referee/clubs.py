@@ -23,8 +23,9 @@ from flask_babel import gettext as _
 from sqlalchemy import bindparam, select
 from werkzeug.exceptions import NotFound
 
+from referee.club_scope import HOME_CLUB
 from referee.db import db
-from referee.models import HOME_CLUB, Club
+from referee.models import Club
 
 #: The first segment of a club's address: ``/k/<slug>/``.
 SEGMENT = "k"
@@ -95,11 +96,6 @@ def inside(path: str) -> str:
     if path.startswith(head):
         return "/" + path[len(head) :].partition("/")[2]
     return path
-
-
-def current_club_id() -> int:
-    """The club of the request being served (the first club outside one: the command line)."""
-    return int(g.get("club_id", HOME_CLUB))
 
 
 def server_root() -> str:

@@ -48,7 +48,7 @@ def resolve(names: Sequence[str]) -> list[Member]:
             for key, name in missing.items()
         ]
         insert = sqlite_insert if db.session.get_bind().dialect.name == "sqlite" else postgresql_insert
-        db.session.execute(insert(Member).values(rows).on_conflict_do_nothing(index_elements=["name_key"]))
+        db.session.execute(insert(Member).values(rows).on_conflict_do_nothing(index_elements=["club_id", "name_key"]))
     found = {m.name_key: m for m in db.session.scalars(select(Member).where(Member.name_key.in_(keys)))}
     return [found[k] for k in keys]
 

@@ -24,6 +24,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, aliased, mapped_column, relationship
 
+from referee.club_scope import HOME_CLUB, ClubOwned, current_club_id
 from referee.db import db
 
 
@@ -47,11 +48,6 @@ def aware(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC)
 
 
-#: The club an installation's data belongs to before it hosts others (migration 0017): the one
-#: `make run` serves, at the server's root.
-HOME_CLUB = 1
-
-
 class Club(db.Model):
     """A club on this server: its members, tables, nights, league and championships are its own."""
 
@@ -62,15 +58,6 @@ class Club(db.Model):
     slug: Mapped[str] = mapped_column(String(40), unique=True)
     name: Mapped[str] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-
-
-class ClubOwned:
-    """A row that belongs to one club. Every table carries the club's id but ``club`` itself and
-    the server's own bookkeeping (``import_claim``: one import at a time per server), so that a
-    club's rows can be told apart, exported, deleted, and on a distributed database kept together
-    (tests/web/test_app.py holds every table to it)."""
-
-    club_id: Mapped[int] = mapped_column(server_default=str(HOME_CLUB), index=True)
 
 
 class Table(ClubOwned, db.Model):
@@ -360,15 +347,16 @@ class IdempotencyKey(ClubOwned, db.Model):
 class Member(ClubOwned, db.Model):
     """A club member: a person who persists across tables and seasons.
 
-    ``name_key`` (the casefolded name) is unique among active members, so typing "ana" at a new
+    ``name_key`` (the casefolded name) is unique among the club's active members, so typing "ana" at a new
     table finds "Ana". A member merged into another keeps his row (``merged_into``) with no key,
     and his seats move to the other member."""
 
     __tablename__ = "member"
+    __table_args__ = (UniqueConstraint("club_id", "name_key"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
-    name_key: Mapped[str | None] = mapped_column(String(40), unique=True, default=None)
+    name_key: Mapped[str | None] = mapped_column(String(40), default=None)
     # A Pix key (e-mail, phone, CPF/CNPJ or random key) and the city that goes in the BR Code.
     pix_key: Mapped[str] = mapped_column(String(77), default="", server_default="")
     pix_city: Mapped[str] = mapped_column(String(15), default="", server_default="")
@@ -409,6 +397,9 @@ class RatingRun(ClubOwned, db.Model):
 
     __tablename__ = "rating_run"
 
+    club_id: Mapped[int] = mapped_column(
+        primary_key=True, default=current_club_id, server_default=str(HOME_CLUB), index=True
+    )
     game: Mapped[str] = mapped_column(String(32), primary_key=True)
     hand_id: Mapped[int] = mapped_column(default=0)
     event_id: Mapped[int] = mapped_column(default=0)

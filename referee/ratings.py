@@ -119,8 +119,9 @@ from sqlalchemy.dialects import sqlite as sa_sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from referee import ledger, members
+from referee.club_scope import HOME_CLUB, current_club_id
 from referee.db import db
-from referee.models import HOME_CLUB, Hand, HandDelta, HandEvent, Member, Rating, RatingRun, Seat, Table, utcnow
+from referee.models import Hand, HandDelta, HandEvent, Member, Rating, RatingRun, Seat, Table, utcnow
 from referee.rules import GAMES, get_game
 
 #: A chip game's rating is provisional until fed this many hands.
@@ -655,7 +656,7 @@ SPAWN_SETTING = "RATINGS_SPAWN_CATCH_UP"
 CLAIM = sa.Table(
     "rating_claim",
     db.metadata,
-    sa.Column("club_id", sa.Integer, primary_key=True, server_default=str(HOME_CLUB)),
+    sa.Column("club_id", sa.Integer, primary_key=True, default=current_club_id, server_default=str(HOME_CLUB)),
     sa.Column("game", sa.String(32), primary_key=True),
     sa.Column("holder", sa.String(120), nullable=False),
     sa.Column("held_until", sa.DateTime(timezone=True), nullable=True),

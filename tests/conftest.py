@@ -38,8 +38,9 @@ from hypothesis import settings
 from sqlalchemy import text
 
 from referee import create_app
+from referee.club_scope import HOME_CLUB
 from referee.extensions import db
-from referee.models import HOME_CLUB
+from tests import club_audit
 from tests.compiled_once import share_compiled_builders, share_compiled_templates
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "sqlite://")
@@ -49,6 +50,7 @@ settings.register_profile("thorough", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 
 share_compiled_builders()  # every test builds an app: its URL rules' code is compiled once
+club_audit.install()
 
 
 #: The fixtures through which a test reaches TEST_DATABASE_URL's database.
@@ -151,6 +153,17 @@ def _test_config(
 
         config["SQLALCHEMY_ENGINE_OPTIONS"] = {"creator": copy}
     return config
+
+
+@pytest.fixture(autouse=True)
+def club_audit_clean() -> Iterator[None]:
+    """Fails a test in whose requests a statement touched a club's rows without naming the club
+    (tests/club_audit.py)."""
+    club_audit.unlimited.clear()
+    yield
+    found = list(dict.fromkeys(club_audit.unlimited))
+    club_audit.unlimited.clear()
+    assert not found, "statements that do not name the club:\n" + "\n".join(f"{p}: {s}" for p, s in found)
 
 
 @pytest.fixture

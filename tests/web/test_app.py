@@ -32,7 +32,7 @@ def test_in_memory_app_has_the_migrated_schema(tmp_path) -> None:
         names = set(inspect(db.engine).get_table_names())
         assert SCHEMA <= names
         version = db.session.execute(text("SELECT version_num FROM alembic_version")).scalar()
-        assert version == "0017"
+        assert version == "0018"
         # Another connection sees the same in-memory database (StaticPool).
         with db.engine.connect() as other:
             assert other.execute(text("SELECT count(*) FROM game_table")).scalar() == 0
@@ -286,7 +286,7 @@ def test_the_migrations_name_foreign_keys_as_the_models(tmp_path) -> None:
 def test_every_table_but_the_clubs_belongs_to_a_club(app: Flask, client: FlaskClient) -> None:
     """A club's rows are told apart by ``club_id`` on every table (a new table without it fails
     here); what the server held before clubs, and what it makes now, is the home club's."""
-    from referee.models import HOME_CLUB
+    from referee.club_scope import HOME_CLUB
 
     with app.app_context():
         found = inspect(db.engine)
