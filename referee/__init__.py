@@ -88,9 +88,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(live.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(api.bp, url_prefix="/api/v1")
+    from referee.operator import cli as operator_cli
     from referee.ratings import cli as ratings_cli
 
     app.cli.add_command(ratings_cli)  # noqa: E702 (one line: see ratings)
+    app.cli.add_command(operator_cli)
     from referee.views import league as league_views
     from referee.views import night
 

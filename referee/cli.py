@@ -57,7 +57,7 @@ def _read(path: str) -> Any:
         raise click.ClickException(f"Cannot read {path}: {exc}") from None
 
 
-def _write(path: str, text: str) -> None:
+def write_private(path: str, text: str) -> None:
     """Write all or nothing (a temporary file renamed over the target), owner-only."""
     if path == "-":
         click.echo(text, nl=False)
@@ -90,7 +90,7 @@ def backup_command(path: str) -> None:
     club code, without which no phone and no printed card would work after a restore) to PATH."""
     _refuse_a_key_made_now("backup")
     data = exports.backup(server_keys=True)
-    _write(path, _to_json(data))
+    write_private(path, _to_json(data))
     if path != "-":
         click.echo(
             f"Backed up {len(data['tables'])} tables, {len(data['members'])} members, {len(data['seasons'])} seasons to {path}."
@@ -259,7 +259,7 @@ def export_command(path: str, season_id: int | None, table_ids: tuple[str, ...],
         tables.append(table)
     if season_id is None and not table_ids:
         tables = exports.season_tables(None)
-    _write(path, exports.tables_csv(tables) if as_csv else _to_json(exports.export_tables(tables)))
+    write_private(path, exports.tables_csv(tables) if as_csv else _to_json(exports.export_tables(tables)))
     if path != "-":
         click.echo(f"Exported {len(tables)} tables to {path}.")
 

@@ -12,6 +12,12 @@ network and all together (:mod:`referee.guesses`); the README gives the arithmet
 A phone that typed it keeps in its session a fingerprint of the code (an HMAC under the app's
 secret key, never the code itself), compared with the current code on every request: giving
 the club a new code (``flask --app referee club-code``) signs every manager phone out.
+
+Each club a server hosts has its own code. The server's first club keeps the code of the
+installation (above); a club the operator or a visitor created keeps only a slow hash of its
+code (:func:`digest`), shown once when the club is made (``flask --app referee clubs code`` gives
+it a new one). Wrong tries count within the club (its ``join_attempt`` rows), so a flood at one
+club locks no other out.
 """
 
 from __future__ import annotations
@@ -22,9 +28,12 @@ import hmac
 import secrets
 
 from flask import current_app, session
+from werkzeug.security import check_password_hash, generate_password_hash
 
 from referee import guesses, phone
+from referee.club_scope import HOME_CLUB, current_club_id
 from referee.db import db
+from referee.models import Club
 
 #: The session key holding the fingerprint of the code this phone typed.
 SESSION_KEY = "club"
@@ -63,21 +72,51 @@ def is_long(code: str) -> bool:
     return len(normal(code)) >= DIGITS
 
 
-def _expected() -> str:
-    return normal(current_app.config["CLUB_CODE"])
+def digest(code: str) -> str:
+    """What the server keeps of a hosted club's code (:class:`~referee.models.Club`): a salted,
+    slow hash (scrypt), so that a copy of the database does not give the codes away."""
+    return generate_password_hash(normal(code))
 
 
-def _fingerprint(code: str) -> str:
-    """What the session keeps of the code: an HMAC under the secret key, so that the cookie
-    never carries the code and stops matching the moment the code changes."""
+def _hosted_digest() -> str | None:
+    """The digest of the served club's code, for a club the server hosts (not its first)."""
+    club_id = current_club_id()
+    if club_id == HOME_CLUB:
+        return None
+    found = db.session.get(Club, club_id)
+    return found.code_digest if found is not None and found.code_digest else ""
+
+
+def _matches(given: str) -> bool:
+    """Whether ``given`` is the served club's code: the server's own (config) for its first club,
+    the kept digest for another."""
+    kept = _hosted_digest()
+    if kept is None:
+        return hmac.compare_digest(given.encode(), normal(current_app.config["CLUB_CODE"]).encode())
+    return bool(kept) and check_password_hash(kept, given)
+
+
+def _fingerprint() -> str:
+    """What the session keeps of the served club's code: an HMAC under the secret key, so that
+    the cookie never carries the code and stops matching the moment the code changes (for a
+    hosted club, its digest, which a new code changes)."""
+    kept = _hosted_digest()
+    what = normal(current_app.config["CLUB_CODE"]) if kept is None else f"{current_club_id()}:{kept}"
     key = str(current_app.config["SECRET_KEY"]).encode()
-    return hmac.new(key, b"club-code:" + code.encode(), hashlib.sha256).hexdigest()
+    return hmac.new(key, b"club-code:" + what.encode(), hashlib.sha256).hexdigest()
+
+
+def _session_key() -> str:
+    """Where this phone's session keeps the served club's fingerprint: a phone may manage
+    several clubs of the server (the first club's key is the one it always was)."""
+    club_id = current_club_id()
+    return SESSION_KEY if club_id == HOME_CLUB else f"{SESSION_KEY}:{club_id}"
 
 
 def is_manager() -> bool:
-    """This phone typed the club's current code."""
-    kept = session.get(SESSION_KEY)
-    return isinstance(kept, str) and hmac.compare_digest(kept, _fingerprint(_expected()))
+    """This phone typed the served club's current code."""
+    kept = session.get(_session_key())
+    return isinstance(kept, str) and hmac.compare_digest(kept, _fingerprint())
 
 
 def check(code: object) -> Check:
@@ -91,7 +130,7 @@ def check(code: object) -> Check:
     limit = guesses.refused(guesses.CLUB, who)
     if limit is not None:
         return Check.TOO_MANY if limit is guesses.Limit.PHONE else Check.TOO_MANY_SHARED
-    if hmac.compare_digest(given.encode(), _expected().encode()):
+    if _matches(given):
         return Check.RIGHT
     guesses.wrong(guesses.CLUB, who)
     db.session.commit()
@@ -103,10 +142,10 @@ def unlock(code: object) -> Check:
     phone.device()  # a phone's first try is counted for this phone, not for its Wi-Fi
     result = check(code)
     if result is Check.RIGHT:
-        session[SESSION_KEY] = _fingerprint(_expected())
+        session[_session_key()] = _fingerprint()
         session.permanent = True
     return result
 
 
 def lock() -> None:
-    session.pop(SESSION_KEY, None)
+    session.pop(_session_key(), None)

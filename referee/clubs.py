@@ -15,14 +15,16 @@ without any view knowing of clubs. :func:`find_club` keeps the club for the requ
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask, g, request
 from flask_babel import gettext as _
 from sqlalchemy import bindparam, select
-from werkzeug.exceptions import NotFound
+from werkzeug.exceptions import Forbidden, NotFound
 
+from referee import club
 from referee.club_scope import HOME_CLUB
 from referee.db import db
 from referee.models import Club
@@ -34,10 +36,11 @@ SLUG = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?")
 #: Where the middleware leaves the club's id (a known club's address) or the slug of an unknown one.
 CLUB_KEY = "referee.club_id"
 UNKNOWN_KEY = "referee.club_unknown"
+SUSPENDED_KEY = "referee.club_suspended"
 #: The server's own root (the script root before a club's prefix): where the service worker is.
 ROOT_KEY = "referee.root"
 
-_CLUB_BY_SLUG = select(Club.id).where(Club.slug == bindparam("slug"))
+_CLUB_BY_SLUG = select(Club.id, Club.suspended_at).where(Club.slug == bindparam("slug"))
 
 
 class NoClub(NotFound):
@@ -69,25 +72,38 @@ class ClubAddress:
             if found is None:
                 environ[UNKNOWN_KEY] = slug
             else:
-                environ[CLUB_KEY] = found
+                environ[CLUB_KEY], suspended = found
+                if suspended:
+                    environ[SUSPENDED_KEY] = True
                 environ["SCRIPT_NAME"] = f"{root}{head}{slug}"
                 environ["PATH_INFO"] = f"/{rest}"
         return self.wsgi(environ, start_response)
 
-    def _club(self, slug: str) -> int | None:
+    def _club(self, slug: str) -> tuple[int, bool] | None:
+        """The club of this address: its id and whether it is suspended."""
         if not SLUG.fullmatch(slug):
             return None
         with self.app.app_context():
-            found: int | None = db.session.scalar(_CLUB_BY_SLUG, {"slug": slug})
-            return found
+            found = db.session.execute(_CLUB_BY_SLUG, {"slug": slug}).first()
+            return None if found is None else (int(found[0]), found[1] is not None)
+
+
+class Suspended(Forbidden):
+    """A 403 whose page says why: the server's operator suspended this club."""
+
+    def __init__(self) -> None:
+        self.sentence = _("This club is suspended by the server's operator; its data is kept.")
+        super().__init__(description=self.sentence)
 
 
 def find_club() -> None:
     """Before every request: the club its address names, kept in ``g`` (the first club's at the
-    root); a page that says so for an unknown one."""
+    root); a page that says so for an unknown or a suspended one."""
     g.club_id = request.environ.get(CLUB_KEY, HOME_CLUB)
     if UNKNOWN_KEY in request.environ:
         raise NoClub()
+    if SUSPENDED_KEY in request.environ:
+        raise Suspended()
 
 
 def inside(path: str) -> str:
@@ -96,6 +112,52 @@ def inside(path: str) -> str:
     if path.startswith(head):
         return "/" + path[len(head) :].partition("/")[2]
     return path
+
+
+def slugs(chosen: str | None = None) -> dict[int, str]:
+    """The server's clubs (id -> slug, in the order they were made), or the one named ``chosen``
+    (none if no club has that name): what a command acts for, one club at a time."""
+    query = select(Club.id, Club.slug).order_by(Club.id)
+    if chosen is not None:
+        query = query.where(Club.slug == chosen)
+    return dict(db.session.execute(query).all())
+
+
+class ClubRefused(ValueError):
+    """A club that cannot be made as asked: the sentence says why."""
+
+
+#: A club's name: what its pages and the operator's list show.
+NAME_MAX = 80
+
+
+def slug_for(name: str) -> str:
+    """An address's name made of a club's name: "Clube do Bolinha" -> "clube-do-bolinha"."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[^a-z0-9]+", "-", plain).strip("-")[:40].strip("-")
+
+
+def create(name: str, slug: str | None = None) -> tuple[Club, str]:
+    """Make a club on this server; answers it and its code (shown once: only a hash is kept).
+    Without ``slug`` its address is made of its name (with a number after it when taken)."""
+    name = " ".join(str(name or "").split())
+    if not name or len(name) > NAME_MAX:
+        raise ClubRefused(_("A club needs a name of 1 to %(most)d characters.", most=NAME_MAX))
+    base = slug_for(name) if slug is None else slug
+    if not SLUG.fullmatch(base or ""):
+        raise ClubRefused(_("A club's address uses lowercase letters, digits and dashes only."))
+    taken = set(db.session.scalars(select(Club.slug).where(Club.slug.startswith(base))))
+    chosen = base
+    if slug is not None and chosen in taken:
+        raise ClubRefused(_("Another club already has that address."))
+    number = 2
+    while chosen in taken:
+        chosen, number = f"{base[:36]}-{number}", number + 1
+    code = club.new_code()
+    made = Club(name=name, slug=chosen, code_digest=club.digest(code))
+    db.session.add(made)
+    db.session.flush()
+    return made, code
 
 
 def server_root() -> str:

@@ -113,6 +113,10 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
     # pages not to start it themselves (referee/ratings.py).
     if (spawn := os.environ.get("RATINGS_SPAWN_CATCH_UP")) is not None:
         app.config["RATINGS_SPAWN_CATCH_UP"] = spawn
+    # The address phones reach this server at, which the operator's commands print a club's
+    # address with (referee/operator.py): https://referee.example.org, say.
+    if url := os.environ.get("REFEREE_URL"):
+        app.config["SERVER_URL"] = url
     # Behind Caddy with its own authority (`python -m referee.serve --https`): where the page that installs
     # it finds the root certificate, and the ports the phones reach the server on.
     for name in ("CA_CERT", "HTTP_PORT", "HTTPS_PORT"):

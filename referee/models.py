@@ -58,6 +58,11 @@ class Club(db.Model):
     slug: Mapped[str] = mapped_column(String(40), unique=True)
     name: Mapped[str] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: A slow hash of the club's code (referee.club.digest); None for the server's first club,
+    #: whose code is the installation's (instance/club_code).
+    code_digest: Mapped[str | None] = mapped_column(String(200), default=None)
+    #: When the operator suspended the club: its address then says so and serves nothing else.
+    suspended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
 
 class Table(ClubOwned, db.Model):

@@ -118,8 +118,8 @@ from sqlalchemy.dialects import postgresql as sa_pg
 from sqlalchemy.dialects import sqlite as sa_sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
-from referee import ledger, members
-from referee.club_scope import HOME_CLUB, current_club_id
+from referee import clubs, ledger, members
+from referee.club_scope import HOME_CLUB, current_club_id, serving
 from referee.db import db
 from referee.models import Hand, HandDelta, HandEvent, Member, Rating, RatingRun, Seat, Table, utcnow
 from referee.rules import GAMES, get_game
@@ -819,7 +819,8 @@ def _start_catch_up(game: str) -> None:
     if not _lease(game, free, {"asked_until": now + timedelta(seconds=ASK)}):
         return
     factory = f"referee:create_app({{'INSTANCE_PATH': {app.instance_path!r}}})"
-    command = [sys.executable, "-m", "flask", "--app", factory, "ratings", "catch-up", "--game", game]
+    club = clubs.slugs().get(current_club_id(), "")
+    command = [sys.executable, "-m", "flask", "--app", factory, "ratings", "catch-up", "--game", game, "--club", club]
     # This app's database, whatever set it (a dict given to create_app included). In the
     # environment, not the arguments: those are readable by every user of the machine (ps).
     environment = {k: v for k, v in os.environ.items() if k != "DATABASE_URL_FILE"}
@@ -899,24 +900,46 @@ def stored(game: str) -> Mapping[int, tuple[float, float, int]]:
 cli = AppGroup("ratings", help="Skill ratings (openskill, Plackett-Luce) from the stored hands.")
 
 
+_GAME_OPTION = click.option(
+    "--game", type=click.Choice(sorted(GAMES)), default=None, help="One game (default: every game)."
+)
+_CLUB_OPTION = click.option("--club", default=None, help="One club, by its address's name (default: every club).")
+
+
+def _for_each_club(chosen: str | None) -> Iterator[Callable[[str], str]]:
+    """Serve each club the command acts for in turn; yields how a line is said for it (with the
+    club's name first when the server holds several)."""
+    found = clubs.slugs(chosen)
+    if chosen is not None and not found:
+        raise click.BadParameter(f"no club is called {chosen!r}.", param_hint="--club")
+    several = chosen is None and len(found) > 1
+    for club_id, slug in found.items():
+        with serving(club_id):
+            yield (lambda line, slug=slug: f"{slug}: {line}") if several else (lambda line: line)
+
+
 @cli.command("catch-up")
-@click.option("--game", type=click.Choice(sorted(GAMES)), default=None, help="One game (default: every game).")
-def catch_up_command(game: str | None) -> None:
+@_GAME_OPTION
+@_CLUB_OPTION
+def catch_up_command(game: str | None, club: str | None) -> None:
     """Bring the ratings up to date: what pages leave to a process of their own (a rebuild
     after a correction in a big league). Run it every minute from a systemd timer or cron; a
     run that finds another at work leaves the game to it. Prints a line per game it did
     something for, nothing when every game was current."""
-    for slug in [game] if game else sorted(GAMES):
-        if pending(slug) != "none":
-            click.echo(_said(slug, bring_up_to_date(slug, renew=True), catching_up=True))
+    for say in _for_each_club(club):
+        for slug in [game] if game else sorted(GAMES):
+            if pending(slug) != "none":
+                click.echo(say(_said(slug, bring_up_to_date(slug, renew=True), catching_up=True)))
 
 
 @cli.command("recompute")
-@click.option("--game", type=click.Choice(sorted(GAMES)), default=None, help="One game (default: every game).")
-def recompute_command(game: str | None) -> None:
+@_GAME_OPTION
+@_CLUB_OPTION
+def recompute_command(game: str | None, club: str | None) -> None:
     """Recompute the ratings from scratch."""
-    for slug in [game] if game else sorted(GAMES):
-        click.echo(_said(slug, _claimed(slug, recompute, renew=True)))
+    for say in _for_each_club(club):
+        for slug in [game] if game else sorted(GAMES):
+            click.echo(say(_said(slug, _claimed(slug, recompute, renew=True))))
 
 
 def _said(game: str, outcome: Outcome, *, catching_up: bool = False) -> str:

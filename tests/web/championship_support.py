@@ -44,7 +44,7 @@ def create(phone: FlaskClient, name: str = "Copa da Primavera", **fields: Any) -
     }
     answer = phone.post("/c/new", data=form)
     assert answer.status_code == 302, answer.get_data(as_text=True)
-    return answer.headers["Location"].split("/")[2]
+    return answer.headers["Location"].split("/c/", 1)[1].split("/")[0]  # at the root or a club's address
 
 
 def register(phone: FlaskClient, cid: str, names: list[str]) -> None:

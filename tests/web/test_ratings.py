@@ -712,7 +712,7 @@ def test_a_page_starts_the_catch_up_as_a_process_of_its_own_once(
     pages = [client.get("/league/jubileu?season=all").get_data(as_text=True) for _ in range(3)]
     assert all("recomputed" in page for page in pages)
     assert not [t for t in threading.enumerate() if t not in threads and t.name.startswith("ratings")]
-    assert len(started) == 1 and started[0][-4:] == ["ratings", "catch-up", "--game", "jubileu"]
+    assert len(started) == 1 and started[0][-6:] == ["ratings", "catch-up", "--game", "jubileu", "--club", "clube"]
     deadline = time.monotonic() + 120
     with shared_app.app_context():
         while ratings.pending("jubileu") != "none" and time.monotonic() < deadline:

@@ -1,0 +1,25 @@
+"""A hosted club's own code (kept as a slow hash) and its suspension by the server's operator.
+
+Revision ID: 0019
+Revises: 0018
+Create Date: 2026-11-29
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0019"
+down_revision = "0018"
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    op.add_column("club", sa.Column("code_digest", sa.String(length=200), nullable=True))
+    op.add_column("club", sa.Column("suspended_at", sa.DateTime(timezone=True), nullable=True))
+
+
+def downgrade():
+    with op.batch_alter_table("club") as batch:
+        batch.drop_column("suspended_at")
+        batch.drop_column("code_digest")
