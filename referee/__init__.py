@@ -72,11 +72,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     cli.init_app(app)  # noqa: E702 (one line: backup, restore, export, import)
 
     from referee import api
-    from referee.views import games, hands, home, live, melds, players, pwa, sharing, tables
+    from referee.views import games, hands, home, live, melds, new_club, players, pwa, sharing, tables
 
     boost.init_app(app)
 
     app.register_blueprint(home.bp)
+    app.register_blueprint(new_club.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(melds.bp)
@@ -137,6 +138,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["has_endpoint"] = lambda name: name in app.view_functions
     app.jinja_env.globals["at_root"] = clubs.at_root
     app.jinja_env.globals["here"] = clubs.here
+    app.jinja_env.globals["club_name"] = clubs.served_name
+    app.jinja_env.globals["offers_new_clubs"] = clubs.offers_new_clubs
     app.jinja_env.globals["round_kind"] = lambda game: games.PAGES[game].round_kind
 
     from referee import schema

@@ -14,20 +14,23 @@ without any view knowing of clubs. :func:`find_club` keeps the club for the requ
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
+from datetime import timedelta
 from typing import Any
 
-from flask import Flask, g, request
+from flask import Flask, current_app, g, request
 from flask_babel import gettext as _
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, func, select
 from werkzeug.exceptions import Forbidden, NotFound
 
-from referee import club
-from referee.club_scope import HOME_CLUB
+from referee import club, guesses
+from referee.club_scope import HOME_CLUB, current_club_id
 from referee.db import db
-from referee.models import Club
+from referee.models import Club, utcnow
 
 #: The first segment of a club's address: ``/k/<slug>/``.
 SEGMENT = "k"
@@ -137,6 +140,49 @@ def slug_for(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", plain).strip("-")[:40].strip("-")
 
 
+#: Clubs made from the home page, at most, per network (an IPv4 address, an IPv6 /64) and for
+#: the whole server, in a day: room for a group of friends who mistyped a name, none for a script.
+OPEN_PER_NETWORK = 3
+OPEN_PER_DAY = 100
+
+
+def open_to_all() -> bool:
+    """Whether anyone may make a club from the server's home page (the ``OPEN_CLUBS`` setting)."""
+    return bool(current_app.config.get("OPEN_CLUBS"))
+
+
+def offers_new_clubs() -> bool:
+    """Whether this page may offer to make a club: the server lets anyone, and this is its root
+    (not a club's address, nor the first club's at its prefix)."""
+    return open_to_all() and current_club_id() == HOME_CLUB and request.script_root == server_root()
+
+
+def _network_mark() -> str:
+    """What a club made from the home page keeps of the network it came from: a hash under the
+    secret key, enough to count that network's clubs and nothing more."""
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    return hmac.new(key, b"club-made-from:" + guesses.client_network().encode(), hashlib.sha256).hexdigest()
+
+
+def create_open(name: str) -> tuple[Club, str]:
+    """A club made from the home page: as :func:`create`, within the day's limits per network
+    and for the whole server."""
+    since = utcnow() - timedelta(days=1)
+    mark = _network_mark()
+    counted = select(func.count()).select_from(Club).where(Club.created_at >= since, Club.created_from.is_not(None))
+    if (db.session.scalar(counted.where(Club.created_from == mark)) or 0) >= OPEN_PER_NETWORK:
+        raise TooMany(_("This network has made %(most)d clubs today: try again tomorrow.", most=OPEN_PER_NETWORK))
+    if (db.session.scalar(counted) or 0) >= OPEN_PER_DAY:
+        raise TooMany(_("This server has made all the clubs it makes in a day: try again tomorrow."))
+    made, code = create(name)
+    made.created_from = mark
+    return made, code
+
+
+class TooMany(ClubRefused):
+    """A club refused by the day's limits."""
+
+
 def create(name: str, slug: str | None = None) -> tuple[Club, str]:
     """Make a club on this server; answers it and its code (shown once: only a hash is kept).
     Without ``slug`` its address is made of its name (with a number after it when taken)."""
@@ -158,6 +204,16 @@ def create(name: str, slug: str | None = None) -> tuple[Club, str]:
     db.session.add(made)
     db.session.flush()
     return made, code
+
+
+def served_name() -> str | None:
+    """The name of the club a page is served for, when the server hosts it (None at the first
+    club's, whose pages look as they always did)."""
+    club_id = current_club_id()
+    if club_id == HOME_CLUB:
+        return None
+    found = db.session.get(Club, club_id)
+    return found.name if found is not None else None
 
 
 def server_root() -> str:

@@ -117,6 +117,9 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
     # address with (referee/operator.py): https://referee.example.org, say.
     if url := os.environ.get("REFEREE_URL"):
         app.config["SERVER_URL"] = url
+    # Whether anyone may make a club from the server's home page (off: only the operator can).
+    if (open_clubs := os.environ.get("REFEREE_OPEN_CLUBS")) is not None:
+        app.config["OPEN_CLUBS"] = open_clubs
     # Behind Caddy with its own authority (`python -m referee.serve --https`): where the page that installs
     # it finds the root certificate, and the ports the phones reach the server on.
     for name in ("CA_CERT", "HTTP_PORT", "HTTPS_PORT"):
@@ -130,6 +133,7 @@ def load(app: Flask, config: dict[str, Any] | None) -> None:
     # unless set to an off word (a word it does not know reads as on), because a club that just
     # runs `make run` expects the standings to come right by themselves.
     app.config["RATINGS_SPAWN_CATCH_UP"] = on_off(app.config.get("RATINGS_SPAWN_CATCH_UP", True), default=True)
+    app.config["OPEN_CLUBS"] = on_off(app.config.get("OPEN_CLUBS", False), default=False)
     # FLASK_DEBUG in the environment must never switch debug on for a served table (it would
     # bypass the error pages); only an explicit DEBUG in the factory's config may.
     app.debug = bool((config or {}).get("DEBUG", False))

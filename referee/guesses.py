@@ -129,7 +129,7 @@ def site(net: str) -> str | None:
     return ":".join(net.split(":")[: SITE_PREFIX // 16]) + ":"
 
 
-def _client_network() -> str:
+def client_network() -> str:
     """The network of the request being answered (request.remote_addr: behind the club's proxy
     ProxyFix puts the client's address there; a forwarded header is never read here)."""
     return network(request.remote_addr if has_request_context() else None)
@@ -188,7 +188,7 @@ def refused(kind: str, phone: str) -> Limit | None:
     network started guessing wrong does not answer for its network: it meets only the ceiling
     its network's known phones share (:data:`KNOWN_WRONG`). Whether it was known is kept for
     :func:`wrong`, which marks its guess so."""
-    counts = _counts(kind, phone, _client_network())
+    counts = _counts(kind, phone, client_network())
     known = phone.startswith("device:") and _known_before(counts.first)
     g.guesser_known = known
     if counts.mine >= PHONE_WRONG:
@@ -207,7 +207,7 @@ def refused(kind: str, phone: str) -> Limit | None:
 def wrong(kind: str, phone: str) -> None:
     """Count a wrong guess (the caller commits), and forget the ones nobody counts any more."""
     mark = KNOWN_MARK if has_request_context() and g.get("guesser_known") else ""
-    db.session.add(JoinAttempt(client=key(kind, phone) + mark, network=_client_network(), ok=False))
+    db.session.add(JoinAttempt(client=key(kind, phone) + mark, network=client_network(), ok=False))
     db.session.execute(delete(JoinAttempt).where(JoinAttempt.at < utcnow() - KEEP))
 
 

@@ -63,6 +63,9 @@ class Club(db.Model):
     code_digest: Mapped[str | None] = mapped_column(String(200), default=None)
     #: When the operator suspended the club: its address then says so and serves nothing else.
     suspended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    #: For a club made from the home page: a hash of the network it was made from, which the
+    #: limit of clubs per address counts (referee/clubs.py); None for the operator's.
+    created_from: Mapped[str | None] = mapped_column(String(64), default=None)
 
 
 class Table(ClubOwned, db.Model):

@@ -1,4 +1,5 @@
-"""A hosted club's own code (kept as a slow hash) and its suspension by the server's operator.
+"""A hosted club's own code (kept as a slow hash), its suspension by the server's operator, and
+the network a club made from the home page came from (hashed: what the limit per address counts).
 
 Revision ID: 0019
 Revises: 0018
@@ -17,9 +18,11 @@ depends_on = None
 def upgrade():
     op.add_column("club", sa.Column("code_digest", sa.String(length=200), nullable=True))
     op.add_column("club", sa.Column("suspended_at", sa.DateTime(timezone=True), nullable=True))
+    op.add_column("club", sa.Column("created_from", sa.String(length=64), nullable=True))
 
 
 def downgrade():
     with op.batch_alter_table("club") as batch:
+        batch.drop_column("created_from")
         batch.drop_column("suspended_at")
         batch.drop_column("code_digest")
