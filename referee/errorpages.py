@@ -15,7 +15,7 @@ from flask import Flask, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import BadRequest, Forbidden, HTTPException, InternalServerError, SecurityError
+from werkzeug.exceptions import BadRequest, Forbidden, HTTPException, InternalServerError, NotFound, SecurityError
 from werkzeug.sansio.utils import host_is_trusted
 
 from referee import clubs
@@ -43,6 +43,14 @@ class Refused(BadRequest):
         super().__init__(description=sentence)
         self.sentence = sentence
         self.field = field
+
+
+class Missing(NotFound):
+    """A 404 whose page says what is missing and what to do, in its own sentence."""
+
+    def __init__(self, sentence: str) -> None:
+        super().__init__(description=sentence)
+        self.sentence = sentence
 
 
 class Revoked(Forbidden):

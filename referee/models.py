@@ -589,3 +589,23 @@ class ChampTeam(ClubOwned, db.Model):
     name_key: Mapped[str] = mapped_column(String(40))
     entries: Mapped[list[int]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class MemberPhone(ClubOwned, db.Model):
+    """A phone bound to a member ("this phone is Maria's"), through a one-time link a manager
+    made: the phone then shows her page and lets her change her own Pix key. Until the link is
+    opened the row holds the link's hash; once opened, the hash of a key the phone's session
+    keeps (the link is spent). Revoked, never deleted, like any other way in."""
+
+    __tablename__ = "member_phone"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("member.id"), index=True)
+    link_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    link_expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    key_hash: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)
+    device: Mapped[str] = mapped_column(String(16), default="")
+    made_by: Mapped[str] = mapped_column(String(60), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    bound_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)

@@ -1,7 +1,8 @@
 """Secrets kept out of logs.
 
-A scoring or hand-over link (``/j/<token>``) and a championship card (``/f/<token>``, and a day
-card's ``/c/<id>/m/<number>/card/<token>``) carry
+A scoring or hand-over link (``/j/<token>``), a championship card (``/f/<token>``, and a day
+card's ``/c/<id>/m/<number>/card/<token>``) and a link that binds a phone to a member
+(``/eu/<token>``) carry
 their token in the path, which an access log writes on every request, and again in the
 ``Referer`` of the page's next requests; the API's bearer token and the session cookie (the
 phone's key) travel in headers some log formats print. A log is read and kept by more people,
@@ -23,10 +24,10 @@ def _spelled(word: str) -> str:
     return "".join(f"(?:{letter}|%{ord(letter):02x})" for letter in word)
 
 
-#: The path segment after ``/j/``, ``/f/`` or a day card's ``/card/`` (also percent-encoded,
+#: The path segment after ``/j/``, ``/f/``, ``/eu/`` or a day card's ``/card/`` (also percent-encoded,
 #: the slash too: gunicorn decodes ``/j%2F<token>`` to the same route).
 _PATH = re.compile(
-    r"(/(?:" + "|".join(_spelled(w) for w in ("j", "f", "card")) + r")(?:/|%2f))[^/?#\s\"'\]]+", re.IGNORECASE
+    r"(/(?:" + "|".join(_spelled(w) for w in ("j", "f", "card", "eu")) + r")(?:/|%2f))[^/?#\s\"'\]]+", re.IGNORECASE
 )
 #: A query parameter that could carry a secret, whatever the route.
 _QUERY = re.compile(r"((?:^|[?&;])(?:token|code|key|secret|password)=)[^&;#\s\"']*", re.IGNORECASE)

@@ -43,7 +43,7 @@ def server_options() -> str:
 #: cookies and the Authorization header itself. The app's own logs do the same (referee.redact).
 LOG_FILTER = (
     "\t\tformat filter {\n\t\t\twrap console\n\t\t\tfields {\n"
-    '\t\t\t\trequest>uri regexp "(?i)^((?:/+k/+[^/?]+)?/+(?:j|f|%6a|%66)(?:/|%2f))[^?]*|[?].*$" "${1}\u2026"\n'
+    '\t\t\t\trequest>uri regexp "(?i)^((?:/+k/+[^/?]+)?/+(?:j|f|eu|%6a|%66|(?:e|%65)(?:u|%75))(?:/|%2f))[^?]*|[?].*$" "${1}\u2026"\n'
     "\t\t\t\trequest>headers>Referer delete\n\t\t\t}\n\t\t}\n"
 )
 

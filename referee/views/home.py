@@ -16,7 +16,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import format_timedelta
 
-from referee import clubs, ledger
+from referee import clubs, ledger, member_phones
 from referee.i18n import LANG_COOKIE
 from referee.inputs import local_path, split_url
 from referee.models import aware
@@ -50,7 +50,7 @@ def index() -> ResponseReturnValue:
         }
         for row in ledger.overview(known_tables())
     ]
-    return render_template("home/index.html", tables=tables, trust=trust_card())
+    return render_template("home/index.html", tables=tables, trust=trust_card(), own_member=member_phones.owner())
 
 
 @bp.get("/lang/<code>")

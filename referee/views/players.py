@@ -23,8 +23,9 @@ from flask.typing import ResponseReturnValue
 from flask_babel import format_date, format_decimal, get_locale, ngettext
 from flask_babel import gettext as _
 
-from referee import charts, club, guesses, inputs, league, members, pix, player_record, ratings
+from referee import charts, club, guesses, inputs, league, member_phones, members, pix, player_record, qr, ratings
 from referee.db import db
+from referee.errorpages import Missing
 from referee.i18n import MINUS, fmt_int, render_text
 from referee.inputs import local_path
 from referee.models import Member, utcnow
@@ -267,6 +268,7 @@ def _page(
     status: int = 200,
     errors: Mapping[str, str] | None = None,
     typed: Mapping[str, str] | None = None,
+    own: bool = False,
 ) -> ResponseReturnValue:
     seats = player_record.sittings(member)
     games = game_rows(seats)
@@ -301,6 +303,9 @@ def _page(
             ratings=_ratings(member, [row.game for row in games]),
             is_manager=manager,
             others=[m for m in members.active() if m.id != member.id] if manager else [],
+            phones=member_phones.live(member) if manager else [],
+            own=own,
+            next_tables=member_phones.next_tables(member) if own else [],
             errors=errors or {},
             typed=typed or {},
         ),
@@ -377,19 +382,108 @@ def rename(member_id: int) -> ResponseReturnValue:
 def set_pix(member_id: int) -> ResponseReturnValue:
     """Store (or, left empty, remove) the member's Pix key and the city its codes carry."""
     _require_manager()
-    member = _member_or_404(member_id)
+    return _save_pix(_member_or_404(member_id), url_for("players.show", member_id=member_id))
+
+
+def _save_pix(member: Member, back: str, *, own: bool = False) -> ResponseReturnValue:
     raw_key = str(request.form.get("pix_key") or "")[:200]
     raw_city = str(request.form.get("pix_city") or "")[:200]
     typed = {"pix_key": raw_key, "pix_city": raw_city}
     try:
         key = pix.normalize_key(raw_key) if raw_key.strip() else ""
     except RulesError as exc:
-        return _refused(member, exc, "pix", typed)
+        db.session.rollback()
+        return _page(member, status=400 if isinstance(exc, InvalidInput) else 422, own=own,
+                     errors={"pix": render_text(exc.text)}, typed=typed)  # fmt: skip
     member.pix_key = key
     member.pix_city = pix.normalize_city(raw_city) if key and raw_city.strip() else ""
     db.session.commit()
     flash(_("Pix key saved.") if key else _("Pix key removed."), "success")
+    return redirect(back)
+
+
+# --------------------------------------------------------------------------- a member's phones
+
+
+@bp.post("/players/<int:member_id>/phones")
+def link_phone(member_id: int) -> ResponseReturnValue:
+    """A one-time link that binds a phone to the member: shown with its QR code, to open on hers."""
+    _require_manager()
+    member = _member_or_404(member_id)
+    try:
+        token = member_phones.make_link(member, made_by="club")
+    except member_phones.TooMany:
+        db.session.rollback()
+        sentence = _("%(name)s has %(most)d phones and links already: revoke one first.",
+                     name=member.name, most=member_phones.MOST)  # fmt: skip
+        return _page(member, status=422, errors={"phones": sentence})
+    db.session.commit()
+    url = url_for("players.bind_page", token=token, _external=True)
+    return render_template(
+        "players/phone_link.html",
+        member=member,
+        url=url,
+        qr=qr.svg(url, label=_("QR code that binds a phone to %(name)s", name=member.name)),
+        hours=member_phones.LINK_HOURS,
+    )
+
+
+@bp.post("/players/<int:member_id>/phones/<int:phone_id>/revoke")
+def revoke_phone(member_id: int, phone_id: int) -> ResponseReturnValue:
+    _require_manager()
+    member = _member_or_404(member_id)
+    if not member_phones.revoke(member, phone_id):
+        abort(404)
+    flash(_("Revoked: that phone no longer shows %(name)s’s page.", name=member.name), "success")
     return redirect(url_for("players.show", member_id=member.id))
+
+
+def _link_or_404(token: str) -> Member:
+    found = member_phones.opened(token)
+    if found is None:
+        raise Missing(_("This link was already used, has lapsed or was revoked: ask the club for a new one."))
+    return found[1]
+
+
+@bp.get("/eu/<token>")
+def bind_page(token: str) -> ResponseReturnValue:
+    """Asks before binding: a chat app's preview of the link only reads this page."""
+    return render_template("players/bind.html", member=_link_or_404(token), token=token)
+
+
+@bp.post("/eu/<token>")
+def bind(token: str) -> ResponseReturnValue:
+    member = member_phones.bind(token)
+    if member is None:
+        _link_or_404(token)
+    flash(_("This phone is %(name)s’s now.", name=member.name if member else ""), "success")
+    return redirect(url_for("players.own_page"))
+
+
+def _own_or_404() -> Member:
+    member = member_phones.owner()
+    if member is None:
+        raise Missing(_("This phone is nobody’s at this club: the club’s manager can bind it to you."))
+    return member
+
+
+@bp.get("/eu")
+def own_page() -> ResponseReturnValue:
+    """Her own page, on the phone bound to her."""
+    return _page(_own_or_404(), own=True)
+
+
+@bp.post("/eu/pix")
+def own_pix() -> ResponseReturnValue:
+    """She sets (or removes) her own Pix key, without the club's code."""
+    return _save_pix(_own_or_404(), url_for("players.own_page"), own=True)
+
+
+@bp.post("/eu/unbind")
+def unbind() -> ResponseReturnValue:
+    member_phones.unbind()
+    flash(_("This phone is nobody’s now."), "success")
+    return redirect(url_for("home.index"))
 
 
 @bp.post("/players/<int:member_id>/merge")

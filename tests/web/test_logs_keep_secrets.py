@@ -161,6 +161,7 @@ def _caddys_log_of_failed_requests(tmp_path: Path, port: int, dead: int) -> None
     spellings = [f"/{prefix}/{link}" for prefix in ("j", "%6a", "%6A", "%66", "F")]
     spellings += [f"//j/{link}", f"/j%2f{link}", f"/%6A%2F{link}"]
     spellings += [f"/k/clube/j/{link}", f"/k/clube/%66/{link}"]  # in a club's address (referee/clubs.py)
+    spellings += [f"/eu/{link}", f"/%65%75/{link}", f"/k/clube/EU/{link}"]  # a phone's binding link
     try:
         statuses = []
         requests = [(path, {}) for path in spellings]
