@@ -21,6 +21,11 @@ The club served is the request's (``g.club_id``, set from its address by :mod:`r
 the first club outside a request (the command line, the app's start), or the one a statement's
 ``club_id`` execution option names (a connection of its own, outside the app). The server's
 operator reads across clubs with the ``all_clubs`` execution option, and only he.
+
+On PostgreSQL the same boundary holds below the application: row-level security (migration 0021)
+shows a statement only the rows of the club this module told the database, for each transaction.
+A statement the application forgot to limit still sees one club's rows; a connection that told
+nothing sees none.
 """
 
 from __future__ import annotations
@@ -134,14 +139,12 @@ class _CoreLimit:
         execution_options: Any,
     ) -> tuple[Any, Any, Any]:
         options = {**connection.get_execution_options(), **execution_options}
-        if options.get(ALL_CLUBS) or options.get(_LIMITED):
-            return statement, multiparams, params  # the operator's, or a query _limit_orm limited
-        if CLUB in options:
-            club = int(options[CLUB])
-        elif has_app_context():
-            club = current_club_id()
-        else:
-            return statement, multiparams, params  # a connection of its own, outside the app
+        club = int(options[CLUB]) if CLUB in options else current_club_id() if has_app_context() else None
+        if connection.dialect.name == "postgresql" and not isinstance(statement, str):
+            _tell_the_database(connection, ALL if options.get(ALL_CLUBS) else club)
+        if options.get(ALL_CLUBS) or options.get(_LIMITED) or club is None:
+            # the operator's; a query _limit_orm limited; a connection of its own, outside the app
+            return statement, multiparams, params
         orm = getattr(statement, "_propagate_attrs", {}).get("compile_state_plugin") == "orm"
         if isinstance(statement, Select):
             if orm:  # built of the models but run past the session's hook, or a refresh
@@ -159,8 +162,33 @@ class _CoreLimit:
         return statement, multiparams, params
 
 
+#: The database setting PostgreSQL's row-level security reads (migration 0021): the served
+#: club's id, or :data:`ALL` for the operator's reads across clubs; unset, no club's row is seen.
+SETTING = "referee.club"
+ALL = "all"
+#: Where a connection notes what it told the database in its transaction.
+_TOLD = "referee_club_told"
+
+
+def _tell_the_database(connection: Connection, club: int | str | None) -> None:
+    """On PostgreSQL, the club the rows are limited to below the application too (row-level
+    security, migration 0021): set for the transaction, before its first statement and whenever
+    the club served changes within it (the operator's command acting for one club, then all)."""
+    wanted = "" if club is None else str(club)
+    if connection.info.get(_TOLD) == wanted:
+        return
+    connection.exec_driver_sql("SELECT set_config(%(name)s, %(value)s, true)", {"name": SETTING, "value": wanted})
+    connection.info[_TOLD] = wanted  # after: the statement may begin the transaction, which forgets
+
+
+def _new_transaction(connection: Connection) -> None:
+    """A transaction starts with nothing told (``set_config(..., true)`` ends with the last one)."""
+    connection.info.pop(_TOLD, None)
+
+
 def init_app() -> None:
     """Install the hooks, once for the process (they act on every app's sessions and engines)."""
     if not event.contains(Session, "do_orm_execute", _limit_orm):
         event.listen(Session, "do_orm_execute", _limit_orm)
         event.listen(Engine, "before_execute", _CoreLimit(), retval=True)
+        event.listen(Engine, "begin", _new_transaction)

@@ -119,7 +119,7 @@ from sqlalchemy.dialects import sqlite as sa_sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from referee import clubs, ledger, members
-from referee.club_scope import HOME_CLUB, current_club_id, serving
+from referee.club_scope import CLUB, HOME_CLUB, current_club_id, serving
 from referee.db import db
 from referee.models import Hand, HandDelta, HandEvent, Member, Rating, RatingRun, Seat, Table, utcnow
 from referee.rules import GAMES, get_game
@@ -776,11 +776,12 @@ def _renewing(game: str, holder: str) -> Iterator[None]:
         yield
         return
     stop = threading.Event()
+    club = current_club_id()  # the thread is outside the app: its connection names the club
 
     def beat() -> None:
         while not stop.wait(LEASE / 3):
             try:
-                with engine.begin() as connection:
+                with engine.connect() as connection, connection.execution_options(**{CLUB: club}).begin():
                     connection.execute(
                         update(CLAIM)
                         .where(CLAIM.c.game == game, CLAIM.c.holder == holder)

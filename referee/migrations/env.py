@@ -89,6 +89,9 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
+        # A migration acts on every club's rows (referee/club_scope.py: no club's scope, and on
+        # PostgreSQL row-level security told "all").
+        connection = connection.execution_options(all_clubs=True)
         context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
 
         with context.begin_transaction():

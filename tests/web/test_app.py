@@ -32,7 +32,7 @@ def test_in_memory_app_has_the_migrated_schema(tmp_path) -> None:
         names = set(inspect(db.engine).get_table_names())
         assert SCHEMA <= names
         version = db.session.execute(text("SELECT version_num FROM alembic_version")).scalar()
-        assert version == "0020"
+        assert version == "0021"
         # Another connection sees the same in-memory database (StaticPool).
         with db.engine.connect() as other:
             assert other.execute(text("SELECT count(*) FROM game_table")).scalar() == 0

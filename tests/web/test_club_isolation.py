@@ -23,7 +23,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from referee.db import db
-from referee.models import Access, Championship, Club, Entry, Member, Season, Table
+from referee.models import Access, Championship, Club, Entry, Member, MemberPhone, Season, Table
 
 from .api_support import API
 from .championship_support import card_links, create, manager, register
@@ -34,7 +34,17 @@ NAMES = ["Zuleica", "Oswaldo", "Petúnia", "Quirino", "Rosalvo", "Sinésio", "Te
 #: Arguments that name something of a club: asking for one of the first club's must find nothing.
 #: What every club answers alike (its examples name players): compared with the first club's.
 SAME_EVERYWHERE = {f"{API}/openapi.json"}
-OWN = {"table_id", "member_id", "championship_id", "season_id", "access_id", "token", "reentry_id", "team_id"}
+OWN = {
+    "table_id",
+    "member_id",
+    "championship_id",
+    "season_id",
+    "access_id",
+    "token",
+    "reentry_id",
+    "team_id",
+    "phone_id",
+}
 
 
 @pytest.fixture
@@ -48,6 +58,10 @@ def first(app: Flask) -> dict[str, Any]:
     scorer = card_links(boss, cid, 1, "scorer")[0]
     assert boss.get("/league/jubileu").status_code == 200  # the ratings are brought up to date
     with app.app_context():
+        ana = db.session.scalar(select(Member.id).where(Member.name == "Ana"))
+    bind = re.search(r"data-bind-link>[^<]*/eu/([^<]+)<", boss.post(f"/players/{ana}/phones").get_data(as_text=True))
+    assert bind  # a link that binds a phone to Ana: its token is one more of the first club's
+    with app.app_context():
         tables = db.session.scalars(select(Table.id)).all()
         people = db.session.scalars(select(Member)).all()
         seasons = db.session.scalars(select(Season)).all()
@@ -57,7 +71,12 @@ def first(app: Flask) -> dict[str, Any]:
             "championship_id": [cid],
             "season_id": [s.id for s in seasons],
             "access_id": db.session.scalars(select(Access.id)).all()[:2],
-            "token": [*(link.rsplit("/", 1)[-1] for link in setup["links"].values()), scorer.rsplit("/", 1)[-1]],
+            "token": [
+                *(link.rsplit("/", 1)[-1] for link in setup["links"].values()),
+                scorer.rsplit("/", 1)[-1],
+                bind.group(1),
+            ],
+            "phone_id": db.session.scalars(select(MemberPhone.id)).all(),
             "reentry_id": [1],
             "team_id": [1],
             "number": [1, 6],
