@@ -16,7 +16,10 @@ the server that answered. Checked, each through HTTP:
 - the limit on wrong join codes counts one phone's guesses on both servers together, and the limit
   for a client without a session counts the address Caddy forwards, on both servers together;
 - after a correction, two ratings catch-ups started at the same moment rebuild the ratings once,
-  and both servers then show the same ratings: those of the hands still live.
+  and both servers then show the same ratings: those of the hands still live;
+- several clubs at once, each at its own address: each club's hands stored once and numbered
+  without gaps, read alike from both servers and unknown at another club's address, its live page
+  following a hand written through the other server, its wrong club codes counted within it.
 
 Needs a PostgreSQL TEST_DATABASE_URL (the PostgreSQL pass of `make test`) and `caddy` on PATH;
 skipped otherwise.
@@ -648,3 +651,87 @@ def _waiting_for_claim(connection: Any) -> int:
         " AND wait_event_type = 'Lock' AND query ILIKE '%rating_claim%'"
     ).fetchone()
     return int(row[0])
+
+
+# --------------------------------------------------------------------------- several clubs
+
+CLUBS = ("bolinha", "copas", "espadas")
+
+
+def make_clubs(cluster: Cluster) -> dict[str, str]:
+    """The clubs the operator made on the shared database (as `clubs create` does): slug -> code."""
+    import psycopg
+
+    codes = {slug: club.new_code() for slug in CLUBS}
+    with psycopg.connect(**cluster.connect) as connection:
+        for slug, code in codes.items():
+            connection.execute(
+                "INSERT INTO club (slug, name, created_at, code_digest) VALUES (%s, %s, now(), %s)",
+                (slug, slug.title(), club.digest(code)),
+            )
+    return codes
+
+
+def club_code_tries(phone: requests.Session, addresses: Sequence[str]) -> list[int]:
+    """One phone types a wrong club code once at each of ``addresses`` (a club's, on a server)."""
+    statuses = []
+    for address in addresses:
+        page = phone.get(f"{address}/club", timeout=TIMEOUT).text
+        token = re.search(r'name="csrf_token" value="([^"]+)"', page)
+        assert token, f"{address}/club has no form"
+        answer = phone.post(f"{address}/club", data={"code": club.new_code(), "csrf_token": token[1]}, timeout=TIMEOUT)
+        statuses.append(answer.status_code)
+    return statuses
+
+
+def test_several_clubs_at_once_keep_their_hands_pages_and_limits_apart(cluster: Cluster) -> None:
+    """Three clubs on the two servers at once. Each club's table takes hands sent at once through
+    A, B and the balancer at the club's address: each stored once, numbered without gaps, and
+    read the same from both servers there, while another club's address does not know the
+    table. A phone watching a club's table on A sees a hand written through B at its next poll.
+    A phone's wrong club codes count within the club on both servers together: refused at one
+    club, the same phone is still heard at another."""
+    make_clubs(cluster)
+    at = {slug: {base: f"{base}/k/{slug}" for base in cluster.all()} for slug in CLUBS}
+    tables = {slug: new_table(at[slug][cluster.caddy], PLAYERS) for slug in CLUBS}
+    per_club = 9
+    jobs = [
+        (
+            lambda slug=slug, k=k: post_hand(
+                at[slug][cluster.all()[k % 3]], tables[slug], jubileu_hands.record(PLAYERS, k), f"{slug}-{k}"
+            )
+        )
+        for k in range(per_club)
+        for slug in CLUBS
+    ]
+    answers = at_once(jobs, THREADS)
+    assert [(a.status, a.body) for a in answers if a.status != 201] == []
+    for slug in CLUBS:
+        numbers = sorted(a.body["number"] for a in answers if a.key.startswith(f"{slug}-"))
+        assert numbers == list(range(1, per_club + 1)), slug
+        for base in (cluster.a, cluster.b):
+            stored = get_table(at[slug][base], tables[slug])
+            assert [h["number"] for h in stored["hands"]] == list(range(1, per_club + 1))
+        others = [s for s in CLUBS if s != slug] + [""]
+        for other in others:  # another club (or the first, at the root) does not know the table
+            elsewhere = f"{cluster.a}/k/{other}" if other else cluster.a
+            assert requests.get(f"{elsewhere}{API}/tables/{tables[slug]['id']}", timeout=TIMEOUT).status_code == 404
+
+    # A watcher at one club's address on A, a hand through B.
+    slug = CLUBS[0]
+    phone = requests.Session()
+    page = phone.get(f"{at[slug][cluster.a]}/w/{tables[slug]['id']}", timeout=TIMEOUT).text
+    main = re.search(r'<main[^>]*data-live-version="([^"]+)" data-version="(\d+)"', page)
+    assert main and main[1].startswith(f"/k/{slug}/"), "the watch page polls outside its club"
+    live, version = cluster.a + main[1], int(main[2])
+    sent = post_hand(at[slug][cluster.b], tables[slug], jubileu_hands.record(PLAYERS, per_club))
+    assert sent.status == 201, sent.body
+    assert phone.get(live, timeout=TIMEOUT).json()["version"] > version
+
+    # Wrong club codes: counted within the club, on both servers together.
+    limit = guesses.PHONE_WRONG
+    guesser = requests.Session()
+    first, second = CLUBS[1], CLUBS[2]
+    alternating = [at[first][(cluster.a, cluster.b)[i % 2]] for i in range(limit + 1)]
+    assert club_code_tries(guesser, alternating) == [422] * limit + [429]
+    assert club_code_tries(guesser, [at[second][cluster.b]]) == [422]
