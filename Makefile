@@ -24,7 +24,7 @@ help:
 	@echo "make test     set everything up and run every test (SQLite, then PostgreSQL)"
 	@echo "make bench    print benchmark figures (tests/bench)"
 	@echo "make bench-quick every benchmark once, small, no figure judged (make test runs it last)"
-	@echo "make bench-pg the league benchmark on PostgreSQL only (pg_virtualenv)"
+	@echo "make bench-pg the league and clubs benchmarks on PostgreSQL only (pg_virtualenv)"
 	@echo "make bench-taps one hand of each game tapped in Chromium: taps, and ms per tap on a cheap phone"
 	@echo "make bench-championship a championship day at full size: the draw, the ranking, 75 phones and 20 watchers"
 	@echo "make lint     ruff (format and lint) and the complexity ceiling; make test runs it first"
@@ -127,11 +127,12 @@ bench-taps: $(STAMP) translations
 bench-championship: $(STAMP) translations
 	$(PY) -m tests.bench.run championship draw
 
-## The league benchmark's PostgreSQL half, on a throwaway cluster (`make bench` runs it last).
-## BENCH_LEAGUE_SIZES=100000 for a quick run (default 100k, 300k and 1M hands).
+## The league's and the clubs' benchmarks on PostgreSQL, on a throwaway cluster (`make bench` runs
+## it last). BENCH_LEAGUE_SIZES=100000 for a quick run (default 100k, 300k and 1M hands);
+## BENCH_CLUBS_HANDS=100000 likewise for the big club among 1,000 (default 1M).
 bench-pg: $(STAMP) translations
 	@if command -v pg_virtualenv >/dev/null; then \
-	    pg_virtualenv -t sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// $(PY) -m tests.bench.run league'; \
+	    pg_virtualenv -t sh -c 'TEST_DATABASE_URL=postgresql+psycopg:// $(PY) -m tests.bench.run league clubs'; \
 	else echo "pg_virtualenv not found: the league benchmark on PostgreSQL skipped (make system-deps installs it)" >&2; fi
 
 ## Format, lint, and no function above cyclomatic complexity 20 (radon's rank D or worse).
