@@ -8,6 +8,8 @@ looking at the folder:
   with the server's secret key and club code (:mod:`referee.server_keys`: without them no phone
   and no printed card would work after a restore). It works for every database, restores into an empty SQLite or PostgreSQL database alike (even
   a newer Referee's: it is replayed through the ledger), and ``restore`` reads it as it is.
+- ``referee-k-<name>-YYYY-MM-DD.json.gz``: the same of each other club the server hosts (its
+  own data only, without the server's keys), restored with ``restore --club <name>``.
 - ``referee-YYYY-MM-DD.sqlite3``, on SQLite only: a copy of the database file, made through
   SQLite's online backup API in one read transaction, so it is consistent while gunicorn writes
   (WAL mode lets the copy read while others write). It is the quickest way back (put the file
@@ -40,14 +42,18 @@ from urllib.request import pathname2url
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from referee import exports
+from referee import clubs, exports
+from referee.club_scope import HOME_CLUB, serving
 from referee.db import db
 from referee.league import local_date
 
-#: The names this command writes; nothing else in the folder is ever touched.
-OURS = re.compile(r"referee-(\d{4}-\d{2}-\d{2})\.(json\.gz|sqlite3)")
+#: The names this command writes (a hosted club's JSON carries ``k-<its name>-``); nothing else
+#: in the folder is ever touched.
+OURS = re.compile(r"referee-(?:k-[a-z0-9-]+-)?(\d{4}-\d{2}-\d{2})\.(json\.gz|sqlite3)")
 #: What a run that was killed may leave behind (see :func:`_write_atomically`).
-LEFTOVER = re.compile(r"\.referee-\d{4}-\d{2}-\d{2}\.(json\.gz|sqlite3)\.[A-Za-z0-9_]+\.tmp(-journal|-wal|-shm)?")
+LEFTOVER = re.compile(
+    r"\.referee-(?:k-[a-z0-9-]+-)?\d{4}-\d{2}-\d{2}\.(json\.gz|sqlite3)\.[A-Za-z0-9_]+\.tmp(-journal|-wal|-shm)?"
+)
 #: A leftover younger than this may belong to a run still going (someone ran it by hand while
 #: the timer's ran): left alone.
 LEFTOVER_AGE = 24 * 3600
@@ -84,9 +90,17 @@ def take(directory: Path, *, keep: int = DEFAULT_KEEP, day: date | None = None) 
     except SQLAlchemyError as exc:
         raise BackupFailed(f"Cannot read the database: {getattr(exc, 'orig', None) or exc}") from None
     report.counts = {name: len(document[name]) for name in ("tables", "members", "seasons")}
-    data = gzip.compress(json.dumps(document, ensure_ascii=False).encode("utf-8"), mtime=0)
-    target = directory / f"referee-{day.isoformat()}.json.gz"
-    report.written.append(_write_atomically(target, lambda path: path.write_bytes(data)))
+    report.written.append(_write_json(directory / f"referee-{day.isoformat()}.json.gz", document))
+    for club_id, slug in clubs.slugs().items():  # every other club the server hosts: its own file
+        if club_id == HOME_CLUB:
+            continue
+        try:
+            with serving(club_id), _one_snapshot():
+                hosted = exports.backup()
+        except SQLAlchemyError as exc:
+            raise BackupFailed(f"Cannot read the database: {getattr(exc, 'orig', None) or exc}") from None
+        hosted["club"] = {"slug": slug}
+        report.written.append(_write_json(directory / f"referee-k-{slug}-{day.isoformat()}.json.gz", hosted))
     source, report.no_copy = sqlite_file()
     if source is not None:
         target = directory / f"referee-{day.isoformat()}.sqlite3"
@@ -98,6 +112,11 @@ def take(directory: Path, *, keep: int = DEFAULT_KEEP, day: date | None = None) 
             f"The backup is written, but older ones in {directory} could not be removed: {exc}"
         ) from None
     return report
+
+
+def _write_json(target: Path, document: dict[str, object]) -> Path:
+    data = gzip.compress(json.dumps(document, ensure_ascii=False).encode("utf-8"), mtime=0)
+    return _write_atomically(target, lambda path: path.write_bytes(data))
 
 
 def sqlite_file() -> tuple[Path | None, str]:

@@ -33,7 +33,8 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 from flask_babel import force_locale
 
-from referee import backups, club, config, exports, import_claim, league, ledger, server_keys
+from referee import backups, club, clubs, config, exports, import_claim, league, ledger, server_keys
+from referee.club_scope import HOME_CLUB, serving
 from referee.db import db
 from referee.inputs import parse_json
 from referee.models import Table
@@ -139,13 +140,35 @@ def backup_daily_command(directory: Path, keep: int) -> None:
 @click.option("--keys-only", is_flag=True, help="Put the backup's keys in force; leave the database alone.")
 @click.option("--print-secret-key", is_flag=True, help="Only print the backup's secret key.")
 @click.option("--print-club-code", is_flag=True, help="Only print the backup's club code.")
+@click.option(
+    "--club",
+    "club_slug",
+    default=None,
+    help="Into this club of the server, by its address's name (a hosted club's daily backup, or its export).",
+)
 @with_appcontext
 def restore_command(
-    path: str, replace: bool, replace_keys: bool, keys_only: bool, print_secret_key: bool, print_club_code: bool
+    path: str,
+    replace: bool,
+    replace_keys: bool,
+    keys_only: bool,
+    print_secret_key: bool,
+    print_club_code: bool,
+    club_slug: str | None,
 ) -> None:
     """Restore a backup from PATH into an empty database (or, with --replace, instead of it),
     and put in force the server's secret key and club code it carries, so that the old phones
-    and the printed championship cards work here too."""
+    and the printed championship cards work here too. With --club, into that club of the server
+    (empty, or replaced): its data only, no server keys."""
+    if club_slug is not None:
+        found = clubs.slugs(club_slug)
+        if not found:
+            raise click.BadParameter(f"no club is called {club_slug!r}.", param_hint="--club")
+        club_id = next(iter(found))
+        if club_id != HOME_CLUB:
+            with serving(club_id):
+                _restore_data(_read(path), replace=replace)
+            return
     document = _read(path)
     try:
         keys = server_keys.read(document) if isinstance(document, dict) else None

@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import text
 
 from referee import league, ledger
+from referee.club_scope import ALL_CLUBS
 from referee.db import db
 from referee.models import aware
 from referee.rules.errors import InconsistentHand, InvalidInput, RulesError
@@ -132,5 +133,6 @@ def continue_ids(*models: Any) -> None:
         db.session.execute(
             text(
                 f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), COALESCE((SELECT MAX(id) FROM {name}), 0) + 1, false)"
-            )
+            ),
+            execution_options={ALL_CLUBS: True},  # the ids every club's rows took: a sequence is the server's
         )

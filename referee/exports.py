@@ -843,8 +843,9 @@ def restore(data: object, *, replace: bool = False) -> dict[str, int]:
     """Put a backup into the database; answers how many tables, members, seasons and
     championships.
 
-    Refuses (:class:`ledger.Conflict`) a database that holds anything, unless ``replace``: then
-    everything in it is deleted first, in the same transaction. Members, seasons, scoring
+    Refuses (:class:`ledger.Conflict`) a club that holds anything, unless ``replace``: then
+    everything the club holds is deleted first, in the same transaction (the server's clubs and
+    its own bookkeeping stay). Members, seasons, scoring
     links and championship entries keep their ids (pages and the history's "by a scorer (Bia)"
     name them by id, a championship card's token is derived from its access's id, a round table
     names its players by entry id); the tables are rebuilt through the ledger like an import,
@@ -864,9 +865,9 @@ def restore(data: object, *, replace: bool = False) -> dict[str, int]:
         )
     with _one_transaction(Text(N_("This backup does not fit this database: two rows would have the same id or name."))):
         connection = db.session.connection()
-        if replace:
+        if replace:  # the club's rows (referee.club_scope limits each delete to it), not the server's
             for model_table in reversed(db.metadata.sorted_tables):
-                if model_table is not import_claim.CLAIM:  # the restore's own claim (referee.cli)
+                if "club_id" in model_table.c:
                     connection.execute(model_table.delete())
         if people:
             connection.execute(insert(Member.__table__), [{**m, "merged_into": None} for m in people])

@@ -8,6 +8,7 @@ within the club. A suspended club's address says so and serves nothing else, its
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import stat
@@ -172,3 +173,36 @@ def test_the_operator_exports_a_club_whole_then_deletes_everything_it_holds(
     assert phone.get("/").status_code == 404
     with app.app_context():
         assert db.session.scalars(select(Club.slug)).all() == ["clube"]
+
+
+def test_the_daily_backup_keeps_each_club_in_its_own_file_and_restores_into_a_club(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    play(client, table_of(client, "jubileu", FIRST), "jubileu", FIRST, range(2))
+    _create(app, "Bolinha", "--slug", "bolinha")
+    phone = phone_at(app, "bolinha")
+    table = table_of(phone, "jubileu", SECOND)
+    play(phone, table, "jubileu", SECOND, range(3))
+    runner = app.test_cli_runner()
+    folder = tmp_path / "backups"
+    daily = runner.invoke(args=["backup-daily", str(folder)])
+    assert daily.exit_code == 0, daily.output
+    files = sorted(p.name for p in folder.iterdir())
+    assert len(files) == 2 and files[0].startswith("referee-2") and files[1].startswith("referee-k-bolinha-2"), files
+    documents = [json.loads(gzip.decompress((folder / name).read_bytes())) for name in files]
+    assert [sorted(m["name"] for m in d["members"]) for d in documents] == [sorted(FIRST), sorted(SECOND)]
+    assert "server_keys" not in documents[1]  # the server's keys are the first club's backup's only
+    assert stat.S_IMODE((folder / files[1]).stat().st_mode) == 0o600
+
+    # The club is deleted, made again, and its backup restored into it.
+    first_rows = _rows_of(app, HOME_CLUB)
+    assert runner.invoke(args=["clubs", "delete", "bolinha", "--without-export", "--yes"]).exit_code == 0
+    _create(app, "Bolinha", "--slug", "bolinha")
+    restored = runner.invoke(args=["restore", str(folder / files[1]), "--club", "bolinha"])
+    assert restored.exit_code == 0, restored.output
+    assert restored.output.startswith("Restored 1 tables, 4 members")
+    answer = phone.get(f"/api/v1/tables/{table['id']}")
+    assert answer.status_code == 200 and answer.get_json()["next_number"] == 4
+    assert client.get(f"/api/v1/tables/{table['id']}").status_code == 404  # not the first club's
+    assert _rows_of(app, HOME_CLUB) == first_rows
+    assert runner.invoke(args=["restore", str(folder / files[1]), "--club", "nada"]).exit_code == 2
