@@ -101,8 +101,8 @@ def _criterion(club: int) -> Any:
 def _limit_orm(state: ORMExecuteState) -> None:
     """An ORM query sees the served club's rows of every club-owned entity in it, in its joins
     and subqueries too (the loads it triggers later inherit the criterion)."""
-    if state.execution_options.get(ALL_CLUBS) or not state.is_select:
-        return
+    if state.execution_options.get(ALL_CLUBS) or not state.is_select or not state.is_orm_statement:
+        return  # a Core statement run through the session is the engine hook's to limit
     if state.is_column_load or state.is_relationship_load:
         return  # the engine's hook limits these: the criterion they inherit may be another's
     state.update_execution_options(**{_LIMITED: True})
@@ -181,8 +181,9 @@ def _tell_the_database(connection: Connection, club: int | str | None) -> None:
     connection.info[_TOLD] = wanted  # after: the statement may begin the transaction, which forgets
 
 
-def _new_transaction(connection: Connection) -> None:
-    """A transaction starts with nothing told (``set_config(..., true)`` ends with the last one)."""
+def _forget_told(connection: Connection, *_args: Any) -> None:
+    """What was told ends with its transaction (``set_config(..., true)``), and with a rollback
+    to a savepoint: the next statement tells again."""
     connection.info.pop(_TOLD, None)
 
 
@@ -191,4 +192,5 @@ def init_app() -> None:
     if not event.contains(Session, "do_orm_execute", _limit_orm):
         event.listen(Session, "do_orm_execute", _limit_orm)
         event.listen(Engine, "before_execute", _CoreLimit(), retval=True)
-        event.listen(Engine, "begin", _new_transaction)
+        for moment in ("begin", "commit", "rollback", "rollback_savepoint"):
+            event.listen(Engine, moment, _forget_told)

@@ -198,7 +198,8 @@ def create(name: str, slug: str | None = None) -> tuple[Club, str]:
         raise ClubRefused(_("Another club already has that address."))
     number = 2
     while chosen in taken:
-        chosen, number = f"{base[:36]}-{number}", number + 1
+        suffix = f"-{number}"
+        chosen, number = base[: 40 - len(suffix)].rstrip("-") + suffix, number + 1
     code = club.new_code()
     made = Club(name=name, slug=chosen, code_digest=club.digest(code))
     db.session.add(made)

@@ -1,7 +1,8 @@
 """Phones bound to a member: "this phone is Maria's", with no account, e-mail or password.
 
 A manager (the club's code typed) makes a one-time link for a member and opens it on her phone,
-or shows its QR code. Opened there and confirmed (a link preview in a chat app only reads it),
+or shows its QR code; a table's owner makes one for a player at his table, which shows her own page
+but does not let her phone set her Pix key (:func:`sets_pix`). Opened there and confirmed (a link preview in a chat app only reads it),
 the link is spent and the phone's session keeps a new random key whose hash the server keeps:
 from then on the phone shows her own page and lets her set her own Pix key, at that club only.
 The manager sees the member's phones on her page and revokes any of them; she can unbind her
@@ -113,6 +114,22 @@ def owner() -> Member | None:
     """The member this phone is bound to at the served club, if any (following merges)."""
     row = _bound_row()
     return None if row is None else members.get(row.member_id)
+
+
+#: Who made a link: the club's manager, or a table's owner (``table:<id>``).
+BY_CLUB = "club"
+
+
+def by_table(table_id: str) -> str:
+    return f"table:{table_id}"
+
+
+def sets_pix() -> bool:
+    """Whether this phone may set its member's Pix key: only when the club's manager bound it. A
+    table's owner binds a phone to a player at his table for her own page only, since anyone can
+    open a table and name a member at it: the key where her money goes is the club's to entrust."""
+    row = _bound_row()
+    return row is not None and row.made_by == BY_CLUB
 
 
 def revoke(member: Member, phone_id: int) -> bool:

@@ -52,6 +52,8 @@ class Club(db.Model):
     """A club on this server: its members, tables, nights, league and championships are its own."""
 
     __tablename__ = "club"
+    # A deleted club's id is never given again (SQLite; PostgreSQL's sequences never go back).
+    __table_args__ = {"sqlite_autoincrement": True}
 
     id: Mapped[int] = mapped_column(primary_key=True)
     #: The club's name in its address (lowercase letters, digits and dashes).

@@ -193,7 +193,8 @@ def export_command(slug: str, path: str) -> None:
 def delete_command(slug: str, export_to: str | None, without_export: bool, yes: bool) -> None:
     """Delete a club and everything it holds: tables, hands, members and their Pix keys,
     seasons, ratings, championships, links. Its final export is written first (--export FILE),
-    unless --without-export says not to; nothing of the club is left on the server."""
+    unless --without-export says not to; nothing of the club is left in the database (the daily
+    backups already written keep it until they are rotated out)."""
     club = _club(slug)
     if club.id == HOME_CLUB:
         raise click.ClickException("The server's first club is the server's own: it cannot be deleted.")
@@ -202,10 +203,13 @@ def delete_command(slug: str, export_to: str | None, without_export: bool, yes: 
             "Deleting a club removes everything it holds. Write its final export first with"
             " --export FILE, or say --without-export."
         )
-    if export_to is not None:
-        click.echo(f"{club.slug}: final export, {_export(club, export_to)} tables, written to {export_to}.")
     if not yes:
         click.confirm(f"Delete {club.name!r} ({club.slug}) and everything it holds?", abort=True)
+    # Suspended first: no request writes into the club while its export and deletion run.
+    club.suspended_at = club.suspended_at or utcnow()
+    db.session.commit()
+    if export_to is not None:
+        click.echo(f"{club.slug}: final export, {_export(club, export_to)} tables, written to {export_to}.")
     removed = remove(club)
     click.echo(f"{slug}: deleted, with {removed} rows it held.")
 

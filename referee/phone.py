@@ -17,6 +17,8 @@ from datetime import UTC, datetime
 
 from flask import request, session
 
+from referee.club_scope import HOME_CLUB, current_club_id
+
 DEVICE = "device"
 KEY = "phone_key"
 #: When this phone's id was made (seconds since the epoch). The session is signed, so a phone
@@ -48,20 +50,33 @@ def born() -> datetime | None:
     return datetime.fromtimestamp(value, UTC)
 
 
+def key_name() -> str:
+    """Where the session keeps this phone's key for the club served: one key per club, since
+    each club's holds are its own (the first club's is where it always was)."""
+    club = current_club_id()
+    return KEY if club == HOME_CLUB else f"{KEY}:{club}"
+
+
+def replaced_name() -> str:
+    """Where the session keeps the hash of the key this phone had before, for the club served."""
+    club = current_club_id()
+    return REPLACED if club == HOME_CLUB else f"{REPLACED}:{club}"
+
+
 def new_key() -> str:
     """A new key for this phone in place of the one its session had, given each time the phone
     gains a way in (referee.views.tables.remember_hash, which moves its holds to it): a cookie
     planted on a phone beforehand, or read off the air, then holds nothing that phone gains."""
-    session[KEY] = secrets.token_urlsafe(24)
+    session[key_name()] = secrets.token_urlsafe(24)
     session.permanent = True
     device()
-    return str(session[KEY])
+    return str(session[key_name()])
 
 
 def key_hash() -> str | None:
     """The sha256 of this phone's key, as the server keeps it; None for a phone without one (it
     holds nothing), without making one."""
-    value = session.get(KEY)
+    value = session.get(key_name())
     return hashlib.sha256(value.encode()).hexdigest() if isinstance(value, str) and value else None
 
 

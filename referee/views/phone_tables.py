@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from flask import abort, g, session
 
 from referee import access, club, keyring, ledger, phone
+from referee.club_scope import HOME_CLUB, current_club_id
 from referee.errorpages import Revoked
 from referee.models import Hand, Table
 from referee.phone import device
@@ -98,16 +99,16 @@ def _new_key() -> str:
     assert key_hash is not None
     if old_hash:
         keyring.copy(old_hash, key_hash)
-        if phone.REPLACED in session:
+        if phone.replaced_name() in session:
             keyring.forget(old_hash)
         else:
-            session[phone.REPLACED] = old_hash
+            session[phone.replaced_name()] = old_hash
     return key_hash
 
 
 def forget_replaced_key() -> None:
     """The phone came back with its new key: what its old key held goes."""
-    replaced = session.pop(phone.REPLACED, None)
+    replaced = session.pop(phone.replaced_name(), None)
     if isinstance(replaced, str) and replaced != phone.key_hash():
         keyring.forget(replaced)
 
@@ -117,7 +118,7 @@ def adopt_old_tokens() -> None:
     keeps its rights: its tokens move to the server under its new key, least recently used
     first, and leave the cookie."""
     old = session.get(TOKENS)
-    if old is None:
+    if old is None or current_club_id() != HOME_CLUB:  # those tokens were the first club's
         return
     session.pop(TOKENS)
     session.pop(OWNED, None)

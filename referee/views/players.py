@@ -306,6 +306,7 @@ def _page(
             phones=member_phones.live(member) if manager else [],
             own=own,
             next_tables=member_phones.next_tables(member) if own else [],
+            own_pix=own and member_phones.sets_pix(),
             errors=errors or {},
             typed=typed or {},
         ),
@@ -411,7 +412,7 @@ def link_phone(member_id: int) -> ResponseReturnValue:
     _require_manager()
     member = _member_or_404(member_id)
     try:
-        token = member_phones.make_link(member, made_by="club")
+        token = member_phones.make_link(member, made_by=member_phones.BY_CLUB)
     except member_phones.TooMany:
         db.session.rollback()
         sentence = _("%(name)s has %(most)d phones and links already: revoke one first.",
@@ -475,8 +476,12 @@ def own_page() -> ResponseReturnValue:
 
 @bp.post("/eu/pix")
 def own_pix() -> ResponseReturnValue:
-    """She sets (or removes) her own Pix key, without the club's code."""
-    return _save_pix(_own_or_404(), url_for("players.own_page"), own=True)
+    """She sets (or removes) her own Pix key, without the club's code, on a phone the club's
+    manager bound to her."""
+    member = _own_or_404()
+    if not member_phones.sets_pix():
+        abort(403)
+    return _save_pix(member, url_for("players.own_page"), own=True)
 
 
 @bp.post("/eu/unbind")

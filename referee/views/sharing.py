@@ -16,7 +16,9 @@ from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from referee import access, guesses, ledger, qr, redact
+from referee import access, guesses, ledger, member_phones, members, qr, redact
+from referee.db import db
+from referee.errorpages import Refused
 from referee.forms import OPTION_PREFIX, field_for, option_values, table_form
 from referee.i18n import render_text
 from referee.inputs import local_path
@@ -77,6 +79,27 @@ def new_owner_link(table_id: str) -> ResponseReturnValue:
     url = url_for("sharing.join_link", token=token, _external=True)
     qr_label = _("QR code of the link that hands the table over")
     return _page(table, new_link={"access": row, "url": url, "qr": qr.svg(url, label=qr_label), "owner": True})
+
+
+@bp.post("/t/<table_id>/share/phone/<int:seat>")
+def new_phone_link(table_id: str, seat: int) -> ResponseReturnValue:
+    """A one-time link that binds a player's phone to her (referee.member_phones): her own
+    page on it, for a player at this table (seat 1 is the first) who is one of the club's members."""
+    table = load(table_id)
+    require_owner(table)
+    member = members.get(next((s.member_id for s in table.seats if s.position == seat - 1), None))
+    if member is None:
+        abort(404)
+    try:
+        token = member_phones.make_link(member, made_by=member_phones.by_table(table.id))
+    except member_phones.TooMany:
+        db.session.rollback()
+        raise Refused(_("%(name)s has %(most)d phones and links already: revoke one first.",
+                        name=member.name, most=member_phones.MOST)) from None  # fmt: skip
+    db.session.commit()
+    url = url_for("players.bind_page", token=token, _external=True)
+    label = _("QR code that binds a phone to %(name)s", name=member.name)
+    return _page(table, new_link={"url": url, "qr": qr.svg(url, label=label), "member": member.name})
 
 
 @bp.post("/t/<table_id>/share/code")

@@ -80,6 +80,7 @@ def first(app: Flask) -> dict[str, Any]:
             "reentry_id": [1],
             "team_id": [1],
             "number": [1, 6],
+            "seat": [1],
             "round_number": [1],
             "table_number": [1],
             "ref": [db.session.scalars(select(Entry.id)).first()],

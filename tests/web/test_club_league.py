@@ -16,7 +16,7 @@ from sqlalchemy import select
 from referee import ratings
 from referee.club_scope import HOME_CLUB, serving
 from referee.db import db
-from referee.models import Member
+from referee.models import Member, Seat
 
 from .club_support import add_club, phone_at
 from .test_ratings import play, table_of
@@ -71,3 +71,41 @@ def test_the_ratings_command_acts_for_every_club_or_the_one_named(app: Flask, cl
     assert one.output.splitlines() == [rated]
     unknown = runner.invoke(args=["ratings", "catch-up", "--club", "nada"])
     assert unknown.exit_code == 2 and "no club is called 'nada'" in unknown.output
+
+
+def test_a_phone_keeps_what_it_holds_at_each_club(app: Flask) -> None:
+    """A phone owns a table at the first club, then opens one at another club and comes back:
+    it still owns both (each club's holds under a key of their own), and each club's home page
+    lists its own table only."""
+    add_club(app, "outro")
+    phone = phone_at(app, "outro")
+    made = {}
+    for prefix in ("", "/k/outro", "", "/k/outro"):
+        phone.prefix = prefix
+        if prefix not in made:
+            answer = phone.post("/tables/new?game=jubileu", data={f"player_{i}": n for i, n in enumerate(FIRST)})
+            assert answer.status_code == 302
+            made[prefix] = answer.headers["Location"].rsplit("/", 1)[-1]
+        for where, table_id in made.items():
+            phone.prefix = where
+            assert f"/t/{table_id}/end" in phone.get(f"/t/{table_id}/share").get_data(as_text=True), (prefix, where)
+            home = phone.get("/").get_data(as_text=True)
+            assert all((f"/t/{t}" in home) == (w == where) for w, t in made.items()), where
+
+
+def test_a_core_statement_through_the_session_sees_the_club_served(app: Flask, client: FlaskClient) -> None:
+    """The scope limits a Core statement on a club's table whether it runs on the session or on
+    its connection (a statement of the models is the ORM's criterion's)."""
+    other = add_club(app, "outro")
+    play(client, table_of(client, "jubileu", FIRST), "jubileu", FIRST, range(1))
+    seats = Seat.__table__
+    with app.app_context():
+        everyone = len(db.session.execute(select(seats.c.id).execution_options(all_clubs=True)).all())
+        assert everyone == 4
+        with serving(other):
+            assert db.session.execute(select(seats.c.id)).all() == []
+            assert db.session.connection().execute(select(seats.c.id)).all() == []
+            assert db.session.execute(select(Seat.id)).all() == []
+        db.session.rollback()
+        with serving(HOME_CLUB):
+            assert len(db.session.execute(select(seats.c.id)).all()) == 4

@@ -155,3 +155,29 @@ def test_her_page_shows_her_next_championship_table(app: Flask, club_night: dict
     seat = re.search(r'href="(/c/[^"]+/r/1/m/(\d+))">Copa da Maria: rodada 1, mesa (\d+)</a>', page)
     assert seat and seat.group(2) == seat.group(3), page
     assert "Maria" in hers.get(seat.group(1)).get_data(as_text=True)
+
+
+def test_a_tables_owner_binds_a_players_phone_to_her_page_but_not_to_her_pix(app: Flask) -> None:
+    """Anyone may open a table and name a member at it: the owner's link shows her page on her
+    phone, and the key where her money goes stays the club's to entrust."""
+    owner = _phone(app)
+    answer = owner.post("/tables/new?game=jubileu", data={f"player_{i}": n for i, n in enumerate(PLAYERS)})
+    assert answer.status_code == 302, answer.get_data(as_text=True)[:300]
+    tid = answer.headers["Location"].rsplit("/", 1)[-1]
+    share = owner.get(f"/t/{tid}/share").get_data(as_text=True)
+    assert "O celular de um jogador" in share and "Link para o celular de Maria" in share
+    made = owner.post(f"/t/{tid}/share/phone/1").get_data(as_text=True)
+    link = re.search(r"data-bind-link>[^<]*(/eu/[^<]+)<", made)
+    assert link, made
+    hers = _phone(app)
+    assert hers.post(link.group(1)).status_code == 302
+    page = hers.get("/eu").get_data(as_text=True)
+    assert "Este celular é de Maria" in page and "peça um link a quem administra o clube" in page
+    assert 'action="/eu/pix"' not in page
+    assert hers.post("/eu/pix", data={"pix_key": "ladrao@example.com"}).status_code == 403
+    with app.app_context():
+        assert db.session.scalar(select(Member.pix_key).where(Member.name == "Maria")) == ""
+    # Only the owner makes such links, and only for a seat that is a member's.
+    stranger = _phone(app)
+    assert stranger.post(f"/t/{tid}/share/phone/1").status_code in (401, 403, 404)
+    assert owner.post(f"/t/{tid}/share/phone/9").status_code == 404

@@ -29,6 +29,12 @@ def upgrade():
 
 
 def downgrade():
+    clubs = op.get_bind().exec_driver_sql("SELECT count(*) FROM club").scalar()
+    if clubs and clubs > 1:
+        raise RuntimeError(
+            "This server hosts several clubs: below 0018 two clubs' members could not share a name."
+            " Delete the other clubs first (flask --app referee clubs delete)."
+        )
     _rating_run_key(("game",))
     _member_unique(("name_key",), old="uq_member_club_id_name_key", new="uq_member_name_key")
 

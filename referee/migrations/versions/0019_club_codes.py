@@ -16,9 +16,14 @@ depends_on = None
 
 
 def upgrade():
-    op.add_column("club", sa.Column("code_digest", sa.String(length=200), nullable=True))
-    op.add_column("club", sa.Column("suspended_at", sa.DateTime(timezone=True), nullable=True))
-    op.add_column("club", sa.Column("created_from", sa.String(length=64), nullable=True))
+    # On SQLite the table is made again with AUTOINCREMENT: a deleted club's id is never given to
+    # a new club (whatever a request in flight during the deletion wrote under it stays nobody's).
+    # Nothing refers to club, so the rebuild touches no other table.
+    kwargs = {"recreate": "always", "table_kwargs": {"sqlite_autoincrement": True}}
+    with op.batch_alter_table("club", **(kwargs if op.get_bind().dialect.name == "sqlite" else {})) as batch:
+        batch.add_column(sa.Column("code_digest", sa.String(length=200), nullable=True))
+        batch.add_column(sa.Column("suspended_at", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("created_from", sa.String(length=64), nullable=True))
 
 
 def downgrade():
