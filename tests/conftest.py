@@ -219,6 +219,14 @@ def _empty_all_tables() -> None:
         if names:
             connection.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
         connection.execute(text("DELETE FROM club WHERE id <> :home"), {"home": HOME_CLUB})
+        connection.execute(  # and the first club as the migrations made it, whatever a test did to it
+            text(
+                "INSERT INTO club (id, slug, name, created_at) VALUES (:home, 'clube', 'Clube', now())"
+                " ON CONFLICT (id) DO UPDATE SET slug = 'clube', name = 'Clube', code_digest = NULL,"
+                " suspended_at = NULL, created_from = NULL"
+            ),
+            {"home": HOME_CLUB},
+        )
 
 
 @pytest.fixture

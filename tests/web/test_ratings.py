@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -701,11 +702,16 @@ def test_a_page_starts_the_catch_up_as_a_process_of_its_own_once(
     play(client, t, "jubileu", JUBILEU, range(4))
     monkeypatch.setattr(ratings, "INLINE_REBUILD", 0)
     started: list[list[str]] = []
+    options_of: list[dict[str, Any]] = []
     real_popen = ratings.subprocess.Popen
 
     def popen(command: list[str], **options: Any) -> Any:
+        # The command the page asked for runs once the three pages are answered: a process that
+        # finished before the second page (a machine busy with the test itself) would leave
+        # nothing pending for it to show.
         started.append(command)
-        return real_popen(command, **options)
+        options_of.append(options)
+        return real_popen([sys.executable, "-c", "pass"])
 
     monkeypatch.setattr(ratings.subprocess, "Popen", popen)
     threads = set(threading.enumerate())
@@ -713,6 +719,7 @@ def test_a_page_starts_the_catch_up_as_a_process_of_its_own_once(
     assert all("recomputed" in page for page in pages)
     assert not [t for t in threading.enumerate() if t not in threads and t.name.startswith("ratings")]
     assert len(started) == 1 and started[0][-6:] == ["ratings", "catch-up", "--game", "jubileu", "--club", "clube"]
+    real_popen(started[0], **options_of[0]).wait(120)
     deadline = time.monotonic() + 120
     with shared_app.app_context():
         while ratings.pending("jubileu") != "none" and time.monotonic() < deadline:
