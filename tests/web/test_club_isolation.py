@@ -5,7 +5,8 @@ corrections and two-key entry, scoring links and a join code, members with a Pix
 member, a season, ratings, a championship with a drawn round and its cards. Then every route of
 the URL map and every operation of the OpenAPI document is asked at a second club's address,
 with the first club's ids in it, by a phone that holds everything of the first club (its tables,
-its links, the club code typed) and by a phone that holds nothing. No answer names anything of
+its links, the club code typed), by the second club's manager (its own code typed) and by a phone
+that holds nothing. No answer names anything of
 the first club, no request of an id of it is answered as found, and the first club's data is
 the same afterwards. The scope that makes it so is referee/club_scope.py; that every statement
 names the club is tests/club_audit.py's.
@@ -22,14 +23,17 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from referee import clubs
 from referee.db import db
-from referee.models import Access, Championship, Club, Entry, Member, MemberPhone, Season, Table
+from referee.models import Access, Championship, Entry, Member, MemberPhone, Season, Table
 
 from .api_support import API
 from .championship_support import card_links, create, manager, register
 from .test_exports import answers, club, snapshot
 
 OTHER = "outro"
+#: Who asks: the first club's manager (its tables, links and code), the second club's manager.
+FIRSTS, THEIRS = "first club's phone", "second club's manager"
 NAMES = ["Zuleica", "Oswaldo", "Petúnia", "Quirino", "Rosalvo", "Sinésio", "Teodora", "Ubirajara"]
 #: Arguments that name something of a club: asking for one of the first club's must find nothing.
 #: What every club answers alike (its examples name players): compared with the first club's.
@@ -95,12 +99,16 @@ def first(app: Flask) -> dict[str, Any]:
             *(c.name for c in db.session.scalars(select(Championship))),
             *tables,
         }
-        second = Club(slug=OTHER, name="Outro clube")
-        db.session.add(second)
+        _second, second_code = clubs.create("Outro clube", OTHER)
         db.session.commit()
         db.session.remove()
+    # The second club's manager: its own code typed at its own address.
+    theirs = app.test_client()
+    assert theirs.post(f"/k/{OTHER}/club", data={"code": second_code}).status_code == 302
     return {
         "boss": boss,
+        "theirs": theirs,
+        "theirs_code": second_code,
         "values": values,
         "secrets": secrets,
         "owners": setup["owners"],
@@ -143,12 +151,15 @@ def _walk(
 ) -> list[str]:
     found = []
     owner_token = next(iter(first["owners"].values()))
-    headers = {"Authorization": f"Bearer {owner_token}", "X-Referee-Club-Code": app.config["CLUB_CODE"]}
+    credentials = {
+        FIRSTS: {"Authorization": f"Bearer {owner_token}", "X-Referee-Club-Code": app.config["CLUB_CODE"]},
+        THEIRS: {"X-Referee-Club-Code": first["theirs_code"]},
+    }
     for rule, method in routes:
         for path, names_own in _filled(rule, first["values"]):
             address = f"/k/{OTHER}{path}"
             for who, phone in phones.items():
-                answer = _ask(phone, method, address, headers if who == "first club's phone" else {})
+                answer = _ask(phone, method, address, credentials.get(who, {}))
                 body = answer.get_data(as_text=True)
                 where = f"{who} {method} {address} -> {answer.status_code}"
                 if answer.status_code >= 500:
@@ -182,7 +193,7 @@ def test_no_route_at_another_clubs_address_reaches_the_first_clubs_data(app: Fla
     before_answers = answers(app.test_client(), ids)
     routes = _routes(app)
     assert len(routes) > 120, len(routes)
-    phones = {"first club's phone": first["boss"], "a phone with nothing": app.test_client()}
+    phones = {FIRSTS: first["boss"], THEIRS: first["theirs"], "a phone with nothing": app.test_client()}
     assert _walk(app, first, routes, phones) == []
     assert snapshot(app) == before
     assert answers(app.test_client(), ids) == before_answers
@@ -200,7 +211,7 @@ def test_no_operation_of_the_api_at_another_clubs_address_reaches_the_first_club
     )
     assert len(routes) > 20, routes
     before = snapshot(app)
-    phones = {"first club's phone": first["boss"], "a phone with nothing": app.test_client()}
+    phones = {FIRSTS: first["boss"], THEIRS: first["theirs"], "a phone with nothing": app.test_client()}
     assert _walk(app, first, routes, phones) == []
     assert snapshot(app) == before
 
