@@ -11,7 +11,8 @@ BENCH_CLUBS_HANDS hands (default 1,000,000 on PostgreSQL, 100,000 on SQLite), ge
 tables played through the real ledger. The other 999 clubs are made as the operator makes them
 and play through the API: a table of four and BENCH_CLUBS_SMALL_HANDS hands each (default 10), so
 every index holds rows of all of them. Each figure is taken in a fresh interpreter (warm-up
-first, then BENCH_CLUBS_RUNS timed runs): alone and among the others under the same conditions.
+first, then BENCH_CLUBS_RUNS timed runs), after a VACUUM (ANALYZE): alone and among the others
+under the same conditions, not while autovacuum works through the rows just written.
 Prints figures; asserts only that every request answered as it should.
 """
 
@@ -178,6 +179,20 @@ def the_write_table(url: str, instance: Path) -> tuple[str, str]:
     return made.get_json()["id"], made.get_json()["token"]
 
 
+def settle(url: str, instance: Path) -> None:
+    """The database as a server's would be after a quiet moment: its statistics current and its
+    new rows vacuumed (PostgreSQL's autovacuum would otherwise be at it during the figures)."""
+    from referee.extensions import db
+
+    app = make_app(url, instance)
+    with app.app_context(), db.engine.connect() as connection:
+        if db.engine.dialect.name == "postgresql":
+            connection.execution_options(isolation_level="AUTOCOMMIT").exec_driver_sql("VACUUM (ANALYZE)")
+        else:
+            connection.exec_driver_sql("ANALYZE")
+    dispose(app)
+
+
 def _print(label: str, figures: dict[str, Any]) -> None:
     line = ", ".join(f"{name} {f['median']:.1f} ms (p95 {f['p95']:.1f})" for name, f in figures.items())
     print(f"  {label}: {line}", flush=True)
@@ -199,6 +214,7 @@ def main() -> None:
             dispose(app)
             print(f"  the big club: {made['hands']:,} hands generated in {made['seconds']:.0f} s", flush=True)
             table_id, token = the_write_table(url, workdir / "instance")
+            settle(url, workdir / "instance")
             load()
             alone = _child("measure", url, workdir, table_id, token)
             _print("alone on the server", alone)
@@ -206,6 +222,7 @@ def main() -> None:
             print(
                 f"  {CLUBS - 1:,} more clubs made and played ({SMALL_HANDS} hands each) in {seconds:.0f} s", flush=True
             )
+            settle(url, workdir / "instance")
             load()
             among = _child("measure", url, workdir, table_id, token)
             _print(f"among {CLUBS:,} clubs", among)
