@@ -31,7 +31,7 @@ from flask import current_app, session
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from referee import guesses, phone
-from referee.club_scope import HOME_CLUB, current_club_id
+from referee.club_scope import HOME_CLUB, current_club_id, session_key
 from referee.db import db
 from referee.models import Club
 
@@ -106,16 +106,9 @@ def _fingerprint() -> str:
     return hmac.new(key, b"club-code:" + what.encode(), hashlib.sha256).hexdigest()
 
 
-def _session_key() -> str:
-    """Where this phone's session keeps the served club's fingerprint: a phone may manage
-    several clubs of the server (the first club's key is the one it always was)."""
-    club_id = current_club_id()
-    return SESSION_KEY if club_id == HOME_CLUB else f"{SESSION_KEY}:{club_id}"
-
-
 def is_manager() -> bool:
     """This phone typed the served club's current code."""
-    kept = session.get(_session_key())
+    kept = session.get(session_key(SESSION_KEY))
     return isinstance(kept, str) and hmac.compare_digest(kept, _fingerprint())
 
 
@@ -142,10 +135,10 @@ def unlock(code: object) -> Check:
     phone.device()  # a phone's first try is counted for this phone, not for its Wi-Fi
     result = check(code)
     if result is Check.RIGHT:
-        session[_session_key()] = _fingerprint()
+        session[session_key(SESSION_KEY)] = _fingerprint()
         session.permanent = True
     return result
 
 
 def lock() -> None:
-    session.pop(_session_key(), None)
+    session.pop(session_key(SESSION_KEY), None)

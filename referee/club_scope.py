@@ -60,6 +60,13 @@ def current_club_id() -> int:
     return HOME_CLUB
 
 
+def session_key(name: str) -> str:
+    """Where a phone's session keeps ``name`` for the club served: a phone may be known to
+    several clubs (the first club's key is the one it always was)."""
+    club = current_club_id()
+    return name if club == HOME_CLUB else f"{name}:{club}"
+
+
 @contextmanager
 def serving(club_id: int) -> Iterator[None]:
     """Serve ``club_id`` inside the current app context (the command line acting for one club)."""

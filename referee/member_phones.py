@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from flask import session
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from referee import members, phone
-from referee.club_scope import current_club_id
+from referee.club_scope import session_key
 from referee.db import db
 from referee.models import Championship, ChampRound, Entry, Member, MemberPhone, RoundTable, aware, utcnow
 
@@ -33,17 +34,16 @@ MOST = 5
 
 
 class TooMany(Exception):
-    """The member already has :data:`MOST` phones and links: revoke one first."""
+    """The member already has :data:`MOST` phones and links: revoke one first (the sentence)."""
 
 
 def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def _session_key() -> str:
-    """Where the phone's session keeps its key for the served club (a phone may be Maria's at
-    one club and nobody's at another)."""
-    return f"member:{current_club_id()}"
+#: Where the phone's session keeps its key, per club (a phone may be Maria's at one club and
+#: nobody's at another).
+SESSION_KEY = "member"
 
 
 def live(member: Member) -> list[MemberPhone]:
@@ -60,7 +60,9 @@ def live(member: Member) -> list[MemberPhone]:
 def make_link(member: Member, made_by: str) -> str:
     """A new one-time link's token for ``member`` (stored as a hash). Does not commit."""
     if len(live(member)) >= MOST:
-        raise TooMany()
+        raise TooMany(
+            _("%(name)s has %(most)d phones and links already: revoke one first.", name=member.name, most=MOST)
+        )
     token = secrets.token_urlsafe(24)
     db.session.add(
         MemberPhone(
@@ -97,13 +99,13 @@ def bind(token: str) -> Member | None:
     row.bound_at = utcnow()
     row.device = phone.device()
     db.session.commit()
-    session[_session_key()] = key
+    session[session_key(SESSION_KEY)] = key
     session.permanent = True
     return member
 
 
 def _bound_row() -> MemberPhone | None:
-    key = session.get(_session_key())
+    key = session.get(session_key(SESSION_KEY))
     if not isinstance(key, str) or not key:
         return None
     row = db.session.scalar(select(MemberPhone).where(MemberPhone.key_hash == _hash(key)))
@@ -148,7 +150,7 @@ def unbind() -> None:
     if row is not None:
         row.revoked_at = utcnow()
         db.session.commit()
-    session.pop(_session_key(), None)
+    session.pop(session_key(SESSION_KEY), None)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 
 from flask import request, session
 
-from referee.club_scope import HOME_CLUB, current_club_id
+from referee.club_scope import session_key
 
 DEVICE = "device"
 KEY = "phone_key"
@@ -52,15 +52,13 @@ def born() -> datetime | None:
 
 def key_name() -> str:
     """Where the session keeps this phone's key for the club served: one key per club, since
-    each club's holds are its own (the first club's is where it always was)."""
-    club = current_club_id()
-    return KEY if club == HOME_CLUB else f"{KEY}:{club}"
+    each club's holds are its own."""
+    return session_key(KEY)
 
 
 def replaced_name() -> str:
     """Where the session keeps the hash of the key this phone had before, for the club served."""
-    club = current_club_id()
-    return REPLACED if club == HOME_CLUB else f"{REPLACED}:{club}"
+    return session_key(REPLACED)
 
 
 def new_key() -> str:

@@ -350,12 +350,14 @@ def _require_manager() -> None:
         abort(403)
 
 
-def _refused(member: Member, exc: RulesError, field: str, typed: Mapping[str, str]) -> ResponseReturnValue:
-    """The player's page again, the engine's sentence next to the form, nothing stored."""
+def _refused(
+    member: Member, exc: RulesError, field: str, typed: Mapping[str, str], *, own: bool = False
+) -> ResponseReturnValue:
+    """The player's page again (or her own, on her phone), the engine's sentence next to the
+    form, nothing stored."""
     db.session.rollback()
-    return _page(
-        member, status=400 if isinstance(exc, InvalidInput) else 422, errors={field: render_text(exc.text)}, typed=typed
-    )
+    status = 400 if isinstance(exc, InvalidInput) else 422
+    return _page(member, status=status, errors={field: render_text(exc.text)}, typed=typed, own=own)
 
 
 def _ratings(member: Member, played: list[str]) -> dict[str, Any]:
@@ -387,15 +389,15 @@ def set_pix(member_id: int) -> ResponseReturnValue:
 
 
 def _save_pix(member: Member, back: str, *, own: bool = False) -> ResponseReturnValue:
+    """A Pix key from the form (the manager's, or hers on her own phone), or the page again
+    with the reason it was refused."""
     raw_key = str(request.form.get("pix_key") or "")[:200]
     raw_city = str(request.form.get("pix_city") or "")[:200]
     typed = {"pix_key": raw_key, "pix_city": raw_city}
     try:
         key = pix.normalize_key(raw_key) if raw_key.strip() else ""
     except RulesError as exc:
-        db.session.rollback()
-        return _page(member, status=400 if isinstance(exc, InvalidInput) else 422, own=own,
-                     errors={"pix": render_text(exc.text)}, typed=typed)  # fmt: skip
+        return _refused(member, exc, "pix", typed, own=own)
     member.pix_key = key
     member.pix_city = pix.normalize_city(raw_city) if key and raw_city.strip() else ""
     db.session.commit()
@@ -413,11 +415,9 @@ def link_phone(member_id: int) -> ResponseReturnValue:
     member = _member_or_404(member_id)
     try:
         token = member_phones.make_link(member, made_by=member_phones.BY_CLUB)
-    except member_phones.TooMany:
+    except member_phones.TooMany as refused:
         db.session.rollback()
-        sentence = _("%(name)s has %(most)d phones and links already: revoke one first.",
-                     name=member.name, most=member_phones.MOST)  # fmt: skip
-        return _page(member, status=422, errors={"phones": sentence})
+        return _page(member, status=422, errors={"phones": str(refused)})
     db.session.commit()
     url = url_for("players.bind_page", token=token, _external=True)
     return render_template(

@@ -92,10 +92,9 @@ def new_phone_link(table_id: str, seat: int) -> ResponseReturnValue:
         abort(404)
     try:
         token = member_phones.make_link(member, made_by=member_phones.by_table(table.id))
-    except member_phones.TooMany:
+    except member_phones.TooMany as refused:
         db.session.rollback()
-        raise Refused(_("%(name)s has %(most)d phones and links already: revoke one first.",
-                        name=member.name, most=member_phones.MOST)) from None  # fmt: skip
+        raise Refused(str(refused)) from None
     db.session.commit()
     url = url_for("players.bind_page", token=token, _external=True)
     label = _("QR code that binds a phone to %(name)s", name=member.name)
