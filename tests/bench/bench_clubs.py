@@ -10,9 +10,11 @@ The big club is the league benchmark's (tests/bench/bench_league.py): 1,000 memb
 BENCH_CLUBS_HANDS hands (default 1,000,000 on PostgreSQL, 100,000 on SQLite), generated from
 tables played through the real ledger. The other 999 clubs are made as the operator makes them
 and play through the API: a table of four and BENCH_CLUBS_SMALL_HANDS hands each (default 10), so
-every index holds rows of all of them. Each figure is taken in a fresh interpreter (warm-up
-first, then BENCH_CLUBS_RUNS timed runs), after a VACUUM (ANALYZE): alone and among the others
-under the same conditions, not while autovacuum works through the rows just written.
+every index holds rows of all of them, in a copy of the big club's database: the two databases
+are then measured in turn, BENCH_CLUBS_ROUNDS times each (alone, among, among, alone, ...), so
+that the machine's speed, which drifts on a shared machine, weighs on both alike. Each measure
+is taken in a fresh interpreter (a warm-up, then BENCH_CLUBS_RUNS timed runs), after a VACUUM
+(ANALYZE) of both, not while autovacuum works through the rows just written.
 Prints figures; asserts only that every request answered as it should.
 """
 
@@ -35,6 +37,8 @@ from .bench_league import append, database_url, dispose, fresh_database, generat
 CLUBS = int(os.environ.get("BENCH_CLUBS", sized("1000", "20")))
 SMALL_HANDS = int(os.environ.get("BENCH_CLUBS_SMALL_HANDS", sized("10", "2")))
 RUNS = int(os.environ.get("BENCH_CLUBS_RUNS", sized("30", "2")))
+#: Measures of each database, in turn: alone, among, among, alone, alone, ...
+ROUNDS = int(os.environ.get("BENCH_CLUBS_ROUNDS", sized("5", "1")))
 API = "/api/v1"
 #: The players of the table the write is timed at: four of the big club's members.
 PLAYERS = tuple(member_names()[:4])
@@ -198,6 +202,16 @@ def _print(label: str, figures: dict[str, Any]) -> None:
     print(f"  {label}: {line}", flush=True)
 
 
+def _middle(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
+
+
+def _pooled(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each figure's median and p95 over the rounds (the middle round's)."""
+    return {name: {key: _middle([r[name][key] for r in rounds]) for key in ("median", "p95")} for name in rounds[0]}
+
+
 def main() -> None:
     machine()
     backend_url = database_url()
@@ -205,35 +219,51 @@ def main() -> None:
     hands = big_hands(backend_url)
     print(f"  clubs on {backend}: one club of 1,000 members and {hands:,} hands, then {CLUBS:,} clubs", flush=True)
     workdir = Path(tempfile.mkdtemp(prefix="referee-bench-clubs-"))
+    instance = workdir / "instance"
     try:
         protos = prototypes(workdir)
-        with fresh_database(backend_url, workdir, "clubs") as url:
-            app = make_app(url, workdir / "instance")
+        with fresh_database(backend_url, workdir, "clubs") as alone_url:
+            app = make_app(alone_url, instance)
             made = generate(app, protos, hands)
             append(app, protos, "jubileu", 30)  # tonight's tables, still open
             dispose(app)
             print(f"  the big club: {made['hands']:,} hands generated in {made['seconds']:.0f} s", flush=True)
-            table_id, token = the_write_table(url, workdir / "instance")
-            settle(url, workdir / "instance")
-            load()
-            alone = _child("measure", url, workdir, table_id, token)
-            _print("alone on the server", alone)
-            seconds = the_others(url, workdir / "instance", CLUBS - 1)
-            print(
-                f"  {CLUBS - 1:,} more clubs made and played ({SMALL_HANDS} hands each) in {seconds:.0f} s", flush=True
-            )
-            settle(url, workdir / "instance")
-            load()
-            among = _child("measure", url, workdir, table_id, token)
-            _print(f"among {CLUBS:,} clubs", among)
-            ratios = ", ".join(f"{name} {among[name]['median'] / alone[name]['median']:.2f}" for name in alone)
-            print(f"  among / alone (medians): {ratios}", flush=True)
-            rss = _child("memory", url, workdir, table_id)
-            print(
-                f"  one server process: {rss['one_mb']:.0f} MB after serving one club, {rss['every_mb']:.0f} MB after"
-                f" serving all {rss['clubs']:,} clubs ({rss['every_mb'] - rss['one_mb']:+.0f} MB)",
-                flush=True,
-            )
+            table_id, token = the_write_table(alone_url, instance)
+            # The same club among the others is a copy of this database that then gains them; the
+            # two are measured in turn, so that a change in the machine's speed meanwhile (these
+            # machines are shared) weighs on both alike.
+            with fresh_database(backend_url, workdir, "among", copy_of=alone_url) as among_url:
+                seconds = the_others(among_url, instance, CLUBS - 1)
+                print(
+                    f"  {CLUBS - 1:,} more clubs made and played ({SMALL_HANDS} hands each) in {seconds:.0f} s",
+                    flush=True,
+                )
+                settle(alone_url, instance)
+                settle(among_url, instance)
+                load()
+                alone: list[dict[str, Any]] = []
+                among: list[dict[str, Any]] = []
+                for turn in range(ROUNDS):
+                    pair = ((alone, alone_url), (among, among_url))
+                    for rounds, url in pair if turn % 2 == 0 else reversed(pair):
+                        rounds.append(_child("measure", url, workdir, table_id, token))
+                print(
+                    f"  {ROUNDS} measures of each in turn, {RUNS} runs each; per figure, the median measure:",
+                    flush=True,
+                )
+                _print("alone on the server", _pooled(alone))
+                _print(f"among {CLUBS:,} clubs", _pooled(among))
+                ratios = ", ".join(
+                    f"{name} {_middle([b[name]['median'] / a[name]['median'] for a, b in zip(alone, among)]):.2f}"
+                    for name in alone[0]
+                )
+                print(f"  among / alone (medians, round by round; the middle ratio): {ratios}", flush=True)
+                rss = _child("memory", among_url, workdir, table_id)
+                print(
+                    f"  one server process: {rss['one_mb']:.0f} MB after serving one club, {rss['every_mb']:.0f} MB"
+                    f" after serving all {rss['clubs']:,} clubs ({rss['every_mb'] - rss['one_mb']:+.0f} MB)",
+                    flush=True,
+                )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

@@ -865,11 +865,19 @@ def ratings_available() -> str | None:
 
 
 @contextlib.contextmanager
-def fresh_database(backend_url: str | None, workdir: Path, label: str) -> Iterator[str]:
+def fresh_database(backend_url: str | None, workdir: Path, label: str, *, copy_of: str | None = None) -> Iterator[str]:
     """An empty database: a SQLite file under ``workdir``, or a PostgreSQL database created on
-    the server of ``backend_url`` and dropped afterwards."""
+    the server of ``backend_url`` and dropped afterwards. With ``copy_of`` (the URL of another
+    database of this function's, nobody connected to it), a copy of that one instead: two
+    databases that differ in one respect can then be measured in turn, in the same minutes."""
     if backend_url is None:
         path = workdir / f"{label}.sqlite3"
+        if copy_of is not None:
+            import sqlite3
+
+            with contextlib.closing(sqlite3.connect(make_url(copy_of).database or "")) as source:
+                with contextlib.closing(sqlite3.connect(path)) as target:
+                    source.backup(target)
         try:
             yield f"sqlite:///{path}"
         finally:
@@ -891,8 +899,9 @@ def fresh_database(backend_url: str | None, workdir: Path, label: str) -> Iterat
         if v is not None
     }
     name = f"bench_league_{label}_{secrets.token_hex(4)}"
+    template = f' TEMPLATE "{make_url(copy_of).database}"' if copy_of is not None else ""
     with psycopg.connect(autocommit=True, **params) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
+        admin.execute(f'CREATE DATABASE "{name}"{template}')
     try:
         yield base.set(database=name).render_as_string(hide_password=False)
     finally:
