@@ -137,6 +137,11 @@ def backup_daily_command(directory: Path, keep: int) -> None:
     is_flag=True,
     help="Put the backup's secret key and club code in the instance folder even where this server has its own.",
 )
+@click.option(
+    "--sign-out-every-club",
+    is_flag=True,
+    help="With --replace-keys on a server that hosts other clubs: replace the secret key all of them use.",
+)
 @click.option("--keys-only", is_flag=True, help="Put the backup's keys in force; leave the database alone.")
 @click.option("--print-secret-key", is_flag=True, help="Only print the backup's secret key.")
 @click.option("--print-club-code", is_flag=True, help="Only print the backup's club code.")
@@ -151,6 +156,7 @@ def restore_command(
     path: str,
     replace: bool,
     replace_keys: bool,
+    sign_out_every_club: bool,
     keys_only: bool,
     print_secret_key: bool,
     print_club_code: bool,
@@ -184,7 +190,8 @@ def restore_command(
     if replace:
         _refuse_a_key_made_now("restore --replace")
     try:
-        steps = server_keys.plan(keys, replace=replace_keys) if keys else []
+        others = 0 if sign_out_every_club else len(clubs.slugs()) - 1
+        steps = server_keys.plan(keys, replace=replace_keys, other_clubs=others) if keys else []
     except server_keys.Refused as exc:
         raise click.ClickException(f"Nothing was restored. {exc}") from None
     if not keys_only:

@@ -90,16 +90,26 @@ def read(document: Mapping[str, object]) -> dict[str, str] | None:
     return keys
 
 
-def plan(keys: Mapping[str, str], *, replace: bool) -> list[Step]:
+def plan(keys: Mapping[str, str], *, replace: bool, other_clubs: int = 0) -> list[Step]:
     """What putting ``keys`` in force takes: the instance files to write. Refuses (before
     anything is written or restored) where a different key is in force that a restore may not
-    replace (module docstring). Needs an app context."""
+    replace (module docstring). The secret key is the whole server's: where it also signs the
+    phones of ``other_clubs`` clubs (the first club's backup carries it), replacing it signs
+    them all out and their tables' owners lose them for good, so that is refused too unless
+    the caller counted none. Needs an app context."""
     sources = current_app.config.get(config.SOURCES, {})
     steps = []
     for name, key, what in SETTINGS:
         if str(current_app.config[key]) == keys[name]:
             continue
         source = sources.get(key, config.APP_CONFIG)
+        if source == config.INSTANCE_FILE and replace and key == "SECRET_KEY" and other_clubs:
+            clubs = "1 other club" if other_clubs == 1 else f"{other_clubs} other clubs"
+            raise Refused(
+                f"This server also serves {clubs}, whose phones are signed in with its secret key: the backup's"
+                " would sign every one of them out, and the owners of their tables could no longer manage them."
+                " To do it anyway, run restore again with --replace-keys --sign-out-every-club."
+            )
         if source == config.MADE_NOW or (source == config.INSTANCE_FILE and replace):
             steps.append(Step(name, key, keys[name]))
         elif source == config.INSTANCE_FILE:

@@ -18,7 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from referee import guesses
+from referee import guesses, server_keys
 from referee.club_scope import ALL_CLUBS, HOME_CLUB
 from referee.db import db
 from referee.models import Club
@@ -191,7 +191,8 @@ def test_the_daily_backup_keeps_each_club_in_its_own_file_and_restores_into_a_cl
     assert len(files) == 2 and files[0].startswith("referee-2") and files[1].startswith("referee-k-bolinha-2"), files
     documents = [json.loads(gzip.decompress((folder / name).read_bytes())) for name in files]
     assert [sorted(m["name"] for m in d["members"]) for d in documents] == [sorted(FIRST), sorted(SECOND)]
-    assert "server_keys" not in documents[1]  # the server's keys are the first club's backup's only
+    # The server's keys travel in the first club's backup only.
+    assert server_keys.FIELD in documents[0] and server_keys.FIELD not in documents[1]
     assert stat.S_IMODE((folder / files[1]).stat().st_mode) == 0o600
 
     # The club is deleted, made again, and its backup restored into it.
@@ -203,6 +204,7 @@ def test_the_daily_backup_keeps_each_club_in_its_own_file_and_restores_into_a_cl
     assert restored.output.startswith("Restored 1 tables, 4 members")
     answer = phone.get(f"/api/v1/tables/{table['id']}")
     assert answer.status_code == 200 and answer.get_json()["next_number"] == 4
+    play(phone, table, "jubileu", SECOND, range(3, 4))  # its owner's token came back with it
     assert client.get(f"/api/v1/tables/{table['id']}").status_code == 404  # not the first club's
     assert _rows_of(app, HOME_CLUB) == first_rows
     assert runner.invoke(args=["restore", str(folder / files[1]), "--club", "nada"]).exit_code == 2

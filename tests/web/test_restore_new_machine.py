@@ -36,6 +36,7 @@ from referee.extensions import db
 from referee.models import Table
 from tests.conftest import TEST_DATABASE_URL, _empty_all_tables
 from tests.web.championship_support import card_links, create, manager, register
+from tests.web.club_support import add_club, phone_at
 from tests.web.test_pages import new_table
 
 ON_SQLITE = TEST_DATABASE_URL.startswith("sqlite")
@@ -212,6 +213,41 @@ def test_a_restore_refuses_to_replace_a_key_in_use_unless_told_and_stores_nothin
     assert done.exit_code == 0, done.output
     phone = moved(club["phones"]["owner"], server(instance))
     assert phone.post(f"/t/{club['table']}/share/code").status_code == 200
+
+
+def test_replacing_the_key_of_a_server_that_hosts_other_clubs_takes_saying_so(
+    server: Callable[[Path], Flask], tmp_path: Path
+) -> None:
+    """The secret key signs the phones of every club on the server: the first club's restore
+    does not sign out the others' phones, and cost their owners their tables, by default."""
+    old = server(tmp_path / "old" / "instance")
+    club_on(old)
+    backup = tmp_path / "club.json"
+    assert server(tmp_path / "old" / "instance").test_cli_runner().invoke(args=["backup", str(backup)]).exit_code == 0
+
+    instance = new_machine(old, tmp_path)
+    instance.mkdir(parents=True)
+    (instance / "secret_key").write_text("a key this server has signed phones with\n")
+    new = server(instance)
+    add_club(new, "bolinha")
+    owner = phone_at(new, "bolinha")
+    hosted_table = new_table(owner)
+    assert owner.post(f"/t/{hosted_table}/share/code").status_code == 200
+
+    refused = new.test_cli_runner().invoke(args=["restore", "--replace-keys", str(backup)])
+    assert refused.exit_code != 0
+    assert "1 other club" in refused.output and "--sign-out-every-club" in refused.output
+    assert (instance / "secret_key").read_text() == "a key this server has signed phones with\n"
+    with new.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Table)) == 0
+    assert moved(owner, server(instance)).post(f"/k/bolinha/t/{hosted_table}/share/code").status_code == 200
+
+    done = new.test_cli_runner().invoke(
+        args=["restore", "--keys-only", "--replace-keys", "--sign-out-every-club", str(backup)]
+    )
+    assert done.exit_code == 0, done.output
+    # As the sentence said: the hosted club's owner no longer manages his table.
+    assert moved(owner, server(instance)).post(f"/k/bolinha/t/{hosted_table}/share/code").status_code != 200
 
 
 def test_a_key_set_outside_the_instance_folder_is_named_and_printed_for_it(
