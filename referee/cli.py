@@ -32,6 +32,7 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 from flask_babel import force_locale
+from sqlalchemy import select
 
 from referee import backups, club, clubs, config, exports, import_claim, league, ledger, server_keys
 from referee.club_scope import HOME_CLUB, serving
@@ -190,13 +191,25 @@ def restore_command(
     if replace:
         _refuse_a_key_made_now("restore --replace")
     try:
-        others = 0 if sign_out_every_club else len(clubs.slugs()) - 1
-        steps = server_keys.plan(keys, replace=replace_keys, other_clubs=others) if keys else []
+        steps: list[server_keys.Step] = []
+        if keys is not None:
+            others = 0 if sign_out_every_club or _came_from(document) else len(clubs.slugs()) - 1
+            steps = server_keys.plan(keys, replace=replace_keys, other_clubs=others)
     except server_keys.Refused as exc:
         raise click.ClickException(f"Nothing was restored. {exc}") from None
     if not keys_only:
         _restore_data(document, replace=replace)
     _put_keys(steps, keys is not None)
+
+
+def _came_from(document: dict[str, Any]) -> bool:
+    """Whether this database already holds the backup's tables: copied from the backup's server
+    (its SQLite file, a dump), whose clubs' phones were all signed in with the backup's key. That
+    key then signs them back in, not out: no club's phones need to be counted."""
+    tables = document.get("tables")
+    listed = tables if isinstance(tables, list) else []
+    ids = [t["id"] for t in listed if isinstance(t, dict) and isinstance(t.get("id"), str)][:100]
+    return bool(ids) and db.session.scalar(select(Table.id).where(Table.id.in_(ids)).limit(1)) is not None
 
 
 def _restore_data(document: Any, *, replace: bool) -> None:

@@ -96,15 +96,17 @@ def plan(keys: Mapping[str, str], *, replace: bool, other_clubs: int = 0) -> lis
     replace (module docstring). The secret key is the whole server's: where it also signs the
     phones of ``other_clubs`` clubs (the first club's backup carries it), replacing it signs
     them all out and their tables' owners lose them for good, so that is refused too unless
-    the caller counted none. Needs an app context."""
+    the caller counted none, and where the key is set outside the instance folder the sentence
+    says what putting the backup's there costs. Needs an app context."""
     sources = current_app.config.get(config.SOURCES, {})
     steps = []
     for name, key, what in SETTINGS:
         if str(current_app.config[key]) == keys[name]:
             continue
         source = sources.get(key, config.APP_CONFIG)
-        if source == config.INSTANCE_FILE and replace and key == "SECRET_KEY" and other_clubs:
-            clubs = "1 other club" if other_clubs == 1 else f"{other_clubs} other clubs"
+        others = other_clubs if key == "SECRET_KEY" else 0
+        clubs = "1 other club" if others == 1 else f"{others} other clubs"
+        if source == config.INSTANCE_FILE and replace and others:
             raise Refused(
                 f"This server also serves {clubs}, whose phones are signed in with its secret key: the backup's"
                 " would sign every one of them out, and the owners of their tables could no longer manage them."
@@ -119,9 +121,15 @@ def plan(keys: Mapping[str, str], *, replace: bool, other_clubs: int = 0) -> lis
                 f" --replace-keys to put the backup's {what} in its place."
             )
         else:
+            warning = (
+                f" Doing so signs out every phone of the {clubs.removeprefix('1 ')} this server also serves, and"
+                " the owners of their tables could no longer manage them."
+                if others
+                else ""
+            )
             raise Refused(
                 f"The backup's {what} is not the one this server takes from {source}. Put the backup's"
-                f" there (restore --print-{name.replace('_', '-')} FILE prints it), then run restore again."
+                f" there (restore --print-{name.replace('_', '-')} FILE prints it), then run restore again.{warning}"
             )
     return steps
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import gzip
 import json
 import shutil
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
@@ -250,6 +251,35 @@ def test_replacing_the_key_of_a_server_that_hosts_other_clubs_takes_saying_so(
     assert moved(owner, server(instance)).post(f"/k/bolinha/t/{hosted_table}/share/code").status_code != 200
 
 
+def test_the_keys_of_a_server_whose_database_was_copied_whole_sign_every_club_back_in(
+    server: Callable[[Path], Flask], tmp_path: Path
+) -> None:
+    """The documented move of a whole server on SQLite: its database file copied as it is (every
+    club in it), then the first club's backup's keys put in force. The hosted clubs' phones were
+    signed in with that very key, so nothing is refused and they keep their tables."""
+    old_instance = tmp_path / "old" / "instance"
+    old = server(old_instance)
+    club_on(old)
+    add_club(old, "bolinha")
+    owner = phone_at(old, "bolinha")
+    hosted_table = new_table(owner)
+    backup = tmp_path / "club.json"
+    assert server(old_instance).test_cli_runner().invoke(args=["backup", str(backup)]).exit_code == 0
+
+    instance = tmp_path / "new-machine" / "instance"
+    instance.mkdir(parents=True)
+    if ON_SQLITE:  # the copy of the file; on PostgreSQL the new server reads the same database
+        with (
+            sqlite3.connect(old_instance / "referee.sqlite3") as source,
+            sqlite3.connect(instance / "referee.sqlite3") as target,
+        ):
+            source.backup(target)
+    (instance / "secret_key").write_text("a key the new machine made before the copy\n")
+    done = server(instance).test_cli_runner().invoke(args=["restore", "--keys-only", "--replace-keys", str(backup)])
+    assert done.exit_code == 0, done.output
+    assert moved(owner, server(instance)).post(f"/k/bolinha/t/{hosted_table}/share/code").status_code == 200
+
+
 def test_a_key_set_outside_the_instance_folder_is_named_and_printed_for_it(
     server: Callable[[Path], Flask], tmp_path: Path
 ) -> None:
@@ -265,8 +295,14 @@ def test_a_key_set_outside_the_instance_folder_is_named_and_printed_for_it(
     runner = elsewhere.test_cli_runner()
     refused = runner.invoke(args=["restore", str(backup)])
     assert refused.exit_code != 0 and "SECRET_KEY_FILE" in refused.output and "--print-secret-key" in refused.output
+    assert "other club" not in refused.output
     printed = runner.invoke(args=["restore", "--print-secret-key", str(backup)])
     assert printed.exit_code == 0 and printed.output == key + "\n"
+    # Were the server also hosting a club, putting the backup's key there would sign its phones out: said.
+    add_club(elsewhere, "bolinha")
+    warned = runner.invoke(args=["restore", str(backup)])
+    assert warned.exit_code != 0 and "SECRET_KEY_FILE" in warned.output
+    assert "signs out every phone of the other club" in warned.output
 
 
 def test_a_malformed_key_section_is_a_sentence_and_nothing_is_stored(
