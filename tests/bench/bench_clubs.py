@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 from . import hands as jubileu_hands
@@ -202,14 +203,9 @@ def _print(label: str, figures: dict[str, Any]) -> None:
     print(f"  {label}: {line}", flush=True)
 
 
-def _middle(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[len(ordered) // 2]
-
-
 def _pooled(rounds: list[dict[str, Any]]) -> dict[str, Any]:
-    """Each figure's median and p95 over the rounds (the middle round's)."""
-    return {name: {key: _middle([r[name][key] for r in rounds]) for key in ("median", "p95")} for name in rounds[0]}
+    """Each figure's median and p95, each the median over the rounds."""
+    return {name: {key: median(r[name][key] for r in rounds) for key in ("median", "p95")} for name in rounds[0]}
 
 
 def main() -> None:
@@ -254,10 +250,10 @@ def main() -> None:
                 _print("alone on the server", _pooled(alone))
                 _print(f"among {CLUBS:,} clubs", _pooled(among))
                 ratios = ", ".join(
-                    f"{name} {_middle([b[name]['median'] / a[name]['median'] for a, b in zip(alone, among)]):.2f}"
+                    f"{name} {median(b[name]['median'] / a[name]['median'] for a, b in zip(alone, among)):.2f}"
                     for name in alone[0]
                 )
-                print(f"  among / alone (medians, round by round; the middle ratio): {ratios}", flush=True)
+                print(f"  among / alone (medians, round by round; the median ratio): {ratios}", flush=True)
                 rss = _child("memory", among_url, workdir, table_id)
                 print(
                     f"  one server process: {rss['one_mb']:.0f} MB after serving one club, {rss['every_mb']:.0f} MB"

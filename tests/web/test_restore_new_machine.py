@@ -191,24 +191,41 @@ def test_the_phone_download_carries_no_key_and_its_restore_says_what_does_not_co
     assert set(reprinted).isdisjoint(club["cards"]) and set(cards_work(new, reprinted)) == {403}
 
 
-def test_a_restore_refuses_to_replace_a_key_in_use_unless_told_and_stores_nothing(
+#: A key the new machine made and has signed phones in with, before the restore.
+KEY_IN_USE = "a key this server has signed phones with\n"
+
+
+def a_backup_and_a_machine_with_its_own_key(
     server: Callable[[Path], Flask], tmp_path: Path
-) -> None:
+) -> tuple[dict[str, Any], Path, Path]:
+    """The old server's club and its backup, and the new machine's instance folder, which
+    already holds a key of its own."""
     old = server(tmp_path / "old" / "instance")
     club = club_on(old)
     backup = tmp_path / "club.json"
     assert server(tmp_path / "old" / "instance").test_cli_runner().invoke(args=["backup", str(backup)]).exit_code == 0
-
     instance = new_machine(old, tmp_path)
     instance.mkdir(parents=True)
-    (instance / "secret_key").write_text("a key this server has signed phones with\n")
+    (instance / "secret_key").write_text(KEY_IN_USE)
+    return club, backup, instance
+
+
+def nothing_was_restored(new: Flask, instance: Path) -> bool:
+    """The machine's own key is still in its file, and no table was stored."""
+    with new.app_context():
+        stored = db.session.scalar(select(func.count()).select_from(Table))
+    return (instance / "secret_key").read_text() == KEY_IN_USE and stored == 0
+
+
+def test_a_restore_refuses_to_replace_a_key_in_use_unless_told_and_stores_nothing(
+    server: Callable[[Path], Flask], tmp_path: Path
+) -> None:
+    club, backup, instance = a_backup_and_a_machine_with_its_own_key(server, tmp_path)
     new = server(instance)
     refused = new.test_cli_runner().invoke(args=["restore", str(backup)])
     assert refused.exit_code != 0
     assert "Nothing was restored" in refused.output and "--replace-keys" in refused.output
-    assert (instance / "secret_key").read_text() == "a key this server has signed phones with\n"
-    with new.app_context():
-        assert db.session.scalar(select(func.count()).select_from(Table)) == 0
+    assert nothing_was_restored(new, instance)
 
     done = new.test_cli_runner().invoke(args=["restore", "--replace-keys", str(backup)])
     assert done.exit_code == 0, done.output
@@ -221,14 +238,7 @@ def test_replacing_the_key_of_a_server_that_hosts_other_clubs_takes_saying_so(
 ) -> None:
     """The secret key signs the phones of every club on the server: the first club's restore
     does not sign out the others' phones, and cost their owners their tables, by default."""
-    old = server(tmp_path / "old" / "instance")
-    club_on(old)
-    backup = tmp_path / "club.json"
-    assert server(tmp_path / "old" / "instance").test_cli_runner().invoke(args=["backup", str(backup)]).exit_code == 0
-
-    instance = new_machine(old, tmp_path)
-    instance.mkdir(parents=True)
-    (instance / "secret_key").write_text("a key this server has signed phones with\n")
+    _club, backup, instance = a_backup_and_a_machine_with_its_own_key(server, tmp_path)
     new = server(instance)
     add_club(new, "bolinha")
     owner = phone_at(new, "bolinha")
@@ -238,9 +248,7 @@ def test_replacing_the_key_of_a_server_that_hosts_other_clubs_takes_saying_so(
     refused = new.test_cli_runner().invoke(args=["restore", "--replace-keys", str(backup)])
     assert refused.exit_code != 0
     assert "1 other club" in refused.output and "--sign-out-every-club" in refused.output
-    assert (instance / "secret_key").read_text() == "a key this server has signed phones with\n"
-    with new.app_context():
-        assert db.session.scalar(select(func.count()).select_from(Table)) == 0
+    assert nothing_was_restored(new, instance)
     assert moved(owner, server(instance)).post(f"/k/bolinha/t/{hosted_table}/share/code").status_code == 200
 
     done = new.test_cli_runner().invoke(
